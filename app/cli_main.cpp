@@ -1,0 +1,440 @@
+// histlab-cli: HistLab's work without a display. Wiring only: parse, submit a job to the core's
+// runner, print and write what comes back. Exit codes are documented in --help and README.
+#include "device.h"
+#include "errors.h"
+#include "histogram256.h"
+#include "image.h"
+#include "kernelsource.h"
+#include "log.h"
+#include "report.h"
+#include "runner.h"
+#ifdef HISTLAB_HAVE_OPENCV
+#include "imageio.h"
+#endif
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <unistd.h>
+
+using namespace histlab;
+
+namespace {
+
+enum Exit { Ok = 0, Mismatch = 1, Usage = 2, Input = 3, DeviceFailure = 4 };
+
+const char* kHelp = R"(histlab-cli - OpenCL histograms, measured and verified, without a display
+
+Usage:
+  histlab-cli [--kernel-dir DIR] [--verbose] COMMAND [options]
+  histlab-cli devices [--json]
+  histlab-cli histogram (IMAGE | --synthetic KIND (--size MIB | --bytes N)) [options]
+
+Commands:
+  devices            every OpenCL device with its index, properties and probe results
+                     (non-uniform work-groups, work_group_scan_exclusive_add); --json for JSON
+  histogram          256-bin histograms of an image file or of synthetic bytes
+
+histogram options:
+  IMAGE              an image file (PNG, JPEG, TIFF, BMP, PGM/PPM, WebP...): 8- or 16-bit gray,
+                     RGB or RGBA; 16-bit images are histogrammed on their high byte
+  --synthetic KIND   random | uniform | gradient | skewed bytes (gray)
+  --size MIB         size of the synthetic data in MiB (fractions allowed)
+  --bytes N          size of the synthetic data in bytes
+  --channel C        gray | r | g | b | a | all (default all: every channel, and gray)
+  --device SEL       index, gpu, cpu, or part of a device/platform name (default: the first
+                     GPU, else the CPU)
+  --variant V        auto | naive | local | banked | cpu (default auto)
+  --banks N          local sub-histogram copies, a power of two that fits local memory
+                     (banked), or private copies (cpu)
+  --groups-per-cu K  work-groups = K x compute units
+  --wg N             work-group size
+  --read R           coalesced | serial
+  --load L           scalar (32-bit uint) | uint4 (16 bytes)
+  --unroll U         1 | 2 loads in flight per iteration (coalesced reads)
+  --merge M          kernel (a second reduction kernel) | atomic (global atomics)
+  --repeat N         timed runs after one warm-up (default 5); median and min are reported
+  --verify           compare with the CPU reference, bit-exact (exit 1 on a mismatch)
+  --stages           stage table: read-only, +scatter, +local reduce, +global merge
+  --csv FILE         the histogram as CSV (bin,<channel>...); "-" for stdout
+  --json FILE        the whole run as JSON (device, configuration, timings, histograms)
+  --quiet            no report on stdout (files only)
+
+Global options:
+  --kernel-dir DIR   read kernels/NAME.cl from DIR instead of the embedded copies
+  --verbose          log the chosen device, build options and build logs to stderr
+  --help, --version
+
+Exit codes:
+  0  success
+  1  verification mismatch (the device result differs from the CPU reference)
+  2  usage error: unknown command or option, a bad value, an unknown --device, --banks that
+     is not a power of two or does not fit local memory, a --wg the device refuses
+  3  input error: a missing, empty, truncated, unsupported or non-image file, a folder, a size
+     of 0, an output file that cannot be written
+  4  device error: no OpenCL device, an OpenCL call that failed, a kernel that does not build
+)";
+
+struct UsageFailure {
+    std::string message;
+};
+
+class Args {
+public:
+    Args(int argc, char** argv) {
+        for (int i = 1; i < argc; ++i)
+            m_args.emplace_back(argv[i]);
+    }
+    bool empty() const { return m_pos >= m_args.size(); }
+    std::string next() { return m_args[m_pos++]; }
+    std::string value(const std::string& option) {
+        if (empty())
+            throw UsageFailure{option + ": needs a value"};
+        return next();
+    }
+
+private:
+    std::vector<std::string> m_args;
+    std::size_t m_pos = 0;
+};
+
+long long parseInt(const std::string& option, const std::string& text, long long lo, long long hi) {
+    long long v = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size())
+        throw UsageFailure{option + ": '" + text + "' is not a whole number"};
+    if (v < lo || v > hi)
+        throw UsageFailure{option + ": " + text + " is out of range (" + std::to_string(lo) + ".." +
+                           std::to_string(hi) + ")"};
+    return v;
+}
+
+double parseMiB(const std::string& option, const std::string& text) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !std::isfinite(v))
+        throw UsageFailure{option + ": '" + text + "' is not a number"};
+    if (v < 0)
+        throw UsageFailure{option + ": must not be negative"};
+    return v;
+}
+
+int exitFor(const JobError& e) {
+    switch (e.kind) {
+    case JobError::Kind::Usage:
+        return Usage;
+    case JobError::Kind::Input:
+        return Input;
+    case JobError::Kind::Cancelled:
+    case JobError::Kind::Device:
+    case JobError::Kind::Build:
+    case JobError::Kind::Unsupported:
+    case JobError::Kind::Internal:
+        return DeviceFailure;
+    }
+    return DeviceFailure;
+}
+
+int report(const JobError& e) {
+    std::cerr << "histlab-cli: " << e.message << '\n';
+    return exitFor(e);
+}
+
+std::string fixed(double v, int digits) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << v;
+    return s.str();
+}
+
+// 64 columns, 4 bins each, eight heights: enough to recognise a histogram in a terminal.
+std::string sparkline(const std::array<std::uint64_t, 256>& counts) {
+    static const char* blocks[] = {" ",      "\u2581", "\u2582", "\u2583", "\u2584",
+                                   "\u2585", "\u2586", "\u2587", "\u2588"};
+    std::array<std::uint64_t, 64> cols{};
+    for (int b = 0; b < 256; ++b)
+        cols[b / 4] += counts[b];
+    const std::uint64_t top = *std::max_element(cols.begin(), cols.end());
+    std::string s;
+    for (auto c : cols)
+        s += blocks[top ? (c == 0 ? 0 : 1 + (c * 7) / top) : 0];
+    return s;
+}
+
+void printDevice(std::ostream& out, const DeviceInfo& d) {
+    out << "device " << d.index << ": " << d.name << " [" << deviceTypeName(d.type) << "], "
+        << d.platformName << ", driver " << d.driverVersion << ", " << d.computeUnits
+        << " compute units, " << d.localMemBytes / 1024 << " KiB local memory\n";
+}
+
+void printRun(std::ostream& out, const HistogramRun& run) {
+    printDevice(out, run.device);
+    out << "input: " << run.input << ", " << run.width << " x " << run.height << ", "
+        << run.channels << (run.channels == 1 ? " channel, " : " channels, ") << run.sourceDepth
+        << "-bit (" << run.bytes << " bytes)\n";
+    out << "config: " << run.config.describe() << " (" << run.config.chosenBy << ")\n";
+    out << std::left << std::setw(22) << "pass" << std::right << std::setw(13) << "bytes"
+        << std::setw(12) << "median ms" << std::setw(11) << "min ms" << std::setw(10) << "GB/s"
+        << std::setw(13) << "% read-only" << '\n';
+    auto row = [&](const std::string& what, std::uint64_t bytes, const TimingStats& t, double g,
+                   double pct) {
+        out << std::left << std::setw(22) << what << std::right << std::setw(13) << bytes
+            << std::setw(12) << fixed(t.medianMs, 4) << std::setw(11) << fixed(t.minMs, 4)
+            << std::setw(10) << fixed(g, 2) << std::setw(13) << fixed(pct, 1) << '\n';
+    };
+    for (const auto& p : run.passes)
+        row(p.what, p.bytes, p.stats, p.gbps, p.percentOfCeiling);
+    row("read-only ceiling", run.ceiling.bytes, run.ceiling.stats, run.ceiling.gbps, 100.0);
+    if (!run.stages.empty()) {
+        out << "stage table (" << run.config.describe() << "):\n";
+        for (const auto& s : run.stages) {
+            if (s.applicable)
+                row("  " + s.stage, run.bytes, s.stats, s.gbps, s.percentOfCeiling);
+            else
+                out << "  " << std::left << std::setw(20) << s.stage << "n/a for this variant\n";
+        }
+    }
+    for (const auto& n : run.notes)
+        out << "note: " << n << '\n';
+    for (const auto& h : run.histograms) {
+        std::uint64_t total = 0, peak = 0;
+        int mode = 0;
+        for (int b = 0; b < 256; ++b) {
+            total += h.counts[b];
+            if (h.counts[b] > peak) {
+                peak = h.counts[b];
+                mode = b;
+            }
+        }
+        out << std::left << std::setw(5) << h.name << std::right << "|" << sparkline(h.counts)
+            << "| total " << total << ", mode " << mode << " (" << peak << ")\n";
+    }
+    if (run.verified)
+        out << "verified: "
+            << (*run.verified ? "yes, bit-exact against the CPU reference"
+                              : "NO - " + run.verifyDetail)
+            << '\n';
+    else
+        out << "verified: not checked (add --verify)\n";
+}
+
+int runDevices(Args& args, JobRunner& runner) {
+    bool json = false;
+    while (!args.empty()) {
+        const std::string a = args.next();
+        if (a == "--json")
+            json = true;
+        else
+            throw UsageFailure{"devices: unknown option '" + a + "'"};
+    }
+    using Listing = std::pair<std::vector<DeviceInfo>, std::vector<Capabilities>>;
+    auto outcome = runner.runAndWait([](JobContext& ctx) -> std::any {
+        Listing l;
+        l.first = ctx.devices().infos();
+        for (const auto& d : l.first)
+            l.second.push_back(ctx.devices().open(d.index).capabilities());
+        return l;
+    });
+    if (auto* e = std::get_if<JobError>(&outcome))
+        return report(*e);
+    const auto& [infos, caps] = std::any_cast<const Listing&>(std::get<std::any>(outcome));
+    if (json) {
+        std::cout << devicesJson(infos, caps);
+        return Ok;
+    }
+    for (std::size_t i = 0; i < infos.size(); ++i) {
+        const auto& d = infos[i];
+        printDevice(std::cout, d);
+        std::cout << "  " << d.deviceVersion << ", " << d.openclCVersion << ", max work-group "
+                  << d.maxWorkGroupSize << ", max buffer " << (d.maxAllocBytes >> 20)
+                  << " MiB, global memory " << (d.globalMemBytes >> 20) << " MiB\n"
+                  << "  non-uniform work-groups: " << (caps[i].nonUniformWorkGroups ? "yes" : "no")
+                  << " (" << caps[i].nonUniformDetail << ")\n"
+                  << "  work_group_scan_exclusive_add: " << (caps[i].workGroupScan ? "yes" : "no")
+                  << " (" << caps[i].workGroupScanDetail << ")\n";
+    }
+    return Ok;
+}
+
+int runHistogramCommand(Args& args, JobRunner& runner) {
+    std::string image, synthetic, device, csv, json;
+    double sizeMiB = -1;
+    long long bytes = -1;
+    bool quiet = false;
+    HistogramRequest req;
+    HistogramRunOptions opt;
+    while (!args.empty()) {
+        const std::string a = args.next();
+        try {
+            if (a == "--synthetic")
+                synthetic = args.value(a);
+            else if (a == "--size")
+                sizeMiB = parseMiB(a, args.value(a));
+            else if (a == "--bytes")
+                bytes = parseInt(a, args.value(a), 0, (1ll << 40));
+            else if (a == "--channel")
+                opt.channel = parseChannel(args.value(a));
+            else if (a == "--device")
+                device = args.value(a);
+            else if (a == "--variant")
+                req.variant = parseVariant(args.value(a));
+            else if (a == "--banks")
+                req.banks = static_cast<int>(parseInt(a, args.value(a), 1, 1 << 20));
+            else if (a == "--groups-per-cu")
+                req.groupsPerCu = static_cast<int>(parseInt(a, args.value(a), 1, 1024));
+            else if (a == "--wg")
+                req.workGroupSize = static_cast<int>(parseInt(a, args.value(a), 1, 1 << 20));
+            else if (a == "--unroll")
+                req.unroll = static_cast<int>(parseInt(a, args.value(a), 1, 2));
+            else if (a == "--read")
+                req.read = parseReadPattern(args.value(a));
+            else if (a == "--load")
+                req.load = parseLoadWidth(args.value(a));
+            else if (a == "--merge")
+                req.merge = parseMergeMode(args.value(a));
+            else if (a == "--repeat")
+                opt.repeats = static_cast<int>(parseInt(a, args.value(a), 1, 100000));
+            else if (a == "--verify")
+                opt.verify = true;
+            else if (a == "--stages")
+                opt.stages = true;
+            else if (a == "--csv")
+                csv = args.value(a);
+            else if (a == "--json")
+                json = args.value(a);
+            else if (a == "--quiet")
+                quiet = true;
+            else if (!a.empty() && a[0] == '-' && a != "-")
+                throw UsageFailure{"histogram: unknown option '" + a + "' (see --help)"};
+            else if (image.empty())
+                image = a;
+            else
+                throw UsageFailure{"histogram: more than one image given ('" + image + "', '" + a +
+                                   "')"};
+        } catch (const UsageError& e) {
+            throw UsageFailure{e.what()};
+        }
+    }
+    if (image.empty() == synthetic.empty())
+        throw UsageFailure{"histogram: give either an IMAGE file or --synthetic KIND"};
+    if (!synthetic.empty()) {
+        try {
+            parseSyntheticKind(synthetic);
+        } catch (const UsageError& e) {
+            throw UsageFailure{e.what()};
+        }
+        if ((sizeMiB < 0) == (bytes < 0))
+            throw UsageFailure{"--synthetic: give its size with either --size MIB or --bytes N"};
+    } else if (sizeMiB >= 0 || bytes >= 0) {
+        throw UsageFailure{"--size/--bytes: only with --synthetic"};
+    }
+    // Output paths are checked before any work, so a bad path costs nothing.
+    HostImage input;
+    try {
+        for (const auto& path : {csv, json})
+            if (!path.empty())
+                checkWritable(path);
+        if (!synthetic.empty()) {
+            const std::size_t n =
+                bytes >= 0 ? std::size_t(bytes) : std::size_t(std::llround(sizeMiB * 1048576.0));
+            if (n == 0)
+                throw InputError(std::string(bytes >= 0 ? "--bytes" : "--size") +
+                                 ": the synthetic data would be empty (size 0)");
+            input = makeSynthetic(parseSyntheticKind(synthetic), n);
+        } else {
+#ifdef HISTLAB_HAVE_OPENCV
+            input = loadImage(image);
+#else
+            throw InputError(image + ": this build has no image loader (built with "
+                                     "-DHISTLAB_OPENCV=OFF); use --synthetic");
+#endif
+        }
+    } catch (const InputError& e) {
+        std::cerr << "histlab-cli: " << e.what() << '\n';
+        return Input;
+    }
+
+    const bool showProgress = ::isatty(STDERR_FILENO) && !quiet;
+    auto outcome = runner.runAndWait(
+        [&](JobContext& ctx) -> std::any {
+            Device& dev = ctx.devices().select(device);
+            logInfo("device",
+                    "selected device " + std::to_string(dev.info().index) + ": " + dev.info().name);
+            return runHistogram(dev, input, req, opt, ctx.cancelToken(),
+                                [&ctx](double f, const std::string& s) { ctx.progress(f, s); });
+        },
+        [showProgress](const Progress& p) {
+            if (showProgress)
+                std::cerr << "\r" << std::setw(3) << int(p.fraction * 100) << "% " << std::left
+                          << std::setw(30) << p.stage << std::right << std::flush;
+        });
+    if (showProgress)
+        std::cerr << "\r" << std::string(36, ' ') << "\r" << std::flush;
+    if (auto* e = std::get_if<JobError>(&outcome))
+        return report(*e);
+    const auto& run = std::any_cast<const HistogramRun&>(std::get<std::any>(outcome));
+    try {
+        if (!csv.empty())
+            writeFileAtomically(csv, histogramCsv(run));
+        if (!json.empty())
+            writeFileAtomically(json, histogramJson(run));
+    } catch (const InputError& e) {
+        std::cerr << "histlab-cli: " << e.what() << '\n';
+        return Input;
+    }
+    if (!quiet && csv != "-" && json != "-")
+        printRun(std::cout, run);
+    if (run.verified && !*run.verified) {
+        std::cerr << "histlab-cli: verification failed: " << run.verifyDetail << '\n';
+        return Mismatch;
+    }
+    return Ok;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    Args args(argc, argv);
+    try {
+        std::string command;
+        while (!args.empty()) {
+            const std::string a = args.next();
+            if (a == "--help" || a == "-h") {
+                std::cout << kHelp;
+                return Ok;
+            }
+            if (a == "--version") {
+                std::cout << "histlab-cli 0.1.0\n";
+                return Ok;
+            }
+            if (a == "--verbose" || a == "-v") {
+                setLogLevel(LogLevel::Info);
+            } else if (a == "--kernel-dir") {
+                try {
+                    setKernelDir(args.value(a));
+                } catch (const UsageError& e) {
+                    throw UsageFailure{e.what()};
+                }
+            } else if (!a.empty() && a[0] == '-') {
+                throw UsageFailure{"unknown option '" + a + "' (see histlab-cli --help)"};
+            } else {
+                command = a;
+                break;
+            }
+        }
+        JobRunner runner;
+        if (command == "devices")
+            return runDevices(args, runner);
+        if (command == "histogram")
+            return runHistogramCommand(args, runner);
+        if (command.empty())
+            throw UsageFailure{"no command given (devices, histogram; see --help)"};
+        throw UsageFailure{"unknown command '" + command + "' (devices, histogram; see --help)"};
+    } catch (const UsageFailure& f) {
+        std::cerr << "histlab-cli: " << f.message << '\n';
+        return Usage;
+    }
+}

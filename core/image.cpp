@@ -1,0 +1,148 @@
+#include "image.h"
+
+#include "errors.h"
+
+#include <cstring>
+#include <thread>
+
+namespace histlab {
+
+void validateImage(const HostImage& image) {
+    if (image.width <= 0 || image.height <= 0)
+        throw InputError(image.source + ": image is empty (" + std::to_string(image.width) + " x " +
+                         std::to_string(image.height) + ")");
+    if (image.channels != 1 && image.channels != 3 && image.channels != 4)
+        throw InputError(image.source + ": " + std::to_string(image.channels) +
+                         " channels are not supported (1, 3 or 4)");
+    if (image.depth != 8 && image.depth != 16)
+        throw InputError(image.source + ": " + std::to_string(image.depth) +
+                         "-bit channels are not supported (8 or 16)");
+    if (image.data.size() != image.byteCount())
+        throw InputError(image.source + ": pixel data holds " + std::to_string(image.data.size()) +
+                         " bytes, expected " + std::to_string(image.byteCount()));
+}
+
+HostImage toHighByte(const HostImage& image) {
+    if (image.depth == 8)
+        return image;
+    HostImage out = image;
+    out.depth = 8;
+    const std::size_t n = image.data.size() / 2;
+    out.data.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::uint16_t v;
+        std::memcpy(&v, image.data.data() + 2 * i, 2);
+        out.data[i] = static_cast<std::uint8_t>(v >> 8);
+    }
+    return out;
+}
+
+std::vector<std::uint8_t> lumaPlane(const HostImage& image) {
+    const std::size_t n = image.pixelCount();
+    const int c = image.channels;
+    if (c == 1)
+        return image.data;
+    std::vector<std::uint8_t> gray(n);
+    const std::uint8_t* p = image.data.data();
+    for (std::size_t i = 0; i < n; ++i, p += c)
+        gray[i] = lumaOf(p[0], p[1], p[2]);
+    return gray;
+}
+
+SyntheticKind parseSyntheticKind(const std::string& name) {
+    if (name == "random")
+        return SyntheticKind::Random;
+    if (name == "uniform")
+        return SyntheticKind::Uniform;
+    if (name == "gradient")
+        return SyntheticKind::Gradient;
+    if (name == "skewed")
+        return SyntheticKind::Skewed;
+    throw UsageError("--synthetic",
+                     "unknown kind '" + name + "' (random, uniform, gradient, skewed)");
+}
+
+const char* syntheticKindName(SyntheticKind kind) {
+    switch (kind) {
+    case SyntheticKind::Random:
+        return "random";
+    case SyntheticKind::Uniform:
+        return "uniform";
+    case SyntheticKind::Gradient:
+        return "gradient";
+    case SyntheticKind::Skewed:
+        return "skewed";
+    }
+    return "?";
+}
+
+namespace {
+// splitmix64: a small, fast generator whose output does not depend on the platform.
+std::uint64_t mix(std::uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+void fillRange(SyntheticKind kind, std::uint8_t* out, std::size_t begin, std::size_t end,
+               std::size_t total, std::uint64_t seed) {
+    for (std::size_t i = begin; i < end;) {
+        const std::uint64_t r = mix(seed * 0x100000001B3ull + i / 8);
+        for (std::size_t j = i % 8; j < 8 && i < end; ++j, ++i) {
+            const std::uint8_t rb = static_cast<std::uint8_t>(r >> (8 * j));
+            switch (kind) {
+            case SyntheticKind::Random:
+                out[i] = rb;
+                break;
+            case SyntheticKind::Uniform:
+                out[i] = 0x5A;
+                break;
+            case SyntheticKind::Gradient:
+                out[i] = static_cast<std::uint8_t>(std::uint64_t(i) * 256 / total);
+                break;
+            case SyntheticKind::Skewed:
+                // 90 % one value: the low 7 bits of the next byte choose, roughly 230 / 256.
+                out[i] = ((r >> (8 * ((j + 1) % 8))) & 0xFF) < 230 ? 0xC8 : rb;
+                break;
+            }
+        }
+    }
+}
+} // namespace
+
+void fillSynthetic(SyntheticKind kind, std::uint8_t* out, std::size_t bytes, std::uint64_t seed) {
+    // Large buffers (a GiB on the GPU machine) are filled by all cores.
+    const unsigned threads =
+        bytes < (std::size_t(64) << 20) ? 1u : std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t step = (bytes / threads + 7) / 8 * 8;
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) {
+        const std::size_t b = std::min(bytes, t * step), e = std::min(bytes, b + step);
+        pool.emplace_back(fillRange, kind, out, b, e, bytes, seed);
+    }
+    for (auto& th : pool)
+        th.join();
+}
+
+HostImage makeSynthetic(SyntheticKind kind, std::size_t bytes, std::uint64_t seed) {
+    if (bytes == 0)
+        throw UsageError("--size", "must be greater than 0");
+    HostImage img;
+    img.width = static_cast<int>(bytes);
+    img.height = 1;
+    if (bytes > std::size_t(INT32_MAX)) { // very large: several rows of equal width
+        img.width = 1 << 20;
+        img.height = static_cast<int>((bytes + img.width - 1) / img.width);
+        if (std::size_t(img.width) * img.height != bytes)
+            throw UsageError("--size", "sizes over 2 GiB must be whole MiB");
+    }
+    img.channels = 1;
+    img.depth = 8;
+    img.data.resize(bytes);
+    fillSynthetic(kind, img.data.data(), bytes, seed);
+    img.source = std::string("synthetic ") + syntheticKindName(kind);
+    return img;
+}
+
+} // namespace histlab

@@ -1,0 +1,52 @@
+#pragma once
+// Host images and synthetic data as the core sees them: tightly packed rows, channels in
+// R, G, B, A order (1, 3 or 4 channels), 8 or 16 bits per channel (16-bit in host byte order).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace histlab {
+
+struct HostImage {
+    int width = 0;
+    int height = 0;
+    int channels = 0; ///< 1 (gray), 3 (RGB) or 4 (RGBA)
+    int depth = 8;    ///< bits per channel: 8 or 16
+    std::vector<std::uint8_t> data;
+    std::string source; ///< file path or synthetic description, for messages and reports
+
+    std::size_t pixelCount() const { return std::size_t(width) * std::size_t(height); }
+    std::size_t byteCount() const { return pixelCount() * channels * (depth / 8); }
+    bool empty() const { return pixelCount() == 0; }
+};
+
+/// Throws InputError if the fields disagree (size, channels, depth).
+void validateImage(const HostImage& image);
+
+/// 16-bit to 8-bit by keeping each value's high byte (v >> 8); 8-bit images are returned as is.
+HostImage toHighByte(const HostImage& image);
+
+/// Luma of one 8-bit RGB pixel exactly as OpenCV's cvtColor(COLOR_BGR2GRAY) computes it:
+/// fixed point with 14 fractional bits, coefficients 4899 (R), 9617 (G), 1868 (B), rounded.
+inline std::uint8_t lumaOf(std::uint8_t r, std::uint8_t g, std::uint8_t b) {
+    return static_cast<std::uint8_t>((r * 4899u + g * 9617u + b * 1868u + (1u << 13)) >> 14);
+}
+
+/// Gray plane of an 8-bit image (luma for RGB/RGBA, alpha ignored; a copy for gray).
+std::vector<std::uint8_t> lumaPlane(const HostImage& image);
+
+enum class SyntheticKind { Random, Uniform, Gradient, Skewed };
+
+/// Parses "random", "uniform", "gradient", "skewed"; throws UsageError("--synthetic").
+SyntheticKind parseSyntheticKind(const std::string& name);
+const char* syntheticKindName(SyntheticKind kind);
+
+/// `bytes` of 8-bit gray data as a 1-row image: random (uniformly distributed bytes, fixed
+/// seed), uniform (every byte 0x5A), gradient (i * 256 / bytes), skewed (90 % one value, the
+/// rest random). Deterministic for a given seed.
+HostImage makeSynthetic(SyntheticKind kind, std::size_t bytes, std::uint64_t seed = 1);
+
+/// Fills `out` with the synthetic pattern (for callers that own pinned memory).
+void fillSynthetic(SyntheticKind kind, std::uint8_t* out, std::size_t bytes, std::uint64_t seed);
+
+} // namespace histlab

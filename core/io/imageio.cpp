@@ -1,0 +1,114 @@
+#include "imageio.h"
+
+#include "../errors.h"
+#include "../report.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+namespace histlab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool isJpeg(const std::vector<unsigned char>& b) {
+    return b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF;
+}
+
+// libjpeg decodes a truncated file by padding it and only prints a warning, so OpenCV returns
+// a full-size image: the end-of-image marker is what tells a complete file.
+bool jpegHasEnd(const std::vector<unsigned char>& b) {
+    std::size_t n = b.size();
+    while (n > 2 && (b[n - 1] == 0x00 || b[n - 1] == 0x0A || b[n - 1] == 0x0D))
+        --n; // some writers pad after the marker
+    return n >= 4 && b[n - 2] == 0xFF && b[n - 1] == 0xD9;
+}
+
+} // namespace
+
+HostImage loadImage(const std::string& path) {
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+        throw InputError(path + ": no such file");
+    if (fs::is_directory(path, ec))
+        throw InputError(path + ": is a folder, not an image file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(path + ": cannot be opened (permission?)");
+    std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
+                                     std::istreambuf_iterator<char>());
+    if (bytes.empty())
+        throw InputError(path + ": file is empty");
+    if (isJpeg(bytes) && !jpegHasEnd(bytes))
+        throw InputError(path + ": truncated JPEG (the end-of-image marker is missing)");
+    cv::Mat mat;
+    try {
+        mat = cv::imdecode(bytes, cv::IMREAD_UNCHANGED);
+    } catch (const cv::Exception& e) {
+        throw InputError(path + ": cannot be decoded (" + e.err + ")");
+    }
+    if (mat.empty())
+        throw InputError(path + ": not an image OpenCV can read (unsupported format or damaged "
+                                "file)");
+    const int depth = mat.depth();
+    if (depth != CV_8U && depth != CV_16U)
+        throw InputError(path + ": channels of type " + cv::typeToString(mat.type()) +
+                         " are not supported (8- or 16-bit unsigned only)");
+    cv::Mat rgb;
+    switch (mat.channels()) {
+    case 1:
+        rgb = mat;
+        break;
+    case 3:
+        cv::cvtColor(mat, rgb, cv::COLOR_BGR2RGB);
+        break;
+    case 4:
+        cv::cvtColor(mat, rgb, cv::COLOR_BGRA2RGBA);
+        break;
+    default:
+        throw InputError(path + ": " + std::to_string(mat.channels()) +
+                         " channels are not supported (1, 3 or 4)");
+    }
+    HostImage img;
+    img.width = rgb.cols;
+    img.height = rgb.rows;
+    img.channels = rgb.channels();
+    img.depth = depth == CV_16U ? 16 : 8;
+    img.source = path;
+    const std::size_t rowBytes = std::size_t(img.width) * img.channels * (img.depth / 8);
+    img.data.resize(rowBytes * img.height);
+    for (int y = 0; y < img.height; ++y)
+        std::memcpy(img.data.data() + rowBytes * y, rgb.ptr(y), rowBytes);
+    return img;
+}
+
+void saveImage(const HostImage& image, const std::string& path) {
+    validateImage(image);
+    const int type = CV_MAKETYPE(image.depth == 16 ? CV_16U : CV_8U, image.channels);
+    cv::Mat rgb(image.height, image.width, type, const_cast<std::uint8_t*>(image.data.data()));
+    cv::Mat bgr;
+    if (image.channels == 3)
+        cv::cvtColor(rgb, bgr, cv::COLOR_RGB2BGR);
+    else if (image.channels == 4)
+        cv::cvtColor(rgb, bgr, cv::COLOR_RGBA2BGRA);
+    else
+        bgr = rgb;
+    std::vector<unsigned char> encoded;
+    const std::string ext = fs::path(path).extension().string();
+    try {
+        if (!cv::imencode(ext.empty() ? ".png" : ext, bgr, encoded))
+            throw InputError(path + ": OpenCV cannot encode '" + ext + "'");
+    } catch (const cv::Exception& e) {
+        throw InputError(path + ": cannot encode (" + e.err + ")");
+    }
+    writeFileAtomically(path, std::string(encoded.begin(), encoded.end()));
+}
+
+} // namespace histlab

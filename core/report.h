@@ -1,0 +1,36 @@
+#pragma once
+// Results as files: CSV and JSON text, written to a temporary file and renamed into place so
+// that a failed run never leaves a half-written output.
+#include "device.h"
+#include "histogram256.h"
+
+#include <string>
+#include <vector>
+
+namespace histlab {
+
+/// Writes `content` to `path` through "<path>.tmp-<pid>" and a rename; "-" writes to stdout.
+/// Throws InputError naming the path if it cannot be written (the temporary is removed).
+void writeFileAtomically(const std::string& path, const std::string& content);
+
+/// Checks up front that `path` can be created (its folder exists and is writable), so a run
+/// fails before its work rather than after. Throws InputError naming the path.
+void checkWritable(const std::string& path);
+
+/// "bin,r,g,b,gray" and one row per bin.
+std::string histogramCsv(const HistogramRun& run);
+
+/// The whole run: device, configuration, timings, stages, verification, histograms.
+std::string histogramJson(const HistogramRun& run);
+
+/// Every device with its reported properties and (where given) the probed capabilities.
+std::string devicesJson(const std::vector<DeviceInfo>& devices,
+                        const std::vector<Capabilities>& capabilities);
+
+/// A JSON string literal of `s` (quotes included).
+std::string jsonString(const std::string& s);
+
+/// Today's date and time in UTC as ISO 8601 ("2026-11-22T03:04:05Z").
+std::string utcTimestamp();
+
+} // namespace histlab

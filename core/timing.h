@@ -1,0 +1,34 @@
+#pragma once
+// The one timing recipe: one warm-up run, then N timed runs whose durations come from OpenCL
+// event profiling (CL_QUEUE_PROFILING_ENABLE); median and min are what we quote.
+#include "cancel.h"
+#include "opencl.h"
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace histlab {
+
+struct TimingStats {
+    std::vector<double> samplesMs;
+    double medianMs = 0;
+    double minMs = 0;
+    double maxMs = 0;
+};
+
+/// Median (mean of the middle two for an even count), min and max of the samples.
+TimingStats summarize(std::vector<double> samplesMs);
+
+/// Milliseconds between the start of the first and the end of the last event (profiling).
+double profiledMs(const std::vector<cl::Event>& events);
+
+/// Runs `once` (which returns milliseconds) one time to warm up, then `repeats` times;
+/// checks the token between runs.
+TimingStats timeRepeated(int repeats, const std::function<double()>& once,
+                         const CancelToken& cancel);
+
+/// Bytes per second in GB/s (10^9 bytes) for a duration in milliseconds; 0 if ms <= 0.
+double gbPerSecond(std::uint64_t bytes, double ms);
+
+} // namespace histlab

@@ -1,0 +1,271 @@
+// 256-bin histograms of 8-bit data, after "OpenCL Case Study: Histogram" (AMD): every variant of
+// that text is a build option of this one file, so the host code is shared by all of them.
+//
+// Metric (see core/histogram256.h): bytes of input read per second.
+//
+// Build options (assembled in core/histogram256.cpp, histogramBuildOptions()):
+//   NCHAN        1, 3 or 4 interleaved channels; byte i belongs to channel i % NCHAN and the
+//                output holds NCHAN * 256 bins, channel-major.
+//   LOAD_VEC     0: 32-bit uint loads ("scalar"), 1: uint4 loads (16 bytes).
+//   READ_SERIAL  0: coalesced (element e, e + global size, ...), 1: each work-item reads a
+//                contiguous run of elements ("serial").
+//   UNROLL       1 or 2 loads in flight per loop iteration (coalesced reads only).
+//   NBANKS       local sub-histogram copies (power of two); copy = local id % NBANKS, laid out
+//                bin-major so that neighbouring lanes hit neighbouring memory banks.
+//   MERGE_ATOMIC 1: each work-group adds its bins to the output with global atomics;
+//                0: it writes them to `partial` and merge_partials() adds them up.
+//   STAGE        0 read only, 1 + scatter into local copies, 2 + local reduction (partials
+//                written), 3 the whole histogram (the stage table of the reference text).
+//   PCOPIES      (accumulate_private) private copies per work-item, to break the
+//                load-add-store chains a CPU core stalls on when bytes repeat.
+
+#define NBINS (256u * NCHAN)
+
+#if LOAD_VEC
+typedef uint4 elem_t;
+#define ELEM_BYTES 16u
+#else
+typedef uint elem_t;
+#define ELEM_BYTES 4u
+#endif
+
+// Channel of byte j of element e: (e * ELEM_BYTES + j) % NCHAN without 32-bit overflow.
+inline uint channel_of(uint e, uint j)
+{
+    return ((e % NCHAN) * (ELEM_BYTES % NCHAN) + j) % NCHAN;
+}
+
+inline uint xor_elem(elem_t v)
+{
+#if LOAD_VEC
+    return v.x ^ v.y ^ v.z ^ v.w;
+#else
+    return v;
+#endif
+}
+
+// ---------------------------------------------------------------------------------------------
+// Naive: every byte is one atomic increment of the global histogram.
+#ifdef NAIVE
+inline void count_word_global(__global uint* hist, uint w, uint c0)
+{
+    for (uint j = 0; j < 4u; ++j)
+        atomic_inc(&hist[((c0 + j) % NCHAN) * 256u + ((w >> (8u * j)) & 0xFFu)]);
+}
+
+inline void count_elem_global(__global uint* hist, elem_t v, uint e)
+{
+#if LOAD_VEC
+    count_word_global(hist, v.x, channel_of(e, 0));
+    count_word_global(hist, v.y, channel_of(e, 4));
+    count_word_global(hist, v.z, channel_of(e, 8));
+    count_word_global(hist, v.w, channel_of(e, 12));
+#else
+    count_word_global(hist, v, channel_of(e, 0));
+#endif
+}
+
+__kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint nbytes,
+                                   __global uint* partial, __global uint* hist)
+{
+    (void)partial;
+    const uint gid = get_global_id(0), gsize = get_global_size(0);
+#if READ_SERIAL
+    const uint per = (nelem + gsize - 1) / gsize;
+    const uint begin = min(gid * per, nelem), end = min(begin + per, nelem);
+    for (uint e = begin; e < end; ++e)
+        count_elem_global(hist, data[e], e);
+#else
+    for (uint e = gid; e < nelem; e += gsize)
+        count_elem_global(hist, data[e], e);
+#endif
+    if (gid == 0) { // the tail that does not fill a whole element
+        __global const uchar* bytes = (__global const uchar*)data;
+        for (uint i = nelem * ELEM_BYTES; i < nbytes; ++i)
+            atomic_inc(&hist[(i % NCHAN) * 256u + bytes[i]]);
+    }
+}
+#endif // NAIVE
+
+// ---------------------------------------------------------------------------------------------
+// Local: NBANKS sub-histograms per work-group in local memory, reduced, then merged.
+#ifdef LOCAL
+inline void count_word_local(__local uint* h, uint w, uint c0, uint bank)
+{
+#if STAGE >= 1
+    for (uint j = 0; j < 4u; ++j) {
+        const uint bin = ((c0 + j) % NCHAN) * 256u + ((w >> (8u * j)) & 0xFFu);
+        atomic_inc(&h[bin * NBANKS + bank]);
+    }
+#endif
+}
+
+inline void count_elem_local(__local uint* h, elem_t v, uint e, uint bank)
+{
+#if LOAD_VEC
+    count_word_local(h, v.x, channel_of(e, 0), bank);
+    count_word_local(h, v.y, channel_of(e, 4), bank);
+    count_word_local(h, v.z, channel_of(e, 8), bank);
+    count_word_local(h, v.w, channel_of(e, 12), bank);
+#else
+    count_word_local(h, v, channel_of(e, 0), bank);
+#endif
+}
+
+#if STAGE == 0
+#define VISIT(v, e) acc ^= xor_elem(v)
+#else
+#define VISIT(v, e) count_elem_local(h, (v), (e), bank)
+#endif
+
+__kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint nbytes,
+                                   __global uint* partial, __global uint* hist)
+{
+    __local uint h[NBINS * NBANKS];
+    const uint lid = get_local_id(0), lsize = get_local_size(0);
+    const uint gid = get_global_id(0), gsize = get_global_size(0);
+    const uint bank = lid % NBANKS;
+    uint acc = 0;
+    (void)acc;
+    for (uint i = lid; i < NBINS * NBANKS; i += lsize)
+        h[i] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+#if READ_SERIAL
+    const uint per = (nelem + gsize - 1) / gsize;
+    const uint begin = min(gid * per, nelem), end = min(begin + per, nelem);
+    for (uint e = begin; e < end; ++e)
+        VISIT(data[e], e);
+#elif UNROLL == 2
+    uint e = gid;
+    for (; e + gsize < nelem; e += 2 * gsize) {
+        const elem_t a = data[e], b = data[e + gsize];
+        VISIT(a, e);
+        VISIT(b, e + gsize);
+    }
+    if (e < nelem)
+        VISIT(data[e], e);
+#else
+    for (uint e = gid; e < nelem; e += gsize)
+        VISIT(data[e], e);
+#endif
+#if STAGE >= 1
+    if (gid == 0) { // the tail that does not fill a whole element
+        __global const uchar* bytes = (__global const uchar*)data;
+        for (uint i = nelem * ELEM_BYTES; i < nbytes; ++i)
+            atomic_inc(&h[((i % NCHAN) * 256u + bytes[i]) * NBANKS + bank]);
+    }
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+#if STAGE == 0
+    if (acc == 0x9E3779B9u && nbytes == 1u) // never true for a real run; keeps the loads alive
+        hist[0] = acc;
+#elif STAGE == 1
+    if (lid == 0 && h[0] == 0xFFFFFFFFu && nbytes == 1u) // keeps the scatter alive
+        hist[0] = h[0];
+#else
+    for (uint b = lid; b < NBINS; b += lsize) {
+        uint sum = 0;
+        for (uint k = 0; k < NBANKS; ++k) // rotated start: lanes read different banks
+            sum += h[b * NBANKS + ((k + lid) % NBANKS)];
+#if STAGE == 3 && MERGE_ATOMIC
+        if (sum)
+            atomic_add(&hist[b], sum);
+#else
+        partial[get_group_id(0) * NBINS + b] = sum;
+#endif
+    }
+#endif
+}
+#endif // LOCAL
+
+// ---------------------------------------------------------------------------------------------
+// Private (the CPU variant): each work-item counts its contiguous run into PCOPIES private
+// histograms with plain increments, then writes (or atomically adds) its sums.
+#ifdef PRIVATE
+__kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint nbytes,
+                                   __global uint* partial, __global uint* hist)
+{
+    uint h[PCOPIES * NBINS];
+    const uint gid = get_global_id(0), gsize = get_global_size(0);
+    uint acc = 0;
+    (void)acc;
+    for (uint i = 0; i < PCOPIES * NBINS; ++i)
+        h[i] = 0;
+    const uint per = (nelem + gsize - 1) / gsize;
+    const uint begin = min(gid * per, nelem), end = min(begin + per, nelem);
+    for (uint e = begin; e < end; ++e) {
+        const elem_t v = data[e];
+#if STAGE == 0
+        acc ^= xor_elem(v);
+#else
+#if LOAD_VEC
+        const uint w[4] = {v.x, v.y, v.z, v.w};
+#else
+        const uint w[1] = {v};
+#endif
+        for (uint k = 0; k < ELEM_BYTES / 4u; ++k)
+            for (uint j = 0; j < 4u; ++j) {
+                const uint pos = 4u * k + j;
+                const uint bin = channel_of(e, pos) * 256u + ((w[k] >> (8u * j)) & 0xFFu);
+                h[(pos % PCOPIES) * NBINS + bin]++;
+            }
+#endif
+    }
+#if STAGE >= 1
+    if (gid == 0) {
+        __global const uchar* bytes = (__global const uchar*)data;
+        for (uint i = nelem * ELEM_BYTES; i < nbytes; ++i)
+            h[(i % NCHAN) * 256u + bytes[i]]++;
+    }
+#endif
+#if STAGE == 0
+    if (acc == 0x9E3779B9u && nbytes == 1u)
+        hist[0] = acc;
+#elif STAGE == 1
+    if (h[gid % NBINS] == 0xFFFFFFFFu && nbytes == 1u)
+        hist[0] = 1;
+#else
+    for (uint b = 0; b < NBINS; ++b) {
+        uint sum = 0;
+        for (uint c = 0; c < PCOPIES; ++c)
+            sum += h[c * NBINS + b];
+#if STAGE == 3 && MERGE_ATOMIC
+        if (sum)
+            atomic_add(&hist[b], sum);
+#else
+        partial[gid * NBINS + b] = sum;
+#endif
+    }
+#endif
+}
+#endif // PRIVATE
+
+// ---------------------------------------------------------------------------------------------
+// The second reduction: item (b, s) adds partial rows s, s + S, ... of bin b, then adds its sum
+// to the output (accumulating across chunks). Rows are coalesced along b.
+__kernel void merge_partials(__global const uint* partial, uint rows, __global uint* hist)
+{
+    const uint b = get_global_id(0), s = get_global_id(1), split = get_global_size(1);
+    if (b >= NBINS)
+        return;
+    uint sum = 0;
+    for (uint r = s; r < rows; r += split)
+        sum += partial[r * NBINS + b];
+    if (split == 1)
+        hist[b] += sum;
+    else if (sum)
+        atomic_add(&hist[b], sum);
+}
+
+// Luma of interleaved 8-bit RGB(A) pixels, bit-exact with OpenCV's cvtColor(COLOR_BGR2GRAY).
+__kernel void convert_to_luma(__global const uchar* rgb, uint pixels, uint channels,
+                              __global uchar* gray)
+{
+    const uint i = get_global_id(0);
+    if (i >= pixels)
+        return;
+    __global const uchar* p = rgb + (size_t)i * channels;
+    gray[i] = (uchar)((p[0] * 4899u + p[1] * 9617u + p[2] * 1868u + (1u << 13)) >> 14);
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages HistLab needs, only those that are missing.
+#   scripts/install-deps.sh          build + run (Qt 6, QCustomPlot, OpenCV, OpenCL, PoCL)
+#   scripts/install-deps.sh --tests  the same + GoogleTest, Xvfb, valgrind, clang-format
+set -euo pipefail
+packages=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev
+          libopencv-dev ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers
+          pocl-opencl-icd clinfo)
+if [[ "${1:-}" == "--tests" ]]; then
+    packages+=(libgtest-dev xvfb xauth valgrind clang-format)
+fi
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+    exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
