@@ -55,7 +55,7 @@ histogram options:
   --wg N             work-group size
   --read R           coalesced | serial
   --load L           scalar (32-bit uint) | uint4 (16 bytes)
-  --unroll U         1 | 2 loads in flight per iteration (coalesced reads)
+  --unroll U         1 | 2 | 4 loads in flight per iteration (coalesced reads)
   --merge M          kernel (a second reduction kernel) | atomic (global atomics)
   --repeat N         timed runs after one warm-up (default 5); median and min are reported
   --verify           compare with the CPU reference, bit-exact (exit 1 on a mismatch)
@@ -63,6 +63,12 @@ histogram options:
   --csv FILE         the histogram as CSV (bin,<channel>...); "-" for stdout
   --json FILE        the whole run as JSON (device, configuration, timings, histograms)
   --quiet            no report on stdout (files only)
+  --end-to-end       time host memory -> histogram on the host (wall clock), the input sent in
+                     chunks whose transfers overlap the histogram of the previous chunk; three
+                     modes (input in pinned memory; ordinary memory staged through pinned
+                     buffers; ordinary memory written directly) against the host->device
+                     bandwidth from pinned and ordinary memory measured in the same run
+  --chunk MIB        chunk size for --end-to-end (default 32)
 
 Global options:
   --kernel-dir DIR   read kernels/NAME.cl from DIR instead of the embedded copies
@@ -259,11 +265,87 @@ int runDevices(Args& args, JobRunner& runner) {
     return Ok;
 }
 
+int runEndToEnd(JobRunner& runner, const HostImage& source, const std::string& device,
+                const HistogramRequest& req, const HistogramRunOptions& opt, double chunkMiB,
+                const std::string& json) {
+    const HostImage input = toHighByte(source);
+    EndToEndOptions e2e;
+    e2e.chunkBytes = std::size_t(chunkMiB * 1048576.0);
+    e2e.repeats = opt.repeats;
+    e2e.verify = opt.verify;
+    e2e.nchan = input.channels;
+    auto outcome = runner.runAndWait([&](JobContext& ctx) -> std::any {
+        Device& dev = ctx.devices().select(device);
+        return runHistogramEndToEnd(dev, input.data.data(), input.data.size(), req, e2e,
+                                    ctx.cancelToken());
+    });
+    if (auto* e = std::get_if<JobError>(&outcome))
+        return report(*e);
+    const auto& run = std::any_cast<const EndToEndRun&>(std::get<std::any>(outcome));
+    printDevice(std::cout, run.device);
+    std::cout << "input: " << input.source << " (" << run.bytes << " bytes), " << run.chunks
+              << " chunks of " << run.chunkBytes << " bytes, " << run.hostThreads
+              << " host copy threads\nconfig: " << run.config.describe() << " ("
+              << run.config.chosenBy << ")\n";
+    const double pinned = run.pinnedGBps;
+    auto row = [&](const std::string& what, const TimingStats& t, double g) {
+        std::cout << std::left << std::setw(44) << what << std::right << std::setw(11)
+                  << fixed(t.medianMs, 3) << std::setw(11) << fixed(t.minMs, 3) << std::setw(10)
+                  << fixed(g, 2) << std::setw(10) << fixed(pinned > 0 ? 100 * g / pinned : 0, 1)
+                  << '\n';
+    };
+    std::cout << std::left << std::setw(44) << "wall clock, whole input" << std::right
+              << std::setw(11) << "median ms" << std::setw(11) << "min ms" << std::setw(10)
+              << "GB/s" << std::setw(10) << "% pinned" << '\n';
+    row("host->device write from pinned memory", run.pinnedWrite, run.pinnedGBps);
+    row("host->device write from ordinary memory", run.pageableWrite, run.pageableGBps);
+    row("end to end, input in pinned memory", run.streamPinned, run.streamPinnedGBps);
+    row("end to end, ordinary memory, pinned staging", run.streamStaged, run.streamStagedGBps);
+    row("end to end, ordinary memory, direct writes", run.streamPageable, run.streamPageableGBps);
+    if (run.verified)
+        std::cout << "verified: "
+                  << (*run.verified ? "yes, bit-exact against the CPU reference"
+                                    : "NO - " + run.verifyDetail)
+                  << '\n';
+    if (!json.empty()) {
+        std::ostringstream j;
+        auto t = [&](const char* name, const TimingStats& s, double g) {
+            j << "  " << jsonString(name) << ": {\"median_ms\": " << s.medianMs
+              << ", \"min_ms\": " << s.minMs << ", \"gbps\": " << g << "},\n";
+        };
+        j << "{\n  \"tool\": \"histlab-cli histogram --end-to-end\",\n  \"date\": "
+          << jsonString(utcTimestamp()) << ",\n  \"device\": " << jsonString(run.device.name)
+          << ",\n  \"driver\": " << jsonString(run.device.driverVersion)
+          << ",\n  \"input\": " << jsonString(input.source) << ",\n  \"bytes\": " << run.bytes
+          << ",\n  \"chunk_bytes\": " << run.chunkBytes
+          << ",\n  \"host_threads\": " << run.hostThreads
+          << ",\n  \"config\": " << jsonString(run.config.describe()) << ",\n";
+        t("pinned_write", run.pinnedWrite, run.pinnedGBps);
+        t("pageable_write", run.pageableWrite, run.pageableGBps);
+        t("stream_pinned", run.streamPinned, run.streamPinnedGBps);
+        t("stream_staged", run.streamStaged, run.streamStagedGBps);
+        t("stream_pageable", run.streamPageable, run.streamPageableGBps);
+        j << "  \"verified\": " << (run.verified ? (*run.verified ? "true" : "false") : "null")
+          << "\n}\n";
+        try {
+            writeFileAtomically(json, j.str());
+        } catch (const InputError& e) {
+            std::cerr << "histlab-cli: " << e.what() << '\n';
+            return Input;
+        }
+    }
+    if (run.verified && !*run.verified) {
+        std::cerr << "histlab-cli: verification failed: " << run.verifyDetail << '\n';
+        return Mismatch;
+    }
+    return Ok;
+}
+
 int runHistogramCommand(Args& args, JobRunner& runner) {
     std::string image, synthetic, device, csv, json;
-    double sizeMiB = -1;
+    double sizeMiB = -1, chunkMiB = 32;
     long long bytes = -1;
-    bool quiet = false;
+    bool quiet = false, endToEnd = false;
     HistogramRequest req;
     HistogramRunOptions opt;
     while (!args.empty()) {
@@ -288,7 +370,7 @@ int runHistogramCommand(Args& args, JobRunner& runner) {
             else if (a == "--wg")
                 req.workGroupSize = static_cast<int>(parseInt(a, args.value(a), 1, 1 << 20));
             else if (a == "--unroll")
-                req.unroll = static_cast<int>(parseInt(a, args.value(a), 1, 2));
+                req.unroll = static_cast<int>(parseInt(a, args.value(a), 1, 4));
             else if (a == "--read")
                 req.read = parseReadPattern(args.value(a));
             else if (a == "--load")
@@ -307,6 +389,10 @@ int runHistogramCommand(Args& args, JobRunner& runner) {
                 json = args.value(a);
             else if (a == "--quiet")
                 quiet = true;
+            else if (a == "--end-to-end")
+                endToEnd = true;
+            else if (a == "--chunk")
+                chunkMiB = parseMiB(a, args.value(a));
             else if (!a.empty() && a[0] == '-' && a != "-")
                 throw UsageFailure{"histogram: unknown option '" + a + "' (see --help)"};
             else if (image.empty())
@@ -357,6 +443,8 @@ int runHistogramCommand(Args& args, JobRunner& runner) {
         return Input;
     }
 
+    if (endToEnd)
+        return runEndToEnd(runner, input, device, req, opt, chunkMiB, json);
     const bool showProgress = ::isatty(STDERR_FILENO) && !quiet;
     auto outcome = runner.runAndWait(
         [&](JobContext& ctx) -> std::any {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdlib>
 
 namespace histlab {
 namespace {
@@ -175,7 +176,14 @@ Device::Device(DeviceInfo info, cl::Device device)
                           m_info.platformName + ", " + m_info.driverVersion + ")");
 }
 
-cl::Program Device::program(const std::string& family, const std::string& options) {
+cl::Program Device::program(const std::string& family, const std::string& baseOptions) {
+    // HISTLAB_EXTRA_BUILD_OPTIONS is appended to every build: a tuning and debugging aid
+    // (e.g. "-cl-nv-verbose" prints NVIDIA's register use into the build log).
+    static const std::string extra = [] {
+        const char* e = std::getenv("HISTLAB_EXTRA_BUILD_OPTIONS");
+        return e ? std::string(e) : std::string();
+    }();
+    const std::string options = extra.empty() ? baseOptions : baseOptions + " " + extra;
     const KernelSource source = loadKernelSource(family);
     const auto key = std::make_pair(source.text, options);
     if (auto it = m_programs.find(key); it != m_programs.end())

@@ -165,11 +165,16 @@ HistogramKernel::HistogramKernel(Device& device, const HistogramConfig& config, 
         m_accumulate = cl::Kernel(program, "accumulate_histogram");
         m_merge = cl::Kernel(program, "merge_partials");
         m_wg = static_cast<std::size_t>(config.workGroupSize);
-        const std::size_t limit = device.kernelWorkGroupLimit(m_accumulate);
-        if (m_wg > limit)
-            throw UsageError("--wg", std::to_string(m_wg) +
-                                         " work-items per group: " + device.info().name +
-                                         " runs this kernel with at most " + std::to_string(limit));
+        // The reported limit is logged, not trusted: NVIDIA's driver 580 reports 256 for these
+        // kernels yet runs them in groups of 1024. A size the device really refuses fails at
+        // the first launch and becomes a --wg error there (see enqueue()).
+        m_reportedLimit = device.kernelWorkGroupLimit(m_accumulate);
+        logDebug("kernel",
+                 "accumulate_histogram on " + device.info().name + ": reported work-group limit " +
+                     std::to_string(m_reportedLimit) + ", local memory " +
+                     std::to_string(
+                         m_accumulate.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device.device())) +
+                     " B (" + config.describe() + ")");
         m_groups = std::size_t(device.info().computeUnits) * config.groupsPerCu;
         const std::size_t rows =
             config.variant == HistogramVariant::Private ? m_groups * m_wg : m_groups;
@@ -181,7 +186,8 @@ HistogramKernel::HistogramKernel(Device& device, const HistogramConfig& config, 
 }
 
 std::vector<cl::Event> HistogramKernel::enqueue(cl::CommandQueue& queue, const cl::Buffer& input,
-                                                std::size_t bytes, const cl::Buffer& hist) {
+                                                std::size_t bytes, const cl::Buffer& hist,
+                                                const std::vector<cl::Event>* waitFor) {
     std::vector<cl::Event> events(1);
     try {
         const cl_uint nelem = static_cast<cl_uint>(bytes / elemBytes(m_config));
@@ -190,8 +196,17 @@ std::vector<cl::Event> HistogramKernel::enqueue(cl::CommandQueue& queue, const c
         m_accumulate.setArg(2, static_cast<cl_uint>(bytes));
         m_accumulate.setArg(3, m_partial);
         m_accumulate.setArg(4, hist);
-        queue.enqueueNDRangeKernel(m_accumulate, cl::NullRange, cl::NDRange(m_groups * m_wg),
-                                   cl::NDRange(m_wg), nullptr, &events[0]);
+        try {
+            queue.enqueueNDRangeKernel(m_accumulate, cl::NullRange, cl::NDRange(m_groups * m_wg),
+                                       cl::NDRange(m_wg), waitFor, &events[0]);
+        } catch (const cl::Error& e) {
+            if (e.err() == CL_INVALID_WORK_GROUP_SIZE || e.err() == CL_OUT_OF_RESOURCES)
+                throw UsageError("--wg", std::to_string(m_wg) + " work-items per group: " +
+                                             m_device.info().name + " refused the launch (" +
+                                             clErrorName(e.err()) + "; it reports a limit of " +
+                                             std::to_string(m_reportedLimit) + " for this kernel)");
+            throw;
+        }
         const bool mergeKernel = m_stage == 3 && m_config.variant != HistogramVariant::Naive &&
                                  m_config.merge == MergeMode::Kernel;
         if (mergeKernel) {
@@ -233,9 +248,11 @@ namespace {
 struct TuneKey {
     std::string device;
     int nchan;
+    std::size_t bytes;
     std::string request;
     bool operator<(const TuneKey& o) const {
-        return std::tie(device, nchan, request) < std::tie(o.device, o.nchan, o.request);
+        return std::tie(device, nchan, bytes, request) <
+               std::tie(o.device, o.nchan, o.bytes, o.request);
     }
 };
 std::mutex g_tuneMutex;
@@ -249,20 +266,31 @@ std::string requestSignature(const HistogramRequest& r) {
     return s.str();
 }
 
+// The size class an input is tuned at: the power of two at or above it, 1 MiB .. 256 MiB, at
+// most a quarter of the largest buffer, in whole 48-byte units (uint4 loads, 3 or 4 channels).
+std::size_t tuneBytesFor(const DeviceInfo& info, std::size_t inputBytes) {
+    std::size_t b = std::size_t(1) << 20;
+    while (b < inputBytes && b < (std::size_t(256) << 20))
+        b *= 2;
+    b = std::min<std::size_t>(b, info.maxAllocBytes / 4);
+    return std::max<std::size_t>(b / 48 * 48, 48);
+}
+
 HistogramConfig autotune(Device& device, const HistogramRequest& req, int nchan,
-                         const CancelToken& cancel) {
+                         const CancelToken& cancel, std::size_t inputBytes) {
     const DeviceInfo& info = device.info();
-    const TuneKey key{info.name + "|" + info.driverVersion, nchan, requestSignature(req)};
+    const std::size_t bytes = tuneBytesFor(info, inputBytes);
+    const TuneKey key{info.name + "|" + info.driverVersion, nchan, bytes, requestSignature(req)};
     {
         std::lock_guard lock(g_tuneMutex);
         if (auto it = g_tuned.find(key); it != g_tuned.end())
             return it->second;
     }
-    std::vector<int> banks, wgs, gpcs;
+    std::vector<int> banks, wgs, gpcs, unrolls;
     if (req.banks)
         banks = {req.banks};
     else
-        for (int b : {16, 32})
+        for (int b : {8, 16, 32})
             if (b <= maxLocalBanks(info, nchan))
                 banks.push_back(b);
     if (banks.empty())
@@ -276,11 +304,10 @@ HistogramConfig autotune(Device& device, const HistogramRequest& req, int nchan,
     if (wgs.empty())
         wgs = {static_cast<int>(info.maxWorkGroupSize)};
     gpcs = req.groupsPerCu ? std::vector<int>{req.groupsPerCu} : std::vector<int>{1, 2, 4, 8};
+    unrolls = req.unroll ? std::vector<int>{req.unroll} : std::vector<int>{1, 2, 4};
 
     // Scores: the worse of random and uniform bytes (the aim is the ceiling on every
-    // distribution), on buffers large enough to leave the caches.
-    const std::size_t bytes =
-        std::min<std::size_t>(std::size_t(64) << 20, info.maxAllocBytes / 4) / 48 * 48;
+    // distribution), at the input's size class.
     std::vector<cl::Buffer> inputs;
     for (SyntheticKind k : {SyntheticKind::Random, SyntheticKind::Uniform}) {
         HostImage data = makeSynthetic(k, bytes, 7);
@@ -291,49 +318,56 @@ HistogramConfig autotune(Device& device, const HistogramRequest& req, int nchan,
     HistogramConfig best;
     double bestScore = -1;
     int tried = 0;
+    std::map<std::pair<int, int>, std::string> rejected; // (banks, wg) -> why
     for (int b : banks)
-        for (int w : wgs)
-            for (int g : gpcs) {
-                cancel.throwIfCancelled();
-                HistogramConfig c;
-                c.variant = HistogramVariant::Banked;
-                c.banks = b;
-                c.workGroupSize = w;
-                c.groupsPerCu = g;
-                c.read = req.read.value_or(ReadPattern::Coalesced);
-                c.load = req.load.value_or(LoadWidth::Uint4);
-                c.merge = req.merge.value_or(MergeMode::Atomic);
-                c.unroll = req.unroll ? req.unroll : 2;
-                try {
-                    HistogramKernel kernel(device, c, nchan);
-                    double score = 1e300;
-                    for (auto& in : inputs) {
-                        auto once = [&] {
-                            device.queue().enqueueFillBuffer(hist, cl_uint(0), 0,
-                                                             256 * nchan * sizeof(cl_uint));
-                            auto ev = kernel.enqueue(device.queue(), in, bytes, hist);
-                            cl::Event::waitForEvents(ev);
-                            return profiledMs(ev);
-                        };
-                        score = std::min(
-                            score, gbPerSecond(bytes, timeRepeated(3, once, cancel).medianMs));
+        for (int u : unrolls)
+            for (int w : wgs)
+                for (int g : gpcs) {
+                    cancel.throwIfCancelled();
+                    if (rejected.count({b, w}))
+                        continue;
+                    HistogramConfig c;
+                    c.variant = HistogramVariant::Banked;
+                    c.banks = b;
+                    c.workGroupSize = w;
+                    c.groupsPerCu = g;
+                    c.read = req.read.value_or(ReadPattern::Coalesced);
+                    c.load = req.load.value_or(LoadWidth::Uint4);
+                    c.merge = req.merge.value_or(MergeMode::Atomic);
+                    c.unroll = u;
+                    try {
+                        HistogramKernel kernel(device, c, nchan);
+                        double score = 1e300;
+                        for (auto& in : inputs) {
+                            auto once = [&] {
+                                device.queue().enqueueFillBuffer(hist, cl_uint(0), 0,
+                                                                 256 * nchan * sizeof(cl_uint));
+                                auto ev = kernel.enqueue(device.queue(), in, bytes, hist);
+                                cl::Event::waitForEvents(ev);
+                                return profiledMs(ev);
+                            };
+                            score = std::min(
+                                score, gbPerSecond(bytes, timeRepeated(3, once, cancel).medianMs));
+                        }
+                        ++tried;
+                        if (score > bestScore) {
+                            bestScore = score;
+                            best = c;
+                        }
+                    } catch (const UsageError& e) {
+                        // this work-group size is beyond the kernel's limit here: not a candidate
+                        rejected[{b, w}] = e.what();
+                        logInfo("tune", "skipped: " + std::string(e.what()));
+                    } catch (const cl::Error& e) {
+                        logWarning("tune",
+                                   c.describe() + ": " + describeClError(e.what(), e.err()));
                     }
-                    ++tried;
-                    if (score > bestScore) {
-                        bestScore = score;
-                        best = c;
-                    }
-                } catch (const UsageError&) {
-                    // this work-group size is beyond the kernel's limit here: not a candidate
-                } catch (const cl::Error& e) {
-                    logWarning("tune", c.describe() + ": " + describeClError(e.what(), e.err()));
                 }
-            }
     if (bestScore < 0)
         throw DeviceError("autotune: no histogram configuration ran on " + info.name);
     std::ostringstream why;
-    why << "autotune: best of " << tried << " on 64 MiB random+uniform, worst case "
-        << static_cast<int>(bestScore) << " GB/s";
+    why << "autotune: best of " << tried << " on " << (bytes >> 20) << " MiB random+uniform, "
+        << "worst case " << static_cast<int>(bestScore) << " GB/s";
     best.chosenBy = why.str();
     logInfo("tune", info.name + ": " + best.describe() + " (" + best.chosenBy + ")");
     std::lock_guard lock(g_tuneMutex);
@@ -344,7 +378,7 @@ HistogramConfig autotune(Device& device, const HistogramRequest& req, int nchan,
 } // namespace
 
 HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& req, int nchan,
-                                       const CancelToken& cancel) {
+                                       const CancelToken& cancel, std::size_t inputBytes) {
     const DeviceInfo& info = device.info();
     if (req.banks < 0 || (req.banks > 0 && !isPowerOfTwo(req.banks)))
         throw UsageError("--banks", std::to_string(req.banks) + " is not a power of two");
@@ -354,8 +388,8 @@ HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& r
                                      std::to_string(info.maxWorkGroupSize));
     if (req.groupsPerCu < 0 || req.groupsPerCu > 1024)
         throw UsageError("--groups-per-cu", "must be between 1 and 1024");
-    if (req.unroll < 0 || req.unroll > 2)
-        throw UsageError("--unroll", "must be 1 or 2");
+    if (req.unroll < 0 || req.unroll > 4 || req.unroll == 3)
+        throw UsageError("--unroll", "must be 1, 2 or 4");
 
     HistogramVariant variant = req.variant;
     if (variant == HistogramVariant::Auto && info.type == DeviceType::Cpu)
@@ -371,7 +405,7 @@ HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& r
                                             std::to_string(fit) + " copies)");
     }
     if (variant == HistogramVariant::Auto)
-        return autotune(device, req, nchan, cancel);
+        return autotune(device, req, nchan, cancel, inputBytes);
 
     HistogramConfig c;
     c.variant = variant;
@@ -595,7 +629,8 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
 
     try {
         report(0.05, "configuring");
-        run.config = resolveHistogramConfig(device, request, passes.front().nchan, cancel);
+        run.config =
+            resolveHistogramConfig(device, request, passes.front().nchan, cancel, img.byteCount());
         // The gray pass of a color image runs the same variant for one channel.
         report(0.15, "uploading");
         PassRunner runner(device, img, run.config, cancel);
@@ -607,7 +642,7 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
             report(0.2 + 0.5 * p / passes.size(), "histogram " + pass.name);
             HistogramConfig cfg = run.config;
             if (pass.nchan != passes.front().nchan && cfg.chosenBy.rfind("autotune", 0) == 0)
-                cfg = resolveHistogramConfig(device, request, pass.nchan, cancel);
+                cfg = resolveHistogramConfig(device, request, pass.nchan, cancel, img.pixelCount());
             HistogramKernel kernel(device, cfg, pass.nchan);
             runner.run(pass, options.repeats, 3, kernel);
             PassTiming t;

@@ -68,11 +68,13 @@ ChannelSelection parseChannel(const std::string& name);
 std::string histogramBuildOptions(const HistogramConfig& config, int nchan, int stage = 3);
 
 /// Validates a request against the device and fills in what it leaves open (auto: the private
-/// variant on CPU devices; on other devices a short autotune over copies, work-group size and
-/// groups per compute unit, remembered per device and channel count).
+/// variant on CPU devices; on other devices a short autotune over copies, work-group size,
+/// groups per compute unit and loads in flight, on random and uniform data of the input's size
+/// class (1 MiB .. 256 MiB), remembered per device, channel count and size class).
 /// Throws UsageError naming the parameter that cannot work on this device.
 HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& request, int nchan,
-                                       const CancelToken& cancel = {});
+                                       const CancelToken& cancel = {},
+                                       std::size_t inputBytes = std::size_t(64) << 20);
 
 /// One configuration built for one device: enqueues histograms of device buffers.
 class HistogramKernel {
@@ -82,7 +84,8 @@ public:
     /// Adds the histogram of the first `bytes` of `input` to `hist` (NCHAN * 256 uints, which
     /// the caller zeroes). `bytes` must fit in 32 bits. Returns the launches' events.
     std::vector<cl::Event> enqueue(cl::CommandQueue& queue, const cl::Buffer& input,
-                                   std::size_t bytes, const cl::Buffer& hist);
+                                   std::size_t bytes, const cl::Buffer& hist,
+                                   const std::vector<cl::Event>* waitFor = nullptr);
 
     std::size_t groups() const { return m_groups; }
     std::size_t workGroupSize() const { return m_wg; }
@@ -92,7 +95,7 @@ private:
     Device& m_device;
     HistogramConfig m_config;
     int m_nchan, m_stage;
-    std::size_t m_wg = 1, m_groups = 1;
+    std::size_t m_wg = 1, m_groups = 1, m_reportedLimit = 0;
     cl::Kernel m_accumulate, m_merge;
     cl::Buffer m_partial;
 };
@@ -152,5 +155,46 @@ using ProgressFn = std::function<void(double fraction, const std::string& stage)
 HistogramRun runHistogram(Device& device, const HostImage& image, const HistogramRequest& request,
                           const HistogramRunOptions& options, const CancelToken& cancel = {},
                           const ProgressFn& progress = {});
+
+} // namespace histlab
+
+namespace histlab {
+
+// ---------------------------------------------------------------------------------------------
+// End to end: from bytes in host memory to the histogram on the host (wall time), the input
+// sent in chunks whose transfer (a second, copy queue) overlaps the previous chunk's histogram.
+// Metric: input bytes / wall seconds, compared with the same device's host->device bandwidth
+// measured in the same run.
+
+struct EndToEndOptions {
+    std::size_t chunkBytes = std::size_t(32) << 20; ///< rounded down to 48-byte units
+    int repeats = 5;
+    bool verify = false;
+    int nchan = 1;
+};
+
+struct EndToEndRun {
+    DeviceInfo device;
+    HistogramConfig config;
+    std::uint64_t bytes = 0;
+    std::size_t chunkBytes = 0;
+    std::size_t chunks = 0;
+    unsigned hostThreads = 0;   ///< threads copying ordinary memory into pinned staging
+    TimingStats pinnedWrite;    ///< one write of the whole input from pinned host memory
+    TimingStats pageableWrite;  ///< the same from ordinary (pageable) memory
+    TimingStats streamPinned;   ///< input already in pinned host memory -> histogram on host
+    TimingStats streamStaged;   ///< input in ordinary memory, staged through pinned buffers
+    TimingStats streamPageable; ///< input in ordinary memory, written directly, overlapped
+    double pinnedGBps = 0, pageableGBps = 0;
+    double streamPinnedGBps = 0, streamStagedGBps = 0, streamPageableGBps = 0;
+    std::vector<std::uint64_t> counts;
+    std::optional<bool> verified;
+    std::string verifyDetail;
+};
+
+/// Runs the three streaming modes and both bandwidth references on `bytes` of `data`.
+EndToEndRun runHistogramEndToEnd(Device& device, const std::uint8_t* data, std::size_t bytes,
+                                 const HistogramRequest& request, const EndToEndOptions& options,
+                                 const CancelToken& cancel = {});
 
 } // namespace histlab

@@ -9,7 +9,7 @@
 //   LOAD_VEC     0: 32-bit uint loads ("scalar"), 1: uint4 loads (16 bytes).
 //   READ_SERIAL  0: coalesced (element e, e + global size, ...), 1: each work-item reads a
 //                contiguous run of elements ("serial").
-//   UNROLL       1 or 2 loads in flight per loop iteration (coalesced reads only).
+//   UNROLL       1, 2 or 4 loads in flight per loop iteration (coalesced reads only).
 //   NBANKS       local sub-histogram copies (power of two); copy = local id % NBANKS, laid out
 //                bin-major so that neighbouring lanes hit neighbouring memory banks.
 //   MERGE_ATOMIC 1: each work-group adds its bins to the output with global atomics;
@@ -95,7 +95,7 @@ inline void count_word_local(__local uint* h, uint w, uint c0, uint bank)
 #if STAGE >= 1
     for (uint j = 0; j < 4u; ++j) {
         const uint bin = ((c0 + j) % NCHAN) * 256u + ((w >> (8u * j)) & 0xFFu);
-        atomic_inc(&h[bin * NBANKS + bank]);
+        atomic_add(&h[bin * NBANKS + bank], 1u); // result unused: may compile to a reduction
     }
 #endif
 }
@@ -145,6 +145,18 @@ __kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint
     }
     if (e < nelem)
         VISIT(data[e], e);
+#elif UNROLL == 4
+    uint e = gid;
+    for (; e + 3 * gsize < nelem; e += 4 * gsize) {
+        const elem_t a = data[e], b = data[e + gsize], c = data[e + 2 * gsize],
+                     d = data[e + 3 * gsize];
+        VISIT(a, e);
+        VISIT(b, e + gsize);
+        VISIT(c, e + 2 * gsize);
+        VISIT(d, e + 3 * gsize);
+    }
+    for (; e < nelem; e += gsize)
+        VISIT(data[e], e);
 #else
     for (uint e = gid; e < nelem; e += gsize)
         VISIT(data[e], e);
@@ -184,6 +196,15 @@ __kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint
 // Private (the CPU variant): each work-item counts its contiguous run into PCOPIES private
 // histograms with plain increments, then writes (or atomically adds) its sums.
 #ifdef PRIVATE
+// Byte j of the word at byte position `pos` goes to private copy (pos + j) % PCOPIES.
+inline void count_word_private(uint* h, uint w, uint e, uint pos)
+{
+    h[((pos + 0u) % PCOPIES) * NBINS + channel_of(e, pos + 0u) * 256u + (w & 0xFFu)]++;
+    h[((pos + 1u) % PCOPIES) * NBINS + channel_of(e, pos + 1u) * 256u + ((w >> 8) & 0xFFu)]++;
+    h[((pos + 2u) % PCOPIES) * NBINS + channel_of(e, pos + 2u) * 256u + ((w >> 16) & 0xFFu)]++;
+    h[((pos + 3u) % PCOPIES) * NBINS + channel_of(e, pos + 3u) * 256u + (w >> 24)]++;
+}
+
 __kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint nbytes,
                                    __global uint* partial, __global uint* hist)
 {
@@ -199,18 +220,13 @@ __kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint
         const elem_t v = data[e];
 #if STAGE == 0
         acc ^= xor_elem(v);
+#elif LOAD_VEC
+        count_word_private(h, v.x, e, 0u);
+        count_word_private(h, v.y, e, 4u);
+        count_word_private(h, v.z, e, 8u);
+        count_word_private(h, v.w, e, 12u);
 #else
-#if LOAD_VEC
-        const uint w[4] = {v.x, v.y, v.z, v.w};
-#else
-        const uint w[1] = {v};
-#endif
-        for (uint k = 0; k < ELEM_BYTES / 4u; ++k)
-            for (uint j = 0; j < 4u; ++j) {
-                const uint pos = 4u * k + j;
-                const uint bin = channel_of(e, pos) * 256u + ((w[k] >> (8u * j)) & 0xFFu);
-                h[(pos % PCOPIES) * NBINS + bin]++;
-            }
+        count_word_private(h, v, e, 0u);
 #endif
     }
 #if STAGE >= 1

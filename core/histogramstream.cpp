@@ -1,0 +1,242 @@
+// The end-to-end histogram (see histogram256.h, "End to end"): wall time from host memory to
+// the histogram on the host, with transfers overlapped with the kernels.
+#include "errors.h"
+#include "histogram256.h"
+#include "log.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+namespace histlab {
+namespace {
+
+double wallMs(const std::function<void()>& f) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// memcpy split over a fixed set of threads that live as long as the run: spawning threads for
+// every chunk cost about as much as copying it.
+class CopyPool {
+public:
+    explicit CopyPool(unsigned threads) {
+        for (unsigned t = 1; t < threads; ++t)
+            m_workers.emplace_back([this, t] { work(t); });
+        m_parts = std::max(1u, threads);
+    }
+    ~CopyPool() {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_wake.notify_all();
+        for (auto& w : m_workers)
+            w.join();
+    }
+    CopyPool(const CopyPool&) = delete;
+    CopyPool& operator=(const CopyPool&) = delete;
+
+    void copy(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) {
+        if (m_parts == 1 || n < (std::size_t(1) << 20)) {
+            std::memcpy(dst, src, n);
+            return;
+        }
+        {
+            std::lock_guard lock(m_mutex);
+            m_dst = dst;
+            m_src = src;
+            m_n = n;
+            m_pending = m_parts - 1;
+            ++m_generation;
+        }
+        m_wake.notify_all();
+        slice(0);
+        std::unique_lock lock(m_mutex);
+        m_done.wait(lock, [this] { return m_pending == 0; });
+    }
+
+private:
+    void slice(unsigned part) {
+        const std::size_t step = (m_n / m_parts + 63) / 64 * 64;
+        const std::size_t b = std::min(m_n, part * step), e = std::min(m_n, b + step);
+        if (b < e)
+            std::memcpy(m_dst + b, m_src + b, e - b);
+    }
+    void work(unsigned part) {
+        std::uint64_t seen = 0;
+        for (;;) {
+            {
+                std::unique_lock lock(m_mutex);
+                m_wake.wait(lock, [&] { return m_stop || m_generation != seen; });
+                if (m_stop)
+                    return;
+                seen = m_generation;
+            }
+            slice(part);
+            std::lock_guard lock(m_mutex);
+            if (--m_pending == 0)
+                m_done.notify_one();
+        }
+    }
+
+    std::vector<std::thread> m_workers;
+    std::mutex m_mutex;
+    std::condition_variable m_wake, m_done;
+    std::uint8_t* m_dst = nullptr;
+    const std::uint8_t* m_src = nullptr;
+    std::size_t m_n = 0;
+    unsigned m_parts = 1, m_pending = 0;
+    std::uint64_t m_generation = 0;
+    bool m_stop = false;
+};
+
+// A host buffer the OpenCL driver has pinned (CL_MEM_ALLOC_HOST_PTR, mapped once).
+class PinnedHost {
+public:
+    PinnedHost(Device& device, std::size_t bytes)
+        : m_queue(device.queue()) {
+        m_buffer = cl::Buffer(device.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
+        m_ptr = static_cast<std::uint8_t*>(
+            m_queue.enqueueMapBuffer(m_buffer, CL_TRUE, CL_MAP_WRITE | CL_MAP_READ, 0, bytes));
+    }
+    ~PinnedHost() {
+        try {
+            m_queue.enqueueUnmapMemObject(m_buffer, m_ptr);
+            m_queue.finish();
+        } catch (...) {
+        }
+    }
+    PinnedHost(const PinnedHost&) = delete;
+    PinnedHost& operator=(const PinnedHost&) = delete;
+    std::uint8_t* data() const { return m_ptr; }
+
+private:
+    cl::CommandQueue& m_queue;
+    cl::Buffer m_buffer;
+    std::uint8_t* m_ptr = nullptr;
+};
+
+} // namespace
+
+EndToEndRun runHistogramEndToEnd(Device& device, const std::uint8_t* data, std::size_t bytes,
+                                 const HistogramRequest& request, const EndToEndOptions& options,
+                                 const CancelToken& cancel) {
+    if (bytes == 0)
+        throw InputError("end-to-end: the input is empty");
+    if (options.repeats < 1)
+        throw UsageError("--repeat", "must be at least 1");
+    const int nchan = options.nchan;
+    const std::size_t chunk = std::min(options.chunkBytes, bytes) / 48 * 48;
+    if (chunk == 0)
+        throw UsageError("--chunk", "must be at least 48 bytes");
+    if (chunk > device.info().maxAllocBytes)
+        throw UsageError("--chunk", "larger than the device's largest buffer");
+    EndToEndRun run;
+    run.device = device.info();
+    run.bytes = bytes;
+    run.chunkBytes = chunk;
+    run.chunks = (bytes + chunk - 1) / chunk;
+    run.hostThreads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+    try {
+        run.config = resolveHistogramConfig(device, request, nchan, cancel, chunk);
+        HistogramKernel kernel(device, run.config, nchan);
+        const cl::Context& ctx = device.context();
+        cl::CommandQueue& computeQ = device.queue();
+        cl::CommandQueue copyQ(ctx, device.device(), CL_QUEUE_PROFILING_ENABLE);
+        const int bins = 256 * nchan;
+        cl::Buffer hist(ctx, CL_MEM_READ_WRITE, bins * sizeof(cl_uint));
+        constexpr std::size_t kSlots = 3;
+        std::vector<cl::Buffer> slots;
+        for (std::size_t i = 0; i < std::min(kSlots, run.chunks); ++i)
+            slots.emplace_back(ctx, CL_MEM_READ_ONLY, chunk);
+
+        // The image in pinned host memory (copied there once, outside the timing).
+        CopyPool pool(run.hostThreads);
+        PinnedHost pinned(device, bytes);
+        pool.copy(pinned.data(), data, bytes);
+        // Pinned staging buffers for the "ordinary memory" mode, one per slot.
+        std::vector<std::unique_ptr<PinnedHost>> staging;
+        for (std::size_t i = 0; i < slots.size(); ++i)
+            staging.push_back(std::make_unique<PinnedHost>(device, chunk));
+
+        std::vector<cl_uint> counts(bins);
+        enum class Mode { Pinned, Staged, Pageable };
+        auto stream = [&](Mode mode) {
+            return wallMs([&] {
+                computeQ.enqueueFillBuffer(hist, cl_uint(0), 0, bins * sizeof(cl_uint));
+                std::vector<cl::Event> writes(run.chunks), done(run.chunks);
+                for (std::size_t i = 0; i < run.chunks; ++i) {
+                    cancel.throwIfCancelled();
+                    const std::size_t slot = i % slots.size(), off = i * chunk;
+                    const std::size_t len = std::min(chunk, bytes - off);
+                    std::vector<cl::Event> slotFree;
+                    if (i >= slots.size())
+                        slotFree.push_back(done[i - slots.size()]);
+                    const std::uint8_t* src = (mode == Mode::Pinned ? pinned.data() : data) + off;
+                    if (mode == Mode::Staged) {
+                        if (i >= slots.size())
+                            writes[i - slots.size()].wait(); // the staging slot is free again
+                        pool.copy(staging[slot]->data(), src, len);
+                        src = staging[slot]->data();
+                    }
+                    copyQ.enqueueWriteBuffer(slots[slot], CL_FALSE, 0, len, src,
+                                             slotFree.empty() ? nullptr : &slotFree, &writes[i]);
+                    copyQ.flush();
+                    std::vector<cl::Event> ready{writes[i]};
+                    done[i] = kernel.enqueue(computeQ, slots[slot], len, hist, &ready).back();
+                    computeQ.flush();
+                }
+                computeQ.enqueueReadBuffer(hist, CL_TRUE, 0, bins * sizeof(cl_uint), counts.data());
+            });
+        };
+        auto timed = [&](Mode mode) {
+            return timeRepeated(
+                options.repeats, [&] { return stream(mode); }, cancel);
+        };
+        run.streamPinned = timed(Mode::Pinned);
+        run.counts.assign(counts.begin(), counts.end());
+        run.streamStaged = timed(Mode::Staged);
+        run.streamPageable = timed(Mode::Pageable);
+
+        // References: the whole input written at once, from pinned and from ordinary memory.
+        cl::Buffer whole(ctx, CL_MEM_READ_ONLY, bytes);
+        run.pinnedWrite = timeRepeated(
+            options.repeats,
+            [&] {
+                return wallMs(
+                    [&] { copyQ.enqueueWriteBuffer(whole, CL_TRUE, 0, bytes, pinned.data()); });
+            },
+            cancel);
+        run.pageableWrite = timeRepeated(
+            options.repeats,
+            [&] {
+                return wallMs([&] { copyQ.enqueueWriteBuffer(whole, CL_TRUE, 0, bytes, data); });
+            },
+            cancel);
+    } catch (const cl::Error& e) {
+        rethrowClError(e);
+    }
+    run.pinnedGBps = gbPerSecond(bytes, run.pinnedWrite.medianMs);
+    run.pageableGBps = gbPerSecond(bytes, run.pageableWrite.medianMs);
+    run.streamPinnedGBps = gbPerSecond(bytes, run.streamPinned.medianMs);
+    run.streamStagedGBps = gbPerSecond(bytes, run.streamStaged.medianMs);
+    run.streamPageableGBps = gbPerSecond(bytes, run.streamPageable.medianMs);
+    if (options.verify) {
+        const auto ref = referenceHistogram(data, bytes, nchan);
+        run.verified = true;
+        for (std::size_t b = 0; b < ref.size() && *run.verified; ++b)
+            if (ref[b] != run.counts[b]) {
+                run.verified = false;
+                run.verifyDetail = "end-to-end bin " + std::to_string(b) + ": device " +
+                                   std::to_string(run.counts[b]) + ", CPU reference " +
+                                   std::to_string(ref[b]);
+            }
+    }
+    return run;
+}
+
+} // namespace histlab

@@ -1,0 +1,205 @@
+#include "mainwindow.h"
+
+#include "histogramplot.h"
+#include "imageview.h"
+#include "logging.h"
+
+#include <QAction>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSplitter>
+#include <QStatusBar>
+
+// A static library's resources must be registered by name, from the global namespace.
+static void initHistlabResources() {
+    Q_INIT_RESOURCE(resources);
+}
+
+namespace histlab::ui {
+
+namespace {
+
+QString displayName(const QString& source) {
+    if (source == MainWindow::sampleImagePath())
+        return QObject::tr("sample.png (bundled)");
+    return QFileInfo(source).fileName();
+}
+
+} // namespace
+
+QString describeRun(const HistogramRun& run) {
+    QStringList parts;
+    parts << QString::fromStdString(run.device.name);
+    parts << QString::fromStdString(run.config.describe());
+    if (!run.passes.empty()) {
+        const PassTiming& pass = run.passes.front(); // the channels' histogram pass
+        parts << QStringLiteral("median %1 ms").arg(pass.stats.medianMs, 0, 'f', 3);
+        parts << QStringLiteral("%1 GB/s").arg(pass.gbps, 0, 'f', 2);
+        parts << QStringLiteral("%1 % of read-only ceiling").arg(pass.percentOfCeiling, 0, 'f', 1);
+    }
+    if (!run.verified)
+        parts << QStringLiteral("not checked");
+    else if (*run.verified)
+        parts << QStringLiteral("verified");
+    else
+        parts << QStringLiteral("MISMATCH: %1").arg(QString::fromStdString(run.verifyDetail));
+    return parts.join(QStringLiteral(" · "));
+}
+
+namespace {
+
+/// Every pass and the ceiling, one per line: the status bar's tooltip.
+QString describePasses(const HistogramRun& run) {
+    QStringList lines;
+    lines << QStringLiteral("%1 [%2], %3")
+                 .arg(QString::fromStdString(run.device.name),
+                      QString::fromLatin1(deviceTypeName(run.device.type)),
+                      QString::fromStdString(run.device.platformName));
+    lines << QStringLiteral("%1 (%2)").arg(QString::fromStdString(run.config.describe()),
+                                           QString::fromStdString(run.config.chosenBy));
+    auto row = [&](const QString& what, const TimingStats& stats, double gbps, double percent) {
+        lines << QStringLiteral("%1: median %2 ms, min %3 ms, %4 GB/s, %5 % of read-only")
+                     .arg(what)
+                     .arg(stats.medianMs, 0, 'f', 3)
+                     .arg(stats.minMs, 0, 'f', 3)
+                     .arg(gbps, 0, 'f', 2)
+                     .arg(percent, 0, 'f', 1);
+    };
+    for (const PassTiming& pass : run.passes)
+        row(QString::fromStdString(pass.what), pass.stats, pass.gbps, pass.percentOfCeiling);
+    row(QStringLiteral("read-only ceiling (%1)").arg(QString::fromStdString(run.ceiling.kernel)),
+        run.ceiling.stats, run.ceiling.gbps, 100.0);
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_bridge(new JobBridge(this))
+    , m_imageView(new ImageView)
+    , m_plot(new HistogramPlot)
+    , m_runLabel(new QLabel) {
+    initHistlabResources();
+    setWindowTitle(tr("HistLab"));
+
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(m_imageView);
+    splitter->addWidget(m_plot);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    splitter->setChildrenCollapsible(false);
+    setCentralWidget(splitter);
+
+    m_runLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long device name must not set the window's minimum width (the tooltip has it all);
+    // progress messages cover the label for a while, then it shows again.
+    m_runLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    statusBar()->addWidget(m_runLabel, 1);
+    createMenus();
+    resize(1200, 700);
+    splitter->setSizes({560, 640});
+
+    connect(m_bridge, &JobBridge::analysisFinished, this,
+            [this](quint64, const ImageAnalysis& analysis) { showAnalysis(analysis); });
+    connect(m_bridge, &JobBridge::analysisFailed, this,
+            [this](quint64, const JobError& error) { showFailure(error); });
+    connect(
+        m_bridge, &JobBridge::progressChanged, this,
+        [this](quint64, double fraction, const QString& stage) { showProgress(fraction, stage); });
+    connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
+        if (m_announcePending) {
+            m_announcePending = false;
+            emit histogramShown();
+        }
+    });
+}
+
+MainWindow::~MainWindow() = default;
+
+QString MainWindow::sampleImagePath() {
+    return QStringLiteral(":/histlab/sample.png");
+}
+
+QString MainWindow::runSummary() const {
+    return m_runLabel->text();
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::chooseImage);
+    open->setShortcut(QKeySequence::Open);
+    QAction* sample = file->addAction(tr("Open &Sample"), this, &MainWindow::openSample);
+    sample->setStatusTip(tr("The bundled sample photograph"));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+}
+
+void MainWindow::chooseImage() {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Image"), m_lastDir,
+        tr("Images (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.pgm *.ppm *.pnm *.webp);;"
+           "All files (*)"));
+    if (path.isEmpty())
+        return;
+    m_lastDir = QFileInfo(path).absolutePath();
+    openImage(path);
+}
+
+void MainWindow::openImage(const QString& path) {
+    m_requested = path;
+    AnalysisRequest request;
+    request.source = path;
+    request.device = m_deviceSelector;
+    m_bridge->analyse(request);
+    statusBar()->showMessage(tr("Opening %1…").arg(displayName(path)));
+}
+
+void MainWindow::showProgress(double fraction, const QString& stage) {
+    statusBar()->showMessage(
+        tr("%1: %2 (%3 %)").arg(displayName(m_requested), stage).arg(qRound(fraction * 100)));
+}
+
+void MainWindow::showAnalysis(const ImageAnalysis& analysis) {
+    m_current = analysis;
+    m_imageView->setImage(analysis.preview);
+    m_plot->setHistograms(analysis.run.histograms);
+    m_announcePending = true; // the plot replots on the next event-loop turn
+    const QString summary = describeRun(analysis.run);
+    m_runLabel->setText(summary);
+    m_runLabel->setToolTip(describePasses(analysis.run));
+    setWindowTitle(tr("%1 (%2 × %3) — HistLab")
+                       .arg(displayName(analysis.source))
+                       .arg(analysis.imageSize.width())
+                       .arg(analysis.imageSize.height()));
+    statusBar()->clearMessage();
+    qCInfo(lcUi).noquote() << analysis.source << "analysed:" << summary;
+}
+
+void MainWindow::showFailure(const JobError& error) {
+    if (error.kind == JobError::Kind::Cancelled)
+        return; // replaced by a newer request, or shutting down
+    m_lastError = QString::fromStdString(error.message);
+    statusBar()->showMessage(tr("Could not open %1").arg(displayName(m_requested)));
+    qCWarning(lcUi).noquote() << jobErrorKindName(error.kind) << "error:" << m_lastError;
+    emit errorShown(m_lastError);
+    if (!m_errorDialogs)
+        return;
+    // Window-modal and opened without exec(): no nested event loop, the window stays live.
+    auto* box =
+        new QMessageBox(QMessageBox::Warning, tr("HistLab"), m_lastError, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    if (!error.buildLog.empty())
+        box->setDetailedText(QStringLiteral("%1 %2\n\n%3")
+                                 .arg(QString::fromStdString(error.kernelFile),
+                                      QString::fromStdString(error.options),
+                                      QString::fromStdString(error.buildLog)));
+    box->open();
+}
+
+} // namespace histlab::ui

@@ -1,0 +1,85 @@
+#pragma once
+// HistLab's main window: the image on the left, its 256-bin histograms on the right, and the
+// last run (device, configuration, median time, GB/s, % of the read-only ceiling,
+// verification) in the status bar. All work goes through a JobBridge; the window only asks and
+// listens, so it never blocks and never touches OpenCL.
+#include "jobbridge.h"
+
+#include <QMainWindow>
+#include <QSize>
+#include <QString>
+
+class QLabel;
+
+namespace histlab::ui {
+
+class HistogramPlot;
+class ImageView;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+    Q_PROPERTY(bool errorDialogsEnabled READ errorDialogsEnabled WRITE setErrorDialogsEnabled)
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// The bundled sample photograph, as a Qt resource path.
+    static QString sampleImagePath();
+
+    /// The core device selector used for the next runs ("auto", an index, "gpu", "cpu", ...).
+    void setDeviceSelector(const QString& selector) { m_deviceSelector = selector; }
+
+    /// Errors always go to the status bar, lastError() and errorShown(); with dialogs enabled
+    /// (the default) they also open a window-modal message box. Tests and scripts turn it off.
+    bool errorDialogsEnabled() const { return m_errorDialogs; }
+    void setErrorDialogsEnabled(bool enabled) { m_errorDialogs = enabled; }
+
+    HistogramPlot* histogramPlot() const { return m_plot; }
+    ImageView* imageView() const { return m_imageView; }
+    /// What the shown image was opened from (empty before the first result).
+    QString currentSource() const { return m_current.source; }
+    QSize currentImageSize() const { return m_current.imageSize; }
+    /// The status bar's description of the last run.
+    QString runSummary() const;
+    QString lastError() const { return m_lastError; }
+    /// True while a request has not answered.
+    bool isBusy() const { return m_bridge->busy(); }
+
+public slots:
+    /// Starts loading and analysing an image; returns at once. The window keeps showing the
+    /// previous image until the new one has its histograms; a failure leaves it in place.
+    void openImage(const QString& path);
+    void openSample() { openImage(sampleImagePath()); }
+    /// File › Open: asks for a file, then openImage().
+    void chooseImage();
+
+signals:
+    /// A new image and its histograms are on screen (emitted after the plot's replot).
+    void histogramShown();
+    /// An analysis failed; `message` is the core's (it names the file and the reason).
+    void errorShown(const QString& message);
+
+private:
+    void createMenus();
+    void showAnalysis(const ImageAnalysis& analysis);
+    void showFailure(const JobError& error);
+    void showProgress(double fraction, const QString& stage);
+
+    JobBridge* m_bridge;
+    ImageView* m_imageView;
+    HistogramPlot* m_plot;
+    QLabel* m_runLabel;
+    ImageAnalysis m_current;
+    QString m_requested; // the newest source asked for, for messages
+    QString m_lastError;
+    QString m_deviceSelector = QStringLiteral("auto");
+    QString m_lastDir;
+    bool m_errorDialogs = true;
+    bool m_announcePending = false; // emit histogramShown() after the next replot
+};
+
+/// One line describing a run for the status bar, e.g. "pthread-… [cpu] · cpu copies=4 …
+/// · histogram (r,g,b): median 1.24 ms · 0.33 GB/s · 1.5 % of read-only · verified".
+QString describeRun(const HistogramRun& run);
+
+} // namespace histlab::ui
