@@ -18,6 +18,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <unistd.h>
 
@@ -58,7 +59,8 @@ histogram options:
   --unroll U         1 | 2 | 4 loads in flight per iteration (coalesced reads)
   --merge M          kernel (a second reduction kernel) | atomic (global atomics)
   --repeat N         timed runs after one warm-up (default 5); median and min are reported
-  --verify           compare with the CPU reference, bit-exact (exit 1 on a mismatch)
+  --verify           compare with the CPU reference, bit-exact (exit 1 on a mismatch; the
+                     --csv/--json files are still written, the JSON with "verified": false)
   --stages           stage table: read-only, +scatter, +local reduce, +global merge
   --csv FILE         the histogram as CSV (bin,<channel>...); "-" for stdout
   --json FILE        the whole run as JSON (device, configuration, timings, histograms)
@@ -342,7 +344,8 @@ int runEndToEnd(JobRunner& runner, const HostImage& source, const std::string& d
 }
 
 int runHistogramCommand(Args& args, JobRunner& runner) {
-    std::string image, synthetic, device, csv, json;
+    std::string image, synthetic, device;
+    std::optional<std::string> csv, json; // set but empty is an error, not "no file"
     double sizeMiB = -1, chunkMiB = 32;
     long long bytes = -1;
     bool quiet = false, endToEnd = false;
@@ -420,9 +423,12 @@ int runHistogramCommand(Args& args, JobRunner& runner) {
     // Output paths are checked before any work, so a bad path costs nothing.
     HostImage input;
     try {
-        for (const auto& path : {csv, json})
-            if (!path.empty())
-                checkWritable(path);
+        for (const auto& [option, path] : {std::pair{"--csv", &csv}, std::pair{"--json", &json}})
+            if (*path) {
+                if ((*path)->empty())
+                    throw InputError(std::string(option) + ": the output path is empty");
+                checkWritable(**path);
+            }
         if (!synthetic.empty()) {
             const std::size_t n =
                 bytes >= 0 ? std::size_t(bytes) : std::size_t(std::llround(sizeMiB * 1048576.0));
@@ -444,7 +450,7 @@ int runHistogramCommand(Args& args, JobRunner& runner) {
     }
 
     if (endToEnd)
-        return runEndToEnd(runner, input, device, req, opt, chunkMiB, json);
+        return runEndToEnd(runner, input, device, req, opt, chunkMiB, json.value_or(""));
     const bool showProgress = ::isatty(STDERR_FILENO) && !quiet;
     auto outcome = runner.runAndWait(
         [&](JobContext& ctx) -> std::any {
@@ -465,15 +471,17 @@ int runHistogramCommand(Args& args, JobRunner& runner) {
         return report(*e);
     const auto& run = std::any_cast<const HistogramRun&>(std::get<std::any>(outcome));
     try {
-        if (!csv.empty())
-            writeFileAtomically(csv, histogramCsv(run));
-        if (!json.empty())
-            writeFileAtomically(json, histogramJson(run));
+        // Written on a verification mismatch too (the JSON records "verified": false): the
+        // exit code says the counts are wrong, the files show what the device produced.
+        if (csv)
+            writeFileAtomically(*csv, histogramCsv(run));
+        if (json)
+            writeFileAtomically(*json, histogramJson(run));
     } catch (const InputError& e) {
         std::cerr << "histlab-cli: " << e.what() << '\n';
         return Input;
     }
-    if (!quiet && csv != "-" && json != "-")
+    if (!quiet && csv.value_or("") != "-" && json.value_or("") != "-")
         printRun(std::cout, run);
     if (run.verified && !*run.verified) {
         std::cerr << "histlab-cli: verification failed: " << run.verifyDetail << '\n';

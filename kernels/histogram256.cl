@@ -112,6 +112,50 @@ inline void count_elem_local(__local uint* h, elem_t v, uint e, uint bank)
 #endif
 }
 
+// Sum of bin b's copies: `count` uint4 quads starting at quad `first` (all NBANKS copies when
+// NBANKS < 4). The start is rotated by b so that the lanes of a warp read different banks.
+inline uint reduce_copies(__local const uint4* h4, __local const uint* h, uint b, uint first,
+                          uint count)
+{
+#if NBANKS >= 4
+    const uint Q = NBANKS / 4u;
+    uint4 s = (uint4)(0u);
+    for (uint k = 0; k < count; ++k)
+        s += h4[b * Q + ((first + k + b) % Q)];
+    return s.x + s.y + s.z + s.w;
+#else
+    (void)h4;
+    (void)first;
+    (void)count;
+    uint sum = 0;
+    for (uint k = 0; k < NBANKS; ++k)
+        sum += h[b * NBANKS + k];
+    return sum;
+#endif
+}
+
+#if STAGE == 3 && MERGE_ATOMIC
+#define MERGE_BIN(b, sum)                                                                      \
+    do {                                                                                       \
+        const uint s_ = (sum);                                                                 \
+        if (s_)                                                                                \
+            atomic_add(&hist[(b)], s_);                                                        \
+    } while (0)
+#else
+#define MERGE_BIN(b, sum) (partial[get_group_id(0) * NBINS + (b)] = (sum))
+#endif
+
+// Loads elements e, e + gsize, ... (UNROLL of them) into v0..v3; the unused ones stay zero.
+#if UNROLL == 4
+#define LOAD_BATCH(e)                                                                          \
+    (v0 = data[(e)], v1 = data[(e) + gsize], v2 = data[(e) + 2u * gsize],                    \
+     v3 = data[(e) + 3u * gsize])
+#elif UNROLL == 2
+#define LOAD_BATCH(e) (v0 = data[(e)], v1 = data[(e) + gsize], v2 = v3 = (elem_t)(0u))
+#else
+#define LOAD_BATCH(e) (v0 = data[(e)], v1 = v2 = v3 = (elem_t)(0u))
+#endif
+
 #if STAGE == 0
 #define VISIT(v, e) acc ^= xor_elem(v)
 #else
@@ -121,14 +165,28 @@ inline void count_elem_local(__local uint* h, elem_t v, uint e, uint bank)
 __kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint nbytes,
                                    __global uint* partial, __global uint* hist)
 {
-    __local uint h[NBINS * NBANKS];
+    // NBINS * NBANKS counters, declared as uint4 so that zeroing and the reduction can move
+    // 16 bytes per access (NBINS is a multiple of 256, so the count divides by 4).
+    __local uint4 h4[NBINS * NBANKS / 4];
+    __local uint* h = (__local uint*)h4;
     const uint lid = get_local_id(0), lsize = get_local_size(0);
     const uint gid = get_global_id(0), gsize = get_global_size(0);
     const uint bank = lid % NBANKS;
     uint acc = 0;
     (void)acc;
-    for (uint i = lid; i < NBINS * NBANKS; i += lsize)
-        h[i] = 0;
+#if !READ_SERIAL
+    // Software pipeline: the first batch of UNROLL loads is issued before the local copies are
+    // zeroed, and each next batch is in flight while the current one is counted. Small inputs
+    // (one or two batches per item) are latency-bound; this hides the first load's latency.
+    const uint step = UNROLL * gsize;
+    uint e = gid;
+    elem_t v0, v1, v2, v3;
+    bool full = e + (UNROLL - 1u) * gsize < nelem;
+    if (full)
+        LOAD_BATCH(e);
+#endif
+    for (uint i = lid; i < NBINS * NBANKS / 4u; i += lsize)
+        h4[i] = (uint4)(0u);
     barrier(CLK_LOCAL_MEM_FENCE);
 
 #if READ_SERIAL
@@ -136,29 +194,27 @@ __kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint
     const uint begin = min(gid * per, nelem), end = min(begin + per, nelem);
     for (uint e = begin; e < end; ++e)
         VISIT(data[e], e);
-#elif UNROLL == 2
-    uint e = gid;
-    for (; e + gsize < nelem; e += 2 * gsize) {
-        const elem_t a = data[e], b = data[e + gsize];
-        VISIT(a, e);
-        VISIT(b, e + gsize);
-    }
-    if (e < nelem)
-        VISIT(data[e], e);
-#elif UNROLL == 4
-    uint e = gid;
-    for (; e + 3 * gsize < nelem; e += 4 * gsize) {
-        const elem_t a = data[e], b = data[e + gsize], c = data[e + 2 * gsize],
-                     d = data[e + 3 * gsize];
-        VISIT(a, e);
-        VISIT(b, e + gsize);
-        VISIT(c, e + 2 * gsize);
-        VISIT(d, e + 3 * gsize);
-    }
-    for (; e < nelem; e += gsize)
-        VISIT(data[e], e);
 #else
-    for (uint e = gid; e < nelem; e += gsize)
+    while (full) {
+        const elem_t c0 = v0, c1 = v1, c2 = v2, c3 = v3;
+        const uint ce = e;
+        e += step;
+        full = e + (UNROLL - 1u) * gsize < nelem;
+        if (full)
+            LOAD_BATCH(e);
+        VISIT(c0, ce);
+#if UNROLL >= 2
+        VISIT(c1, ce + gsize);
+#endif
+#if UNROLL == 4
+        VISIT(c2, ce + 2u * gsize);
+        VISIT(c3, ce + 3u * gsize);
+#endif
+        (void)c1;
+        (void)c2;
+        (void)c3;
+    }
+    for (; e < nelem; e += gsize) // fewer than UNROLL elements left for this item
         VISIT(data[e], e);
 #endif
 #if STAGE >= 1
@@ -177,16 +233,27 @@ __kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint
     if (lid == 0 && h[0] == 0xFFFFFFFFu && nbytes == 1u) // keeps the scatter alive
         hist[0] = h[0];
 #else
-    for (uint b = lid; b < NBINS; b += lsize) {
-        uint sum = 0;
-        for (uint k = 0; k < NBANKS; ++k) // rotated start: lanes read different banks
-            sum += h[b * NBANKS + ((k + lid) % NBANKS)];
-#if STAGE == 3 && MERGE_ATOMIC
-        if (sum)
-            atomic_add(&hist[b], sum);
-#else
-        partial[get_group_id(0) * NBINS + b] = sum;
-#endif
+    // Reduction over the copies. P threads share a bin when the group has at least 2 * NBINS
+    // items (P is uniform in the group, so the barriers below are reached by every item).
+    uint P = 1;
+    while (2u * P <= NBANKS / 4u && 2u * P * NBINS <= lsize)
+        P *= 2u;
+    if (P == 1) {
+        for (uint b = lid; b < NBINS; b += lsize)
+            MERGE_BIN(b, reduce_copies(h4, h, b, 0, NBANKS / 4u));
+    } else {
+        const uint b = lid % NBINS, part = lid / NBINS, per = NBANKS / 4u / P;
+        const uint s = lid < P * NBINS ? reduce_copies(h4, h, b, part * per, per) : 0u;
+        barrier(CLK_LOCAL_MEM_FENCE); // every copy has been read: h can hold the part sums
+        if (lid < P * NBINS)
+            h[lid] = s;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < NBINS) {
+            uint sum = 0;
+            for (uint p = 0; p < P; ++p)
+                sum += h[p * NBINS + lid];
+            MERGE_BIN(lid, sum);
+        }
     }
 #endif
 }
