@@ -51,7 +51,7 @@ histogram options:
                      GPU, else the CPU)
   --variant V        auto | naive | local | banked | cpu (default auto)
   --banks N          local sub-histogram copies, a power of two that fits local memory
-                     (banked), or private copies (cpu)
+                     (banked), or private copies, 1, 2 or 4 (cpu)
   --groups-per-cu K  work-groups = K x compute units
   --wg N             work-group size
   --read R           coalesced | serial
@@ -205,6 +205,8 @@ void printRun(std::ostream& out, const HistogramRun& run) {
                 out << "  " << std::left << std::setw(20) << s.stage << "n/a for this variant\n";
         }
     }
+    out << "host memory: peak resident " << (peakRssBytes() >> 20) << " MiB (input "
+        << (run.bytes >> 20) << " MiB)\n";
     for (const auto& n : run.notes)
         out << "note: " << n << '\n';
     for (const auto& h : run.histograms) {

@@ -207,7 +207,8 @@ cl::Program Device::program(const std::string& family, const std::string& baseOp
         buildLog = "(no build log)";
     }
     if (code != CL_SUCCESS)
-        throw BuildError(family, options, buildLog, code, source.origin);
+        throw BuildError(source.origin == "embedded" ? "kernels/" + family + ".cl" : source.origin,
+                         options, buildLog, code);
     logInfo("build", "built " + family + ".cl (" + source.origin + ") for " + m_info.name +
                          " with \"" + options + "\"" +
                          (buildLog.empty() ? std::string() : "\n" + buildLog));

@@ -2,11 +2,9 @@
 
 namespace histlab {
 
-BuildError::BuildError(std::string kernelFile, std::string options, std::string log, int code,
-                       std::string origin)
-    : DeviceError("building kernels/" + kernelFile + ".cl" +
-                      (origin == "embedded" ? std::string() : " (from " + origin + ")") +
-                      " with options \"" + options + "\" failed: " + clErrorName(code) + "\n" + log,
+BuildError::BuildError(std::string kernelFile, std::string options, std::string log, int code)
+    : DeviceError("building " + kernelFile + " with options \"" + options +
+                      "\" failed: " + clErrorName(code) + "\n" + log,
                   code)
     , m_kernelFile(std::move(kernelFile))
     , m_options(std::move(options))

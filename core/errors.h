@@ -47,10 +47,8 @@ public:
 /// A kernel that failed to build, with everything needed to reproduce it.
 class BuildError : public DeviceError {
 public:
-    /// `kernelFile` is the family name; `origin` where its source came from ("embedded" or the
-    /// --kernel-dir file that was compiled).
-    BuildError(std::string kernelFile, std::string options, std::string log, int code,
-               std::string origin = "embedded");
+    /// `kernelFile`: "kernels/NAME.cl", or the --kernel-dir file that was compiled.
+    BuildError(std::string kernelFile, std::string options, std::string log, int code);
     const std::string& kernelFile() const { return m_kernelFile; }
     const std::string& options() const { return m_options; }
     const std::string& buildLog() const { return m_log; }

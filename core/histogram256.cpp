@@ -427,8 +427,8 @@ HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& r
         c.banks = req.banks ? req.banks : std::min(16, maxLocalBanks(info, nchan));
         break;
     case HistogramVariant::Private:
-        if (req.banks > 16)
-            throw UsageError("--banks", "the cpu variant keeps 1..16 private copies");
+        if (req.banks > 4)
+            throw UsageError("--banks", "the cpu variant keeps 1, 2 or 4 private copies");
         c.banks = req.banks ? req.banks : 4;
         break;
     case HistogramVariant::Auto:

@@ -26,10 +26,11 @@ void validateImage(const HostImage& image);
 /// 16-bit to 8-bit by keeping each value's high byte (v >> 8); 8-bit images are returned as is.
 HostImage toHighByte(const HostImage& image);
 
-/// Luma of one 8-bit RGB pixel exactly as OpenCV's cvtColor(COLOR_BGR2GRAY) computes it:
-/// fixed point with 14 fractional bits, coefficients 4899 (R), 9617 (G), 1868 (B), rounded.
+/// Luma of one 8-bit RGB pixel exactly as OpenCV's cvtColor(COLOR_BGR2GRAY) computes it for
+/// 8-bit data (OpenCV 4.6, checked on all 2^24 colors): fixed point with 15 fractional bits,
+/// coefficients 9798 (R), 19235 (G), 3735 (B) (0.299, 0.587, 0.114 scaled), rounded.
 inline std::uint8_t lumaOf(std::uint8_t r, std::uint8_t g, std::uint8_t b) {
-    return static_cast<std::uint8_t>((r * 4899u + g * 9617u + b * 1868u + (1u << 13)) >> 14);
+    return static_cast<std::uint8_t>((r * 9798u + g * 19235u + b * 3735u + (1u << 14)) >> 15);
 }
 
 /// Gray plane of an 8-bit image (luma for RGB/RGBA, alpha ignored; a copy for gray).

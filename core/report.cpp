@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace histlab {
@@ -90,6 +91,13 @@ std::string jsonString(const std::string& s) {
         }
     }
     return out + "\"";
+}
+
+std::uint64_t peakRssBytes() {
+    rusage usage{};
+    if (getrusage(RUSAGE_SELF, &usage) != 0)
+        return 0;
+    return std::uint64_t(usage.ru_maxrss) * 1024; // Linux reports KiB
 }
 
 std::string utcTimestamp() {
@@ -199,7 +207,8 @@ std::string histogramJson(const HistogramRun& run) {
               << ", \"timing\": " << timingJson(st.stats);
         s << "}";
     }
-    s << "],\n  \"verified\": " << (run.verified ? (*run.verified ? "true" : "false") : "null");
+    s << "],\n  \"host_peak_rss_bytes\": " << peakRssBytes();
+    s << ",\n  \"verified\": " << (run.verified ? (*run.verified ? "true" : "false") : "null");
     if (!run.verifyDetail.empty())
         s << ",\n  \"verify_detail\": " << jsonString(run.verifyDetail);
     s << ",\n  \"notes\": [";

@@ -4,6 +4,7 @@
 #include "device.h"
 #include "histogram256.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ std::string devicesJson(const std::vector<DeviceInfo>& devices,
 
 /// A JSON string literal of `s` (quotes included).
 std::string jsonString(const std::string& s);
+
+/// The process's peak resident set size so far, in bytes (getrusage); 0 where unknown.
+std::uint64_t peakRssBytes();
 
 /// Today's date and time in UTC as ISO 8601 ("2026-11-22T03:04:05Z").
 std::string utcTimestamp();

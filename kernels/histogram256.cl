@@ -260,27 +260,60 @@ __kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint
 #endif // LOCAL
 
 // ---------------------------------------------------------------------------------------------
-// Private (the CPU variant): each work-item counts its contiguous run into PCOPIES private
-// histograms with plain increments, then writes (or atomically adds) its sums.
+// Private (the CPU variant): each work-item counts its contiguous run into PCOPIES (1, 2 or 4)
+// private histograms with plain increments, then writes (or atomically adds) their sums. Byte
+// j of each 32-bit word goes to copy j % PCOPIES, so that repeated bytes do not wait on each
+// other's load-add-store; the copies are separate arrays because a CPU compiler then indexes
+// them with constants (measured on PoCL 3.1: 1.4x faster than one array with computed offsets).
 #ifdef PRIVATE
-// Byte j of the word at byte position `pos` goes to private copy (pos + j) % PCOPIES.
-inline void count_word_private(uint* h, uint w, uint e, uint pos)
-{
-    h[((pos + 0u) % PCOPIES) * NBINS + channel_of(e, pos + 0u) * 256u + (w & 0xFFu)]++;
-    h[((pos + 1u) % PCOPIES) * NBINS + channel_of(e, pos + 1u) * 256u + ((w >> 8) & 0xFFu)]++;
-    h[((pos + 2u) % PCOPIES) * NBINS + channel_of(e, pos + 2u) * 256u + ((w >> 16) & 0xFFu)]++;
-    h[((pos + 3u) % PCOPIES) * NBINS + channel_of(e, pos + 3u) * 256u + (w >> 24)]++;
-}
+#if PCOPIES == 4
+#define H0 h0
+#define H1 h1
+#define H2 h2
+#define H3 h3
+#elif PCOPIES == 2
+#define H0 h0
+#define H1 h1
+#define H2 h0
+#define H3 h1
+#else
+#define H0 h0
+#define H1 h0
+#define H2 h0
+#define H3 h0
+#endif
+
+#define COUNT_WORD_PRIVATE(w, e, pos)                                                          \
+    do {                                                                                       \
+        H0[channel_of((e), (pos) + 0u) * 256u + ((w)&0xFFu)]++;                                \
+        H1[channel_of((e), (pos) + 1u) * 256u + (((w) >> 8) & 0xFFu)]++;                       \
+        H2[channel_of((e), (pos) + 2u) * 256u + (((w) >> 16) & 0xFFu)]++;                      \
+        H3[channel_of((e), (pos) + 3u) * 256u + ((w) >> 24)]++;                                \
+    } while (0)
 
 __kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint nbytes,
                                    __global uint* partial, __global uint* hist)
 {
-    uint h[PCOPIES * NBINS];
+    uint h0[NBINS];
+#if PCOPIES >= 2
+    uint h1[NBINS];
+#endif
+#if PCOPIES == 4
+    uint h2[NBINS], h3[NBINS];
+#endif
     const uint gid = get_global_id(0), gsize = get_global_size(0);
     uint acc = 0;
     (void)acc;
-    for (uint i = 0; i < PCOPIES * NBINS; ++i)
-        h[i] = 0;
+    for (uint i = 0; i < NBINS; ++i) {
+        h0[i] = 0;
+#if PCOPIES >= 2
+        h1[i] = 0;
+#endif
+#if PCOPIES == 4
+        h2[i] = 0;
+        h3[i] = 0;
+#endif
+    }
     const uint per = (nelem + gsize - 1) / gsize;
     const uint begin = min(gid * per, nelem), end = min(begin + per, nelem);
     for (uint e = begin; e < end; ++e) {
@@ -288,32 +321,36 @@ __kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint
 #if STAGE == 0
         acc ^= xor_elem(v);
 #elif LOAD_VEC
-        count_word_private(h, v.x, e, 0u);
-        count_word_private(h, v.y, e, 4u);
-        count_word_private(h, v.z, e, 8u);
-        count_word_private(h, v.w, e, 12u);
+        COUNT_WORD_PRIVATE(v.x, e, 0u);
+        COUNT_WORD_PRIVATE(v.y, e, 4u);
+        COUNT_WORD_PRIVATE(v.z, e, 8u);
+        COUNT_WORD_PRIVATE(v.w, e, 12u);
 #else
-        count_word_private(h, v, e, 0u);
+        COUNT_WORD_PRIVATE(v, e, 0u);
 #endif
     }
 #if STAGE >= 1
     if (gid == 0) {
         __global const uchar* bytes = (__global const uchar*)data;
         for (uint i = nelem * ELEM_BYTES; i < nbytes; ++i)
-            h[(i % NCHAN) * 256u + bytes[i]]++;
+            h0[(i % NCHAN) * 256u + bytes[i]]++;
     }
 #endif
 #if STAGE == 0
     if (acc == 0x9E3779B9u && nbytes == 1u)
         hist[0] = acc;
 #elif STAGE == 1
-    if (h[gid % NBINS] == 0xFFFFFFFFu && nbytes == 1u)
+    if (h0[gid % NBINS] == 0xFFFFFFFFu && nbytes == 1u)
         hist[0] = 1;
 #else
     for (uint b = 0; b < NBINS; ++b) {
-        uint sum = 0;
-        for (uint c = 0; c < PCOPIES; ++c)
-            sum += h[c * NBINS + b];
+        uint sum = h0[b];
+#if PCOPIES >= 2
+        sum += h1[b];
+#endif
+#if PCOPIES == 4
+        sum += h2[b] + h3[b];
+#endif
 #if STAGE == 3 && MERGE_ATOMIC
         if (sum)
             atomic_add(&hist[b], sum);
@@ -350,5 +387,5 @@ __kernel void convert_to_luma(__global const uchar* rgb, uint pixels, uint chann
     if (i >= pixels)
         return;
     __global const uchar* p = rgb + (size_t)i * channels;
-    gray[i] = (uchar)((p[0] * 4899u + p[1] * 9617u + p[2] * 1868u + (1u << 13)) >> 14);
+    gray[i] = (uchar)((p[0] * 9798u + p[1] * 19235u + p[2] * 3735u + (1u << 14)) >> 15);
 }

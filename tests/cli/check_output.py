@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Checks the files histlab-cli writes (used by expect.sh --check in tests/cli/).
+
+  check_output.py json FILE [--key NAME=JSON]... [--nonempty NAME]...
+      FILE parses as JSON; each top-level NAME equals the JSON value given, each --nonempty
+      NAME is a non-empty list or object.
+  check_output.py csv FILE --header H --total N
+      FILE is a histogram CSV: the header line is H, then 256 rows "bin,..." for bins 0..255
+      in order, and every channel column adds up to N (the pixel count).
+"""
+import argparse
+import csv
+import json
+import sys
+
+
+def fail(message):
+    print(f"check_output.py: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def check_json(args):
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        fail(f"{args.file}: not valid JSON ({e})")
+    for item in args.key:
+        name, _, value = item.partition("=")
+        if name not in data:
+            fail(f'{args.file}: no key "{name}"')
+        if data[name] != json.loads(value):
+            fail(f'{args.file}: "{name}" is {json.dumps(data[name])}, expected {value}')
+    for name in args.nonempty:
+        if not data.get(name):
+            fail(f'{args.file}: "{name}" is missing or empty')
+
+
+def check_csv(args):
+    with open(args.file, encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    if not rows or ",".join(rows[0]) != args.header:
+        fail(f'{args.file}: header is {rows[0] if rows else None}, expected "{args.header}"')
+    body = rows[1:]
+    if len(body) != 256:
+        fail(f"{args.file}: {len(body)} rows, expected 256")
+    columns = len(rows[0])
+    totals = [0] * (columns - 1)
+    for b, row in enumerate(body):
+        if len(row) != columns or row[0] != str(b):
+            fail(f"{args.file}: row {b + 1} is {row}")
+        for c in range(1, columns):
+            totals[c - 1] += int(row[c])
+    for name, total in zip(rows[0][1:], totals):
+        if total != args.total:
+            fail(f"{args.file}: column {name} adds up to {total}, expected {args.total}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="kind", required=True)
+    j = sub.add_parser("json")
+    j.add_argument("file")
+    j.add_argument("--key", action="append", default=[])
+    j.add_argument("--nonempty", action="append", default=[])
+    c = sub.add_parser("csv")
+    c.add_argument("file")
+    c.add_argument("--header", required=True)
+    c.add_argument("--total", type=int, required=True)
+    args = parser.parse_args()
+    {"json": check_json, "csv": check_csv}[args.kind](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+// Writes the image fixtures of the histlab-cli end-to-end tests (tests/cli/). The content is
+// computed from pixel coordinates only, so running it again gives the same pixels (the encoded
+// bytes may differ with another libpng/libjpeg version; the tests only rely on sizes, depths
+// and channel counts). Build and run from the repository root:
+//
+//   g++ -std=c++20 tests/data/make_fixtures.cpp $(pkg-config --cflags --libs opencv4) -o /tmp/mf
+//   /tmp/mf tests/data
+//
+// Licence of the generated files: CC0 (see tests/data/README.md).
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A small integer hash: "noisy" but reproducible pixel values.
+unsigned mix(unsigned x, unsigned y, unsigned c) {
+    unsigned h = x * 73856093u ^ y * 19349663u ^ c * 83492791u;
+    h ^= h >> 13;
+    h *= 0x5bd1e995u;
+    return h ^ (h >> 15);
+}
+
+// Gradient plus noise, so every histogram has many occupied bins.
+template <typename T>
+cv::Mat pattern(int width, int height, int channels, int depth, unsigned maxValue) {
+    cv::Mat m(height, width, CV_MAKETYPE(depth, channels));
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x)
+            for (int c = 0; c < channels; ++c) {
+                const unsigned ramp =
+                    unsigned((x + y * 3 + c * 40) * maxValue / (width + height * 3));
+                const unsigned noise = mix(x, y, c) % (maxValue / 8 + 1);
+                m.ptr<T>(y)[x * channels + c] = T((ramp + noise) % (maxValue + 1));
+            }
+    return m;
+}
+
+void write(const fs::path& path, const cv::Mat& image, const std::vector<int>& params = {}) {
+    if (!cv::imwrite(path.string(), image, params)) {
+        std::cerr << "make_fixtures: cannot write " << path << '\n';
+        std::exit(1);
+    }
+}
+
+std::vector<char> readAll(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void writeBytes(const fs::path& path, const char* data, std::size_t size) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(data, std::streamsize(size));
+    if (!out) {
+        std::cerr << "make_fixtures: cannot write " << path << '\n';
+        std::exit(1);
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::cerr << "usage: make_fixtures OUTPUT_DIR\n";
+        return 2;
+    }
+    const fs::path dir = argv[1];
+    const std::vector<int> png = {cv::IMWRITE_PNG_COMPRESSION, 9};
+
+    write(dir / "gray8.png", pattern<std::uint8_t>(37, 23, 1, CV_8U, 255), png);
+    write(dir / "rgb8.png", pattern<std::uint8_t>(41, 29, 3, CV_8U, 255), png);
+    write(dir / "rgba8.png", pattern<std::uint8_t>(19, 13, 4, CV_8U, 255), png);
+    write(dir / "gray16.png", pattern<std::uint16_t>(31, 17, 1, CV_16U, 65535), png);
+    write(dir / "rgb.jpg", pattern<std::uint8_t>(48, 32, 3, CV_8U, 255),
+          {cv::IMWRITE_JPEG_QUALITY, 85});
+
+    // The first half of rgb.jpg: libjpeg still decodes it (padding the missing rows), so only
+    // our loader's end-of-image check can refuse it.
+    const auto jpeg = readAll(dir / "rgb.jpg");
+    writeBytes(dir / "truncated.jpg", jpeg.data(), jpeg.size() / 2);
+
+    // 32-bit float pixels: OpenCV reads a .pfm as CV_32F, a depth histlab does not take.
+    write(dir / "float32.pfm", pattern<float>(9, 7, 3, CV_32F, 255) / 255.0);
+
+    writeBytes(dir / "empty.png", "", 0);
+    const std::string text = "This is not a PNG file, just text with a .png name.\n";
+    writeBytes(dir / "not_an_image.png", text.data(), text.size());
+    return 0;
+}

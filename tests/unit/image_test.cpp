@@ -1,0 +1,237 @@
+// Host images and helpers: synthetic data, validation, 16-to-8-bit reduction, luma, timing
+// statistics. No device needed.
+#include "unitsupport.h"
+
+#include "errors.h"
+#include "image.h"
+#include "timing.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace histlab {
+namespace {
+
+TEST(Synthetic, SizesAndShape) {
+    for (std::size_t bytes : {std::size_t(1), std::size_t(17), std::size_t(1000003)}) {
+        const HostImage img = makeSynthetic(SyntheticKind::Random, bytes);
+        EXPECT_EQ(img.data.size(), bytes);
+        EXPECT_EQ(img.width, static_cast<int>(bytes));
+        EXPECT_EQ(img.height, 1);
+        EXPECT_EQ(img.channels, 1);
+        EXPECT_EQ(img.depth, 8);
+        EXPECT_EQ(img.byteCount(), bytes);
+        EXPECT_NO_THROW(validateImage(img));
+        EXPECT_NE(img.source.find("random"), std::string::npos);
+    }
+}
+
+TEST(Synthetic, DeterministicForASeed) {
+    for (auto kind : {SyntheticKind::Random, SyntheticKind::Skewed}) {
+        const HostImage a = makeSynthetic(kind, 100001, 9);
+        const HostImage b = makeSynthetic(kind, 100001, 9);
+        const HostImage c = makeSynthetic(kind, 100001, 10);
+        EXPECT_EQ(a.data, b.data) << syntheticKindName(kind);
+        EXPECT_NE(a.data, c.data) << syntheticKindName(kind) << ": the seed matters";
+    }
+    // fillSynthetic writes the same pattern as makeSynthetic.
+    std::vector<std::uint8_t> buf(4099);
+    fillSynthetic(SyntheticKind::Random, buf.data(), buf.size(), 9);
+    EXPECT_EQ(buf, makeSynthetic(SyntheticKind::Random, 4099, 9).data);
+}
+
+TEST(Synthetic, Distributions) {
+    const HostImage u = makeSynthetic(SyntheticKind::Uniform, 12345);
+    EXPECT_TRUE(std::all_of(u.data.begin(), u.data.end(), [](auto v) { return v == 0x5A; }));
+
+    const std::size_t n = 1 << 20;
+    const HostImage g = makeSynthetic(SyntheticKind::Gradient, n);
+    for (std::size_t i = 0; i < n; i += 997)
+        EXPECT_EQ(g.data[i], static_cast<std::uint8_t>(i * 256 / n)) << i;
+    EXPECT_EQ(g.data.front(), 0);
+    EXPECT_EQ(g.data.back(), 255);
+
+    const HostImage r = makeSynthetic(SyntheticKind::Random, n);
+    std::array<std::size_t, 256> counts{};
+    for (auto v : r.data)
+        ++counts[v];
+    for (int b = 0; b < 256; ++b) // about 4096 each
+        EXPECT_GT(counts[b], 3500u) << b;
+
+    const HostImage s = makeSynthetic(SyntheticKind::Skewed, n);
+    const auto top = std::count(s.data.begin(), s.data.end(), std::uint8_t(0xC8));
+    EXPECT_GT(double(top) / n, 0.85);
+    EXPECT_LT(double(top) / n, 0.97);
+}
+
+TEST(Synthetic, ZeroSizeIsAUsageError) {
+    try {
+        makeSynthetic(SyntheticKind::Random, 0);
+        ADD_FAILURE() << "size 0 accepted";
+    } catch (const UsageError& e) {
+        EXPECT_EQ(e.parameter(), "--size");
+    }
+}
+
+TEST(Synthetic, KindNames) {
+    for (auto kind : {SyntheticKind::Random, SyntheticKind::Uniform, SyntheticKind::Gradient,
+                      SyntheticKind::Skewed})
+        EXPECT_EQ(parseSyntheticKind(syntheticKindName(kind)), kind);
+}
+
+HostImage validImage() {
+    HostImage img;
+    img.width = 3;
+    img.height = 2;
+    img.channels = 3;
+    img.depth = 8;
+    img.data.assign(18, 1);
+    img.source = "test";
+    return img;
+}
+
+TEST(ImageValidation, EachInconsistencyIsAnInputError) {
+    EXPECT_NO_THROW(validateImage(validImage()));
+    HostImage img = validImage();
+    img.width = 0;
+    EXPECT_THROW(validateImage(img), InputError);
+    img = validImage();
+    img.height = -1;
+    EXPECT_THROW(validateImage(img), InputError);
+    img = validImage();
+    img.channels = 2;
+    img.data.assign(12, 1);
+    EXPECT_THROW(validateImage(img), InputError);
+    img = validImage();
+    img.depth = 12;
+    EXPECT_THROW(validateImage(img), InputError);
+    img = validImage();
+    img.data.pop_back();
+    EXPECT_THROW(validateImage(img), InputError);
+    img = validImage();
+    img.depth = 16; // now the data is half as long as it must be
+    EXPECT_THROW(validateImage(img), InputError);
+    try {
+        HostImage empty;
+        empty.source = "empty.png";
+        validateImage(empty);
+        ADD_FAILURE() << "an empty image passed";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("empty.png"), std::string::npos) << e.what();
+    }
+}
+
+TEST(ImageHelpers, HighByteOf16BitImages) {
+    HostImage img;
+    img.width = 4;
+    img.height = 1;
+    img.channels = 1;
+    img.depth = 16;
+    const std::uint16_t values[] = {0x1234, 0xFF00, 0x00FF, 0xABCD};
+    img.data.resize(8);
+    std::memcpy(img.data.data(), values, 8);
+    const HostImage out = toHighByte(img);
+    EXPECT_EQ(out.depth, 8);
+    EXPECT_EQ(out.width, 4);
+    EXPECT_EQ(out.channels, 1);
+    EXPECT_EQ(out.data, (std::vector<std::uint8_t>{0x12, 0xFF, 0x00, 0xAB}));
+    EXPECT_NO_THROW(validateImage(out));
+
+    const HostImage eight = validImage();
+    EXPECT_EQ(toHighByte(eight).data, eight.data);
+    EXPECT_EQ(toHighByte(eight).depth, 8);
+}
+
+// OpenCV 4.6's cvtColor(COLOR_BGR2GRAY) on 8-bit data: 0.299 R + 0.587 G + 0.114 B in 15-bit
+// fixed point (RY15 = 9798, GY15 = 19235, BY15 = 3735 in color_rgb.simd.hpp), rounded. Checked
+// against cv::cvtColor over all 2^24 colors: 0 mismatches; the 14-bit coefficients (4899, 9617,
+// 1868) that image.h documents differ on 43,864 colors.
+std::uint8_t opencvLuma(unsigned r, unsigned g, unsigned b) {
+    return static_cast<std::uint8_t>((r * 9798 + g * 19235 + b * 3735 + (1u << 14)) >> 15);
+}
+
+TEST(ImageHelpers, LumaOfEqualsOpenCvOnEveryColor) {
+    // Guards a bug: lumaOf (core/image.h) and convert_to_luma (kernels/histogram256.cl) use the
+    // 14-bit coefficients, which differ from OpenCV by one on 0.26 % of all colors.
+    EXPECT_EQ(lumaOf(255, 255, 255), 255);
+    EXPECT_EQ(lumaOf(0, 0, 0), 0);
+    EXPECT_EQ(lumaOf(255, 0, 0), 76);
+    EXPECT_EQ(lumaOf(0, 255, 0), 150);
+    EXPECT_EQ(lumaOf(0, 0, 255), 29);
+    std::size_t mismatches = 0;
+    unsigned first = 0;
+    for (unsigned v = 0; v < (1u << 24); ++v) {
+        const unsigned r = v >> 16, g = (v >> 8) & 255, b = v & 255;
+        if (lumaOf(r, g, b) != opencvLuma(r, g, b) && mismatches++ == 0)
+            first = v;
+    }
+    EXPECT_EQ(mismatches, 0u) << "first: R=" << (first >> 16) << " G=" << ((first >> 8) & 255)
+                              << " B=" << (first & 255) << ": lumaOf "
+                              << int(lumaOf(first >> 16, (first >> 8) & 255, first & 255))
+                              << ", OpenCV "
+                              << int(opencvLuma(first >> 16, (first >> 8) & 255, first & 255));
+}
+
+TEST(ImageHelpers, LumaPlane) {
+    const HostImage rgba = test::syntheticImage(SyntheticKind::Random, 1000, 4);
+    const auto gray = lumaPlane(rgba);
+    ASSERT_EQ(gray.size(), 1000u);
+    for (std::size_t i = 0; i < 1000; ++i) {
+        const std::uint8_t* p = rgba.data.data() + 4 * i;
+        EXPECT_EQ(gray[i], lumaOf(p[0], p[1], p[2])) << "alpha is ignored; pixel " << i;
+    }
+    const HostImage g = test::syntheticImage(SyntheticKind::Random, 100, 1);
+    EXPECT_EQ(lumaPlane(g), g.data);
+}
+
+TEST(Timing, SummarizeOddEvenAndEmpty) {
+    const TimingStats odd = summarize({3.0, 1.0, 2.0});
+    EXPECT_DOUBLE_EQ(odd.medianMs, 2.0);
+    EXPECT_DOUBLE_EQ(odd.minMs, 1.0);
+    EXPECT_DOUBLE_EQ(odd.maxMs, 3.0);
+    EXPECT_EQ(odd.samplesMs, (std::vector<double>{3.0, 1.0, 2.0})) << "kept in run order";
+    const TimingStats even = summarize({4.0, 1.0, 3.0, 2.0});
+    EXPECT_DOUBLE_EQ(even.medianMs, 2.5);
+    EXPECT_DOUBLE_EQ(even.minMs, 1.0);
+    EXPECT_DOUBLE_EQ(even.maxMs, 4.0);
+    const TimingStats one = summarize({5.0});
+    EXPECT_DOUBLE_EQ(one.medianMs, 5.0);
+    const TimingStats none = summarize({});
+    EXPECT_DOUBLE_EQ(none.medianMs, 0.0);
+    EXPECT_TRUE(none.samplesMs.empty());
+}
+
+TEST(Timing, RepeatedRunsWarmUpOnceAndStopWhenCancelled) {
+    int calls = 0;
+    const TimingStats s = timeRepeated(4, [&] { return double(++calls); }, {});
+    EXPECT_EQ(calls, 5) << "one warm-up + 4 timed runs";
+    EXPECT_EQ(s.samplesMs, (std::vector<double>{2, 3, 4, 5})) << "the warm-up is not a sample";
+    CancelToken token;
+    token.cancel();
+    EXPECT_THROW(timeRepeated(
+                     4, [] { return 1.0; }, token),
+                 CancelledError);
+}
+
+TEST(Timing, GigabytesPerSecond) {
+    EXPECT_DOUBLE_EQ(gbPerSecond(1000000000ull, 1000.0), 1.0);
+    EXPECT_DOUBLE_EQ(gbPerSecond(1000000ull, 1.0), 1.0);
+    EXPECT_DOUBLE_EQ(gbPerSecond(123, 0.0), 0.0);
+    EXPECT_DOUBLE_EQ(gbPerSecond(123, -1.0), 0.0);
+}
+
+TEST(Cancel, TokenCopiesShareTheFlag) {
+    CancelToken a;
+    const CancelToken b = a;
+    EXPECT_FALSE(b.cancelled());
+    EXPECT_NO_THROW(b.throwIfCancelled());
+    a.cancel();
+    EXPECT_TRUE(b.cancelled());
+    EXPECT_THROW(b.throwIfCancelled(), CancelledError);
+    EXPECT_FALSE(CancelToken().cancelled());
+}
+
+} // namespace
+} // namespace histlab

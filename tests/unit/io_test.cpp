@@ -1,0 +1,186 @@
+// Image files through OpenCV (histlab_io): every refusal names its reason, channel order and
+// depth survive a round trip, and the core's luma is OpenCV's cvtColor bit for bit. All files
+// are made at test time in a temporary folder.
+#include "unitsupport.h"
+
+#include "errors.h"
+#include "histogram256.h"
+#include "imageio.h"
+
+#include <gtest/gtest.h>
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <cstring>
+
+namespace histlab {
+namespace {
+
+namespace fs = std::filesystem;
+using test::TempDir;
+
+/// loadImage's InputError message, or "" if it loaded.
+std::string loadError(const fs::path& path) {
+    try {
+        loadImage(path.string());
+        return {};
+    } catch (const InputError& e) {
+        return e.what();
+    }
+}
+
+TEST(LoadImage, MissingFolderEmptyAndNotAnImage) {
+    TempDir dir;
+    const std::string missing = loadError(dir / "nope.png");
+    EXPECT_NE(missing.find("no such file"), std::string::npos) << missing;
+    EXPECT_NE(missing.find("nope.png"), std::string::npos) << missing;
+
+    const std::string folder = loadError(dir.path());
+    EXPECT_NE(folder.find("folder"), std::string::npos) << folder;
+
+    test::writeFile(dir / "empty.png", "");
+    const std::string empty = loadError(dir / "empty.png");
+    EXPECT_NE(empty.find("empty"), std::string::npos) << empty;
+
+    test::writeFile(dir / "notes.png", "this is a text file, not an image\n");
+    const std::string text = loadError(dir / "notes.png");
+    EXPECT_NE(text.find("not an image"), std::string::npos) << text;
+}
+
+TEST(LoadImage, TruncatedJpegIsRefused) {
+    TempDir dir;
+    cv::Mat bgr(64, 80, CV_8UC3);
+    cv::randu(bgr, 0, 256);
+    const fs::path whole = dir / "whole.jpg";
+    ASSERT_TRUE(cv::imwrite(whole.string(), bgr));
+    const HostImage ok = loadImage(whole.string());
+    EXPECT_EQ(ok.width, 80);
+    EXPECT_EQ(ok.height, 64);
+    EXPECT_EQ(ok.channels, 3);
+
+    const std::string bytes = test::readFile(whole);
+    test::writeFile(dir / "half.jpg", bytes.substr(0, bytes.size() / 2));
+    const std::string half = loadError(dir / "half.jpg");
+    EXPECT_NE(half.find("truncated"), std::string::npos) << half;
+}
+
+TEST(LoadImage, GrayRgbRgbaAnd16BitRoundTrips) {
+    TempDir dir;
+    // Gray 8-bit.
+    cv::Mat gray(3, 5, CV_8UC1);
+    for (int i = 0; i < 15; ++i)
+        gray.data[i] = static_cast<std::uint8_t>(i * 17);
+    ASSERT_TRUE(cv::imwrite((dir / "gray.png").string(), gray));
+    HostImage g = loadImage((dir / "gray.png").string());
+    EXPECT_EQ(g.channels, 1);
+    EXPECT_EQ(g.depth, 8);
+    EXPECT_EQ(g.width, 5);
+    EXPECT_EQ(g.height, 3);
+    EXPECT_EQ(g.data, std::vector<std::uint8_t>(gray.data, gray.data + 15));
+    EXPECT_EQ(g.source, (dir / "gray.png").string());
+
+    // RGB: OpenCV stores B, G, R; ours is R, G, B.
+    cv::Mat bgr(2, 3, CV_8UC3, cv::Scalar(0, 0, 0));
+    bgr.at<cv::Vec3b>(1, 2) = cv::Vec3b(10, 20, 30); // B=10 G=20 R=30
+    ASSERT_TRUE(cv::imwrite((dir / "rgb.png").string(), bgr));
+    HostImage rgb = loadImage((dir / "rgb.png").string());
+    ASSERT_EQ(rgb.channels, 3);
+    ASSERT_EQ(rgb.data.size(), 18u);
+    const std::uint8_t* px = rgb.data.data() + (1 * 3 + 2) * 3;
+    EXPECT_EQ(px[0], 30) << "R";
+    EXPECT_EQ(px[1], 20) << "G";
+    EXPECT_EQ(px[2], 10) << "B";
+
+    // RGBA.
+    cv::Mat bgra(1, 2, CV_8UC4, cv::Scalar(0, 0, 0, 255));
+    bgra.at<cv::Vec4b>(0, 1) = cv::Vec4b(1, 2, 3, 4);
+    ASSERT_TRUE(cv::imwrite((dir / "rgba.png").string(), bgra));
+    HostImage rgba = loadImage((dir / "rgba.png").string());
+    ASSERT_EQ(rgba.channels, 4);
+    EXPECT_EQ(std::vector<std::uint8_t>(rgba.data.begin() + 4, rgba.data.end()),
+              (std::vector<std::uint8_t>{3, 2, 1, 4}));
+
+    // 16-bit gray keeps its depth and values (host byte order).
+    cv::Mat deep(2, 2, CV_16UC1);
+    const std::uint16_t values[] = {0, 0x1234, 0xABCD, 0xFFFF};
+    std::memcpy(deep.data, values, sizeof values);
+    ASSERT_TRUE(cv::imwrite((dir / "deep.png").string(), deep));
+    HostImage d = loadImage((dir / "deep.png").string());
+    EXPECT_EQ(d.depth, 16);
+    EXPECT_EQ(d.channels, 1);
+    ASSERT_EQ(d.data.size(), 8u);
+    std::uint16_t back[4];
+    std::memcpy(back, d.data.data(), 8);
+    for (int i = 0; i < 4; ++i)
+        EXPECT_EQ(back[i], values[i]) << i;
+    EXPECT_NO_THROW(validateImage(d));
+}
+
+TEST(SaveImage, RoundTripThroughOurOwnWriter) {
+    TempDir dir;
+    for (int channels : {1, 3, 4}) {
+        HostImage img = test::syntheticImage(SyntheticKind::Random, 7 * 5, channels, 7);
+        const fs::path path = dir / ("out" + std::to_string(channels) + ".png");
+        saveImage(img, path.string());
+        const HostImage back = loadImage(path.string());
+        EXPECT_EQ(back.channels, channels);
+        EXPECT_EQ(back.data, img.data) << channels << " channels";
+    }
+    EXPECT_EQ(test::readFile(dir / "out3.png").substr(1, 3), "PNG");
+    HostImage img = test::syntheticImage(SyntheticKind::Random, 4, 1);
+    EXPECT_THROW(saveImage(img, (dir / "missing" / "x.png").string()), InputError);
+}
+
+// Guards a bug: lumaOf (core/image.h) uses OpenCV's 14-bit coefficients, but OpenCV 4.6's
+// cvtColor computes 8-bit BGR2GRAY with 15-bit ones (9798, 19235, 3735): about 0.26 % of random
+// pixels differ by one.
+TEST(Luma, EqualsOpenCvCvtColorBitExactly) {
+    for (int channels : {3, 4}) {
+        const HostImage img =
+            test::syntheticImage(SyntheticKind::Random, 257 * 263, channels, 257, 40 + channels);
+        // OpenCV's BGR(A) layout from our R, G, B(, A) bytes.
+        cv::Mat rgbMat(img.height, img.width, CV_8UC(channels),
+                       const_cast<std::uint8_t*>(img.data.data()));
+        cv::Mat bgr, gray;
+        cv::cvtColor(rgbMat, bgr, channels == 3 ? cv::COLOR_RGB2BGR : cv::COLOR_RGBA2BGR);
+        cv::cvtColor(bgr, gray, cv::COLOR_BGR2GRAY);
+        ASSERT_TRUE(gray.isContinuous());
+        const std::vector<std::uint8_t> cv(gray.data, gray.data + gray.total());
+        const std::vector<std::uint8_t> ours = lumaPlane(img);
+        ASSERT_EQ(ours.size(), cv.size());
+        std::size_t mismatches = 0, first = 0;
+        for (std::size_t i = 0; i < cv.size(); ++i)
+            if (ours[i] != cv[i] && mismatches++ == 0)
+                first = i;
+        EXPECT_EQ(mismatches, 0u) << "first at pixel " << first << ": ours " << int(ours[first])
+                                  << ", OpenCV " << int(cv[first]);
+    }
+}
+
+// Guards the same bug end to end: the device's gray histogram (convert_to_luma in
+// kernels/histogram256.cl) must be the histogram of OpenCV's gray image.
+TEST(Luma, DeviceGrayHistogramOfALoadedImage) {
+    TempDir dir;
+    cv::Mat bgr(61, 67, CV_8UC3);
+    cv::randu(bgr, 0, 256);
+    ASSERT_TRUE(cv::imwrite((dir / "img.png").string(), bgr));
+    cv::Mat gray;
+    cv::cvtColor(bgr, gray, cv::COLOR_BGR2GRAY);
+    std::array<std::uint64_t, 256> expected{};
+    for (std::size_t i = 0; i < gray.total(); ++i)
+        ++expected[gray.data[i]];
+    const HostImage img = loadImage((dir / "img.png").string());
+    HistogramRunOptions o;
+    o.channel = ChannelSelection::Gray;
+    o.repeats = 1;
+    o.verify = true;
+    const HistogramRun run = runHistogram(test::sharedDevice(), img, {}, o);
+    ASSERT_EQ(run.histograms.size(), 1u);
+    EXPECT_EQ(run.histograms[0].name, "gray");
+    EXPECT_EQ(run.histograms[0].counts, expected);
+    EXPECT_TRUE(run.verified.value_or(false)) << run.verifyDetail;
+}
+
+} // namespace
+} // namespace histlab

@@ -1,0 +1,52 @@
+#pragma once
+// Shared helpers of the core unit tests: one opened device per test binary (opening PoCL is
+// slow), temporary folders, and CPU counts written independently of the core's reference.
+#include "device.h"
+#include "image.h"
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace histlab::test {
+
+/// The device every test runs on: the default selection ("" = first GPU, else the CPU).
+Device& sharedDevice();
+
+/// A fresh folder under the system's temporary folder, removed with everything in it.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::filesystem::path& path() const { return m_path; }
+    std::filesystem::path operator/(const std::string& name) const { return m_path / name; }
+
+private:
+    std::filesystem::path m_path;
+};
+
+/// Writes `content` to `path` (binary).
+void writeFile(const std::filesystem::path& path, const std::string& content);
+std::string readFile(const std::filesystem::path& path);
+
+using Counts = std::array<std::uint64_t, 256>;
+
+/// Counts of an 8-bit (or 16-bit: high byte) image by channel name: "r", "g", "b", "a" and
+/// "gray" (luma per the core's lumaOf), or just "gray" for a gray image. Independent of
+/// referenceHistogram() and lumaPlane() on purpose.
+std::map<std::string, Counts> independentCounts(const HostImage& image);
+
+/// An 8-bit image of `pixels` pixels with `channels` channels, one row (or `width` wide),
+/// filled with the synthetic pattern.
+HostImage syntheticImage(SyntheticKind kind, std::size_t pixels, int channels, int width = 0,
+                         std::uint64_t seed = 1);
+
+/// The largest power of two number of local copies of 256 * nchan bins that fits the device.
+int maxFittingBanks(const DeviceInfo& info, int nchan);
+
+} // namespace histlab::test
