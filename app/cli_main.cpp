@@ -272,7 +272,10 @@ int runDevices(Args& args, JobRunner& runner) {
 int runEndToEnd(JobRunner& runner, const HostImage& source, const std::string& device,
                 const HistogramRequest& req, const HistogramRunOptions& opt, double chunkMiB,
                 const std::string& json) {
-    const HostImage input = toHighByte(source);
+    HostImage converted;
+    if (source.depth == 16)
+        converted = toHighByte(source);
+    const HostImage& input = source.depth == 16 ? converted : source;
     EndToEndOptions e2e;
     e2e.chunkBytes = std::size_t(chunkMiB * 1048576.0);
     e2e.repeats = opt.repeats;

@@ -601,7 +601,12 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
     run.height = source.height;
     run.channels = source.channels;
     run.sourceDepth = source.depth;
-    const HostImage img = toHighByte(source);
+    // 16-bit images are reduced to their high bytes; 8-bit ones are used in place (no copy:
+    // host memory stays the input plus O(bins x work-groups)).
+    HostImage converted;
+    if (source.depth == 16)
+        converted = toHighByte(source);
+    const HostImage& img = source.depth == 16 ? converted : source;
     if (source.depth == 16)
         run.notes.push_back("16-bit image: histogram of each value's high byte (v >> 8) until "
                             "the large-bin pipeline exists");

@@ -32,3 +32,11 @@ done
 echo "== naive random 256 MiB"
 $cli histogram --synthetic random --size 256 --repeat 3 --verify --variant naive \
     --json "$out/naive_random_256.json"
+echo "== host memory: peak resident set, 1 GiB random, 1 and 100 repeats"
+echo "repeats,input_bytes,peak_rss_bytes" > "$out/memory.csv"
+for r in 1 100; do
+    $cli histogram --synthetic random --size 1024 --repeat $r --json "$out/.rss.json" --quiet
+    grep -o '"host_peak_rss_bytes": [0-9]*' "$out/.rss.json" | sed "s/.*: /$r,1073741824,/" >> "$out/memory.csv"
+done
+rm -f "$out/.rss.json"
+cat "$out/memory.csv"
