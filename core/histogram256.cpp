@@ -4,6 +4,7 @@
 #include "log.h"
 
 #include <algorithm>
+#include <iomanip>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -276,8 +277,10 @@ std::size_t tuneBytesFor(const DeviceInfo& info, std::size_t inputBytes) {
     return std::max<std::size_t>(b / 48 * 48, 48);
 }
 
-HistogramConfig autotune(Device& device, const HistogramRequest& req, int nchan,
-                         const CancelToken& cancel, std::size_t inputBytes) {
+} // namespace
+
+HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& req, int nchan,
+                                  std::size_t inputBytes, const CancelToken& cancel) {
     const DeviceInfo& info = device.info();
     const std::size_t bytes = tuneBytesFor(info, inputBytes);
     const TuneKey key{info.name + "|" + info.driverVersion, nchan, bytes, requestSignature(req)};
@@ -308,11 +311,17 @@ HistogramConfig autotune(Device& device, const HistogramRequest& req, int nchan,
 
     // Scores: the worse of random and uniform bytes (the aim is the ceiling on every
     // distribution), at the input's size class.
+    // The tune data is made in 16 MiB pieces and sent straight to the device, so the tune adds
+    // 16 MiB to the host memory of a run, not two buffers of its size.
     std::vector<cl::Buffer> inputs;
+    std::vector<std::uint8_t> piece(std::min<std::size_t>(bytes, std::size_t(16) << 20));
     for (SyntheticKind k : {SyntheticKind::Random, SyntheticKind::Uniform}) {
-        HostImage data = makeSynthetic(k, bytes, 7);
-        inputs.emplace_back(device.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
-                            data.data.data());
+        inputs.emplace_back(device.context(), CL_MEM_READ_ONLY, bytes);
+        for (std::size_t off = 0; off < bytes; off += piece.size()) {
+            const std::size_t n = std::min(piece.size(), bytes - off);
+            fillSynthetic(k, piece.data(), n, 7 + off);
+            device.queue().enqueueWriteBuffer(inputs.back(), CL_TRUE, off, n, piece.data());
+        }
     }
     cl::Buffer hist(device.context(), CL_MEM_READ_WRITE, 256 * nchan * sizeof(cl_uint));
     HistogramConfig best;
@@ -366,16 +375,16 @@ HistogramConfig autotune(Device& device, const HistogramRequest& req, int nchan,
     if (bestScore < 0)
         throw DeviceError("autotune: no histogram configuration ran on " + info.name);
     std::ostringstream why;
-    why << "autotune: best of " << tried << " on " << (bytes >> 20) << " MiB random+uniform, "
-        << "worst case " << static_cast<int>(bestScore) << " GB/s";
+    // Sizes are whole 48-byte units just under a power of two: rounded to the nearest MiB.
+    why << "autotune: best of " << tried << " on " << ((bytes + (1u << 19)) >> 20)
+        << " MiB random+uniform, worst case " << std::fixed
+        << std::setprecision(bestScore >= 100 ? 0 : 2) << bestScore << " GB/s";
     best.chosenBy = why.str();
     logInfo("tune", info.name + ": " + best.describe() + " (" + best.chosenBy + ")");
     std::lock_guard lock(g_tuneMutex);
     g_tuned[key] = best;
     return best;
 }
-
-} // namespace
 
 HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& req, int nchan,
                                        const CancelToken& cancel, std::size_t inputBytes) {
@@ -405,7 +414,7 @@ HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& r
                                             std::to_string(fit) + " copies)");
     }
     if (variant == HistogramVariant::Auto)
-        return autotune(device, req, nchan, cancel, inputBytes);
+        return autotuneHistogram(device, req, nchan, inputBytes, cancel);
 
     HistogramConfig c;
     c.variant = variant;

@@ -76,6 +76,13 @@ HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& r
                                        const CancelToken& cancel = {},
                                        std::size_t inputBytes = std::size_t(64) << 20);
 
+/// The autotune behind `auto` on non-CPU devices (any device can run it): the banked variant
+/// over the candidates the request leaves open, scored by the worse of random and uniform
+/// bytes at the input's size class, remembered per device, channel count, size class and
+/// request. Throws DeviceError if no candidate runs.
+HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& request, int nchan,
+                                  std::size_t inputBytes, const CancelToken& cancel = {});
+
 /// One configuration built for one device: enqueues histograms of device buffers.
 class HistogramKernel {
 public:

@@ -94,26 +94,20 @@ TEST(Devices, SelectionOnThisMachine) {
     EXPECT_EQ(refusedSelection("999999", all), "--device");
 }
 
+DeviceInfo makeInfo(int index, const char* platform, const char* name, DeviceType type) {
+    DeviceInfo d;
+    d.index = index;
+    d.platformIndex = index;
+    d.platformName = platform;
+    d.name = name;
+    d.type = type;
+    return d;
+}
+
 std::vector<DeviceInfo> handMade() {
-    DeviceInfo cpu;
-    cpu.index = 0;
-    cpu.platformIndex = 0;
-    cpu.platformName = "Portable Computing Language";
-    cpu.name = "pthread-cpu";
-    cpu.type = DeviceType::Cpu;
-    DeviceInfo gpu;
-    gpu.index = 1;
-    gpu.platformIndex = 1;
-    gpu.platformName = "NVIDIA CUDA";
-    gpu.name = "NVIDIA H200";
-    gpu.type = DeviceType::Gpu;
-    DeviceInfo acc;
-    acc.index = 2;
-    acc.platformIndex = 2;
-    acc.platformName = "Some FPGA";
-    acc.name = "board";
-    acc.type = DeviceType::Accelerator;
-    return {cpu, gpu, acc};
+    return {makeInfo(0, "Portable Computing Language", "pthread-cpu", DeviceType::Cpu),
+            makeInfo(1, "NVIDIA CUDA", "NVIDIA H200", DeviceType::Gpu),
+            makeInfo(2, "Some FPGA", "board", DeviceType::Accelerator)};
 }
 
 TEST(Devices, SelectionOnAHandMadeList) {

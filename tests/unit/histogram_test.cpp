@@ -391,6 +391,42 @@ TEST(Histogram, AutoVariantResolvesToTheCpuVariantOnCpuDevices) {
     }
 }
 
+TEST(Histogram, AutotuneRunsOnAnyDeviceAndKeepsWhatTheRequestFixes) {
+    // On GPUs `auto` runs this tune; on PoCL `auto` takes the cpu heuristic, so the tune is
+    // exercised here directly, with the request narrowing it to two candidates (groups per
+    // compute unit 1 or 2 would be tuned; fixed to 1 here, unroll left open: 1, 2, 4).
+    HistogramRequest r;
+    r.banks = 2;
+    r.workGroupSize = 16;
+    r.groupsPerCu = 1;
+    const HistogramConfig c = autotuneHistogram(sharedDevice(), r, 3, 1000);
+    EXPECT_EQ(c.variant, HistogramVariant::Banked);
+    EXPECT_EQ(c.banks, 2);
+    EXPECT_EQ(c.workGroupSize, 16);
+    EXPECT_EQ(c.groupsPerCu, 1);
+    EXPECT_EQ(c.read, ReadPattern::Coalesced);
+    EXPECT_EQ(c.merge, MergeMode::Atomic);
+    EXPECT_TRUE(c.unroll == 1 || c.unroll == 2 || c.unroll == 4) << c.unroll;
+    EXPECT_EQ(c.chosenBy.rfind("autotune: best of 3 on 1 MiB", 0), 0u) << c.chosenBy;
+    // Remembered: the same request at the same size class gives the same configuration.
+    const HistogramConfig again = autotuneHistogram(sharedDevice(), r, 3, 2000);
+    EXPECT_EQ(again.describe(), c.describe());
+    EXPECT_EQ(again.chosenBy, c.chosenBy);
+    // And the tuned configuration counts exactly.
+    HistogramRequest tuned;
+    tuned.variant = c.variant;
+    tuned.banks = c.banks;
+    tuned.workGroupSize = c.workGroupSize;
+    tuned.groupsPerCu = c.groupsPerCu;
+    tuned.unroll = c.unroll;
+    tuned.merge = c.merge;
+    const HostImage img = syntheticImage(SyntheticKind::Skewed, 4097, 3);
+    HistogramRunOptions o = quickOptions();
+    o.verify = true;
+    const HistogramRun run = runHistogram(sharedDevice(), img, tuned, o);
+    EXPECT_TRUE(run.verified.value_or(false)) << run.verifyDetail;
+}
+
 TEST(Histogram, CpuVariantWithCoalescedReadsIsAUsageError) {
     HistogramRequest r;
     r.variant = HistogramVariant::Private;
