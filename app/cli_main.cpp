@@ -56,7 +56,7 @@ histogram options:
   --wg N             work-group size
   --read R           coalesced | serial
   --load L           scalar (32-bit uint) | uint4 (16 bytes)
-  --unroll U         1 | 2 | 4 loads in flight per iteration (coalesced reads)
+  --unroll U         1 | 2 | 4 | 8 loads in flight per iteration (coalesced reads)
   --merge M          kernel (a second reduction kernel) | atomic (global atomics)
   --repeat N         timed runs after one warm-up (default 5); median and min are reported
   --verify           compare with the CPU reference, bit-exact (exit 1 on a mismatch; the
@@ -378,7 +378,7 @@ int runHistogramCommand(Args& args, JobRunner& runner) {
             else if (a == "--wg")
                 req.workGroupSize = static_cast<int>(parseInt(a, args.value(a), 1, 1 << 20));
             else if (a == "--unroll")
-                req.unroll = static_cast<int>(parseInt(a, args.value(a), 1, 4));
+                req.unroll = static_cast<int>(parseInt(a, args.value(a), 1, 8));
             else if (a == "--read")
                 req.read = parseReadPattern(args.value(a));
             else if (a == "--load")

@@ -307,7 +307,7 @@ HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& req, i
     if (wgs.empty())
         wgs = {static_cast<int>(info.maxWorkGroupSize)};
     gpcs = req.groupsPerCu ? std::vector<int>{req.groupsPerCu} : std::vector<int>{1, 2, 4, 8};
-    unrolls = req.unroll ? std::vector<int>{req.unroll} : std::vector<int>{1, 2, 4};
+    unrolls = req.unroll ? std::vector<int>{req.unroll} : std::vector<int>{1, 2, 4, 8};
 
     // Scores: the worse of random and uniform bytes (the aim is the ceiling on every
     // distribution), at the input's size class.
@@ -397,8 +397,8 @@ HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& r
                                      std::to_string(info.maxWorkGroupSize));
     if (req.groupsPerCu < 0 || req.groupsPerCu > 1024)
         throw UsageError("--groups-per-cu", "must be between 1 and 1024");
-    if (req.unroll < 0 || req.unroll > 4 || req.unroll == 3)
-        throw UsageError("--unroll", "must be 1, 2 or 4");
+    if (req.unroll < 0 || req.unroll > 8 || (req.unroll & (req.unroll - 1)) != 0)
+        throw UsageError("--unroll", "must be 1, 2, 4 or 8");
 
     HistogramVariant variant = req.variant;
     if (variant == HistogramVariant::Auto && info.type == DeviceType::Cpu)

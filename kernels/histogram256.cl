@@ -9,7 +9,7 @@
 //   LOAD_VEC     0: 32-bit uint loads ("scalar"), 1: uint4 loads (16 bytes).
 //   READ_SERIAL  0: coalesced (element e, e + global size, ...), 1: each work-item reads a
 //                contiguous run of elements ("serial").
-//   UNROLL       1, 2 or 4 loads in flight per loop iteration (coalesced reads only).
+//   UNROLL       1, 2, 4 or 8 loads in flight per loop iteration (coalesced reads only).
 //   NBANKS       local sub-histogram copies (power of two); copy = local id % NBANKS, laid out
 //                bin-major so that neighbouring lanes hit neighbouring memory banks.
 //   MERGE_ATOMIC 1: each work-group adds its bins to the output with global atomics;
@@ -145,17 +145,6 @@ inline uint reduce_copies(__local const uint4* h4, __local const uint* h, uint b
 #define MERGE_BIN(b, sum) (partial[get_group_id(0) * NBINS + (b)] = (sum))
 #endif
 
-// Loads elements e, e + gsize, ... (UNROLL of them) into v0..v3; the unused ones stay zero.
-#if UNROLL == 4
-#define LOAD_BATCH(e)                                                                          \
-    (v0 = data[(e)], v1 = data[(e) + gsize], v2 = data[(e) + 2u * gsize],                    \
-     v3 = data[(e) + 3u * gsize])
-#elif UNROLL == 2
-#define LOAD_BATCH(e) (v0 = data[(e)], v1 = data[(e) + gsize], v2 = v3 = (elem_t)(0u))
-#else
-#define LOAD_BATCH(e) (v0 = data[(e)], v1 = v2 = v3 = (elem_t)(0u))
-#endif
-
 #if STAGE == 0
 #define VISIT(v, e) acc ^= xor_elem(v)
 #else
@@ -180,10 +169,13 @@ __kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint
     // (one or two batches per item) are latency-bound; this hides the first load's latency.
     const uint step = UNROLL * gsize;
     uint e = gid;
-    elem_t v0, v1, v2, v3;
+    elem_t v[UNROLL];
     bool full = e + (UNROLL - 1u) * gsize < nelem;
-    if (full)
-        LOAD_BATCH(e);
+    if (full) {
+#pragma unroll
+        for (uint k = 0; k < UNROLL; ++k)
+            v[k] = data[e + k * gsize];
+    }
 #endif
     for (uint i = lid; i < NBINS * NBANKS / 4u; i += lsize)
         h4[i] = (uint4)(0u);
@@ -196,23 +188,21 @@ __kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint
         VISIT(data[e], e);
 #else
     while (full) {
-        const elem_t c0 = v0, c1 = v1, c2 = v2, c3 = v3;
+        elem_t c[UNROLL];
+#pragma unroll
+        for (uint k = 0; k < UNROLL; ++k)
+            c[k] = v[k];
         const uint ce = e;
         e += step;
         full = e + (UNROLL - 1u) * gsize < nelem;
-        if (full)
-            LOAD_BATCH(e);
-        VISIT(c0, ce);
-#if UNROLL >= 2
-        VISIT(c1, ce + gsize);
-#endif
-#if UNROLL == 4
-        VISIT(c2, ce + 2u * gsize);
-        VISIT(c3, ce + 3u * gsize);
-#endif
-        (void)c1;
-        (void)c2;
-        (void)c3;
+        if (full) {
+#pragma unroll
+            for (uint k = 0; k < UNROLL; ++k)
+                v[k] = data[e + k * gsize];
+        }
+#pragma unroll
+        for (uint k = 0; k < UNROLL; ++k)
+            VISIT(c[k], ce + k * gsize);
     }
     for (; e < nelem; e += gsize) // fewer than UNROLL elements left for this item
         VISIT(data[e], e);
