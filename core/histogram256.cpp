@@ -477,22 +477,24 @@ struct Pass {
     TimingStats histStats, lumaStats;
 };
 
-std::size_t chunkLimit(const DeviceInfo& info) {
+std::size_t chunkLimit(const DeviceInfo& info, std::size_t requested) {
     // Bins are 32-bit and kernel indices are 32-bit: a chunk stays under 2^31 bytes and under
     // the device's largest buffer.
     std::size_t limit = std::min<std::uint64_t>(info.maxAllocBytes, std::uint64_t(1) << 31);
-    return limit / kChunkAlign * kChunkAlign;
+    if (requested)
+        limit = std::min(limit, requested);
+    return std::max(limit / kChunkAlign * kChunkAlign, kChunkAlign);
 }
 
 class PassRunner {
 public:
     PassRunner(Device& device, const HostImage& img, const HistogramConfig& cfg,
-               const CancelToken& cancel)
+               const CancelToken& cancel, std::size_t maxChunkBytes)
         : m_device(device)
         , m_img(img)
         , m_cfg(cfg)
         , m_cancel(cancel) {
-        const std::size_t limit = chunkLimit(device.info());
+        const std::size_t limit = chunkLimit(device.info(), maxChunkBytes);
         const std::size_t pixelBytes = std::size_t(img.channels);
         m_chunkPixels = std::max<std::size_t>(1, limit / pixelBytes / 16 * 16);
         m_pixels = img.pixelCount();
@@ -647,7 +649,7 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
             resolveHistogramConfig(device, request, passes.front().nchan, cancel, img.byteCount());
         // The gray pass of a color image runs the same variant for one channel.
         report(0.15, "uploading");
-        PassRunner runner(device, img, run.config, cancel);
+        PassRunner runner(device, img, run.config, cancel, options.maxChunkBytes);
         if (runner.chunks() > 1)
             run.notes.push_back("input larger than one device buffer: processed in " +
                                 std::to_string(runner.chunks()) + " pieces");

@@ -137,6 +137,9 @@ struct HistogramRunOptions {
     int repeats = 5;
     bool verify = false;
     bool stages = false;
+    /// Largest piece sent to the device at once (0: the device's largest buffer, at most
+    /// 2 GiB); inputs larger than this run in pieces whose counts add up on the device.
+    std::size_t maxChunkBytes = 0;
 };
 
 struct HistogramRun {
