@@ -3,6 +3,7 @@
 #include "device.h"
 #include "errors.h"
 #include "histogram256.h"
+#include "histogramstats.h"
 #include "image.h"
 #include "kernelsource.h"
 #include "log.h"
@@ -63,7 +64,10 @@ histogram options:
                      --csv/--json files are still written, the JSON with "verified": false)
   --stages           stage table: read-only, +scatter, +local reduce, +global merge
   --csv FILE         the histogram as CSV (bin,<channel>...); "-" for stdout
-  --json FILE        the whole run as JSON (device, configuration, timings, histograms)
+  --json FILE        the whole run as JSON (device, configuration, timings, statistics,
+                     histograms)
+  --stats-csv FILE   per-channel statistics as CSV (channel,count,min,max,mean,median,mode,
+                     stddev,p1,p5,p25,p75,p95,p99,entropy_bits); "-" for stdout
   --quiet            no report on stdout (files only)
   --end-to-end       time host memory -> histogram on the host (wall clock), the input sent in
                      chunks whose transfers overlap the histogram of the previous chunk; three
@@ -222,6 +226,22 @@ void printRun(std::ostream& out, const HistogramRun& run) {
         out << std::left << std::setw(5) << h.name << std::right << "|" << sparkline(h.counts)
             << "| total " << total << ", mode " << mode << " (" << peak << ")\n";
     }
+    out << std::left << std::setw(6) << "stats" << std::right << std::setw(11) << "pixels"
+        << std::setw(5) << "min" << std::setw(5) << "max" << std::setw(9) << "mean" << std::setw(7)
+        << "median" << std::setw(6) << "mode" << std::setw(9) << "std.dev";
+    for (double p : kPercentiles)
+        out << std::setw(5) << ("p" + std::to_string(int(p)));
+    out << std::setw(9) << "entropy" << '\n';
+    for (const auto& h : run.histograms) {
+        const ChannelStatistics st = channelStatistics(h.name, h.counts);
+        out << std::left << std::setw(6) << st.name << std::right << std::setw(11) << st.count
+            << std::setw(5) << st.min << std::setw(5) << st.max << std::setw(9) << fixed(st.mean, 2)
+            << std::setw(7) << st.median << std::setw(6) << st.mode << std::setw(9)
+            << fixed(st.stddev, 2);
+        for (int p : st.percentiles)
+            out << std::setw(5) << p;
+        out << std::setw(9) << fixed(st.entropy, 3) << '\n';
+    }
     if (run.verified)
         out << "verified: "
             << (*run.verified ? "yes, bit-exact against the CPU reference"
@@ -350,7 +370,7 @@ int runEndToEnd(JobRunner& runner, const HostImage& source, const std::string& d
 
 int runHistogramCommand(Args& args, JobRunner& runner) {
     std::string image, synthetic, device;
-    std::optional<std::string> csv, json; // set but empty is an error, not "no file"
+    std::optional<std::string> csv, json, statsCsv; // set but empty is an error, not "no file"
     double sizeMiB = -1, chunkMiB = 32;
     long long bytes = -1;
     bool quiet = false, endToEnd = false;
@@ -395,6 +415,8 @@ int runHistogramCommand(Args& args, JobRunner& runner) {
                 csv = args.value(a);
             else if (a == "--json")
                 json = args.value(a);
+            else if (a == "--stats-csv")
+                statsCsv = args.value(a);
             else if (a == "--quiet")
                 quiet = true;
             else if (a == "--end-to-end")
@@ -428,7 +450,8 @@ int runHistogramCommand(Args& args, JobRunner& runner) {
     // Output paths are checked before any work, so a bad path costs nothing.
     HostImage input;
     try {
-        for (const auto& [option, path] : {std::pair{"--csv", &csv}, std::pair{"--json", &json}})
+        for (const auto& [option, path] : {std::pair{"--csv", &csv}, std::pair{"--json", &json},
+                                           std::pair{"--stats-csv", &statsCsv}})
             if (*path) {
                 if ((*path)->empty())
                     throw InputError(std::string(option) + ": the output path is empty");
@@ -482,11 +505,18 @@ int runHistogramCommand(Args& args, JobRunner& runner) {
             writeFileAtomically(*csv, histogramCsv(run));
         if (json)
             writeFileAtomically(*json, histogramJson(run));
+        if (statsCsv) {
+            std::vector<ChannelStatistics> stats;
+            for (const auto& h : run.histograms)
+                stats.push_back(channelStatistics(h.name, h.counts));
+            writeFileAtomically(*statsCsv, statisticsCsv(stats));
+        }
     } catch (const InputError& e) {
         std::cerr << "histlab-cli: " << e.what() << '\n';
         return Input;
     }
-    if (!quiet && csv.value_or("") != "-" && json.value_or("") != "-")
+    if (!quiet && csv.value_or("") != "-" && json.value_or("") != "-" &&
+        statsCsv.value_or("") != "-")
         printRun(std::cout, run);
     if (run.verified && !*run.verified) {
         std::cerr << "histlab-cli: verification failed: " << run.verifyDetail << '\n';

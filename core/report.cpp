@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include "errors.h"
+#include "histogramstats.h"
 
 #include <cerrno>
 #include <cmath>
@@ -214,6 +215,19 @@ std::string histogramJson(const HistogramRun& run) {
     s << ",\n  \"notes\": [";
     for (std::size_t i = 0; i < run.notes.size(); ++i)
         s << (i ? ", " : "") << jsonString(run.notes[i]);
+    s << "],\n  \"statistics\": [";
+    for (std::size_t i = 0; i < run.histograms.size(); ++i) {
+        const ChannelStatistics st =
+            channelStatistics(run.histograms[i].name, run.histograms[i].counts);
+        s << (i ? ",\n    " : "\n    ") << "{\"channel\": " << jsonString(st.name)
+          << ", \"count\": " << st.count << ", \"min\": " << st.min << ", \"max\": " << st.max
+          << ", \"mean\": " << num(st.mean) << ", \"median\": " << st.median
+          << ", \"mode\": " << st.mode << ", \"stddev\": " << num(st.stddev)
+          << ", \"percentiles\": {";
+        for (std::size_t k = 0; k < kPercentiles.size(); ++k)
+            s << (k ? ", " : "") << "\"p" << kPercentiles[k] << "\": " << st.percentiles[k];
+        s << "}, \"entropy_bits\": " << num(st.entropy) << "}";
+    }
     s << "],\n  \"histograms\": {";
     for (std::size_t i = 0; i < run.histograms.size(); ++i) {
         s << (i ? ",\n    " : "\n    ") << jsonString(run.histograms[i].name) << ": [";

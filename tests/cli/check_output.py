@@ -7,10 +7,15 @@
   check_output.py csv FILE --header H --total N
       FILE is a histogram CSV: the header line is H, then 256 rows "bin,..." for bins 0..255
       in order, and every channel column adds up to N (the pixel count).
+  check_output.py stats FILE --histogram HISTCSV
+      FILE is a statistics CSV with one row per channel of HISTCSV (same order), and every
+      value equals what this script computes from HISTCSV's counts on its own (nearest-rank
+      percentiles, population standard deviation, Shannon entropy in bits).
 """
 import argparse
 import csv
 import json
+import math
 import sys
 
 
@@ -56,6 +61,50 @@ def check_csv(args):
             fail(f"{args.file}: column {name} adds up to {total}, expected {args.total}")
 
 
+def expected_stats(counts):
+    n = sum(counts)
+    values = [v for v in range(256) if counts[v]]
+
+    def at_rank(rank):
+        seen = 0
+        for v in range(256):
+            seen += counts[v]
+            if seen >= rank:
+                return v
+        return 255
+
+    def percentile(p):
+        return at_rank(max(1, math.ceil(p / 100 * n)))
+
+    mean = sum(v * counts[v] for v in range(256)) / n
+    var = sum(counts[v] * (v - mean) ** 2 for v in range(256)) / n
+    mode = max(range(256), key=lambda v: (counts[v], -v))
+    entropy = -sum(counts[v] / n * math.log2(counts[v] / n) for v in values)
+    row = {"count": n, "min": values[0], "max": values[-1], "mean": mean,
+           "median": percentile(50), "mode": mode, "stddev": math.sqrt(var),
+           "entropy_bits": entropy}
+    for p in (1, 5, 25, 75, 95, 99):
+        row[f"p{p}"] = percentile(p)
+    return row
+
+
+def check_stats(args):
+    with open(args.histogram, encoding="utf-8", newline="") as f:
+        hist = list(csv.reader(f))
+    channels = hist[0][1:]
+    counts = {name: [int(row[1 + i]) for row in hist[1:]] for i, name in enumerate(channels)}
+    with open(args.file, encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    if [r["channel"] for r in rows] != channels:
+        fail(f"{args.file}: channels {[r['channel'] for r in rows]}, expected {channels}")
+    for r in rows:
+        want = expected_stats(counts[r["channel"]])
+        for key, value in want.items():
+            got = float(r[key])
+            if not math.isclose(got, value, rel_tol=1e-6, abs_tol=1e-6):
+                fail(f"{args.file}: {r['channel']} {key} is {r[key]}, expected {value}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="kind", required=True)
@@ -67,8 +116,11 @@ def main():
     c.add_argument("file")
     c.add_argument("--header", required=True)
     c.add_argument("--total", type=int, required=True)
+    t = sub.add_parser("stats")
+    t.add_argument("file")
+    t.add_argument("--histogram", required=True)
     args = parser.parse_args()
-    {"json": check_json, "csv": check_csv}[args.kind](args)
+    {"json": check_json, "csv": check_csv, "stats": check_stats}[args.kind](args)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,35 @@
+#pragma once
+// Statistics of a channel computed from its 256-bin histogram (exact: every 8-bit value has its
+// own bin). Percentiles are nearest-rank: the smallest value v whose cumulative count reaches
+// p % of the pixels (so the 50th percentile is the lower median). Entropy is Shannon's, in bits.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace histlab {
+
+struct ChannelStatistics {
+    std::string name;        ///< "r", "g", "b", "a" or "gray"
+    std::uint64_t count = 0; ///< pixels
+    int min = 0, max = 0;    ///< smallest and largest value present
+    double mean = 0;
+    int median = 0;                   ///< 50th percentile (nearest rank)
+    int mode = 0;                     ///< most frequent value (the smallest one on a tie)
+    double stddev = 0;                ///< population standard deviation
+    std::array<int, 6> percentiles{}; ///< at kPercentiles
+    double entropy = 0;               ///< bits per pixel, 0..8
+};
+
+/// The percentiles reported, in order.
+inline constexpr std::array<double, 6> kPercentiles{1, 5, 25, 75, 95, 99};
+
+/// Statistics of one channel's histogram; all zero (count 0) for an empty histogram.
+ChannelStatistics channelStatistics(const std::string& name,
+                                    const std::array<std::uint64_t, 256>& counts);
+
+/// CSV with one row per channel: channel,count,min,max,mean,median,mode,stddev,p1,p5,p25,p75,
+/// p95,p99,entropy_bits.
+std::string statisticsCsv(const std::vector<ChannelStatistics>& stats);
+
+} // namespace histlab
