@@ -48,6 +48,7 @@ histogram options:
   --size MIB         size of the synthetic data in MiB (fractions allowed)
   --bytes N          size of the synthetic data in bytes
   --channel C        gray | r | g | b | a | all (default all: every channel, and gray)
+  --region X,Y,W,H   only the pixels of that rectangle (left, top, width, height)
   --device SEL       index, gpu, cpu, or part of a device/platform name (default: the first
                      GPU, else the CPU)
   --variant V        auto | naive | local | banked | cpu (default auto)
@@ -85,7 +86,8 @@ Exit codes:
   0  success
   1  verification mismatch (the device result differs from the CPU reference)
   2  usage error: unknown command or option, a bad value, an unknown --device, --banks that
-     is not a power of two or does not fit local memory, a --wg the device refuses
+     is not a power of two or does not fit local memory, a --wg the device refuses, a
+     --region outside the image
   3  input error: a missing, empty, truncated, unsupported or non-image file, a folder, a size
      of 0, an output file that cannot be written
   4  device error: no OpenCL device, an OpenCL call that failed, a kernel that does not build
@@ -371,6 +373,7 @@ int runEndToEnd(JobRunner& runner, const HostImage& source, const std::string& d
 int runHistogramCommand(Args& args, JobRunner& runner) {
     std::string image, synthetic, device;
     std::optional<std::string> csv, json, statsCsv; // set but empty is an error, not "no file"
+    std::optional<Region> region;
     double sizeMiB = -1, chunkMiB = 32;
     long long bytes = -1;
     bool quiet = false, endToEnd = false;
@@ -387,6 +390,8 @@ int runHistogramCommand(Args& args, JobRunner& runner) {
                 bytes = parseInt(a, args.value(a), 0, (1ll << 40));
             else if (a == "--channel")
                 opt.channel = parseChannel(args.value(a));
+            else if (a == "--region")
+                region = parseRegion(args.value(a));
             else if (a == "--device")
                 device = args.value(a);
             else if (a == "--variant")
@@ -477,6 +482,14 @@ int runHistogramCommand(Args& args, JobRunner& runner) {
         return Input;
     }
 
+    if (region) {
+        try {
+            input = cropImage(input, *region);
+        } catch (const UsageError& e) {
+            std::cerr << "histlab-cli: " << e.what() << '\n';
+            return Usage;
+        }
+    }
     if (endToEnd)
         return runEndToEnd(runner, input, device, req, opt, chunkMiB, json.value_or(""));
     const bool showProgress = ::isatty(STDERR_FILENO) && !quiet;

@@ -2,6 +2,7 @@
 
 #include "errors.h"
 
+#include <charconv>
 #include <cstring>
 #include <thread>
 
@@ -47,6 +48,53 @@ std::vector<std::uint8_t> lumaPlane(const HostImage& image) {
     for (std::size_t i = 0; i < n; ++i, p += c)
         gray[i] = lumaOf(p[0], p[1], p[2]);
     return gray;
+}
+
+Region parseRegion(const std::string& text) {
+    Region r;
+    int* fields[] = {&r.x, &r.y, &r.width, &r.height};
+    const char* p = text.c_str();
+    const char* end = p + text.size();
+    for (int i = 0; i < 4; ++i) {
+        auto [next, ec] = std::from_chars(p, end, *fields[i]);
+        if (ec != std::errc() || (i < 3 && (next == end || *next != ',')) ||
+            (i == 3 && next != end))
+            throw UsageError("--region", "'" + text + "' is not X,Y,W,H (four whole numbers)");
+        p = next + 1;
+    }
+    if (r.width <= 0 || r.height <= 0)
+        throw UsageError("--region", "width and height must be greater than 0");
+    return r;
+}
+
+HostImage cropImage(const HostImage& image, const Region& region) {
+    validateImage(image);
+    const auto describe = [&] {
+        return std::to_string(region.x) + "," + std::to_string(region.y) + " " +
+               std::to_string(region.width) + "x" + std::to_string(region.height);
+    };
+    if (region.width <= 0 || region.height <= 0)
+        throw UsageError("--region", "region " + describe() + " is empty");
+    if (region.x < 0 || region.y < 0 || region.x > image.width - region.width ||
+        region.y > image.height - region.height)
+        throw UsageError("--region", "region " + describe() + " does not lie inside the " +
+                                         std::to_string(image.width) + " x " +
+                                         std::to_string(image.height) + " image");
+    HostImage out;
+    out.width = region.width;
+    out.height = region.height;
+    out.channels = image.channels;
+    out.depth = image.depth;
+    out.source = image.source + " [region " + describe() + "]";
+    const std::size_t pixelBytes = std::size_t(image.channels) * (image.depth / 8);
+    const std::size_t rowBytes = pixelBytes * region.width;
+    out.data.resize(rowBytes * region.height);
+    for (int row = 0; row < region.height; ++row)
+        std::memcpy(out.data.data() + rowBytes * row,
+                    image.data.data() +
+                        (std::size_t(region.y + row) * image.width + region.x) * pixelBytes,
+                    rowBytes);
+    return out;
 }
 
 SyntheticKind parseSyntheticKind(const std::string& name) {

@@ -36,6 +36,19 @@ inline std::uint8_t lumaOf(std::uint8_t r, std::uint8_t g, std::uint8_t b) {
 /// Gray plane of an 8-bit image (luma for RGB/RGBA, alpha ignored; a copy for gray).
 std::vector<std::uint8_t> lumaPlane(const HostImage& image);
 
+/// A rectangle of pixels: left, top, width, height.
+struct Region {
+    int x = 0, y = 0, width = 0, height = 0;
+};
+
+/// Parses "X,Y,W,H" (whole numbers, W and H > 0); throws UsageError("--region").
+Region parseRegion(const std::string& text);
+
+/// The pixels of `region` as an image of their own (rows copied, channels and depth kept; the
+/// source names the region). Throws UsageError("--region") if the region is empty or does not
+/// lie inside the image.
+HostImage cropImage(const HostImage& image, const Region& region);
+
 enum class SyntheticKind { Random, Uniform, Gradient, Skewed };
 
 /// Parses "random", "uniform", "gradient", "skewed"; throws UsageError("--synthetic").

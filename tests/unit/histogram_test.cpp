@@ -619,3 +619,102 @@ TEST(HistogramStages, NoStageTableUnlessAsked) {
 
 } // namespace
 } // namespace histlab
+
+namespace histlab {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Regions (--region, and the window's region selection to come).
+
+TEST(Region, ParsesFourWholeNumbersAndRefusesTheRest) {
+    const Region r = parseRegion("3,4,10,20");
+    EXPECT_EQ(r.x, 3);
+    EXPECT_EQ(r.y, 4);
+    EXPECT_EQ(r.width, 10);
+    EXPECT_EQ(r.height, 20);
+    for (const char* bad :
+         {"", "1,2,3", "1,2,3,4,5", "a,b,c,d", "1,2,0,4", "1,2,3,-4", "1;2;3;4", "1,2,3,4 "}) {
+        try {
+            parseRegion(bad);
+            ADD_FAILURE() << "accepted '" << bad << "'";
+        } catch (const UsageError& e) {
+            EXPECT_EQ(e.parameter(), "--region") << bad;
+        }
+    }
+}
+
+TEST(Region, CropCopiesExactlyThosePixels) {
+    for (int channels : {1, 3, 4}) {
+        const HostImage img = test::syntheticImage(SyntheticKind::Random, 37 * 23, channels, 37, 9);
+        const Region r{5, 7, 11, 13};
+        const HostImage crop = cropImage(img, r);
+        ASSERT_EQ(crop.width, 11);
+        ASSERT_EQ(crop.height, 13);
+        ASSERT_EQ(crop.channels, channels);
+        ASSERT_EQ(crop.data.size(), std::size_t(11 * 13 * channels));
+        for (int y = 0; y < 13; ++y)
+            for (int x = 0; x < 11; ++x)
+                for (int c = 0; c < channels; ++c)
+                    ASSERT_EQ(crop.data[(y * 11 + x) * channels + c],
+                              img.data[((y + 7) * 37 + x + 5) * channels + c]);
+        EXPECT_NE(crop.source.find("[region 5,7 11x13]"), std::string::npos) << crop.source;
+    }
+}
+
+TEST(Region, CropKeepsSixteenBitPixelsWhole) {
+    HostImage img;
+    img.width = 4;
+    img.height = 2;
+    img.channels = 1;
+    img.depth = 16;
+    img.source = "16-bit";
+    for (int i = 0; i < 8; ++i) { // value i * 0x0101 at pixel i
+        img.data.push_back(static_cast<std::uint8_t>(i));
+        img.data.push_back(static_cast<std::uint8_t>(i));
+    }
+    const HostImage crop = cropImage(img, Region{1, 1, 2, 1});
+    ASSERT_EQ(crop.data.size(), 4u);
+    EXPECT_EQ(crop.data[0], 5);
+    EXPECT_EQ(crop.data[2], 6);
+}
+
+TEST(Region, OutsideOrEmptyRegionsAreUsageErrors) {
+    const HostImage img = test::syntheticImage(SyntheticKind::Random, 10 * 10, 3, 10);
+    for (Region r : {Region{0, 0, 11, 1}, Region{9, 9, 2, 1}, Region{-1, 0, 1, 1},
+                     Region{0, 10, 1, 1}, Region{0, 0, 0, 5}}) {
+        try {
+            cropImage(img, r);
+            ADD_FAILURE() << "accepted " << r.x << "," << r.y << " " << r.width << "x" << r.height;
+        } catch (const UsageError& e) {
+            EXPECT_EQ(e.parameter(), "--region");
+        }
+    }
+    EXPECT_NO_THROW(cropImage(img, Region{0, 0, 10, 10})); // the whole image
+    EXPECT_NO_THROW(cropImage(img, Region{9, 9, 1, 1}));   // the last pixel
+}
+
+TEST(Region, HistogramOfARegionCountsOnlyItsPixels) {
+    // Counted straight from the original image's pixels inside the rectangle, not from the crop.
+    const HostImage img = test::syntheticImage(SyntheticKind::Skewed, 61 * 47, 4, 61, 3);
+    const Region r{13, 5, 29, 31};
+    std::map<std::string, test::Counts> expected;
+    const char* names[] = {"r", "g", "b", "a"};
+    for (int y = r.y; y < r.y + r.height; ++y)
+        for (int x = r.x; x < r.x + r.width; ++x) {
+            const std::uint8_t* p = &img.data[(std::size_t(y) * 61 + x) * 4];
+            for (int c = 0; c < 4; ++c)
+                ++expected[names[c]][p[c]];
+            ++expected["gray"][lumaOf(p[0], p[1], p[2])];
+        }
+    HistogramRunOptions o;
+    o.repeats = 1;
+    o.verify = true;
+    const HistogramRun run = runHistogram(test::sharedDevice(), cropImage(img, r), {}, o);
+    EXPECT_TRUE(run.verified.value_or(false)) << run.verifyDetail;
+    ASSERT_EQ(run.histograms.size(), 5u);
+    for (const auto& h : run.histograms)
+        EXPECT_EQ(h.counts, expected.at(h.name)) << h.name;
+}
+
+} // namespace
+} // namespace histlab
