@@ -80,6 +80,10 @@ quint64 JobBridge::analyse(const AnalysisRequest& request) {
                                   [&ctx](double fraction, const std::string& stage) {
                                       ctx.progress(0.1 + 0.9 * fraction, stage);
                                   });
+        // 256 bins per channel: cheap, but it belongs with the other values the job returns.
+        result.statistics.reserve(result.run.histograms.size());
+        for (const ChannelHistogram& h : result.run.histograms)
+            result.statistics.push_back(channelStatistics(h.name, h.counts));
         return result;
     };
 

@@ -5,6 +5,7 @@
 // the older jobs, and a stale answer that still arrives is dropped here, so the UI only ever
 // hears about the request it made last.
 #include <histogram256.h>
+#include <histogramstats.h>
 #include <runner.h>
 
 #include <QImage>
@@ -14,6 +15,7 @@
 #include <QString>
 
 #include <memory>
+#include <vector>
 
 namespace histlab::ui {
 
@@ -26,12 +28,14 @@ struct AnalysisRequest {
     bool verify = true;
 };
 
-/// One finished analysis, as values: the image as it will be shown and the core's run.
+/// One finished analysis, as values: the image as it will be shown, the core's run and the
+/// statistics of its histograms.
 struct ImageAnalysis {
     QString source;
     QSize imageSize;  ///< of the file, in pixels
     QImage preview;   ///< 8-bit copy for display, at most maxPreviewSide on its longer side
     HistogramRun run; ///< histograms, configuration, timings, verification
+    std::vector<ChannelStatistics> statistics; ///< one per run.histograms, in the same order
 };
 
 class JobBridge : public QObject {
@@ -44,7 +48,8 @@ public:
     ~JobBridge() override; ///< cancels what runs and joins the worker
 
     /// Loads the image and computes its histograms on the worker (lane "histogram"), with the
-    /// read-only ceiling and, if asked, CPU verification. Returns at once with the job's id.
+    /// read-only ceiling, if asked CPU verification, and each channel's statistics. Returns at
+    /// once with the job's id.
     quint64 analyse(const AnalysisRequest& request);
 
     /// True until the newest request has answered.

@@ -3,6 +3,7 @@
 #include "histogramplot.h"
 #include "imageview.h"
 #include "logging.h"
+#include "statisticspanel.h"
 
 #include <QAction>
 #include <QFileDialog>
@@ -13,6 +14,8 @@
 #include <QMessageBox>
 #include <QSplitter>
 #include <QStatusBar>
+
+#include <algorithm>
 
 // A static library's resources must be registered by name, from the global namespace.
 static void initHistlabResources() {
@@ -83,13 +86,22 @@ MainWindow::MainWindow(QWidget* parent)
     , m_bridge(new JobBridge(this))
     , m_imageView(new ImageView)
     , m_plot(new HistogramPlot)
+    , m_statistics(new StatisticsPanel)
     , m_runLabel(new QLabel) {
     initHistlabResources();
     setWindowTitle(tr("HistLab"));
 
+    // Right: the plot above the statistics; the plot takes what the table does not need.
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(m_plot);
+    right->addWidget(m_statistics);
+    right->setStretchFactor(0, 1);
+    right->setStretchFactor(1, 0);
+    right->setChildrenCollapsible(false);
+
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(m_imageView);
-    splitter->addWidget(m_plot);
+    splitter->addWidget(right);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
     splitter->setChildrenCollapsible(false);
@@ -103,6 +115,8 @@ MainWindow::MainWindow(QWidget* parent)
     createMenus();
     resize(1200, 700);
     splitter->setSizes({560, 640});
+    const int tableHeight = m_statistics->sizeHint().height();
+    right->setSizes({std::max(m_plot->minimumHeight(), 640 - tableHeight), tableHeight});
 
     connect(m_bridge, &JobBridge::analysisFinished, this,
             [this](quint64, const ImageAnalysis& analysis) { showAnalysis(analysis); });
@@ -138,6 +152,13 @@ void MainWindow::createMenus() {
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* statistics = view->addAction(tr("&Statistics"));
+    statistics->setCheckable(true);
+    statistics->setChecked(true);
+    statistics->setStatusTip(tr("Per-channel statistics below the histograms"));
+    connect(statistics, &QAction::toggled, m_statistics, &QWidget::setVisible);
 }
 
 void MainWindow::chooseImage() {
@@ -169,6 +190,7 @@ void MainWindow::showAnalysis(const ImageAnalysis& analysis) {
     m_current = analysis;
     m_imageView->setImage(analysis.preview);
     m_plot->setHistograms(analysis.run.histograms);
+    m_statistics->setStatistics(analysis.statistics);
     m_announcePending = true; // the plot replots on the next event-loop turn
     const QString summary = describeRun(analysis.run);
     m_runLabel->setText(summary);

@@ -1,8 +1,9 @@
 #pragma once
-// HistLab's main window: the image on the left, its 256-bin histograms on the right, and the
-// last run (device, configuration, median time, GB/s, % of the read-only ceiling,
-// verification) in the status bar. All work goes through a JobBridge; the window only asks and
-// listens, so it never blocks and never touches OpenCL.
+// HistLab's main window: the image on the left, its 256-bin histograms on the right above a
+// table of per-channel statistics (View › Statistics hides it), and the last run (device,
+// configuration, median time, GB/s, % of the read-only ceiling, verification) in the status bar.
+// All work goes through a JobBridge; the window only asks and listens, so it never blocks and never
+// touches OpenCL.
 #include "jobbridge.h"
 
 #include <QMainWindow>
@@ -15,6 +16,7 @@ namespace histlab::ui {
 
 class HistogramPlot;
 class ImageView;
+class StatisticsPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -36,9 +38,12 @@ public:
 
     HistogramPlot* histogramPlot() const { return m_plot; }
     ImageView* imageView() const { return m_imageView; }
+    StatisticsPanel* statisticsPanel() const { return m_statistics; }
     /// What the shown image was opened from (empty before the first result).
     QString currentSource() const { return m_current.source; }
     QSize currentImageSize() const { return m_current.imageSize; }
+    /// The run behind what is shown (empty before the first result).
+    const HistogramRun& currentRun() const { return m_current.run; }
     /// The status bar's description of the last run.
     QString runSummary() const;
     QString lastError() const { return m_lastError; }
@@ -68,6 +73,7 @@ private:
     JobBridge* m_bridge;
     ImageView* m_imageView;
     HistogramPlot* m_plot;
+    StatisticsPanel* m_statistics;
     QLabel* m_runLabel;
     ImageAnalysis m_current;
     QString m_requested; // the newest source asked for, for messages

@@ -1,24 +1,37 @@
-// The main window on the offscreen platform: it shows the histograms of what it opened, keeps
-// the previous image when a file is bad, lets the newest request win, and never blocks its
-// thread while the worker computes.
+// The main window on the offscreen platform: it shows the histograms of what it opened and
+// their statistics, keeps the previous image when a file is bad, lets the newest request win,
+// and never blocks its thread while the worker computes.
 #include "histogramplot.h"
 #include "imageview.h"
 #include "logging.h"
 #include "mainwindow.h"
+#include "statisticspanel.h"
 
+#include <histogramstats.h>
+#include <image.h>
+#include <imageio.h>
+
+#include <QAction>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
 
+using histlab::ChannelStatistics;
 using histlab::ui::HistogramPlot;
 using histlab::ui::MainWindow;
+using histlab::ui::StatisticsPanel;
 
 namespace {
 
@@ -48,6 +61,90 @@ QList<QList<double>> plottedValues(const HistogramPlot& plot) {
     return all;
 }
 
+/// Every cell of the statistics table, row by row.
+QList<QStringList> tableTexts(const StatisticsPanel& panel) {
+    const QTableWidget* table = panel.table();
+    QList<QStringList> rows;
+    for (int row = 0; row < table->rowCount(); ++row) {
+        QStringList cells;
+        for (int column = 0; column < table->columnCount(); ++column)
+            cells << table->item(row, column)->text();
+        rows << cells;
+    }
+    return rows;
+}
+
+/// What a statistic must look like on screen: integers as they are, mean and standard
+/// deviation with 2 decimals, entropy with 3.
+QString expectedText(const ChannelStatistics& s, int row) {
+    switch (row) {
+    case StatisticsPanel::Pixels:
+        return QString::number(s.count);
+    case StatisticsPanel::Min:
+        return QString::number(s.min);
+    case StatisticsPanel::Max:
+        return QString::number(s.max);
+    case StatisticsPanel::Mean:
+        return QString::number(s.mean, 'f', 2);
+    case StatisticsPanel::Median:
+        return QString::number(s.median);
+    case StatisticsPanel::Mode:
+        return QString::number(s.mode);
+    case StatisticsPanel::StdDev:
+        return QString::number(s.stddev, 'f', 2);
+    case StatisticsPanel::Entropy:
+        return QString::number(s.entropy, 'f', 3);
+    default:
+        return QString::number(s.percentiles[std::size_t(row - StatisticsPanel::FirstPercentile)]);
+    }
+}
+
+/// Count, min, max and mean of one channel, straight from the pixels (not from a histogram).
+struct PixelSummary {
+    std::uint64_t count = 0;
+    int min = std::numeric_limits<int>::max();
+    int max = -1;
+    double mean = 0;
+};
+
+/// The channels the window histograms, in its order: each colour channel, then gray (luma of
+/// R, G, B; the image itself when it is gray). 16-bit values count by their high byte.
+std::vector<PixelSummary> summarisePixels(const histlab::HostImage& image) {
+    const int nchan = image.channels;
+    const std::size_t columns = nchan == 1 ? 1 : std::size_t(nchan) + 1;
+    std::vector<PixelSummary> out(columns);
+    std::vector<long double> sums(columns, 0);
+    auto value = [&](std::size_t pixel, int channel) -> int {
+        const std::size_t i = pixel * std::size_t(nchan) + std::size_t(channel);
+        if (image.depth == 8)
+            return image.data[i];
+        std::uint16_t v;
+        std::memcpy(&v, image.data.data() + 2 * i, 2);
+        return v >> 8;
+    };
+    auto add = [&](std::size_t column, int v) {
+        PixelSummary& s = out[column];
+        ++s.count;
+        s.min = std::min(s.min, v);
+        s.max = std::max(s.max, v);
+        sums[column] += v;
+    };
+    for (std::size_t p = 0; p < image.pixelCount(); ++p) {
+        if (nchan == 1) {
+            add(0, value(p, 0));
+            continue;
+        }
+        for (int c = 0; c < nchan; ++c)
+            add(std::size_t(c), value(p, c));
+        add(std::size_t(nchan),
+            histlab::lumaOf(std::uint8_t(value(p, 0)), std::uint8_t(value(p, 1)),
+                            std::uint8_t(value(p, 2))));
+    }
+    for (std::size_t c = 0; c < columns; ++c)
+        out[c].mean = double(sums[c] / out[c].count);
+    return out;
+}
+
 } // namespace
 
 class TestMainWindow : public QObject {
@@ -57,6 +154,11 @@ private slots:
     void initTestCase();
     void showsHistograms_data();
     void showsHistograms();
+    void showsStatistics_data();
+    void showsStatistics();
+    void statisticsRowsExplainThemselves_data();
+    void statisticsRowsExplainThemselves();
+    void viewMenuHidesStatistics();
     void badFileKeepsPreviousImage_data();
     void badFileKeepsPreviousImage();
     void newestRequestWins();
@@ -137,6 +239,145 @@ void TestMainWindow::showsHistograms() {
     QVERIFY(window.lastError().isEmpty());
 }
 
+void TestMainWindow::showsStatistics_data() {
+    QTest::addColumn<QString>("source"); // what the window opens
+    QTest::addColumn<QString>("file");   // the same image on disk, for the pixel check
+    QTest::addColumn<QStringList>("headers");
+
+    const QString data = QStringLiteral(HISTLAB_TEST_DATA_DIR "/");
+    QTest::newRow("bundled sample")
+        << MainWindow::sampleImagePath() << QStringLiteral(HISTLAB_SAMPLE_IMAGE)
+        << QStringList{"R", "G", "B", "gray"};
+    QTest::newRow("gray8.png") << data + "gray8.png" << data + "gray8.png" << QStringList{"gray"};
+    QTest::newRow("rgb8.png") << data + "rgb8.png" << data + "rgb8.png"
+                              << QStringList{"R", "G", "B", "gray"};
+    QTest::newRow("rgba8.png") << data + "rgba8.png" << data + "rgba8.png"
+                               << QStringList{"R", "G", "B", "A", "gray"};
+    QTest::newRow("gray16.png (high byte)")
+        << data + "gray16.png" << data + "gray16.png" << QStringList{"gray"};
+}
+
+void TestMainWindow::showsStatistics() {
+    QFETCH(QString, source);
+    QFETCH(QString, file);
+    QFETCH(QStringList, headers);
+
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QVERIFY(openAndWait(window, source));
+    const StatisticsPanel* panel = window.statisticsPanel();
+    const QTableWidget* table = panel->table();
+    QVERIFY(panel->isVisible());
+
+    // One column per histogram, in the run's order, with its label.
+    const auto& histograms = window.currentRun().histograms;
+    QCOMPARE(table->columnCount(), int(histograms.size()));
+    QCOMPARE(table->columnCount(), headers.size());
+    QCOMPARE(table->rowCount(), int(StatisticsPanel::RowCount));
+    for (int column = 0; column < table->columnCount(); ++column)
+        QCOMPARE(table->horizontalHeaderItem(column)->text(), headers[column]);
+
+    // The cells are the core's statistics of the run's histograms, formatted.
+    QCOMPARE(panel->statistics().size(), histograms.size());
+    for (std::size_t c = 0; c < histograms.size(); ++c) {
+        const ChannelStatistics expected =
+            histlab::channelStatistics(histograms[c].name, histograms[c].counts);
+        const ChannelStatistics& shown = panel->statistics()[c];
+        QCOMPARE(shown.name, expected.name);
+        for (int row = 0; row < StatisticsPanel::RowCount; ++row) {
+            QTableWidgetItem* item = table->item(row, int(c));
+            QVERIFY(item);
+            QCOMPARE(item->text(), expectedText(expected, row));
+            QCOMPARE(expectedText(shown, row), expectedText(expected, row));
+            QVERIFY(item->textAlignment() & Qt::AlignRight);
+            QVERIFY(!(item->flags() & Qt::ItemIsEditable));
+        }
+    }
+
+    // An independent check from the pixels themselves.
+    const histlab::HostImage image = histlab::loadImage(QFile::encodeName(file).toStdString());
+    const std::vector<PixelSummary> pixels = summarisePixels(image);
+    QCOMPARE(pixels.size(), panel->statistics().size());
+    for (std::size_t c = 0; c < pixels.size(); ++c) {
+        const ChannelStatistics& shown = panel->statistics()[c];
+        const int column = int(c);
+        QCOMPARE(shown.count, pixels[c].count);
+        QCOMPARE(shown.min, pixels[c].min);
+        QCOMPARE(shown.max, pixels[c].max);
+        QVERIFY2(std::abs(shown.mean - pixels[c].mean) < 1e-9,
+                 qPrintable(QStringLiteral("%1: %2 vs %3")
+                                .arg(headers[column])
+                                .arg(shown.mean, 0, 'g', 17)
+                                .arg(pixels[c].mean, 0, 'g', 17)));
+        QCOMPARE(table->item(StatisticsPanel::Pixels, column)->text().toULongLong(),
+                 quint64(pixels[c].count));
+        QCOMPARE(table->item(StatisticsPanel::Min, column)->text().toInt(), pixels[c].min);
+        QCOMPARE(table->item(StatisticsPanel::Max, column)->text().toInt(), pixels[c].max);
+        QCOMPARE(table->item(StatisticsPanel::Mean, column)->text(),
+                 QString::number(pixels[c].mean, 'f', 2));
+    }
+}
+
+void TestMainWindow::statisticsRowsExplainThemselves_data() {
+    QTest::addColumn<int>("row");
+    QTest::addColumn<QString>("label");
+    QTest::addColumn<QString>("definition"); // a phrase the row header's tooltip must contain
+
+    QTest::newRow("pixels") << int(StatisticsPanel::Pixels) << "pixels"
+                            << "sum";
+    QTest::newRow("min") << int(StatisticsPanel::Min) << "min"
+                         << "smallest";
+    QTest::newRow("max") << int(StatisticsPanel::Max) << "max"
+                         << "largest";
+    QTest::newRow("mean") << int(StatisticsPanel::Mean) << "mean"
+                          << "mean";
+    QTest::newRow("median") << int(StatisticsPanel::Median) << "median"
+                            << "nearest rank";
+    QTest::newRow("mode") << int(StatisticsPanel::Mode) << "mode"
+                          << "most frequent";
+    QTest::newRow("std") << int(StatisticsPanel::StdDev) << "std. deviation"
+                         << "population";
+    const QStringList percentiles{"p1", "p5", "p25", "p75", "p95", "p99"};
+    for (int i = 0; i < percentiles.size(); ++i)
+        QTest::newRow(qPrintable(percentiles[i]))
+            << StatisticsPanel::FirstPercentile + i << percentiles[i] << "nearest rank";
+    QTest::newRow("entropy") << int(StatisticsPanel::Entropy) << "entropy (bits)"
+                             << "Shannon entropy";
+}
+
+void TestMainWindow::statisticsRowsExplainThemselves() {
+    QFETCH(int, row);
+    QFETCH(QString, label);
+    QFETCH(QString, definition);
+
+    StatisticsPanel panel;
+    const QTableWidgetItem* header = panel.table()->verticalHeaderItem(row);
+    QVERIFY(header);
+    QCOMPARE(header->text(), label);
+    QVERIFY2(header->toolTip().contains(definition, Qt::CaseInsensitive),
+             qPrintable(header->toolTip()));
+    QVERIFY(panel.table()->editTriggers() == QAbstractItemView::NoEditTriggers);
+}
+
+void TestMainWindow::viewMenuHidesStatistics() {
+    MainWindow window;
+    window.show();
+    const auto actions = window.findChildren<QAction*>();
+    const auto it = std::find_if(actions.begin(), actions.end(), [](const QAction* a) {
+        return a->text().remove(QLatin1Char('&')) == QLatin1String("Statistics");
+    });
+    QVERIFY(it != actions.end());
+    QAction* toggle = *it;
+    QVERIFY(toggle->isCheckable());
+    QVERIFY(toggle->isChecked());
+    QVERIFY(window.statisticsPanel()->isVisible());
+    toggle->trigger();
+    QVERIFY(!window.statisticsPanel()->isVisible());
+    toggle->trigger();
+    QVERIFY(window.statisticsPanel()->isVisible());
+}
+
 void TestMainWindow::badFileKeepsPreviousImage_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("reason"); // a word the core's message must contain
@@ -157,6 +398,9 @@ void TestMainWindow::badFileKeepsPreviousImage() {
     const auto before = plottedValues(*window.histogramPlot());
     const QString summary = window.runSummary();
     const QImage image = window.imageView()->image();
+    const auto statistics = tableTexts(*window.statisticsPanel());
+    QCOMPARE(statistics.size(), int(StatisticsPanel::RowCount));
+    QCOMPARE(statistics.first().size(), 4); // R, G, B, gray
 
     QSignalSpy errors(&window, &MainWindow::errorShown);
     window.openImage(file);
@@ -171,6 +415,8 @@ void TestMainWindow::badFileKeepsPreviousImage() {
     QCOMPARE(window.imageView()->image(), image);
     QCOMPARE(plottedValues(*window.histogramPlot()), before);
     QCOMPARE(window.runSummary(), summary);
+    QCOMPARE(tableTexts(*window.statisticsPanel()), statistics);
+    QCOMPARE(window.statisticsPanel()->statistics().size(), std::size_t(4));
 }
 
 void TestMainWindow::newestRequestWins() {
