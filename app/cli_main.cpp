@@ -231,8 +231,11 @@ void printRun(std::ostream& out, const HistogramRun& run) {
     out << std::left << std::setw(6) << "stats" << std::right << std::setw(11) << "pixels"
         << std::setw(5) << "min" << std::setw(5) << "max" << std::setw(9) << "mean" << std::setw(7)
         << "median" << std::setw(6) << "mode" << std::setw(9) << "std.dev";
-    for (double p : kPercentiles)
-        out << std::setw(5) << ("p" + std::to_string(int(p)));
+    for (double p : kPercentiles) {
+        std::string label = "p"; // appended, not "p" + ...: GCC 12 at -O3 warns wrongly (PR 105329)
+        label += std::to_string(int(p));
+        out << std::setw(5) << label;
+    }
     out << std::setw(9) << "entropy" << '\n';
     for (const auto& h : run.histograms) {
         const ChannelStatistics st = channelStatistics(h.name, h.counts);
