@@ -6,12 +6,17 @@
 #include "statisticspanel.h"
 
 #include <QAction>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 
@@ -106,6 +111,8 @@ MainWindow::MainWindow(QWidget* parent)
     splitter->setStretchFactor(1, 1);
     splitter->setChildrenCollapsible(false);
     setCentralWidget(splitter);
+    m_splitter = splitter;
+    m_rightSplitter = right;
 
     m_runLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // A long device name must not set the window's minimum width (the tooltip has it all);
@@ -117,6 +124,7 @@ MainWindow::MainWindow(QWidget* parent)
     splitter->setSizes({560, 640});
     const int tableHeight = m_statistics->sizeHint().height();
     right->setSizes({std::max(m_plot->minimumHeight(), 640 - tableHeight), tableHeight});
+    restoreSettings();
 
     connect(m_bridge, &JobBridge::analysisFinished, this,
             [this](quint64, const ImageAnalysis& analysis) { showAnalysis(analysis); });
@@ -150,6 +158,24 @@ void MainWindow::createMenus() {
     QAction* sample = file->addAction(tr("Open &Sample"), this, &MainWindow::openSample);
     sample->setStatusTip(tr("The bundled sample photograph"));
     file->addSeparator();
+    QAction* exportPlotAction = file->addAction(tr("&Export Plot…"), this, &MainWindow::exportPlot);
+    exportPlotAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportPlotAction->setStatusTip(tr("The histogram plot as PNG, JPG, PDF or SVG"));
+    QAction* histogramCsvAction =
+        file->addAction(tr("Export &Histogram CSV…"), this, &MainWindow::chooseHistogramCsv);
+    histogramCsvAction->setStatusTip(
+        tr("bin,r,g,b,gray: the counts, as histlab-cli --csv writes them"));
+    QAction* statisticsCsvAction =
+        file->addAction(tr("Export S&tatistics CSV…"), this, &MainWindow::chooseStatisticsCsv);
+    statisticsCsvAction->setStatusTip(
+        tr("One row per channel, as histlab-cli --stats-csv writes them"));
+    QAction* copy = file->addAction(tr("&Copy Plot"), this, &MainWindow::copyPlot);
+    copy->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    copy->setStatusTip(tr("The histogram plot as an image on the clipboard"));
+    m_exportActions = {exportPlotAction, histogramCsvAction, statisticsCsvAction, copy};
+    for (QAction* action : m_exportActions)
+        action->setEnabled(false); // until there is something to export
+    file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
 
@@ -168,8 +194,108 @@ void MainWindow::chooseImage() {
            "All files (*)"));
     if (path.isEmpty())
         return;
-    m_lastDir = QFileInfo(path).absolutePath();
+    rememberFolder(path);
     openImage(path);
+}
+
+// Settings live in QSettings("HistLab", "HistLab"): the last folder as soon as it changes, the
+// window's geometry and splitters when it closes.
+void MainWindow::restoreSettings() {
+    QSettings settings(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
+    m_lastDir = settings.value(QStringLiteral("lastFolder"), m_lastDir).toString();
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    m_splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
+    m_rightSplitter->restoreState(
+        settings.value(QStringLiteral("window/rightSplitter")).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
+    settings.setValue(QStringLiteral("window/rightSplitter"), m_rightSplitter->saveState());
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::rememberFolder(const QString& file) {
+    m_lastDir = QFileInfo(file).absolutePath();
+    QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"))
+        .setValue(QStringLiteral("lastFolder"), m_lastDir);
+}
+
+/// "<last folder>/<image name>-<what>.<suffix>", e.g. ".../sample-histogram.png".
+QString MainWindow::defaultExportPath(const QString& what, const QString& suffix) const {
+    QString base = QFileInfo(m_current.source).completeBaseName();
+    if (base.isEmpty())
+        base = QStringLiteral("histlab");
+    base += QLatin1Char('-');
+    base += what;
+    base += QLatin1Char('.');
+    base += suffix;
+    return QDir(m_lastDir.isEmpty() ? QDir::homePath() : m_lastDir).filePath(base);
+}
+
+void MainWindow::exportPlot() {
+    auto* dialog = new ExportDialog(m_plot->size(), m_lastDir, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setFileChooser(m_saveChooser);
+    dialog->setFilePath(defaultExportPath(QStringLiteral("histogram"), QStringLiteral("png")));
+    connect(dialog, &QDialog::accepted, this,
+            [this, dialog] { exportPlotTo(dialog->filePath(), dialog->options()); });
+    dialog->open(); // window-modal, no nested event loop
+}
+
+void MainWindow::chooseHistogramCsv() {
+    const QString path =
+        m_saveChooser(this, tr("Export Histogram CSV"),
+                      defaultExportPath(QStringLiteral("histogram"), QStringLiteral("csv")),
+                      tr("CSV files (*.csv);;All files (*)"));
+    if (!path.isEmpty())
+        exportHistogramCsvTo(path);
+}
+
+void MainWindow::chooseStatisticsCsv() {
+    const QString path =
+        m_saveChooser(this, tr("Export Statistics CSV"),
+                      defaultExportPath(QStringLiteral("statistics"), QStringLiteral("csv")),
+                      tr("CSV files (*.csv);;All files (*)"));
+    if (!path.isEmpty())
+        exportStatisticsCsvTo(path);
+}
+
+ExportResult MainWindow::exportPlotTo(const QString& path, const PlotExportOptions& options) {
+    return finishExport(histlab::ui::exportPlot(*m_plot, path, options), path);
+}
+
+ExportResult MainWindow::exportHistogramCsvTo(const QString& path) {
+    return finishExport(exportHistogramCsv(m_current.run, path), path);
+}
+
+ExportResult MainWindow::exportStatisticsCsvTo(const QString& path) {
+    return finishExport(exportStatisticsCsv(m_current.statistics, path), path);
+}
+
+void MainWindow::copyPlot() {
+    QGuiApplication::clipboard()->setImage(renderPlot(*m_plot, m_plot->width(), m_plot->height()));
+    statusBar()->showMessage(tr("Plot copied to the clipboard"), 3000);
+}
+
+ExportResult MainWindow::finishExport(const ExportResult& result, const QString& path) {
+    if (result.ok) {
+        rememberFolder(path);
+        statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
+        return result;
+    }
+    m_lastError = result.message;
+    statusBar()->showMessage(result.message);
+    qCWarning(lcUi).noquote() << "export failed:" << result.message;
+    if (m_errorDialogs) {
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("HistLab"), result.message,
+                                    QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+    return result;
 }
 
 void MainWindow::openImage(const QString& path) {
@@ -191,6 +317,8 @@ void MainWindow::showAnalysis(const ImageAnalysis& analysis) {
     m_imageView->setImage(analysis.preview);
     m_plot->setHistograms(analysis.run.histograms);
     m_statistics->setStatistics(analysis.statistics);
+    for (QAction* action : m_exportActions)
+        action->setEnabled(true);
     m_announcePending = true; // the plot replots on the next event-loop turn
     const QString summary = describeRun(analysis.run);
     m_runLabel->setText(summary);

@@ -4,13 +4,17 @@
 // configuration, median time, GB/s, % of the read-only ceiling, verification) in the status bar.
 // All work goes through a JobBridge; the window only asks and listens, so it never blocks and never
 // touches OpenCL.
+#include "exportdialog.h"
+#include "exporter.h"
 #include "jobbridge.h"
 
 #include <QMainWindow>
 #include <QSize>
 #include <QString>
 
+class QAction;
 class QLabel;
+class QSplitter;
 
 namespace histlab::ui {
 
@@ -50,6 +54,18 @@ public:
     /// True while a request has not answered.
     bool isBusy() const { return m_bridge->busy(); }
 
+    /// Where the open and export dialogs start: the folder of the last file opened or exported
+    /// (remembered in QSettings("HistLab", "HistLab") under "lastFolder").
+    QString lastFolder() const { return m_lastDir; }
+    /// How export actions ask for a file (QFileDialog by default; tests inject their own).
+    void setSaveFileChooser(FileChooser chooser) { m_saveChooser = std::move(chooser); }
+
+    /// Exports what is shown to `path`; a failure is reported like an analysis error (status
+    /// bar, lastError(), a message box when enabled) and returned. Success remembers the folder.
+    ExportResult exportPlotTo(const QString& path, const PlotExportOptions& options);
+    ExportResult exportHistogramCsvTo(const QString& path);
+    ExportResult exportStatisticsCsvTo(const QString& path);
+
 public slots:
     /// Starts loading and analysing an image; returns at once. The window keeps showing the
     /// previous image until the new one has its histograms; a failure leaves it in place.
@@ -57,6 +73,14 @@ public slots:
     void openSample() { openImage(sampleImagePath()); }
     /// File › Open: asks for a file, then openImage().
     void chooseImage();
+    /// File › Export plot (Ctrl+E): opens an ExportDialog (window-modal, without a nested event
+    /// loop); accepting it writes the file.
+    void exportPlot();
+    /// File › Export histogram CSV / statistics CSV: asks for a file, then writes it.
+    void chooseHistogramCsv();
+    void chooseStatisticsCsv();
+    /// File › Copy plot (Ctrl+Shift+C): the plot as an image on the clipboard.
+    void copyPlot();
 
 signals:
     /// A new image and its histograms are on screen (emitted after the plot's replot).
@@ -64,8 +88,15 @@ signals:
     /// An analysis failed; `message` is the core's (it names the file and the reason).
     void errorShown(const QString& message);
 
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
 private:
     void createMenus();
+    void restoreSettings();
+    void rememberFolder(const QString& file);
+    QString defaultExportPath(const QString& what, const QString& suffix) const;
+    ExportResult finishExport(const ExportResult& result, const QString& path);
     void showAnalysis(const ImageAnalysis& analysis);
     void showFailure(const JobError& error);
     void showProgress(double fraction, const QString& stage);
@@ -81,7 +112,11 @@ private:
     QString m_deviceSelector = QStringLiteral("auto");
     QString m_lastDir;
     bool m_errorDialogs = true;
-    bool m_announcePending = false; // emit histogramShown() after the next replot
+    bool m_announcePending = false;       // emit histogramShown() after the next replot
+    QSplitter* m_splitter = nullptr;      // image | right
+    QSplitter* m_rightSplitter = nullptr; // plot over statistics
+    QList<QAction*> m_exportActions;      // enabled once something is shown
+    FileChooser m_saveChooser = nativeSaveFileChooser();
 };
 
 /// One line describing a run for the status bar, e.g. "pthread-… [cpu] · cpu copies=4 …

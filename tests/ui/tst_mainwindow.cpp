@@ -16,6 +16,7 @@
 #include <QFile>
 #include <QImage>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -175,6 +176,8 @@ private:
 
 void TestMainWindow::initTestCase() {
     histlab::ui::routeCoreLogToQt();
+    // The window restores its settings (QSettings): keep the user's out of the tests.
+    QStandardPaths::setTestModeEnabled(true);
     QVERIFY(m_dir.isValid());
     QVERIFY(makeImage(64, 48, QImage::Format_RGBA8888).save(m_dir.filePath("rgba.png")));
     QVERIFY(makeImage(33, 17, QImage::Format_Grayscale8).save(m_dir.filePath("gray.png")));

@@ -1,0 +1,431 @@
+// Exports from the window on the offscreen platform: the plot as PNG, JPEG, PDF and SVG with the
+// size asked for, the histograms and statistics as the CLI's CSV, the plot on the clipboard. A
+// failed export names the file, leaves neither the file nor a temporary one behind, and the
+// folder of a successful one is remembered (QSettings) as the dialogs' next start folder.
+#include "exportdialog.h"
+#include "exporter.h"
+#include "histogramplot.h"
+#include "logging.h"
+#include "mainwindow.h"
+#include "statisticspanel.h"
+
+#include <histogramstats.h>
+
+#include <QAction>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QGuiApplication>
+#include <QImage>
+#include <QImageReader>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <QtTest>
+
+#include <memory>
+
+using histlab::ui::ExportDialog;
+using histlab::ui::ExportResult;
+using histlab::ui::MainWindow;
+using histlab::ui::PlotExportOptions;
+using histlab::ui::PlotFormat;
+
+Q_DECLARE_METATYPE(histlab::ui::PlotFormat)
+
+namespace {
+
+constexpr int kTimeoutMs = 60'000; // PoCL builds its kernels on the first run
+
+QByteArray readAll(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+/// The CSV's lines without the trailing empty one.
+QList<QByteArray> csvLines(const QString& path) {
+    QList<QByteArray> lines = readAll(path).split('\n');
+    if (!lines.isEmpty() && lines.last().isEmpty())
+        lines.removeLast();
+    return lines;
+}
+
+QAction* findAction(const MainWindow& window, const QString& text) {
+    const auto actions = window.findChildren<QAction*>();
+    for (QAction* a : actions)
+        if (a->text().remove(QLatin1Char('&')) == text)
+            return a;
+    return nullptr;
+}
+
+/// Every entry of a folder, to see that nothing (no temporary) was left behind.
+QStringList entries(const QString& folder) {
+    return QDir(folder).entryList(QDir::AllEntries | QDir::Hidden | QDir::System |
+                                  QDir::NoDotAndDotDot);
+}
+
+} // namespace
+
+class TestExport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void exportsPlot_data();
+    void exportsPlot();
+    void exportsCsv_data();
+    void exportsCsv();
+    void failedExportLeavesNothing_data();
+    void failedExportLeavesNothing();
+    void exportPlotActionUsesDialog();
+    void csvActionAsksInLastFolder();
+    void copyPlot();
+    void settingsRoundTrip();
+
+private:
+    bool openAndWait(MainWindow& window, const QString& source);
+    /// Runs one export of `kind` ("png", "jpg", "pdf", "svg", "histogram", "statistics").
+    ExportResult exportAs(const QString& kind, const QString& path);
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> m_window; // shows the bundled sample
+};
+
+void TestExport::initTestCase() {
+    histlab::ui::routeCoreLogToQt();
+    QVERIFY(m_dir.isValid());
+    // Settings go to a private folder, never the user's (before any QSettings is created).
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.filePath("settings"));
+    QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab")).clear();
+
+    m_window = std::make_unique<MainWindow>();
+    m_window->setErrorDialogsEnabled(false);
+    m_window->show();
+    QVERIFY(openAndWait(*m_window, MainWindow::sampleImagePath()));
+}
+
+bool TestExport::openAndWait(MainWindow& window, const QString& source) {
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    window.openImage(source);
+    return shown.wait(kTimeoutMs) || shown.count() > 0;
+}
+
+ExportResult TestExport::exportAs(const QString& kind, const QString& path) {
+    if (kind == QLatin1String("histogram"))
+        return m_window->exportHistogramCsvTo(path);
+    if (kind == QLatin1String("statistics"))
+        return m_window->exportStatisticsCsvTo(path);
+    PlotExportOptions options;
+    options.format = *histlab::ui::plotFormatForFile(QStringLiteral("x.") + kind);
+    return m_window->exportPlotTo(path, options);
+}
+
+void TestExport::exportsPlot_data() {
+    QTest::addColumn<PlotFormat>("format");
+    QTest::addColumn<double>("scale");
+    QTest::addColumn<QString>("fileName");
+
+    QTest::newRow("png 1x") << PlotFormat::Png << 1.0 << "plot.png";
+    QTest::newRow("png 2x") << PlotFormat::Png << 2.0 << "plot@2x.png";
+    QTest::newRow("jpg 1x") << PlotFormat::Jpg << 1.0 << "plot.jpg";
+    QTest::newRow("jpg 2x") << PlotFormat::Jpg << 2.0 << "plot@2x.jpeg";
+    QTest::newRow("pdf") << PlotFormat::Pdf << 1.0 << "plot.pdf";
+    QTest::newRow("svg") << PlotFormat::Svg << 1.0 << "plot.svg";
+}
+
+void TestExport::exportsPlot() {
+    QFETCH(PlotFormat, format);
+    QFETCH(double, scale);
+    QFETCH(QString, fileName);
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(fileName);
+    PlotExportOptions options;
+    options.format = format;
+    options.width = 640;
+    options.height = 400;
+    options.scale = scale;
+    const ExportResult result = m_window->exportPlotTo(path, options);
+    QVERIFY2(result.ok, qPrintable(result.message));
+    QCOMPARE(entries(dir.path()), QStringList{fileName}); // the file and no temporary
+
+    const QByteArray bytes = readAll(path);
+    QVERIFY(bytes.size() > 100);
+    switch (format) {
+    case PlotFormat::Png:
+    case PlotFormat::Jpg: {
+        if (format == PlotFormat::Png)
+            QVERIFY(bytes.startsWith("\x89PNG\r\n\x1a\n"));
+        else
+            QVERIFY(bytes.startsWith("\xFF\xD8\xFF"));
+        QImageReader reader(path);
+        QCOMPARE(reader.size(), QSize(qRound(640 * scale), qRound(400 * scale)));
+        const QImage image = reader.read();
+        QVERIFY2(!image.isNull(), qPrintable(reader.errorString()));
+        // Something was drawn: not one flat colour.
+        const QRgb first = image.pixel(0, 0);
+        bool varied = false;
+        for (int y = 0; y < image.height() && !varied; y += 7)
+            for (int x = 0; x < image.width() && !varied; x += 7)
+                varied = image.pixel(x, y) != first;
+        QVERIFY(varied);
+        break;
+    }
+    case PlotFormat::Pdf:
+        QVERIFY(bytes.startsWith("%PDF-"));
+        QVERIFY(bytes.trimmed().endsWith("%%EOF"));
+        break;
+    case PlotFormat::Svg: {
+        QXmlStreamReader xml(bytes);
+        QVERIFY(xml.readNextStartElement());
+        QCOMPARE(xml.name(), QLatin1String("svg"));
+        int elements = 0;
+        while (!xml.atEnd())
+            if (xml.readNext() == QXmlStreamReader::StartElement)
+                ++elements;
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY(elements > 10); // axes, ticks, graphs
+        break;
+    }
+    }
+}
+
+void TestExport::exportsCsv_data() {
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<QByteArray>("header");
+
+    const QString data = QStringLiteral(HISTLAB_TEST_DATA_DIR "/");
+    QTest::newRow("bundled sample")
+        << MainWindow::sampleImagePath() << QByteArray("bin,r,g,b,gray");
+    QTest::newRow("rgba8.png") << data + "rgba8.png" << QByteArray("bin,r,g,b,a,gray");
+    QTest::newRow("gray8.png") << data + "gray8.png" << QByteArray("bin,gray");
+}
+
+void TestExport::exportsCsv() {
+    QFETCH(QString, source);
+    QFETCH(QByteArray, header);
+
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QVERIFY(openAndWait(window, source));
+    const quint64 pixels =
+        quint64(window.currentImageSize().width()) * quint64(window.currentImageSize().height());
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+
+    // Histograms: the CLI's header, 256 bins in order, each column summing to the pixels.
+    const QString histogramPath = dir.filePath("histogram.csv");
+    ExportResult result = window.exportHistogramCsvTo(histogramPath);
+    QVERIFY2(result.ok, qPrintable(result.message));
+    const QList<QByteArray> lines = csvLines(histogramPath);
+    QCOMPARE(lines.size(), 257);
+    QCOMPARE(lines.first(), header);
+    const int columns = int(header.count(',')) + 1;
+    QList<quint64> sums(columns - 1, 0);
+    for (int bin = 0; bin < 256; ++bin) {
+        const QList<QByteArray> cells = lines[bin + 1].split(',');
+        QCOMPARE(cells.size(), columns);
+        QCOMPARE(cells[0].toInt(), bin);
+        for (int c = 1; c < columns; ++c) {
+            bool ok = false;
+            sums[c - 1] += cells[c].toULongLong(&ok);
+            QVERIFY(ok);
+        }
+    }
+    for (quint64 sum : sums)
+        QCOMPARE(sum, pixels);
+
+    // Statistics: the core's header and one row per channel, in the run's order.
+    const QString statisticsPath = dir.filePath("statistics.csv");
+    result = window.exportStatisticsCsvTo(statisticsPath);
+    QVERIFY2(result.ok, qPrintable(result.message));
+    const QList<QByteArray> rows = csvLines(statisticsPath);
+    const auto& histograms = window.currentRun().histograms;
+    const QByteArray expected =
+        QByteArray::fromStdString(histlab::statisticsCsv(window.statisticsPanel()->statistics()));
+    QCOMPARE(rows.first(), expected.split('\n').first());
+    QVERIFY(rows.first().startsWith("channel,count,"));
+    QCOMPARE(rows.size(), int(histograms.size()) + 1);
+    for (std::size_t c = 0; c < histograms.size(); ++c) {
+        const QList<QByteArray> cells = rows[int(c) + 1].split(',');
+        QCOMPARE(cells.size(), int(rows.first().count(',')) + 1);
+        QCOMPARE(cells[0].toStdString(), histograms[c].name);
+        QCOMPARE(cells[1].toULongLong(), pixels);
+    }
+    QCOMPARE(readAll(statisticsPath), expected);
+    QCOMPARE(entries(dir.path()), (QStringList{"histogram.csv", "statistics.csv"}));
+}
+
+void TestExport::failedExportLeavesNothing_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<bool>("intoDirectory"); // the path is a folder; else its folder is missing
+
+    for (const char* kind : {"png", "jpg", "pdf", "svg", "histogram", "statistics"}) {
+        QTest::addRow("%s, missing folder", kind) << QString::fromLatin1(kind) << false;
+        QTest::addRow("%s, path is a folder", kind) << QString::fromLatin1(kind) << true;
+    }
+}
+
+void TestExport::failedExportLeavesNothing() {
+    QFETCH(QString, kind);
+    QFETCH(bool, intoDirectory);
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QString path;
+    QString watched; // the folder that must stay as it was
+    if (intoDirectory) {
+        path = dir.filePath(QStringLiteral("taken.%1").arg(kind));
+        QVERIFY(QDir().mkdir(path));
+        watched = dir.path();
+    } else {
+        path = dir.filePath(QStringLiteral("absent/out.%1").arg(kind));
+        watched = dir.path();
+    }
+    const QStringList before = entries(watched);
+
+    const ExportResult result = exportAs(kind, path);
+    QVERIFY(!result.ok);
+    QVERIFY2(result.message.contains(QDir::toNativeSeparators(path)), qPrintable(result.message));
+    QVERIFY2(result.message.size() > QDir::toNativeSeparators(path).size() + 20,
+             qPrintable(result.message)); // and a reason
+    QCOMPARE(m_window->lastError(), result.message);
+    QCOMPARE(entries(watched), before);
+    if (intoDirectory)
+        QVERIFY(entries(path).isEmpty());
+    else
+        QVERIFY(!QFileInfo::exists(path));
+}
+
+void TestExport::exportPlotActionUsesDialog() {
+    QAction* action = findAction(*m_window, QStringLiteral("Export Plot…"));
+    QVERIFY(action);
+    QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
+    QVERIFY(action->isEnabled());
+
+    QTemporaryDir first, second;
+    QVERIFY(first.isValid() && second.isValid());
+    QVERIFY(m_window->exportHistogramCsvTo(first.filePath("h.csv")).ok);
+    QCOMPARE(m_window->lastFolder(), first.path());
+
+    QString askedIn;
+    m_window->setSaveFileChooser(
+        [&](QWidget*, const QString&, const QString& start, const QString& filter) {
+            askedIn = QFileInfo(start).absolutePath();
+            Q_UNUSED(filter);
+            return second.filePath("chosen.svg");
+        });
+    action->trigger();
+    auto* dialog = m_window->findChild<ExportDialog*>();
+    QVERIFY(dialog);
+    QVERIFY(dialog->isVisible());
+    QCOMPARE(dialog->startFolder(), first.path());
+    // Defaults: the plot's size at 1x.
+    QCOMPARE(dialog->options().width, m_window->histogramPlot()->width());
+    QCOMPARE(dialog->options().height, m_window->histogramPlot()->height());
+    QCOMPARE(dialog->options().scale, 1.0);
+
+    dialog->browse();
+    QCOMPARE(askedIn, first.path());
+    QCOMPARE(dialog->filePath(), second.filePath("chosen.svg"));
+    QCOMPARE(dialog->options().format, PlotFormat::Svg); // the suffix picked the format
+    QVERIFY(!dialog->scaleBox()->isEnabled());           // vector: no scale
+    dialog->accept();
+    QVERIFY(readAll(second.filePath("chosen.svg")).contains("<svg"));
+    QCOMPARE(m_window->lastFolder(), second.path());
+    QTRY_VERIFY(!m_window->findChild<ExportDialog*>()); // deleted on close
+    m_window->setSaveFileChooser(histlab::ui::nativeSaveFileChooser());
+}
+
+void TestExport::csvActionAsksInLastFolder() {
+    QTemporaryDir first, second;
+    QVERIFY(first.isValid() && second.isValid());
+    QVERIFY(m_window->exportStatisticsCsvTo(first.filePath("s.csv")).ok);
+
+    for (const QString& text :
+         {QStringLiteral("Export Histogram CSV…"), QStringLiteral("Export Statistics CSV…")}) {
+        QAction* action = findAction(*m_window, text);
+        QVERIFY2(action, qPrintable(text));
+        QString startPath;
+        const QString target = second.filePath(text.section(QLatin1Char(' '), 1, 1) + ".csv");
+        m_window->setSaveFileChooser(
+            [&](QWidget*, const QString&, const QString& start, const QString&) {
+                startPath = start;
+                return target;
+            });
+        action->trigger();
+        QCOMPARE(QFileInfo(startPath).absolutePath(), first.path());
+        QVERIFY(startPath.endsWith(QLatin1String(".csv")));
+        QVERIFY2(QFileInfo::exists(target), qPrintable(target));
+        QVERIFY(csvLines(target).size() > 1);
+        QVERIFY(m_window->exportStatisticsCsvTo(first.filePath("s.csv")).ok); // back to first
+    }
+    m_window->setSaveFileChooser(histlab::ui::nativeSaveFileChooser());
+}
+
+void TestExport::copyPlot() {
+    QAction* action = findAction(*m_window, QStringLiteral("Copy Plot"));
+    QVERIFY(action);
+    QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    QClipboard* clipboard = QGuiApplication::clipboard();
+    if (!clipboard)
+        QSKIP("this platform has no clipboard");
+    clipboard->clear();
+    action->trigger();
+    const QImage image = clipboard->image();
+    if (image.isNull() && !clipboard->mimeData())
+        QSKIP("the platform's clipboard keeps no data");
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.size() / image.devicePixelRatio(), m_window->histogramPlot()->size());
+}
+
+void TestExport::settingsRoundTrip() {
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    QVERIFY(m_window->exportHistogramCsvTo(folder.filePath("h.csv")).ok);
+    QCOMPARE(QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"))
+                 .value(QStringLiteral("lastFolder"))
+                 .toString(),
+             folder.path());
+
+    QSize size;
+    QList<int> sizes;
+    {
+        MainWindow window;
+        window.show();
+        QCOMPARE(window.lastFolder(), folder.path()); // restored on start
+        window.resize(900, 560);
+        auto* splitter = qobject_cast<QSplitter*>(window.centralWidget());
+        QVERIFY(splitter);
+        splitter->setSizes({250, 650});
+        sizes = splitter->sizes();
+        size = window.size();
+        QVERIFY(window.close()); // saves geometry and splitters
+    }
+    MainWindow window;
+    window.show();
+    QCOMPARE(window.lastFolder(), folder.path());
+    QCOMPARE(window.size(), size);
+    auto* splitter = qobject_cast<QSplitter*>(window.centralWidget());
+    QVERIFY(splitter);
+    QCOMPARE(splitter->sizes(), sizes);
+
+    // The export dialog of the new window starts in the remembered folder.
+    // (It needs something shown only to export, not to open.)
+    window.exportPlot();
+    auto* dialog = window.findChild<ExportDialog*>();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->startFolder(), folder.path());
+    QCOMPARE(QFileInfo(dialog->filePath()).absolutePath(), folder.path());
+    dialog->reject();
+}
+
+QTEST_MAIN(TestExport)
+#include "tst_export.moc"
