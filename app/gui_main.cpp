@@ -57,9 +57,10 @@ int main(int argc, char* argv[]) {
                                  QStringLiteral("Image to open (default: the bundled sample)."),
                                  QStringLiteral("[IMAGE]"));
     QCommandLineOption device(QStringLiteral("device"),
-                              QStringLiteral("OpenCL device: index, gpu, cpu, or part of its "
-                                             "name (default: the first GPU, else the CPU)."),
-                              QStringLiteral("SEL"), QStringLiteral("auto"));
+                              QStringLiteral("OpenCL device: index, gpu, cpu, auto, or part of "
+                                             "its name (default: the one last chosen in the "
+                                             "window, else the first GPU, else the CPU)."),
+                              QStringLiteral("SEL"));
     parser.addOption(device);
     QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                   QStringLiteral("Grab the window to FILE once the first "
@@ -72,7 +73,8 @@ int main(int argc, char* argv[]) {
         parser.showHelp(2);
 
     histlab::ui::MainWindow window;
-    window.setDeviceSelector(parser.value(device));
+    if (parser.isSet(device)) // else the device remembered from the Run panel
+        window.setDeviceSelector(parser.value(device));
     if (parser.isSet(screenshot))
         arrangeScreenshot(window, parser.value(screenshot), 120'000);
     window.show();

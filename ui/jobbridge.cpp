@@ -6,7 +6,9 @@
 #include <imageio.h>
 #include <log.h>
 
+#include <QDateTime>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryFile>
 
 #include <any>
@@ -49,9 +51,31 @@ QImage makePreview(const HostImage& image) {
 
 } // namespace
 
+/// The image the worker loaded last; only the worker thread reads or writes it. A request for
+/// the same, unchanged file (a region being dragged, or the whole image again) reuses it.
+struct JobBridge::LoadedImage {
+    QString source;
+    QDateTime modified;
+    qint64 bytes = -1;
+    std::shared_ptr<const HostImage> image;
+
+    std::shared_ptr<const HostImage> get(const QString& path) {
+        const QFileInfo info(path);
+        if (image && path == source && info.lastModified() == modified && info.size() == bytes)
+            return image;
+        image.reset(); // one image in memory at a time
+        image = std::make_shared<const HostImage>(loadSource(path));
+        source = path;
+        modified = info.lastModified();
+        bytes = info.size();
+        return image;
+    }
+};
+
 JobBridge::JobBridge(QObject* parent)
     : QObject(parent)
-    , m_runner(std::make_unique<JobRunner>()) {}
+    , m_runner(std::make_unique<JobRunner>())
+    , m_loaded(std::make_shared<LoadedImage>()) {}
 
 JobBridge::~JobBridge() {
     // Join the worker while this object is whole: callbacks that run meanwhile may still post
@@ -60,14 +84,21 @@ JobBridge::~JobBridge() {
 }
 
 quint64 JobBridge::analyse(const AnalysisRequest& request) {
-    JobRunner::Work work = [request](JobContext& ctx) -> std::any {
+    JobRunner::Work work = [request, loaded = m_loaded](JobContext& ctx) -> std::any {
         ctx.progress(0.0, "loading");
-        HostImage image = loadSource(request.source);
+        const std::shared_ptr<const HostImage> full = loaded->get(request.source);
         ctx.throwIfCancelled();
         ImageAnalysis result;
         result.source = request.source;
-        result.imageSize = QSize(image.width, image.height);
-        result.preview = makePreview(image);
+        result.imageSize = QSize(full->width, full->height);
+        result.region = request.region;
+        // A region is analysed on its own (no preview: the window keeps the whole image's).
+        HostImage cropped;
+        if (request.region)
+            cropped = cropImage(*full, *request.region);
+        else
+            result.preview = makePreview(*full);
+        const HostImage& image = request.region ? cropped : *full;
         ctx.throwIfCancelled();
 
         Device& device = ctx.devices().select(request.device.toStdString());
@@ -112,8 +143,54 @@ quint64 JobBridge::analyse(const AnalysisRequest& request) {
     };
 
     const quint64 id = m_runner->submit(kLane, std::move(work), std::move(handlers));
+    const bool wasBusy = busy();
     m_latest = m_pending = id;
     qCDebug(lcUi) << "analysis" << id << "submitted:" << request.source;
+    if (!wasBusy)
+        emit busyChanged(true);
+    return id;
+}
+
+void JobBridge::cancel() {
+    if (m_pending == 0)
+        return;
+    qCDebug(lcUi) << "analysis" << m_pending << "cancel requested";
+    m_runner->cancel(m_pending);
+}
+
+quint64 JobBridge::listDevices() {
+    JobRunner::Work work = [](JobContext& ctx) -> std::any {
+        std::vector<DeviceEntry> entries;
+        DeviceSet& devices = ctx.devices();
+        for (const DeviceInfo& info : devices.infos()) {
+            ctx.throwIfCancelled();
+            DeviceEntry entry;
+            entry.info = info;
+            // One device whose probes fail is still listed; the message says why.
+            try {
+                entry.capabilities = devices.open(info.index).capabilities();
+            } catch (...) {
+                entry.probeError = toJobError(std::current_exception()).message;
+            }
+            entries.push_back(std::move(entry));
+        }
+        return entries;
+    };
+    JobRunner::Handlers handlers;
+    handlers.finished = [this](JobId id, std::any value) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, id, devices = std::any_cast<std::vector<DeviceEntry>>(std::move(value))] {
+                emit devicesListed(id, devices);
+            },
+            Qt::QueuedConnection);
+    };
+    handlers.failed = [this](JobId id, const JobError& error) {
+        QMetaObject::invokeMethod(
+            this, [this, id, error] { emit devicesFailed(id, error); }, Qt::QueuedConnection);
+    };
+    const quint64 id = m_runner->submit("devices", std::move(work), std::move(handlers));
+    qCDebug(lcUi) << "device list" << id << "submitted";
     return id;
 }
 
@@ -121,6 +198,7 @@ void JobBridge::deliverFinished(quint64 id, const ImageAnalysis& result) {
     if (id != m_latest) // superseded: the newest request wins
         return;
     m_pending = 0;
+    emit busyChanged(false);
     emit analysisFinished(id, result);
 }
 
@@ -128,6 +206,7 @@ void JobBridge::deliverFailed(quint64 id, const JobError& error) {
     if (id != m_latest)
         return;
     m_pending = 0;
+    emit busyChanged(false);
     emit analysisFailed(id, error);
 }
 

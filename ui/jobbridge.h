@@ -15,6 +15,8 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace histlab::ui {
@@ -26,6 +28,9 @@ struct AnalysisRequest {
     HistogramRequest histogram;              ///< variant and parameters; auto by default
     int repeats = 5;
     bool verify = true;
+    /// Only these pixels (full-image coordinates, inside the image); the whole image if unset.
+    /// The worker keeps the image it loaded last, so a region of it is not read again.
+    std::optional<Region> region;
 };
 
 /// One finished analysis, as values: the image as it will be shown, the core's run and the
@@ -36,6 +41,14 @@ struct ImageAnalysis {
     QImage preview;   ///< 8-bit copy for display, at most maxPreviewSide on its longer side
     HistogramRun run; ///< histograms, configuration, timings, verification
     std::vector<ChannelStatistics> statistics; ///< one per run.histograms, in the same order
+    std::optional<Region> region; ///< as requested; the preview is left empty for a region
+};
+
+/// One OpenCL device as the worker sees it: what it reports and what its probes found.
+struct DeviceEntry {
+    DeviceInfo info;
+    std::optional<Capabilities> capabilities; ///< empty when the probes could not run
+    std::string probeError;                   ///< why, if they could not
 };
 
 class JobBridge : public QObject {
@@ -55,7 +68,18 @@ public:
     /// True until the newest request has answered.
     bool busy() const { return m_pending != 0; }
 
+    /// Cancels the newest analysis if it has not answered; it then fails as Cancelled.
+    void cancel();
+
+    /// Lists every OpenCL device and probes its capabilities on the worker (lane "devices");
+    /// answers with devicesListed or devicesFailed.
+    quint64 listDevices();
+
 signals:
+    /// busy() changed: an analysis was submitted while idle, or the newest one answered.
+    void busyChanged(bool busy);
+    void devicesListed(quint64 id, const std::vector<histlab::ui::DeviceEntry>& devices);
+    void devicesFailed(quint64 id, const histlab::JobError& error);
     void progressChanged(quint64 id, double fraction, const QString& stage);
     void analysisFinished(quint64 id, const histlab::ui::ImageAnalysis& result);
     void analysisFailed(quint64 id, const histlab::JobError& error);
@@ -65,6 +89,9 @@ private:
     void deliverFailed(quint64 id, const JobError& error);
 
     std::unique_ptr<JobRunner> m_runner;
+    struct LoadedImage;                    // the last image the worker loaded
+    std::shared_ptr<LoadedImage> m_loaded; // copied into each job; only the worker touches it
+
     quint64 m_latest = 0;  // the newest analysis submitted (GUI thread only)
     quint64 m_pending = 0; // m_latest until it answers, then 0
 };

@@ -3,12 +3,14 @@
 #include "histogramplot.h"
 #include "imageview.h"
 #include "logging.h"
+#include "runpanel.h"
 #include "statisticspanel.h"
 
 #include <QAction>
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -16,9 +18,11 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QToolButton>
 
 #include <algorithm>
 
@@ -120,6 +124,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_runLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     statusBar()->addWidget(m_runLabel, 1);
     createMenus();
+    connectImageView();
+    createRunControls();
     resize(1200, 700);
     splitter->setSizes({560, 640});
     const int tableHeight = m_statistics->sizeHint().height();
@@ -185,6 +191,8 @@ void MainWindow::createMenus() {
     statistics->setChecked(true);
     statistics->setStatusTip(tr("Per-channel statistics below the histograms"));
     connect(statistics, &QAction::toggled, m_statistics, &QWidget::setVisible);
+    view->addSeparator();
+    view->addActions(m_imageView->viewActions()); // zoom in/out, 1:1, fit
 }
 
 void MainWindow::chooseImage() {
@@ -302,7 +310,11 @@ void MainWindow::openImage(const QString& path) {
     m_requested = path;
     AnalysisRequest request;
     request.source = path;
-    request.device = m_deviceSelector;
+    if (path == m_current.source)
+        request.region = m_region;
+    request.device = m_runPanel->deviceSelector();
+    request.histogram = m_runPanel->histogramRequest();
+    request.repeats = m_runPanel->repeats();
     m_bridge->analyse(request);
     statusBar()->showMessage(tr("Opening %1…").arg(displayName(path)));
 }
@@ -310,17 +322,34 @@ void MainWindow::openImage(const QString& path) {
 void MainWindow::showProgress(double fraction, const QString& stage) {
     statusBar()->showMessage(
         tr("%1: %2 (%3 %)").arg(displayName(m_requested), stage).arg(qRound(fraction * 100)));
+    m_progress->setValue(qRound(fraction * 1000));
 }
 
 void MainWindow::showAnalysis(const ImageAnalysis& analysis) {
+    // A region's answer comes without a preview: the view keeps the whole image, as it does
+    // (zoom, pan, region) when the same image is analysed again.
+    const bool sameImage = analysis.source == m_current.source &&
+                           analysis.imageSize == m_current.imageSize &&
+                           !m_imageView->image().isNull();
+    const QImage preview = analysis.region ? m_current.preview : analysis.preview;
     m_current = analysis;
-    m_imageView->setImage(analysis.preview);
+    m_current.preview = preview;
+    if (!sameImage) {
+        m_region.reset();
+        m_imageView->setImage(preview, analysis.imageSize);
+    } else if (!analysis.region) {
+        m_imageView->setPreview(preview);
+    }
+    m_imageView->setSourceDepth(analysis.run.sourceDepth);
     m_plot->setHistograms(analysis.run.histograms);
     m_statistics->setStatistics(analysis.statistics);
     for (QAction* action : m_exportActions)
         action->setEnabled(true);
     m_announcePending = true; // the plot replots on the next event-loop turn
-    const QString summary = describeRun(analysis.run);
+    QString summary = describeRun(analysis.run);
+    if (const std::optional<Region>& r = analysis.region)
+        summary.prepend(
+            tr("region %1,%2 %3×%4 · ").arg(r->x).arg(r->y).arg(r->width).arg(r->height));
     m_runLabel->setText(summary);
     m_runLabel->setToolTip(describePasses(analysis.run));
     setWindowTitle(tr("%1 (%2 × %3) — HistLab")
@@ -331,10 +360,67 @@ void MainWindow::showAnalysis(const ImageAnalysis& analysis) {
     qCInfo(lcUi).noquote() << analysis.source << "analysed:" << summary;
 }
 
+// The pixel under the cursor and the zoom in the status bar; a region selected on the image
+// becomes the histograms' input.
+void MainWindow::connectImageView() {
+    auto* pixelLabel = new QLabel;
+    pixelLabel->setObjectName(QStringLiteral("pixelLabel"));
+    auto* zoomLabel = new QLabel;
+    zoomLabel->setObjectName(QStringLiteral("zoomLabel"));
+    zoomLabel->setToolTip(tr("Zoom: screen pixels per image pixel (View › Actual Size is 100 %)"));
+    statusBar()->addPermanentWidget(pixelLabel);
+    statusBar()->addPermanentWidget(zoomLabel);
+    connect(m_imageView, &ImageView::hovered, pixelLabel,
+            [pixelLabel](QPoint pixel, const QString& value) {
+                pixelLabel->setText(tr("x %1, y %2: %3").arg(pixel.x()).arg(pixel.y()).arg(value));
+            });
+    connect(m_imageView, &ImageView::hoverLeft, pixelLabel, &QLabel::clear);
+    connect(m_imageView, &ImageView::scaleChanged, zoomLabel, [zoomLabel](double scale) {
+        zoomLabel->setText(QStringLiteral("%1 %").arg(scale * 100, 0, 'f', scale < 0.1 ? 1 : 0));
+    });
+    connect(m_imageView, &ImageView::regionChanged, this,
+            [this](const Region& region) { analyseRegion(region); });
+    connect(m_imageView, &ImageView::regionCleared, this, [this] { analyseRegion(std::nullopt); });
+}
+
+void MainWindow::analyseRegion(const std::optional<Region>& region) {
+    const auto same = [](const std::optional<Region>& a, const std::optional<Region>& b) {
+        if (!a || !b)
+            return !a && !b;
+        return a->x == b->x && a->y == b->y && a->width == b->width && a->height == b->height;
+    };
+    if (m_current.source.isEmpty() || same(region, m_region))
+        return;
+    // While another image loads, a request for this one would replace it (the newest wins);
+    // the loaded image clears the region anyway.
+    if (isBusy() && m_requested != m_current.source)
+        return;
+    m_region = region;
+    openImage(m_current.source); // with m_region: the newest region wins
+    if (region)
+        statusBar()->showMessage(tr("Analysing region %1,%2 %3×%4…")
+                                     .arg(region->x)
+                                     .arg(region->y)
+                                     .arg(region->width)
+                                     .arg(region->height));
+}
+
 void MainWindow::showFailure(const JobError& error) {
-    if (error.kind == JobError::Kind::Cancelled)
-        return; // replaced by a newer request, or shutting down
+    // A request replaced by a newer one never gets here (JobBridge drops it): this is Cancel.
+    if (error.kind == JobError::Kind::Cancelled) {
+        statusBar()->showMessage(tr("%1: cancelled").arg(displayName(m_requested)));
+        qCInfo(lcUi).noquote() << m_requested << "cancelled";
+        return;
+    }
     m_lastError = QString::fromStdString(error.message);
+    if (error.kind == JobError::Kind::Usage) {
+        // A parameter combination the core rejects: the status bar says why, no dialog while
+        // the person is still turning the knobs.
+        statusBar()->showMessage(tr("Cannot run: %1").arg(m_lastError));
+        qCWarning(lcUi).noquote() << "usage error:" << m_lastError;
+        emit errorShown(m_lastError);
+        return;
+    }
     statusBar()->showMessage(tr("Could not open %1").arg(displayName(m_requested)));
     qCWarning(lcUi).noquote() << jobErrorKindName(error.kind) << "error:" << m_lastError;
     emit errorShown(m_lastError);
@@ -350,6 +436,92 @@ void MainWindow::showFailure(const JobError& error) {
                                       QString::fromStdString(error.options),
                                       QString::fromStdString(error.buildLog)));
     box->open();
+}
+
+// The Run dock (device, variant, parameters), the Run menu (F5, Esc) and the status bar's
+// progress bar and Cancel button, shown while a job runs.
+void MainWindow::createRunControls() {
+    m_runPanel = new RunPanel;
+    auto* dock = new QDockWidget(tr("Run"), this);
+    dock->setObjectName(QStringLiteral("runDock"));
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
+    dock->setWidget(m_runPanel);
+    addDockWidget(Qt::RightDockWidgetArea, dock);
+
+    QAction* runAgainAction = m_runPanel->runAgainAction();
+    QAction* cancelAction = m_runPanel->cancelAction();
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(runAgainAction);
+    run->addAction(cancelAction);
+    run->addSeparator();
+    run->addAction(dock->toggleViewAction());
+    connect(runAgainAction, &QAction::triggered, this, &MainWindow::runAgain);
+    connect(cancelAction, &QAction::triggered, this, &MainWindow::cancelRun);
+    connect(m_runPanel, &RunPanel::requestChanged, this, &MainWindow::runAgain);
+
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumWidth(160);
+    m_progress->setVisible(false);
+    auto* cancelButton = new QToolButton;
+    cancelButton->setDefaultAction(cancelAction);
+    cancelButton->setToolTip(tr("Cancel the running analysis (Esc)"));
+    cancelButton->setVisible(false);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(cancelButton);
+    connect(m_bridge, &JobBridge::analysisFinished, m_runPanel,
+            [this] { m_runPanel->showProblem({}, {}); });
+    connect(m_bridge, &JobBridge::analysisFailed, m_runPanel,
+            [this](quint64, const JobError& error) {
+                if (error.kind == JobError::Kind::Usage)
+                    m_runPanel->showProblem(QString::fromStdString(error.parameter),
+                                            QString::fromStdString(error.message));
+            });
+    connect(m_bridge, &JobBridge::busyChanged, this, [this, cancelButton](bool busy) {
+        cancelButton->setVisible(busy);
+        showBusy(busy);
+    });
+
+    connect(m_bridge, &JobBridge::devicesListed, m_runPanel,
+            [this](quint64, const std::vector<DeviceEntry>& devices) {
+                m_runPanel->setDevices(devices);
+            });
+    connect(
+        m_bridge, &JobBridge::devicesFailed, m_runPanel, [this](quint64, const JobError& error) {
+            m_runPanel->setDeviceListError(QString::fromStdString(error.message));
+            qCWarning(lcUi).noquote() << "no device list:" << QString::fromStdString(error.message);
+        });
+    m_bridge->listDevices();
+}
+
+void MainWindow::setDeviceSelector(const QString& selector) {
+    m_runPanel->setDeviceSelector(selector);
+}
+
+QString MainWindow::deviceSelector() const {
+    return m_runPanel->deviceSelector();
+}
+
+void MainWindow::showBusy(bool busy) {
+    m_progress->setValue(0);
+    m_progress->setVisible(busy);
+    m_runPanel->cancelAction()->setEnabled(busy);
+}
+
+void MainWindow::runAgain() {
+    // While a job runs, its image is the current one; else what is shown, or, when nothing is
+    // (the first run failed, e.g. on a device that does not exist), what was asked for.
+    const QString source = isBusy() || m_current.source.isEmpty() ? m_requested : m_current.source;
+    if (!source.isEmpty())
+        openImage(source);
+}
+
+void MainWindow::cancelRun() {
+    if (!isBusy())
+        return;
+    m_bridge->cancel();
+    statusBar()->showMessage(tr("%1: cancelling…").arg(displayName(m_requested)));
 }
 
 } // namespace histlab::ui

@@ -14,12 +14,14 @@
 
 class QAction;
 class QLabel;
+class QProgressBar;
 class QSplitter;
 
 namespace histlab::ui {
 
 class HistogramPlot;
 class ImageView;
+class RunPanel;
 class StatisticsPanel;
 
 class MainWindow : public QMainWindow {
@@ -32,8 +34,10 @@ public:
     /// The bundled sample photograph, as a Qt resource path.
     static QString sampleImagePath();
 
-    /// The core device selector used for the next runs ("auto", an index, "gpu", "cpu", ...).
-    void setDeviceSelector(const QString& selector) { m_deviceSelector = selector; }
+    /// The core device selector used for the next runs ("auto", an index, "gpu", "cpu", ...);
+    /// without one, the device remembered from the Run panel (see RunPanel).
+    void setDeviceSelector(const QString& selector);
+    QString deviceSelector() const;
 
     /// Errors always go to the status bar, lastError() and errorShown(); with dialogs enabled
     /// (the default) they also open a window-modal message box. Tests and scripts turn it off.
@@ -43,9 +47,16 @@ public:
     HistogramPlot* histogramPlot() const { return m_plot; }
     ImageView* imageView() const { return m_imageView; }
     StatisticsPanel* statisticsPanel() const { return m_statistics; }
+    /// The Run dock's controls: device, variant, parameters, Run Again (F5), Cancel (Esc).
+    RunPanel* runPanel() const { return m_runPanel; }
+    /// In the status bar while a job runs.
+    QProgressBar* progressBar() const { return m_progress; }
     /// What the shown image was opened from (empty before the first result).
     QString currentSource() const { return m_current.source; }
     QSize currentImageSize() const { return m_current.imageSize; }
+    /// The region of the image that the histograms and statistics shown describe, if any
+    /// (selected on the image view; full-image pixels).
+    std::optional<Region> currentRegion() const { return m_current.region; }
     /// The run behind what is shown (empty before the first result).
     const HistogramRun& currentRun() const { return m_current.run; }
     /// The status bar's description of the last run.
@@ -69,6 +80,7 @@ public:
 public slots:
     /// Starts loading and analysing an image; returns at once. The window keeps showing the
     /// previous image until the new one has its histograms; a failure leaves it in place.
+    /// Opening the shown image again analyses its selected region, if there is one.
     void openImage(const QString& path);
     void openSample() { openImage(sampleImagePath()); }
     /// File › Open: asks for a file, then openImage().
@@ -81,6 +93,11 @@ public slots:
     void chooseStatisticsCsv();
     /// File › Copy plot (Ctrl+Shift+C): the plot as an image on the clipboard.
     void copyPlot();
+    /// Run › Run Again (F5): analyses the current image (or the one loading) again with the
+    /// Run panel's device and parameters; the newest request wins.
+    void runAgain();
+    /// Run › Cancel (Esc): stops the running job; what is shown stays, the status says so.
+    void cancelRun();
 
 signals:
     /// A new image and its histograms are on screen (emitted after the plot's replot).
@@ -100,6 +117,11 @@ private:
     void showAnalysis(const ImageAnalysis& analysis);
     void showFailure(const JobError& error);
     void showProgress(double fraction, const QString& stage);
+    void createRunControls();
+    void showBusy(bool busy);
+    void connectImageView();
+    /// The view's region changed or was cleared: analyse the shown image's new region.
+    void analyseRegion(const std::optional<Region>& region);
 
     JobBridge* m_bridge;
     ImageView* m_imageView;
@@ -109,7 +131,8 @@ private:
     ImageAnalysis m_current;
     QString m_requested; // the newest source asked for, for messages
     QString m_lastError;
-    QString m_deviceSelector = QStringLiteral("auto");
+    RunPanel* m_runPanel = nullptr;
+    QProgressBar* m_progress = nullptr;
     QString m_lastDir;
     bool m_errorDialogs = true;
     bool m_announcePending = false;       // emit histogramShown() after the next replot
@@ -117,6 +140,7 @@ private:
     QSplitter* m_rightSplitter = nullptr; // plot over statistics
     QList<QAction*> m_exportActions;      // enabled once something is shown
     FileChooser m_saveChooser = nativeSaveFileChooser();
+    std::optional<Region> m_region; // selected on the view; requests for the shown image carry it
 };
 
 /// One line describing a run for the status bar, e.g. "pthread-… [cpu] · cpu copies=4 …

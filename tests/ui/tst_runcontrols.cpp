@@ -1,0 +1,425 @@
+// The Run panel on the offscreen platform, computing on PoCL's CPU device: the device list comes
+// from the worker with each device's properties, a change of device, variant or parameter runs
+// the image again, a combination the core rejects is reported and changes nothing, F5 runs
+// again, Esc or the Cancel button stops a long job and keeps what is shown, and the chosen
+// device is remembered.
+#include "histogramplot.h"
+#include "logging.h"
+#include "mainwindow.h"
+#include "runpanel.h"
+
+#include <histogram256.h>
+
+#include <QAction>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QToolButton>
+#include <QtTest>
+
+using histlab::HistogramVariant;
+using histlab::ui::HistogramPlot;
+using histlab::ui::MainWindow;
+using histlab::ui::RunPanel;
+
+namespace {
+
+constexpr int kTimeoutMs = 60'000; // PoCL builds its kernels on the first run
+
+QSettings settings() {
+    return QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
+}
+
+/// A deterministic image with well-spread values in every channel.
+QImage makeImage(int width, int height, QImage::Format format) {
+    QImage image(width, height, format);
+    for (int y = 0; y < height; ++y) {
+        uchar* row = image.scanLine(y);
+        for (int i = 0; i < image.bytesPerLine(); ++i)
+            row[i] = uchar((i * 7 + y * 13 + (i * y) % 31) & 0xFF);
+    }
+    return image;
+}
+
+QList<QList<double>> plottedValues(const HistogramPlot& plot) {
+    QList<QList<double>> all;
+    for (int i = 0; i < plot.graphCount(); ++i) {
+        QList<double> values;
+        for (auto it = plot.graph(i)->data()->constBegin(); it != plot.graph(i)->data()->constEnd();
+             ++it)
+            values << it->value;
+        all << values;
+    }
+    return all;
+}
+
+/// Waits until the window has answered its newest request.
+bool waitIdle(const MainWindow& window) {
+    QElapsedTimer clock;
+    clock.start();
+    while (window.isBusy() && clock.elapsed() < kTimeoutMs)
+        QTest::qWait(20);
+    return !window.isBusy();
+}
+
+/// Applies a change that runs the image again and waits until its result is on screen
+/// (histogramShown comes after the replot, a turn of the event loop after the answer).
+template <typename Change> bool changeAndWaitShown(MainWindow& window, Change change) {
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    change();
+    if (!window.isBusy())
+        return false;
+    return (shown.wait(kTimeoutMs) || shown.count() > 0) && waitIdle(window);
+}
+
+/// Waits for the worker's device list to fill the combo.
+bool waitDevices(const MainWindow& window) {
+    QElapsedTimer clock;
+    clock.start();
+    const QComboBox* combo = window.runPanel()->deviceCombo();
+    while (!(combo->isEnabled() && combo->count() > 1) && clock.elapsed() < kTimeoutMs)
+        QTest::qWait(20);
+    return combo->isEnabled() && combo->count() > 1;
+}
+
+/// The combo row of PoCL's device (-1 if none).
+int poclRow(const QComboBox& combo) {
+    for (int row = 0; row < combo.count(); ++row)
+        if (combo.itemData(row, Qt::ToolTipRole)
+                .toString()
+                .contains(QLatin1String("Portable Computing Language")))
+            return row;
+    return -1;
+}
+
+} // namespace
+
+class TestRunControls : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void listsDevicesWithProperties();
+    void deviceSwitchReruns();
+    void unknownDeviceIsReported();
+    void switchingReruns_data();
+    void switchingReruns();
+    void usageErrorKeepsPreviousRun();
+    void f5RunsAgain();
+    void progressBarWhileRunning();
+    void cancelKeepsPrevious_data();
+    void cancelKeepsPrevious();
+    void rememberedDeviceRoundTrips();
+
+private:
+    /// A shown window (no dialogs) with the bundled sample analysed.
+    bool openSample(MainWindow& window);
+
+    QTemporaryDir m_dir;
+};
+
+void TestRunControls::initTestCase() {
+    histlab::ui::routeCoreLogToQt();
+    // The window reads and writes QSettings: keep the user's out of the tests.
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(m_dir.isValid());
+    // About 108 MB of RGB: with 20 repeats a run takes seconds on PoCL, long enough to cancel.
+    QVERIFY(makeImage(6000, 6000, QImage::Format_RGB888).save(m_dir.filePath("huge.ppm")));
+}
+
+void TestRunControls::init() {
+    settings().remove(QStringLiteral("device"));
+}
+
+bool TestRunControls::openSample(MainWindow& window) {
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    window.openSample();
+    return (shown.wait(kTimeoutMs) || shown.count() > 0) && waitIdle(window);
+}
+
+void TestRunControls::listsDevicesWithProperties() {
+    MainWindow window;
+    window.show();
+    QVERIFY(waitDevices(window));
+    const RunPanel* panel = window.runPanel();
+    const QComboBox* combo = panel->deviceCombo();
+    QCOMPARE(combo->itemData(0).toString(), QStringLiteral("auto"));
+    QCOMPARE(combo->count(), int(panel->devices().size()) + 1);
+    const int row = poclRow(*combo);
+    QVERIFY2(row > 0, "PoCL is not in the device list");
+    const auto& device = panel->devices()[std::size_t(row - 1)];
+    QVERIFY(device.info.computeUnits > 0);
+    QVERIFY(device.capabilities.has_value());
+    const QString tooltip = combo->itemData(row, Qt::ToolTipRole).toString();
+    for (const QString& expected :
+         {QStringLiteral("compute units: %1").arg(device.info.computeUnits),
+          QStringLiteral("type: cpu"), QStringLiteral("local memory:"),
+          QStringLiteral("max work-group: %1").arg(device.info.maxWorkGroupSize),
+          QStringLiteral("max buffer:"), QStringLiteral("driver:"),
+          QStringLiteral("non-uniform work-groups:"), QStringLiteral("work_group_scan:")})
+        QVERIFY2(tooltip.contains(expected),
+                 qPrintable(expected + QStringLiteral(" in\n") + tooltip));
+}
+
+void TestRunControls::deviceSwitchReruns() {
+    MainWindow window;
+    QVERIFY(openSample(window));
+    QVERIFY(waitDevices(window));
+    QComboBox* combo = window.runPanel()->deviceCombo();
+    QCOMPARE(combo->currentIndex(), 0); // auto
+    const int row = poclRow(*combo);
+    QVERIFY(row > 0);
+
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    combo->setCurrentIndex(row);
+    QVERIFY2(window.isBusy(), "choosing a device did not run the image again");
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kTimeoutMs);
+    const auto& device = window.runPanel()->devices()[std::size_t(row - 1)].info;
+    QCOMPARE(window.currentRun().device.index, device.index);
+    QVERIFY(window.runSummary().startsWith(QString::fromStdString(device.name)));
+    QVERIFY(
+        combo->toolTip().contains(QStringLiteral("compute units: %1").arg(device.computeUnits)));
+    QCOMPARE(window.currentRun().verified, std::optional<bool>(true));
+}
+
+void TestRunControls::unknownDeviceIsReported() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    window.setDeviceSelector(QStringLiteral("no-such-device")); // as histlab --device would
+    QSignalSpy errors(&window, &MainWindow::errorShown);
+    window.openSample();
+    QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, kTimeoutMs);
+    QVERIFY2(window.lastError().contains(QLatin1String("no-such-device")),
+             qPrintable(window.lastError()));
+    QVERIFY(window.currentSource().isEmpty());
+
+    // The list shows the selector as it is; picking a real device runs.
+    QVERIFY(waitDevices(window));
+    QComboBox* combo = window.runPanel()->deviceCombo();
+    QVERIFY2(combo->currentText().contains(QLatin1String("no-such-device")),
+             qPrintable(combo->currentText()));
+    QVERIFY(changeAndWaitShown(window, [combo] { combo->setCurrentIndex(poclRow(*combo)); }));
+    QCOMPARE(window.currentSource(), MainWindow::sampleImagePath());
+}
+
+void TestRunControls::switchingReruns_data() {
+    QTest::addColumn<QString>("variant");
+    QTest::addColumn<int>("banks");
+    QTest::addColumn<QString>("read");
+    QTest::addColumn<int>("expectedBanks");
+
+    QTest::newRow("naive") << "naive" << 0 << "" << 1;
+    QTest::newRow("local") << "local" << 0 << "" << 1;
+    QTest::newRow("banked, 4 banks") << "banked" << 4 << "" << 4;
+    QTest::newRow("cpu, serial, 2 copies") << "cpu" << 2 << "serial" << 2;
+}
+
+void TestRunControls::switchingReruns() {
+    QFETCH(QString, variant);
+    QFETCH(int, banks);
+    QFETCH(QString, read);
+    QFETCH(int, expectedBanks);
+
+    MainWindow window;
+    QVERIFY(openSample(window));
+    QVERIFY(waitDevices(window));
+    RunPanel* panel = window.runPanel();
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+
+    // Each change submits a run at once; the newest wins.
+    panel->banksSpin()->setValue(banks);
+    if (!read.isEmpty())
+        panel->readCombo()->setCurrentIndex(panel->readCombo()->findData(read));
+    panel->variantCombo()->setCurrentIndex(panel->variantCombo()->findData(variant));
+    QVERIFY(window.isBusy());
+    QVERIFY(waitIdle(window));
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 5000);
+
+    const auto& config = window.currentRun().config;
+    QCOMPARE(QString::fromLatin1(histlab::variantName(config.variant)), variant);
+    QCOMPARE(config.banks, expectedBanks);
+    QCOMPARE(QString::fromStdString(config.chosenBy), QStringLiteral("request"));
+    QCOMPARE(window.currentRun().verified, std::optional<bool>(true));
+    const QString summary = window.runSummary();
+    QVERIFY2(summary.contains(QString::fromStdString(config.describe())), qPrintable(summary));
+    QVERIFY2(summary.endsWith(QStringLiteral(" · verified")), qPrintable(summary));
+    QVERIFY(window.lastError().isEmpty());
+}
+
+void TestRunControls::usageErrorKeepsPreviousRun() {
+    MainWindow window;
+    QVERIFY(openSample(window));
+    RunPanel* panel = window.runPanel();
+    QVERIFY(changeAndWaitShown(window, [panel] {
+        panel->variantCombo()->setCurrentIndex(
+            panel->variantCombo()->findData(QStringLiteral("cpu")));
+    }));
+    QCOMPARE(window.currentRun().config.variant, HistogramVariant::Private);
+    const QString summary = window.runSummary();
+    const auto before = plottedValues(*window.histogramPlot());
+
+    QSignalSpy errors(&window, &MainWindow::errorShown);
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    panel->readCombo()->setCurrentIndex(panel->readCombo()->findData(QStringLiteral("coalesced")));
+    QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, kTimeoutMs);
+    QVERIFY(waitIdle(window));
+    const QString message = errors.first().first().toString();
+    QCOMPARE(window.lastError(), message);
+    QVERIFY2(message.contains(QLatin1String("serial")), qPrintable(message));
+    QVERIFY2(window.statusBar()->currentMessage().contains(message),
+             qPrintable(window.statusBar()->currentMessage()));
+    QCOMPARE(panel->problem(), message); // shown by the controls too
+    QCOMPARE(shown.count(), 0);
+    QCOMPARE(window.currentRun().config.variant, HistogramVariant::Private);
+    QCOMPARE(window.runSummary(), summary);
+    QCOMPARE(plottedValues(*window.histogramPlot()), before);
+    QCOMPARE(window.currentSource(), MainWindow::sampleImagePath());
+}
+
+void TestRunControls::f5RunsAgain() {
+    MainWindow window;
+    QVERIFY(openSample(window));
+    QCOMPARE(window.runPanel()->runAgainAction()->shortcut(), QKeySequence(Qt::Key_F5));
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    QTest::keyClick(&window, Qt::Key_F5);
+    QVERIFY2(window.isBusy(), "F5 did not submit a run");
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kTimeoutMs);
+    QCOMPARE(window.currentSource(), MainWindow::sampleImagePath());
+
+    // The button does the same.
+    auto* button = window.runPanel()->findChild<QPushButton*>();
+    QVERIFY(button);
+    button->click();
+    QVERIFY(window.isBusy());
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, kTimeoutMs);
+}
+
+void TestRunControls::progressBarWhileRunning() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QAction* cancel = window.runPanel()->cancelAction();
+    QVERIFY(!window.progressBar()->isVisible());
+    QVERIFY(!cancel->isEnabled());
+
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    window.openSample();
+    QVERIFY(window.progressBar()->isVisible());
+    QVERIFY(cancel->isEnabled());
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kTimeoutMs);
+    QVERIFY(!window.progressBar()->isVisible());
+    QVERIFY(!cancel->isEnabled());
+}
+
+void TestRunControls::cancelKeepsPrevious_data() {
+    QTest::addColumn<bool>("escape"); // else the status bar's Cancel button
+    QTest::newRow("Esc") << true;
+    QTest::newRow("Cancel button") << false;
+}
+
+void TestRunControls::cancelKeepsPrevious() {
+    QFETCH(bool, escape);
+
+    MainWindow window;
+    QVERIFY(openSample(window));
+    QVERIFY(changeAndWaitShown(window, [&window] {
+        window.runPanel()->repeatsSpin()->setValue(20); // runs the sample again
+    }));
+    const auto before = plottedValues(*window.histogramPlot());
+    const QString summary = window.runSummary();
+    QSignalSpy errors(&window, &MainWindow::errorShown);
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+
+    window.openImage(m_dir.filePath("huge.ppm"));
+    QVERIFY(window.progressBar()->isVisible());
+    // Past loading (10 %): the histogram passes are running.
+    QTRY_VERIFY_WITH_TIMEOUT(window.progressBar()->value() > 100, kTimeoutMs);
+    QVERIFY2(window.isBusy(), "the large run finished before it could be cancelled");
+
+    QElapsedTimer clock;
+    clock.start();
+    if (escape) {
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(&window, Qt::Key_Escape);
+    } else {
+        QToolButton* button = nullptr;
+        for (QToolButton* b : window.statusBar()->findChildren<QToolButton*>())
+            if (b->defaultAction() == window.runPanel()->cancelAction())
+                button = b;
+        QVERIFY(button);
+        QVERIFY(button->isVisible());
+        button->click();
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 5000);
+    qInfo("cancelled after %lld ms", clock.elapsed());
+
+    QVERIFY2(window.statusBar()->currentMessage().contains(QLatin1String("cancelled")),
+             qPrintable(window.statusBar()->currentMessage()));
+    QVERIFY(!window.progressBar()->isVisible());
+    QTest::qWait(200); // a late answer would arrive about now
+    QCOMPARE(shown.count(), 0);
+    QCOMPARE(errors.count(), 0);
+    QVERIFY(window.lastError().isEmpty());
+    QCOMPARE(window.currentSource(), MainWindow::sampleImagePath());
+    QCOMPARE(window.runSummary(), summary);
+    QCOMPARE(plottedValues(*window.histogramPlot()), before);
+}
+
+void TestRunControls::rememberedDeviceRoundTrips() {
+    QString name;
+    {
+        MainWindow window;
+        QCOMPARE(window.deviceSelector(), QStringLiteral("auto")); // nothing remembered yet
+        QVERIFY(waitDevices(window));
+        QComboBox* combo = window.runPanel()->deviceCombo();
+        const int row = poclRow(*combo);
+        QVERIFY(row > 0);
+        combo->setCurrentIndex(row);
+        name = QString::fromStdString(window.runPanel()->devices()[std::size_t(row - 1)].info.name);
+        QCOMPARE(settings().value(QStringLiteral("device")).toString(), name);
+        QCOMPARE(window.deviceSelector(), combo->itemData(row).toString());
+    }
+    {
+        MainWindow window; // restores it: by name until the list arrives, then in the combo
+        QCOMPARE(window.deviceSelector(), name);
+        QVERIFY(waitDevices(window));
+        QComboBox* combo = window.runPanel()->deviceCombo();
+        QCOMPARE(combo->currentIndex(), poclRow(*combo));
+        combo->setCurrentIndex(0); // back to auto
+        QCOMPARE(settings().value(QStringLiteral("device")).toString(), QStringLiteral("auto"));
+    }
+    {
+        MainWindow window;
+        QVERIFY(waitDevices(window));
+        QCOMPARE(window.runPanel()->deviceCombo()->currentIndex(), 0);
+    }
+    {
+        // An explicit selector (histlab --device) wins and is not remembered.
+        settings().setValue(QStringLiteral("device"), name);
+        MainWindow window;
+        window.setDeviceSelector(QStringLiteral("auto"));
+        QVERIFY(waitDevices(window));
+        QCOMPARE(window.runPanel()->deviceCombo()->currentIndex(), 0);
+        QCOMPARE(window.deviceSelector(), QStringLiteral("auto"));
+        QCOMPARE(settings().value(QStringLiteral("device")).toString(), name);
+    }
+}
+
+QTEST_MAIN(TestRunControls)
+#include "tst_runcontrols.moc"
