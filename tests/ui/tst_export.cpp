@@ -8,6 +8,7 @@
 #include "logging.h"
 #include "mainwindow.h"
 #include "statisticspanel.h"
+#include "uitestsupport.h"
 
 #include <histogramstats.h>
 
@@ -37,9 +38,9 @@ using histlab::ui::PlotFormat;
 
 Q_DECLARE_METATYPE(histlab::ui::PlotFormat)
 
-namespace {
+using histlab::uitest::kTimeoutMs;
 
-constexpr int kTimeoutMs = 60'000; // PoCL builds its kernels on the first run
+namespace {
 
 QByteArray readAll(const QString& path) {
     QFile file(path);

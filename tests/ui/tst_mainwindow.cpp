@@ -6,6 +6,7 @@
 #include "logging.h"
 #include "mainwindow.h"
 #include "statisticspanel.h"
+#include "uitestsupport.h"
 
 #include <histogramstats.h>
 #include <image.h>
@@ -34,33 +35,11 @@ using histlab::ui::HistogramPlot;
 using histlab::ui::MainWindow;
 using histlab::ui::StatisticsPanel;
 
+using histlab::uitest::kTimeoutMs;
+using histlab::uitest::makeImage;
+using histlab::uitest::plottedValues;
+
 namespace {
-
-constexpr int kTimeoutMs = 60'000; // PoCL builds its kernels on the first run
-
-/// A deterministic image with well-spread values in every channel.
-QImage makeImage(int width, int height, QImage::Format format) {
-    QImage image(width, height, format);
-    for (int y = 0; y < height; ++y) {
-        uchar* row = image.scanLine(y);
-        for (int i = 0; i < image.bytesPerLine(); ++i)
-            row[i] = uchar((i * 7 + y * 13 + (i * y) % 31) & 0xFF);
-    }
-    return image;
-}
-
-/// Every graph's points, to compare what is shown before and after.
-QList<QList<double>> plottedValues(const HistogramPlot& plot) {
-    QList<QList<double>> all;
-    for (int i = 0; i < plot.graphCount(); ++i) {
-        QList<double> values;
-        for (auto it = plot.graph(i)->data()->constBegin(); it != plot.graph(i)->data()->constEnd();
-             ++it)
-            values << it->value;
-        all << values;
-    }
-    return all;
-}
 
 /// Every cell of the statistics table, row by row.
 QList<QStringList> tableTexts(const StatisticsPanel& panel) {

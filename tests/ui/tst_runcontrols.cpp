@@ -7,6 +7,7 @@
 #include "logging.h"
 #include "mainwindow.h"
 #include "runpanel.h"
+#include "uitestsupport.h"
 
 #include <histogram256.h>
 
@@ -30,35 +31,14 @@ using histlab::ui::HistogramPlot;
 using histlab::ui::MainWindow;
 using histlab::ui::RunPanel;
 
-namespace {
+using histlab::uitest::kTimeoutMs;
+using histlab::uitest::makeImage;
+using histlab::uitest::plottedValues;
 
-constexpr int kTimeoutMs = 60'000; // PoCL builds its kernels on the first run
+namespace {
 
 QSettings settings() {
     return QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
-}
-
-/// A deterministic image with well-spread values in every channel.
-QImage makeImage(int width, int height, QImage::Format format) {
-    QImage image(width, height, format);
-    for (int y = 0; y < height; ++y) {
-        uchar* row = image.scanLine(y);
-        for (int i = 0; i < image.bytesPerLine(); ++i)
-            row[i] = uchar((i * 7 + y * 13 + (i * y) % 31) & 0xFF);
-    }
-    return image;
-}
-
-QList<QList<double>> plottedValues(const HistogramPlot& plot) {
-    QList<QList<double>> all;
-    for (int i = 0; i < plot.graphCount(); ++i) {
-        QList<double> values;
-        for (auto it = plot.graph(i)->data()->constBegin(); it != plot.graph(i)->data()->constEnd();
-             ++it)
-            values << it->value;
-        all << values;
-    }
-    return all;
 }
 
 /// Waits until the window has answered its newest request.
