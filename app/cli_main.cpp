@@ -178,6 +178,25 @@ std::string sparkline(const std::array<std::uint64_t, 256>& counts) {
     return s;
 }
 
+// "verified: ..." for a run (nothing, or "not checked", when it was not verified).
+void printVerified(std::ostream& out, const std::optional<bool>& verified,
+                   const std::string& detail, bool sayNotChecked) {
+    if (verified)
+        out << "verified: "
+            << (*verified ? "yes, bit-exact against the CPU reference" : "NO - " + detail) << '\n';
+    else if (sayNotChecked)
+        out << "verified: not checked (add --verify)\n";
+}
+
+// Exit code 1 with the mismatch on stderr, or 0.
+int verificationExit(const std::optional<bool>& verified, const std::string& detail) {
+    if (verified && !*verified) {
+        std::cerr << "histlab-cli: verification failed: " << detail << '\n';
+        return Mismatch;
+    }
+    return Ok;
+}
+
 void printDevice(std::ostream& out, const DeviceInfo& d) {
     out << "device " << d.index << ": " << d.name << " [" << deviceTypeName(d.type) << "], "
         << d.platformName << ", driver " << d.driverVersion << ", " << d.computeUnits
@@ -247,13 +266,7 @@ void printRun(std::ostream& out, const HistogramRun& run) {
             out << std::setw(5) << p;
         out << std::setw(9) << fixed(st.entropy, 3) << '\n';
     }
-    if (run.verified)
-        out << "verified: "
-            << (*run.verified ? "yes, bit-exact against the CPU reference"
-                              : "NO - " + run.verifyDetail)
-            << '\n';
-    else
-        out << "verified: not checked (add --verify)\n";
+    printVerified(out, run.verified, run.verifyDetail, true);
 }
 
 int runDevices(Args& args, JobRunner& runner) {
@@ -334,11 +347,7 @@ int runEndToEnd(JobRunner& runner, const HostImage& source, const std::string& d
     row("end to end, input in pinned memory", run.streamPinned, run.streamPinnedGBps);
     row("end to end, ordinary memory, pinned staging", run.streamStaged, run.streamStagedGBps);
     row("end to end, ordinary memory, direct writes", run.streamPageable, run.streamPageableGBps);
-    if (run.verified)
-        std::cout << "verified: "
-                  << (*run.verified ? "yes, bit-exact against the CPU reference"
-                                    : "NO - " + run.verifyDetail)
-                  << '\n';
+    printVerified(std::cout, run.verified, run.verifyDetail, false);
     if (!json.empty()) {
         std::ostringstream j;
         auto t = [&](const char* name, const TimingStats& s, double g) {
@@ -366,11 +375,7 @@ int runEndToEnd(JobRunner& runner, const HostImage& source, const std::string& d
             return Input;
         }
     }
-    if (run.verified && !*run.verified) {
-        std::cerr << "histlab-cli: verification failed: " << run.verifyDetail << '\n';
-        return Mismatch;
-    }
-    return Ok;
+    return verificationExit(run.verified, run.verifyDetail);
 }
 
 int runHistogramCommand(Args& args, JobRunner& runner) {
@@ -534,11 +539,7 @@ int runHistogramCommand(Args& args, JobRunner& runner) {
     if (!quiet && csv.value_or("") != "-" && json.value_or("") != "-" &&
         statsCsv.value_or("") != "-")
         printRun(std::cout, run);
-    if (run.verified && !*run.verified) {
-        std::cerr << "histlab-cli: verification failed: " << run.verifyDetail << '\n';
-        return Mismatch;
-    }
-    return Ok;
+    return verificationExit(run.verified, run.verifyDetail);
 }
 
 } // namespace

@@ -15,7 +15,6 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include <chrono>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -23,12 +22,6 @@
 using namespace histlab;
 
 namespace {
-
-double timeHostMs(const std::function<void()>& f) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // The machine's own ceiling for this algorithm: plain C++, 4 sub-histograms per thread, one
 // contiguous run per thread, as many threads as cores. Not HistLab's code path; a yardstick.
@@ -102,7 +95,7 @@ int main(int argc, char** argv) {
         cv::Mat hist;
         std::vector<double> cvMs;
         for (int r = 0; r <= repeats; ++r) {
-            const double ms = timeHostMs(
+            const double ms = wallClockMs(
                 [&] { cv::calcHist(&mat, 1, channels, cv::Mat(), hist, 1, histSize, ranges); });
             if (r > 0)
                 cvMs.push_back(ms);
@@ -113,7 +106,7 @@ int main(int argc, char** argv) {
         std::vector<double> hostMs;
         for (int r = 0; r <= repeats; ++r) {
             const double ms =
-                timeHostMs([&] { hostHistogram(img.data.data(), bytes, threads, hostCounts); });
+                wallClockMs([&] { hostHistogram(img.data.data(), bytes, threads, hostCounts); });
             if (r > 0)
                 hostMs.push_back(ms);
         }

@@ -242,6 +242,17 @@ std::vector<std::uint64_t> referenceHistogram(const std::uint8_t* data, std::siz
     return h;
 }
 
+std::string firstMismatch(const std::string& what, const std::vector<std::uint64_t>& device,
+                          const std::vector<std::uint64_t>& reference) {
+    for (std::size_t b = 0; b < reference.size(); ++b) {
+        const std::uint64_t got = b < device.size() ? device[b] : 0;
+        if (got != reference[b])
+            return what + " bin " + std::to_string(b) + ": device " + std::to_string(got) +
+                   ", CPU reference " + std::to_string(reference[b]);
+    }
+    return {};
+}
+
 // ---------------------------------------------------------------------------------------------
 // Configuration: validation, defaults and the autotune.
 namespace {
@@ -734,13 +745,11 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
             } else {
                 ref = referenceHistogram(img.data.data(), img.data.size(), pass.nchan);
             }
-            for (std::size_t b = 0; b < ref.size() && *run.verified; ++b)
-                if (ref[b] != pass.counts[b]) {
-                    run.verified = false;
-                    run.verifyDetail = "histogram (" + pass.name + ") bin " + std::to_string(b) +
-                                       ": device " + std::to_string(pass.counts[b]) +
-                                       ", CPU reference " + std::to_string(ref[b]);
-                }
+            run.verifyDetail = firstMismatch("histogram (" + pass.name + ")", pass.counts, ref);
+            if (!run.verifyDetail.empty()) {
+                run.verified = false;
+                break;
+            }
         }
     }
     report(1.0, "done");

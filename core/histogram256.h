@@ -111,6 +111,11 @@ private:
 std::vector<std::uint64_t> referenceHistogram(const std::uint8_t* data, std::size_t bytes,
                                               int nchan);
 
+/// Compares device counts with the CPU reference: empty when they are equal, otherwise
+/// "WHAT bin B: device D, CPU reference R" for the first bin that differs.
+std::string firstMismatch(const std::string& what, const std::vector<std::uint64_t>& device,
+                          const std::vector<std::uint64_t>& reference);
+
 struct ChannelHistogram {
     std::string name; ///< "r", "g", "b", "a" or "gray"
     std::array<std::uint64_t, 256> counts{};

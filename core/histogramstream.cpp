@@ -4,7 +4,6 @@
 #include "histogram256.h"
 #include "log.h"
 
-#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
@@ -12,12 +11,6 @@
 
 namespace histlab {
 namespace {
-
-double wallMs(const std::function<void()>& f) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // memcpy split over a fixed set of threads that live as long as the run: spawning threads for
 // every chunk cost about as much as copying it.
@@ -169,7 +162,7 @@ EndToEndRun runHistogramEndToEnd(Device& device, const std::uint8_t* data, std::
         std::vector<cl_uint> counts(bins);
         enum class Mode { Pinned, Staged, Pageable };
         auto stream = [&](Mode mode) {
-            return wallMs([&] {
+            return wallClockMs([&] {
                 computeQ.enqueueFillBuffer(hist, cl_uint(0), 0, bins * sizeof(cl_uint));
                 std::vector<cl::Event> writes(run.chunks), done(run.chunks);
                 for (std::size_t i = 0; i < run.chunks; ++i) {
@@ -213,14 +206,15 @@ EndToEndRun runHistogramEndToEnd(Device& device, const std::uint8_t* data, std::
         run.pinnedWrite = timeRepeated(
             options.repeats,
             [&] {
-                return wallMs(
+                return wallClockMs(
                     [&] { copyQ.enqueueWriteBuffer(whole, CL_TRUE, 0, bytes, pinned.data()); });
             },
             cancel);
         run.pageableWrite = timeRepeated(
             options.repeats,
             [&] {
-                return wallMs([&] { copyQ.enqueueWriteBuffer(whole, CL_TRUE, 0, bytes, data); });
+                return wallClockMs(
+                    [&] { copyQ.enqueueWriteBuffer(whole, CL_TRUE, 0, bytes, data); });
             },
             cancel);
     } catch (const cl::Error& e) {
@@ -235,15 +229,13 @@ EndToEndRun runHistogramEndToEnd(Device& device, const std::uint8_t* data, std::
         const auto ref = referenceHistogram(data, bytes, nchan);
         static const char* modes[] = {"pinned", "staged", "pageable"};
         run.verified = true;
-        for (std::size_t m = 0; m < modeCounts.size() && *run.verified; ++m)
-            for (std::size_t b = 0; b < ref.size() && *run.verified; ++b)
-                if (ref[b] != modeCounts[m][b]) {
-                    run.verified = false;
-                    run.verifyDetail = std::string("end-to-end (") + modes[m] + ") bin " +
-                                       std::to_string(b) + ": device " +
-                                       std::to_string(modeCounts[m][b]) + ", CPU reference " +
-                                       std::to_string(ref[b]);
-                }
+        for (std::size_t m = 0; m < modeCounts.size() && *run.verified; ++m) {
+            std::string what = "end-to-end (";
+            what += modes[m];
+            what += ")";
+            run.verifyDetail = firstMismatch(what, modeCounts[m], ref);
+            run.verified = run.verifyDetail.empty();
+        }
     }
     return run;
 }

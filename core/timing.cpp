@@ -1,6 +1,7 @@
 #include "timing.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace histlab {
 
@@ -38,6 +39,12 @@ TimingStats timeRepeated(int repeats, const std::function<double()>& once,
         samples.push_back(once());
     }
     return summarize(std::move(samples));
+}
+
+double wallClockMs(const std::function<void()>& f) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 double gbPerSecond(std::uint64_t bytes, double ms) {

@@ -28,6 +28,10 @@ double profiledMs(const std::vector<cl::Event>& events);
 TimingStats timeRepeated(int repeats, const std::function<double()>& once,
                          const CancelToken& cancel);
 
+/// Host wall-clock milliseconds that `f` takes (for end-to-end figures, where event profiling
+/// would leave out the host's part).
+double wallClockMs(const std::function<void()>& f);
+
 /// Bytes per second in GB/s (10^9 bytes) for a duration in milliseconds; 0 if ms <= 0.
 double gbPerSecond(std::uint64_t bytes, double ms);
 
