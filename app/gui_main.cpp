@@ -8,6 +8,7 @@
 #include <QPixmap>
 #include <QSaveFile>
 #include <QTimer>
+#include <device.h>
 
 namespace {
 
@@ -43,6 +44,7 @@ void arrangeScreenshot(histlab::ui::MainWindow& window, const QString& path, int
 } // namespace
 
 int main(int argc, char* argv[]) {
+    histlab::loadOpenClDrivers(); // before any thread starts: see device.h
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("HistLab"));
     QApplication::setOrganizationName(QStringLiteral("HistLab"));

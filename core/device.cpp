@@ -8,6 +8,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <mutex>
 
 namespace histlab {
 namespace {
@@ -120,6 +121,17 @@ std::vector<DeviceInfo> enumerateDevices() {
     } catch (const cl::Error& e) {
         rethrowClError(e);
     }
+}
+
+void loadOpenClDrivers() noexcept {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        try {
+            allDevices();
+        } catch (...) {
+            // Reported by the next enumerateDevices().
+        }
+    });
 }
 
 int selectDevice(const std::string& selector, const std::vector<DeviceInfo>& devices) {

@@ -48,6 +48,13 @@ struct Capabilities {
 /// Lists every device of every platform; throws DeviceError if there is no OpenCL platform.
 std::vector<DeviceInfo> enumerateDevices();
 
+/// Loads the OpenCL drivers once (clGetPlatformIDs, clGetDeviceIDs on each platform) and
+/// swallows any error: a later enumerateDevices() reports it. Call this on the main thread
+/// before starting threads that use OpenCL: PoCL's first device query calls setenv(), which
+/// races with getenv() on every other thread (glibc frees the old environment array), and
+/// crashed the window's tests in CI once.
+void loadOpenClDrivers() noexcept;
+
 /// Picks a device: "" or "auto" (first GPU, else first CPU, else the first device), an index,
 /// "gpu"/"cpu", or a case-insensitive substring of the device or platform name.
 /// Throws UsageError("--device") when nothing matches.

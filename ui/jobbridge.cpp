@@ -2,6 +2,7 @@
 
 #include "logging.h"
 
+#include <device.h>
 #include <errors.h>
 #include <imageio.h>
 #include <log.h>
@@ -72,9 +73,16 @@ struct JobBridge::LoadedImage {
     }
 };
 
+namespace {
+std::unique_ptr<JobRunner> startRunner() {
+    loadOpenClDrivers(); // before the worker thread exists: see its comment in device.h
+    return std::make_unique<JobRunner>();
+}
+} // namespace
+
 JobBridge::JobBridge(QObject* parent)
     : QObject(parent)
-    , m_runner(std::make_unique<JobRunner>())
+    , m_runner(startRunner())
     , m_loaded(std::make_shared<LoadedImage>()) {}
 
 JobBridge::~JobBridge() {
