@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QPixmap>
 #include <QSaveFile>
 #include <QTimer>
@@ -55,9 +56,10 @@ int main(int argc, char* argv[]) {
         QStringLiteral("OpenCL histogram lab: an image, its 256-bin histograms, and how fast "
                        "they were computed."));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("image"),
-                                 QStringLiteral("Image to open (default: the bundled sample)."),
-                                 QStringLiteral("[IMAGE]"));
+    parser.addPositionalArgument(QStringLiteral("images"),
+                                 QStringLiteral("Images to open: the first is shown, all are in "
+                                                "the Images list (default: the bundled sample)."),
+                                 QStringLiteral("[IMAGE...]"));
     QCommandLineOption device(QStringLiteral("device"),
                               QStringLiteral("OpenCL device: index, gpu, cpu, auto, or part of "
                                              "its name (default: the one last chosen in the "
@@ -71,8 +73,6 @@ int main(int argc, char* argv[]) {
     screenshot.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(screenshot);
     parser.process(app);
-    if (parser.positionalArguments().size() > 1)
-        parser.showHelp(2);
 
     histlab::ui::MainWindow window;
     if (parser.isSet(device)) // else the device remembered from the Run panel
@@ -80,10 +80,13 @@ int main(int argc, char* argv[]) {
     if (parser.isSet(screenshot))
         arrangeScreenshot(window, parser.value(screenshot), 120'000);
     window.show();
-    const QStringList images = parser.positionalArguments();
+    QStringList images;
+    for (const QString& image : parser.positionalArguments())
+        images << QFileInfo(image).absoluteFilePath(); // as File › Open gives them
+
     if (images.isEmpty())
         window.openSample();
     else
-        window.openImage(images.first());
+        window.openImages(images);
     return app.exec();
 }

@@ -63,6 +63,8 @@ public:
 
     /// The selected region in full-image pixels, if any.
     std::optional<Region> region() const { return m_region; }
+    /// True while the left button is dragging out a region (its end is not known yet).
+    bool isSelecting() const { return m_drag == Drag::Select; }
     /// Selects a region as a drag would (clamped to the image; emits regionChanged).
     void selectRegion(const Region& region);
 

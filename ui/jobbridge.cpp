@@ -35,22 +35,22 @@ HostImage loadSource(const QString& source) {
     return loadImage(QFile::encodeName(source).toStdString());
 }
 
-/// Runs on the worker: an 8-bit QImage of the image (high byte of 16-bit data), made smaller
-/// when it is large so the GUI thread only ever paints a modest pixmap.
-QImage makePreview(const HostImage& image) {
-    const HostImage img8 = toHighByte(image);
+} // namespace
+
+QImage previewOf(const HostImage& image, int maxSide) {
+    HostImage highBytes;
+    if (image.depth != 8)
+        highBytes = toHighByte(image);
+    const HostImage& img8 = image.depth == 8 ? image : highBytes; // no copy of 8-bit pixels
     const QImage::Format format = img8.channels == 1   ? QImage::Format_Grayscale8
                                   : img8.channels == 3 ? QImage::Format_RGB888
                                                        : QImage::Format_RGBA8888;
     const QImage view(img8.data.data(), img8.width, img8.height,
                       qsizetype(img8.width) * img8.channels, format);
-    if (std::max(img8.width, img8.height) > JobBridge::maxPreviewSide)
-        return view.scaled(JobBridge::maxPreviewSide, JobBridge::maxPreviewSide,
-                           Qt::KeepAspectRatio, Qt::SmoothTransformation);
+    if (std::max(img8.width, img8.height) > maxSide)
+        return view.scaled(maxSide, maxSide, Qt::KeepAspectRatio, Qt::SmoothTransformation);
     return view.copy(); // the view borrows img8's pixels
 }
-
-} // namespace
 
 /// The image the worker loaded last; only the worker thread reads or writes it. A request for
 /// the same, unchanged file (a region being dragged, or the whole image again) reuses it.
@@ -105,7 +105,7 @@ quint64 JobBridge::analyse(const AnalysisRequest& request) {
         if (request.region)
             cropped = cropImage(*full, *request.region);
         else
-            result.preview = makePreview(*full);
+            result.preview = previewOf(*full, maxPreviewSide);
         const HostImage& image = request.region ? cropped : *full;
         ctx.throwIfCancelled();
 
@@ -115,6 +115,7 @@ quint64 JobBridge::analyse(const AnalysisRequest& request) {
         HistogramRunOptions options;
         options.repeats = request.repeats;
         options.verify = request.verify;
+        options.maxChunkBytes = request.maxPieceBytes;
         result.run = runHistogram(device, image, request.histogram, options, ctx.cancelToken(),
                                   [&ctx](double fraction, const std::string& stage) {
                                       ctx.progress(0.1 + 0.9 * fraction, stage);

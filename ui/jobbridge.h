@@ -31,6 +31,9 @@ struct AnalysisRequest {
     /// Only these pixels (full-image coordinates, inside the image); the whole image if unset.
     /// The worker keeps the image it loaded last, so a region of it is not read again.
     std::optional<Region> region;
+    /// The largest piece sent to the device at once (0: the device's largest buffer). Larger
+    /// images run in pieces whose counts add up on the device; tests force it small.
+    std::size_t maxPieceBytes = 0;
 };
 
 /// One finished analysis, as values: the image as it will be shown, the core's run and the
@@ -50,6 +53,11 @@ struct DeviceEntry {
     std::optional<Capabilities> capabilities; ///< empty when the probes could not run
     std::string probeError;                   ///< why, if they could not
 };
+
+/// An 8-bit QImage of `image` (the high byte of 16-bit data), smoothly scaled down to at most
+/// `maxSide` pixels on its longer side when it is larger. For the worker and other non-GUI
+/// threads: the GUI thread only ever gets the modest result.
+QImage previewOf(const HostImage& image, int maxSide);
 
 class JobBridge : public QObject {
     Q_OBJECT

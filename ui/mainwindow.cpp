@@ -1,8 +1,10 @@
 #include "mainwindow.h"
 
 #include "histogramplot.h"
+#include "imagelist.h"
 #include "imageview.h"
 #include "logging.h"
+#include "logpanel.h"
 #include "runpanel.h"
 #include "statisticspanel.h"
 
@@ -11,6 +13,8 @@
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -18,6 +22,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProgressBar>
 #include <QSettings>
 #include <QSplitter>
@@ -32,16 +37,6 @@ static void initHistlabResources() {
 }
 
 namespace histlab::ui {
-
-namespace {
-
-QString displayName(const QString& source) {
-    if (source == MainWindow::sampleImagePath())
-        return QObject::tr("sample.png (bundled)");
-    return QFileInfo(source).fileName();
-}
-
-} // namespace
 
 QString describeRun(const HistogramRun& run) {
     QStringList parts;
@@ -85,6 +80,8 @@ QString describePasses(const HistogramRun& run) {
         row(QString::fromStdString(pass.what), pass.stats, pass.gbps, pass.percentOfCeiling);
     row(QStringLiteral("read-only ceiling (%1)").arg(QString::fromStdString(run.ceiling.kernel)),
         run.ceiling.stats, run.ceiling.gbps, 100.0);
+    for (const std::string& note : run.notes)
+        lines << QString::fromStdString(note);
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -123,9 +120,11 @@ MainWindow::MainWindow(QWidget* parent)
     // progress messages cover the label for a while, then it shows again.
     m_runLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     statusBar()->addWidget(m_runLabel, 1);
+    createDocks();
     createMenus();
     connectImageView();
     createRunControls();
+    setAcceptDrops(true);
     resize(1200, 700);
     splitter->setSizes({560, 640});
     const int tableHeight = m_statistics->sizeHint().height();
@@ -161,6 +160,11 @@ void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::chooseImage);
     open->setShortcut(QKeySequence::Open);
+    open->setStatusTip(tr("One or more images; several go to the Images list"));
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    fillRecentMenu();
     QAction* sample = file->addAction(tr("Open &Sample"), this, &MainWindow::openSample);
     sample->setStatusTip(tr("The bundled sample photograph"));
     file->addSeparator();
@@ -191,19 +195,127 @@ void MainWindow::createMenus() {
     statistics->setChecked(true);
     statistics->setStatusTip(tr("Per-channel statistics below the histograms"));
     connect(statistics, &QAction::toggled, m_statistics, &QWidget::setVisible);
+    view->addAction(m_imagesDock->toggleViewAction());
+    QAction* logAction = m_logDock->toggleViewAction();
+    logAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    view->addAction(logAction);
     view->addSeparator();
     view->addActions(m_imageView->viewActions()); // zoom in/out, 1:1, fit
 }
 
-void MainWindow::chooseImage() {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Image"), m_lastDir,
-        tr("Images (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.pgm *.ppm *.pnm *.webp);;"
-           "All files (*)"));
-    if (path.isEmpty())
+// The Images dock (left; shown once a second image joins the list) and the Log dock (bottom,
+// hidden until View › Log). Where they are, and whether they show, is remembered.
+void MainWindow::createDocks() {
+    m_images = new ImageList;
+    m_imagesDock = new QDockWidget(tr("Images"), this);
+    m_imagesDock->setObjectName(QStringLiteral("imagesDock"));
+    m_imagesDock->setWidget(m_images);
+    addDockWidget(Qt::LeftDockWidgetArea, m_imagesDock);
+    m_imagesDock->hide();
+    connect(m_images, &ImageList::imageChosen, this, &MainWindow::openImage);
+
+    m_log = new LogPanel;
+    m_logDock = new QDockWidget(tr("Log"), this);
+    m_logDock->setObjectName(QStringLiteral("logDock"));
+    m_logDock->setWidget(m_log);
+    addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
+    m_logDock->hide();
+}
+
+void MainWindow::fillRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList recent = RecentFiles::load();
+    int number = 0;
+    for (const QString& path : recent) {
+        ++number;
+        const bool exists = QFileInfo::exists(path);
+        QString label = QFileInfo(path).fileName();
+        label.replace(QLatin1Char('&'), QStringLiteral("&&"));
+        if (number < 10)
+            label.prepend(QStringLiteral("&%1 ").arg(number));
+        if (!exists)
+            label += tr(" (missing)");
+        QAction* action =
+            m_recentMenu->addAction(label, this, [this, path] { openImages({path}); });
+        action->setToolTip(QDir::toNativeSeparators(path));
+        action->setStatusTip(QDir::toNativeSeparators(path));
+        action->setEnabled(exists);
+    }
+    if (recent.isEmpty())
+        m_recentMenu->addAction(tr("(none yet)"))->setEnabled(false);
+    m_recentMenu->addSeparator();
+    QAction* clear = m_recentMenu->addAction(tr("&Clear Menu"), this, [this] {
+        RecentFiles::clear();
+        fillRecentMenu();
+    });
+    clear->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::openImages(const QStringList& paths) {
+    if (paths.isEmpty())
         return;
-    rememberFolder(path);
-    openImage(path);
+    const int before = m_images->count();
+    m_images->addImages(paths);
+    showImagesDockOnSecond(before);
+    openImage(paths.first());
+}
+
+void MainWindow::showImagesDockOnSecond(int countBefore) {
+    // Once, when the list first holds two images: after that, closing the dock is respected.
+    if (countBefore < 2 && m_images->count() >= 2)
+        m_imagesDock->show();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    // Files, and anything else that might be mistaken for one: what is not an image is refused
+    // with a reason on drop, not silently with a forbidden cursor.
+    if (event->mimeData()->hasUrls() || event->mimeData()->hasText())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    dropFiles(*event->mimeData());
+    event->acceptProposedAction();
+}
+
+QStringList MainWindow::dropFiles(const QMimeData& mime) {
+    const DropScreening screening = screenDrop(mime);
+    openImages(screening.images);
+    if (screening.refused.isEmpty())
+        return {};
+    const QString message = tr("Not opened (only image files can be dropped):\n%1")
+                                .arg(screening.refused.join(QLatin1Char('\n')));
+    m_lastError = message;
+    statusBar()->showMessage(screening.refused.size() == 1
+                                 ? tr("Not opened: %1").arg(screening.refused.first())
+                                 : tr("%1 dropped items were not opened: View › Log says why")
+                                       .arg(screening.refused.size()));
+    qCWarning(lcUi).noquote() << message;
+    emit errorShown(message);
+    if (m_errorDialogs)
+        showMessageBox(message);
+    return screening.refused;
+}
+
+void MainWindow::showMessageBox(const QString& message, const QString& details) {
+    // Window-modal and opened without exec(): no nested event loop, the window stays live.
+    auto* box =
+        new QMessageBox(QMessageBox::Warning, tr("HistLab"), message, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    if (!details.isEmpty())
+        box->setDetailedText(details);
+    box->open();
+}
+
+void MainWindow::chooseImage() {
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open Images"), m_lastDir,
+        tr("Images (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.pgm *.ppm *.pnm *.pbm *.webp *.jp2 "
+           "*.exr *.hdr *.pic *.sr *.ras);;All files (*)"));
+    if (paths.isEmpty())
+        return;
+    rememberFolder(paths.first());
+    openImages(paths);
 }
 
 // Settings live in QSettings("HistLab", "HistLab"): the last folder as soon as it changes, the
@@ -215,6 +327,7 @@ void MainWindow::restoreSettings() {
     m_splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
     m_rightSplitter->restoreState(
         settings.value(QStringLiteral("window/rightSplitter")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/docks")).toByteArray()); // docks, shown
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -222,6 +335,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
     settings.setValue(QStringLiteral("window/rightSplitter"), m_rightSplitter->saveState());
+    settings.setValue(QStringLiteral("window/docks"), saveState());
     QMainWindow::closeEvent(event);
 }
 
@@ -297,31 +411,34 @@ ExportResult MainWindow::finishExport(const ExportResult& result, const QString&
     m_lastError = result.message;
     statusBar()->showMessage(result.message);
     qCWarning(lcUi).noquote() << "export failed:" << result.message;
-    if (m_errorDialogs) {
-        auto* box = new QMessageBox(QMessageBox::Warning, tr("HistLab"), result.message,
-                                    QMessageBox::Ok, this);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
-    }
+    if (m_errorDialogs)
+        showMessageBox(result.message);
     return result;
 }
 
 void MainWindow::openImage(const QString& path) {
+    submit(path, false);
+    statusBar()->showMessage(tr("Opening %1…").arg(imageDisplayName(path)));
+}
+
+void MainWindow::submit(const QString& path, bool quick) {
     m_requested = path;
+    const int before = m_images->count();
+    m_images->setCurrentImage(path); // the list shows what was asked for (adding it if new)
+    showImagesDockOnSecond(before);
     AnalysisRequest request;
     request.source = path;
     if (path == m_current.source)
         request.region = m_region;
     request.device = m_runPanel->deviceSelector();
     request.histogram = m_runPanel->histogramRequest();
-    request.repeats = m_runPanel->repeats();
+    request.repeats = quick ? 1 : m_runPanel->repeats();
     m_bridge->analyse(request);
-    statusBar()->showMessage(tr("Opening %1…").arg(displayName(path)));
 }
 
 void MainWindow::showProgress(double fraction, const QString& stage) {
     statusBar()->showMessage(
-        tr("%1: %2 (%3 %)").arg(displayName(m_requested), stage).arg(qRound(fraction * 100)));
+        tr("%1: %2 (%3 %)").arg(imageDisplayName(m_requested), stage).arg(qRound(fraction * 100)));
     m_progress->setValue(qRound(fraction * 1000));
 }
 
@@ -353,11 +470,16 @@ void MainWindow::showAnalysis(const ImageAnalysis& analysis) {
     m_runLabel->setText(summary);
     m_runLabel->setToolTip(describePasses(analysis.run));
     setWindowTitle(tr("%1 (%2 × %3) — HistLab")
-                       .arg(displayName(analysis.source))
+                       .arg(imageDisplayName(analysis.source))
                        .arg(analysis.imageSize.width())
                        .arg(analysis.imageSize.height()));
     statusBar()->clearMessage();
+    m_images->setCurrentImage(analysis.source);
+    if (!sameImage && !analysis.source.startsWith(QLatin1String(":/")))
+        RecentFiles::add(QFileInfo(analysis.source).absoluteFilePath());
     qCInfo(lcUi).noquote() << analysis.source << "analysed:" << summary;
+    for (const std::string& note : analysis.run.notes)
+        qCInfo(lcUi).noquote() << analysis.source << "note:" << QString::fromStdString(note);
 }
 
 // The pixel under the cursor and the zoom in the status bar; a region selected on the image
@@ -389,14 +511,18 @@ void MainWindow::analyseRegion(const std::optional<Region>& region) {
             return !a && !b;
         return a->x == b->x && a->y == b->y && a->width == b->width && a->height == b->height;
     };
-    if (m_current.source.isEmpty() || same(region, m_region))
+    // While a region is being dragged each request runs once; the release asks again, with the
+    // Run panel's repeats, for the same region.
+    const bool quick = region && m_imageView->isSelecting();
+    if (m_current.source.isEmpty() || (same(region, m_region) && (quick || !m_regionQuick)))
         return;
     // While another image loads, a request for this one would replace it (the newest wins);
     // the loaded image clears the region anyway.
     if (isBusy() && m_requested != m_current.source)
         return;
     m_region = region;
-    openImage(m_current.source); // with m_region: the newest region wins
+    m_regionQuick = quick;
+    submit(m_current.source, quick); // with m_region: the newest region wins
     if (region)
         statusBar()->showMessage(tr("Analysing region %1,%2 %3×%4…")
                                      .arg(region->x)
@@ -408,7 +534,7 @@ void MainWindow::analyseRegion(const std::optional<Region>& region) {
 void MainWindow::showFailure(const JobError& error) {
     // A request replaced by a newer one never gets here (JobBridge drops it): this is Cancel.
     if (error.kind == JobError::Kind::Cancelled) {
-        statusBar()->showMessage(tr("%1: cancelled").arg(displayName(m_requested)));
+        statusBar()->showMessage(tr("%1: cancelled").arg(imageDisplayName(m_requested)));
         qCInfo(lcUi).noquote() << m_requested << "cancelled";
         return;
     }
@@ -421,21 +547,24 @@ void MainWindow::showFailure(const JobError& error) {
         emit errorShown(m_lastError);
         return;
     }
-    statusBar()->showMessage(tr("Could not open %1").arg(displayName(m_requested)));
-    qCWarning(lcUi).noquote() << jobErrorKindName(error.kind) << "error:" << m_lastError;
-    emit errorShown(m_lastError);
-    if (!m_errorDialogs)
-        return;
-    // Window-modal and opened without exec(): no nested event loop, the window stays live.
-    auto* box =
-        new QMessageBox(QMessageBox::Warning, tr("HistLab"), m_lastError, QMessageBox::Ok, this);
-    box->setAttribute(Qt::WA_DeleteOnClose);
+    statusBar()->showMessage(tr("Could not open %1").arg(imageDisplayName(m_requested)));
+    // The list marks the file that failed and goes back to the image still shown.
+    m_images->setFailed(m_requested, m_lastError);
+    if (!m_current.source.isEmpty())
+        m_images->setCurrentImage(m_current.source);
+    QString details;
     if (!error.buildLog.empty())
-        box->setDetailedText(QStringLiteral("%1 %2\n\n%3")
-                                 .arg(QString::fromStdString(error.kernelFile),
-                                      QString::fromStdString(error.options),
-                                      QString::fromStdString(error.buildLog)));
-    box->open();
+        details =
+            QStringLiteral("%1 %2\n\n%3")
+                .arg(QString::fromStdString(error.kernelFile),
+                     QString::fromStdString(error.options), QString::fromStdString(error.buildLog));
+    QString logged = m_lastError;
+    if (!details.isEmpty())
+        logged += QLatin1Char('\n') + details; // the build log, in the Log panel
+    qCWarning(lcUi).noquote() << jobErrorKindName(error.kind) << "error:" << logged;
+    emit errorShown(m_lastError);
+    if (m_errorDialogs)
+        showMessageBox(m_lastError, details);
 }
 
 // The Run dock (device, variant, parameters), the Run menu (F5, Esc) and the status bar's
@@ -521,7 +650,7 @@ void MainWindow::cancelRun() {
     if (!isBusy())
         return;
     m_bridge->cancel();
-    statusBar()->showMessage(tr("%1: cancelling…").arg(displayName(m_requested)));
+    statusBar()->showMessage(tr("%1: cancelling…").arg(imageDisplayName(m_requested)));
 }
 
 } // namespace histlab::ui

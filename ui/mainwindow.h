@@ -13,14 +13,19 @@
 #include <QString>
 
 class QAction;
+class QDockWidget;
 class QLabel;
+class QMenu;
+class QMimeData;
 class QProgressBar;
 class QSplitter;
 
 namespace histlab::ui {
 
 class HistogramPlot;
+class ImageList;
 class ImageView;
+class LogPanel;
 class RunPanel;
 class StatisticsPanel;
 
@@ -47,6 +52,14 @@ public:
     HistogramPlot* histogramPlot() const { return m_plot; }
     ImageView* imageView() const { return m_imageView; }
     StatisticsPanel* statisticsPanel() const { return m_statistics; }
+    /// The Images dock's list: every image opened in this session, with thumbnails.
+    ImageList* imageList() const { return m_images; }
+    QDockWidget* imagesDock() const { return m_imagesDock; }
+    /// The Log dock (View › Log): what the core and the window reported.
+    LogPanel* logPanel() const { return m_log; }
+    QDockWidget* logDock() const { return m_logDock; }
+    /// File › Open Recent, rebuilt each time it opens.
+    QMenu* recentMenu() const { return m_recentMenu; }
     /// The Run dock's controls: device, variant, parameters, Run Again (F5), Cancel (Esc).
     RunPanel* runPanel() const { return m_runPanel; }
     /// In the status bar while a job runs.
@@ -83,8 +96,15 @@ public slots:
     /// Opening the shown image again analyses its selected region, if there is one.
     void openImage(const QString& path);
     void openSample() { openImage(sampleImagePath()); }
-    /// File › Open: asks for a file, then openImage().
+    /// Adds every path to the Images list and opens the first; the others wait there until
+    /// selected. (File › Open with several files, several on the command line, a drop.)
+    void openImages(const QStringList& paths);
+    /// File › Open: asks for one or more files, then openImages().
     void chooseImage();
+    /// What a drop does: the image files are opened (openImages); everything else is refused
+    /// with one line per item naming it and the reason, in the status bar, the log, errorShown()
+    /// and (when enabled) a message box. Returns the refusals.
+    QStringList dropFiles(const QMimeData& mime);
     /// File › Export plot (Ctrl+E): opens an ExportDialog (window-modal, without a nested event
     /// loop); accepting it writes the file.
     void exportPlot();
@@ -107,9 +127,18 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void createMenus();
+    void createDocks();
+    void fillRecentMenu();
+    void showImagesDockOnSecond(int countBefore);
+    /// Asks for `path`'s histograms; `quick` (a region being dragged) runs once instead of the
+    /// Run panel's repeats, so the histogram keeps up with the mouse.
+    void submit(const QString& path, bool quick);
+    void showMessageBox(const QString& message, const QString& details = {});
     void restoreSettings();
     void rememberFolder(const QString& file);
     QString defaultExportPath(const QString& what, const QString& suffix) const;
@@ -141,6 +170,12 @@ private:
     QList<QAction*> m_exportActions;      // enabled once something is shown
     FileChooser m_saveChooser = nativeSaveFileChooser();
     std::optional<Region> m_region; // selected on the view; requests for the shown image carry it
+    bool m_regionQuick = false;     // the last region request was a quick one (while dragging)
+    ImageList* m_images = nullptr;
+    QDockWidget* m_imagesDock = nullptr;
+    LogPanel* m_log = nullptr;
+    QDockWidget* m_logDock = nullptr;
+    QMenu* m_recentMenu = nullptr;
 };
 
 /// One line describing a run for the status bar, e.g. "pthread-… [cpu] · cpu copies=4 …

@@ -33,6 +33,29 @@ bool jpegHasEnd(const std::vector<unsigned char>& b) {
 
 } // namespace
 
+std::string whyNotAnImage(const std::string& path) {
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+        return "no such file";
+    if (fs::is_directory(path, ec))
+        return "is a folder, not an image file";
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return "cannot be opened (permission?)";
+    if (in.peek() == std::ifstream::traits_type::eof())
+        return "file is empty";
+    in.close();
+    bool known = false;
+    try {
+        known = cv::haveImageReader(path); // reads the signature, decodes nothing
+    } catch (const cv::Exception&) {
+        known = false;
+    }
+    if (!known)
+        return "not an image OpenCV can read (no known image signature)";
+    return {};
+}
+
 HostImage loadImage(const std::string& path) {
     std::error_code ec;
     if (!fs::exists(path, ec))

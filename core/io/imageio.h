@@ -12,6 +12,13 @@ namespace histlab {
 /// (a JPEG without its end-of-image marker), not an image, or an unsupported depth/layout.
 HostImage loadImage(const std::string& path);
 
+/// Why `path` cannot be an image this loader reads, judged from the file system and the file's
+/// first bytes only (no decoding, so it is quick enough for a drop or a file list): "" when it
+/// looks like one, else the reason in the words loadImage() uses ("no such file", "is a
+/// folder, not an image file", "file is empty", "not an image OpenCV can read ..."). A file that
+/// passes can still fail to decode (damaged or truncated); loadImage() says so then.
+std::string whyNotAnImage(const std::string& path);
+
 /// Writes an 8/16-bit image (PNG, TIFF, ...) through a temporary file and a rename.
 void saveImage(const HostImage& image, const std::string& path);
 

@@ -48,6 +48,30 @@ TEST(LoadImage, MissingFolderEmptyAndNotAnImage) {
     EXPECT_NE(text.find("not an image"), std::string::npos) << text;
 }
 
+// The quick screen used for drops and file lists: the same reasons, from the first bytes only,
+// whatever the file's name says.
+TEST(WhyNotAnImage, ScreensByFileSystemAndSignature) {
+    TempDir dir;
+    EXPECT_EQ(whyNotAnImage((dir / "nope.png").string()), "no such file");
+    EXPECT_EQ(whyNotAnImage(dir.path().string()), "is a folder, not an image file");
+    test::writeFile(dir / "empty.png", "");
+    EXPECT_EQ(whyNotAnImage((dir / "empty.png").string()), "file is empty");
+    test::writeFile(dir / "notes.png", "this is a text file, not an image\n");
+    EXPECT_NE(whyNotAnImage((dir / "notes.png").string()).find("not an image OpenCV can read"),
+              std::string::npos);
+    test::writeFile(dir / "report.pdf", "%PDF-1.7\n%\xE2\xE3\xCF\xD3\n");
+    EXPECT_NE(whyNotAnImage((dir / "report.pdf").string()), "");
+
+    cv::Mat bgr(8, 8, CV_8UC3, cv::Scalar(1, 2, 3));
+    for (const char* name : {"a.png", "b.jpg", "c.tif", "d.bmp", "e.ppm", "f.webp"}) {
+        ASSERT_TRUE(cv::imwrite((dir / name).string(), bgr)) << name;
+        EXPECT_EQ(whyNotAnImage((dir / name).string()), "") << name;
+    }
+    // A PNG named .txt is still a PNG: the signature decides, not the name.
+    fs::copy_file(dir / "a.png", dir / "png-named.txt");
+    EXPECT_EQ(whyNotAnImage((dir / "png-named.txt").string()), "");
+}
+
 TEST(LoadImage, TruncatedJpegIsRefused) {
     TempDir dir;
     cv::Mat bgr(64, 80, CV_8UC3);

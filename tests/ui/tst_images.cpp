@@ -1,0 +1,294 @@
+// Several images in the window: File › Open with many files, drops of files (real QDragEnter
+// and QDrop events with file URLs) and the refusals of what is not an image, the Images list
+// with its thumbnails and its failed entries, File › Open Recent, the Log panel, and the
+// window's layout remembered across sessions.
+#include "imagelist.h"
+#include "logging.h"
+#include "logpanel.h"
+#include "mainwindow.h"
+#include "uitestsupport.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
+#include <QMenu>
+#include <QMimeData>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QUrl>
+#include <QtTest>
+
+using histlab::ui::ImageList;
+using histlab::ui::LogPanel;
+using histlab::ui::MainWindow;
+using histlab::ui::RecentFiles;
+using histlab::uitest::kTimeoutMs;
+using histlab::uitest::makeImage;
+
+class TestImages : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void openSeveralListsThemAndShowsTheFirst();
+    void selectingAnotherShowsIt();
+    void dropOpensImagesAndExplainsRefusals();
+    void dropOfTextIsRefused();
+    void failedImageIsMarkedAndTheShownOneStays();
+    void recentFiles();
+    void logPanelShowsWhatTheCoreReported();
+    void layoutIsRemembered();
+
+private:
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+    /// Sends a drag-enter and a drop of `mime` onto the window's centre, as a drag would.
+    static bool dragAndDrop(MainWindow& window, QMimeData* mime);
+
+    QTemporaryDir m_dir;
+};
+
+void TestImages::initTestCase() {
+    histlab::ui::routeCoreLogToQt();
+    // Settings go to a private folder, never the user's (before any QSettings is created).
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(m_dir.isValid());
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, path("settings"));
+    QVERIFY(makeImage(64, 48, QImage::Format_RGB888).save(path("a.png")));
+    QVERIFY(makeImage(33, 17, QImage::Format_Grayscale8).save(path("b.png")));
+    QVERIFY(makeImage(120, 80, QImage::Format_RGB888).save(path("c.jpg")));
+    QFile text(path("notes.png"));
+    QVERIFY(text.open(QIODevice::WriteOnly));
+    text.write("This is a text file with an image's name.\n");
+    text.close();
+    // A PNG signature, then nothing decodable: it passes the drop's screen, fails to decode.
+    QFile damaged(path("damaged.png"));
+    QVERIFY(damaged.open(QIODevice::WriteOnly));
+    damaged.write("\x89PNG\r\n\x1a\n", 8);
+    damaged.write(QByteArray(100, 'x'));
+    damaged.close();
+    QVERIFY(QDir(m_dir.path()).mkdir(QStringLiteral("folder")));
+}
+
+void TestImages::init() {
+    QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab")).clear();
+}
+
+void TestImages::openSeveralListsThemAndShowsTheFirst() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    const QStringList three = {path("a.png"), path("b.png"), path("c.jpg")};
+    window.openImages(three);
+    QVERIFY(shown.wait(kTimeoutMs));
+    QCOMPARE(window.currentSource(), path("a.png"));
+    QCOMPARE(window.currentImageSize(), QSize(64, 48));
+
+    ImageList* list = window.imageList();
+    QCOMPARE(list->paths(), three);
+    QVERIFY(window.imagesDock()->isVisible()); // shown once a second image joined
+    QCOMPARE(list->currentItem()->text(), QStringLiteral("a.png"));
+    for (const QString& p : three) {
+        QTRY_VERIFY_WITH_TIMEOUT(list->hasThumbnail(p), kTimeoutMs);
+        const QListWidgetItem* item = list->findItems(QFileInfo(p).fileName(), Qt::MatchExactly)[0];
+        QVERIFY(!item->icon().isNull());
+        QVERIFY2(item->toolTip().contains(QStringLiteral(" × ")), qPrintable(item->toolTip()));
+    }
+    // Opening one again does not add it twice.
+    window.openImages({path("b.png")});
+    QCOMPARE(list->count(), 3);
+}
+
+void TestImages::selectingAnotherShowsIt() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    window.openImages({path("a.png"), path("b.png")});
+    QVERIFY(shown.wait(kTimeoutMs));
+    shown.clear();
+    window.imageList()->setCurrentRow(1); // as a click or the arrow keys do
+    QVERIFY(shown.wait(kTimeoutMs));
+    QCOMPARE(window.currentSource(), path("b.png"));
+    QCOMPARE(window.currentImageSize(), QSize(33, 17));
+    QCOMPARE(window.currentRun().histograms.size(), std::size_t(1)); // gray: one channel
+}
+
+bool TestImages::dragAndDrop(MainWindow& window, QMimeData* mime) {
+    const QPoint centre(window.width() / 2, window.height() / 2);
+    QDragEnterEvent enter(centre, Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    if (!enter.isAccepted())
+        return false;
+    QDropEvent drop(QPointF(centre), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    return drop.isAccepted();
+}
+
+void TestImages::dropOpensImagesAndExplainsRefusals() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    QSignalSpy errors(&window, &MainWindow::errorShown);
+
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path("c.jpg")), QUrl::fromLocalFile(path("notes.png")),
+                  QUrl::fromLocalFile(path("folder")), QUrl::fromLocalFile(path("missing.png")),
+                  QUrl(QStringLiteral("https://example.com/photo.png")),
+                  QUrl::fromLocalFile(path("a.png"))});
+    QVERIFY(dragAndDrop(window, &mime));
+    QCOMPARE(errors.count(), 1);
+    const QString message = errors.first().first().toString();
+    for (const QString& refusal :
+         {path("notes.png") + QStringLiteral(": not an image OpenCV can read"),
+          path("folder") + QStringLiteral(": is a folder, not an image file"),
+          path("missing.png") + QStringLiteral(": no such file"),
+          QStringLiteral("https://example.com/photo.png: not a local file")})
+        QVERIFY2(message.contains(refusal), qPrintable(message));
+    QVERIFY(!message.contains(QStringLiteral("c.jpg")));
+    QCOMPARE(window.lastError(), message);
+
+    // The two images are opened all the same: the first shown, both listed.
+    QVERIFY(shown.wait(kTimeoutMs));
+    QCOMPARE(window.currentSource(), path("c.jpg"));
+    QCOMPARE(window.imageList()->paths(), QStringList({path("c.jpg"), path("a.png")}));
+}
+
+void TestImages::dropOfTextIsRefused() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QSignalSpy errors(&window, &MainWindow::errorShown);
+    QMimeData mime;
+    mime.setText(QStringLiteral("some words"));
+    QVERIFY(dragAndDrop(window, &mime));
+    QCOMPARE(errors.count(), 1);
+    QVERIFY2(errors.first().first().toString().contains(
+                 QStringLiteral("only image files can be dropped")),
+             qPrintable(errors.first().first().toString()));
+    QVERIFY(!window.isBusy()); // nothing was asked for
+    QCOMPARE(window.imageList()->count(), 0);
+}
+
+void TestImages::failedImageIsMarkedAndTheShownOneStays() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    QSignalSpy errors(&window, &MainWindow::errorShown);
+    window.openImages({path("a.png"), path("damaged.png")});
+    QVERIFY(shown.wait(kTimeoutMs));
+    window.imageList()->setCurrentRow(1);
+    QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, kTimeoutMs);
+    QVERIFY2(errors.first().first().toString().contains(QStringLiteral("damaged.png")),
+             qPrintable(errors.first().first().toString()));
+    QCOMPARE(window.currentSource(), path("a.png")); // still shown
+    QCOMPARE(window.imageList()->currentItem()->text(), QStringLiteral("a.png"));
+    const QListWidgetItem* failed = window.imageList()->item(1);
+    QVERIFY2(failed->toolTip().contains(QStringLiteral("damaged.png")),
+             qPrintable(failed->toolTip()));
+}
+
+void TestImages::recentFiles() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    window.openImage(path("a.png"));
+    QVERIFY(shown.wait(kTimeoutMs));
+    window.openImage(path("b.png"));
+    QVERIFY(shown.wait(kTimeoutMs));
+    QCOMPARE(RecentFiles::load(), QStringList({path("b.png"), path("a.png")}));
+    window.openSample(); // the bundled sample is not a recent file
+    QVERIFY(shown.wait(kTimeoutMs));
+    QCOMPARE(RecentFiles::load().size(), 2);
+
+    RecentFiles::add(path("gone.png")); // a file that no longer exists
+    QMenu* menu = window.recentMenu();
+    emit menu->aboutToShow();
+    const QList<QAction*> actions = menu->actions();
+    QVERIFY(actions.size() >= 3);
+    QVERIFY2(actions[0]->text().contains(QStringLiteral("gone.png")),
+             qPrintable(actions[0]->text()));
+    QVERIFY(actions[0]->text().contains(QStringLiteral("(missing)")));
+    QVERIFY(!actions[0]->isEnabled());
+    QVERIFY(actions[1]->text().contains(QStringLiteral("b.png")));
+    QCOMPARE(actions[1]->toolTip(), QDir::toNativeSeparators(path("b.png")));
+    QVERIFY(actions[2]->text().contains(QStringLiteral("a.png")));
+
+    actions[2]->trigger(); // reopens a.png
+    QVERIFY(shown.wait(kTimeoutMs));
+    QCOMPARE(window.currentSource(), path("a.png"));
+    QCOMPARE(RecentFiles::load().first(), path("a.png"));
+
+    for (int i = 0; i < RecentFiles::maxRecent + 5; ++i)
+        RecentFiles::add(path(QStringLiteral("img%1.png").arg(i)));
+    QCOMPARE(RecentFiles::load().size(), RecentFiles::maxRecent);
+
+    emit menu->aboutToShow();
+    QAction* clear = nullptr;
+    for (QAction* a : menu->actions())
+        if (a->text().contains(QStringLiteral("Clear")))
+            clear = a;
+    QVERIFY(clear && clear->isEnabled());
+    clear->trigger();
+    QVERIFY(RecentFiles::load().isEmpty());
+}
+
+void TestImages::logPanelShowsWhatTheCoreReported() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    QSignalSpy errors(&window, &MainWindow::errorShown);
+    window.openImage(path("a.png"));
+    QVERIFY(shown.wait(kTimeoutMs));
+    window.openImage(path("notes.png"));
+    QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, kTimeoutMs);
+
+    LogPanel* log = window.logPanel();
+    // Each window has its own worker: it opens the device and builds its kernels again.
+    QTRY_VERIFY_WITH_TIMEOUT(log->text().contains(QStringLiteral("not an image")), kTimeoutMs);
+    const QString text = log->text();
+    for (const QString& expected :
+         {QStringLiteral("opened device"), QStringLiteral("selected device"),
+          QStringLiteral("built histogram256.cl"), QStringLiteral("\"-D"),
+          QStringLiteral("a.png analysed:"), path("notes.png") + QStringLiteral(": not an image")})
+        QVERIFY2(text.contains(expected), qPrintable(expected + QStringLiteral("\n---\n") + text));
+
+    log->setMinimumLevel(2); // warnings and errors only
+    QVERIFY(!log->text().contains(QStringLiteral("built histogram256.cl")));
+    QVERIFY(log->text().contains(QStringLiteral("not an image")));
+    log->clear();
+    QVERIFY(log->text().isEmpty());
+}
+
+void TestImages::layoutIsRemembered() {
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(!window.logDock()->isVisible()); // hidden until asked for
+        window.logDock()->show();
+        window.addDockWidget(Qt::RightDockWidgetArea, window.imagesDock());
+        window.imagesDock()->show();
+        window.close(); // saves the layout
+    }
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.logDock()->isVisible());
+    QVERIFY(window.imagesDock()->isVisible());
+    QCOMPARE(window.dockWidgetArea(window.imagesDock()), Qt::RightDockWidgetArea);
+}
+
+QTEST_MAIN(TestImages)
+#include "tst_images.moc"

@@ -1,0 +1,190 @@
+// Large images in the window. A 100-megapixel image opens while a 10 ms timer on the GUI thread
+// never waits more than 50 ms (decoding, the preview, the histograms and their verification all
+// run on the worker), and its histograms are exact. An image larger than what the device takes
+// at once is processed in pieces, and the merged histogram is exact too.
+//
+// This test runs alone (RUN_SERIAL in CTest): the bound is about this program's event loop, and
+// another test's threads competing for the 2 cores would measure the machine instead.
+#include "imageview.h"
+#include "jobbridge.h"
+#include "logging.h"
+#include "mainwindow.h"
+#include "uitestsupport.h"
+
+#include <histogram256.h>
+#include <image.h>
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+using histlab::HostImage;
+using histlab::ui::AnalysisRequest;
+using histlab::ui::ImageAnalysis;
+using histlab::ui::JobBridge;
+using histlab::ui::MainWindow;
+using histlab::uitest::kTimeoutMs;
+
+namespace {
+
+/// A binary PPM (P6) with well-spread values, written straight to disk (fast at 300 MB).
+HostImage writePpm(const QString& path, int width, int height) {
+    HostImage image;
+    image.width = width;
+    image.height = height;
+    image.channels = 3;
+    image.depth = 8;
+    image.data.resize(std::size_t(width) * height * 3);
+    std::uint32_t state = 12345;
+    for (std::size_t i = 0; i < image.data.size(); ++i) {
+        state = state * 1664525u + 1013904223u;
+        // Mostly smooth with noise, like a photograph: every bin gets some counts.
+        image.data[i] = std::uint8_t((i / 3 % std::size_t(width)) * 255 / width + (state >> 29));
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write(QStringLiteral("P6\n%1 %2\n255\n").arg(width).arg(height).toLatin1());
+    file.write(reinterpret_cast<const char*>(image.data.data()), qint64(image.data.size()));
+    return image;
+}
+
+/// The reference counts of each colour channel and of gray, in the window's order.
+std::vector<std::vector<std::uint64_t>> referenceCounts(const HostImage& image) {
+    std::vector<std::vector<std::uint64_t>> out;
+    const std::vector<std::uint64_t> rgb =
+        histlab::referenceHistogram(image.data.data(), image.data.size(), 3);
+    for (int c = 0; c < 3; ++c)
+        out.emplace_back(rgb.begin() + c * 256, rgb.begin() + (c + 1) * 256);
+    std::vector<std::uint64_t> gray(256, 0);
+    for (std::size_t p = 0; p < image.pixelCount(); ++p) {
+        const std::uint8_t* px = image.data.data() + 3 * p;
+        ++gray[histlab::lumaOf(px[0], px[1], px[2])];
+    }
+    out.push_back(gray);
+    return out;
+}
+
+bool sameCounts(const histlab::HistogramRun& run,
+                const std::vector<std::vector<std::uint64_t>>& expected) {
+    if (run.histograms.size() != expected.size())
+        return false;
+    for (std::size_t c = 0; c < expected.size(); ++c)
+        if (!std::equal(expected[c].begin(), expected[c].end(), run.histograms[c].counts.begin()))
+            return false;
+    return true;
+}
+
+} // namespace
+
+class TestLargeImages : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void hundredMegapixelsOpenWithoutFreezing();
+    void imageLargerThanOnePieceIsExact();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestLargeImages::initTestCase() {
+    histlab::ui::routeCoreLogToQt();
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(m_dir.isValid());
+}
+
+void TestLargeImages::hundredMegapixelsOpenWithoutFreezing() {
+    const QString path = m_dir.filePath(QStringLiteral("100mp.ppm"));
+    const HostImage pixels = writePpm(path, 12500, 8000); // 100 megapixels, 300 MB
+    QVERIFY(!pixels.data.empty());
+    const auto expected = referenceCounts(pixels);
+
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    window.openSample(); // the device opened and the kernels built: what follows is the job
+    QVERIFY(shown.wait(kTimeoutMs));
+    shown.clear();
+
+    QElapsedTimer clock;
+    qint64 last = 0, longestGap = 0, finishedAt = -1;
+    int ticks = 0;
+    QTimer timer;
+    timer.setTimerType(Qt::PreciseTimer);
+    timer.setInterval(10);
+    connect(&timer, &QTimer::timeout, this, [&] {
+        const qint64 now = clock.elapsed();
+        if (finishedAt < 0) // while the job runs
+            longestGap = std::max(longestGap, now - last);
+        last = now;
+        ++ticks;
+    });
+    // The job has ended when its answer arrives; drawing it afterwards is the window's work.
+    connect(window.findChild<JobBridge*>(), &JobBridge::analysisFinished, this,
+            [&] { finishedAt = clock.elapsed(); });
+    clock.start();
+    timer.start();
+    window.openImage(path);
+    const qint64 submitMs = clock.elapsed();
+    // A real event loop: QTRY_* would sleep in QTest::qWait between its checks, and those
+    // sleeps are what the timer would then measure.
+    QVERIFY(shown.wait(4 * kTimeoutMs));
+    const qint64 shownMs = clock.elapsed();
+    timer.stop();
+
+    qInfo("100 MP: submitted in %lld ms; job done after %lld ms, shown after %lld ms; %d ticks "
+          "of the 10 ms timer, longest wait while the job ran %lld ms",
+          submitMs, finishedAt, shownMs, ticks, longestGap);
+    QVERIFY2(submitMs < 50, "openImage() must only submit");
+    QVERIFY2(finishedAt > 500, "the job was too quick to show anything");
+    QVERIFY2(longestGap <= 50,
+             qPrintable(QStringLiteral("the GUI thread waited %1 ms").arg(longestGap)));
+    QCOMPARE(window.currentImageSize(), QSize(12500, 8000));
+    QVERIFY(window.currentRun().verified.value_or(false));
+    QVERIFY(sameCounts(window.currentRun(), expected));
+    // The view paints a preview, never the 100 MP image itself.
+    QCOMPARE(std::max(window.imageView()->image().width(), window.imageView()->image().height()),
+             JobBridge::maxPreviewSide);
+}
+
+void TestLargeImages::imageLargerThanOnePieceIsExact() {
+    // 3000 x 1001 RGB is about 9 MB; pieces of 1 MiB make 9 of them, the last one short.
+    const QString path = m_dir.filePath(QStringLiteral("pieces.ppm"));
+    const HostImage pixels = writePpm(path, 3000, 1001);
+    QVERIFY(!pixels.data.empty());
+
+    JobBridge bridge;
+    QSignalSpy finished(&bridge, &JobBridge::analysisFinished);
+    QSignalSpy failed(&bridge, &JobBridge::analysisFailed);
+    AnalysisRequest request;
+    request.source = path;
+    request.device = QStringLiteral("cpu");
+    request.repeats = 1;
+    request.maxPieceBytes = std::size_t(1) << 20;
+    bridge.analyse(request);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() + failed.count() == 1, kTimeoutMs);
+    QCOMPARE(failed.count(), 0);
+    const auto result = finished.first().at(1).value<ImageAnalysis>();
+    const auto& notes = result.run.notes;
+    QVERIFY2(
+        std::any_of(notes.begin(), notes.end(),
+                    [](const std::string& n) { return n.find("9 pieces") != std::string::npos; }),
+        notes.empty() ? "no note" : notes.front().c_str());
+    QVERIFY(result.run.verified.value_or(false));
+    QVERIFY(sameCounts(result.run, referenceCounts(pixels)));
+}
+
+QTEST_MAIN(TestLargeImages)
+#include "tst_largeimages.moc"

@@ -1,0 +1,86 @@
+#pragma once
+// The images a person opened in this session, as a list with thumbnails (the Images dock).
+// Selecting one asks the window to show it; the window tells the list which image is shown and
+// which ones failed. Thumbnails are decoded off the GUI thread, one at a time, at idle priority
+// so they never slow down an analysis; a file that cannot be decoded keeps a placeholder.
+//
+// Also here: screening what is dropped on the window (local image files are taken; everything
+// else is refused with the reason) and the recent-files list kept in QSettings.
+#include <QImage>
+#include <QListWidget>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+class QMimeData;
+class QThreadPool;
+
+namespace histlab::ui {
+
+/// How an image is named in lists and messages: its file name; "sample.png (bundled)" for one
+/// of the application's resources.
+QString imageDisplayName(const QString& source);
+
+class ImageList : public QListWidget {
+    Q_OBJECT
+public:
+    /// The longer side of a thumbnail, in pixels.
+    static constexpr int thumbnailSide = 96;
+
+    explicit ImageList(QWidget* parent = nullptr);
+    ~ImageList() override; ///< waits for the thumbnail being decoded, if any
+
+    /// Adds the paths not in the list yet, in order, and starts their thumbnails. Returns how
+    /// many were new.
+    int addImages(const QStringList& paths);
+    QStringList paths() const;
+    bool contains(const QString& path) const;
+
+    /// Marks `path` as the image shown (selected and scrolled to) without emitting
+    /// imageChosen(); adds it first if needed.
+    void setCurrentImage(const QString& path);
+    /// Marks `path` as failed: a warning icon, and `message` as its tooltip.
+    void setFailed(const QString& path, const QString& message);
+    /// True once `path`'s thumbnail is decoded (or failed to decode).
+    bool hasThumbnail(const QString& path) const;
+
+    /// Removes the selected entries (Delete key, or the context menu).
+    void removeSelected();
+
+signals:
+    /// The person selected `path` (click or keyboard).
+    void imageChosen(const QString& path);
+    /// A thumbnail arrived (for tests and the curious).
+    void thumbnailReady(const QString& path);
+
+private:
+    QListWidgetItem* itemFor(const QString& path) const;
+    void requestThumbnail(const QString& path);
+    void setThumbnail(const QString& path, const QImage& thumbnail, const QString& detail);
+
+    std::unique_ptr<QThreadPool> m_pool;
+    bool m_settingCurrent = false;
+};
+
+/// What a drop held: the image files to open, and one "name: reason" line per thing refused
+/// (not a local file, a folder, missing, empty, not an image OpenCV can read, plain text...).
+struct DropScreening {
+    QStringList images;
+    QStringList refused;
+};
+DropScreening screenDrop(const QMimeData& mime);
+
+/// File › Open Recent: the most recent first, at most `maxRecent`, remembered in
+/// QSettings("HistLab", "HistLab") under "recentFiles".
+class RecentFiles {
+public:
+    static constexpr int maxRecent = 10;
+    static QStringList load();
+    /// Moves `path` to the front (adding it), trims the list, saves it and returns it.
+    static QStringList add(const QString& path);
+    static QStringList remove(const QString& path);
+    static void clear();
+};
+
+} // namespace histlab::ui
