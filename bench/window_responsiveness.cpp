@@ -1,0 +1,290 @@
+// histlab-bench-window: how the window feels, measured on the real MainWindow (offscreen).
+//
+//  1. Decoding a 24-megapixel JPEG alone (the core's loader, as the worker calls it), against
+//     opening the same file in the window until its histogram is drawn (decode, preview,
+//     histograms with the Run panel's repeats, the read-only ceiling, CPU verification, the
+//     statistics, the replot). Two copies of the file alternate, so the worker's cache of the
+//     last image never answers.
+//  2. While those opens run, the longest wait of a 10 ms timer on the GUI thread.
+//  3. A region dragged across the image with the mouse at 60 moves per second: how many
+//     histograms per second follow it, and how long each took from the mouse move to the plot.
+//
+// Without --image it makes the 24 MP JPEG from the bundled sample (upscaled, with noise, quality
+// 92). Results: one JSON and one CSV in --out, with the device, the machine and the date.
+#include "imageview.h"
+#include "jobbridge.h"
+#include "mainwindow.h"
+#include "runpanel.h"
+
+#include <imageio.h>
+#include <report.h>
+#include <timing.h>
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSignalSpy>
+#include <QSysInfo>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+#include <QTimer>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <sstream>
+#include <tuple>
+#include <vector>
+
+using namespace histlab;
+using namespace histlab::ui;
+
+namespace {
+
+/// A photograph-like 24 MP JPEG: the sample upscaled to 6000 x 4000 with mild noise.
+bool makeJpeg(const QString& path) {
+    QFile sample(MainWindow::sampleImagePath());
+    if (!sample.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray bytes = sample.readAll();
+    const cv::Mat small =
+        cv::imdecode(std::vector<uchar>(bytes.begin(), bytes.end()), cv::IMREAD_COLOR);
+    cv::Mat big;
+    cv::resize(small, big, cv::Size(6000, 4000), 0, 0, cv::INTER_CUBIC);
+    cv::Mat noise(big.size(), big.type());
+    cv::randn(noise, cv::Scalar::all(0), cv::Scalar::all(6));
+    cv::add(big, noise, big, cv::noArray(), big.type());
+    return cv::imwrite(QFile::encodeName(path).toStdString(), big, {cv::IMWRITE_JPEG_QUALITY, 92});
+}
+
+double median(std::vector<double> v) {
+    return v.empty() ? 0 : summarize(v).medianMs;
+}
+
+struct DragUpdate {
+    double latencyMs; ///< from the mouse move that made the region to its histogram drawn
+};
+
+} // namespace
+
+int main(int argc, char* argv[]) {
+    loadOpenClDrivers();
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Measures the HistLab window's "
+                                                    "responsiveness (see the source's header)."));
+    parser.addHelpOption();
+    QCommandLineOption imageOpt(QStringLiteral("image"),
+                                QStringLiteral("A JPEG to open (default: a 24 MP one made from "
+                                               "the sample)."),
+                                QStringLiteral("FILE"));
+    QCommandLineOption repeatOpt(QStringLiteral("repeat"),
+                                 QStringLiteral("Decodes and opens of each kind (default 5)."),
+                                 QStringLiteral("N"), QStringLiteral("5"));
+    QCommandLineOption dragOpt(QStringLiteral("drag-seconds"),
+                               QStringLiteral("How long the region is dragged (default 5)."),
+                               QStringLiteral("S"), QStringLiteral("5"));
+    QCommandLineOption deviceOpt(QStringLiteral("device"), QStringLiteral("OpenCL device."),
+                                 QStringLiteral("SEL"), QStringLiteral("auto"));
+    QCommandLineOption outOpt(QStringLiteral("out"),
+                              QStringLiteral("Folder for window_responsiveness.{json,csv}."),
+                              QStringLiteral("DIR"));
+    parser.addOptions({imageOpt, repeatOpt, dragOpt, deviceOpt, outOpt});
+    parser.process(app);
+    const int repeats = std::max(1, parser.value(repeatOpt).toInt());
+    const double dragSeconds = std::max(1.0, parser.value(dragOpt).toDouble());
+
+    QTemporaryDir tmp;
+    QString source = parser.value(imageOpt);
+    if (source.isEmpty()) {
+        source = tmp.filePath(QStringLiteral("photo24mp.jpg"));
+        if (!makeJpeg(source)) {
+            std::fprintf(stderr, "cannot make the 24 MP JPEG in %s\n", qPrintable(tmp.path()));
+            return 3;
+        }
+    }
+    // Two copies: the worker keeps the last image it loaded, and must not here.
+    const QStringList copies = {tmp.filePath(QStringLiteral("a.jpg")),
+                                tmp.filePath(QStringLiteral("b.jpg"))};
+    for (const QString& c : copies)
+        if (!QFile::copy(source, c)) {
+            std::fprintf(stderr, "%s: cannot copy into %s\n", qPrintable(source),
+                         qPrintable(tmp.path()));
+            return 3;
+        }
+    const HostImage probe = loadImage(QFile::encodeName(source).toStdString());
+    std::printf("image: %s, %d x %d (%.1f MP), %lld bytes\n", qPrintable(source), probe.width,
+                probe.height, probe.width * double(probe.height) / 1e6,
+                static_cast<long long>(QFileInfo(source).size()));
+
+    // 1a. Decoding alone.
+    std::vector<double> decodeMs;
+    for (int i = 0; i < repeats; ++i) {
+        const QString& path = copies[std::size_t(i % 2)];
+        decodeMs.push_back(
+            wallClockMs([&] { (void)loadImage(QFile::encodeName(path).toStdString()); }));
+    }
+
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.setDeviceSelector(parser.value(deviceOpt));
+    window.resize(1200, 700);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    window.openSample(); // the device opened, the kernels built
+    if (!shown.wait(120'000)) {
+        std::fprintf(stderr, "the sample was not shown: %s\n", qPrintable(window.lastError()));
+        return 4;
+    }
+    JobBridge* bridge = window.findChild<JobBridge*>();
+
+    // 1b and 2. Opening in the window, with a 10 ms timer watching the event loop.
+    QElapsedTimer clock;
+    clock.start();
+    qint64 lastTick = 0, longestGap = 0;
+    bool watching = false;
+    QTimer timer;
+    timer.setTimerType(Qt::PreciseTimer);
+    timer.setInterval(10);
+    QObject::connect(&timer, &QTimer::timeout, [&] {
+        const qint64 now = clock.elapsed();
+        if (watching)
+            longestGap = std::max(longestGap, now - lastTick);
+        lastTick = now;
+    });
+    timer.start();
+    qint64 loadedAt = -1, doneAt = -1;
+    QObject::connect(bridge, &JobBridge::progressChanged,
+                     [&](quint64, double, const QString& stage) {
+                         if (loadedAt < 0 && stage != QLatin1String("loading"))
+                             loadedAt = clock.elapsed(); // decoded, preview made
+                     });
+    QObject::connect(bridge, &JobBridge::analysisFinished, [&] { doneAt = clock.elapsed(); });
+    std::vector<double> openMs, openLoadedMs, openJobMs;
+    for (int i = 0; i < repeats; ++i) {
+        shown.clear();
+        loadedAt = doneAt = -1;
+        lastTick = clock.elapsed();
+        watching = true;
+        const qint64 start = clock.elapsed();
+        window.openImage(copies[std::size_t(i % 2)]);
+        if (!shown.wait(300'000)) {
+            std::fprintf(stderr, "open %d did not finish: %s\n", i, qPrintable(window.lastError()));
+            return 4;
+        }
+        watching = false;
+        openMs.push_back(double(clock.elapsed() - start));
+        openLoadedMs.push_back(double(loadedAt - start));
+        openJobMs.push_back(double(doneAt - start));
+    }
+    const HistogramRun run = window.currentRun();
+
+    // 3. A region dragged at 60 moves per second.
+    ImageView* view = window.imageView();
+    std::map<std::tuple<int, int, int, int>, qint64> movedAt; // region -> time of its move
+    std::vector<DragUpdate> updates;
+    int moves = 0;
+    bool dragging = true;
+    QObject::connect(&window, &MainWindow::histogramShown, [&] {
+        const auto r = window.currentRegion();
+        if (!r || !dragging)
+            return;
+        const auto it = movedAt.find({r->x, r->y, r->width, r->height});
+        if (it != movedAt.end())
+            updates.push_back({double(clock.elapsed() - it->second)});
+    });
+    QObject::connect(view, &ImageView::regionChanged, [&](const Region& r) {
+        movedAt.emplace(std::make_tuple(r.x, r.y, r.width, r.height), clock.elapsed());
+    });
+    const QRect area = view->rect().adjusted(view->width() / 8, view->height() / 8,
+                                             -view->width() / 8, -view->height() / 8);
+    const QPoint from = area.topLeft();
+    QTest::mousePress(view, Qt::LeftButton, {}, from);
+    const qint64 dragStart = clock.elapsed();
+    const int totalMoves = int(dragSeconds * 60);
+    QTimer mover;
+    mover.setTimerType(Qt::PreciseTimer);
+    mover.setInterval(1000 / 60);
+    QObject::connect(&mover, &QTimer::timeout, [&] {
+        ++moves;
+        const double t = double(moves) / totalMoves; // 0..1 across the area, and back
+        const double f = t < 0.5 ? 2 * t : 2 - 2 * t;
+        QTest::mouseMove(
+            view, from + QPoint(int(8 + f * (area.width() - 8)), int(8 + f * (area.height() - 8))));
+    });
+    mover.start();
+    while (moves < totalMoves)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+    mover.stop();
+    const qint64 dragEnd = clock.elapsed();
+    // The release asks once more, with the Run panel's repeats.
+    shown.clear();
+    dragging = false;
+    QTest::mouseRelease(view, Qt::LeftButton, {}, view->mapFromGlobal(QCursor::pos()));
+    const qint64 released = clock.elapsed();
+    const bool finalShown = shown.wait(60'000);
+    const double finalMs = double(clock.elapsed() - released);
+    const double dragMs = double(dragEnd - dragStart);
+    std::vector<double> latencies;
+    for (const DragUpdate& u : updates)
+        latencies.push_back(u.latencyMs);
+    const double rate = updates.size() / (dragMs / 1000.0);
+
+    // Report.
+    const DeviceInfo& dev = run.device;
+    std::ostringstream json;
+    json << "{\n  \"date\": \"" << utcTimestamp() << "\",\n"
+         << "  \"machine\": \"" << QSysInfo::prettyProductName().toStdString() << ", "
+         << QThread::idealThreadCount() << " threads\",\n"
+         << "  \"device\": \"" << dev.name << "\",\n  \"platform\": \"" << dev.platformName
+         << "\",\n  \"driver\": \"" << dev.driverVersion << "\",\n"
+         << "  \"image\": {\"width\": " << probe.width << ", \"height\": " << probe.height
+         << ", \"file_bytes\": " << QFileInfo(source).size() << "},\n"
+         << "  \"window_settings\": {\"variant\": \"" << run.config.describe()
+         << "\", \"repeats\": " << window.runPanel()->repeats() << ", \"verify\": true},\n"
+         << "  \"decode_ms_median\": " << median(decodeMs) << ",\n"
+         << "  \"open_to_histogram_ms_median\": " << median(openMs) << ",\n"
+         << "  \"open_decoded_and_previewed_ms_median\": " << median(openLoadedMs) << ",\n"
+         << "  \"open_job_done_ms_median\": " << median(openJobMs) << ",\n"
+         << "  \"open_over_decode\": " << median(openMs) / median(decodeMs) << ",\n"
+         << "  \"timer_10ms_longest_wait_during_opens_ms\": " << longestGap << ",\n"
+         << "  \"drag\": {\"seconds\": " << dragMs / 1000 << ", \"mouse_moves\": " << moves
+         << ", \"histograms_shown\": " << updates.size() << ", \"updates_per_second\": " << rate
+         << ", \"latency_ms_median\": " << median(latencies) << ", \"latency_ms_max\": "
+         << (latencies.empty() ? 0 : *std::max_element(latencies.begin(), latencies.end()))
+         << ", \"release_to_final_ms\": " << (finalShown ? finalMs : -1) << "}\n}\n";
+    std::printf("%s", json.str().c_str());
+
+    if (parser.isSet(outOpt)) {
+        const QDir out(parser.value(outOpt));
+        if (!QDir().mkpath(out.path())) {
+            std::fprintf(stderr, "%s: cannot create the folder\n", qPrintable(out.path()));
+            return 3;
+        }
+        std::ostringstream csv;
+        csv << "measure,repeat,ms\n";
+        auto rows = [&](const char* what, const std::vector<double>& v) {
+            for (std::size_t i = 0; i < v.size(); ++i)
+                csv << what << ',' << i << ',' << v[i] << '\n';
+        };
+        rows("decode", decodeMs);
+        rows("open_to_histogram", openMs);
+        rows("open_decoded_and_previewed", openLoadedMs);
+        rows("open_job_done", openJobMs);
+        rows("drag_update_latency", latencies);
+        writeFileAtomically(
+            out.filePath(QStringLiteral("window_responsiveness.json")).toStdString(), json.str());
+        writeFileAtomically(out.filePath(QStringLiteral("window_responsiveness.csv")).toStdString(),
+                            csv.str());
+    }
+    return 0;
+}
