@@ -38,17 +38,15 @@ HostImage loadSource(const QString& source) {
 } // namespace
 
 QImage previewOf(const HostImage& image, int maxSide) {
-    HostImage highBytes;
-    if (image.depth != 8)
-        highBytes = toHighByte(image);
-    const HostImage& img8 = image.depth == 8 ? image : highBytes; // no copy of 8-bit pixels
+    // Scaled first (OpenCV's area average, on all cores, straight from the interleaved bytes),
+    // then only the small result is converted.
+    const HostImage small = downscaleToFit(image, maxSide);
+    const HostImage img8 = toHighByte(small);
     const QImage::Format format = img8.channels == 1   ? QImage::Format_Grayscale8
                                   : img8.channels == 3 ? QImage::Format_RGB888
                                                        : QImage::Format_RGBA8888;
     const QImage view(img8.data.data(), img8.width, img8.height,
                       qsizetype(img8.width) * img8.channels, format);
-    if (std::max(img8.width, img8.height) > maxSide)
-        return view.scaled(maxSide, maxSide, Qt::KeepAspectRatio, Qt::SmoothTransformation);
     return view.copy(); // the view borrows img8's pixels
 }
 

@@ -132,9 +132,14 @@ MainWindow::MainWindow(QWidget* parent)
     restoreSettings();
 
     connect(m_bridge, &JobBridge::analysisFinished, this,
-            [this](quint64, const ImageAnalysis& analysis) { showAnalysis(analysis); });
-    connect(m_bridge, &JobBridge::analysisFailed, this,
-            [this](quint64, const JobError& error) { showFailure(error); });
+            [this](quint64, const ImageAnalysis& analysis) {
+                showAnalysis(analysis);
+                submitDeferredRegion();
+            });
+    connect(m_bridge, &JobBridge::analysisFailed, this, [this](quint64, const JobError& error) {
+        showFailure(error);
+        submitDeferredRegion();
+    });
     connect(
         m_bridge, &JobBridge::progressChanged, this,
         [this](quint64, double fraction, const QString& stage) { showProgress(fraction, stage); });
@@ -422,6 +427,8 @@ void MainWindow::openImage(const QString& path) {
 }
 
 void MainWindow::submit(const QString& path, bool quick) {
+    m_regionDeferred = false; // this request is newer than the deferred region
+    m_inFlightQuick = quick;
     m_requested = path;
     const int before = m_images->count();
     m_images->setCurrentImage(path); // the list shows what was asked for (adding it if new)
@@ -522,6 +529,12 @@ void MainWindow::analyseRegion(const std::optional<Region>& region) {
         return;
     m_region = region;
     m_regionQuick = quick;
+    if (quick && isBusy() && m_inFlightQuick) {
+        // Cancelling the running region for each mouse move would show nothing until the mouse
+        // stops: let it finish, then ask for the newest region (finishRegionDeferral).
+        m_regionDeferred = true;
+        return;
+    }
     submit(m_current.source, quick); // with m_region: the newest region wins
     if (region)
         statusBar()->showMessage(tr("Analysing region %1,%2 %3×%4…")
@@ -529,6 +542,11 @@ void MainWindow::analyseRegion(const std::optional<Region>& region) {
                                      .arg(region->y)
                                      .arg(region->width)
                                      .arg(region->height));
+}
+
+void MainWindow::submitDeferredRegion() {
+    if (m_regionDeferred)
+        submit(m_current.source, m_regionQuick); // the newest region, with m_region
 }
 
 void MainWindow::showFailure(const JobError& error) {
@@ -649,6 +667,7 @@ void MainWindow::runAgain() {
 void MainWindow::cancelRun() {
     if (!isBusy())
         return;
+    m_regionDeferred = false;
     m_bridge->cancel();
     statusBar()->showMessage(tr("%1: cancelling…").arg(imageDisplayName(m_requested)));
 }

@@ -135,6 +135,8 @@ private:
     void createDocks();
     void fillRecentMenu();
     void showImagesDockOnSecond(int countBefore);
+    /// A region dragged while a quick request ran: ask for it now that that one answered.
+    void submitDeferredRegion();
     /// Asks for `path`'s histograms; `quick` (a region being dragged) runs once instead of the
     /// Run panel's repeats, so the histogram keeps up with the mouse.
     void submit(const QString& path, bool quick);
@@ -171,6 +173,8 @@ private:
     FileChooser m_saveChooser = nativeSaveFileChooser();
     std::optional<Region> m_region; // selected on the view; requests for the shown image carry it
     bool m_regionQuick = false;     // the last region request was a quick one (while dragging)
+    bool m_inFlightQuick = false;   // the request submitted last is a quick one
+    bool m_regionDeferred = false;  // a newer region waits for the running quick request
     ImageList* m_images = nullptr;
     QDockWidget* m_imagesDock = nullptr;
     LogPanel* m_log = nullptr;

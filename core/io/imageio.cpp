@@ -7,6 +7,8 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -110,6 +112,27 @@ HostImage loadImage(const std::string& path) {
     for (int y = 0; y < img.height; ++y)
         std::memcpy(img.data.data() + rowBytes * y, rgb.ptr(y), rowBytes);
     return img;
+}
+
+HostImage downscaleToFit(const HostImage& image, int maxSide) {
+    validateImage(image);
+    const int longer = std::max(image.width, image.height);
+    if (longer <= maxSide || maxSide < 1)
+        return image;
+    const double f = double(maxSide) / longer;
+    HostImage out;
+    out.width = std::max(1, int(std::lround(image.width * f)));
+    out.height = std::max(1, int(std::lround(image.height * f)));
+    out.channels = image.channels;
+    out.depth = image.depth;
+    out.source = image.source;
+    const int type = CV_MAKETYPE(image.depth == 16 ? CV_16U : CV_8U, image.channels);
+    out.data.resize(std::size_t(out.width) * out.height * image.channels * (image.depth / 8));
+    const cv::Mat src(image.height, image.width, type,
+                      const_cast<std::uint8_t*>(image.data.data()));
+    cv::Mat dst(out.height, out.width, type, out.data.data());
+    cv::resize(src, dst, dst.size(), 0, 0, cv::INTER_AREA);
+    return out;
 }
 
 void saveImage(const HostImage& image, const std::string& path) {

@@ -19,6 +19,11 @@ HostImage loadImage(const std::string& path);
 /// passes can still fail to decode (damaged or truncated); loadImage() says so then.
 std::string whyNotAnImage(const std::string& path);
 
+/// A copy of `image` no larger than maxSide on its longer side (aspect kept), averaged over
+/// each output pixel's area (OpenCV's INTER_AREA, on all cores); the image itself when it is
+/// already small enough. 16-bit stays 16-bit.
+HostImage downscaleToFit(const HostImage& image, int maxSide);
+
 /// Writes an 8/16-bit image (PNG, TIFF, ...) through a temporary file and a rename.
 void saveImage(const HostImage& image, const std::string& path);
 

@@ -72,6 +72,43 @@ TEST(WhyNotAnImage, ScreensByFileSystemAndSignature) {
     EXPECT_EQ(whyNotAnImage((dir / "png-named.txt").string()), "");
 }
 
+// The window's previews and thumbnails: the aspect is kept, each output pixel is the average of
+// its area, 16-bit stays 16-bit, and a small image comes back as it is.
+TEST(DownscaleToFit, AreaAverageKeepsAspectAndDepth) {
+    HostImage stripes; // columns alternate 0 and 200 in every channel: the average is 100
+    stripes.width = 4000;
+    stripes.height = 1000;
+    stripes.channels = 3;
+    stripes.data.resize(std::size_t(4000) * 1000 * 3);
+    for (std::size_t i = 0; i < stripes.data.size(); ++i)
+        stripes.data[i] = (i / 3) % 2 ? 200 : 0;
+    const HostImage small = downscaleToFit(stripes, 100);
+    EXPECT_EQ(small.width, 100);
+    EXPECT_EQ(small.height, 25);
+    EXPECT_EQ(small.channels, 3);
+    EXPECT_EQ(small.depth, 8);
+    ASSERT_EQ(small.data.size(), std::size_t(100) * 25 * 3);
+    for (std::uint8_t v : small.data)
+        EXPECT_EQ(v, 100);
+
+    HostImage deep;
+    deep.width = 30;
+    deep.height = 300;
+    deep.channels = 1;
+    deep.depth = 16;
+    deep.data.assign(std::size_t(30) * 300 * 2, 0x12);
+    const HostImage deepSmall = downscaleToFit(deep, 50);
+    EXPECT_EQ(deepSmall.width, 5);
+    EXPECT_EQ(deepSmall.height, 50);
+    EXPECT_EQ(deepSmall.depth, 16);
+    for (std::uint8_t v : deepSmall.data)
+        EXPECT_EQ(v, 0x12);
+
+    const HostImage same = downscaleToFit(deep, 300);
+    EXPECT_EQ(same.width, 30);
+    EXPECT_EQ(same.data, deep.data);
+}
+
 TEST(LoadImage, TruncatedJpegIsRefused) {
     TempDir dir;
     cv::Mat bgr(64, 80, CV_8UC3);
