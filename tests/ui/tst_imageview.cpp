@@ -6,6 +6,7 @@
 #include "imageview.h"
 #include "logging.h"
 #include "mainwindow.h"
+#include "runpanel.h"
 #include "statisticspanel.h"
 #include "uitestsupport.h"
 
@@ -157,6 +158,7 @@ private slots:
     void regionDrivesHistogram();
     void regionOfDownscaledImage();
     void newestRegionWins();
+    void histogramFollowsTheDrag();
 
 private:
     QTemporaryDir m_dir;
@@ -604,7 +606,7 @@ void TestImageView::regionOfDownscaledImage() {
     window.openImage(file);
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, kTimeoutMs);
     ImageView* view = window.imageView();
-    QCOMPARE(view->image().size(), QSize(2048, 682));
+    QCOMPARE(view->image().size(), QSize(2048, 683));
     QCOMPARE(view->imageSize(), QSize(3000, 1000));
 
     // The pixel under the cursor is the file's, and so is the status bar's text.
@@ -675,6 +677,53 @@ void TestImageView::newestRegionWins() {
         QVERIFY2(i < series.size(), qPrintable(describe(r)));
         next = i + 1;
     }
+}
+
+// A real mouse drag on a large image: regions are shown while the button is still down (each
+// running once, and not cancelled by the next mouse move), and the release runs the final region
+// again with the Run panel's repeats.
+void TestImageView::histogramFollowsTheDrag() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.resize(1200, 700);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    window.openImage(m_dir.filePath("large.ppm"));
+    QVERIFY(shown.wait(kTimeoutMs));
+
+    ImageView* view = window.imageView();
+    int shownWhileDragging = 0;
+    std::size_t samplesWhileDragging = 0;
+    connect(&window, &MainWindow::histogramShown, &window, [&] {
+        if (view->isSelecting() && window.currentRegion()) {
+            ++shownWhileDragging;
+            samplesWhileDragging = window.currentRun().passes.front().stats.samplesMs.size();
+        }
+    });
+    const QPointF from = view->mapFromImage(QPointF(100, 100));
+    const QPointF to = view->mapFromImage(QPointF(2900, 900));
+    QTest::mousePress(view, Qt::LeftButton, {}, from.toPoint());
+    const int moves = 60;
+    for (int i = 1; i <= moves; ++i) { // about 60 moves a second for a second
+        QTest::mouseMove(view, (from + (to - from) * (double(i) / moves)).toPoint());
+        QSignalSpy(&window, &MainWindow::histogramShown).wait(16);
+    }
+    // Shown during the moves, not only once the mouse stopped (a request cancelled by every
+    // move would show nothing before then).
+    QVERIFY2(shownWhileDragging >= 2, qPrintable(QString::number(shownWhileDragging)));
+    QCOMPARE(samplesWhileDragging, std::size_t(1));
+
+    QTest::mouseRelease(view, Qt::LeftButton, {}, to.toPoint());
+    const Region final = *view->region();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy() && sameRegion(window.currentRegion(), final) &&
+                                 window.currentRun().passes.front().stats.samplesMs.size() > 1,
+                             kTimeoutMs);
+    QCOMPARE(window.currentRun().passes.front().stats.samplesMs.size(),
+             std::size_t(window.runPanel()->repeats()));
+    verifyShown(window, regionCounts(m_dir.filePath("large.ppm"), final),
+                std::uint64_t(final.width) * final.height);
+    qInfo("%d histograms shown while dragging", shownWhileDragging);
 }
 
 QTEST_MAIN(TestImageView)
