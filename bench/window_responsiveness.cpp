@@ -220,6 +220,7 @@ int main(int argc, char* argv[]) {
     QTest::mousePress(view, Qt::LeftButton, {}, from);
     const qint64 dragStart = clock.elapsed();
     const int totalMoves = int(dragSeconds * 60);
+    QPoint lastPos = from;
     QTimer mover;
     mover.setTimerType(Qt::PreciseTimer);
     mover.setInterval(1000 / 60);
@@ -228,8 +229,8 @@ int main(int argc, char* argv[]) {
         // The far corner sweeps from 30 % to all of the area: regions of every size, growing as
         // a person drags one out.
         const double f = 0.3 + 0.7 * double(moves) / totalMoves;
-        QTest::mouseMove(
-            view, from + QPoint(int(8 + f * (area.width() - 8)), int(8 + f * (area.height() - 8))));
+        lastPos = from + QPoint(int(8 + f * (area.width() - 8)), int(8 + f * (area.height() - 8)));
+        QTest::mouseMove(view, lastPos);
     });
     mover.start();
     while (moves < totalMoves)
@@ -240,7 +241,7 @@ int main(int argc, char* argv[]) {
     dragging = false;
     qint64 lastShown = -1;
     QObject::connect(&window, &MainWindow::histogramShown, [&] { lastShown = clock.elapsed(); });
-    QTest::mouseRelease(view, Qt::LeftButton, {}, view->mapFromGlobal(QCursor::pos()));
+    QTest::mouseRelease(view, Qt::LeftButton, {}, lastPos);
     const qint64 released = clock.elapsed();
     QElapsedTimer patience;
     patience.start();
