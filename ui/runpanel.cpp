@@ -280,6 +280,28 @@ void RunPanel::chooseDeviceFromSelector() {
 // The closed combo explains the chosen device as its list does.
 void RunPanel::showDeviceToolTip() {
     m_device->setToolTip(m_device->currentData(Qt::ToolTipRole).toString());
+    // The work-group size goes no higher than the chosen device's largest (a larger one is
+    // refused at launch anyway); "auto" resolves to its device here as it will in the core.
+    std::vector<DeviceInfo> infos;
+    for (const DeviceEntry& entry : m_devices)
+        infos.push_back(entry.info);
+    int limit = 4096;
+    try {
+        const QString data = m_device->currentData().toString();
+        const int index = selectDevice(data.toStdString(), infos);
+        const std::size_t largest = infos[std::size_t(index)].maxWorkGroupSize;
+        limit = 1;
+        while (std::size_t(limit) * 2 <= largest && limit < (1 << 20))
+            limit *= 2;
+    } catch (const std::exception&) {
+        // no device, or a selector that names none: the run reports it
+    }
+    const QSignalBlocker blocker(m_workGroupSize); // clamping is not a request of its own
+    m_workGroupSize->setMaximum(limit);
+    m_workGroupSize->setToolTip(
+        tr("Work-items per work-group: a power of two, at most %1 on this device; choose: "
+           "the configuration decides")
+            .arg(limit));
 }
 
 void RunPanel::deviceChosen() {

@@ -99,6 +99,7 @@ private slots:
     void cancelKeepsPrevious_data();
     void cancelKeepsPrevious();
     void rememberedDeviceRoundTrips();
+    void workGroupSizeIsCappedByTheDevice();
 
 private:
     /// A shown window (no dialogs) with the bundled sample analysed.
@@ -399,6 +400,33 @@ void TestRunControls::rememberedDeviceRoundTrips() {
         QCOMPARE(window.deviceSelector(), QStringLiteral("auto"));
         QCOMPARE(settings().value(QStringLiteral("device")).toString(), name);
     }
+}
+
+// The work-group spin box goes no higher than the chosen device's largest work-group (two
+// made-up devices: the panel only reads their properties).
+void TestRunControls::workGroupSizeIsCappedByTheDevice() {
+    histlab::ui::RunPanel panel;
+    std::vector<histlab::ui::DeviceEntry> devices(2);
+    devices[0].info.index = 0;
+    devices[0].info.name = "Big GPU";
+    devices[0].info.type = histlab::DeviceType::Gpu;
+    devices[0].info.maxWorkGroupSize = 1024;
+    devices[1].info.index = 1;
+    devices[1].info.name = "Small CPU";
+    devices[1].info.type = histlab::DeviceType::Cpu;
+    devices[1].info.maxWorkGroupSize = 600; // not a power of two: 512 is the largest usable
+    panel.setDevices(devices);
+    QSpinBox* wg = panel.workGroupSizeSpin();
+    panel.deviceCombo()->setCurrentIndex(0); // auto: the first GPU
+    QCOMPARE(wg->maximum(), 1024);
+    wg->setValue(1024);
+    QSignalSpy changed(&panel, &histlab::ui::RunPanel::requestChanged);
+    panel.deviceCombo()->setCurrentIndex(2); // the CPU
+    QCOMPARE(wg->maximum(), 512);
+    QCOMPARE(wg->value(), 512);   // clamped
+    QCOMPARE(changed.count(), 1); // one rerun, for the device
+    QCOMPARE(panel.histogramRequest().workGroupSize, 512);
+    QVERIFY(wg->toolTip().contains(QStringLiteral("at most 512")));
 }
 
 QTEST_MAIN(TestRunControls)
