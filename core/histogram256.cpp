@@ -43,6 +43,10 @@ bool usesLocal(HistogramVariant v) {
 
 } // namespace
 
+int maxLocalCopies(const DeviceInfo& info, int nchan) {
+    return maxLocalBanks(info, nchan);
+}
+
 HistogramVariant parseVariant(const std::string& name) {
     if (name == "auto")
         return HistogramVariant::Auto;

@@ -63,6 +63,10 @@ struct HistogramConfig {
 enum class ChannelSelection { Gray, R, G, B, A, All };
 ChannelSelection parseChannel(const std::string& name);
 
+/// How many local copies of 256 * nchan 32-bit bins fit the device's local memory, as a power
+/// of two (0 when not even one fits).
+int maxLocalCopies(const DeviceInfo& info, int nchan);
+
 /// The build options of one configuration, for `nchan` interleaved channels and a stage
 /// (0 read-only, 1 +scatter, 2 +local reduce, 3 complete).
 std::string histogramBuildOptions(const HistogramConfig& config, int nchan, int stage = 3);

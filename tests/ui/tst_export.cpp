@@ -99,10 +99,7 @@ private:
 void TestExport::initTestCase() {
     histlab::ui::routeCoreLogToQt();
     QVERIFY(m_dir.isValid());
-    // Settings go to a private folder, never the user's (before any QSettings is created).
-    QStandardPaths::setTestModeEnabled(true);
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.filePath("settings"));
-    QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab")).clear();
+    histlab::uitest::isolateSettings(m_dir.filePath("settings"));
 
     m_window = std::make_unique<MainWindow>();
     m_window->setErrorDialogsEnabled(false);

@@ -56,10 +56,8 @@ private:
 
 void TestImages::initTestCase() {
     histlab::ui::routeCoreLogToQt();
-    // Settings go to a private folder, never the user's (before any QSettings is created).
-    QStandardPaths::setTestModeEnabled(true);
     QVERIFY(m_dir.isValid());
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, path("settings"));
+    histlab::uitest::isolateSettings(path("settings"));
     QVERIFY(makeImage(64, 48, QImage::Format_RGB888).save(path("a.png")));
     QVERIFY(makeImage(33, 17, QImage::Format_Grayscale8).save(path("b.png")));
     QVERIFY(makeImage(120, 80, QImage::Format_RGB888).save(path("c.jpg")));

@@ -167,9 +167,8 @@ private:
 
 void TestImageView::initTestCase() {
     histlab::ui::routeCoreLogToQt();
-    // The window restores its settings (QSettings): keep the user's out of the tests.
-    QStandardPaths::setTestModeEnabled(true);
     QVERIFY(m_dir.isValid());
+    histlab::uitest::isolateSettings(m_dir.filePath("settings"));
     m_large = makeImage(3000, 1000, QImage::Format_RGB888);
     QVERIFY(m_large.save(m_dir.filePath("large.ppm")));
 }

@@ -99,8 +99,8 @@ private:
 
 void TestLargeImages::initTestCase() {
     histlab::ui::routeCoreLogToQt();
-    QStandardPaths::setTestModeEnabled(true);
     QVERIFY(m_dir.isValid());
+    histlab::uitest::isolateSettings(m_dir.filePath("settings"));
 }
 
 void TestLargeImages::hundredMegapixelsOpenWithoutFreezing() {

@@ -152,9 +152,8 @@ private:
 
 void TestMainWindow::initTestCase() {
     histlab::ui::routeCoreLogToQt();
-    // The window restores its settings (QSettings): keep the user's out of the tests.
-    QStandardPaths::setTestModeEnabled(true);
     QVERIFY(m_dir.isValid());
+    histlab::uitest::isolateSettings(m_dir.filePath("settings"));
     QVERIFY(makeImage(64, 48, QImage::Format_RGBA8888).save(m_dir.filePath("rgba.png")));
     QVERIFY(makeImage(33, 17, QImage::Format_Grayscale8).save(m_dir.filePath("gray.png")));
     // Large enough that a run takes a while on PoCL (about 24 MB of RGB).

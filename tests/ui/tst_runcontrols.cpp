@@ -110,9 +110,8 @@ private:
 
 void TestRunControls::initTestCase() {
     histlab::ui::routeCoreLogToQt();
-    // The window reads and writes QSettings: keep the user's out of the tests.
-    QStandardPaths::setTestModeEnabled(true);
     QVERIFY(m_dir.isValid());
+    histlab::uitest::isolateSettings(m_dir.filePath("settings"));
     // About 108 MB of RGB: with 20 repeats a run takes seconds on PoCL, long enough to cancel.
     QVERIFY(makeImage(6000, 6000, QImage::Format_RGB888).save(m_dir.filePath("huge.ppm")));
 }
