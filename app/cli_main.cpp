@@ -603,7 +603,13 @@ std::string describePoint(const ExperimentRun& run, const ExperimentPoint& p) {
     s << p.distribution;
     if (!p.series.empty())
         s << ' ' << p.series;
-    s << ' ' << experimentAxisName(run.kind) << '=' << p.x;
+    if (run.kind == ExperimentKind::Stages) { // categorical axes: say the category
+        for (const auto& [k, v] : p.params)
+            if (k == "stage")
+                s << ' ' << v;
+    } else if (run.kind != ExperimentKind::Atomics) { // the series names the variant there
+        s << ' ' << experimentAxisName(run.kind) << '=' << std::setprecision(12) << p.x;
+    }
     if (p.ok())
         s << ": " << fixed(p.gbps, p.gbps >= 100 ? 0 : 2) << " GB/s, "
           << fixed(p.percentOfCeiling, 1) << " % of read-only, " << p.status;

@@ -11,6 +11,9 @@
       FILE is a statistics CSV with one row per channel of HISTCSV (same order), and every
       value equals what this script computes from HISTCSV's counts on its own (nearest-rank
       percentiles, population standard deviation, Shannon entropy in bits).
+  check_output.py sweepcsv FILE --rows N --columns A,B,... [--filled COLUMN]...
+      FILE is a sweep CSV: the header has every column named, then N rows of as many fields,
+      each with a known status; each --filled COLUMN has a value in every row.
 """
 import argparse
 import csv
@@ -105,6 +108,26 @@ def check_stats(args):
                 fail(f"{args.file}: {r['channel']} {key} is {r[key]}, expected {value}")
 
 
+def check_sweep_csv(args):
+    with open(args.file, encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+        f.seek(0)
+        header = next(csv.reader(f), [])
+    for column in args.columns.split(","):
+        if column not in header:
+            fail(f'{args.file}: no column "{column}" in {header}')
+    if len(rows) != args.rows:
+        fail(f"{args.file}: {len(rows)} rows, expected {args.rows}")
+    for i, row in enumerate(rows):
+        if None in row or any(v is None for v in row.values()):
+            fail(f"{args.file}: row {i + 1} has {len(row)} fields, the header {len(header)}")
+        if row["status"] not in ("verified", "timed", "mismatch", "unsupported", "failed"):
+            fail(f'{args.file}: row {i + 1} has status "{row["status"]}"')
+        for column in args.filled:
+            if not row.get(column):
+                fail(f'{args.file}: row {i + 1} has no "{column}"')
+
+
 def main():
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="kind", required=True)
@@ -119,8 +142,14 @@ def main():
     t = sub.add_parser("stats")
     t.add_argument("file")
     t.add_argument("--histogram", required=True)
+    w = sub.add_parser("sweepcsv")
+    w.add_argument("file")
+    w.add_argument("--rows", type=int, required=True)
+    w.add_argument("--columns", required=True)
+    w.add_argument("--filled", action="append", default=[])
     args = parser.parse_args()
-    {"json": check_json, "csv": check_csv, "stats": check_stats}[args.kind](args)
+    {"json": check_json, "csv": check_csv, "stats": check_stats,
+     "sweepcsv": check_sweep_csv}[args.kind](args)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 // Large images in the window. A 100-megapixel image opens while a 10 ms timer on the GUI thread
-// never waits more than 50 ms (decoding, the preview, the histograms and their verification all
-// run on the worker), and its histograms are exact. An image larger than what the device takes
+// never waits more than 50 ms beyond what a plain sleeping thread of the same process waits at
+// the same time (decoding, the preview, the histograms and their verification all run on the
+// worker), and its histograms are exact. An image larger than what the device takes
 // at once is processed in pieces, and the merged histogram is exact too.
 //
 // This test runs alone (RUN_SERIAL in CTest): the bound is about this program's event loop, and
@@ -23,7 +24,10 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 using histlab::HostImage;
@@ -118,39 +122,71 @@ void TestLargeImages::hundredMegapixelsOpenWithoutFreezing() {
     QVERIFY(shown.wait(kTimeoutMs));
     shown.clear();
 
+    // Two clocks tick every 10 ms while the job runs: a QTimer on the GUI thread's event loop,
+    // and a plain thread that only sleeps (the control). This machine is a shared virtual
+    // machine: at times nothing of the process runs for 50-150 ms, whatever it does. Such a
+    // stall delays both clocks; a blocked event loop delays only the first. So each wait of the
+    // event loop is compared with the control's longest wait in the same interval.
     QElapsedTimer clock;
-    qint64 last = 0, longestGap = 0, finishedAt = -1;
-    int ticks = 0;
+    std::vector<qint64> guiTicks, controlTicks;
+    qint64 finishedAt = -1;
     QTimer timer;
     timer.setTimerType(Qt::PreciseTimer);
     timer.setInterval(10);
     connect(&timer, &QTimer::timeout, this, [&] {
-        const qint64 now = clock.elapsed();
         if (finishedAt < 0) // while the job runs
-            longestGap = std::max(longestGap, now - last);
-        last = now;
-        ++ticks;
+            guiTicks.push_back(clock.elapsed());
     });
     // The job has ended when its answer arrives; drawing it afterwards is the window's work.
     connect(window.findChild<JobBridge*>(), &JobBridge::analysisFinished, this,
             [&] { finishedAt = clock.elapsed(); });
+    std::atomic<bool> stopControl{false};
     clock.start();
+    std::thread control([&] {
+        while (!stopControl) {
+            controlTicks.push_back(clock.elapsed());
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+    });
     timer.start();
+    guiTicks.push_back(clock.elapsed());
     window.openImage(path);
     const qint64 submitMs = clock.elapsed();
     // A real event loop: QTRY_* would sleep in QTest::qWait between its checks, and those
     // sleeps are what the timer would then measure.
-    QVERIFY(shown.wait(4 * kTimeoutMs));
+    const bool arrived = shown.wait(4 * kTimeoutMs);
     const qint64 shownMs = clock.elapsed();
     timer.stop();
+    stopControl = true;
+    control.join();
+    QVERIFY(arrived);
+    guiTicks.push_back(finishedAt);
 
-    qInfo("100 MP: submitted in %lld ms; job done after %lld ms, shown after %lld ms; %d ticks "
-          "of the 10 ms timer, longest wait while the job ran %lld ms",
-          submitMs, finishedAt, shownMs, ticks, longestGap);
+    qint64 longestGap = 0, longestUnexplained = 0, controlDuringLongest = 0;
+    for (std::size_t i = 1; i < guiTicks.size(); ++i) {
+        const qint64 from = guiTicks[i - 1], to = guiTicks[i], gap = to - from;
+        qint64 controlGap = 0; // the control's longest wait overlapping [from, to]
+        for (std::size_t j = 1; j < controlTicks.size(); ++j)
+            if (controlTicks[j] > from && controlTicks[j - 1] < to)
+                controlGap = std::max(controlGap, controlTicks[j] - controlTicks[j - 1]);
+        longestUnexplained = std::max(longestUnexplained, gap - controlGap);
+        if (gap > longestGap) {
+            longestGap = gap;
+            controlDuringLongest = controlGap;
+        }
+    }
+    qInfo("100 MP: submitted in %lld ms; job done after %lld ms, shown after %lld ms; %zu ticks "
+          "of the 10 ms timer; longest wait while the job ran %lld ms (the control thread's "
+          "longest wait then: %lld ms); longest wait beyond the control's: %lld ms",
+          submitMs, finishedAt, shownMs, guiTicks.size(), longestGap, controlDuringLongest,
+          longestUnexplained);
     QVERIFY2(submitMs < 50, "openImage() must only submit");
     QVERIFY2(finishedAt > 500, "the job was too quick to show anything");
-    QVERIFY2(longestGap <= 50,
-             qPrintable(QStringLiteral("the GUI thread waited %1 ms").arg(longestGap)));
+    QVERIFY2(guiTicks.size() >= std::size_t(finishedAt / 10 / 5), "the timer hardly ran");
+    QVERIFY2(longestUnexplained <= 50,
+             qPrintable(QStringLiteral("the event loop waited %1 ms longer than a sleeping "
+                                       "thread of the same process")
+                            .arg(longestUnexplained)));
     QCOMPARE(window.currentImageSize(), QSize(12500, 8000));
     QVERIFY(window.currentRun().verified.value_or(false));
     QVERIFY(sameCounts(window.currentRun(), expected));
