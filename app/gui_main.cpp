@@ -1,5 +1,6 @@
 // histlab: the desktop window. Wiring only: parse the command line, route the core's log into
 // Qt logging, open the window on the given image (or the bundled sample).
+#include "experimentpanel.h"
 #include "logging.h"
 #include "mainwindow.h"
 
@@ -10,6 +11,8 @@
 #include <QSaveFile>
 #include <QTimer>
 #include <device.h>
+
+#include <cstdio>
 
 namespace {
 
@@ -42,6 +45,33 @@ void arrangeScreenshot(histlab::ui::MainWindow& window, const QString& path, int
     });
 }
 
+/// --render-experiment: the Experiments tab's plot of a saved run, as a file. Exit 0, or 3
+/// with the reason on stderr (as histlab-cli's input errors).
+int renderExperiment(const QString& runPath, const QString& out, const QString& baselinePath) {
+    histlab::ui::JobBridge bridge;
+    histlab::ui::ExperimentPanel panel(&bridge);
+    panel.resize(1100, 700);
+    QString problem;
+    QObject::connect(&panel, &histlab::ui::ExperimentPanel::problem,
+                     [&](const QString& message) { problem = message; });
+    if (out.isEmpty())
+        problem = QStringLiteral("--render-experiment needs --out FILE");
+    else if (!panel.openRunFrom(runPath).ok ||
+             (!baselinePath.isEmpty() && !panel.openBaselineFrom(baselinePath).ok))
+        ; // problem says why
+    else {
+        histlab::ui::PlotExportOptions options;
+        options.format = histlab::ui::plotFormatForFile(out).value_or(histlab::ui::PlotFormat::Png);
+        options.width = 900;
+        options.height = 560;
+        options.scale = histlab::ui::isRasterFormat(options.format) ? 1.5 : 1.0;
+        if (panel.exportPlotTo(out, options).ok)
+            return 0;
+    }
+    std::fprintf(stderr, "histlab: %s\n", qPrintable(problem));
+    return 3;
+}
+
 } // namespace
 
 int main(int argc, char* argv[]) {
@@ -72,7 +102,25 @@ int main(int argc, char* argv[]) {
                                   QStringLiteral("FILE"));
     screenshot.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(screenshot);
+    QCommandLineOption render(QStringLiteral("render-experiment"),
+                              QStringLiteral("Draw a saved experiment run (JSON, from the "
+                                             "Experiments tab or histlab-cli sweep --json) as "
+                                             "OUT (.png, .jpg, .pdf or .svg), then quit."),
+                              QStringLiteral("RUN.json"));
+    QCommandLineOption renderOut(QStringLiteral("out"),
+                                 QStringLiteral("Where --render-experiment writes."),
+                                 QStringLiteral("OUT"));
+    QCommandLineOption renderBaseline(QStringLiteral("baseline"),
+                                      QStringLiteral("A saved run drawn under it, dashed "
+                                                     "(with --render-experiment)."),
+                                      QStringLiteral("BASE.json"));
+    parser.addOption(render);
+    parser.addOption(renderOut);
+    parser.addOption(renderBaseline);
     parser.process(app);
+    if (parser.isSet(render))
+        return renderExperiment(parser.value(render), parser.value(renderOut),
+                                parser.value(renderBaseline));
 
     histlab::ui::MainWindow window;
     if (parser.isSet(device)) // else the device remembered from the Run panel

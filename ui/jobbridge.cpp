@@ -12,6 +12,7 @@
 #include <QFileInfo>
 #include <QTemporaryFile>
 
+#include <algorithm>
 #include <any>
 #include <utility>
 
@@ -199,6 +200,77 @@ quint64 JobBridge::listDevices() {
     const quint64 id = m_runner->submit("devices", std::move(work), std::move(handlers));
     qCDebug(lcUi) << "device list" << id << "submitted";
     return id;
+}
+
+quint64 JobBridge::runExperiment(const ExperimentRequest& request) {
+    JobRunner::Work work = [this, request, loaded = m_loaded](JobContext& ctx) -> std::any {
+        ExperimentSpec spec = request.spec;
+        std::shared_ptr<const HostImage> image;
+        if (std::find(spec.distributions.begin(), spec.distributions.end(), "image") !=
+            spec.distributions.end()) {
+            if (request.imageSource.isEmpty())
+                throw UsageError("distribution", "'image' needs an image: open one first");
+            image = loaded->get(request.imageSource);
+            spec.image = image.get();
+        }
+        std::vector<int> devices = request.devices;
+        if (devices.empty())
+            devices.push_back(selectDevice("auto", ctx.devices().infos()));
+        const quint64 id = ctx.id();
+        return histlab::runExperiment(
+            ctx.devices(), devices, spec, ctx.cancelToken(),
+            [this, id](const ExperimentPoint& point) {
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, id, point] {
+                        if (id == m_experiment)
+                            emit experimentPoint(id, point);
+                    },
+                    Qt::QueuedConnection);
+            },
+            [&ctx](double fraction, const std::string& what) { ctx.progress(fraction, what); });
+    };
+    JobRunner::Handlers handlers;
+    handlers.progress = [this](JobId id, const Progress& p) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, id, fraction = p.fraction, what = QString::fromStdString(p.stage)] {
+                if (id == m_experiment)
+                    emit experimentProgress(id, fraction, what);
+            },
+            Qt::QueuedConnection);
+    };
+    handlers.finished = [this](JobId id, std::any value) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, id, run = std::any_cast<ExperimentRun>(std::move(value))] {
+                if (id != m_experiment)
+                    return;
+                m_experiment = 0;
+                emit experimentFinished(id, run);
+            },
+            Qt::QueuedConnection);
+    };
+    handlers.failed = [this](JobId id, const JobError& error) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, id, error] {
+                if (id != m_experiment)
+                    return;
+                m_experiment = 0;
+                emit experimentFailed(id, error);
+            },
+            Qt::QueuedConnection);
+    };
+    m_experiment = m_runner->submit("experiment", std::move(work), std::move(handlers));
+    qCDebug(lcUi) << "experiment" << m_experiment
+                  << "submitted:" << experimentKindName(request.spec.kind);
+    return m_experiment;
+}
+
+void JobBridge::cancelExperiment() {
+    if (m_experiment)
+        m_runner->cancel(m_experiment);
 }
 
 void JobBridge::deliverFinished(quint64 id, const ImageAnalysis& result) {

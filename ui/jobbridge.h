@@ -4,6 +4,7 @@
 // they leave as signals carrying values. The newest request of a lane wins: the runner cancels
 // the older jobs, and a stale answer that still arrives is dropped here, so the UI only ever
 // hears about the request it made last.
+#include <experiment.h>
 #include <histogram256.h>
 #include <histogramstats.h>
 #include <runner.h>
@@ -59,6 +60,13 @@ struct DeviceEntry {
 /// threads: the GUI thread only ever gets the modest result.
 QImage previewOf(const HostImage& image, int maxSide);
 
+/// An experiment to run on the worker (lane "experiment").
+struct ExperimentRequest {
+    ExperimentSpec spec;      ///< spec.image is ignored: see imageSource
+    std::vector<int> devices; ///< device indices; empty: the default device
+    QString imageSource;      ///< for the "image" distribution: a file or resource path
+};
+
 class JobBridge : public QObject {
     Q_OBJECT
 public:
@@ -83,6 +91,14 @@ public:
     /// answers with devicesListed or devicesFailed.
     quint64 listDevices();
 
+    /// Runs an experiment on the worker (lane "experiment"); its points arrive one by one as
+    /// experimentPoint, then experimentFinished or experimentFailed. While it runs, analyses
+    /// wait their turn: the worker owns the devices, and timings taken side by side would
+    /// measure each other.
+    quint64 runExperiment(const ExperimentRequest& request);
+    void cancelExperiment();
+    bool experimentRunning() const { return m_experiment != 0; }
+
 signals:
     /// busy() changed: an analysis was submitted while idle, or the newest one answered.
     void busyChanged(bool busy);
@@ -91,6 +107,10 @@ signals:
     void progressChanged(quint64 id, double fraction, const QString& stage);
     void analysisFinished(quint64 id, const histlab::ui::ImageAnalysis& result);
     void analysisFailed(quint64 id, const histlab::JobError& error);
+    void experimentPoint(quint64 id, const histlab::ExperimentPoint& point);
+    void experimentProgress(quint64 id, double fraction, const QString& what);
+    void experimentFinished(quint64 id, const histlab::ExperimentRun& run);
+    void experimentFailed(quint64 id, const histlab::JobError& error);
 
 private:
     void deliverFinished(quint64 id, const ImageAnalysis& result);
@@ -100,11 +120,14 @@ private:
     struct LoadedImage;                    // the last image the worker loaded
     std::shared_ptr<LoadedImage> m_loaded; // copied into each job; only the worker touches it
 
-    quint64 m_latest = 0;  // the newest analysis submitted (GUI thread only)
-    quint64 m_pending = 0; // m_latest until it answers, then 0
+    quint64 m_latest = 0;     // the newest analysis submitted (GUI thread only)
+    quint64 m_pending = 0;    // m_latest until it answers, then 0
+    quint64 m_experiment = 0; // the experiment running, or 0
 };
 
 } // namespace histlab::ui
 
 Q_DECLARE_METATYPE(histlab::ui::ImageAnalysis)
 Q_DECLARE_METATYPE(histlab::JobError)
+Q_DECLARE_METATYPE(histlab::ExperimentPoint)
+Q_DECLARE_METATYPE(histlab::ExperimentRun)

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "experimentpanel.h"
 #include "histogramplot.h"
 #include "imagelist.h"
 #include "imageview.h"
@@ -27,6 +28,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QToolButton>
 
 #include <algorithm>
@@ -111,8 +113,19 @@ MainWindow::MainWindow(QWidget* parent)
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
     splitter->setChildrenCollapsible(false);
-    setCentralWidget(splitter);
+    m_experiments = new ExperimentPanel(m_bridge);
+    m_tabs = new QTabWidget;
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(splitter, tr("&Image"));
+    m_tabs->addTab(m_experiments, tr("E&xperiments"));
+    m_tabs->setTabToolTip(1, tr("Why the kernel is as fast as it is: sweeps of copies, reads, "
+                                "work-groups, stages and variants, point by point"));
+    setCentralWidget(m_tabs);
     m_splitter = splitter;
+    connect(m_experiments, &ExperimentPanel::problem, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connect(m_experiments, &ExperimentPanel::runEnded, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     m_rightSplitter = right;
 
     m_runLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -200,6 +213,11 @@ void MainWindow::createMenus() {
     statistics->setChecked(true);
     statistics->setStatusTip(tr("Per-channel statistics below the histograms"));
     connect(statistics, &QAction::toggled, m_statistics, &QWidget::setVisible);
+    QAction* experiments = view->addAction(tr("E&xperiments"));
+    experiments->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    experiments->setStatusTip(tr("The Experiments tab (Ctrl+T again: back to the image)"));
+    connect(experiments, &QAction::triggered, this,
+            [this] { m_tabs->setCurrentIndex(m_tabs->currentIndex() == 1 ? 0 : 1); });
     view->addAction(m_imagesDock->toggleViewAction());
     QAction* logAction = m_logDock->toggleViewAction();
     logAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
@@ -482,6 +500,7 @@ void MainWindow::showAnalysis(const ImageAnalysis& analysis) {
                        .arg(analysis.imageSize.height()));
     statusBar()->clearMessage();
     m_images->setCurrentImage(analysis.source);
+    m_experiments->setImageSource(analysis.source);
     if (!sameImage && !analysis.source.startsWith(QLatin1String(":/")))
         RecentFiles::add(QFileInfo(analysis.source).absoluteFilePath());
     qCInfo(lcUi).noquote() << analysis.source << "analysed:" << summary;
@@ -633,6 +652,7 @@ void MainWindow::createRunControls() {
     connect(m_bridge, &JobBridge::devicesListed, m_runPanel,
             [this](quint64, const std::vector<DeviceEntry>& devices) {
                 m_runPanel->setDevices(devices);
+                m_experiments->setDevices(devices);
             });
     connect(
         m_bridge, &JobBridge::devicesFailed, m_runPanel, [this](quint64, const JobError& error) {

@@ -19,9 +19,11 @@ class QMenu;
 class QMimeData;
 class QProgressBar;
 class QSplitter;
+class QTabWidget;
 
 namespace histlab::ui {
 
+class ExperimentPanel;
 class HistogramPlot;
 class ImageList;
 class ImageView;
@@ -58,6 +60,10 @@ public:
     /// The Log dock (View › Log): what the core and the window reported.
     LogPanel* logPanel() const { return m_log; }
     QDockWidget* logDock() const { return m_logDock; }
+    /// The Experiments tab (issue 4's sweeps, live).
+    ExperimentPanel* experimentPanel() const { return m_experiments; }
+    /// "Image" (the image, its histograms and statistics) and "Experiments".
+    QTabWidget* tabs() const { return m_tabs; }
     /// File › Open Recent, rebuilt each time it opens.
     QMenu* recentMenu() const { return m_recentMenu; }
     /// The Run dock's controls: device, variant, parameters, Run Again (F5), Cancel (Esc).
@@ -180,6 +186,8 @@ private:
     LogPanel* m_log = nullptr;
     QDockWidget* m_logDock = nullptr;
     QMenu* m_recentMenu = nullptr;
+    ExperimentPanel* m_experiments = nullptr;
+    QTabWidget* m_tabs = nullptr;
 };
 
 /// One line describing a run for the status bar, e.g. "pthread-… [cpu] · cpu copies=4 …

@@ -414,8 +414,16 @@ void TestMainWindow::newestRequestWins() {
 
 void TestMainWindow::shortcuts_data() {
     QTest::addColumn<QKeySequence>("keys");
+    // The list, and the window's own additions.
     QTest::newRow("open") << QKeySequence(Qt::CTRL | Qt::Key_O);
+    QTest::newRow("export plot") << QKeySequence(Qt::CTRL | Qt::Key_E);
+    QTest::newRow("run again") << QKeySequence(Qt::Key_F5);
+    QTest::newRow("cancel") << QKeySequence(Qt::Key_Escape);
     QTest::newRow("quit") << QKeySequence(Qt::CTRL | Qt::Key_Q);
+    QTest::newRow("copy plot") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C);
+    QTest::newRow("log") << QKeySequence(Qt::CTRL | Qt::Key_L);
+    QTest::newRow("fit") << QKeySequence(Qt::CTRL | Qt::Key_0);
+    QTest::newRow("actual size") << QKeySequence(Qt::CTRL | Qt::Key_1);
 }
 
 void TestMainWindow::shortcuts() {

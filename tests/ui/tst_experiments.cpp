@@ -1,0 +1,237 @@
+// The Experiments tab offscreen, on PoCL with 64 KiB inputs: a small sweep grows the plot point
+// by point and ends with the expected number of points, every one verified; cancel stops it;
+// a run saved as JSON opens again with the same points; a saved run laid under a new one as a
+// baseline draws the matching curves; exports write valid files; bad files are refused with
+// the reason.
+#include "experimentpanel.h"
+#include "experimentplot.h"
+#include "logging.h"
+#include "mainwindow.h"
+#include "uitestsupport.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using histlab::ExperimentKind;
+using histlab::ui::ExperimentPanel;
+using histlab::ui::MainWindow;
+using histlab::uitest::kTimeoutMs;
+
+class TestExperiments : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void smallSweepGrowsThePlot();
+    void cancelStopsTheSweep();
+    void savedRunOpensAgainAndServesAsBaseline();
+    void badFilesAreRefused();
+    void imageDistributionNeedsAnImage();
+
+private:
+    /// A window with the device list arrived and the tab set for a quick atomics sweep.
+    static ExperimentPanel* prepare(MainWindow& window, const QStringList& distributions);
+    static void choose(QListWidget* list, const QStringList& texts);
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+
+    QTemporaryDir m_dir;
+};
+
+void TestExperiments::initTestCase() {
+    histlab::ui::routeCoreLogToQt();
+    QVERIFY(m_dir.isValid());
+    histlab::uitest::isolateSettings(path("settings"));
+}
+
+void TestExperiments::choose(QListWidget* list, const QStringList& texts) {
+    for (int i = 0; i < list->count(); ++i)
+        list->item(i)->setCheckState(texts.contains(list->item(i)->text()) ? Qt::Checked
+                                                                           : Qt::Unchecked);
+}
+
+ExperimentPanel* TestExperiments::prepare(MainWindow& window, const QStringList& distributions) {
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    window.tabs()->setCurrentIndex(1);
+    ExperimentPanel* panel = window.experimentPanel();
+    QObject::connect(panel, &ExperimentPanel::problem, panel, [](const QString& message) {
+        qWarning("experiments tab: %s", qPrintable(message)); // in the test's log
+    });
+    // The device list comes from the worker.
+    if (!QTest::qWaitFor(
+            [&] { return panel->deviceList()->item(0)->data(Qt::UserRole).isValid(); },
+            kTimeoutMs))
+        return nullptr;
+    panel->experimentCombo()->setCurrentIndex(
+        panel->experimentCombo()->findData(int(ExperimentKind::Atomics)));
+    choose(panel->distributionList(), distributions);
+    panel->sizeSpin()->setValue(0.0625); // 64 KiB
+    panel->repeatsSpin()->setValue(1);
+    panel->maxRepeatsSpin()->setValue(2);
+    return panel;
+}
+
+void TestExperiments::smallSweepGrowsThePlot() {
+    MainWindow window;
+    ExperimentPanel* panel = prepare(window, {"random", "uniform"});
+    QVERIFY(panel);
+    QSignalSpy ended(panel, &ExperimentPanel::runEnded);
+    int pointsSeenWhileRunning = 0;
+    connect(window.findChild<histlab::ui::JobBridge*>(), &histlab::ui::JobBridge::experimentPoint,
+            this, [&] {
+                if (panel->isRunning())
+                    pointsSeenWhileRunning = panel->plot()->pointCount();
+            });
+    QTest::mouseClick(panel->runButton(), Qt::LeftButton);
+    QVERIFY(panel->isRunning());
+    QVERIFY(!panel->runButton()->isEnabled());
+    QVERIFY(ended.wait(kTimeoutMs));
+    // 4 variants x 2 distributions, drawn as they came (the plot grew before the end).
+    QCOMPARE(panel->plot()->pointCount(), 8);
+    QVERIFY2(pointsSeenWhileRunning >= 7, qPrintable(QString::number(pointsSeenWhileRunning)));
+    QCOMPARE(panel->plot()->graphCount(), 2); // one curve per distribution
+    QCOMPARE(panel->table()->rowCount(), 8);
+    QVERIFY(panel->run().has_value());
+    for (const histlab::ExperimentPoint& p : panel->run()->points)
+        QCOMPARE(QString::fromStdString(p.status), QStringLiteral("verified"));
+    QVERIFY(panel->runButton()->isEnabled());
+    // A tooltip at a drawn point names its parameters.
+    const QCPGraph* graph = panel->plot()->graph(0);
+    const auto first = graph->data()->constBegin();
+    const QPoint at(int(panel->plot()->xAxis->coordToPixel(first->key)),
+                    int(panel->plot()->yAxis->coordToPixel(first->value)));
+    const QString tip = panel->plot()->toolTipAt(at);
+    QVERIFY2(tip.contains(QStringLiteral("variant: naive")) &&
+                 tip.contains(QStringLiteral("verified")),
+             qPrintable(tip));
+}
+
+void TestExperiments::cancelStopsTheSweep() {
+    MainWindow window;
+    ExperimentPanel* panel = prepare(window, {"random", "uniform", "skewed", "gradient"});
+    QVERIFY(panel);
+    panel->sizeSpin()->setValue(16); // slow enough on PoCL to cancel midway
+    panel->repeatsSpin()->setValue(3);
+    QSignalSpy ended(panel, &ExperimentPanel::runEnded);
+    QSignalSpy points(window.findChild<histlab::ui::JobBridge*>(),
+                      &histlab::ui::JobBridge::experimentPoint);
+    panel->startRun();
+    QVERIFY(points.wait(kTimeoutMs)); // the first point
+    QTest::mouseClick(panel->cancelButton(), Qt::LeftButton);
+    QVERIFY(ended.wait(kTimeoutMs));
+    QVERIFY2(ended.first().first().toString().contains(QStringLiteral("cancelled")),
+             qPrintable(ended.first().first().toString()));
+    QVERIFY(panel->plot()->pointCount() < 16);
+    QVERIFY(!panel->isRunning());
+    QVERIFY(panel->runButton()->isEnabled());
+}
+
+void TestExperiments::savedRunOpensAgainAndServesAsBaseline() {
+    MainWindow window;
+    ExperimentPanel* panel = prepare(window, {"uniform"});
+    QVERIFY(panel);
+    QSignalSpy ended(panel, &ExperimentPanel::runEnded);
+    panel->startRun();
+    QVERIFY(ended.wait(kTimeoutMs));
+    QVERIFY(panel->saveRunTo(path("run.json")).ok);
+    QVERIFY(panel->exportCsvTo(path("run.csv")).ok);
+    histlab::ui::PlotExportOptions png;
+    QVERIFY(panel->exportPlotTo(path("run.png"), png).ok);
+    QFile image(path("run.png"));
+    QVERIFY(image.open(QIODevice::ReadOnly));
+    QCOMPARE(image.read(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+    QFile csv(path("run.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
+    QCOMPARE(csv.readAll().count('\n'), 5); // header + 4 points
+
+    // Opened in a fresh window: the same points.
+    MainWindow other;
+    ExperimentPanel* reopened = prepare(other, {"uniform"});
+    QVERIFY(reopened);
+    QVERIFY(reopened->openRunFrom(path("run.json")).ok);
+    QCOMPARE(reopened->plot()->pointCount(), 4);
+    QCOMPARE(reopened->table()->rowCount(), 4);
+    QCOMPARE(reopened->run()->points.size(), panel->run()->points.size());
+    for (std::size_t i = 0; i < 4; ++i)
+        QCOMPARE(reopened->run()->points[i].gbps, panel->run()->points[i].gbps);
+
+    // As a baseline under a new run: its curve is drawn dashed, the CSV compares point by point.
+    QVERIFY(panel->openBaselineFrom(path("run.json")).ok);
+    QVERIFY(panel->plot()->hasBaseline());
+    panel->startRun();
+    QVERIFY(ended.wait(kTimeoutMs));
+    QCOMPARE(panel->plot()->pointCount(), 4);
+    QCOMPARE(panel->plot()->baselinePointCount(), 4);
+    QCOMPARE(panel->plot()->graphCount(), 2);
+    bool dashed = false;
+    for (int i = 0; i < panel->plot()->graphCount(); ++i)
+        dashed = dashed || (panel->plot()->graph(i)->pen().style() == Qt::DashLine &&
+                            panel->plot()->graph(i)->name().contains(QStringLiteral("baseline")));
+    QVERIFY(dashed);
+    QVERIFY(panel->exportCsvTo(path("compared.csv")).ok);
+    QFile compared(path("compared.csv"));
+    QVERIFY(compared.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList lines =
+        QString::fromUtf8(compared.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY(
+        lines.first().endsWith(QStringLiteral("baseline_device,baseline_gbps,ratio_to_baseline")));
+    for (int i = 1; i < lines.size(); ++i)
+        QVERIFY2(!lines[i].endsWith(QStringLiteral(",,,")), qPrintable(lines[i])); // matched
+    panel->clearBaseline();
+    QVERIFY(!panel->plot()->hasBaseline());
+    QCOMPARE(panel->plot()->graphCount(), 1);
+}
+
+void TestExperiments::badFilesAreRefused() {
+    MainWindow window;
+    ExperimentPanel* panel = prepare(window, {"random"});
+    QVERIFY(panel);
+    QSignalSpy problems(panel, &ExperimentPanel::problem);
+    QFile text(path("notes.json"));
+    QVERIFY(text.open(QIODevice::WriteOnly));
+    text.write("{\"something\": \"else\"}");
+    text.close();
+    QVERIFY(!panel->openRunFrom(path("notes.json")).ok);
+    QVERIFY(!panel->openRunFrom(path("missing.json")).ok);
+    QVERIFY(!panel->saveRunTo(path("nothing.json")).ok); // nothing has run
+    QCOMPARE(problems.count(), 3);
+    QVERIFY(problems[0].first().toString().contains(QStringLiteral("not a HistLab experiment")));
+    QVERIFY(problems[1].first().toString().contains(QStringLiteral("missing.json")));
+    QVERIFY(!QFile::exists(path("nothing.json")));
+}
+
+void TestExperiments::imageDistributionNeedsAnImage() {
+    MainWindow window;
+    ExperimentPanel* panel = prepare(window, {"image"});
+    QVERIFY(panel);
+    QSignalSpy problems(panel, &ExperimentPanel::problem);
+    panel->startRun();
+    QCOMPARE(problems.count(), 1);
+    QVERIFY(problems.first().first().toString().contains(QStringLiteral("open an image")));
+    QVERIFY(!panel->isRunning());
+
+    // With an image shown, its data is one more distribution.
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    window.openSample();
+    QVERIFY(shown.wait(kTimeoutMs));
+    QSignalSpy ended(panel, &ExperimentPanel::runEnded);
+    panel->startRun();
+    QVERIFY(ended.wait(kTimeoutMs));
+    QCOMPARE(panel->plot()->pointCount(), 4);
+    for (const histlab::ExperimentPoint& p : panel->run()->points) {
+        QCOMPARE(QString::fromStdString(p.distribution), QStringLiteral("image"));
+        QCOMPARE(QString::fromStdString(p.status), QStringLiteral("verified"));
+    }
+}
+
+QTEST_MAIN(TestExperiments)
+#include "tst_experiments.moc"
