@@ -13,7 +13,7 @@ mkdir -p "$out"
 $cli devices --json > "$out/devices.json"
 for kind in banks reads stages atomics; do
     echo "== sweep $kind (64 MiB per input)"
-    $cli sweep $kind --device cpu --repeat 5 --max-repeat 10 \
+    $cli sweep $kind --device cpu --repeat 3 --max-repeat 5 \
         --json "$out/sweep_$kind.json" --csv "$out/sweep_$kind.csv" --quiet
 done 2>&1 | tee "$out/log.txt"
 echo "load after: $(cat /proc/loadavg)" >> "$out/machine.txt"

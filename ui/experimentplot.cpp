@@ -40,6 +40,9 @@ ExperimentPlot::ExperimentPlot(QWidget* parent)
     legend->setVisible(true);
     legend->setFont(QFont(font().family(), 8));
     setNoAntialiasingOnDrag(true);
+    plotLayout()->insertRow(0);
+    m_title = new QCPTextElement(this, QString(), QFont(font().family(), 10, QFont::Bold));
+    plotLayout()->addElement(0, 0, m_title);
     setUpAxes();
 }
 
@@ -56,7 +59,8 @@ void ExperimentPlot::setUpAxes() {
         QSharedPointer<QCPAxisTickerLog> log(new QCPAxisTickerLog);
         log->setLogBase(m_kind == ExperimentKind::Banks ? 2 : 4);
         xAxis->setTicker(log);
-        xAxis->setNumberFormat(QStringLiteral("gb"));
+        xAxis->setNumberFormat(QStringLiteral("f"));
+        xAxis->setNumberPrecision(0);
         break;
     }
     case ExperimentKind::Stages:
@@ -89,11 +93,43 @@ void ExperimentPlot::setUpAxes() {
     }
 }
 
+void ExperimentPlot::updateTitle() {
+    QStringList names;
+    for (const DeviceInfo& d : m_devices)
+        names << QString::fromStdString(d.name);
+    QString title = QString::fromLatin1(experimentKindName(m_kind));
+    if (!names.isEmpty())
+        title += QStringLiteral(" · ") + names.join(QStringLiteral(", "));
+    if (m_bytes)
+        title += QStringLiteral(" · %1 MiB per input").arg(double(m_bytes) / 1048576.0, 0, 'g', 4);
+    if (!m_date.isEmpty())
+        title += QStringLiteral(" · ") + m_date;
+    if (m_baseline)
+        title += tr(" · dashed: baseline of %1").arg(QString::fromStdString(m_baseline->date));
+    m_title->setText(title);
+}
+
+void ExperimentPlot::fitAxes() {
+    rescaleAxes(true);
+    if (isCategorical(m_kind)) {
+        xAxis->setRange(-0.5, 3.5);
+    } else {
+        const QCPRange x = xAxis->range(); // log2/log4 axes: a quarter of a step either side
+        xAxis->setRange(x.lower / 1.25, x.upper * 1.25);
+    }
+    const QCPRange y = yAxis->range();
+    if (yAxis->scaleType() == QCPAxis::stLinear)
+        yAxis->setRange(0, y.upper * 1.06); // throughput from zero: no exaggerated gaps
+    else
+        yAxis->setRange(y.lower / 2, y.upper * 2);
+}
+
 void ExperimentPlot::reset(ExperimentKind kind, const std::vector<DeviceInfo>& devices,
                            std::size_t bytes) {
     m_kind = kind;
     m_devices = devices;
     m_bytes = bytes;
+    m_date.clear();
     m_points.clear();
     if (m_baseline && m_baseline->kind != kind)
         m_baseline.reset();
@@ -102,6 +138,7 @@ void ExperimentPlot::reset(ExperimentKind kind, const std::vector<DeviceInfo>& d
 
 void ExperimentPlot::showRun(const ExperimentRun& run) {
     reset(run.kind, run.devices, run.bytes);
+    m_date = QString::fromStdString(run.date);
     for (const ExperimentPoint& p : run.points)
         m_points.push_back(p);
     rebuild();
@@ -114,9 +151,7 @@ void ExperimentPlot::addPoint(const ExperimentPoint& point) {
         return;
     }
     plotPoint(m_points.back(), false);
-    rescaleAxes(true);
-    if (isCategorical(m_kind))
-        xAxis->setRange(-0.5, 3.5);
+    fitAxes();
     replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -214,6 +249,7 @@ void ExperimentPlot::rebuild() {
     m_curves.clear();
     m_pointCount = m_baselinePointCount = 0;
     setUpAxes();
+    updateTitle();
     if (m_kind == ExperimentKind::Groups) {
         // The first device and distribution of the run: a heatmap cannot overlay others.
         m_heatmap = new QCPColorMap(xAxis, yAxis);
@@ -223,10 +259,11 @@ void ExperimentPlot::rebuild() {
             for (int j = 0; j < 6; ++j)
                 m_heatmap->data()->setCell(i, j, std::nan(""));
         m_scale = new QCPColorScale(this);
-        plotLayout()->addElement(0, 1, m_scale);
+        plotLayout()->addElement(1, 1, m_scale); // row 0 is the title
         m_scale->axis()->setLabel(tr("GB/s"));
         m_heatmap->setColorScale(m_scale);
         m_heatmap->setGradient(QCPColorGradient::gpThermal);
+        m_heatmap->setInterpolate(false); // one cell per configuration
         m_heatmap->setName(tr("GB/s"));
         for (const ExperimentPoint& p : m_points) {
             if (!p.ok() || p.device != m_points.front().device ||
@@ -247,14 +284,18 @@ void ExperimentPlot::rebuild() {
         return;
     }
     legend->setVisible(true);
+    // Where the curves of each experiment leave room (throughput starts at zero).
+    const Qt::Alignment corner = m_kind == ExperimentKind::Reads ? Qt::AlignTop | Qt::AlignLeft
+                                 : m_kind == ExperimentKind::Atomics
+                                     ? Qt::AlignBottom | Qt::AlignHCenter
+                                     : Qt::AlignBottom | Qt::AlignRight;
+    axisRect()->insetLayout()->setInsetAlignment(0, corner);
     if (m_baseline)
         for (const ExperimentPoint& p : m_baseline->points)
             plotPoint(p, true);
     for (const ExperimentPoint& p : m_points)
         plotPoint(p, false);
-    rescaleAxes(true);
-    if (isCategorical(m_kind))
-        xAxis->setRange(-0.5, 3.5);
+    fitAxes();
     replot(QCustomPlot::rpQueuedReplot);
 }
 

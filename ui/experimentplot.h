@@ -63,6 +63,8 @@ private:
     using CurveKey = std::tuple<bool, int, std::string, std::string>; // baseline, dev, dist, ser
 
     void setUpAxes();
+    void updateTitle();
+    void fitAxes();
     void plotPoint(const ExperimentPoint& point, bool baseline);
     Curve& curveFor(const ExperimentPoint& point, bool baseline);
     QString curveName(const ExperimentPoint& point, bool baseline) const;
@@ -75,6 +77,8 @@ private:
     std::deque<ExperimentPoint> m_points; // a deque: curves point into it
     std::optional<ExperimentRun> m_baseline;
     std::map<CurveKey, Curve> m_curves;
+    QCPTextElement* m_title = nullptr;
+    QString m_date; // of a shown (saved) run
     QCPColorMap* m_heatmap = nullptr;
     QCPColorScale* m_scale = nullptr;
     int m_pointCount = 0;
