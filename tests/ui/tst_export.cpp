@@ -24,6 +24,7 @@
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -400,7 +401,7 @@ void TestExport::settingsRoundTrip() {
         window.show();
         QCOMPARE(window.lastFolder(), folder.path()); // restored on start
         window.resize(900, 560);
-        auto* splitter = qobject_cast<QSplitter*>(window.centralWidget());
+        auto* splitter = qobject_cast<QSplitter*>(window.tabs()->widget(0)); // the Image tab
         QVERIFY(splitter);
         splitter->setSizes({250, 650});
         sizes = splitter->sizes();
@@ -411,7 +412,7 @@ void TestExport::settingsRoundTrip() {
     window.show();
     QCOMPARE(window.lastFolder(), folder.path());
     QCOMPARE(window.size(), size);
-    auto* splitter = qobject_cast<QSplitter*>(window.centralWidget());
+    auto* splitter = qobject_cast<QSplitter*>(window.tabs()->widget(0)); // the Image tab
     QVERIFY(splitter);
     QCOMPARE(splitter->sizes(), sizes);
 

@@ -422,6 +422,7 @@ void TestMainWindow::shortcuts_data() {
     QTest::newRow("quit") << QKeySequence(Qt::CTRL | Qt::Key_Q);
     QTest::newRow("copy plot") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C);
     QTest::newRow("log") << QKeySequence(Qt::CTRL | Qt::Key_L);
+    QTest::newRow("experiments") << QKeySequence(Qt::CTRL | Qt::Key_T);
     QTest::newRow("fit") << QKeySequence(Qt::CTRL | Qt::Key_0);
     QTest::newRow("actual size") << QKeySequence(Qt::CTRL | Qt::Key_1);
 }
