@@ -67,9 +67,8 @@ ExperimentPanel* TestExperiments::prepare(MainWindow& window, const QStringList&
         qWarning("experiments tab: %s", qPrintable(message)); // in the test's log
     });
     // The device list comes from the worker.
-    if (!QTest::qWaitFor(
-            [&] { return panel->deviceList()->item(0)->data(Qt::UserRole).isValid(); },
-            kTimeoutMs))
+    if (!QTest::qWaitFor([&] { return panel->deviceList()->item(0)->data(Qt::UserRole).isValid(); },
+                         kTimeoutMs))
         return nullptr;
     panel->experimentCombo()->setCurrentIndex(
         panel->experimentCombo()->findData(int(ExperimentKind::Atomics)));
