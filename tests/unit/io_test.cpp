@@ -3,6 +3,7 @@
 // are made at test time in a temporary folder.
 #include "unitsupport.h"
 
+#include "blur.h"
 #include "errors.h"
 #include "histogram256.h"
 #include "imageio.h"
@@ -107,6 +108,37 @@ TEST(DownscaleToFit, AreaAverageKeepsAspectAndDepth) {
     const HostImage same = downscaleToFit(deep, 300);
     EXPECT_EQ(same.width, 30);
     EXPECT_EQ(same.data, deep.data);
+}
+
+// The box blur's CPU reference against OpenCV's cv::blur on the same pixels: replicate and
+// reflect101 are OpenCV's BORDER_REPLICATE and BORDER_REFLECT_101 (cv::blur's default).
+TEST(BoxBlurReference, EqualsOpenCvBlur) {
+    for (const auto& [w, h, channels] :
+         {std::tuple{1, 1, 1}, std::tuple{2, 2, 1}, std::tuple{3, 3, 4}, std::tuple{17, 13, 1},
+          std::tuple{97, 61, 4}, std::tuple{64, 5, 1}}) {
+        cv::Mat src(h, w, CV_8UC(channels));
+        cv::randu(src, 0, 256);
+        HostImage img;
+        img.width = w;
+        img.height = h;
+        img.channels = channels;
+        img.data.assign(src.data, src.data + src.total() * src.elemSize());
+        for (int radius : {1, 2, 5}) {
+            for (const auto& [mode, border] :
+                 {std::pair{BorderMode::Replicate, cv::BORDER_REPLICATE},
+                  std::pair{BorderMode::Reflect101, cv::BORDER_REFLECT_101}}) {
+                cv::Mat expected;
+                cv::blur(src, expected, cv::Size(2 * radius + 1, 2 * radius + 1), cv::Point(-1, -1),
+                         border);
+                const HostImage mine = boxBlurReference(img, radius, mode);
+                int differ = 0;
+                for (std::size_t i = 0; i < mine.data.size(); ++i)
+                    differ += mine.data[i] != expected.data[i];
+                EXPECT_EQ(differ, 0) << w << "x" << h << "x" << channels << " R=" << radius << " "
+                                     << borderModeName(mode);
+            }
+        }
+    }
 }
 
 TEST(LoadImage, TruncatedJpegIsRefused) {

@@ -1,0 +1,119 @@
+// The box blur's CPU reference (issue 5): the border modes' indices, windows counted by hand,
+// the interior mode's copied frame (and images too small to have an interior), 16-bit values,
+// several channels, and the rounding (to nearest).
+#include "blur.h"
+#include "errors.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace histlab {
+namespace {
+
+HostImage gray8(int w, int h, std::vector<std::uint8_t> values) {
+    HostImage img;
+    img.width = w;
+    img.height = h;
+    img.channels = 1;
+    img.depth = 8;
+    img.data = std::move(values);
+    return img;
+}
+
+TEST(BoxBlurReference, BorderIndices) {
+    // replicate: aaa|abcd|ddd ; reflect101: dcb|abcd|cba
+    EXPECT_EQ(borderIndex(-2, 4, BorderMode::Replicate), 0);
+    EXPECT_EQ(borderIndex(5, 4, BorderMode::Replicate), 3);
+    EXPECT_EQ(borderIndex(-1, 4, BorderMode::Reflect101), 1);
+    EXPECT_EQ(borderIndex(-3, 4, BorderMode::Reflect101), 3);
+    EXPECT_EQ(borderIndex(4, 4, BorderMode::Reflect101), 2);
+    EXPECT_EQ(borderIndex(6, 4, BorderMode::Reflect101), 0);
+    EXPECT_EQ(borderIndex(9, 4, BorderMode::Reflect101), 3); // bounces twice
+    EXPECT_EQ(borderIndex(-5, 1, BorderMode::Reflect101), 0);
+    EXPECT_EQ(parseBorderMode("reflect101"), BorderMode::Reflect101);
+    EXPECT_THROW(parseBorderMode("wrap"), UsageError);
+}
+
+TEST(BoxBlurReference, WindowsCountedByHand) {
+    // 3 x 3 of 0..8: the centre's window is everything, (0+...+8 + 4) / 9 = 4.
+    const HostImage img = gray8(3, 3, {0, 1, 2, 3, 4, 5, 6, 7, 8});
+    const HostImage inner = boxBlurReference(img, 1, BorderMode::Interior);
+    EXPECT_EQ(inner.data, (std::vector<std::uint8_t>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
+    // replicate, top-left: rows 0,0,1 and columns 0,0,1 -> 0+0+1+0+0+1+3+3+4 = 12 -> 12/9 = 1.33
+    const HostImage rep = boxBlurReference(img, 1, BorderMode::Replicate);
+    EXPECT_EQ(rep.data[0], 1);
+    EXPECT_EQ(rep.data[4], 4);
+    // reflect101, top-left: rows 1,0,1, columns 1,0,1 -> 4+3+4+1+0+1+4+3+4 = 24 -> 2.67 -> 3
+    const HostImage ref = boxBlurReference(img, 1, BorderMode::Reflect101);
+    EXPECT_EQ(ref.data[0], 3);
+    EXPECT_EQ(ref.data[8], 5); // bottom-right: 4+5+4+7+8+7+4+5+4 = 48 -> 5.33
+}
+
+TEST(BoxBlurReference, RoundsToNearest) {
+    EXPECT_EQ(boxBlurReference(gray8(1, 1, {7}), 1, BorderMode::Replicate).data[0], 7);
+    // 2 x 1, replicate, R = 1: pixel 0 sees 1,1,2 three times (12 / 9 = 1.33 -> 1), pixel 1
+    // sees 1,2,2 three times (15 / 9 = 1.67 -> 2).
+    const HostImage out = boxBlurReference(gray8(2, 1, {1, 2}), 1, BorderMode::Replicate);
+    EXPECT_EQ(out.data[0], 1);
+    EXPECT_EQ(out.data[1], 2);
+}
+
+TEST(BoxBlurReference, InteriorOnlyCopiesTheFrameAndSmallImages) {
+    std::vector<std::uint8_t> values(7 * 5);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] = std::uint8_t(i * 37 % 251);
+    const HostImage img = gray8(7, 5, values);
+    const HostImage out = boxBlurReference(img, 2, BorderMode::Interior);
+    for (int y = 0; y < 5; ++y)
+        for (int x = 0; x < 7; ++x) {
+            const std::size_t i = std::size_t(y) * 7 + x;
+            if (x < 2 || x >= 5 || y < 2 || y >= 3) {
+                EXPECT_EQ(out.data[i], img.data[i]) << x << "," << y;
+            }
+        }
+    // Interior (2..4, 2): the mean of its 5 x 5 window.
+    for (int x = 2; x < 5; ++x) {
+        unsigned sum = 0;
+        for (int dy = -2; dy <= 2; ++dy)
+            for (int dx = -2; dx <= 2; ++dx)
+                sum += img.data[std::size_t(2 + dy) * 7 + (x + dx)];
+        EXPECT_EQ(out.data[std::size_t(2) * 7 + x], (sum + 12) / 25);
+    }
+    // No interior: 4 x 4 with R = 2, 2 x 2 and 1 x 1 with R = 1 come back unchanged.
+    for (const auto& [w, h, r] : {std::tuple{4, 4, 2}, std::tuple{2, 2, 1}, std::tuple{1, 1, 1}}) {
+        const HostImage small = gray8(w, h, std::vector<std::uint8_t>(std::size_t(w * h), 9));
+        EXPECT_EQ(boxBlurReference(small, r, BorderMode::Interior).data, small.data);
+    }
+    EXPECT_THROW(boxBlurReference(img, 0, BorderMode::Replicate), UsageError);
+}
+
+TEST(BoxBlurReference, SixteenBitAndChannelsApart) {
+    HostImage deep;
+    deep.width = 2;
+    deep.height = 1;
+    deep.channels = 1;
+    deep.depth = 16;
+    const std::uint16_t values[] = {1000, 60000};
+    deep.data.resize(4);
+    std::memcpy(deep.data.data(), values, 4);
+    const HostImage out = boxBlurReference(deep, 1, BorderMode::Replicate);
+    std::uint16_t result[2];
+    std::memcpy(result, out.data.data(), 4);
+    EXPECT_EQ(result[0], (3 * (1000 + 1000 + 60000) + 4) / 9);
+    EXPECT_EQ(result[1], (3 * (1000 + 60000 + 60000) + 4) / 9);
+
+    HostImage rgba; // each channel blurred on its own: a constant channel stays constant
+    rgba.width = 5;
+    rgba.height = 4;
+    rgba.channels = 4;
+    rgba.data.resize(5 * 4 * 4);
+    for (std::size_t i = 0; i < rgba.data.size(); ++i)
+        rgba.data[i] = i % 4 == 3 ? 200 : std::uint8_t(i * 13);
+    const HostImage blurred = boxBlurReference(rgba, 1, BorderMode::Reflect101);
+    for (std::size_t i = 3; i < blurred.data.size(); i += 4)
+        EXPECT_EQ(blurred.data[i], 200);
+}
+
+} // namespace
+} // namespace histlab
