@@ -1,5 +1,6 @@
 // histlab-cli: HistLab's work without a display. Wiring only: parse, submit a job to the core's
 // runner, print and write what comes back. Exit codes are documented in --help and README.
+#include "blur.h"
 #include "device.h"
 #include "errors.h"
 #include "experiment.h"
@@ -38,11 +39,15 @@ Usage:
   histlab-cli devices [--json]
   histlab-cli histogram (IMAGE | --synthetic KIND (--size MIB | --bytes N)) [options]
   histlab-cli sweep banks|reads|groups|stages|atomics [options]
+  histlab-cli blur IMAGE [--radius R] [--launch L|all] [--corners] [--out FILE] [options]
 
 Commands:
   devices            every OpenCL device with its index, properties and probe results
                      (non-uniform work-groups, work_group_scan_exclusive_add); --json for JSON
   histogram          256-bin histograms of an image file or of synthetic bytes
+  blur               the reference text's launches of a box blur of the interior (8-bit gray;
+                     a color image's luma, a 16-bit image's high byte), each verified against
+                     the CPU reference byte for byte
   sweep              an experiment: a grid of kernel configurations x distributions x
                      devices, each point timed, judged against the same run's read-only
                      kernel and verified; points stream to stderr as they finish
@@ -110,6 +115,18 @@ sweep options:
                      same distribution and parameters (CSV columns baseline_gbps, ratio)
   --note TEXT        stored in the JSON (what was compared, a version label...)
   --quiet            no table on stdout (points still go to stderr)
+
+blur options:
+  --radius R         window of (2R + 1) x (2R + 1) pixels (default 1: 3 x 3)
+  --launch L         cl12-null | cl12-16x16 | cl20-null | cl20-16x16 | padded-16x16 | all
+                     (default all). cl12-16x16 is refused with CL_INVALID_WORK_GROUP_SIZE
+                     unless the interior divides by 16; cl20-16x16 needs non-uniform
+                     work-groups; padded-16x16 rounds the range up and checks bounds
+  --corners          the table of get_global_id, get_local_size and get_enqueued_local_size
+                     at the four corners of the range, per launch
+  --out FILE         the blurred image (of the first launch that ran)
+  --repeat N         timed runs after a warm-up (default 5)
+  --device SEL       as for histogram
 
 Global options:
   --kernel-dir DIR   read kernels/NAME.cl from DIR instead of the embedded copies
@@ -801,6 +818,161 @@ int runSweepCommand(Args& args, JobRunner& runner) {
     return Ok;
 }
 
+int runBlurCommand(Args& args, JobRunner& runner) {
+    std::string image, device, out;
+    int radius = 1, repeats = 5;
+    bool corners = false, outGiven = false;
+    std::vector<BlurLaunch> launches = allBlurLaunches();
+    while (!args.empty()) {
+        const std::string a = args.next();
+        try {
+            if (a == "--radius") {
+                radius = static_cast<int>(parseInt(a, args.value(a), 1, 1024));
+            } else if (a == "--launch") {
+                const std::string v = args.value(a);
+                launches =
+                    v == "all" ? allBlurLaunches() : std::vector<BlurLaunch>{parseBlurLaunch(v)};
+            } else if (a == "--corners") {
+                corners = true;
+            } else if (a == "--out") {
+                out = args.value(a);
+                outGiven = true;
+            } else if (a == "--repeat") {
+                repeats = static_cast<int>(parseInt(a, args.value(a), 1, 100000));
+            } else if (a == "--device") {
+                device = args.value(a);
+            } else if (!a.empty() && a[0] == '-') {
+                throw UsageFailure{"blur: unknown option '" + a + "' (see --help)"};
+            } else if (image.empty()) {
+                image = a;
+            } else {
+                throw UsageFailure{"blur: more than one image given ('" + image + "', '" + a +
+                                   "')"};
+            }
+        } catch (const UsageError& e) {
+            throw UsageFailure{e.what()};
+        }
+    }
+    if (image.empty())
+        throw UsageFailure{"blur: which image? (histlab-cli blur IMAGE ...)"};
+    HostImage gray;
+    std::string note;
+    try {
+        if (outGiven) {
+            if (out.empty())
+                throw InputError("--out: the output path is empty");
+            checkWritable(out);
+        }
+#ifdef HISTLAB_HAVE_OPENCV
+        HostImage loaded = loadImage(image);
+#else
+        HostImage loaded;
+        throw InputError(image + ": this build has no image loader (built with "
+                                 "-DHISTLAB_OPENCV=OFF)");
+#endif
+        if (loaded.depth == 16) {
+            loaded = toHighByte(loaded);
+            note = "16-bit image: blurred on the high byte of each value";
+        }
+        if (loaded.channels == 1) {
+            gray = std::move(loaded);
+        } else {
+            gray.width = loaded.width;
+            gray.height = loaded.height;
+            gray.channels = 1;
+            gray.depth = 8;
+            gray.data = lumaPlane(loaded);
+            gray.source = loaded.source;
+            note = "color image: blurred on its luma (OpenCV's BGR2GRAY)";
+        }
+    } catch (const InputError& e) {
+        std::cerr << "histlab-cli: " << e.what() << '\n';
+        return Input;
+    }
+    auto outcome = runner.runAndWait([&](JobContext& ctx) -> std::any {
+        Device& dev = ctx.devices().select(device);
+        return runBlurLaunches(dev, gray, radius, launches, repeats, ctx.cancelToken());
+    });
+    if (auto* e = std::get_if<JobError>(&outcome))
+        return report(*e);
+    const auto& results =
+        std::any_cast<const std::vector<BlurLaunchResult>&>(std::get<std::any>(outcome));
+    std::cout << "blur " << image << ", " << gray.width << " x " << gray.height << ", radius "
+              << radius << ", interior " << std::max(0, gray.width - 2 * radius) << " x "
+              << std::max(0, gray.height - 2 * radius) << "\n";
+    if (!note.empty())
+        std::cout << "note: " << note << "\n";
+    std::cout << std::left << std::setw(14) << "launch" << std::setw(28) << "build options"
+              << std::setw(14) << "range" << std::setw(8) << "local" << std::setw(13) << "outcome"
+              << std::right << std::setw(11) << "median ms" << std::setw(9) << "GB/s"
+              << "  verified\n";
+    int mismatches = 0;
+    const BlurLaunchResult* firstRan = nullptr;
+    for (const BlurLaunchResult& r : results) {
+        const std::string range =
+            r.globalX ? std::to_string(r.globalX) + "x" + std::to_string(r.globalY) : "-";
+        const std::string local =
+            r.localX ? std::to_string(r.localX) + "x" + std::to_string(r.localY) : "NULL";
+        std::cout << std::left << std::setw(14) << blurLaunchName(r.launch) << std::setw(28)
+                  << r.buildOptions << std::setw(14) << range << std::setw(8) << local
+                  << std::setw(13) << r.outcome << std::right;
+        if (r.outcome == "ran") {
+            std::cout << std::setw(11) << fixed(r.stats.medianMs, 4) << std::setw(9)
+                      << fixed(r.gbps, 2) << "  "
+                      << (r.verified.value_or(false) ? "yes" : "NO - " + r.verifyDetail);
+            if (!firstRan)
+                firstRan = &r;
+        }
+        std::cout << '\n';
+        if (!r.detail.empty())
+            std::cout << "    " << r.detail << '\n';
+        if (r.verified && !*r.verified)
+            ++mismatches;
+    }
+    if (corners) {
+        static const char* names[] = {"top-left", "top-right", "bottom-left", "bottom-right"};
+        for (const BlurLaunchResult& r : results) {
+            if (r.outcome != "ran")
+                continue;
+            std::cout << "corners of " << blurLaunchName(r.launch)
+                      << ": get_global_id, get_local_size, get_enqueued_local_size\n";
+            for (int k = 0; k < 4; ++k) {
+                const LaunchCorner& c = r.corners[std::size_t(k)];
+                std::cout << "  " << std::left << std::setw(13) << names[k] << std::right << "("
+                          << c.globalX << ", " << c.globalY << ")  (" << c.localX << ", "
+                          << c.localY << ")  "
+                          << (c.enqueuedX < 0 ? std::string("n/a (OpenCL C 1.2)")
+                                              : "(" + std::to_string(c.enqueuedX) + ", " +
+                                                    std::to_string(c.enqueuedY) + ")")
+                          << '\n';
+            }
+        }
+    }
+    if (outGiven) {
+        const BlurLaunchResult* source = firstRan;
+        for (const BlurLaunchResult& r : results)
+            if (!source && r.outcome == "empty")
+                source = &r;
+        if (!source) {
+            std::cerr << "histlab-cli: --out: no launch ran, nothing written\n";
+            return DeviceFailure;
+        }
+#ifdef HISTLAB_HAVE_OPENCV
+        try {
+            saveImage(source->output, out);
+        } catch (const InputError& e) {
+            std::cerr << "histlab-cli: " << e.what() << '\n';
+            return Input;
+        }
+#endif
+    }
+    if (mismatches) {
+        std::cerr << "histlab-cli: " << mismatches << " launch(es) differ from the CPU reference\n";
+        return Mismatch;
+    }
+    return Ok;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -839,10 +1011,12 @@ int main(int argc, char** argv) {
             return runHistogramCommand(args, runner);
         if (command == "sweep")
             return runSweepCommand(args, runner);
+        if (command == "blur")
+            return runBlurCommand(args, runner);
         if (command.empty())
-            throw UsageFailure{"no command given (devices, histogram, sweep; see --help)"};
+            throw UsageFailure{"no command given (devices, histogram, sweep, blur; see --help)"};
         throw UsageFailure{"unknown command '" + command +
-                           "' (devices, histogram, sweep; see --help)"};
+                           "' (devices, histogram, sweep, blur; see --help)"};
     } catch (const UsageFailure& f) {
         std::cerr << "histlab-cli: " << f.message << '\n';
         return Usage;

@@ -1,6 +1,7 @@
 #include "blur.h"
 
 #include "errors.h"
+#include "log.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -111,6 +112,169 @@ HostImage boxBlurReference(const HostImage& image, int radius, BorderMode mode) 
                   radius, mode);
     }
     return out;
+}
+
+namespace {
+
+struct LaunchName {
+    BlurLaunch launch;
+    const char* name;
+};
+constexpr LaunchName kLaunches[] = {{BlurLaunch::Cl12Null, "cl12-null"},
+                                    {BlurLaunch::Cl12Local16, "cl12-16x16"},
+                                    {BlurLaunch::Cl20Null, "cl20-null"},
+                                    {BlurLaunch::Cl20Local16, "cl20-16x16"},
+                                    {BlurLaunch::Padded16, "padded-16x16"}};
+
+std::string firstDifference(const HostImage& device, const HostImage& reference) {
+    for (std::size_t i = 0; i < device.data.size(); ++i)
+        if (device.data[i] != reference.data[i]) {
+            const std::size_t x = i % std::size_t(device.width), y = i / std::size_t(device.width);
+            return "pixel (" + std::to_string(x) + ", " + std::to_string(y) + "): device " +
+                   std::to_string(device.data[i]) + ", CPU reference " +
+                   std::to_string(reference.data[i]);
+        }
+    return {};
+}
+
+} // namespace
+
+BlurLaunch parseBlurLaunch(const std::string& name) {
+    for (const LaunchName& l : kLaunches)
+        if (name == l.name)
+            return l.launch;
+    throw UsageError("--launch", "'" + name +
+                                     "' is not a launch (cl12-null, cl12-16x16, cl20-null, "
+                                     "cl20-16x16, padded-16x16 or all)");
+}
+
+const char* blurLaunchName(BlurLaunch launch) {
+    for (const LaunchName& l : kLaunches)
+        if (l.launch == launch)
+            return l.name;
+    return "?";
+}
+
+std::vector<BlurLaunch> allBlurLaunches() {
+    std::vector<BlurLaunch> all;
+    for (const LaunchName& l : kLaunches)
+        all.push_back(l.launch);
+    return all;
+}
+
+std::vector<BlurLaunchResult> runBlurLaunches(Device& device, const HostImage& img, int radius,
+                                              const std::vector<BlurLaunch>& launches, int repeats,
+                                              const CancelToken& cancel) {
+    validateImage(img);
+    if (img.channels != 1 || img.depth != 8)
+        throw UsageError("--launch", "the launch demonstration takes 8-bit gray images (this "
+                                     "one has " +
+                                         std::to_string(img.channels) + " channel(s) of " +
+                                         std::to_string(img.depth) + " bits)");
+    if (radius < 1)
+        throw UsageError("--radius", std::to_string(radius) + " is not a radius (1 or more)");
+    const HostImage reference = boxBlurReference(img, radius, BorderMode::Interior);
+    const long iw = long(img.width) - 2L * radius, ih = long(img.height) - 2L * radius;
+    std::vector<BlurLaunchResult> results;
+    for (BlurLaunch launch : launches) {
+        cancel.throwIfCancelled();
+        BlurLaunchResult r;
+        r.launch = launch;
+        const bool cl20 = launch == BlurLaunch::Cl20Null || launch == BlurLaunch::Cl20Local16;
+        const bool padded = launch == BlurLaunch::Padded16;
+        const bool local16 = launch != BlurLaunch::Cl12Null && launch != BlurLaunch::Cl20Null;
+        // OpenCL C 1.2 is asked for by name: without -cl-std PoCL 3.1 builds OpenCL C 3.0.
+        r.buildOptions = std::string(cl20 ? "-cl-std=CL2.0" : "-cl-std=CL1.2") +
+                         " -D PADDED=" + (padded ? "1" : "0");
+        r.localX = r.localY = local16 ? 16 : 0;
+        if (iw <= 0 || ih <= 0) {
+            r.outcome = "empty";
+            r.detail = "the interior is empty (" + std::to_string(img.width) + " x " +
+                       std::to_string(img.height) + " with radius " + std::to_string(radius) +
+                       "): the image is copied unchanged";
+            r.output = img;
+            r.verified = r.output.data == reference.data;
+            results.push_back(std::move(r));
+            continue;
+        }
+        r.globalX = padded ? std::size_t((iw + 15) / 16 * 16) : std::size_t(iw);
+        r.globalY = padded ? std::size_t((ih + 15) / 16 * 16) : std::size_t(ih);
+        cl::Kernel kernel;
+        try {
+            kernel = cl::Kernel(device.program("blur", r.buildOptions), "blur_interior");
+        } catch (const BuildError& e) {
+            if (!cl20)
+                throw;
+            r.outcome = "unsupported";
+            r.detail = "OpenCL C 2.0 does not build on " + device.info().name + " (" +
+                       clErrorName(e.code()) + ")";
+            results.push_back(std::move(r));
+            continue;
+        } catch (const cl::Error& e) {
+            rethrowClError(e);
+        }
+        try {
+            cl::CommandQueue& q = device.queue();
+            cl::Buffer in(device.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                          img.data.size(), const_cast<std::uint8_t*>(img.data.data()));
+            // The output starts as the input: the frame stays as it is.
+            cl::Buffer out(device.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                           img.data.size(), const_cast<std::uint8_t*>(img.data.data()));
+            std::vector<cl_int> cornerInit(24, -2);
+            cl::Buffer corners(device.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                               cornerInit.size() * sizeof(cl_int), cornerInit.data());
+            kernel.setArg(0, in);
+            kernel.setArg(1, out);
+            kernel.setArg(2, cl_int(img.width));
+            kernel.setArg(3, cl_int(img.height));
+            kernel.setArg(4, cl_int(radius));
+            kernel.setArg(5, corners);
+            const cl::NDRange global(r.globalX, r.globalY);
+            const cl::NDRange local = local16 ? cl::NDRange(16, 16) : cl::NullRange;
+            auto once = [&] {
+                cl::Event ev;
+                q.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &ev);
+                ev.wait();
+                return profiledMs({ev});
+            };
+            try {
+                r.stats = timeRepeated(repeats, once, cancel);
+            } catch (const cl::Error& e) {
+                if (e.err() != CL_INVALID_WORK_GROUP_SIZE)
+                    throw;
+                const bool divides = iw % 16 == 0 && ih % 16 == 0;
+                if (launch == BlurLaunch::Cl12Local16 && !divides) {
+                    r.outcome = "refused";
+                    r.detail = describeClError("clEnqueueNDRangeKernel", e.err()) +
+                               ": OpenCL 1.2 needs the range (" + std::to_string(iw) + " x " +
+                               std::to_string(ih) + ") to divide by the 16 x 16 group";
+                } else {
+                    r.outcome = "unsupported";
+                    r.detail = describeClError("clEnqueueNDRangeKernel", e.err()) + ": " +
+                               device.info().name +
+                               " has no non-uniform work-groups (see padded-16x16)";
+                }
+                results.push_back(std::move(r));
+                continue;
+            }
+            r.outcome = "ran";
+            r.gbps = gbPerSecond(std::uint64_t(2 * iw * ih), r.stats.medianMs);
+            std::vector<cl_int> c(24);
+            q.enqueueReadBuffer(corners, CL_TRUE, 0, c.size() * sizeof(cl_int), c.data());
+            for (int k = 0; k < 4; ++k)
+                r.corners[std::size_t(k)] = {c[6 * k],     c[6 * k + 1], c[6 * k + 2],
+                                             c[6 * k + 3], c[6 * k + 4], c[6 * k + 5]};
+            r.output = img;
+            q.enqueueReadBuffer(out, CL_TRUE, 0, r.output.data.size(), r.output.data.data());
+            r.verifyDetail = firstDifference(r.output, reference);
+            r.verified = r.verifyDetail.empty();
+        } catch (const cl::Error& e) {
+            rethrowClError(e);
+        }
+        logInfo("blur", std::string(blurLaunchName(launch)) + ": " + r.outcome);
+        results.push_back(std::move(r));
+    }
+    return results;
 }
 
 } // namespace histlab

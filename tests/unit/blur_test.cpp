@@ -1,6 +1,8 @@
 // The box blur's CPU reference (issue 5): the border modes' indices, windows counted by hand,
 // the interior mode's copied frame (and images too small to have an interior), 16-bit values,
 // several channels, and the rounding (to nearest).
+#include "unitsupport.h"
+
 #include "blur.h"
 #include "errors.h"
 
@@ -113,6 +115,94 @@ TEST(BoxBlurReference, SixteenBitAndChannelsApart) {
     const HostImage blurred = boxBlurReference(rgba, 1, BorderMode::Reflect101);
     for (std::size_t i = 3; i < blurred.data.size(); i += 4)
         EXPECT_EQ(blurred.data[i], 200);
+}
+
+// The reference text's launches on the shared device (PoCL in CI), on interiors that divide
+// by 16 and that do not, and on images with no interior at all: each launch either runs and
+// matches the CPU reference byte for byte, or fails the way the text says it must.
+class BlurLaunches : public ::testing::TestWithParam<std::tuple<int, int, int>> {};
+
+TEST_P(BlurLaunches, EachLaunchRunsExactlyOrFailsAsExpected) {
+    const auto [w, h, radius] = GetParam();
+    HostImage img = gray8(w, h, std::vector<std::uint8_t>(std::size_t(w) * h));
+    for (std::size_t i = 0; i < img.data.size(); ++i)
+        img.data[i] = std::uint8_t((i * 7919u) >> 3);
+    Device& device = test::sharedDevice();
+    const bool nonUniform = device.capabilities().nonUniformWorkGroups;
+    const auto results = runBlurLaunches(device, img, radius, allBlurLaunches(), 1);
+    ASSERT_EQ(results.size(), 5u);
+    const int iw = w - 2 * radius, ih = h - 2 * radius;
+    for (const BlurLaunchResult& r : results) {
+        SCOPED_TRACE(std::string(blurLaunchName(r.launch)) + ": " + r.outcome + " " + r.detail);
+        if (iw <= 0 || ih <= 0) {
+            EXPECT_EQ(r.outcome, "empty");
+            EXPECT_EQ(r.output.data, img.data);
+            continue;
+        }
+        const bool divides = iw % 16 == 0 && ih % 16 == 0;
+        switch (r.launch) {
+        case BlurLaunch::Cl12Null:
+        case BlurLaunch::Padded16:
+            EXPECT_EQ(r.outcome, "ran");
+            break;
+        case BlurLaunch::Cl12Local16:
+            EXPECT_EQ(r.outcome, divides ? "ran" : "refused");
+            if (!divides) {
+                EXPECT_NE(r.detail.find("CL_INVALID_WORK_GROUP_SIZE"), std::string::npos);
+            }
+            break;
+        case BlurLaunch::Cl20Null:
+            EXPECT_TRUE(r.outcome == "ran" || r.outcome == "unsupported");
+            break;
+        case BlurLaunch::Cl20Local16:
+            if (r.outcome == "unsupported") {
+                EXPECT_TRUE(!nonUniform || r.detail.find("2.0") != std::string::npos);
+            } else {
+                EXPECT_TRUE(divides || nonUniform);
+            }
+            break;
+        }
+        if (r.outcome != "ran")
+            continue;
+        ASSERT_TRUE(r.verified.has_value());
+        EXPECT_TRUE(*r.verified) << r.verifyDetail;
+        // The corners of the range saw the corners' global ids.
+        EXPECT_EQ(r.corners[0].globalX, 0);
+        EXPECT_EQ(r.corners[0].globalY, 0);
+        EXPECT_EQ(r.corners[3].globalX, iw - 1);
+        EXPECT_EQ(r.corners[3].globalY, ih - 1);
+        if (r.launch == BlurLaunch::Padded16 || r.launch == BlurLaunch::Cl12Local16) {
+            EXPECT_EQ(r.corners[3].localX, 16);
+            EXPECT_EQ(r.corners[3].localY, 16);
+        }
+        if (r.launch == BlurLaunch::Cl20Local16) { // the last groups are the remainder
+            EXPECT_EQ(r.corners[3].localX, iw % 16 ? iw % 16 : 16);
+            EXPECT_EQ(r.corners[3].enqueuedX, 16);
+        }
+        if (r.launch == BlurLaunch::Cl12Null || r.launch == BlurLaunch::Cl12Local16) {
+            EXPECT_EQ(r.corners[0].enqueuedX, -1); // OpenCL C 1.2 has no enqueued size
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, BlurLaunches,
+                         ::testing::Values(std::tuple{1, 1, 1}, std::tuple{2, 2, 1},
+                                           std::tuple{3, 3, 1}, std::tuple{18, 18, 1},
+                                           std::tuple{19, 23, 1}, std::tuple{101, 67, 1},
+                                           std::tuple{7, 5, 2}, std::tuple{40, 37, 3},
+                                           std::tuple{4, 4, 2}),
+                         [](const auto& info) {
+                             return std::to_string(std::get<0>(info.param)) + "x" +
+                                    std::to_string(std::get<1>(info.param)) + "_r" +
+                                    std::to_string(std::get<2>(info.param));
+                         });
+
+TEST(BlurLaunchesInput, GrayEightBitOnlyAndNamedLaunches) {
+    HostImage rgb = gray8(4, 4, std::vector<std::uint8_t>(48));
+    rgb.channels = 3;
+    EXPECT_THROW(runBlurLaunches(test::sharedDevice(), rgb, 1, allBlurLaunches(), 1), UsageError);
+    EXPECT_EQ(parseBlurLaunch("cl20-16x16"), BlurLaunch::Cl20Local16);
+    EXPECT_THROW(parseBlurLaunch("cl30"), UsageError);
 }
 
 } // namespace

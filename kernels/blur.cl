@@ -1,0 +1,48 @@
+// Box blur of 8-bit gray images, after "Working groups in OpenCL 2.0": the interior range
+// (width - 2R) x (height - 2R) launched as is, so it rarely divides by a work-group size. One
+// work-item per interior pixel: the mean of its (2R + 1)^2 window, (sum + n / 2) / n, exactly
+// as core/blur.cpp computes it. The frame of width R is copied by the host beforehand.
+//
+// Build options:
+//   PADDED   1: the range is rounded up to whole work-groups and items outside the interior
+//            return at once (what a device without non-uniform work-groups needs).
+// Under OpenCL C 2.0 (-cl-std=CL2.0) the corners also record get_enqueued_local_size.
+
+__kernel void blur_interior(__global const uchar* in, __global uchar* out, int width,
+                            int height, int radius, __global int* corners)
+{
+    const int gx = (int)get_global_id(0), gy = (int)get_global_id(1);
+    const int iw = width - 2 * radius, ih = height - 2 * radius;
+#if PADDED
+    if (gx >= iw || gy >= ih)
+        return;
+#endif
+    // The four corners of the interior range record what the work-item saw: global id, local
+    // size, and (OpenCL C 2.0) the enqueued local size, 6 ints each. A range one item wide or
+    // high has one item at two corners.
+    for (int k = 0; k < 4; ++k) {
+        if (gx != ((k & 1) ? iw - 1 : 0) || gy != ((k & 2) ? ih - 1 : 0))
+            continue;
+        __global int* c = corners + 6 * k;
+        c[0] = gx;
+        c[1] = gy;
+        c[2] = (int)get_local_size(0);
+        c[3] = (int)get_local_size(1);
+#if __OPENCL_C_VERSION__ >= 200
+        c[4] = (int)get_enqueued_local_size(0);
+        c[5] = (int)get_enqueued_local_size(1);
+#else
+        c[4] = -1;
+        c[5] = -1;
+#endif
+    }
+    const int x = gx + radius, y = gy + radius;
+    uint sum = 0;
+    for (int dy = -radius; dy <= radius; ++dy) {
+        __global const uchar* row = in + (size_t)(y + dy) * (size_t)width;
+        for (int dx = -radius; dx <= radius; ++dx)
+            sum += row[x + dx];
+    }
+    const uint n = (uint)((2 * radius + 1) * (2 * radius + 1));
+    out[(size_t)y * (size_t)width + x] = (uchar)((sum + n / 2u) / n);
+}
