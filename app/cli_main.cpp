@@ -40,6 +40,7 @@ Usage:
   histlab-cli histogram (IMAGE | --synthetic KIND (--size MIB | --bytes N)) [options]
   histlab-cli sweep banks|reads|groups|stages|atomics [options]
   histlab-cli blur IMAGE [--radius R] [--launch L|all] [--corners] [--out FILE] [options]
+  histlab-cli blur IMAGE --border MODE [--radius R] [--out FILE] [options]
 
 Commands:
   devices            every OpenCL device with its index, properties and probe results
@@ -124,7 +125,9 @@ blur options:
                      work-groups; padded-16x16 rounds the range up and checks bounds
   --corners          the table of get_global_id, get_local_size and get_enqueued_local_size
                      at the four corners of the range, per launch
-  --out FILE         the blurred image (of the first launch that ran)
+  --border MODE      interior | replicate | reflect101: blur the whole image as it is (gray,
+                     RGB or RGBA, 8- or 16-bit) with that border instead of the launches
+  --out FILE         the blurred image (of the first launch that ran, or of --border)
   --repeat N         timed runs after a warm-up (default 5)
   --device SEL       as for histogram
 
@@ -818,10 +821,61 @@ int runSweepCommand(Args& args, JobRunner& runner) {
     return Ok;
 }
 
+// blur --border: the whole image, as it is, on the device; verified against the reference.
+int runBorderBlur(const std::string& path, BorderMode border, int radius, int repeats,
+                  const std::string& device, const std::string* out, JobRunner& runner) {
+    HostImage image;
+    try {
+        if (out) {
+            if (out->empty())
+                throw InputError("--out: the output path is empty");
+            checkWritable(*out);
+        }
+#ifdef HISTLAB_HAVE_OPENCV
+        image = loadImage(path);
+#else
+        throw InputError(path + ": this build has no image loader (built with "
+                                "-DHISTLAB_OPENCV=OFF)");
+#endif
+    } catch (const InputError& e) {
+        std::cerr << "histlab-cli: " << e.what() << '\n';
+        return Input;
+    }
+    auto outcome = runner.runAndWait([&](JobContext& ctx) -> std::any {
+        return runBoxBlur(ctx.devices().select(device), image, radius, border, repeats,
+                          ctx.cancelToken());
+    });
+    if (auto* e = std::get_if<JobError>(&outcome))
+        return report(*e);
+    const auto& run = std::any_cast<const BlurRun&>(std::get<std::any>(outcome));
+    std::cout << "blur " << path << ", " << image.width << " x " << image.height << ", "
+              << image.channels << " channel(s), " << image.depth << "-bit, radius " << radius
+              << ", border " << borderModeName(border) << "\n"
+              << "median " << fixed(run.stats.medianMs, 4) << " ms, min "
+              << fixed(run.stats.minMs, 4) << " ms, " << fixed(run.gbps, 2)
+              << " GB/s (bytes read + written)\n"
+              << "verified: "
+              << (run.verified ? "yes, byte for byte against the CPU reference"
+                               : "NO - " + run.verifyDetail)
+              << "\n";
+#ifdef HISTLAB_HAVE_OPENCV
+    if (out) {
+        try {
+            saveImage(run.output, *out);
+        } catch (const InputError& e) {
+            std::cerr << "histlab-cli: " << e.what() << '\n';
+            return Input;
+        }
+    }
+#endif
+    return run.verified ? Ok : Mismatch;
+}
+
 int runBlurCommand(Args& args, JobRunner& runner) {
     std::string image, device, out;
     int radius = 1, repeats = 5;
     bool corners = false, outGiven = false;
+    std::optional<BorderMode> border;
     std::vector<BlurLaunch> launches = allBlurLaunches();
     while (!args.empty()) {
         const std::string a = args.next();
@@ -832,6 +886,8 @@ int runBlurCommand(Args& args, JobRunner& runner) {
                 const std::string v = args.value(a);
                 launches =
                     v == "all" ? allBlurLaunches() : std::vector<BlurLaunch>{parseBlurLaunch(v)};
+            } else if (a == "--border") {
+                border = parseBorderMode(args.value(a));
             } else if (a == "--corners") {
                 corners = true;
             } else if (a == "--out") {
@@ -857,6 +913,9 @@ int runBlurCommand(Args& args, JobRunner& runner) {
         throw UsageFailure{"blur: which image? (histlab-cli blur IMAGE ...)"};
     HostImage gray;
     std::string note;
+    if (border)
+        return runBorderBlur(image, *border, radius, repeats, device, outGiven ? &out : nullptr,
+                             runner);
     try {
         if (outGiven) {
             if (out.empty())

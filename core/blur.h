@@ -85,6 +85,18 @@ struct BlurLaunchResult {
     HostImage output; ///< the blurred image (when it ran, or the copy when empty)
 };
 
+/// The whole image blurred on the device (kernels/blur.cl, blur_full): any border mode, gray,
+/// RGB or RGBA, 8- or 16-bit, one work-item per pixel in 16 x 16 groups over a padded range.
+struct BlurRun {
+    HostImage output;
+    TimingStats stats;        ///< kernel milliseconds over `repeats` runs after a warm-up
+    double gbps = 0;          ///< image bytes read + written per second
+    bool verified = false;    ///< equal to boxBlurReference, byte for byte
+    std::string verifyDetail; ///< the first pixel that differs
+};
+BlurRun runBoxBlur(Device& device, const HostImage& image, int radius, BorderMode mode,
+                   int repeats = 5, const CancelToken& cancel = {});
+
 /// Runs each launch `repeats` times after a warm-up and checks the output against
 /// boxBlurReference(image, radius, Interior), byte for byte. Throws UsageError for an image that
 /// is not 8-bit gray or a radius below 1.

@@ -46,3 +46,73 @@ __kernel void blur_interior(__global const uchar* in, __global uchar* out, int w
     const uint n = (uint)((2 * radius + 1) * (2 * radius + 1));
     out[(size_t)y * (size_t)width + x] = (uchar)((sum + n / 2u) / n);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The whole image with a border mode, any channel count and 8- or 16-bit values: one work-item
+// per pixel (the range padded to whole groups), every channel of it. Build options:
+//   BORDER   0 interior (frame pixels copied), 1 replicate, 2 reflect-101
+//   NCHAN    1, 3 or 4 interleaved channels
+//   DEPTH16  1: 16-bit values (sums in 64 bits), 0: 8-bit
+#ifdef BORDER
+#if DEPTH16
+typedef ushort value_t;
+typedef ulong sum_t;
+#else
+typedef uchar value_t;
+typedef uint sum_t;
+#endif
+
+inline int border_index(int i, int n)
+{
+    if (n == 1)
+        return 0;
+#if BORDER == 2
+    const int period = 2 * (n - 1);
+    i %= period;
+    if (i < 0)
+        i += period;
+    return i < n ? i : period - i;
+#else
+    return clamp(i, 0, n - 1);
+#endif
+}
+
+__kernel void blur_full(__global const value_t* in, __global value_t* out, int width, int height,
+                        int radius)
+{
+    const int x = (int)get_global_id(0), y = (int)get_global_id(1);
+    if (x >= width || y >= height)
+        return;
+    const size_t at = ((size_t)y * (size_t)width + (size_t)x) * NCHAN;
+#if BORDER == 0
+    if (x < radius || y < radius || x >= width - radius || y >= height - radius) {
+        for (int c = 0; c < NCHAN; ++c)
+            out[at + c] = in[at + c];
+        return;
+    }
+#endif
+    sum_t sum[NCHAN];
+    for (int c = 0; c < NCHAN; ++c)
+        sum[c] = 0;
+    for (int dy = -radius; dy <= radius; ++dy) {
+#if BORDER == 0
+        const int sy = y + dy;
+#else
+        const int sy = border_index(y + dy, height);
+#endif
+        __global const value_t* row = in + (size_t)sy * (size_t)width * NCHAN;
+        for (int dx = -radius; dx <= radius; ++dx) {
+#if BORDER == 0
+            const int sx = x + dx;
+#else
+            const int sx = border_index(x + dx, width);
+#endif
+            for (int c = 0; c < NCHAN; ++c)
+                sum[c] += row[(size_t)sx * NCHAN + c];
+        }
+    }
+    const sum_t n = (sum_t)(2 * radius + 1) * (sum_t)(2 * radius + 1);
+    for (int c = 0; c < NCHAN; ++c)
+        out[at + c] = (value_t)((sum[c] + n / 2) / n);
+}
+#endif

@@ -197,6 +197,42 @@ INSTANTIATE_TEST_SUITE_P(Sizes, BlurLaunches,
                                     std::to_string(std::get<2>(info.param));
                          });
 
+// The whole-image blur on the device: every border mode, gray, RGB and RGBA, 8- and 16-bit,
+// awkward sizes (one pixel, smaller than the window, primes) and radii, byte for byte.
+class DeviceBlur : public ::testing::TestWithParam<std::tuple<BorderMode, int, int>> {};
+
+TEST_P(DeviceBlur, EqualsTheCpuReference) {
+    const auto [mode, channels, depth] = GetParam();
+    for (const auto& [w, h] : {std::pair{1, 1}, std::pair{2, 2}, std::pair{3, 3}, std::pair{17, 13},
+                               std::pair{64, 5}, std::pair{31, 37}}) {
+        HostImage img;
+        img.width = w;
+        img.height = h;
+        img.channels = channels;
+        img.depth = depth;
+        img.data.resize(img.byteCount());
+        for (std::size_t i = 0; i < img.data.size(); ++i)
+            img.data[i] = std::uint8_t((i * 2654435761u) >> 13);
+        for (int radius : {1, 2, 5}) {
+            const BlurRun run = runBoxBlur(test::sharedDevice(), img, radius, mode, 1);
+            EXPECT_TRUE(run.verified)
+                << w << "x" << h << " R=" << radius << ": " << run.verifyDetail;
+            EXPECT_EQ(run.output.data, boxBlurReference(img, radius, mode).data);
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, DeviceBlur,
+                         ::testing::Combine(::testing::Values(BorderMode::Interior,
+                                                              BorderMode::Replicate,
+                                                              BorderMode::Reflect101),
+                                            ::testing::Values(1, 3, 4), ::testing::Values(8, 16)),
+                         [](const auto& info) {
+                             return std::string(borderModeName(std::get<0>(info.param))) + "_" +
+                                    std::to_string(std::get<1>(info.param)) + "ch_" +
+                                    std::to_string(std::get<2>(info.param)) + "bit";
+                         });
+
 TEST(BlurLaunchesInput, GrayEightBitOnlyAndNamedLaunches) {
     HostImage rgb = gray8(4, 4, std::vector<std::uint8_t>(48));
     rgb.channels = 3;
