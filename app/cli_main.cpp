@@ -194,6 +194,46 @@ double parseMiB(const std::string& option, const std::string& text) {
     return v;
 }
 
+/// An output path given on the command line, checked before any work so that a bad one costs
+/// nothing: InputError when it is empty or its folder cannot be written.
+void checkOutput(const char* option, const std::optional<std::string>& path) {
+    if (!path)
+        return;
+    if (path->empty())
+        throw InputError(std::string(option) + ": the output path is empty");
+    checkWritable(*path);
+}
+
+/// An image file through the OpenCV loader; InputError in a build without it (-DHISTLAB_OPENCV=
+/// OFF), `instead` saying what to use then.
+HostImage loadImageFile(const std::string& path, const std::string& instead = {}) {
+#ifdef HISTLAB_HAVE_OPENCV
+    (void)instead;
+    return loadImage(path);
+#else
+    throw InputError(path + ": this build has no image loader (built with -DHISTLAB_OPENCV=OFF)" +
+                     instead);
+#endif
+}
+
+/// Writes an image through a temporary file and a rename; false (with the reason on stderr)
+/// when it cannot. Only reached in builds with the loader (an image had to be read first).
+bool writeImageFile(const HostImage& image, const std::string& path) {
+#ifdef HISTLAB_HAVE_OPENCV
+    try {
+        saveImage(image, path);
+        return true;
+    } catch (const InputError& e) {
+        std::cerr << "histlab-cli: " << e.what() << '\n';
+        return false;
+    }
+#else
+    (void)image;
+    std::cerr << "histlab-cli: " << path << ": this build cannot write images\n";
+    return false;
+#endif
+}
+
 int exitFor(const JobError& e) {
     switch (e.kind) {
     case JobError::Kind::Usage:
@@ -520,13 +560,9 @@ int runHistogramCommand(Args& args, JobRunner& runner) {
     // Output paths are checked before any work, so a bad path costs nothing.
     HostImage input;
     try {
-        for (const auto& [option, path] : {std::pair{"--csv", &csv}, std::pair{"--json", &json},
-                                           std::pair{"--stats-csv", &statsCsv}})
-            if (*path) {
-                if ((*path)->empty())
-                    throw InputError(std::string(option) + ": the output path is empty");
-                checkWritable(**path);
-            }
+        checkOutput("--csv", csv);
+        checkOutput("--json", json);
+        checkOutput("--stats-csv", statsCsv);
         if (!synthetic.empty()) {
             const std::size_t n =
                 bytes >= 0 ? std::size_t(bytes) : std::size_t(std::llround(sizeMiB * 1048576.0));
@@ -535,12 +571,7 @@ int runHistogramCommand(Args& args, JobRunner& runner) {
                                  ": the synthetic data would be empty (size 0)");
             input = makeSynthetic(parseSyntheticKind(synthetic), n);
         } else {
-#ifdef HISTLAB_HAVE_OPENCV
-            input = loadImage(image);
-#else
-            throw InputError(image + ": this build has no image loader (built with "
-                                     "-DHISTLAB_OPENCV=OFF); use --synthetic");
-#endif
+            input = loadImageFile(image, "; use --synthetic");
         }
     } catch (const InputError& e) {
         std::cerr << "histlab-cli: " << e.what() << '\n';
@@ -714,12 +745,8 @@ int runSweepCommand(Args& args, JobRunner& runner) {
     HostImage image;
     ExperimentRun baseline;
     try {
-        for (const auto& [option, path] : {std::pair{"--csv", &csv}, std::pair{"--json", &json}})
-            if (*path) {
-                if ((*path)->empty())
-                    throw InputError(std::string(option) + ": the output path is empty");
-                checkWritable(**path);
-            }
+        checkOutput("--csv", csv);
+        checkOutput("--json", json);
         if (baselinePath) {
             try {
                 baseline = parseExperimentJson(readTextFile(*baselinePath));
@@ -733,13 +760,8 @@ int runSweepCommand(Args& args, JobRunner& runner) {
                                  "' run cannot be the baseline of a '" + kindName + "' sweep");
         }
         if (!imagePath.empty()) {
-#ifdef HISTLAB_HAVE_OPENCV
-            image = loadImage(imagePath);
+            image = loadImageFile(imagePath);
             spec.image = &image;
-#else
-            throw InputError(imagePath + ": this build has no image loader (built with "
-                                         "-DHISTLAB_OPENCV=OFF)");
-#endif
         }
     } catch (const InputError& e) {
         std::cerr << "histlab-cli: " << e.what() << '\n';
@@ -823,20 +845,12 @@ int runSweepCommand(Args& args, JobRunner& runner) {
 
 // blur --border: the whole image, as it is, on the device; verified against the reference.
 int runBorderBlur(const std::string& path, BorderMode border, int radius, int repeats,
-                  const std::string& device, const std::string* out, JobRunner& runner) {
+                  const std::string& device, const std::optional<std::string>& out,
+                  JobRunner& runner) {
     HostImage image;
     try {
-        if (out) {
-            if (out->empty())
-                throw InputError("--out: the output path is empty");
-            checkWritable(*out);
-        }
-#ifdef HISTLAB_HAVE_OPENCV
-        image = loadImage(path);
-#else
-        throw InputError(path + ": this build has no image loader (built with "
-                                "-DHISTLAB_OPENCV=OFF)");
-#endif
+        checkOutput("--out", out);
+        image = loadImageFile(path);
     } catch (const InputError& e) {
         std::cerr << "histlab-cli: " << e.what() << '\n';
         return Input;
@@ -858,23 +872,16 @@ int runBorderBlur(const std::string& path, BorderMode border, int radius, int re
               << (run.verified ? "yes, byte for byte against the CPU reference"
                                : "NO - " + run.verifyDetail)
               << "\n";
-#ifdef HISTLAB_HAVE_OPENCV
-    if (out) {
-        try {
-            saveImage(run.output, *out);
-        } catch (const InputError& e) {
-            std::cerr << "histlab-cli: " << e.what() << '\n';
-            return Input;
-        }
-    }
-#endif
+    if (out && !writeImageFile(run.output, *out))
+        return Input;
     return run.verified ? Ok : Mismatch;
 }
 
 int runBlurCommand(Args& args, JobRunner& runner) {
-    std::string image, device, out;
+    std::string image, device;
+    std::optional<std::string> out;
     int radius = 1, repeats = 5;
-    bool corners = false, outGiven = false;
+    bool corners = false;
     std::optional<BorderMode> border;
     std::vector<BlurLaunch> launches = allBlurLaunches();
     while (!args.empty()) {
@@ -892,7 +899,6 @@ int runBlurCommand(Args& args, JobRunner& runner) {
                 corners = true;
             } else if (a == "--out") {
                 out = args.value(a);
-                outGiven = true;
             } else if (a == "--repeat") {
                 repeats = static_cast<int>(parseInt(a, args.value(a), 1, 100000));
             } else if (a == "--device") {
@@ -914,21 +920,10 @@ int runBlurCommand(Args& args, JobRunner& runner) {
     HostImage gray;
     std::string note;
     if (border)
-        return runBorderBlur(image, *border, radius, repeats, device, outGiven ? &out : nullptr,
-                             runner);
+        return runBorderBlur(image, *border, radius, repeats, device, out, runner);
     try {
-        if (outGiven) {
-            if (out.empty())
-                throw InputError("--out: the output path is empty");
-            checkWritable(out);
-        }
-#ifdef HISTLAB_HAVE_OPENCV
-        HostImage loaded = loadImage(image);
-#else
-        HostImage loaded;
-        throw InputError(image + ": this build has no image loader (built with "
-                                 "-DHISTLAB_OPENCV=OFF)");
-#endif
+        checkOutput("--out", out);
+        HostImage loaded = loadImageFile(image);
         if (loaded.depth == 16) {
             loaded = toHighByte(loaded);
             note = "16-bit image: blurred on the high byte of each value";
@@ -1007,7 +1002,7 @@ int runBlurCommand(Args& args, JobRunner& runner) {
             }
         }
     }
-    if (outGiven) {
+    if (out) {
         const BlurLaunchResult* source = firstRan;
         for (const BlurLaunchResult& r : results)
             if (!source && r.outcome == "empty")
@@ -1016,14 +1011,8 @@ int runBlurCommand(Args& args, JobRunner& runner) {
             std::cerr << "histlab-cli: --out: no launch ran, nothing written\n";
             return DeviceFailure;
         }
-#ifdef HISTLAB_HAVE_OPENCV
-        try {
-            saveImage(source->output, out);
-        } catch (const InputError& e) {
-            std::cerr << "histlab-cli: " << e.what() << '\n';
+        if (!writeImageFile(source->output, *out))
             return Input;
-        }
-#endif
     }
     if (mismatches) {
         std::cerr << "histlab-cli: " << mismatches << " launch(es) differ from the CPU reference\n";

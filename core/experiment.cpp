@@ -171,10 +171,7 @@ void runPoint(Device& device, const GridEntry& entry, const Input& input, std::s
 }
 
 std::vector<std::uint8_t> grayPlaneOf(const HostImage& image) {
-    const HostImage img8 = toHighByte(image);
-    if (img8.channels == 1)
-        return img8.data;
-    return lumaPlane(img8);
+    return lumaPlane(toHighByte(image)); // a gray image's plane is its data
 }
 
 } // namespace

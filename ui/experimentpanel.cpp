@@ -297,7 +297,8 @@ void ExperimentPanel::setRunning(bool running) {
 
 void ExperimentPanel::addPoint(const ExperimentPoint& point) {
     m_live.points.push_back(point);
-    // The size is only known per device once its first point arrives (0 asks for the default).
+    // The title names the input size, known once a point arrives (0 asks each device for its
+    // default): GB/s is bytes / median time.
     if (m_live.points.size() == 1)
         m_plot->reset(m_live.kind, m_live.devices,
                       point.stats.medianMs > 0 && point.gbps > 0

@@ -1,7 +1,5 @@
 #include "experimentplot.h"
 
-#include <timing.h>
-
 #include <QMouseEvent>
 #include <QToolTip>
 
@@ -28,8 +26,12 @@ bool isCategorical(ExperimentKind k) {
 
 } // namespace
 
-std::pair<double, double> gbpsRange(const ExperimentPoint& p, std::size_t bytes) {
-    return {gbPerSecond(bytes, p.stats.maxMs), gbPerSecond(bytes, p.stats.minMs)};
+std::pair<double, double> gbpsRange(const ExperimentPoint& p) {
+    // GB/s is bytes / median time, so the same bytes over the slowest and fastest runs scale it
+    // by median / max and median / min (each device's input size may differ: it is not needed).
+    if (p.stats.maxMs <= 0 || p.stats.minMs <= 0)
+        return {p.gbps, p.gbps};
+    return {p.gbps * p.stats.medianMs / p.stats.maxMs, p.gbps * p.stats.medianMs / p.stats.minMs};
 }
 
 ExperimentPlot::ExperimentPlot(QWidget* parent)
@@ -222,11 +224,10 @@ void ExperimentPlot::plotPoint(const ExperimentPoint& p, bool baseline) {
                                      [](double x, const ExperimentPoint* q) { return x < q->x; });
     curve.points.insert(at, &p);
     QVector<double> keys, values, minus, plus;
-    const std::size_t bytes = baseline ? m_baseline->bytes : m_bytes;
     for (const ExperimentPoint* q : curve.points) {
         keys << q->x;
         values << q->gbps;
-        const auto [slow, fast] = gbpsRange(*q, bytes);
+        const auto [slow, fast] = gbpsRange(*q);
         minus << std::max(0.0, q->gbps - slow);
         plus << std::max(0.0, fast - q->gbps);
     }

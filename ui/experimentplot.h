@@ -85,7 +85,7 @@ private:
     int m_baselinePointCount = 0;
 };
 
-/// GB/s for the fastest and slowest timed runs of a point (the error bar's ends).
-std::pair<double, double> gbpsRange(const ExperimentPoint& point, std::size_t bytes);
+/// GB/s of the slowest and of the fastest timed run of a point (the error bar's ends).
+std::pair<double, double> gbpsRange(const ExperimentPoint& point);
 
 } // namespace histlab::ui

@@ -37,6 +37,18 @@ int sharedIndex() {
     return selectDevice("", sharedSet().infos());
 }
 
+/// A small spec: `kind` on `distributions` of kSmall bytes, `repeats` to `maxRepeats` runs.
+ExperimentSpec smallSpec(ExperimentKind kind, std::vector<std::string> distributions,
+                         int repeats = 1, int maxRepeats = 1) {
+    ExperimentSpec spec;
+    spec.kind = kind;
+    spec.distributions = std::move(distributions);
+    spec.bytes = kSmall;
+    spec.repeats = repeats;
+    spec.maxRepeats = maxRepeats;
+    return spec;
+}
+
 TEST(ExperimentGrid, BanksDoubleUpToWhatLocalMemoryHolds) {
     Device& device = sharedSet().open(sharedIndex());
     const auto grid = experimentGrid(ExperimentKind::Banks, device, kSmall);
@@ -112,12 +124,7 @@ TEST(ExperimentGrid, GroupsStagesAndAtomics) {
 }
 
 TEST(ExperimentRun, EveryPointVerifiedAndStreamedInOrder) {
-    ExperimentSpec spec;
-    spec.kind = ExperimentKind::Atomics;
-    spec.distributions = {"random", "uniform", "skewed"};
-    spec.bytes = kSmall;
-    spec.repeats = 2;
-    spec.maxRepeats = 3;
+    ExperimentSpec spec = smallSpec(ExperimentKind::Atomics, {"random", "uniform", "skewed"}, 2, 3);
     std::vector<ExperimentPoint> streamed;
     std::vector<double> fractions;
     const ExperimentRun run = runExperiment(
@@ -144,12 +151,7 @@ TEST(ExperimentRun, EveryPointVerifiedAndStreamedInOrder) {
 }
 
 TEST(ExperimentRun, StagesBelowTheLastAreTimedNotVerified) {
-    ExperimentSpec spec;
-    spec.kind = ExperimentKind::Stages;
-    spec.distributions = {"gradient"};
-    spec.bytes = kSmall;
-    spec.repeats = 1;
-    spec.maxRepeats = 1;
+    ExperimentSpec spec = smallSpec(ExperimentKind::Stages, {"gradient"});
     const ExperimentRun run = runExperiment(sharedSet(), {sharedIndex()}, spec);
     ASSERT_EQ(run.points.size(), 8u);
     for (const ExperimentPoint& p : run.points)
@@ -157,12 +159,7 @@ TEST(ExperimentRun, StagesBelowTheLastAreTimedNotVerified) {
 }
 
 TEST(ExperimentRun, CancellationStopsAtTheNextPoint) {
-    ExperimentSpec spec;
-    spec.kind = ExperimentKind::Atomics;
-    spec.distributions = {"random", "uniform"};
-    spec.bytes = kSmall;
-    spec.repeats = 1;
-    spec.maxRepeats = 1;
+    ExperimentSpec spec = smallSpec(ExperimentKind::Atomics, {"random", "uniform"});
     CancelToken token;
     int seen = 0;
     EXPECT_THROW(runExperiment(sharedSet(), {sharedIndex()}, spec, token,
@@ -182,12 +179,7 @@ TEST(ExperimentRun, APointThatCannotBuildIsReportedAndTheRestGoOn) {
                     "#ifdef NAIVE\n#error this test refuses the naive variant\n#endif\n" +
                         real.text);
     setKernelDir(dir.path().string());
-    ExperimentSpec spec;
-    spec.kind = ExperimentKind::Atomics;
-    spec.distributions = {"random"};
-    spec.bytes = kSmall;
-    spec.repeats = 1;
-    spec.maxRepeats = 1;
+    ExperimentSpec spec = smallSpec(ExperimentKind::Atomics, {"random"});
     DeviceSet fresh; // its own program cache, so the override is what builds
     ExperimentRun run;
     try {
@@ -207,10 +199,7 @@ TEST(ExperimentRun, APointThatCannotBuildIsReportedAndTheRestGoOn) {
 }
 
 TEST(ExperimentRun, UnknownDistributionOrImageWithoutImageIsAUsageError) {
-    ExperimentSpec spec;
-    spec.kind = ExperimentKind::Atomics;
-    spec.bytes = kSmall;
-    spec.distributions = {"sparkly"};
+    ExperimentSpec spec = smallSpec(ExperimentKind::Atomics, {"sparkly"});
     EXPECT_THROW(runExperiment(sharedSet(), {sharedIndex()}, spec), UsageError);
     spec.distributions = {"image"};
     EXPECT_THROW(runExperiment(sharedSet(), {sharedIndex()}, spec), UsageError);
@@ -221,25 +210,15 @@ TEST(ExperimentRun, ImageDistributionRepeatsTheGrayPlane) {
     image.channels = 3;
     image.width = 1000;
     image.height = 1;
-    ExperimentSpec spec;
-    spec.kind = ExperimentKind::Atomics;
-    spec.distributions = {"image"};
+    ExperimentSpec spec = smallSpec(ExperimentKind::Atomics, {"image"});
     spec.image = &image;
-    spec.bytes = kSmall;
-    spec.repeats = 1;
-    spec.maxRepeats = 1;
     const ExperimentRun run = runExperiment(sharedSet(), {sharedIndex()}, spec);
     for (const ExperimentPoint& p : run.points)
         EXPECT_EQ(p.status, "verified") << p.series << ": " << p.reason;
 }
 
 TEST(ExperimentFiles, JsonRoundTripsAndBaselineMatchesByParameters) {
-    ExperimentSpec spec;
-    spec.kind = ExperimentKind::Atomics;
-    spec.distributions = {"random", "skewed"};
-    spec.bytes = kSmall;
-    spec.repeats = 2;
-    spec.maxRepeats = 2;
+    ExperimentSpec spec = smallSpec(ExperimentKind::Atomics, {"random", "skewed"}, 2, 2);
     ExperimentRun run = runExperiment(sharedSet(), {sharedIndex()}, spec);
     run.note = "a \"quoted\" note,\nwith a new line";
     const ExperimentRun back = parseExperimentJson(experimentJson(run));
