@@ -2,6 +2,7 @@
 // runner, print and write what comes back. Exit codes are documented in --help and README.
 #include "blur.h"
 #include "device.h"
+#include "equalize.h"
 #include "errors.h"
 #include "experiment.h"
 #include "histogram256.h"
@@ -11,6 +12,7 @@
 #include "log.h"
 #include "report.h"
 #include "runner.h"
+#include "scan.h"
 #ifdef HISTLAB_HAVE_OPENCV
 #include "imageio.h"
 #endif
@@ -40,7 +42,11 @@ Usage:
   histlab-cli histogram (IMAGE | --synthetic KIND (--size MIB | --bytes N)) [options]
   histlab-cli sweep banks|reads|groups|stages|atomics [options]
   histlab-cli blur IMAGE [--radius R] [--launch L|all] [--corners] [--out FILE] [options]
-  histlab-cli blur IMAGE --border MODE [--radius R] [--out FILE] [options]
+  histlab-cli blur (IMAGE | --synthetic KIND --width W --height H) [--border MODE]
+                   [--variant V|all] [--radius R[,R...]] [--compare-opencv] [options]
+  histlab-cli equalize (IMAGE | --synthetic KIND --width W --height H) [--out FILE]
+                   [--csv FILE] [--repeat N] [--device SEL] [--quiet]
+  histlab-cli scan [--variant V|all] [--wg N|all] [--size MIB | --count N] [options]
 
 Commands:
   devices            every OpenCL device with its index, properties and probe results
@@ -49,9 +55,16 @@ Commands:
   blur               the reference text's launches of a box blur of the interior (8-bit gray;
                      a color image's luma, a 16-bit image's high byte), each verified against
                      the CPU reference byte for byte
+  equalize           histogram equalization on the device (histogram, cumulative histogram,
+                     look-up table, gather), each stage timed; verified against the CPU
+                     reference byte for byte (8-bit gray: OpenCV's equalizeHist bit for bit)
   sweep              an experiment: a grid of kernel configurations x distributions x
                      devices, each point timed, judged against the same run's read-only
                      kernel and verified; points stream to stderr as they finish
+
+  scan               prefix sums of uint32 values: per-segment scans (naive, blelloch,
+                     wgscan) and whole-array scans (reduce-then-scan, lookback), each verified
+                     bit-exactly and judged against the copy kernel of the same run
 
 histogram options:
   IMAGE              an image file (PNG, JPEG, TIFF, BMP, PGM/PPM, WebP...): 8- or 16-bit gray,
@@ -127,9 +140,61 @@ blur options:
                      at the four corners of the range, per launch
   --border MODE      interior | replicate | reflect101: blur the whole image as it is (gray,
                      RGB or RGBA, 8- or 16-bit) with that border instead of the launches
-  --out FILE         the blurred image (of the first launch that ran, or of --border)
+                     (default reflect101, OpenCV's default, when --variant is given)
+  --variant V        auto | direct | tiled | sliding | all: how the whole image is blurred.
+                     direct: one work-item per pixel; tiled: 16 bytes x a strip of rows per
+                     work-item, uint4 loads and stores (R <= 3); sliding: running column sums,
+                     then row sums from a local-memory scan (cost per pixel independent of R);
+                     auto: tiled for R <= 2, else sliding. Each run is verified and shown
+                     with the copy kernel's GB/s on the same bytes in the same run
+  --radius R,R...    with --border/--variant, several radii (a sweep)
+  --rows N, --wg N   tuning: rows per work-item strip, work-items per group along x
+  --packed 0|1       tuning (tiled): window rows kept packed as loaded (1) or as horizontal
+                     sums (0, the default)
+  --swar 0|1         tuning (tiled, 8-bit gray, R = 1): two pixels per 32-bit register (1,
+                     a CPU's default) or one (0, a GPU's default)
+  --vectors 1|2      tuning (tiled): 16-byte vectors per work-item and row (default 1)
+  --serial-rows 0|1  tuning (sliding): one row per work-item (1, a CPU's default) or row
+                     tiles scanned in local memory (0, a GPU's default)
+  --compare-opencv   also time cv::blur on the same image (host wall clock, first radius)
+  --synthetic KIND   random | uniform | gradient | skewed pixels instead of a file, with
+                     --width W --height H [--channels 1|3|4] [--depth 8|16]
+  --csv FILE, --json FILE   the runs (with --border/--variant)
+  --out FILE         the blurred image (of the first launch that ran, or of the first run)
   --repeat N         timed runs after a warm-up (default 5)
   --device SEL       as for histogram
+
+scan options:
+  --variant V        naive | blelloch | wgscan (exclusive scans of each 65,536-value segment)
+                     | reduce-then-scan | lookback | auto (whole-array scans) | all (default),
+                     or a comma list. A variant the device cannot run (wgscan without a working
+                     work_group_scan_exclusive_add, lookback without 64-bit atomics) is reported
+                     as unsupported, never replaced
+  --wg N|all         work-group size, a power of two from 16 to the device's maximum; all: every
+                     one for the per-segment variants (whole-array ones at their default)
+  --size MIB         values to scan, in MiB of uint32 (default 64 on a GPU, 16 on a CPU device)
+  --count N          values to scan (0: an empty scan, nothing launched)
+  --dist D           random | ones | bytes (0..255) | max (0xFFFFFFFF) values (default random)
+  --inclusive        inclusive whole-array scans (per-segment scans stay exclusive)
+  --repeat N         timed runs after a warm-up (default 5)
+  --csv FILE         one row per point; --json FILE the whole run; "-" for stdout
+  --quiet            no table on stdout
+  --device SEL       as for histogram
+
+equalize options:
+  IMAGE              8- or 16-bit gray, RGB or RGBA. Gray is equalized on its values (8-bit:
+                     cv::equalizeHist's rule; 16-bit: 65,536 bins, exact integers); color on
+                     its luma (OpenCV's BGR2GRAY weights), every color channel moved by the
+                     luma's change, alpha kept; a single-valued image stays as it is
+  --synthetic KIND   random | uniform | gradient | skewed pixels instead of a file, with
+                     --width W --height H [--channels 1|3|4] [--depth 8|16]
+  --out FILE         the equalized image (optional: without it the run is timed and verified
+                     only); written on a mismatch too
+  --csv FILE         the histogram of the equalized plane and its cumulative sum as CSV
+                     (bin,count,cdf; 256 or 65,536 rows); "-" for stdout
+  --repeat N         timed runs after a warm-up (default 5): median and min per stage
+  --device SEL       as for histogram
+  --quiet            no report on stdout
 
 Global options:
   --kernel-dir DIR   read kernels/NAME.cl from DIR instead of the embedded copies
@@ -843,58 +908,327 @@ int runSweepCommand(Args& args, JobRunner& runner) {
     return Ok;
 }
 
-// blur --border: the whole image, as it is, on the device; verified against the reference.
-int runBorderBlur(const std::string& path, BorderMode border, int radius, int repeats,
-                  const std::string& device, const std::optional<std::string>& out,
-                  JobRunner& runner) {
-    HostImage image;
-    try {
-        checkOutput("--out", out);
-        image = loadImageFile(path);
-    } catch (const InputError& e) {
-        std::cerr << "histlab-cli: " << e.what() << '\n';
-        return Input;
+// --synthetic KIND --width W --height H [--channels C] [--depth D]: an image made up on the spot,
+// for the commands that take an image, in builds without a loader (GPU machines) too.
+struct SyntheticImage {
+    std::string kind;
+    int width = 0, height = 0, channels = 1, depth = 8;
+
+    /// Takes `a` (and its value) when it is one of the options; false otherwise.
+    bool parse(const std::string& a, Args& args) {
+        if (a == "--synthetic") {
+            kind = args.value(a);
+            (void)parseSyntheticKind(kind);
+        } else if (a == "--width") {
+            width = static_cast<int>(parseInt(a, args.value(a), 1, 1 << 20));
+        } else if (a == "--height") {
+            height = static_cast<int>(parseInt(a, args.value(a), 1, 1 << 20));
+        } else if (a == "--channels") {
+            channels = static_cast<int>(parseInt(a, args.value(a), 1, 4));
+            if (channels == 2)
+                throw UsageFailure{"--channels: 1, 3 or 4"};
+        } else if (a == "--depth") {
+            depth = static_cast<int>(parseInt(a, args.value(a), 8, 16));
+            if (depth != 8 && depth != 16)
+                throw UsageFailure{"--depth: 8 or 16"};
+        } else {
+            return false;
+        }
+        return true;
     }
+    bool given() const { return !kind.empty(); }
+    /// Usage errors of the combination with an image path.
+    void check(const std::string& image, const std::string& command) const {
+        if (given() && !image.empty())
+            throw UsageFailure{command + ": an image or --synthetic, not both"};
+        if (given() && (width == 0 || height == 0))
+            throw UsageFailure{"--synthetic: needs --width and --height"};
+        if (!given() && (width || height))
+            throw UsageFailure{"--width/--height: only with --synthetic"};
+        if (!given() && image.empty())
+            throw UsageFailure{command + ": which image? (histlab-cli " + command +
+                               " IMAGE ... or --synthetic KIND --width W --height H)"};
+    }
+    HostImage make() const {
+        const std::size_t bytes = std::size_t(width) * std::size_t(height) * std::size_t(channels) *
+                                  std::size_t(depth / 8);
+        HostImage img = makeSynthetic(parseSyntheticKind(kind), bytes);
+        img.width = width;
+        img.height = height;
+        img.channels = channels;
+        img.depth = depth;
+        img.source =
+            "synthetic " + kind + " " + std::to_string(width) + "x" + std::to_string(height);
+        return img;
+    }
+    /// The synthetic image, or the file through the loader.
+    HostImage load(const std::string& image) const {
+        return given() ? make()
+                       : loadImageFile(image, " (use --synthetic KIND --width W --height H)");
+    }
+};
+
+// blur --border/--variant: the whole image on the device, for each variant and radius asked
+// for, each verified against the reference and judged against the copy kernel on the same bytes
+// in the same run (and, with --compare-opencv, against cv::blur on the same image).
+struct WholeBlur {
+    std::vector<BlurVariant> variants{BlurVariant::Auto};
+    std::vector<int> radii{1};
+    BorderMode border = BorderMode::Reflect101;
+    BlurTuning tuning;
+    int repeats = 5;
+    bool compareOpenCv = false;
+    std::string device;
+    std::optional<std::string> out, csv, json;
+};
+
+struct WholeBlurRow {
+    BlurVariant variant = BlurVariant::Auto;
+    int radius = 1;
+    std::string status; // "verified", "mismatch", "unsupported", "n/a"
+    std::string reason;
+    std::optional<BlurRun> run;
+};
+
+struct WholeBlurResult {
+    DeviceInfo device;
+    std::vector<WholeBlurRow> rows;
+    HostImage firstOutput;
+};
+
+int runWholeBlur(const HostImage& image, const WholeBlur& w, JobRunner& runner) {
     auto outcome = runner.runAndWait([&](JobContext& ctx) -> std::any {
-        return runBoxBlur(ctx.devices().select(device), image, radius, border, repeats,
-                          ctx.cancelToken());
+        Device& dev = ctx.devices().select(w.device);
+        WholeBlurResult result;
+        result.device = dev.info();
+        for (int radius : w.radii)
+            for (BlurVariant v : w.variants) {
+                WholeBlurRow row;
+                row.variant = v;
+                row.radius = radius;
+                try {
+                    BlurRun run = runBoxBlur(dev, image, radius, w.border, w.repeats,
+                                             ctx.cancelToken(), v, w.tuning);
+                    row.status = run.verified ? "verified" : "mismatch";
+                    if (result.firstOutput.data.empty())
+                        result.firstOutput = std::move(run.output);
+                    run.output = HostImage{}; // many large runs: keep the figures only
+                    row.run = std::move(run);
+                } catch (const UnsupportedError& e) {
+                    row.status = "unsupported";
+                    row.reason = e.what();
+                } catch (const UsageError& e) {
+                    if (w.variants.size() == 1)
+                        throw; // asked for by name: a usage error
+                    row.status = "n/a";
+                    row.reason = e.what();
+                }
+                result.rows.push_back(std::move(row));
+            }
+        return result;
     });
     if (auto* e = std::get_if<JobError>(&outcome))
         return report(*e);
-    const auto& run = std::any_cast<const BlurRun&>(std::get<std::any>(outcome));
-    std::cout << "blur " << path << ", " << image.width << " x " << image.height << ", "
-              << image.channels << " channel(s), " << image.depth << "-bit, radius " << radius
-              << ", border " << borderModeName(border) << "\n"
-              << "median " << fixed(run.stats.medianMs, 4) << " ms, min "
-              << fixed(run.stats.minMs, 4) << " ms, " << fixed(run.gbps, 2)
-              << " GB/s (bytes read + written)\n"
-              << "verified: "
-              << (run.verified ? "yes, byte for byte against the CPU reference"
-                               : "NO - " + run.verifyDetail)
-              << "\n";
-    if (out && !writeImageFile(run.output, *out))
-        return Input;
-    return run.verified ? Ok : Mismatch;
+    auto& result = std::any_cast<WholeBlurResult&>(std::get<std::any>(outcome));
+    // cv::blur on the same image, timed on the host (wall clock, after a warm-up).
+    std::optional<TimingStats> cv;
+    if (w.compareOpenCv) {
+#ifdef HISTLAB_HAVE_OPENCV
+        std::vector<double> ms;
+        for (int i = 0; i <= w.repeats; ++i) {
+            const double t =
+                wallClockMs([&] { (void)opencvBoxBlur(image, w.radii.front(), w.border); });
+            if (i > 0)
+                ms.push_back(t);
+        }
+        cv = summarize(ms);
+#endif
+    }
+    const double cvGbps = cv ? gbPerSecond(2 * image.data.size(), cv->medianMs) : 0;
+    printDevice(std::cout, result.device);
+    std::cout << "blur " << image.source << ", " << image.width << " x " << image.height << ", "
+              << image.channels << " channel(s), " << image.depth << "-bit, border "
+              << borderModeName(w.border) << " (GB/s: image bytes read + written)\n";
+    std::cout << std::left << std::setw(9) << "variant" << std::right << std::setw(7) << "radius"
+              << std::setw(11) << "median ms" << std::setw(10) << "min ms" << std::setw(10)
+              << "GB/s" << std::setw(10) << "copy GB/s" << std::setw(8) << "% copy";
+    if (cv)
+        std::cout << std::setw(11) << "x cv::blur";
+    std::cout << "  verified\n";
+    int mismatches = 0, ran = 0;
+    for (const WholeBlurRow& r : result.rows) {
+        std::cout << std::left << std::setw(9)
+                  << (r.run ? blurVariantName(r.run->variant) : blurVariantName(r.variant))
+                  << std::right << std::setw(7) << r.radius;
+        if (!r.run) {
+            std::cout << "  " << r.status << ": " << r.reason << '\n';
+            continue;
+        }
+        ++ran;
+        const BlurRun& run = *r.run;
+        std::cout << std::setw(11) << fixed(run.stats.medianMs, 4) << std::setw(10)
+                  << fixed(run.stats.minMs, 4) << std::setw(10) << fixed(run.gbps, 2)
+                  << std::setw(10) << (run.copy ? fixed(run.copy->gbps, 2) : "-") << std::setw(8)
+                  << fixed(run.percentOfCopy, 1);
+        if (cv)
+            std::cout << std::setw(11)
+                      << (r.radius == w.radii.front() ? fixed(run.gbps / cvGbps, 2) : "-");
+        std::cout << "  "
+                  << (run.verified ? "yes, byte for byte against the CPU reference"
+                                   : "NO - " + run.verifyDetail)
+                  << '\n';
+        if (!run.verified)
+            ++mismatches;
+    }
+    if (cv)
+        std::cout << "cv::blur (host, radius " << w.radii.front() << "): median "
+                  << fixed(cv->medianMs, 4) << " ms, min " << fixed(cv->minMs, 4) << " ms, "
+                  << fixed(cvGbps, 2) << " GB/s\n";
+    if (w.csv || w.json) {
+        std::ostringstream c, j;
+        c << "variant,radius,border,width,height,channels,depth,median_ms,min_ms,gbps,copy_gbps,"
+             "percent_of_copy,opencv_median_ms,opencv_gbps,status,build_options,launch,device,"
+             "driver,date\n";
+        const std::string date = utcTimestamp();
+        j << "{\n  \"tool\": \"histlab-cli blur\",\n  \"date\": " << jsonString(date)
+          << ",\n  \"device\": " << jsonString(result.device.name)
+          << ",\n  \"driver\": " << jsonString(result.device.driverVersion)
+          << ",\n  \"image\": " << jsonString(image.source) << ",\n  \"width\": " << image.width
+          << ",\n  \"height\": " << image.height << ",\n  \"channels\": " << image.channels
+          << ",\n  \"depth\": " << image.depth << ",\n  \"border\": \"" << borderModeName(w.border)
+          << "\",\n  \"repeats\": " << w.repeats;
+        if (cv)
+            j << ",\n  \"opencv\": {\"radius\": " << w.radii.front()
+              << ", \"median_ms\": " << cv->medianMs << ", \"min_ms\": " << cv->minMs
+              << ", \"gbps\": " << cvGbps << "}";
+        j << ",\n  \"runs\": [";
+        bool first = true;
+        for (const WholeBlurRow& r : result.rows) {
+            const BlurRun* run = r.run ? &*r.run : nullptr;
+            const bool cvRow = cv && r.radius == w.radii.front();
+            c << (run ? blurVariantName(run->variant) : blurVariantName(r.variant)) << ','
+              << r.radius << ',' << borderModeName(w.border) << ',' << image.width << ','
+              << image.height << ',' << image.channels << ',' << image.depth << ','
+              << (run ? std::to_string(run->stats.medianMs) : "") << ','
+              << (run ? std::to_string(run->stats.minMs) : "") << ','
+              << (run ? std::to_string(run->gbps) : "") << ','
+              << (run && run->copy ? std::to_string(run->copy->gbps) : "") << ','
+              << (run ? std::to_string(run->percentOfCopy) : "") << ','
+              << (cvRow ? std::to_string(cv->medianMs) : "") << ','
+              << (cvRow ? std::to_string(cvGbps) : "") << ',' << r.status << ",\""
+              << (run ? run->buildOptions : "") << "\",\"" << (run ? run->launch : "") << "\",\""
+              << result.device.name << "\",\"" << result.device.driverVersion << "\"," << date
+              << '\n';
+            j << (first ? "\n" : ",\n") << "    {\"variant\": \""
+              << (run ? blurVariantName(run->variant) : blurVariantName(r.variant))
+              << "\", \"radius\": " << r.radius << ", \"status\": \"" << r.status << '"';
+            first = false;
+            if (!r.reason.empty())
+                j << ", \"reason\": " << jsonString(r.reason);
+            if (run) {
+                j << ", \"build_options\": " << jsonString(run->buildOptions)
+                  << ", \"launch\": " << jsonString(run->launch)
+                  << ", \"median_ms\": " << run->stats.medianMs
+                  << ", \"min_ms\": " << run->stats.minMs << ", \"gbps\": " << run->gbps;
+                if (run->copy)
+                    j << ", \"copy_gbps\": " << run->copy->gbps
+                      << ", \"percent_of_copy\": " << run->percentOfCopy;
+            }
+            j << "}";
+        }
+        j << "\n  ]\n}\n";
+        try {
+            if (w.csv)
+                writeFileAtomically(*w.csv, c.str());
+            if (w.json)
+                writeFileAtomically(*w.json, j.str());
+        } catch (const InputError& e) {
+            std::cerr << "histlab-cli: " << e.what() << '\n';
+            return Input;
+        }
+    }
+    if (w.out) {
+        if (result.firstOutput.data.empty() && !image.empty()) {
+            std::cerr << "histlab-cli: --out: no variant ran, nothing written\n";
+            return DeviceFailure;
+        }
+        if (!writeImageFile(image.empty() ? image : result.firstOutput, *w.out))
+            return Input;
+    }
+    if (mismatches) {
+        std::cerr << "histlab-cli: " << mismatches << " run(s) differ from the CPU reference\n";
+        return Mismatch;
+    }
+    if (!ran && !result.rows.empty()) {
+        std::cerr << "histlab-cli: no variant could run\n";
+        return DeviceFailure;
+    }
+    return Ok;
+}
+
+// "1,2,4" -> {1, 2, 4}
+std::vector<int> parseRadii(const std::string& option, const std::string& text) {
+    std::vector<int> radii;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ','))
+        radii.push_back(static_cast<int>(parseInt(option, item, 1, 1024)));
+    if (radii.empty())
+        throw UsageFailure{option + ": needs a radius"};
+    return radii;
 }
 
 int runBlurCommand(Args& args, JobRunner& runner) {
     std::string image, device;
     std::optional<std::string> out;
     int radius = 1, repeats = 5;
-    bool corners = false;
+    SyntheticImage synthetic;
+    bool corners = false, whole = false;
     std::optional<BorderMode> border;
     std::vector<BlurLaunch> launches = allBlurLaunches();
+    WholeBlur w;
     while (!args.empty()) {
         const std::string a = args.next();
         try {
             if (a == "--radius") {
-                radius = static_cast<int>(parseInt(a, args.value(a), 1, 1024));
+                w.radii = parseRadii(a, args.value(a));
+                radius = w.radii.front();
             } else if (a == "--launch") {
                 const std::string v = args.value(a);
                 launches =
                     v == "all" ? allBlurLaunches() : std::vector<BlurLaunch>{parseBlurLaunch(v)};
             } else if (a == "--border") {
                 border = parseBorderMode(args.value(a));
+                whole = true;
+            } else if (a == "--variant") {
+                const std::string v = args.value(a);
+                w.variants =
+                    v == "all" ? allBlurVariants() : std::vector<BlurVariant>{parseBlurVariant(v)};
+                whole = true;
+            } else if (a == "--rows") {
+                w.tuning.rows = static_cast<int>(parseInt(a, args.value(a), 1, 65536));
+            } else if (a == "--wg") {
+                w.tuning.workGroup = static_cast<int>(parseInt(a, args.value(a), 1, 4096));
+            } else if (a == "--packed") {
+                w.tuning.packed = static_cast<int>(parseInt(a, args.value(a), 0, 1));
+            } else if (a == "--vectors") {
+                w.tuning.vectors = static_cast<int>(parseInt(a, args.value(a), 1, 2));
+            } else if (a == "--swar") {
+                w.tuning.swar = static_cast<int>(parseInt(a, args.value(a), 0, 1));
+            } else if (a == "--serial-rows") {
+                w.tuning.serialRows = static_cast<int>(parseInt(a, args.value(a), 0, 1));
+            } else if (a == "--compare-opencv") {
+#ifndef HISTLAB_HAVE_OPENCV
+                throw UsageFailure{"--compare-opencv: this build has no OpenCV "
+                                   "(-DHISTLAB_OPENCV=OFF)"};
+#endif
+                w.compareOpenCv = true;
+                whole = true;
+            } else if (synthetic.parse(a, args)) {
+            } else if (a == "--csv") {
+                w.csv = args.value(a);
+            } else if (a == "--json") {
+                w.json = args.value(a);
             } else if (a == "--corners") {
                 corners = true;
             } else if (a == "--out") {
@@ -915,15 +1249,36 @@ int runBlurCommand(Args& args, JobRunner& runner) {
             throw UsageFailure{e.what()};
         }
     }
-    if (image.empty())
-        throw UsageFailure{"blur: which image? (histlab-cli blur IMAGE ...)"};
-    HostImage gray;
-    std::string note;
-    if (border)
-        return runBorderBlur(image, *border, radius, repeats, device, out, runner);
+    synthetic.check(image, "blur");
+    if (w.compareOpenCv && border == BorderMode::Interior)
+        throw UsageFailure{"--compare-opencv: OpenCV has no interior-only border (use replicate "
+                           "or reflect101)"};
+    if (!whole && w.radii.size() > 1)
+        throw UsageFailure{"--radius: a list of radii needs --border or --variant"};
+    HostImage img;
     try {
         checkOutput("--out", out);
-        HostImage loaded = loadImageFile(image);
+        checkOutput("--csv", w.csv);
+        checkOutput("--json", w.json);
+        img = synthetic.load(image);
+    } catch (const InputError& e) {
+        std::cerr << "histlab-cli: " << e.what() << '\n';
+        return Input;
+    }
+    if (whole) {
+        w.border = border.value_or(BorderMode::Reflect101);
+        w.repeats = repeats;
+        w.device = device;
+        w.out = out;
+        w.tuning.measureCopy = true;
+        return runWholeBlur(img, w, runner);
+    }
+    if (w.csv || w.json)
+        throw UsageFailure{"--csv/--json: only with --border or --variant"};
+    HostImage gray;
+    std::string note;
+    {
+        HostImage loaded = std::move(img);
         if (loaded.depth == 16) {
             loaded = toHighByte(loaded);
             note = "16-bit image: blurred on the high byte of each value";
@@ -939,9 +1294,6 @@ int runBlurCommand(Args& args, JobRunner& runner) {
             gray.source = loaded.source;
             note = "color image: blurred on its luma (OpenCV's BGR2GRAY)";
         }
-    } catch (const InputError& e) {
-        std::cerr << "histlab-cli: " << e.what() << '\n';
-        return Input;
     }
     auto outcome = runner.runAndWait([&](JobContext& ctx) -> std::any {
         Device& dev = ctx.devices().select(device);
@@ -951,7 +1303,7 @@ int runBlurCommand(Args& args, JobRunner& runner) {
         return report(*e);
     const auto& results =
         std::any_cast<const std::vector<BlurLaunchResult>&>(std::get<std::any>(outcome));
-    std::cout << "blur " << image << ", " << gray.width << " x " << gray.height << ", radius "
+    std::cout << "blur " << gray.source << ", " << gray.width << " x " << gray.height << ", radius "
               << radius << ", interior " << std::max(0, gray.width - 2 * radius) << " x "
               << std::max(0, gray.height - 2 * radius) << "\n";
     if (!note.empty())
@@ -1021,6 +1373,237 @@ int runBlurCommand(Args& args, JobRunner& runner) {
     return Ok;
 }
 
+// scan: prefix sums of uint32 values (issue 5), each variant verified bit-exactly and judged
+// against the copy kernel on the same buffer in the same run.
+int runScanCommand(Args& args, JobRunner& runner) {
+    std::string device;
+    std::optional<std::string> csv, json;
+    ScanRequest req;
+    double sizeMiB = -1;
+    long long count = -1;
+    bool quiet = false;
+    while (!args.empty()) {
+        const std::string a = args.next();
+        try {
+            if (a == "--variant") {
+                const std::string v = args.value(a);
+                req.variants.clear();
+                if (v == "all")
+                    req.variants = allScanVariants();
+                else
+                    for (std::size_t b = 0; b <= v.size();) {
+                        const std::size_t e = std::min(v.find(',', b), v.size());
+                        req.variants.push_back(parseScanVariant(v.substr(b, e - b)));
+                        b = e + 1;
+                    }
+            } else if (a == "--wg") {
+                const std::string v = args.value(a);
+                req.sweep = v == "all";
+                req.workGroupSizes.clear();
+                if (!req.sweep)
+                    req.workGroupSizes.push_back(std::size_t(parseInt(a, v, 1, 1 << 20)));
+            } else if (a == "--size") {
+                sizeMiB = parseMiB(a, args.value(a));
+            } else if (a == "--count") {
+                count = parseInt(a, args.value(a), 0, (1ll << 40));
+            } else if (a == "--dist") {
+                req.distribution = parseScanDistribution(args.value(a));
+            } else if (a == "--inclusive") {
+                req.inclusive = true;
+            } else if (a == "--repeat") {
+                req.repeats = static_cast<int>(parseInt(a, args.value(a), 1, 100000));
+            } else if (a == "--device") {
+                device = args.value(a);
+            } else if (a == "--csv") {
+                csv = args.value(a);
+            } else if (a == "--json") {
+                json = args.value(a);
+            } else if (a == "--quiet") {
+                quiet = true;
+            } else {
+                throw UsageFailure{"scan: unknown option or argument '" + a + "' (see --help)"};
+            }
+        } catch (const UsageError& e) {
+            throw UsageFailure{e.what()};
+        }
+    }
+    if (sizeMiB >= 0 && count >= 0)
+        throw UsageFailure{"scan: give the size with either --size MIB or --count N, not both"};
+    try {
+        checkOutput("--csv", csv);
+        checkOutput("--json", json);
+    } catch (const InputError& e) {
+        std::cerr << "histlab-cli: " << e.what() << '\n';
+        return Input;
+    }
+    std::size_t done = 0;
+    auto outcome = runner.runAndWait([&](JobContext& ctx) -> std::any {
+        Device& dev = ctx.devices().select(device);
+        ScanRequest r = req;
+        // Default: 64 MiB of values on a GPU, 16 MiB elsewhere (fast on PoCL).
+        const double mib = sizeMiB >= 0 ? sizeMiB : dev.info().type == DeviceType::Gpu ? 64 : 16;
+        r.elements = count >= 0 ? std::size_t(count) : std::size_t(std::llround(mib * 262144.0));
+        return runScans(dev, r, ctx.cancelToken(), [&](const ScanPoint& p) {
+            if (!quiet)
+                std::cerr << '[' << ++done << "] " << scanVariantName(p.variant) << " wg "
+                          << p.workGroupSize << ": " << p.status << '\n';
+        });
+    });
+    if (auto* e = std::get_if<JobError>(&outcome))
+        return report(*e);
+    const auto& run = std::any_cast<const ScanRun&>(std::get<std::any>(outcome));
+    try {
+        if (csv)
+            writeFileAtomically(*csv, scanCsv(run));
+        if (json)
+            writeFileAtomically(*json, scanJson(run));
+    } catch (const InputError& e) {
+        std::cerr << "histlab-cli: " << e.what() << '\n';
+        return Input;
+    }
+    std::size_t ran = 0, mismatches = 0;
+    for (const ScanPoint& p : run.points) {
+        ran += p.status == "verified" || p.status == "mismatch" ? 1 : 0;
+        mismatches += p.status == "mismatch" ? 1 : 0;
+    }
+    if (!quiet && csv.value_or("") != "-" && json.value_or("") != "-") {
+        std::cout << "scan " << run.elements << " uint32 values ("
+                  << fixed(double(run.elements) * 4 / 1048576.0, 2) << " MiB), "
+                  << scanDistributionName(run.distribution) << ", "
+                  << (req.inclusive ? "inclusive" : "exclusive")
+                  << " (per-segment variants: exclusive, segments of " << kScanSegment
+                  << " values)\n";
+        printDevice(std::cout, run.device);
+        if (run.copy.gbps > 0)
+            std::cout << "copy kernel, same buffer: " << fixed(run.copy.gbps, 2)
+                      << " GB/s (bytes read + written), median "
+                      << fixed(run.copy.stats.medianMs, 4) << " ms\n";
+        std::cout << std::left << std::setw(18) << "variant" << std::right << std::setw(6) << "wg"
+                  << std::setw(12) << "elements" << std::setw(12) << "median ms" << std::setw(11)
+                  << "min ms" << std::setw(10) << "GB/s" << std::setw(9) << "% copy"
+                  << "  status\n";
+        for (const ScanPoint& p : run.points) {
+            std::cout << std::left << std::setw(18) << scanVariantName(p.variant) << std::right
+                      << std::setw(6) << p.workGroupSize << std::setw(12) << p.elements;
+            if (p.status == "verified" || p.status == "mismatch")
+                std::cout << std::setw(12) << fixed(p.stats.medianMs, 4) << std::setw(11)
+                          << fixed(p.stats.minMs, 4) << std::setw(10) << fixed(p.gbps, 2)
+                          << std::setw(9) << fixed(p.percentOfCopy, 1);
+            else
+                std::cout << std::setw(12) << "-" << std::setw(11) << "-" << std::setw(10) << "-"
+                          << std::setw(9) << "-";
+            std::cout << "  " << p.status << (p.detail.empty() ? "" : ": " + p.detail) << '\n';
+        }
+    }
+    if (mismatches) {
+        std::cerr << "histlab-cli: " << mismatches
+                  << " scan(s) differ from the CPU reference (see status mismatch)\n";
+        return Mismatch;
+    }
+    if (ran == 0) {
+        std::cerr << "histlab-cli: no scan variant could run on " << run.device.name << '\n';
+        return DeviceFailure;
+    }
+    return Ok;
+}
+
+// equalize: histogram equalization of an image on the device (histogram, CDF, look-up table,
+// gather), each stage timed, the result verified against the CPU reference.
+int runEqualizeCommand(Args& args, JobRunner& runner) {
+    std::string image, device;
+    std::optional<std::string> out, csv;
+    int repeats = 5;
+    bool quiet = false;
+    SyntheticImage synthetic;
+    while (!args.empty()) {
+        const std::string a = args.next();
+        if (synthetic.parse(a, args))
+            continue;
+        if (a == "--out")
+            out = args.value(a);
+        else if (a == "--csv")
+            csv = args.value(a);
+        else if (a == "--repeat")
+            repeats = static_cast<int>(parseInt(a, args.value(a), 1, 100000));
+        else if (a == "--device")
+            device = args.value(a);
+        else if (a == "--quiet")
+            quiet = true;
+        else if (!a.empty() && a[0] == '-')
+            throw UsageFailure{"equalize: unknown option '" + a + "' (see --help)"};
+        else if (image.empty())
+            image = a;
+        else
+            throw UsageFailure{"equalize: more than one image given ('" + image + "', '" + a +
+                               "')"};
+    }
+    synthetic.check(image, "equalize");
+    HostImage input;
+    try {
+        checkOutput("--out", out);
+        checkOutput("--csv", csv);
+        input = synthetic.load(image);
+    } catch (const InputError& e) {
+        std::cerr << "histlab-cli: " << e.what() << '\n';
+        return Input;
+    }
+    DeviceInfo info;
+    auto outcome = runner.runAndWait([&](JobContext& ctx) -> std::any {
+        Device& dev = ctx.devices().select(device);
+        info = dev.info();
+        return runEqualize(dev, input, repeats, ctx.cancelToken());
+    });
+    if (auto* e = std::get_if<JobError>(&outcome))
+        return report(*e);
+    const auto& run = std::any_cast<const EqualizeRun&>(std::get<std::any>(outcome));
+    if (!quiet && csv.value_or("") != "-") {
+        std::cout << "equalize " << input.source << ", " << input.width << " x " << input.height
+                  << ", " << input.channels << " channel(s), " << input.depth << "-bit, "
+                  << run.bins << " bins of " << (input.channels == 1 ? "gray" : "luma") << "\n";
+        printDevice(std::cout, info);
+        std::cout << std::left << std::setw(11) << "stage" << std::right << std::setw(11)
+                  << "median ms" << std::setw(11) << "min ms" << '\n';
+        const std::pair<const char*, const TimingStats*> stages[] = {
+            {"histogram", &run.histogramStats},
+            {"cdf", &run.cdfStats},
+            {"lut", &run.lutStats},
+            {"apply", &run.applyStats},
+            {"total", &run.totalStats}};
+        for (const auto& [name, stats] : stages) {
+            std::cout << std::left << std::setw(11) << name << std::right << std::setw(11)
+                      << fixed(stats->medianMs, 4) << std::setw(11) << fixed(stats->minMs, 4);
+            if (stats == &run.applyStats)
+                std::cout << "  " << fixed(run.applyGbps, 2) << " GB/s (bytes read + written)";
+            std::cout << '\n';
+        }
+        std::cout << "verified: "
+                  << (run.verified ? "yes, byte for byte against the CPU reference"
+                                   : "NO - " + run.verifyDetail)
+                  << '\n';
+    }
+    // Written on a mismatch too: the exit code says it differs, the files show what the device
+    // produced.
+    try {
+        if (csv) {
+            std::ostringstream c;
+            c << "bin,count,cdf\n";
+            for (std::size_t b = 0; b < run.histogram.size(); ++b)
+                c << b << ',' << run.histogram[b] << ',' << run.cdf[b] << '\n';
+            writeFileAtomically(*csv, c.str());
+        }
+    } catch (const InputError& e) {
+        std::cerr << "histlab-cli: " << e.what() << '\n';
+        return Input;
+    }
+    if (out && !writeImageFile(run.output, *out))
+        return Input;
+    if (!run.verified) {
+        std::cerr << "histlab-cli: verification failed: " << run.verifyDetail << '\n';
+        return Mismatch;
+    }
+    return Ok;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -1061,10 +1644,15 @@ int main(int argc, char** argv) {
             return runSweepCommand(args, runner);
         if (command == "blur")
             return runBlurCommand(args, runner);
+        if (command == "equalize")
+            return runEqualizeCommand(args, runner);
+        if (command == "scan")
+            return runScanCommand(args, runner);
         if (command.empty())
-            throw UsageFailure{"no command given (devices, histogram, sweep, blur; see --help)"};
+            throw UsageFailure{
+                "no command given (devices, histogram, sweep, blur, scan, equalize; see --help)"};
         throw UsageFailure{"unknown command '" + command +
-                           "' (devices, histogram, sweep, blur; see --help)"};
+                           "' (devices, histogram, sweep, blur, scan, equalize; see --help)"};
     } catch (const UsageFailure& f) {
         std::cerr << "histlab-cli: " << f.message << '\n';
         return Usage;

@@ -13,6 +13,7 @@
 // Rounding: (sum + n / 2) / n in integers, n = (2R + 1)^2: the nearest value. Integers are exact
 // and the same on every device. n is odd, so no mean lies exactly halfway, and OpenCV's cv::blur
 // (sum times 1/n in double, rounded to nearest) gives the same values; the tests check that.
+#include "bandwidth.h"
 #include "cancel.h"
 #include "device.h"
 #include "image.h"
@@ -85,17 +86,69 @@ struct BlurLaunchResult {
     HostImage output; ///< the blurred image (when it ran, or the copy when empty)
 };
 
-/// The whole image blurred on the device (kernels/blur.cl, blur_full): any border mode, gray,
-/// RGB or RGBA, 8- or 16-bit, one work-item per pixel in 16 x 16 groups over a padded range.
+/// How the whole image is blurred on the device (kernels/blur.cl):
+///   direct   blur_full: one work-item per pixel, (2R + 1)^2 reads each, 16 x 16 groups over a
+///            padded range; the plain kernel, any radius
+///   tiled    blur_tiled: each work-item owns 16 bytes of a row (one uint4) and slides down a
+///            strip of rows, keeping the window's row sums in registers; small radii (R <= 3)
+///   sliding  blur_columns + blur_rows: running column sums down a strip, then each row's
+///            window sums from a prefix scan in local memory; the cost per pixel does not grow
+///            with R
+///   auto     tiled for R <= 3, sliding above
+enum class BlurVariant { Auto, Direct, Tiled, Sliding };
+
+/// "auto", "direct", "tiled", "sliding"; throws UsageError("--variant").
+BlurVariant parseBlurVariant(const std::string& name);
+const char* blurVariantName(BlurVariant variant);
+std::vector<BlurVariant> allBlurVariants(); ///< direct, tiled, sliding (not auto)
+
+/// Knobs for benchmarks (0: the variant's default).
+struct BlurTuning {
+    int rows = 0;      ///< tiled: rows per work-item; sliding: rows per column strip
+    int workGroup = 0; ///< work-items per group along x
+    /// tiled: 1 keeps the window's rows packed as loaded (few registers, the next row loaded
+    /// while the current one is summed), 0 (the default) keeps their horizontal sums (less
+    /// arithmetic: faster on the H100 and on PoCL)
+    int packed = 0;
+    /// tiled, 8-bit gray, R = 1, not packed: 1 two pixels per 32-bit register (SWAR), 0 one
+    /// pixel per register, -1 the device's choice: SWAR on a CPU (2x faster on PoCL), not on a
+    /// GPU (slower on the H100: the GPU is not limited by arithmetic there)
+    int swar = -1;
+    /// tiled: 16-byte vectors each work-item loads and stores per row, 1 (default) or 2
+    int vectors = 1;
+    /// sliding's row pass: 1 one row per work-item (blur_rows_serial), 0 row tiles scanned in
+    /// local memory (blur_rows), -1 the device's choice (serial on a CPU, tiles elsewhere)
+    int serialRows = -1;
+    bool measureCopy = false; ///< also time the copy kernel on the same bytes, same run
+    bool verify = true;       ///< compare with boxBlurReference (benchmarks of huge images
+                              ///< may skip it only where a test covers the same variant)
+};
+
+/// The largest radius blur_tiled is built for.
+constexpr int kTiledMaxRadius = 3;
+
+/// What `auto` picks for a radius.
+BlurVariant resolveBlurVariant(BlurVariant variant, int radius);
+
+/// The whole image blurred on the device: any border mode, gray, RGB or RGBA, 8- or 16-bit.
 struct BlurRun {
+    BlurVariant variant = BlurVariant::Direct; ///< what ran (auto resolved)
+    std::string buildOptions;
+    std::string launch; ///< global and local sizes of each kernel, for the log and reports
     HostImage output;
-    TimingStats stats;        ///< kernel milliseconds over `repeats` runs after a warm-up
-    double gbps = 0;          ///< image bytes read + written per second
+    TimingStats stats;                 ///< kernel milliseconds over `repeats` runs after a warm-up
+    double gbps = 0;                   ///< image bytes read + written per second
+    std::optional<CeilingResult> copy; ///< the copy kernel on the same bytes (measureCopy)
+    double percentOfCopy = 0;
     bool verified = false;    ///< equal to boxBlurReference, byte for byte
+    bool checked = true;      ///< false when tuning.verify was off (verified is then false)
     std::string verifyDetail; ///< the first pixel that differs
 };
+/// Throws UnsupportedError when the device cannot run the variant (e.g. too little local
+/// memory for sliding's row tiles at this radius).
 BlurRun runBoxBlur(Device& device, const HostImage& image, int radius, BorderMode mode,
-                   int repeats = 5, const CancelToken& cancel = {});
+                   int repeats = 5, const CancelToken& cancel = {},
+                   BlurVariant variant = BlurVariant::Auto, const BlurTuning& tuning = {});
 
 /// Runs each launch `repeats` times after a warm-up and checks the output against
 /// boxBlurReference(image, radius, Interior), byte for byte. Throws UsageError for an image that

@@ -193,4 +193,24 @@ HostImage makeSynthetic(SyntheticKind kind, std::size_t bytes, std::uint64_t see
     return img;
 }
 
+std::string firstPixelDifference(const HostImage& device, const HostImage& reference) {
+    const std::size_t valueBytes = std::size_t(device.depth / 8);
+    const std::size_t pixelBytes = std::size_t(device.channels) * valueBytes;
+    for (std::size_t i = 0; i < device.data.size(); ++i)
+        if (device.data[i] != reference.data[i]) {
+            const std::size_t pixel = i / pixelBytes, first = i - i % valueBytes;
+            auto value = [&](const HostImage& img) {
+                unsigned v = img.data[first];
+                if (valueBytes == 2)
+                    v |= unsigned(img.data[first + 1]) << 8; // little-endian, as loaded
+                return std::to_string(v);
+            };
+            return "pixel (" + std::to_string(pixel % std::size_t(device.width)) + ", " +
+                   std::to_string(pixel / std::size_t(device.width)) + ") channel " +
+                   std::to_string((i % pixelBytes) / valueBytes) + ": device " + value(device) +
+                   ", CPU reference " + value(reference);
+        }
+    return {};
+}
+
 } // namespace histlab

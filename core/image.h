@@ -63,4 +63,8 @@ HostImage makeSynthetic(SyntheticKind kind, std::size_t bytes, std::uint64_t see
 /// Fills `out` with the synthetic pattern (for callers that own pinned memory).
 void fillSynthetic(SyntheticKind kind, std::uint8_t* out, std::size_t bytes, std::uint64_t seed);
 
+/// Where a device's image first differs from the reference (same size and layout): "pixel (x,
+/// y) channel c: device v, CPU reference w"; "" when they are equal.
+std::string firstPixelDifference(const HostImage& device, const HostImage& reference);
+
 } // namespace histlab

@@ -116,3 +116,452 @@ __kernel void blur_full(__global const value_t* in, __global value_t* out, int w
         out[at + c] = (value_t)((sum[c] + n / 2) / n);
 }
 #endif
+
+// ---------------------------------------------------------------------------------------------
+// The tuned and the large-radius variants. Rows lie `pitch` bytes apart, a multiple of 16, so
+// each row starts on a 16-byte boundary and 16 bytes of it load and store as one uint4 (the
+// reference texts' lesson: NVIDIA's driver turns vload16 on a uchar pointer into 16 byte loads).
+// Build options as for blur_full (BORDER, NCHAN, DEPTH16), and:
+//   RADIUS   blur_tiled: the radius, fixed when built (1..3), so the window lives in registers
+//   ROWS     blur_tiled: rows each work-item slides down
+//   PACKED   blur_tiled: 1 keeps the window's rows packed as loaded, 0 as horizontal sums
+//   SWAR     blur_tiled (PACKED 0, 8-bit gray, R = 1, VECS 1): two pixels per 32-bit register
+//   VECS     blur_tiled: 16-byte vectors per work-item and row (1 or 2)
+//   COLSUM16 blur_columns/blur_rows: column sums stored as ushort (8-bit images, R <= 128)
+//   PER      blur_rows: output elements per work-item
+#ifdef BORDER
+#ifndef VECS
+#define VECS 1
+#endif
+#if DEPTH16
+#define VEC (8 * VECS)
+#define LOAD4(p) convert_uint4(*(__global const ushort4*)(p))
+#else
+#define VEC (16 * VECS)
+#define LOAD4(p) convert_uint4(*(__global const uchar4*)(p))
+#endif
+
+typedef union {
+    uint4 q[VECS];
+    value_t s[VEC];
+} vec_t;
+
+inline __global const value_t* image_row(__global const uchar* base, int pitch, int y)
+{
+    return (__global const value_t*)(base + (size_t)y * (size_t)pitch);
+}
+
+// Element e of a row (which may lie outside it) after the border rule, as an element index.
+inline int border_element(int e, int width)
+{
+    const int px = e >= 0 ? e / NCHAN : -((NCHAN - 1 - e) / NCHAN);
+    return border_index(px, width) * NCHAN + (e - px * NCHAN);
+}
+#endif
+
+#ifdef RADIUS
+#define HALO (RADIUS * NCHAN)
+#define SPAN (VEC + 2 * HALO)
+#define TAPS (2 * RADIUS + 1)
+
+#if BORDER == 0
+// Interior mode: the frame keeps its values.
+#define KEEP_FRAME(o, y) keep_frame(&(o), y, src, pitch, x0, rowElems, width, height)
+inline void keep_frame(vec_t* o, int y, __global const uchar* src, int pitch, int x0,
+                       int rowElems, int width, int height)
+{
+    if (y < RADIUS || y >= height - RADIUS || x0 < HALO || x0 + VEC + HALO > rowElems) {
+        __global const value_t* row = image_row(src, pitch, y);
+        for (int i = 0; i < VEC; ++i) {
+            const int px = (x0 + i) / NCHAN;
+            if (x0 + i < rowElems &&
+                (y < RADIUS || y >= height - RADIUS || px < RADIUS || px >= width - RADIUS))
+                o->s[i] = row[x0 + i];
+        }
+    }
+}
+#else
+#define KEEP_FRAME(o, y)
+#endif
+
+// One row's share of a work-item, packed as loaded: its VEC elements (one uint4) and HALO
+// elements on each side. Packed, a window of 2R + 1 rows costs few registers, so many
+// work-items fit on a compute unit and keep many loads in flight.
+typedef struct {
+    vec_t mid;
+    value_t left[HALO], right[HALO];
+} rowpart_t;
+
+inline rowpart_t fetch_row(__global const value_t* row, int x0, int rowElems, int width)
+{
+    rowpart_t r;
+    if (x0 >= HALO && x0 + VEC + HALO <= rowElems) {
+#pragma unroll
+        for (int j = 0; j < VECS; ++j)
+            r.mid.q[j] = ((__global const uint4*)(row + x0))[j];
+#pragma unroll
+        for (int k = 0; k < HALO; ++k) {
+            r.left[k] = row[x0 - HALO + k];
+            r.right[k] = row[x0 + VEC + k];
+        }
+    } else { // the first or last vector of a row: every element through the border rule
+#pragma unroll
+        for (int k = 0; k < VEC; ++k)
+            r.mid.s[k] = row[border_element(x0 + k, width)];
+#pragma unroll
+        for (int k = 0; k < HALO; ++k) {
+            r.left[k] = row[border_element(x0 - HALO + k, width)];
+            r.right[k] = row[border_element(x0 + VEC + k, width)];
+        }
+    }
+    return r;
+}
+
+inline uint element(const rowpart_t* r, int i)
+{
+    return i < HALO ? r->left[i] : i < HALO + VEC ? r->mid.s[i - HALO] : r->right[i - HALO - VEC];
+}
+
+#if !PACKED
+// The horizontal window sums of one row for the VEC elements starting at x0.
+inline void row_sums(__global const value_t* row, int x0, int rowElems, int width, uint* h)
+{
+    uint v[SPAN];
+    if (x0 >= HALO && x0 + VEC + HALO <= rowElems) {
+        vec_t c;
+#pragma unroll
+        for (int j = 0; j < VECS; ++j)
+            c.q[j] = ((__global const uint4*)(row + x0))[j];
+#pragma unroll
+        for (int k = 0; k < VEC; ++k)
+            v[HALO + k] = c.s[k];
+#pragma unroll
+        for (int k = 0; k < HALO; ++k) {
+            v[k] = row[x0 - HALO + k];
+            v[HALO + VEC + k] = row[x0 + VEC + k];
+        }
+    } else { // the first or last vector of a row: every element through the border rule
+#pragma unroll
+        for (int k = 0; k < SPAN; ++k)
+            v[k] = row[border_element(x0 - HALO + k, width)];
+    }
+#pragma unroll
+    for (int i = 0; i < VEC; ++i) {
+        uint s = 0;
+#pragma unroll
+        for (int d = 0; d < TAPS; ++d)
+            s += v[i + d * NCHAN];
+        h[i] = s;
+    }
+}
+
+#if SWAR
+// 8-bit gray, 3 x 3, away from the left and right edges: two pixels per 32-bit register
+// (SIMD within a register). A word's even bytes and its odd bytes go to two registers of two
+// 16-bit lanes; the three rows' lanes add up to at most 765, a row's three columns to 2295. The
+// horizontal neighbours of a lane are the other register's lanes shifted by 16 bits, and
+// (s + 4) / 9 = (s * 7282 + 29128) >> 16 exactly for every s <= 2295 (checked for all of them).
+// About 5 operations per pixel instead of 10 or more; the GPU is then limited by memory again.
+typedef struct {
+    uint4 even, odd; // the bytes of the 16-byte vector, split in 16-bit lanes
+    uint left, right; // the pixel before it and the one after it
+} swarrow_t;
+
+inline swarrow_t swar_fetch(__global const uchar* row, int x0)
+{
+    const uint4 q = *(__global const uint4*)(row + x0);
+    swarrow_t r;
+    r.even = q & (uint4)(0x00FF00FFu);
+    r.odd = (q >> (uint4)(8u)) & (uint4)(0x00FF00FFu);
+    r.left = row[x0 - 1];
+    r.right = row[x0 + 16];
+    return r;
+}
+
+inline uint swar_div9(uint s) { return (s * 7282u + 29128u) >> 16; }
+
+// One output word from the vertical sums of its even and odd bytes and of the neighbouring
+// words' lanes: `before` is the pixel left of the word, `after` the pixel right of it.
+inline uint swar_word(uint ve, uint vo, uint before, uint after)
+{
+    const uint se = ve + vo + ((vo << 16) | before);     // bytes 0 and 2
+    const uint so = vo + ve + ((ve >> 16) | (after << 16)); // bytes 1 and 3
+    return swar_div9(se & 0xFFFFu) | (swar_div9(so & 0xFFFFu) << 8) |
+           (swar_div9(se >> 16) << 16) | (swar_div9(so >> 16) << 24);
+}
+
+inline void swar_strip(__global const uchar* src, __global uchar* dst, int width, int height,
+                       int pitch, int x0, int y0, int y1)
+{
+    const int rowElems = width; // one channel (for KEEP_FRAME)
+    swarrow_t a = swar_fetch(src + (size_t)border_index(y0 - 1, height) * (size_t)pitch, x0);
+    swarrow_t b = swar_fetch(src + (size_t)y0 * (size_t)pitch, x0);
+    for (int y = y0; y < y1; ++y) {
+        const swarrow_t c =
+            swar_fetch(src + (size_t)border_index(y + 1, height) * (size_t)pitch, x0);
+        const uint4 ve = a.even + b.even + c.even, vo = a.odd + b.odd + c.odd;
+        const uint vl = a.left + b.left + c.left, vr = a.right + b.right + c.right;
+        vec_t o;
+        o.q[0].x = swar_word(ve.x, vo.x, vl, ve.y & 0xFFFFu);
+        o.q[0].y = swar_word(ve.y, vo.y, vo.x >> 16, ve.z & 0xFFFFu);
+        o.q[0].z = swar_word(ve.z, vo.z, vo.y >> 16, ve.w & 0xFFFFu);
+        o.q[0].w = swar_word(ve.w, vo.w, vo.z >> 16, vr);
+        KEEP_FRAME(o, y);
+        *(__global uint4*)(dst + (size_t)y * (size_t)pitch + (size_t)x0) = o.q[0];
+        a = b;
+        b = c;
+    }
+}
+#endif
+
+// PACKED 0: the window's rows are kept as their horizontal sums (TAPS x VEC registers): less
+// arithmetic per row, more registers, fewer work-items per compute unit.
+__kernel void blur_tiled(__global const uchar* src, __global uchar* dst, int width, int height,
+                         int pitch)
+{
+    const int x0 = (int)get_global_id(0) * VEC;
+    const int rowElems = width * NCHAN;
+    const int y0 = (int)get_global_id(1) * ROWS;
+    if (x0 >= rowElems || y0 >= height)
+        return;
+    const int y1 = min(y0 + ROWS, height);
+#if SWAR
+    if (x0 >= HALO && x0 + VEC + HALO <= rowElems) {
+        swar_strip(src, dst, width, height, pitch, x0, y0, y1);
+        return;
+    }
+#endif
+    uint h[TAPS][VEC];
+#pragma unroll
+    for (int k = 1; k < TAPS; ++k)
+        row_sums(image_row(src, pitch, border_index(y0 - RADIUS - 1 + k, height)), x0, rowElems,
+                 width, h[k]);
+    for (int y = y0; y < y1; ++y) {
+#pragma unroll
+        for (int k = 0; k + 1 < TAPS; ++k)
+#pragma unroll
+            for (int i = 0; i < VEC; ++i)
+                h[k][i] = h[k + 1][i];
+        row_sums(image_row(src, pitch, border_index(y + RADIUS, height)), x0, rowElems, width,
+                 h[TAPS - 1]);
+        vec_t o;
+#pragma unroll
+        for (int i = 0; i < VEC; ++i) {
+            uint s = 0;
+#pragma unroll
+            for (int k = 0; k < TAPS; ++k)
+                s += h[k][i];
+            o.s[i] = (value_t)((s + (TAPS * TAPS) / 2) / (TAPS * TAPS));
+        }
+        KEEP_FRAME(o, y);
+#pragma unroll
+        for (int j = 0; j < VECS; ++j)
+            ((__global uint4*)(dst + (size_t)y * (size_t)pitch + (size_t)x0 * sizeof(value_t)))[j] =
+                o.q[j];
+    }
+}
+#else
+// Each work-item owns VEC elements (16 bytes) of a row and slides down ROWS rows. It keeps the
+// window's 2R + 1 rows packed in registers and loads the next row before it sums the current
+// one: one uint4 load (plus 2R * NCHAN neighbouring elements, from cache) and one uint4 store
+// per row.
+__kernel void blur_tiled(__global const uchar* src, __global uchar* dst, int width, int height,
+                         int pitch)
+{
+    const int x0 = (int)get_global_id(0) * VEC;
+    const int rowElems = width * NCHAN;
+    const int y0 = (int)get_global_id(1) * ROWS;
+    if (x0 >= rowElems || y0 >= height)
+        return;
+    const int y1 = min(y0 + ROWS, height);
+    rowpart_t win[TAPS];
+#pragma unroll
+    for (int k = 1; k < TAPS; ++k)
+        win[k] = fetch_row(image_row(src, pitch, border_index(y0 - RADIUS - 1 + k, height)), x0,
+                           rowElems, width);
+    rowpart_t next =
+        fetch_row(image_row(src, pitch, border_index(y0 + RADIUS, height)), x0, rowElems, width);
+    for (int y = y0; y < y1; ++y) {
+#pragma unroll
+        for (int k = 0; k + 1 < TAPS; ++k)
+            win[k] = win[k + 1];
+        win[TAPS - 1] = next;
+        if (y + 1 < y1)
+            next = fetch_row(image_row(src, pitch, border_index(y + 1 + RADIUS, height)), x0,
+                             rowElems, width);
+        uint col[SPAN];
+#pragma unroll
+        for (int i = 0; i < SPAN; ++i) {
+            uint s = 0;
+#pragma unroll
+            for (int k = 0; k < TAPS; ++k)
+                s += element(&win[k], i);
+            col[i] = s;
+        }
+        vec_t o;
+#pragma unroll
+        for (int i = 0; i < VEC; ++i) {
+            uint s = 0;
+#pragma unroll
+            for (int d = 0; d < TAPS; ++d)
+                s += col[i + d * NCHAN];
+            o.s[i] = (value_t)((s + (TAPS * TAPS) / 2) / (TAPS * TAPS));
+        }
+        KEEP_FRAME(o, y);
+#pragma unroll
+        for (int j = 0; j < VECS; ++j)
+            ((__global uint4*)(dst + (size_t)y * (size_t)pitch + (size_t)x0 * sizeof(value_t)))[j] =
+                o.q[j];
+    }
+}
+#endif // PACKED
+#endif
+
+#if defined(BORDER) && defined(PER)
+#if COLSUM16
+typedef ushort colsum_t;
+#define STORE4(p, v) (*(__global ushort4*)(p) = convert_ushort4(v))
+#else
+typedef uint colsum_t;
+#define STORE4(p, v) (*(__global uint4*)(p) = (v))
+#endif
+#if DEPTH16
+typedef ulong acc_t; // row prefix sums of 16-bit column sums
+#else
+typedef uint acc_t; // prefix sums wrap, their differences (the window sums) are exact
+#endif
+
+// Large radii, pass 1: running column sums. Each work-item owns 4 elements of a row and slides
+// down `rows` rows, adding the row that enters the window and taking away the one that leaves:
+// two loads per row whatever the radius (the leaving row was read 2R + 1 rows ago: cached).
+__kernel void blur_columns(__global const uchar* src, __global colsum_t* sums, int width,
+                           int height, int pitch, int sumPitch, int radius, int rows)
+{
+    const int e0 = (int)get_global_id(0) * 4;
+    const int rowElems = width * NCHAN;
+    const int y0 = (int)get_global_id(1) * rows;
+    if (e0 >= rowElems || y0 >= height)
+        return;
+    const int y1 = min(y0 + rows, height);
+    uint4 s = (uint4)(0);
+    for (int dy = -radius; dy <= radius; ++dy)
+        s += LOAD4(image_row(src, pitch, border_index(y0 + dy, height)) + e0);
+    for (int y = y0;;) {
+        STORE4(sums + (size_t)y * (size_t)sumPitch + e0, s);
+        if (++y >= y1)
+            break;
+        s += LOAD4(image_row(src, pitch, border_index(y + radius, height)) + e0);
+        s -= LOAD4(image_row(src, pitch, border_index(y - radius - 1, height)) + e0);
+    }
+}
+
+// Large radii, pass 2 for a CPU: one work-item per row, sliding along it (one sum added and one
+// taken away per element): serial reads, which a CPU core's prefetchers follow.
+__kernel void blur_rows_serial(__global const colsum_t* sums, int sumPitch,
+                               __global const uchar* src, __global uchar* dst, int width,
+                               int height, int pitch, int radius)
+{
+    const int y = (int)get_global_id(0);
+    if (y >= height)
+        return;
+    __global const colsum_t* srow = sums + (size_t)y * (size_t)sumPitch;
+    __global value_t* drow = (__global value_t*)(dst + (size_t)y * (size_t)pitch);
+    const acc_t n = (acc_t)(2 * radius + 1) * (acc_t)(2 * radius + 1);
+    acc_t s[NCHAN];
+#pragma unroll
+    for (int c = 0; c < NCHAN; ++c) {
+        s[c] = 0;
+        for (int d = -radius; d <= radius; ++d)
+            s[c] += srow[border_index(d, width) * NCHAN + c];
+    }
+    for (int x = 0; x < width; ++x) {
+#pragma unroll
+        for (int c = 0; c < NCHAN; ++c) {
+            value_t r = (value_t)((s[c] + n / 2) / n);
+#if BORDER == 0
+            if (y < radius || y >= height - radius || x < radius || x >= width - radius)
+                r = image_row(src, pitch, y)[x * NCHAN + c];
+#endif
+            drow[x * NCHAN + c] = r;
+            s[c] += srow[border_index(x + radius + 1, width) * NCHAN + c];
+            s[c] -= srow[border_index(x - radius, width) * NCHAN + c];
+        }
+    }
+}
+
+// Large radii, pass 2: each work-group takes one row segment of PER x local-size elements, loads
+// its column sums with R pixels on each side into local memory, turns them into per-channel
+// prefix sums (a serial scan of one chunk per work-item, then a scan of the chunk totals), and
+// each output is the difference of two prefix sums: the cost per pixel does not grow with R.
+__kernel void blur_rows(__global const colsum_t* sums, int sumPitch, __global const uchar* src,
+                        __global uchar* dst, int width, int height, int pitch, int radius,
+                        __local acc_t* tile, __local acc_t* totals)
+{
+    const int lid = (int)get_local_id(0), ls = (int)get_local_size(0);
+    const int y = (int)get_group_id(1);
+    const int rowElems = width * NCHAN;
+    const int seg = ls * PER;
+    const int x0 = (int)get_group_id(0) * seg;
+    const int halo = radius * NCHAN;
+    const int len = seg + 2 * halo;
+    __global const colsum_t* srow = sums + (size_t)y * (size_t)sumPitch;
+    for (int k = lid; k < len; k += ls) {
+        const int e = x0 - halo + k;
+        tile[k] = srow[e >= 0 && e < rowElems ? e : border_element(e, width)];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    const int chunk = ((len + ls - 1) / ls + NCHAN - 1) / NCHAN * NCHAN;
+    const int c0 = min(lid * chunk, len), c1 = min(c0 + chunk, len);
+    acc_t run[NCHAN];
+#pragma unroll
+    for (int c = 0; c < NCHAN; ++c)
+        run[c] = 0;
+    for (int k = c0; k < c1; k += NCHAN)
+#pragma unroll
+        for (int c = 0; c < NCHAN; ++c)
+            if (k + c < c1) {
+                run[c] += tile[k + c];
+                tile[k + c] = run[c];
+            }
+#pragma unroll
+    for (int c = 0; c < NCHAN; ++c)
+        totals[lid * NCHAN + c] = run[c];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int off = 1; off < ls; off <<= 1) { // inclusive scan of the chunk totals
+        acc_t add[NCHAN];
+#pragma unroll
+        for (int c = 0; c < NCHAN; ++c)
+            add[c] = lid >= off ? totals[(lid - off) * NCHAN + c] : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (int c = 0; c < NCHAN; ++c)
+            totals[lid * NCHAN + c] += add[c];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid > 0)
+        for (int k = c0; k < c1; k += NCHAN)
+#pragma unroll
+            for (int c = 0; c < NCHAN; ++c)
+                if (k + c < c1)
+                    tile[k + c] += totals[(lid - 1) * NCHAN + c];
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    const acc_t n = (acc_t)(2 * radius + 1) * (acc_t)(2 * radius + 1);
+    __global value_t* drow = (__global value_t*)(dst + (size_t)y * (size_t)pitch);
+    for (int i = lid; i < seg; i += ls) {
+        const int e = x0 + i;
+        if (e >= rowElems)
+            break;
+        // window of tile index i + halo: prefix at i + 2 halo minus prefix at i - NCHAN
+        const acc_t s = tile[i + 2 * halo] - (i >= NCHAN ? tile[i - NCHAN] : 0);
+        value_t r = (value_t)((s + n / 2) / n);
+#if BORDER == 0
+        const int px = e / NCHAN;
+        if (y < radius || y >= height - radius || px < radius || px >= width - radius)
+            r = image_row(src, pitch, y)[e];
+#endif
+        drow[e] = r;
+    }
+}
+#endif

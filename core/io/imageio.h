@@ -1,6 +1,7 @@
 #pragma once
 // Image files through OpenCV (the only part of the core that uses it; built with
 // -DHISTLAB_OPENCV=ON). Decoding happens in memory so every failure gets a precise reason.
+#include "blur.h"
 #include "image.h"
 
 #include <string>
@@ -23,6 +24,11 @@ std::string whyNotAnImage(const std::string& path);
 /// each output pixel's area (OpenCV's INTER_AREA, on all cores); the image itself when it is
 /// already small enough. 16-bit stays 16-bit.
 HostImage downscaleToFit(const HostImage& image, int maxSide);
+
+/// cv::blur of the image with a (2R + 1)^2 window and the border (replicate or reflect101;
+/// UsageError("--compare-opencv") for interior, which OpenCV has not): the baseline HistLab's
+/// blur is timed against.
+HostImage opencvBoxBlur(const HostImage& image, int radius, BorderMode mode);
 
 /// Writes an 8/16-bit image (PNG, TIFF, ...) through a temporary file and a rename.
 void saveImage(const HostImage& image, const std::string& path);

@@ -233,6 +233,96 @@ INSTANTIATE_TEST_SUITE_P(Modes, DeviceBlur,
                                     std::to_string(std::get<2>(info.param)) + "bit";
                          });
 
+// The tuned (tiled) and large-radius (sliding) variants: the same cases, plus sizes where a row
+// holds several 16-byte vectors (the tiled kernel's fast path between two edge vectors), and
+// short strips (5 rows) and small groups so that strips and row tiles meet inside the image.
+class DeviceBlurVariant
+    : public ::testing::TestWithParam<std::tuple<BlurVariant, BorderMode, int, int>> {};
+
+TEST_P(DeviceBlurVariant, EqualsTheCpuReference) {
+    const auto [variant, mode, channels, depth] = GetParam();
+    const std::vector<int> radii =
+        variant == BlurVariant::Tiled ? std::vector<int>{1, 3} : std::vector<int>{1, 4, 17};
+    BlurTuning tuning;
+    tuning.rows = 5;
+    tuning.workGroup = 16;
+    for (const auto& [w, h] : {std::pair{1, 1}, std::pair{2, 2}, std::pair{3, 3}, std::pair{17, 13},
+                               std::pair{101, 9}, std::pair{8, 41}}) {
+        HostImage img;
+        img.width = w;
+        img.height = h;
+        img.channels = channels;
+        img.depth = depth;
+        img.data.resize(img.byteCount());
+        for (std::size_t i = 0; i < img.data.size(); ++i)
+            img.data[i] = std::uint8_t((i * 2654435761u) >> 13);
+        for (int radius : radii)
+            for (int pass : {0, 1}) { // sliding: both row passes; tiled: both row keepings
+                tuning.serialRows = pass;
+                tuning.packed = pass;
+                tuning.swar = 1 - pass; // (only 8-bit gray R = 1 unpacked has a SWAR path)
+                tuning.vectors = 1 + pass;
+                const BlurRun run =
+                    runBoxBlur(test::sharedDevice(), img, radius, mode, 1, {}, variant, tuning);
+                EXPECT_EQ(run.variant, variant);
+                EXPECT_TRUE(run.verified) << w << "x" << h << " R=" << radius << " pass " << pass
+                                          << ": " << run.verifyDetail;
+            }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Variants, DeviceBlurVariant,
+    ::testing::Combine(::testing::Values(BlurVariant::Tiled, BlurVariant::Sliding),
+                       ::testing::Values(BorderMode::Interior, BorderMode::Replicate,
+                                         BorderMode::Reflect101),
+                       ::testing::Values(1, 3, 4), ::testing::Values(8, 16)),
+    [](const auto& info) {
+        return std::string(blurVariantName(std::get<0>(info.param))) + "_" +
+               borderModeName(std::get<1>(info.param)) + "_" +
+               std::to_string(std::get<2>(info.param)) + "ch_" +
+               std::to_string(std::get<3>(info.param)) + "bit";
+    });
+
+TEST(BlurVariants, NamesAutoAndLimits) {
+    EXPECT_EQ(parseBlurVariant("sliding"), BlurVariant::Sliding);
+    EXPECT_THROW(parseBlurVariant("fast"), UsageError);
+    EXPECT_EQ(resolveBlurVariant(BlurVariant::Auto, 1), BlurVariant::Tiled);
+    EXPECT_EQ(resolveBlurVariant(BlurVariant::Auto, 64), BlurVariant::Sliding);
+    EXPECT_EQ(resolveBlurVariant(BlurVariant::Direct, 64), BlurVariant::Direct);
+    const HostImage img = gray8(4, 4, std::vector<std::uint8_t>(16, 9));
+    EXPECT_THROW(runBoxBlur(test::sharedDevice(), img, kTiledMaxRadius + 1, BorderMode::Replicate,
+                            1, {}, BlurVariant::Tiled),
+                 UsageError);
+    // The copy kernel runs on the same bytes when asked, and the share is computed.
+    HostImage big = gray8(256, 64, std::vector<std::uint8_t>(256 * 64, 3));
+    BlurTuning tuning;
+    tuning.measureCopy = true;
+    const BlurRun run = runBoxBlur(test::sharedDevice(), big, 1, BorderMode::Reflect101, 1, {},
+                                   BlurVariant::Auto, tuning);
+    ASSERT_TRUE(run.copy.has_value());
+    EXPECT_GT(run.copy->gbps, 0);
+    EXPECT_GT(run.percentOfCopy, 0);
+    EXPECT_TRUE(run.verified) << run.verifyDetail;
+}
+
+// A large radius on an image big enough for several row tiles and column strips, against the
+// reference (whose own cost per pixel does not grow with R either).
+TEST(BlurVariants, LargeRadiusSliding) {
+    HostImage img = gray8(1500, 300, std::vector<std::uint8_t>(1500 * 300));
+    for (std::size_t i = 0; i < img.data.size(); ++i)
+        img.data[i] = std::uint8_t((i * 2654435761u) >> 11);
+    for (int radius : {64, 200})
+        for (int serialRows : {0, 1}) {
+            BlurTuning tuning;
+            tuning.serialRows = serialRows;
+            const BlurRun run =
+                runBoxBlur(test::sharedDevice(), img, radius, BorderMode::Reflect101, 1, {},
+                           BlurVariant::Sliding, tuning);
+            EXPECT_TRUE(run.verified) << "R=" << radius << ": " << run.verifyDetail;
+        }
+}
+
 TEST(BlurLaunchesInput, GrayEightBitOnlyAndNamedLaunches) {
     HostImage rgb = gray8(4, 4, std::vector<std::uint8_t>(48));
     rgb.channels = 3;

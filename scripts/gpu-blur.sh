@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Box blur benchmarks of issue 5 on the GPU machine (see ../shared/device/README.md): builds the
+# Qt-free core + CLI, then writes every run's JSON/CSV to the folder given as $1 and the
+# printed tables to log.txt there. Every run is verified against the CPU reference and timed
+# next to the copy kernel on the same bytes in the same run.
+#   source .device/gpu-env.sh && scripts/gpu-blur.sh "$OUT"
+set -uo pipefail
+out=${1:?usage: gpu-blur.sh OUTDIR}
+mkdir -p "$out"
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTLAB_GUI=OFF -DHISTLAB_OPENCV=OFF \
+    -DBUILD_TESTING=OFF >/dev/null && cmake --build build-gpu >/dev/null || exit 1
+cli=./build-gpu/app/histlab-cli
+$cli devices --json > "$out/devices.json"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$out/nvidia-smi.csv" 2>/dev/null
+img=(--synthetic random --width 8192 --height 8192 --device gpu)
+{
+    echo "== 3 x 3, 8192 x 8192 8-bit gray: every variant"
+    $cli blur "${img[@]}" --variant all --radius 1 --repeat 20 \
+        --json "$out/variants_r1.json" --csv "$out/variants_r1.csv"
+    echo "== tiled: two pixels per register (swar) or one, x rows per work-item x group size"
+    for swar in 1 0; do
+        for rows in 8 16 32; do
+            for wg in 64 128 256; do
+                echo "swar $swar rows $rows wg $wg"
+                $cli blur "${img[@]}" --variant tiled --radius 1 --swar $swar --rows $rows \
+                    --wg $wg --repeat 20 --csv "$out/tiled_s${swar}_r${rows}_wg${wg}.csv" |
+                    grep -E "^tiled"
+            done
+        done
+    done
+    echo "== tiled: two 16-byte vectors per work-item and row"
+    for rows in 8 16; do
+        for wg in 64 128; do
+            echo "vectors 2 rows $rows wg $wg"
+            $cli blur "${img[@]}" --variant tiled --radius 1 --vectors 2 --rows $rows --wg $wg \
+                --repeat 20 --csv "$out/tiled_v2_r${rows}_wg${wg}.csv" | grep -E "^tiled"
+        done
+    done
+    echo "== tiled: the window kept packed as loaded (rows 16, wg 128)"
+    $cli blur "${img[@]}" --variant tiled --radius 1 --packed 1 --rows 16 --wg 128 --repeat 20 \
+        --csv "$out/tiled_packed.csv" | grep -E "^tiled"
+    echo "== sliding: GB/s against R"
+    $cli blur "${img[@]}" --variant sliding --radius 1,2,4,8,16,32,64 --repeat 10 \
+        --json "$out/sliding_radius.json" --csv "$out/sliding_radius.csv"
+    echo "== sliding: rows per column strip, R = 1 and 64"
+    for rows in 32 64 128 256; do
+        $cli blur "${img[@]}" --variant sliding --radius 1,64 --rows $rows --repeat 10 \
+            --csv "$out/sliding_rows${rows}.csv" | grep -E "^sliding"
+    done
+    echo "== direct: GB/s against R (R <= 8: its cost grows with R^2)"
+    $cli blur "${img[@]}" --variant direct --radius 1,2,4,8 --repeat 5 \
+        --json "$out/direct_radius.json" --csv "$out/direct_radius.csv"
+    echo "== tiled: R = 1..3, RGBA and 16-bit gray, 4096 x 4096"
+    $cli blur --synthetic random --width 4096 --height 4096 --channels 4 --device gpu \
+        --variant all --radius 1,2,3 --repeat 10 --csv "$out/rgba_4096.csv"
+    $cli blur --synthetic random --width 4096 --height 4096 --depth 16 --device gpu \
+        --variant all --radius 1,2,3 --repeat 10 --csv "$out/gray16_4096.csv"
+    echo "== the reference text's launches, with the corners table"
+    $cli blur --synthetic gradient --width 8192 --height 8192 --device gpu --corners --repeat 10
+    $cli blur --synthetic gradient --width 1026 --height 770 --device gpu --corners --repeat 10
+} 2>&1 | tee "$out/log.txt"
+# The device tool brings back a limited number of files: one archive.
+tar -C "$out" -czf "$out.tar.gz" . && rm -rf "$out" && mkdir -p "$out" && mv "$out.tar.gz" "$out/"
