@@ -104,7 +104,7 @@ std::vector<BlurVariant> allBlurVariants(); ///< direct, tiled, sliding (not aut
 
 /// Knobs for benchmarks (0: the variant's default).
 struct BlurTuning {
-    int rows = 0;      ///< tiled: rows per work-item; sliding: rows per column strip
+    int rows = 0; ///< rows per work-item (tiled: 16, 8 for SWAR on a CPU) or strip (sliding: 64)
     int workGroup = 0; ///< work-items per group along x
     /// tiled: 1 keeps the window's rows packed as loaded (few registers, the next row loaded
     /// while the current one is summed), 0 (the default) keeps their horizontal sums (less
@@ -114,8 +114,9 @@ struct BlurTuning {
     /// pixel per register, -1 the device's choice: SWAR on a CPU (2x faster on PoCL), not on a
     /// GPU (slower on the H100: the GPU is not limited by arithmetic there)
     int swar = -1;
-    /// tiled: 16-byte vectors each work-item loads and stores per row, 1 (default) or 2
-    int vectors = 1;
+    /// tiled: 16-byte vectors each work-item loads and stores per row: 1, 2 or 4; 0 the
+    /// device's choice (4 for the SWAR path on a CPU, else 1)
+    int vectors = 0;
     /// sliding's row pass: 1 one row per work-item (blur_rows_serial), 0 row tiles scanned in
     /// local memory (blur_rows), -1 the device's choice (serial on a CPU, tiles elsewhere)
     int serialRows = -1;

@@ -125,8 +125,8 @@ __kernel void blur_full(__global const value_t* in, __global value_t* out, int w
 //   RADIUS   blur_tiled: the radius, fixed when built (1..3), so the window lives in registers
 //   ROWS     blur_tiled: rows each work-item slides down
 //   PACKED   blur_tiled: 1 keeps the window's rows packed as loaded, 0 as horizontal sums
-//   SWAR     blur_tiled (PACKED 0, 8-bit gray, R = 1, VECS 1): two pixels per 32-bit register
-//   VECS     blur_tiled: 16-byte vectors per work-item and row (1 or 2)
+//   SWAR     blur_tiled (PACKED 0, 8-bit gray, R = 1): two pixels per 32-bit register
+//   VECS     blur_tiled: 16-byte vectors per work-item and row (1, 2 or 4)
 //   COLSUM16 blur_columns/blur_rows: column sums stored as ushort (8-bit images, R <= 128)
 //   PER      blur_rows: output elements per work-item
 #ifdef BORDER
@@ -262,19 +262,27 @@ inline void row_sums(__global const value_t* row, int x0, int rowElems, int widt
 // horizontal neighbours of a lane are the other register's lanes shifted by 16 bits, and
 // (s + 4) / 9 = (s * 7282 + 29128) >> 16 exactly for every s <= 2295 (checked for all of them).
 // About 5 operations per pixel instead of 10 or more; the GPU is then limited by memory again.
+#define SWAR_WORDS (4 * VECS)
 typedef struct {
-    uint4 even, odd; // the bytes of the 16-byte vector, split in 16-bit lanes
-    uint left, right; // the pixel before it and the one after it
+    uint even[SWAR_WORDS], odd[SWAR_WORDS]; // each word's bytes, split in 16-bit lanes
+    uint left, right; // the pixel before the vectors and the one after them
 } swarrow_t;
 
 inline swarrow_t swar_fetch(__global const uchar* row, int x0)
 {
-    const uint4 q = *(__global const uint4*)(row + x0);
     swarrow_t r;
-    r.even = q & (uint4)(0x00FF00FFu);
-    r.odd = (q >> (uint4)(8u)) & (uint4)(0x00FF00FFu);
+#pragma unroll
+    for (int j = 0; j < VECS; ++j) {
+        const uint4 q = ((__global const uint4*)(row + x0))[j];
+        const uint w[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            r.even[4 * j + k] = w[k] & 0x00FF00FFu;
+            r.odd[4 * j + k] = (w[k] >> 8) & 0x00FF00FFu;
+        }
+    }
     r.left = row[x0 - 1];
-    r.right = row[x0 + 16];
+    r.right = row[x0 + VEC];
     return r;
 }
 
@@ -299,15 +307,26 @@ inline void swar_strip(__global const uchar* src, __global uchar* dst, int width
     for (int y = y0; y < y1; ++y) {
         const swarrow_t c =
             swar_fetch(src + (size_t)border_index(y + 1, height) * (size_t)pitch, x0);
-        const uint4 ve = a.even + b.even + c.even, vo = a.odd + b.odd + c.odd;
+        uint ve[SWAR_WORDS], vo[SWAR_WORDS];
+#pragma unroll
+        for (int w = 0; w < SWAR_WORDS; ++w) {
+            ve[w] = a.even[w] + b.even[w] + c.even[w];
+            vo[w] = a.odd[w] + b.odd[w] + c.odd[w];
+        }
         const uint vl = a.left + b.left + c.left, vr = a.right + b.right + c.right;
+        uint ow[SWAR_WORDS];
+#pragma unroll
+        for (int w = 0; w < SWAR_WORDS; ++w)
+            ow[w] = swar_word(ve[w], vo[w], w == 0 ? vl : vo[w - 1] >> 16,
+                              w == SWAR_WORDS - 1 ? vr : ve[w + 1] & 0xFFFFu);
         vec_t o;
-        o.q[0].x = swar_word(ve.x, vo.x, vl, ve.y & 0xFFFFu);
-        o.q[0].y = swar_word(ve.y, vo.y, vo.x >> 16, ve.z & 0xFFFFu);
-        o.q[0].z = swar_word(ve.z, vo.z, vo.y >> 16, ve.w & 0xFFFFu);
-        o.q[0].w = swar_word(ve.w, vo.w, vo.z >> 16, vr);
+#pragma unroll
+        for (int j = 0; j < VECS; ++j)
+            o.q[j] = (uint4)(ow[4 * j], ow[4 * j + 1], ow[4 * j + 2], ow[4 * j + 3]);
         KEEP_FRAME(o, y);
-        *(__global uint4*)(dst + (size_t)y * (size_t)pitch + (size_t)x0) = o.q[0];
+#pragma unroll
+        for (int j = 0; j < VECS; ++j)
+            ((__global uint4*)(dst + (size_t)y * (size_t)pitch + (size_t)x0))[j] = o.q[j];
         a = b;
         b = c;
     }

@@ -135,21 +135,21 @@ HostImage downscaleToFit(const HostImage& image, int maxSide) {
     return out;
 }
 
-HostImage opencvBoxBlur(const HostImage& image, int radius, BorderMode mode) {
+void opencvBoxBlur(const HostImage& image, int radius, BorderMode mode, HostImage& out) {
     validateImage(image);
     if (mode == BorderMode::Interior)
         throw UsageError("--compare-opencv", "OpenCV has no interior-only border (use replicate "
                                              "or reflect101)");
-    HostImage out = image;
+    if (out.data.size() != image.data.size())
+        out = image;
     if (image.empty())
-        return out;
+        return;
     const int type = CV_MAKETYPE(image.depth == 16 ? CV_16U : CV_8U, image.channels);
     const cv::Mat src(image.height, image.width, type,
                       const_cast<std::uint8_t*>(image.data.data()));
     cv::Mat dst(image.height, image.width, type, out.data.data());
     cv::blur(src, dst, cv::Size(2 * radius + 1, 2 * radius + 1), cv::Point(-1, -1),
              mode == BorderMode::Replicate ? cv::BORDER_REPLICATE : cv::BORDER_REFLECT_101);
-    return out;
 }
 
 void saveImage(const HostImage& image, const std::string& path) {

@@ -26,9 +26,10 @@ std::string whyNotAnImage(const std::string& path);
 HostImage downscaleToFit(const HostImage& image, int maxSide);
 
 /// cv::blur of the image with a (2R + 1)^2 window and the border (replicate or reflect101;
-/// UsageError("--compare-opencv") for interior, which OpenCV has not): the baseline HistLab's
-/// blur is timed against.
-HostImage opencvBoxBlur(const HostImage& image, int radius, BorderMode mode);
+/// UsageError("--compare-opencv") for interior, which OpenCV has not) into `out`, which is
+/// made a copy of the image first unless it already has its size (so that a timed call
+/// allocates nothing): the baseline HistLab's blur is timed against.
+void opencvBoxBlur(const HostImage& image, int radius, BorderMode mode, HostImage& out);
 
 /// Writes an 8/16-bit image (PNG, TIFF, ...) through a temporary file and a rename.
 void saveImage(const HostImage& image, const std::string& path);

@@ -261,7 +261,7 @@ TEST_P(DeviceBlurVariant, EqualsTheCpuReference) {
                 tuning.serialRows = pass;
                 tuning.packed = pass;
                 tuning.swar = 1 - pass; // (only 8-bit gray R = 1 unpacked has a SWAR path)
-                tuning.vectors = 1 + pass;
+                tuning.vectors = pass ? 2 : 4;
                 const BlurRun run =
                     runBoxBlur(test::sharedDevice(), img, radius, mode, 1, {}, variant, tuning);
                 EXPECT_EQ(run.variant, variant);
