@@ -202,6 +202,51 @@ quint64 JobBridge::listDevices() {
     return id;
 }
 
+// Handlers for a lane whose newest job alone is heard: progress, the result and the error are
+// re-posted to the GUI thread and emitted only while `current` still names the job; the result
+// or the error clears it.
+template <typename Result>
+JobRunner::Handlers JobBridge::newestOnly(quint64 JobBridge::*current,
+                                          void (JobBridge::*progress)(quint64, double,
+                                                                      const QString&),
+                                          void (JobBridge::*finished)(quint64, const Result&),
+                                          void (JobBridge::*failed)(quint64, const JobError&)) {
+    JobRunner::Handlers handlers;
+    handlers.progress = [this, current, progress](JobId id, const Progress& p) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, current, progress, id, fraction = p.fraction,
+             stage = QString::fromStdString(p.stage)] {
+                if (id == this->*current)
+                    emit(this->*progress)(id, fraction, stage);
+            },
+            Qt::QueuedConnection);
+    };
+    handlers.finished = [this, current, finished](JobId id, std::any value) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, current, finished, id, result = std::any_cast<Result>(std::move(value))] {
+                if (id != this->*current) // superseded: the newest request wins
+                    return;
+                this->*current = 0;
+                emit(this->*finished)(id, result);
+            },
+            Qt::QueuedConnection);
+    };
+    handlers.failed = [this, current, failed](JobId id, const JobError& error) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, current, failed, id, error] {
+                if (id != this->*current)
+                    return;
+                this->*current = 0;
+                emit(this->*failed)(id, error);
+            },
+            Qt::QueuedConnection);
+    };
+    return handlers;
+}
+
 quint64 JobBridge::runExperiment(const ExperimentRequest& request) {
     JobRunner::Work work = [this, request, loaded = m_loaded](JobContext& ctx) -> std::any {
         ExperimentSpec spec = request.spec;
@@ -230,38 +275,9 @@ quint64 JobBridge::runExperiment(const ExperimentRequest& request) {
             },
             [&ctx](double fraction, const std::string& what) { ctx.progress(fraction, what); });
     };
-    JobRunner::Handlers handlers;
-    handlers.progress = [this](JobId id, const Progress& p) {
-        QMetaObject::invokeMethod(
-            this,
-            [this, id, fraction = p.fraction, what = QString::fromStdString(p.stage)] {
-                if (id == m_experiment)
-                    emit experimentProgress(id, fraction, what);
-            },
-            Qt::QueuedConnection);
-    };
-    handlers.finished = [this](JobId id, std::any value) {
-        QMetaObject::invokeMethod(
-            this,
-            [this, id, run = std::any_cast<ExperimentRun>(std::move(value))] {
-                if (id != m_experiment)
-                    return;
-                m_experiment = 0;
-                emit experimentFinished(id, run);
-            },
-            Qt::QueuedConnection);
-    };
-    handlers.failed = [this](JobId id, const JobError& error) {
-        QMetaObject::invokeMethod(
-            this,
-            [this, id, error] {
-                if (id != m_experiment)
-                    return;
-                m_experiment = 0;
-                emit experimentFailed(id, error);
-            },
-            Qt::QueuedConnection);
-    };
+    JobRunner::Handlers handlers =
+        newestOnly<ExperimentRun>(&JobBridge::m_experiment, &JobBridge::experimentProgress,
+                                  &JobBridge::experimentFinished, &JobBridge::experimentFailed);
     m_experiment = m_runner->submit("experiment", std::move(work), std::move(handlers));
     qCDebug(lcUi) << "experiment" << m_experiment
                   << "submitted:" << experimentKindName(request.spec.kind);
@@ -271,6 +287,248 @@ quint64 JobBridge::runExperiment(const ExperimentRequest& request) {
 void JobBridge::cancelExperiment() {
     if (m_experiment)
         m_runner->cancel(m_experiment);
+}
+
+HostImage launchPlane(const HostImage& image, std::string* note) {
+    HostImage plane = toHighByte(image);
+    std::string why =
+        image.depth == 16 ? "16-bit image: blurred on the high byte of each value" : "";
+    if (plane.channels != 1) {
+        plane.data = lumaPlane(plane);
+        plane.channels = 1;
+        why = image.depth == 16 ? "16-bit color image: blurred on the luma of its high bytes"
+                                : "color image: blurred on its luma (OpenCV's BGR2GRAY)";
+    }
+    if (note)
+        *note = why;
+    return plane;
+}
+
+quint64 JobBridge::runBlur(const BlurRequest& request) {
+    JobRunner::Work work = [request, loaded = m_loaded](JobContext& ctx) -> std::any {
+        ctx.progress(0.0, "loading");
+        const std::shared_ptr<const HostImage> full = loaded->get(request.source);
+        ctx.throwIfCancelled();
+        Device& device = ctx.devices().select(request.device.toStdString());
+        logInfo("device", "blur on device " + std::to_string(device.info().index) + ": " +
+                              device.info().name);
+        BlurResult result;
+        result.request = request;
+        result.device = device.info();
+        result.imageSize = QSize(full->width, full->height);
+        const int side = request.maxPreviewSide;
+        if (request.mode == BlurRequest::Mode::Launches) {
+            std::string note;
+            const HostImage gray = launchPlane(*full, &note);
+            result.note = QString::fromStdString(note);
+            result.channels = 1;
+            result.inputPreview = previewOf(gray, side);
+            const std::vector<BlurLaunch> launches =
+                request.launches.empty() ? allBlurLaunches() : request.launches;
+            ctx.progress(0.1, launches.size() == 1 ? blurLaunchName(launches.front()) : "launches");
+            result.launches = runBlurLaunches(device, gray, request.radius, launches,
+                                              request.repeats, ctx.cancelToken());
+            for (const BlurLaunchResult& launch : result.launches)
+                result.previews.push_back(launch.output.empty() ? QImage()
+                                                                : previewOf(launch.output, side));
+        } else {
+            result.channels = full->channels;
+            result.depth = full->depth;
+            result.inputPreview = previewOf(*full, side);
+            const std::vector<BlurVariant> variants =
+                request.variants.empty() ? std::vector<BlurVariant>{BlurVariant::Auto}
+                                         : request.variants;
+            for (std::size_t i = 0; i < variants.size(); ++i) {
+                ctx.throwIfCancelled();
+                ctx.progress(0.1 + 0.9 * double(i) / double(variants.size()),
+                             blurVariantName(variants[i]));
+                BlurVariantRun v;
+                v.requested = variants[i];
+                try {
+                    v.run = runBoxBlur(device, *full, request.radius, request.border,
+                                       request.repeats, ctx.cancelToken(), variants[i]);
+                    v.outcome = "ran";
+                } catch (const UnsupportedError& e) {
+                    v.outcome = "unsupported"; // expected where the device lacks something
+                    v.detail = e.what();
+                } catch (const UsageError& e) {
+                    // Among several, a variant not built for these parameters (tiled above
+                    // radius 3) is a row that says so; asked for alone, it is the job's error.
+                    if (variants.size() == 1)
+                        throw;
+                    v.outcome = "not applicable";
+                    v.detail = e.what();
+                } catch (const CancelledError&) {
+                    throw;
+                } catch (...) {
+                    // One variant of several is a failed row, not a failed comparison.
+                    if (variants.size() == 1)
+                        throw;
+                    v.outcome = "failed";
+                    v.detail = toJobError(std::current_exception()).message;
+                }
+                result.previews.push_back(v.run.output.empty() ? QImage()
+                                                               : previewOf(v.run.output, side));
+                result.runs.push_back(std::move(v));
+            }
+        }
+        return result;
+    };
+    JobRunner::Handlers handlers =
+        newestOnly<BlurResult>(&JobBridge::m_blur, &JobBridge::blurProgress,
+                               &JobBridge::blurFinished, &JobBridge::blurFailed);
+    m_blur = m_runner->submit("blur", std::move(work), std::move(handlers));
+    qCDebug(lcUi) << "blur" << m_blur << "submitted:" << request.source << "radius"
+                  << request.radius;
+    return m_blur;
+}
+
+void JobBridge::cancelBlur() {
+    if (m_blur)
+        m_runner->cancel(m_blur);
+}
+
+quint64 JobBridge::runEqualize(const EqualizeRequest& request) {
+    JobRunner::Work work = [request, loaded = m_loaded](JobContext& ctx) -> std::any {
+        ctx.progress(0.0, "loading");
+        const std::shared_ptr<const HostImage> full = loaded->get(request.source);
+        ctx.throwIfCancelled();
+        Device& device = ctx.devices().select(request.device.toStdString());
+        logInfo("device", "equalize on device " + std::to_string(device.info().index) + ": " +
+                              device.info().name);
+        EqualizeResult result;
+        result.request = request;
+        result.device = device.info();
+        result.imageSize = QSize(full->width, full->height);
+        result.channels = full->channels;
+        result.depth = full->depth;
+        ctx.progress(0.1, "equalizing");
+        result.run = histlab::runEqualize(device, *full, request.repeats, ctx.cancelToken());
+        ctx.throwIfCancelled();
+        // The "after" histogram is that of the output's own plane (for a color image its luma,
+        // which the clamping of c + lut[Y] - Y may move off lut[Y]).
+        ctx.progress(0.9, "histogram of the result");
+        result.histogramAfter.assign(std::size_t(result.run.bins), 0);
+        for (std::uint32_t v : equalizePlane(result.run.output))
+            if (v < result.histogramAfter.size())
+                ++result.histogramAfter[v];
+        result.inputPreview = previewOf(*full, request.maxPreviewSide);
+        result.outputPreview = previewOf(result.run.output, request.maxPreviewSide);
+        return result;
+    };
+    JobRunner::Handlers handlers =
+        newestOnly<EqualizeResult>(&JobBridge::m_equalize, &JobBridge::equalizeProgress,
+                                   &JobBridge::equalizeFinished, &JobBridge::equalizeFailed);
+    m_equalize = m_runner->submit("equalize", std::move(work), std::move(handlers));
+    qCDebug(lcUi) << "equalize" << m_equalize << "submitted:" << request.source;
+    return m_equalize;
+}
+
+void JobBridge::cancelEqualize() {
+    if (m_equalize)
+        m_runner->cancel(m_equalize);
+}
+
+quint64 JobBridge::runScans(const ScanBenchRequest& request) {
+    JobRunner::Work work = [this, request](JobContext& ctx) -> std::any {
+        Device& device = ctx.devices().select(request.device.toStdString());
+        const DeviceInfo& info = device.info();
+        logInfo("device", "scans on device " + std::to_string(info.index) + ": " + info.name);
+        ScanPlan plan;
+        plan.request = request;
+        plan.device = info;
+        const std::size_t bytes = request.bytes
+                                      ? request.bytes
+                                      : std::size_t(info.type == DeviceType::Cpu ? 16 : 64) << 20;
+        plan.elements = bytes / sizeof(std::uint32_t);
+        for (std::size_t wg : scanWorkGroupSizes(info))
+            if (wg >= request.minWorkGroupSize &&
+                (request.maxWorkGroupSize == 0 || wg <= request.maxWorkGroupSize))
+                plan.workGroupSizes.push_back(wg);
+        std::vector<ScanVariant> segmented, whole;
+        for (ScanVariant v : request.variants)
+            (isSegmentedScan(v) ? segmented : whole).push_back(v);
+        if (segmented.empty() && whole.empty())
+            throw UsageError("--variant", "no variant to run: choose at least one");
+        if (!segmented.empty() && plan.workGroupSizes.empty())
+            throw UsageError(
+                "--wg", "no work-group size from " + std::to_string(request.minWorkGroupSize) +
+                            " to " + std::to_string(request.maxWorkGroupSize) + " on " + info.name +
+                            " (16 to " + std::to_string(info.maxWorkGroupSize) + ")");
+        plan.points = int(segmented.size() * plan.workGroupSizes.size() + whole.size());
+        const quint64 id = ctx.id();
+        QMetaObject::invokeMethod(
+            this,
+            [this, id, plan] {
+                if (id == m_scan)
+                    emit scanStarted(id, plan);
+            },
+            Qt::QueuedConnection);
+
+        int done = 0;
+        auto report = [&](const ScanPoint& point) {
+            ++done;
+            QMetaObject::invokeMethod(
+                this,
+                [this, id, point] {
+                    if (id == m_scan)
+                        emit scanPoint(id, point);
+                },
+                Qt::QueuedConnection);
+            ctx.progress(double(done) / double(std::max(plan.points, 1)),
+                         std::string(scanVariantName(point.variant)) + " wg " +
+                             std::to_string(point.workGroupSize));
+        };
+        ScanRequest base;
+        base.elements = plan.elements;
+        base.distribution = request.distribution;
+        base.repeats = request.repeats;
+        ScanBenchResult result;
+        result.plan = plan;
+        ctx.progress(0.0, "copy kernel");
+        if (!segmented.empty()) {
+            ScanRequest r = base;
+            r.variants = segmented;
+            r.workGroupSizes = plan.workGroupSizes;
+            result.run = histlab::runScans(device, r, ctx.cancelToken(), report);
+        }
+        if (!whole.empty()) {
+            // At their default work-group size; judged against the first copy kernel's run, so
+            // that every point of the figure has the same reference.
+            ScanRequest r = base;
+            r.variants = whole;
+            const bool first = segmented.empty();
+            const double copyGbps = result.run.copy.gbps;
+            auto rescale = [&](ScanPoint& p) {
+                if (!first && copyGbps > 0 && (p.status == "verified" || p.status == "mismatch"))
+                    p.percentOfCopy = 100.0 * p.gbps / copyGbps;
+            };
+            ScanRun second = histlab::runScans(device, r, ctx.cancelToken(), [&](ScanPoint p) {
+                rescale(p);
+                report(p);
+            });
+            if (first) {
+                result.run = std::move(second);
+            } else {
+                for (ScanPoint& p : second.points) {
+                    rescale(p);
+                    result.run.points.push_back(std::move(p));
+                }
+            }
+        }
+        return result;
+    };
+    JobRunner::Handlers handlers =
+        newestOnly<ScanBenchResult>(&JobBridge::m_scan, &JobBridge::scanProgress,
+                                    &JobBridge::scanFinished, &JobBridge::scanFailed);
+    m_scan = m_runner->submit("scan", std::move(work), std::move(handlers));
+    qCDebug(lcUi) << "scan benchmark" << m_scan << "submitted:" << request.bytes << "bytes";
+    return m_scan;
+}
+
+void JobBridge::cancelScans() {
+    if (m_scan)
+        m_runner->cancel(m_scan);
 }
 
 void JobBridge::deliverFinished(quint64 id, const ImageAnalysis& result) {

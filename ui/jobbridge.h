@@ -4,10 +4,13 @@
 // they leave as signals carrying values. The newest request of a lane wins: the runner cancels
 // the older jobs, and a stale answer that still arrives is dropped here, so the UI only ever
 // hears about the request it made last.
+#include <blur.h>
+#include <equalize.h>
 #include <experiment.h>
 #include <histogram256.h>
 #include <histogramstats.h>
 #include <runner.h>
+#include <scan.h>
 
 #include <QImage>
 #include <QMetaType>
@@ -67,6 +70,109 @@ struct ExperimentRequest {
     QString imageSource;      ///< for the "image" distribution: a file or resource path
 };
 
+/// A box blur to run on the worker (lane "blur"): the whole image with a border mode and a
+/// variant, or the reference text's launches of the interior blur on its 8-bit gray plane.
+struct BlurRequest {
+    enum class Mode { WholeImage, Launches };
+    QString source;                          ///< a file or resource path (as AnalysisRequest)
+    QString device = QStringLiteral("auto"); ///< a core device selector (see selectDevice)
+    Mode mode = Mode::WholeImage;
+    int radius = 1;
+    int repeats = 5;
+    BorderMode border = BorderMode::Reflect101; ///< WholeImage
+    /// WholeImage: each is run in turn (several to compare them); empty means {Auto}.
+    std::vector<BlurVariant> variants;
+    std::vector<BlurLaunch> launches; ///< Launches; empty means all of them
+    /// The previews (original and results) are at most this many pixels on the longer side.
+    int maxPreviewSide = 4096;
+};
+
+/// One whole-image variant as it went: "ran"; "unsupported" (the device cannot run it: an
+/// expected outcome, with the reason in detail); and, when several variants run, "not
+/// applicable" (a variant not made for these parameters, e.g. tiled above radius 3) or
+/// "failed" (any other error). A single variant's errors other than unsupported fail the job.
+struct BlurVariantRun {
+    BlurVariant requested = BlurVariant::Auto;
+    std::string outcome;
+    std::string detail;
+    BlurRun run; ///< when it ran
+};
+
+/// One finished blur, as values. The previews are 8-bit QImages of the same size (the high
+/// byte of 16-bit data, downscaled alike when the image is larger than maxPreviewSide); the
+/// outputs themselves are full size, for saving.
+struct BlurResult {
+    BlurRequest request;
+    DeviceInfo device;
+    QSize imageSize;
+    int channels = 0; ///< of what was blurred (1 for the launch demonstration)
+    int depth = 8;
+    QString note;        ///< e.g. the launch demonstration of a color image runs on its luma
+    QImage inputPreview; ///< what was blurred: the image, or its gray plane
+    std::vector<BlurVariantRun> runs;       ///< WholeImage: one per requested variant
+    std::vector<BlurLaunchResult> launches; ///< Launches: one per launch
+    std::vector<QImage> previews; ///< one per run or launch, null where there is no output
+};
+
+/// The 8-bit gray plane the launch demonstration runs on: a color image's luma (OpenCV's
+/// BGR2GRAY), a 16-bit image's high byte; `note` says which (empty for 8-bit gray).
+HostImage launchPlane(const HostImage& image, std::string* note = nullptr);
+
+/// A histogram equalization of an image on the worker (lane "equalize"): runEqualize on the
+/// image the window shows.
+struct EqualizeRequest {
+    QString source;                          ///< a file or resource path (as AnalysisRequest)
+    QString device = QStringLiteral("auto"); ///< a core device selector (see selectDevice)
+    int repeats = 5;
+    /// The previews (original and result) are at most this many pixels on the longer side.
+    int maxPreviewSide = 4096;
+};
+
+/// One finished equalization, as values: the core's run (the full-size output, histogram, CDF,
+/// table, per-stage timings, verification) and what the tab draws from it.
+struct EqualizeResult {
+    EqualizeRequest request;
+    DeviceInfo device;
+    QSize imageSize;
+    int channels = 0;
+    int depth = 8;
+    QImage inputPreview;  ///< 8-bit, as previewOf
+    QImage outputPreview; ///< the same size as inputPreview
+    EqualizeRun run;
+    /// The histogram of the output's plane (its gray values or luma; run.bins bins), computed
+    /// on the CPU from the output: the "after" of the tab's plot.
+    std::vector<std::uint64_t> histogramAfter;
+};
+
+/// The scan benchmark on the worker (lane "scan"): the per-segment scans at every work-group
+/// size from minWorkGroupSize to maxWorkGroupSize (powers of two the device allows), the
+/// whole-array scans at their default size, the copy kernel on the same buffer.
+struct ScanBenchRequest {
+    QString device = QStringLiteral("auto"); ///< a core device selector (see selectDevice)
+    std::vector<ScanVariant> variants = allScanVariants();
+    std::size_t bytes = 0; ///< of uint32 values; 0: 64 MiB on a GPU, 16 MiB on a CPU device
+    int repeats = 5;
+    std::size_t minWorkGroupSize = 16;
+    std::size_t maxWorkGroupSize = 0; ///< 0: the device's maximum
+    ScanDistribution distribution = ScanDistribution::Random;
+};
+
+/// What a scan benchmark is about to run, sent before its first point.
+struct ScanPlan {
+    ScanBenchRequest request;
+    DeviceInfo device;
+    std::size_t elements = 0;
+    std::vector<std::size_t> workGroupSizes; ///< of the per-segment variants
+    int points = 0;                          ///< how many points will arrive
+};
+
+/// One finished scan benchmark: every point, and the copy kernel's run. Points of the
+/// whole-array variants have their percentOfCopy against run.copy too.
+struct ScanBenchResult {
+    ScanPlan plan;
+    ScanRun run;
+};
+
 class JobBridge : public QObject {
     Q_OBJECT
 public:
@@ -99,6 +205,26 @@ public:
     void cancelExperiment();
     bool experimentRunning() const { return m_experiment != 0; }
 
+    /// Blurs on the worker (lane "blur": a newer blur cancels the older one); answers with
+    /// blurProgress, then blurFinished or blurFailed. The worker keeps the last image it loaded,
+    /// so blurring the image the window shows does not read it again.
+    quint64 runBlur(const BlurRequest& request);
+    void cancelBlur();
+    bool blurRunning() const { return m_blur != 0; }
+
+    /// Equalizes on the worker (lane "equalize": a newer one cancels the older one); answers
+    /// with equalizeProgress, then equalizeFinished or equalizeFailed.
+    quint64 runEqualize(const EqualizeRequest& request);
+    void cancelEqualize();
+    bool equalizeRunning() const { return m_equalize != 0; }
+
+    /// Runs the scan benchmark on the worker (lane "scan": a newer one cancels the older one):
+    /// scanStarted, then each point as scanPoint as it finishes, then scanFinished or
+    /// scanFailed.
+    quint64 runScans(const ScanBenchRequest& request);
+    void cancelScans();
+    bool scansRunning() const { return m_scan != 0; }
+
 signals:
     /// busy() changed: an analysis was submitted while idle, or the newest one answered.
     void busyChanged(bool busy);
@@ -111,6 +237,17 @@ signals:
     void experimentProgress(quint64 id, double fraction, const QString& what);
     void experimentFinished(quint64 id, const histlab::ExperimentRun& run);
     void experimentFailed(quint64 id, const histlab::JobError& error);
+    void blurProgress(quint64 id, double fraction, const QString& stage);
+    void blurFinished(quint64 id, const histlab::ui::BlurResult& result);
+    void blurFailed(quint64 id, const histlab::JobError& error);
+    void equalizeProgress(quint64 id, double fraction, const QString& stage);
+    void equalizeFinished(quint64 id, const histlab::ui::EqualizeResult& result);
+    void equalizeFailed(quint64 id, const histlab::JobError& error);
+    void scanStarted(quint64 id, const histlab::ui::ScanPlan& plan);
+    void scanPoint(quint64 id, const histlab::ScanPoint& point);
+    void scanProgress(quint64 id, double fraction, const QString& what);
+    void scanFinished(quint64 id, const histlab::ui::ScanBenchResult& result);
+    void scanFailed(quint64 id, const histlab::JobError& error);
 
 private:
     void deliverFinished(quint64 id, const ImageAnalysis& result);
@@ -120,9 +257,18 @@ private:
     struct LoadedImage;                    // the last image the worker loaded
     std::shared_ptr<LoadedImage> m_loaded; // copied into each job; only the worker touches it
 
-    quint64 m_latest = 0;     // the newest analysis submitted (GUI thread only)
-    quint64 m_pending = 0;    // m_latest until it answers, then 0
+    quint64 m_latest = 0;  // the newest analysis submitted (GUI thread only)
+    quint64 m_pending = 0; // m_latest until it answers, then 0
+    template <typename Result>
+    JobRunner::Handlers newestOnly(quint64 JobBridge::*current,
+                                   void (JobBridge::*progress)(quint64, double, const QString&),
+                                   void (JobBridge::*finished)(quint64, const Result&),
+                                   void (JobBridge::*failed)(quint64, const JobError&));
+
     quint64 m_experiment = 0; // the experiment running, or 0
+    quint64 m_blur = 0;       // the newest blur until it answers, or 0
+    quint64 m_equalize = 0;   // the newest equalization until it answers, or 0
+    quint64 m_scan = 0;       // the newest scan benchmark until it answers, or 0
 };
 
 } // namespace histlab::ui
@@ -131,3 +277,8 @@ Q_DECLARE_METATYPE(histlab::ui::ImageAnalysis)
 Q_DECLARE_METATYPE(histlab::JobError)
 Q_DECLARE_METATYPE(histlab::ExperimentPoint)
 Q_DECLARE_METATYPE(histlab::ExperimentRun)
+Q_DECLARE_METATYPE(histlab::ui::BlurResult)
+Q_DECLARE_METATYPE(histlab::ui::EqualizeResult)
+Q_DECLARE_METATYPE(histlab::ui::ScanPlan)
+Q_DECLARE_METATYPE(histlab::ui::ScanBenchResult)
+Q_DECLARE_METATYPE(histlab::ScanPoint)

@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "blurpanel.h"
+#include "equalizepanel.h"
 #include "experimentpanel.h"
 #include "histogramplot.h"
 #include "imagelist.h"
@@ -7,6 +9,7 @@
 #include "logging.h"
 #include "logpanel.h"
 #include "runpanel.h"
+#include "scanpanel.h"
 #include "statisticspanel.h"
 
 #include <QAction>
@@ -120,12 +123,41 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_experiments, tr("E&xperiments"));
     m_tabs->setTabToolTip(1, tr("Why the kernel is as fast as it is: sweeps of copies, reads, "
                                 "work-groups, stages and variants, point by point"));
+    m_blur = new BlurPanel(m_bridge);
+    m_tabs->addTab(m_blur, tr("Bl&ur"));
+    m_tabs->setTabToolTip(2, tr("The box blur of the shown image, next to it or split with it: "
+                                "border modes, variants, the reference text's launches"));
+    m_equalize = new EqualizePanel(m_bridge);
+    m_tabs->addTab(m_equalize, tr("E&qualize"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_equalize),
+                          tr("The histogram equalization of the shown image on the device: "
+                             "before and after, per-stage timings, histograms and CDFs"));
+    m_scans = new ScanPanel(m_bridge);
+    m_tabs->addTab(m_scans, tr("S&cans"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_scans),
+                          tr("Prefix sums on the device: GB/s against the work-group size, "
+                             "against the same run's copy kernel"));
     setCentralWidget(m_tabs);
     m_splitter = splitter;
     connect(m_experiments, &ExperimentPanel::problem, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     connect(m_experiments, &ExperimentPanel::runEnded, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connect(m_blur, &BlurPanel::problem, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connect(m_blur, &BlurPanel::runEnded, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    m_blur->setDeviceSelectorSource([this] { return m_runPanel->deviceSelector(); });
+    connect(m_equalize, &EqualizePanel::problem, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connect(m_equalize, &EqualizePanel::runEnded, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    m_equalize->setDeviceSelectorSource([this] { return m_runPanel->deviceSelector(); });
+    connect(m_scans, &ScanPanel::problem, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connect(m_scans, &ScanPanel::runEnded, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    m_scans->setDeviceSelectorSource([this] { return m_runPanel->deviceSelector(); });
     m_rightSplitter = right;
 
     m_runLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -218,6 +250,27 @@ void MainWindow::createMenus() {
     experiments->setStatusTip(tr("The Experiments tab (Ctrl+T again: back to the image)"));
     connect(experiments, &QAction::triggered, this,
             [this] { m_tabs->setCurrentIndex(m_tabs->currentIndex() == 1 ? 0 : 1); });
+    QAction* blur = view->addAction(tr("Bl&ur"));
+    blur->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    blur->setStatusTip(tr("The Blur tab (Ctrl+B again: back to the image)"));
+    connect(blur, &QAction::triggered, this, [this] {
+        const int index = m_tabs->indexOf(m_blur);
+        m_tabs->setCurrentIndex(m_tabs->currentIndex() == index ? 0 : index);
+    });
+    QAction* equalize = view->addAction(tr("E&qualize"));
+    equalize->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    equalize->setStatusTip(tr("The Equalize tab (Ctrl+Shift+E again: back to the image)"));
+    connect(equalize, &QAction::triggered, this, [this] {
+        const int index = m_tabs->indexOf(m_equalize);
+        m_tabs->setCurrentIndex(m_tabs->currentIndex() == index ? 0 : index);
+    });
+    QAction* scans = view->addAction(tr("S&cans"));
+    scans->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    scans->setStatusTip(tr("The Scans tab (Ctrl+Shift+S again: back to the image)"));
+    connect(scans, &QAction::triggered, this, [this] {
+        const int index = m_tabs->indexOf(m_scans);
+        m_tabs->setCurrentIndex(m_tabs->currentIndex() == index ? 0 : index);
+    });
     view->addAction(m_imagesDock->toggleViewAction());
     QAction* logAction = m_logDock->toggleViewAction();
     logAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
@@ -501,6 +554,8 @@ void MainWindow::showAnalysis(const ImageAnalysis& analysis) {
     statusBar()->clearMessage();
     m_images->setCurrentImage(analysis.source);
     m_experiments->setImageSource(analysis.source);
+    m_blur->setImage(m_current.source, m_current.imageSize, m_current.preview);
+    m_equalize->setImage(m_current.source, m_current.imageSize, m_current.preview);
     if (!sameImage && !analysis.source.startsWith(QLatin1String(":/")))
         RecentFiles::add(QFileInfo(analysis.source).absoluteFilePath());
     qCInfo(lcUi).noquote() << analysis.source << "analysed:" << summary;
@@ -619,6 +674,18 @@ void MainWindow::createRunControls() {
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(runAgainAction);
     run->addAction(cancelAction);
+    run->addSeparator();
+    // The tabs' runs, from anywhere: each shows its tab and starts (Ctrl+Enter in the tab).
+    QAction* equalizeImage = run->addAction(tr("&Equalize Image"), this, [this] {
+        m_tabs->setCurrentWidget(m_equalize);
+        m_equalize->startRun();
+    });
+    equalizeImage->setStatusTip(tr("Equalize the shown image on the Run dock's device"));
+    QAction* scanBenchmark = run->addAction(tr("Run &Scan Benchmark"), this, [this] {
+        m_tabs->setCurrentWidget(m_scans);
+        m_scans->startRun();
+    });
+    scanBenchmark->setStatusTip(tr("The Scans tab's benchmark with its settings"));
     run->addSeparator();
     run->addAction(dock->toggleViewAction());
     connect(runAgainAction, &QAction::triggered, this, &MainWindow::runAgain);

@@ -23,12 +23,15 @@ class QTabWidget;
 
 namespace histlab::ui {
 
+class BlurPanel;
+class EqualizePanel;
 class ExperimentPanel;
 class HistogramPlot;
 class ImageList;
 class ImageView;
 class LogPanel;
 class RunPanel;
+class ScanPanel;
 class StatisticsPanel;
 
 class MainWindow : public QMainWindow {
@@ -62,7 +65,14 @@ public:
     QDockWidget* logDock() const { return m_logDock; }
     /// The Experiments tab (issue 4's sweeps, live).
     ExperimentPanel* experimentPanel() const { return m_experiments; }
-    /// "Image" (the image, its histograms and statistics) and "Experiments".
+    /// The Blur tab (issue 5: the box blur of the shown image, compared with it).
+    BlurPanel* blurPanel() const { return m_blur; }
+    /// The Equalize tab (issue 5: the histogram equalization of the shown image).
+    EqualizePanel* equalizePanel() const { return m_equalize; }
+    /// The Scans tab (issue 5: GB/s of the scans against the work-group size, live).
+    ScanPanel* scanPanel() const { return m_scans; }
+    /// "Image" (the image, its histograms and statistics), "Experiments", "Blur", "Equalize"
+    /// and "Scans".
     QTabWidget* tabs() const { return m_tabs; }
     /// File › Open Recent, rebuilt each time it opens.
     QMenu* recentMenu() const { return m_recentMenu; }
@@ -187,6 +197,9 @@ private:
     QDockWidget* m_logDock = nullptr;
     QMenu* m_recentMenu = nullptr;
     ExperimentPanel* m_experiments = nullptr;
+    BlurPanel* m_blur = nullptr;
+    EqualizePanel* m_equalize = nullptr;
+    ScanPanel* m_scans = nullptr;
     QTabWidget* m_tabs = nullptr;
 };
 

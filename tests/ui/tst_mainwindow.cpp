@@ -423,6 +423,9 @@ void TestMainWindow::shortcuts_data() {
     QTest::newRow("copy plot") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C);
     QTest::newRow("log") << QKeySequence(Qt::CTRL | Qt::Key_L);
     QTest::newRow("experiments") << QKeySequence(Qt::CTRL | Qt::Key_T);
+    QTest::newRow("blur") << QKeySequence(Qt::CTRL | Qt::Key_B);
+    QTest::newRow("equalize") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E);
+    QTest::newRow("scans") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S);
     QTest::newRow("fit") << QKeySequence(Qt::CTRL | Qt::Key_0);
     QTest::newRow("actual size") << QKeySequence(Qt::CTRL | Qt::Key_1);
 }
