@@ -326,9 +326,17 @@ std::size_t roundUp(std::size_t v, std::size_t m) {
     return (v + m - 1) / m * m;
 }
 
-std::string launchText(const char* kernel, const cl::NDRange& global, const cl::NDRange& local) {
-    return std::string(kernel) + " " + std::to_string(global[0]) + "x" + std::to_string(global[1]) +
-           " / " + std::to_string(local[0]) + "x" + std::to_string(local[1]);
+KernelLaunch kernelLaunch(const char* kernel, const cl::NDRange& global, const cl::NDRange& local) {
+    return {kernel, global[0], global[1], local[0], local[1]};
+}
+
+std::string launchText(const std::vector<KernelLaunch>& kernels) {
+    std::string text;
+    for (const KernelLaunch& k : kernels)
+        text += (text.empty() ? "" : ", ") + k.kernel + " " + std::to_string(k.globalX) + "x" +
+                std::to_string(k.globalY) + " / " + std::to_string(k.localX) + "x" +
+                std::to_string(k.localY);
+    return text;
 }
 
 } // namespace
@@ -393,7 +401,7 @@ BlurRun runBoxBlur(Device& device, const HostImage& image, int radius, BorderMod
             k1.setArg(4, cl_int(radius));
             g1 = cl::NDRange(roundUp(std::size_t(image.width), 16), roundUp(height, 16));
             l1 = cl::NDRange(16, 16);
-            run.launch = launchText("blur_full", g1, l1);
+            run.kernels = {kernelLaunch("blur_full", g1, l1)};
             break;
         }
         case BlurVariant::Tiled: {
@@ -424,7 +432,7 @@ BlurRun runBoxBlur(Device& device, const HostImage& image, int radius, BorderMod
             g1 = cl::NDRange(roundUp((rowElems + vec - 1) / vec, wg),
                              (height + std::size_t(rows) - 1) / std::size_t(rows));
             l1 = cl::NDRange(wg, 1);
-            run.launch = launchText("blur_tiled", g1, l1);
+            run.kernels = {kernelLaunch("blur_tiled", g1, l1)};
             break;
         }
         case BlurVariant::Sliding: {
@@ -482,11 +490,12 @@ BlurRun runBoxBlur(Device& device, const HostImage& image, int radius, BorderMod
                 g2 = cl::NDRange((rowElems + wg * per - 1) / (wg * per) * wg, height);
                 l2 = cl::NDRange(wg, 1);
             }
-            run.launch =
-                launchText("blur_columns", g1, l1) + ", " + launchText("blur_rows", g2, l2);
+            run.kernels = {kernelLaunch("blur_columns", g1, l1),
+                           kernelLaunch(serialRows ? "blur_rows_serial" : "blur_rows", g2, l2)};
             break;
         }
         }
+        run.launch = launchText(run.kernels);
         logInfo("blur", std::string(blurVariantName(run.variant)) + " " + run.buildOptions + ": " +
                             run.launch);
         const auto once = [&] {

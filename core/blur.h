@@ -131,11 +131,18 @@ constexpr int kTiledMaxRadius = 3;
 /// What `auto` picks for a radius.
 BlurVariant resolveBlurVariant(BlurVariant variant, int radius);
 
+/// One kernel launch of a run: its name, global range and work-group size.
+struct KernelLaunch {
+    std::string kernel;
+    std::size_t globalX = 0, globalY = 0, localX = 0, localY = 0;
+};
+
 /// The whole image blurred on the device: any border mode, gray, RGB or RGBA, 8- or 16-bit.
 struct BlurRun {
     BlurVariant variant = BlurVariant::Direct; ///< what ran (auto resolved)
     std::string buildOptions;
-    std::string launch; ///< global and local sizes of each kernel, for the log and reports
+    std::vector<KernelLaunch> kernels; ///< what one run launches, in order
+    std::string launch; ///< the same as text ("blur_tiled 64x512 / 64x1, ..."), for reports
     HostImage output;
     TimingStats stats;                 ///< kernel milliseconds over `repeats` runs after a warm-up
     double gbps = 0;                   ///< image bytes read + written per second

@@ -59,18 +59,16 @@ QString gbps(double value) {
     return QString::number(value, 'f', value >= 100 ? 0 : 2);
 }
 
-/// BlurRun::launch ("blur_tiled 64x48 / 64x1, ...") as range and local size cells; the whole
-/// text when it is not in that form.
-std::pair<QString, QString> splitLaunchText(const std::string& launch) {
-    if (launch.empty())
+QString size2(std::size_t x, std::size_t y);
+
+/// A run's kernels as range and local size cells ("64×48, 16×48" and "64×1, 8×1").
+std::pair<QString, QString> launchCells(const std::vector<KernelLaunch>& kernels) {
+    if (kernels.empty())
         return {QStringLiteral("—"), QStringLiteral("—")};
     QStringList ranges, locals;
-    for (const QString& part : QString::fromStdString(launch).split(QStringLiteral(", "))) {
-        const QStringList words = part.split(QLatin1Char(' '), Qt::SkipEmptyParts);
-        if (words.size() != 4 || words[2] != QStringLiteral("/"))
-            return {QString::fromStdString(launch), QString()};
-        ranges << words[1];
-        locals << words[3];
+    for (const KernelLaunch& k : kernels) {
+        ranges << size2(k.globalX, k.globalY);
+        locals << size2(k.localX, k.localY);
     }
     return {ranges.join(QStringLiteral(", ")), locals.join(QStringLiteral(", "))};
 }
@@ -547,7 +545,7 @@ void BlurPanel::fillRunsTable(const BlurResult& result) {
             if (ran && v.requested != v.run.variant)
                 name += QStringLiteral(" → ") + QString::fromLatin1(blurVariantName(v.run.variant));
             const auto [range, local] =
-                ran ? splitLaunchText(v.run.launch) : std::pair{QString(), QString()};
+                ran ? launchCells(v.run.kernels) : std::pair{QString(), QString()};
             const std::optional<bool> verified =
                 ran ? std::optional<bool>(v.run.verified) : std::nullopt;
             const QString detail =
