@@ -121,8 +121,6 @@ struct BlurTuning {
     /// local memory (blur_rows), -1 the device's choice (serial on a CPU, tiles elsewhere)
     int serialRows = -1;
     bool measureCopy = false; ///< also time the copy kernel on the same bytes, same run
-    bool verify = true;       ///< compare with boxBlurReference (benchmarks of huge images
-                              ///< may skip it only where a test covers the same variant)
 };
 
 /// The largest radius blur_tiled is built for.
@@ -149,7 +147,6 @@ struct BlurRun {
     std::optional<CeilingResult> copy; ///< the copy kernel on the same bytes (measureCopy)
     double percentOfCopy = 0;
     bool verified = false;    ///< equal to boxBlurReference, byte for byte
-    bool checked = true;      ///< false when tuning.verify was off (verified is then false)
     std::string verifyDetail; ///< the first pixel that differs
 };
 /// Throws UnsupportedError when the device cannot run the variant (e.g. too little local
