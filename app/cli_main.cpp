@@ -149,8 +149,8 @@ blur options:
                      with the copy kernel's GB/s on the same bytes in the same run
   --radius R,R...    with --border/--variant, several radii (a sweep)
   --rows N, --wg N   tuning: rows per work-item strip, work-items per group along x
-  --packed 0|1       tuning (tiled): window rows kept packed as loaded (1) or as horizontal
-                     sums (0, the default)
+  --packed 0|1       tuning (tiled): all the window's rows loaded first, packed as loaded
+                     (1, a GPU's default), or slid down as horizontal sums (0, a CPU's)
   --swar 0|1         tuning (tiled, 8-bit gray, R = 1): two pixels per 32-bit register (1,
                      a CPU's default) or one (0, a GPU's default)
   --vectors 1|2|4    tuning (tiled): 16-byte vectors per work-item and row (default 1; 4 for

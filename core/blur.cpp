@@ -405,18 +405,18 @@ BlurRun runBoxBlur(Device& device, const HostImage& image, int radius, BorderMod
             break;
         }
         case BlurVariant::Tiled: {
-            // Defaults measured (README): on the H100 16 rows x 128 work-items, one vector per
-            // item, one pixel per register; on PoCL two pixels per register, four vectors per
-            // item and 8 rows.
+            // Defaults measured (README): on the H100 the window's rows loaded first, 4 rows x
+            // 128 work-items, one vector per item; on PoCL sliding down 8 rows, two pixels per
+            // register and four vectors per item.
             const bool cpu = info.type == DeviceType::Cpu;
-            const bool packed = tuning.packed == 1;
+            const bool packed = tuning.packed < 0 ? !cpu : tuning.packed == 1;
             const bool swarWanted = tuning.swar < 0 ? cpu : tuning.swar == 1;
             const bool swar =
                 !packed && swarWanted && image.depth == 8 && image.channels == 1 && radius == 1;
             const int vectors = tuning.vectors == 1 || tuning.vectors == 2 || tuning.vectors == 4
                                     ? tuning.vectors
                                     : (cpu && swar ? 4 : 1);
-            const int rows = tuning.rows > 0 ? tuning.rows : (cpu && swar ? 8 : 16);
+            const int rows = tuning.rows > 0 ? tuning.rows : packed ? 4 : (cpu && swar ? 8 : 16);
             const std::size_t wg = std::size_t(tuning.workGroup > 0 ? tuning.workGroup : 128);
             run.buildOptions +=
                 " -D RADIUS=" + std::to_string(radius) + " -D ROWS=" + std::to_string(rows) +

@@ -104,12 +104,12 @@ std::vector<BlurVariant> allBlurVariants(); ///< direct, tiled, sliding (not aut
 
 /// Knobs for benchmarks (0: the variant's default).
 struct BlurTuning {
-    int rows = 0; ///< rows per work-item (tiled: 16, 8 for SWAR on a CPU) or strip (sliding: 64)
+    int rows = 0; ///< rows per work-item (tiled: 4 packed, 16, 8 for SWAR) or strip (sliding: 64)
     int workGroup = 0; ///< work-items per group along x
-    /// tiled: 1 keeps the window's rows packed as loaded (few registers, the next row loaded
-    /// while the current one is summed), 0 (the default) keeps their horizontal sums (less
-    /// arithmetic: faster on the H100 and on PoCL)
-    int packed = 0;
+    /// tiled: 1 loads all ROWS + 2R rows of a work-item's window first, packed as loaded
+    /// (many loads in flight: a GPU's best), 0 slides down the rows keeping their horizontal
+    /// sums (less arithmetic: a CPU's best), -1 the device's choice
+    int packed = -1;
     /// tiled, 8-bit gray, R = 1, not packed: 1 two pixels per 32-bit register (SWAR), 0 one
     /// pixel per register, -1 the device's choice: SWAR on a CPU (2x faster on PoCL), not on a
     /// GPU (slower on the H100: the GPU is not limited by arithmetic there)

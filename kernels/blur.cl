@@ -64,6 +64,8 @@ typedef uint sum_t;
 
 inline int border_index(int i, int n)
 {
+    if (i >= 0 && i < n) // inside: no division for the modulo below
+        return i;
     if (n == 1)
         return 0;
 #if BORDER == 2
@@ -123,8 +125,9 @@ __kernel void blur_full(__global const value_t* in, __global value_t* out, int w
 // reference texts' lesson: NVIDIA's driver turns vload16 on a uchar pointer into 16 byte loads).
 // Build options as for blur_full (BORDER, NCHAN, DEPTH16), and:
 //   RADIUS   blur_tiled: the radius, fixed when built (1..3), so the window lives in registers
-//   ROWS     blur_tiled: rows each work-item slides down
-//   PACKED   blur_tiled: 1 keeps the window's rows packed as loaded, 0 as horizontal sums
+//   ROWS     blur_tiled: rows each work-item blurs
+//   PACKED   blur_tiled: 1 loads all the window's rows first, packed as loaded (GPUs), 0 slides
+//            down keeping them as horizontal sums (CPUs)
 //   SWAR     blur_tiled (PACKED 0, 8-bit gray, R = 1): two pixels per 32-bit register
 //   VECS     blur_tiled: 16-byte vectors per work-item and row (1, 2 or 4)
 //   COLSUM16 blur_columns/blur_rows: column sums stored as ushort (8-bit images, R <= 128)
@@ -141,10 +144,61 @@ __kernel void blur_full(__global const value_t* in, __global value_t* out, int w
 #define LOAD4(p) convert_uint4(*(__global const uchar4*)(p))
 #endif
 
-typedef union {
+// VECS uint4s of a row. Its elements are read and written with shifts, not through a union
+// with a value_t array: NVIDIA's compiler keeps such a union in local memory (the stack),
+// which cost the tiled kernel half its speed on the H100 (README).
+typedef struct {
     uint4 q[VECS];
-    value_t s[VEC];
 } vec_t;
+
+#define ELEM_BITS (8 * (int)sizeof(value_t))
+#define ELEMS_PER_WORD (32 / ELEM_BITS)
+#define ELEM_MASK ((1u << ELEM_BITS) - 1u)
+
+inline uint vec_word(const vec_t* v, int w)
+{
+    const uint4 q = v->q[w / 4];
+    return (w & 3) == 0 ? q.x : (w & 3) == 1 ? q.y : (w & 3) == 2 ? q.z : q.w;
+}
+
+inline void vec_set_word(vec_t* v, int w, uint value)
+{
+    if ((w & 3) == 0)
+        v->q[w / 4].x = value;
+    else if ((w & 3) == 1)
+        v->q[w / 4].y = value;
+    else if ((w & 3) == 2)
+        v->q[w / 4].z = value;
+    else
+        v->q[w / 4].w = value;
+}
+
+// Element i (a constant once loops are unrolled).
+inline uint vec_get(const vec_t* v, int i)
+{
+    return (vec_word(v, i / ELEMS_PER_WORD) >> (ELEM_BITS * (i % ELEMS_PER_WORD))) & ELEM_MASK;
+}
+
+inline void vec_set(vec_t* v, int i, uint value)
+{
+    const int w = i / ELEMS_PER_WORD, shift = ELEM_BITS * (i % ELEMS_PER_WORD);
+    vec_set_word(v, w, (vec_word(v, w) & ~(ELEM_MASK << shift)) | ((value & ELEM_MASK) << shift));
+}
+
+// Elements packed into words: `e` holds VEC values below 2^ELEM_BITS.
+inline vec_t vec_pack(const uint* e)
+{
+    vec_t v;
+#pragma unroll
+    for (int w = 0; w < VEC / ELEMS_PER_WORD; ++w) {
+        uint word = 0;
+#pragma unroll
+        for (int k = 0; k < ELEMS_PER_WORD; ++k)
+            word |= e[w * ELEMS_PER_WORD + k] << (ELEM_BITS * k);
+        vec_set_word(&v, w, word);
+    }
+    return v;
+}
 
 inline __global const value_t* image_row(__global const uchar* base, int pitch, int y)
 {
@@ -160,6 +214,31 @@ inline int border_element(int e, int width)
 #endif
 
 #ifdef RADIUS
+// An index i in [-RADIUS, n - 1 + RADIUS] (a row, or a pixel of a row) after the border rule,
+// without a branch or a division: reflect-101 folds i back into the image RADIUS times, which is
+// enough in that range, also for images of fewer than RADIUS pixels; the clamp keeps any other i
+// (past the end of a row's last vector, never stored) inside the image. border_index's branch
+// and modulo per row halved the tiled kernel's speed on the H100 (its loads were no longer
+// issued together), and its modulo per element made the warps at a row's ends 5x slower.
+inline int border_near(int i, int n)
+{
+#if BORDER == 2
+#pragma unroll
+    for (int k = 0; k < RADIUS; ++k) {
+        const int d = (n - 1) - (i < 0 ? -i : i);
+        i = (n - 1) - (d < 0 ? -d : d);
+    }
+#endif
+    return clamp(i, 0, n - 1);
+}
+
+// border_element with border_near.
+inline int border_element_near(int e, int width)
+{
+    const int px = e >= 0 ? e / NCHAN : -((NCHAN - 1 - e) / NCHAN);
+    return border_near(px, width) * NCHAN + (e - px * NCHAN);
+}
+
 #define HALO (RADIUS * NCHAN)
 #define SPAN (VEC + 2 * HALO)
 #define TAPS (2 * RADIUS + 1)
@@ -172,11 +251,12 @@ inline void keep_frame(vec_t* o, int y, __global const uchar* src, int pitch, in
 {
     if (y < RADIUS || y >= height - RADIUS || x0 < HALO || x0 + VEC + HALO > rowElems) {
         __global const value_t* row = image_row(src, pitch, y);
-        for (int i = 0; i < VEC; ++i) {
+#pragma unroll
+        for (int i = 0; i < VEC; ++i) { // (unrolled: i stays a constant, `o` in registers)
             const int px = (x0 + i) / NCHAN;
             if (x0 + i < rowElems &&
                 (y < RADIUS || y >= height - RADIUS || px < RADIUS || px >= width - RADIUS))
-                o->s[i] = row[x0 + i];
+                vec_set(o, i, row[x0 + i]);
         }
     }
 }
@@ -192,34 +272,43 @@ typedef struct {
     value_t left[HALO], right[HALO];
 } rowpart_t;
 
-inline rowpart_t fetch_row(__global const value_t* row, int x0, int rowElems, int width)
+// Away from the row's ends: the vectors and the neighbours as they lie.
+inline rowpart_t fetch_row_inside(__global const value_t* row, int x0)
 {
     rowpart_t r;
-    if (x0 >= HALO && x0 + VEC + HALO <= rowElems) {
 #pragma unroll
-        for (int j = 0; j < VECS; ++j)
-            r.mid.q[j] = ((__global const uint4*)(row + x0))[j];
+    for (int j = 0; j < VECS; ++j)
+        r.mid.q[j] = ((__global const uint4*)(row + x0))[j];
 #pragma unroll
-        for (int k = 0; k < HALO; ++k) {
-            r.left[k] = row[x0 - HALO + k];
-            r.right[k] = row[x0 + VEC + k];
-        }
-    } else { // the first or last vector of a row: every element through the border rule
-#pragma unroll
-        for (int k = 0; k < VEC; ++k)
-            r.mid.s[k] = row[border_element(x0 + k, width)];
-#pragma unroll
-        for (int k = 0; k < HALO; ++k) {
-            r.left[k] = row[border_element(x0 - HALO + k, width)];
-            r.right[k] = row[border_element(x0 + VEC + k, width)];
-        }
+    for (int k = 0; k < HALO; ++k) {
+        r.left[k] = row[x0 - HALO + k];
+        r.right[k] = row[x0 + VEC + k];
     }
     return r;
 }
 
+// The first or last vector of a row: every element through the border rule.
+inline rowpart_t fetch_row_edge(__global const value_t* row, int x0, int width)
+{
+    rowpart_t r;
+    uint e[VEC];
+#pragma unroll
+    for (int k = 0; k < VEC; ++k)
+        e[k] = row[border_element_near(x0 + k, width)];
+    r.mid = vec_pack(e);
+#pragma unroll
+    for (int k = 0; k < HALO; ++k) {
+        r.left[k] = row[border_element_near(x0 - HALO + k, width)];
+        r.right[k] = row[border_element_near(x0 + VEC + k, width)];
+    }
+    return r;
+}
+
+inline bool row_inside(int x0, int rowElems) { return x0 >= HALO && x0 + VEC + HALO <= rowElems; }
+
 inline uint element(const rowpart_t* r, int i)
 {
-    return i < HALO ? r->left[i] : i < HALO + VEC ? r->mid.s[i - HALO] : r->right[i - HALO - VEC];
+    return i < HALO ? r->left[i] : i < HALO + VEC ? vec_get(&r->mid, i - HALO) : r->right[i - HALO - VEC];
 }
 
 #if !PACKED
@@ -234,7 +323,7 @@ inline void row_sums(__global const value_t* row, int x0, int rowElems, int widt
             c.q[j] = ((__global const uint4*)(row + x0))[j];
 #pragma unroll
         for (int k = 0; k < VEC; ++k)
-            v[HALO + k] = c.s[k];
+            v[HALO + k] = vec_get(&c, k);
 #pragma unroll
         for (int k = 0; k < HALO; ++k) {
             v[k] = row[x0 - HALO + k];
@@ -243,7 +332,7 @@ inline void row_sums(__global const value_t* row, int x0, int rowElems, int widt
     } else { // the first or last vector of a row: every element through the border rule
 #pragma unroll
         for (int k = 0; k < SPAN; ++k)
-            v[k] = row[border_element(x0 - HALO + k, width)];
+            v[k] = row[border_element_near(x0 - HALO + k, width)];
     }
 #pragma unroll
     for (int i = 0; i < VEC; ++i) {
@@ -302,11 +391,11 @@ inline void swar_strip(__global const uchar* src, __global uchar* dst, int width
                        int pitch, int x0, int y0, int y1)
 {
     const int rowElems = width; // one channel (for KEEP_FRAME)
-    swarrow_t a = swar_fetch(src + (size_t)border_index(y0 - 1, height) * (size_t)pitch, x0);
+    swarrow_t a = swar_fetch(src + (size_t)border_near(y0 - 1, height) * (size_t)pitch, x0);
     swarrow_t b = swar_fetch(src + (size_t)y0 * (size_t)pitch, x0);
     for (int y = y0; y < y1; ++y) {
         const swarrow_t c =
-            swar_fetch(src + (size_t)border_index(y + 1, height) * (size_t)pitch, x0);
+            swar_fetch(src + (size_t)border_near(y + 1, height) * (size_t)pitch, x0);
         uint ve[SWAR_WORDS], vo[SWAR_WORDS];
 #pragma unroll
         for (int w = 0; w < SWAR_WORDS; ++w) {
@@ -353,7 +442,7 @@ __kernel void blur_tiled(__global const uchar* src, __global uchar* dst, int wid
     uint h[TAPS][VEC];
 #pragma unroll
     for (int k = 1; k < TAPS; ++k)
-        row_sums(image_row(src, pitch, border_index(y0 - RADIUS - 1 + k, height)), x0, rowElems,
+        row_sums(image_row(src, pitch, border_near(y0 - RADIUS - 1 + k, height)), x0, rowElems,
                  width, h[k]);
     for (int y = y0; y < y1; ++y) {
 #pragma unroll
@@ -361,17 +450,18 @@ __kernel void blur_tiled(__global const uchar* src, __global uchar* dst, int wid
 #pragma unroll
             for (int i = 0; i < VEC; ++i)
                 h[k][i] = h[k + 1][i];
-        row_sums(image_row(src, pitch, border_index(y + RADIUS, height)), x0, rowElems, width,
+        row_sums(image_row(src, pitch, border_near(y + RADIUS, height)), x0, rowElems, width,
                  h[TAPS - 1]);
-        vec_t o;
+        uint e[VEC];
 #pragma unroll
         for (int i = 0; i < VEC; ++i) {
             uint s = 0;
 #pragma unroll
             for (int k = 0; k < TAPS; ++k)
                 s += h[k][i];
-            o.s[i] = (value_t)((s + (TAPS * TAPS) / 2) / (TAPS * TAPS));
+            e[i] = (s + (TAPS * TAPS) / 2) / (TAPS * TAPS);
         }
+        vec_t o = vec_pack(e);
         KEEP_FRAME(o, y);
 #pragma unroll
         for (int j = 0; j < VECS; ++j)
@@ -380,10 +470,11 @@ __kernel void blur_tiled(__global const uchar* src, __global uchar* dst, int wid
     }
 }
 #else
-// Each work-item owns VEC elements (16 bytes) of a row and slides down ROWS rows. It keeps the
-// window's 2R + 1 rows packed in registers and loads the next row before it sums the current
-// one: one uint4 load (plus 2R * NCHAN neighbouring elements, from cache) and one uint4 store
-// per row.
+// Each work-item owns VEC elements (16 bytes) of a row and ROWS rows. It loads all ROWS + 2R
+// rows of its window first, packed as loaded (one uint4 plus 2R * NCHAN neighbouring elements,
+// from cache, per row), and only then sums them: ROWS + 2R independent loads in flight per
+// work-item instead of one, which is what a GPU needs to hide the memory's latency (README:
+// 3 x 3 on the H100).
 __kernel void blur_tiled(__global const uchar* src, __global uchar* dst, int width, int height,
                          int pitch)
 {
@@ -393,39 +484,44 @@ __kernel void blur_tiled(__global const uchar* src, __global uchar* dst, int wid
     if (x0 >= rowElems || y0 >= height)
         return;
     const int y1 = min(y0 + ROWS, height);
-    rowpart_t win[TAPS];
+    rowpart_t win[ROWS + 2 * RADIUS];
+    // (rows past y1 - 1 + R are not used; one branch for all the rows keeps their loads together)
+#define WINDOW_ROW(k) \
+    image_row(src, pitch, border_near(min(y0 - RADIUS + (k), y1 - 1 + RADIUS), height))
+    if (row_inside(x0, rowElems)) {
 #pragma unroll
-    for (int k = 1; k < TAPS; ++k)
-        win[k] = fetch_row(image_row(src, pitch, border_index(y0 - RADIUS - 1 + k, height)), x0,
-                           rowElems, width);
-    rowpart_t next =
-        fetch_row(image_row(src, pitch, border_index(y0 + RADIUS, height)), x0, rowElems, width);
-    for (int y = y0; y < y1; ++y) {
+        for (int k = 0; k < ROWS + 2 * RADIUS; ++k)
+            win[k] = fetch_row_inside(WINDOW_ROW(k), x0);
+    } else {
 #pragma unroll
-        for (int k = 0; k + 1 < TAPS; ++k)
-            win[k] = win[k + 1];
-        win[TAPS - 1] = next;
-        if (y + 1 < y1)
-            next = fetch_row(image_row(src, pitch, border_index(y + 1 + RADIUS, height)), x0,
-                             rowElems, width);
+        for (int k = 0; k < ROWS + 2 * RADIUS; ++k)
+            win[k] = fetch_row_edge(WINDOW_ROW(k), x0, width);
+    }
+#undef WINDOW_ROW
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) {
+        const int y = y0 + r;
+        if (y >= y1)
+            break;
         uint col[SPAN];
 #pragma unroll
         for (int i = 0; i < SPAN; ++i) {
             uint s = 0;
 #pragma unroll
             for (int k = 0; k < TAPS; ++k)
-                s += element(&win[k], i);
+                s += element(&win[r + k], i);
             col[i] = s;
         }
-        vec_t o;
+        uint e[VEC];
 #pragma unroll
         for (int i = 0; i < VEC; ++i) {
             uint s = 0;
 #pragma unroll
             for (int d = 0; d < TAPS; ++d)
                 s += col[i + d * NCHAN];
-            o.s[i] = (value_t)((s + (TAPS * TAPS) / 2) / (TAPS * TAPS));
+            e[i] = (s + (TAPS * TAPS) / 2) / (TAPS * TAPS);
         }
+        vec_t o = vec_pack(e);
         KEEP_FRAME(o, y);
 #pragma unroll
         for (int j = 0; j < VECS; ++j)

@@ -17,28 +17,27 @@ img=(--synthetic random --width 8192 --height 8192 --device gpu)
     echo "== 3 x 3, 8192 x 8192 8-bit gray: every variant"
     $cli blur "${img[@]}" --variant all --radius 1 --repeat 20 \
         --json "$out/variants_r1.json" --csv "$out/variants_r1.csv"
-    echo "== tiled: two pixels per register (swar) or one, x rows per work-item x group size"
-    for swar in 1 0; do
-        for rows in 8 16 32; do
-            for wg in 64 128 256; do
-                echo "swar $swar rows $rows wg $wg"
-                $cli blur "${img[@]}" --variant tiled --radius 1 --swar $swar --rows $rows \
-                    --wg $wg --repeat 20 --csv "$out/tiled_s${swar}_r${rows}_wg${wg}.csv" |
-                    grep -E "^tiled"
-            done
+    echo "== tiled, the window's rows loaded first (packed, a GPU's default): rows x group size"
+    for rows in 2 4 8; do
+        for wg in 64 128 256; do
+            echo "packed rows $rows wg $wg"
+            $cli blur "${img[@]}" --variant tiled --radius 1 --packed 1 --rows $rows --wg $wg \
+                --repeat 20 --csv "$out/tiled_p1_r${rows}_wg${wg}.csv" | grep -E "^tiled"
         done
     done
-    echo "== tiled: two or four 16-byte vectors per work-item and row (rows 8 and 16, wg 128)"
-    for vectors in 2 4; do
-        for rows in 8 16; do
-            echo "vectors $vectors rows $rows wg 128"
-            $cli blur "${img[@]}" --variant tiled --radius 1 --vectors $vectors --rows $rows \
-                --wg 128 --repeat 20 --csv "$out/tiled_v${vectors}_r${rows}.csv" | grep -E "^tiled"
-        done
+    echo "== tiled, packed, two 16-byte vectors per work-item and row (rows 4, wg 128)"
+    $cli blur "${img[@]}" --variant tiled --radius 1 --packed 1 --vectors 2 --rows 4 --wg 128 \
+        --repeat 20 --csv "$out/tiled_p1_v2_r4.csv" | grep -E "^tiled"
+    echo "== tiled, sliding down as horizontal sums (the earlier default): 16 rows, wg 128, swar 0/1"
+    for swar in 0 1; do
+        $cli blur "${img[@]}" --variant tiled --radius 1 --packed 0 --swar $swar --rows 16 \
+            --wg 128 --repeat 20 --csv "$out/tiled_p0_s${swar}_r16.csv" | grep -E "^tiled"
     done
-    echo "== tiled: the window kept packed as loaded (rows 16, wg 128)"
-    $cli blur "${img[@]}" --variant tiled --radius 1 --packed 1 --rows 16 --wg 128 --repeat 20 \
-        --csv "$out/tiled_packed.csv" | grep -E "^tiled"
+    echo "== tiled, 16384 x 16384 and 4096 x 4096 8-bit gray, defaults"
+    for side in 16384 4096; do
+        $cli blur --synthetic random --width $side --height $side --device gpu --variant tiled \
+            --radius 1 --repeat 20 --csv "$out/tiled_${side}.csv" | grep -E "^tiled"
+    done
     echo "== sliding: GB/s against R"
     $cli blur "${img[@]}" --variant sliding --radius 1,2,4,8,16,32,64 --repeat 10 \
         --json "$out/sliding_radius.json" --csv "$out/sliding_radius.csv"
