@@ -1,6 +1,8 @@
 // histlab-cli: HistLab's work without a display. Wiring only: parse, submit a job to the core's
 // runner, print and write what comes back. Exit codes are documented in --help and README.
 #include "blur.h"
+#include "cli_dashboard.h"
+#include "cli_memory.h"
 #include "device.h"
 #include "equalize.h"
 #include "errors.h"
@@ -47,6 +49,12 @@ Usage:
   histlab-cli equalize (IMAGE | --synthetic KIND --width W --height H) [--out FILE]
                    [--csv FILE] [--repeat N] [--device SEL] [--quiet]
   histlab-cli scan [--variant V|all] [--wg N|all] [--size MIB | --count N] [options]
+  histlab-cli reverse [--input FILE | --size BYTES] [--kernel NAME|all] [--timing]
+                   [--repeat N] [--verify] [--device SEL] [--csv FILE] [--json FILE] [--quiet]
+  histlab-cli memory [--ceilings] [--transfers] [--max-size BYTES] [--repeat N]
+                   [--device SEL] [--csv FILE] [--json FILE] [--quiet]
+  histlab-cli dashboard [--device SEL[,SEL...]|all] [--pipeline NAME[,NAME...]] [--size BYTES]
+                   [--repeat N] [--json FILE] [--csv FILE] [--baseline FILE] [--quiet] [--list]
 
 Commands:
   devices            every OpenCL device with its index, properties and probe results
@@ -65,6 +73,17 @@ Commands:
   scan               prefix sums of uint32 values: per-segment scans (naive, blelloch,
                      wgscan) and whole-array scans (reduce-then-scan, lookback), each verified
                      bit-exactly and judged against the copy kernel of the same run
+  reverse            the memory lab's buffer reversal, out[i] = in[n - 1 - i]: the reference
+                     text's four kernels and HistLab's, each verified byte for byte (the count
+                     of correct bytes) and judged against the copy kernel of the same run
+  memory             the memory lab's measurements: read-only and copy ceilings per vector
+                     width (uint ... uint16), host<->device transfers from pageable and pinned
+                     memory and device->device copies over a size sweep, kernel launch latency
+  dashboard          every pipeline registered with the core (the histogram's best variant,
+                     the 3 x 3 blur, the whole-array scan, equalization, the read-only and copy
+                     ceilings, ...) on each chosen device: GB/s, each verified against its CPU
+                     reference and judged against the read-only or copy kernel measured on the
+                     same device in the same run; a table per device
 
 histogram options:
   IMAGE              an image file (PNG, JPEG, TIFF, BMP, PGM/PPM, WebP...): 8- or 16-bit gray,
@@ -197,6 +216,55 @@ equalize options:
   --device SEL       as for histogram
   --quiet            no report on stdout
 
+reverse options (GB/s: bytes read + written; the metric is in core/reverse.h):
+  --input FILE       the bytes to reverse (any file of up to 2 GiB)
+  --size BYTES       random bytes instead (default 16M): a number with K, M, G (x 1024^k),
+                     KiB, MiB, GiB, or KB, MB, GB (x 1000^k), e.g. 4099, 64K, 1.5MiB, 1G
+  --kernel NAME      char1 | char16 | char16_swizzle | uint16_as_char4 (the reference text's)
+                     | uint4 | uint4x4 | uint4_serial (HistLab's) | all (default), or a comma
+                     list. Sizes that are not a multiple of a kernel's vector are handled in
+                     the kernel (unaligned loads, the last bytes one per work-item)
+  --timing           also every timed run's milliseconds, per kernel
+  --repeat N         timed runs after a warm-up (default 5): median and min
+  --verify           the reference's flag: every kernel is verified anyway (exit 1 when one
+                     does not reverse every byte; --csv/--json are still written)
+  --wg N             work-items per group (default 256; uint4_serial 1 on a CPU, else 64)
+  --csv FILE         one row per kernel; --json FILE the whole run; "-" for stdout
+  --quiet            no table on stdout
+  --device SEL       as for histogram
+
+memory options (the metrics are in core/transfer.h and core/bandwidth.h):
+  --ceilings         the read-only and copy kernels with uint, uint2, uint4, uint8 and
+                     uint16 elements on random bytes, and the best width of each
+  --transfers        h2d/d2h pageable and pinned, d2d, from --min-size doubling up to
+                     --max-size (latency and GB/s per size), and the kernel launch latency
+                     (neither option: both)
+  --max-size BYTES   the largest transfer (default 1G or the device's largest buffer, if
+                     smaller); also caps the ceilings' buffer
+  --min-size BYTES   the smallest transfer (default 4K)
+  --ceiling-size BYTES  the ceilings' buffer (default 256M on a GPU, 64M elsewhere)
+  --repeat N         timed runs after a warm-up (default 5; transfers of 1 MiB or less at
+                     least 20)
+  --csv FILE         one row per measurement; --json FILE the whole run; "-" for stdout
+  --quiet            no tables on stdout
+  --device SEL       as for histogram
+
+dashboard options (each pipeline's metric is in its --list line and core/dashboard.h):
+  --device SEL       a device (as for histogram), a comma list, or "all"; repeatable
+                     (default: the first GPU, else the CPU)
+  --pipeline NAMES   a comma list of registered pipelines (default: all; --list names them)
+  --size BYTES       each pipeline's input size, e.g. 64K, 16M, 1G (default 256M on a GPU,
+                     64M on a CPU device; at most the device's largest buffer)
+  --repeat N         timed runs after a warm-up (default 5): the median is reported
+  --json FILE        the whole run (devices with their properties and driver, date, every
+                     result); can be given to --baseline later
+  --csv FILE         one row per result ("-" for stdout: no table then)
+  --baseline FILE    a saved run: each result next to the baseline's of the same pipeline on
+                     the device of the same name (or on its only device), with the ratio
+  --note TEXT        stored in the JSON
+  --list             the registered pipelines with what each measures, and nothing else
+  --quiet            no table on stdout (results still go to stderr as they arrive)
+
 Global options:
   --kernel-dir DIR   read kernels/NAME.cl from DIR instead of the embedded copies
   --verbose          log the chosen device, build options and build logs to stderr
@@ -205,7 +273,7 @@ Global options:
 Exit codes:
   0  success
   1  verification mismatch (the device result differs from the CPU reference; for sweep:
-     any point)
+     any point; for dashboard: any result)
   2  usage error: unknown command or option, a bad value, an unknown --device, --banks that
      is not a power of two or does not fit local memory, a --wg the device refuses, a
      --region outside the image
@@ -213,7 +281,8 @@ Exit codes:
      of 0, an output file that cannot be written
   4  device error: no OpenCL device, an OpenCL call that failed, a kernel that does not build
      (for sweep: when no point could run at all; single points that cannot run are reported
-     as unsupported or failed and the sweep goes on)
+     as unsupported or failed and the sweep goes on; for dashboard likewise: when no
+     pipeline could run on any device)
 )";
 
 struct UsageFailure {
@@ -1652,11 +1721,25 @@ int main(int argc, char** argv) {
             return runEqualizeCommand(args, runner);
         if (command == "scan")
             return runScanCommand(args, runner);
+        if (command == "dashboard") {
+            std::vector<std::string> rest;
+            while (!args.empty())
+                rest.push_back(args.next());
+            return cli::runDashboardCommand(rest, runner);
+        }
+        if (cli::isMemoryCommand(command)) {
+            std::vector<std::string> rest;
+            while (!args.empty())
+                rest.push_back(args.next());
+            return cli::runMemoryCommand(command, rest, runner);
+        }
         if (command.empty())
-            throw UsageFailure{
-                "no command given (devices, histogram, sweep, blur, scan, equalize; see --help)"};
-        throw UsageFailure{"unknown command '" + command +
-                           "' (devices, histogram, sweep, blur, scan, equalize; see --help)"};
+            throw UsageFailure{"no command given (devices, histogram, sweep, blur, scan, equalize, "
+                               "reverse, memory, dashboard; see --help)"};
+        throw UsageFailure{
+            "unknown command '" + command +
+            "' (devices, histogram, sweep, blur, scan, equalize, reverse, memory, dashboard; "
+            "see --help)"};
     } catch (const UsageFailure& f) {
         std::cerr << "histlab-cli: " << f.message << '\n';
         return Usage;

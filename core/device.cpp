@@ -3,6 +3,7 @@
 #include "errors.h"
 #include "kernelsource.h"
 #include "log.h"
+#include "memorylab.h" // formatByteSize
 
 #include <algorithm>
 #include <cctype>
@@ -64,6 +65,154 @@ std::vector<std::pair<cl::Platform, cl::Device>> allDevices() {
     return result;
 }
 
+/// A query the device may refuse: its value, or nullopt (never an exception).
+template <cl_device_info Name>
+auto query(const cl::Device& d) -> std::optional<decltype(d.getInfo<Name>())> {
+    try {
+        return d.getInfo<Name>();
+    } catch (const cl::Error&) {
+        return std::nullopt;
+    }
+}
+
+template <typename T> std::optional<std::uint64_t> widened(const std::optional<T>& v) {
+    return v ? std::optional<std::uint64_t>(std::uint64_t(*v)) : std::nullopt;
+}
+
+std::string yesNo(const std::optional<cl_bool>& v) {
+    return !v ? "n/a" : *v ? "yes" : "no";
+}
+
+std::string joined(const std::vector<std::string>& parts, const char* separator = ", ") {
+    std::string out;
+    for (const std::string& p : parts)
+        out += (out.empty() ? "" : separator) + p;
+    return out;
+}
+
+/// The names of the bits of `bits` that are set, from `names` (bit, name) pairs; "none" if none.
+std::string bitNames(std::uint64_t bits,
+                     std::initializer_list<std::pair<std::uint64_t, const char*>> names) {
+    std::vector<std::string> set;
+    for (const auto& [bit, name] : names)
+        if (bits & bit)
+            set.emplace_back(name);
+    return set.empty() ? "none" : joined(set);
+}
+
+std::string versionText(cl_version v) {
+    return std::to_string(CL_VERSION_MAJOR(v)) + "." + std::to_string(CL_VERSION_MINOR(v));
+}
+
+/// OpenCL 3.0's optional features, as reported (the caller asks only 3.0 devices).
+std::vector<ReportedFeature> optionalFeatures(const cl::Device& d) {
+    std::vector<ReportedFeature> f;
+    auto flag = [&](const char* name, const std::optional<cl_bool>& v) {
+        f.push_back({name, yesNo(v)});
+    };
+    auto number = [&](const char* name, const std::optional<std::uint64_t>& v) {
+        f.push_back({name, v ? std::to_string(*v) : "n/a"});
+    };
+    auto bits = [&](const char* name, const auto& v,
+                    std::initializer_list<std::pair<std::uint64_t, const char*>> names) {
+        f.push_back({name, v ? bitNames(std::uint64_t(*v), names) : "n/a"});
+    };
+    flag("non_uniform_work_group_support", query<CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT>(d));
+    flag("work_group_collective_functions_support",
+         query<CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT>(d));
+    flag("generic_address_space_support", query<CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT>(d));
+    flag("pipe_support", query<CL_DEVICE_PIPE_SUPPORT>(d));
+    bits("device_enqueue_capabilities", query<CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES>(d),
+         {{CL_DEVICE_QUEUE_SUPPORTED, "supported"},
+          {CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT, "replaceable default"}});
+    bits("svm_capabilities", query<CL_DEVICE_SVM_CAPABILITIES>(d),
+         {{CL_DEVICE_SVM_COARSE_GRAIN_BUFFER, "coarse-grained buffer"},
+          {CL_DEVICE_SVM_FINE_GRAIN_BUFFER, "fine-grained buffer"},
+          {CL_DEVICE_SVM_FINE_GRAIN_SYSTEM, "fine-grained system"},
+          {CL_DEVICE_SVM_ATOMICS, "atomics"}});
+    bits("atomic_memory_capabilities", query<CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES>(d),
+         {{CL_DEVICE_ATOMIC_ORDER_RELAXED, "relaxed"},
+          {CL_DEVICE_ATOMIC_ORDER_ACQ_REL, "acquire/release"},
+          {CL_DEVICE_ATOMIC_ORDER_SEQ_CST, "sequentially consistent"},
+          {CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM, "work-item scope"},
+          {CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP, "work-group scope"},
+          {CL_DEVICE_ATOMIC_SCOPE_DEVICE, "device scope"},
+          {CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES, "all-devices scope"}});
+    number("max_num_sub_groups", widened(query<CL_DEVICE_MAX_NUM_SUB_GROUPS>(d)));
+    number("max_global_variable_size", widened(query<CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE>(d)));
+    number("preferred_work_group_size_multiple",
+           widened(query<CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(d)));
+    if (const auto features = query<CL_DEVICE_OPENCL_C_FEATURES>(d)) {
+        std::vector<std::string> names;
+        for (const cl_name_version& nv : *features)
+            names.push_back(trimmed(nv.name));
+        f.push_back({"opencl_c_features", names.empty() ? "none" : joined(names, " ")});
+    } else {
+        f.push_back({"opencl_c_features", "n/a"});
+    }
+    return f;
+}
+
+/// Everything of the device query beyond the basics, each query on its own: a device that
+/// refuses one leaves that field empty.
+void describeDetails(const cl::Device& d, DeviceInfo& info) {
+    info.maxWorkItemDimensions = query<CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS>(d);
+    if (const auto sizes = query<CL_DEVICE_MAX_WORK_ITEM_SIZES>(d))
+        info.maxWorkItemSizes.assign(sizes->begin(), sizes->end());
+    info.constantMemBytes = widened(query<CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE>(d));
+    info.maxConstantArgs = query<CL_DEVICE_MAX_CONSTANT_ARGS>(d);
+    info.globalMemCacheBytes = widened(query<CL_DEVICE_GLOBAL_MEM_CACHE_SIZE>(d));
+    info.globalMemCacheLineBytes = query<CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE>(d);
+    if (const auto t = query<CL_DEVICE_GLOBAL_MEM_CACHE_TYPE>(d))
+        info.globalMemCacheType = *t == CL_READ_WRITE_CACHE  ? "read-write"
+                                  : *t == CL_READ_ONLY_CACHE ? "read-only"
+                                                             : "none";
+    if (const auto t = query<CL_DEVICE_LOCAL_MEM_TYPE>(d))
+        info.localMemType = *t == CL_LOCAL ? "local" : *t == CL_GLOBAL ? "global" : "none";
+    if (const auto v = query<CL_DEVICE_IMAGE_SUPPORT>(d))
+        info.imageSupport = *v != CL_FALSE;
+    info.addressBits = query<CL_DEVICE_ADDRESS_BITS>(d);
+    info.profilingTimerResolutionNs = widened(query<CL_DEVICE_PROFILING_TIMER_RESOLUTION>(d));
+    // CL_DEVICE_QUEUE_ON_HOST_PROPERTIES is OpenCL 1.x's CL_DEVICE_QUEUE_PROPERTIES renamed.
+    if (const auto q = query<CL_DEVICE_QUEUE_ON_HOST_PROPERTIES>(d))
+        info.queueProperties =
+            bitNames(*q, {{CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, "out-of-order"},
+                          {CL_QUEUE_PROFILING_ENABLE, "profiling"}});
+    info.preferredVectorWidths = {query<CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR>(d),
+                                  query<CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT>(d),
+                                  query<CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT>(d),
+                                  query<CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG>(d),
+                                  query<CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT>(d),
+                                  query<CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE>(d),
+                                  query<CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF>(d)};
+    info.nativeVectorWidths = {query<CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR>(d),
+                               query<CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT>(d),
+                               query<CL_DEVICE_NATIVE_VECTOR_WIDTH_INT>(d),
+                               query<CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG>(d),
+                               query<CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT>(d),
+                               query<CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE>(d),
+                               query<CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF>(d)};
+    const bool v3 = parseOpenClVersion(info.deviceVersion) >= std::make_pair(3, 0);
+    if (v3) {
+        if (const auto all = query<CL_DEVICE_OPENCL_C_ALL_VERSIONS>(d))
+            for (const cl_name_version& nv : *all) {
+                const std::string v = versionText(nv.version);
+                if (std::find(info.openclCVersions.begin(), info.openclCVersions.end(), v) ==
+                    info.openclCVersions.end())
+                    info.openclCVersions.push_back(v);
+            }
+        info.optionalFeatures = optionalFeatures(d);
+    }
+    if (info.openclCVersions.empty()) {
+        // "OpenCL C 1.2 PoCL": the version after "OpenCL C ".
+        const std::string prefix = "OpenCL C ";
+        if (info.openclCVersion.rfind(prefix, 0) == 0) {
+            const std::string rest = info.openclCVersion.substr(prefix.size());
+            info.openclCVersions.push_back(rest.substr(0, rest.find(' ')));
+        }
+    }
+}
+
 DeviceInfo describe(int index, int platformIndex, const cl::Platform& p, const cl::Device& d) {
     DeviceInfo info;
     info.index = index;
@@ -83,6 +232,7 @@ DeviceInfo describe(int index, int platformIndex, const cl::Platform& p, const c
     info.maxAllocBytes = d.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
     info.maxWorkGroupSize = d.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
     info.extensions = trimmed(d.getInfo<CL_DEVICE_EXTENSIONS>());
+    describeDetails(d, info);
     return info;
 }
 
@@ -310,6 +460,154 @@ Device& DeviceSet::open(int index) {
     auto devices = allDevices();
     auto dev = std::make_unique<Device>(all[index], devices[index].second);
     return *m_open.emplace(index, std::move(dev)).first->second;
+}
+
+std::pair<int, int> parseOpenClVersion(const std::string& deviceVersion) {
+    const std::string prefix = "OpenCL ";
+    if (deviceVersion.rfind(prefix, 0) != 0)
+        return {0, 0};
+    const char* p = deviceVersion.data() + prefix.size();
+    const char* end = deviceVersion.data() + deviceVersion.size();
+    int major = 0, minor = 0;
+    auto [dot, ec] = std::from_chars(p, end, major);
+    if (ec != std::errc() || dot == end || *dot != '.')
+        return {0, 0};
+    if (std::from_chars(dot + 1, end, minor).ec != std::errc())
+        return {0, 0};
+    return {major, minor};
+}
+
+std::vector<DeviceListing> listDevices(DeviceSet& devices) {
+    std::vector<DeviceListing> listing;
+    for (const DeviceInfo& info : devices.infos()) {
+        DeviceListing entry;
+        entry.info = info;
+        // One device whose probes fail is still listed; the reason says why.
+        try {
+            entry.capabilities = devices.open(info.index).capabilities();
+        } catch (const cl::Error& e) {
+            entry.probeError = describeClError(e.what(), e.err());
+        } catch (const std::exception& e) {
+            entry.probeError = e.what();
+        }
+        listing.push_back(std::move(entry));
+    }
+    return listing;
+}
+
+namespace {
+
+/// "1310720 (1.25 MiB)", as clinfo writes sizes.
+std::string bytesText(std::uint64_t bytes) {
+    return std::to_string(bytes) + " (" + formatByteSize(bytes) + ")";
+}
+
+template <typename T> std::string orNa(const std::optional<T>& v, const std::string& suffix = {}) {
+    return v ? std::to_string(*v) + suffix : "n/a";
+}
+
+std::string orNa(const std::string& v) {
+    return v.empty() ? "n/a" : v;
+}
+
+} // namespace
+
+std::vector<DeviceProperty> deviceProperties(const DeviceListing& device) {
+    const DeviceInfo& d = device.info;
+    std::vector<DeviceProperty> rows;
+    std::string group;
+    auto row = [&](std::string name, std::string value) {
+        rows.push_back({group, std::move(name), std::move(value)});
+    };
+
+    group = "Device";
+    row("Name", d.name);
+    row("Index", std::to_string(d.index));
+    row("Type", deviceTypeName(d.type));
+    row("Vendor", d.vendor);
+    row("Platform",
+        d.platformName + (d.platformVersion.empty() ? "" : " (" + d.platformVersion + ")"));
+    row("Driver version", d.driverVersion);
+    row("Device version", d.deviceVersion);
+    row("OpenCL C version", d.openclCVersion);
+    row("OpenCL C versions", d.openclCVersions.empty() ? "n/a" : joined(d.openclCVersions));
+    row("Address bits", orNa(d.addressBits));
+    row("Profiling timer resolution", orNa(d.profilingTimerResolutionNs, " ns"));
+    row("Queue properties (host)", orNa(d.queueProperties));
+
+    group = "Compute";
+    row("Compute units", std::to_string(d.computeUnits));
+    row("Max clock", std::to_string(d.maxClockMHz) + " MHz");
+    row("Max work-group size", std::to_string(d.maxWorkGroupSize));
+    row("Max work-item dimensions", orNa(d.maxWorkItemDimensions));
+    std::vector<std::string> sizes;
+    for (std::size_t s : d.maxWorkItemSizes)
+        sizes.push_back(std::to_string(s));
+    row("Max work-item sizes", sizes.empty() ? "n/a" : joined(sizes, " x "));
+
+    group = "Memory";
+    row("Global memory", bytesText(d.globalMemBytes));
+    row("Max allocation", bytesText(d.maxAllocBytes));
+    row("Global memory cache",
+        d.globalMemCacheBytes ? bytesText(*d.globalMemCacheBytes) : std::string("n/a"));
+    row("Global memory cache type", orNa(d.globalMemCacheType));
+    row("Global memory cache line", orNa(d.globalMemCacheLineBytes, " bytes"));
+    row("Local memory", bytesText(d.localMemBytes));
+    row("Local memory type", orNa(d.localMemType));
+    row("Constant memory",
+        d.constantMemBytes ? bytesText(*d.constantMemBytes) : std::string("n/a"));
+    row("Max constant arguments", orNa(d.maxConstantArgs));
+    row("Image support", !d.imageSupport ? "n/a" : *d.imageSupport ? "yes" : "no");
+
+    group = "Vector widths (preferred / native)";
+    for (std::size_t i = 0; i < kVectorTypes.size(); ++i)
+        row(kVectorTypes[i],
+            orNa(d.preferredVectorWidths[i]) + " / " + orNa(d.nativeVectorWidths[i]));
+
+    group = "Optional features (OpenCL 3.0, as reported)";
+    if (d.optionalFeatures.empty())
+        row("(none queried)", "the device reports " + orNa(d.deviceVersion) +
+                                  ": optional features are queried on OpenCL 3.0 devices");
+    for (const ReportedFeature& f : d.optionalFeatures)
+        row(f.name, f.value);
+
+    group = "Extensions";
+    std::vector<std::string> extensions;
+    for (std::size_t pos = 0; pos < d.extensions.size();) {
+        const std::size_t end = std::min(d.extensions.find(' ', pos), d.extensions.size());
+        if (end > pos)
+            extensions.push_back(d.extensions.substr(pos, end - pos));
+        pos = end + 1;
+    }
+    row(std::to_string(extensions.size()) + " extensions",
+        extensions.empty() ? "none" : joined(extensions, " "));
+
+    group = "HistLab probes (compiled and run on the device)";
+    if (const std::optional<Capabilities>& c = device.capabilities) {
+        row("Non-uniform work-groups",
+            std::string(c->nonUniformWorkGroups ? "yes" : "no") + " (" + c->nonUniformDetail + ")");
+        row("work_group_scan_exclusive_add",
+            std::string(c->workGroupScan ? "yes" : "no") + " (" + c->workGroupScanDetail + ")");
+    } else {
+        row("Probes", "could not run: " + orNa(device.probeError));
+    }
+    return rows;
+}
+
+std::string devicesText(const std::vector<DeviceListing>& devices) {
+    std::string out;
+    for (const DeviceListing& device : devices) {
+        out += "device " + std::to_string(device.info.index) + ": " + device.info.name + "\n";
+        std::string group;
+        for (const DeviceProperty& p : deviceProperties(device)) {
+            if (p.group != group) {
+                group = p.group;
+                out += "  " + group + "\n";
+            }
+            out += "    " + p.name + ": " + p.value + "\n";
+        }
+    }
+    return out;
 }
 
 } // namespace histlab

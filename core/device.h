@@ -4,6 +4,7 @@
 // thread that owns the DeviceSet (see runner.h); nothing here is touched by a UI thread.
 #include "opencl.h"
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -15,6 +16,18 @@ namespace histlab {
 
 enum class DeviceType { Cpu, Gpu, Accelerator, Other };
 const char* deviceTypeName(DeviceType type);
+
+/// The scalar types of the vector-width queries, in DeviceInfo's order.
+inline constexpr std::array<const char*, 7> kVectorTypes = {"char",  "short",  "int", "long",
+                                                            "float", "double", "half"};
+
+/// One optional feature as the device reports it: `name` is the query without CL_DEVICE_, in
+/// lower case ("non_uniform_work_group_support", "opencl_c_features", ...); `value` is "yes" or
+/// "no" for flags, the list or number otherwise, and "n/a" where the device refuses the query.
+struct ReportedFeature {
+    std::string name;
+    std::string value;
+};
 
 /// What the device reports about itself (a plain value, safe to hand to any thread).
 struct DeviceInfo {
@@ -35,6 +48,31 @@ struct DeviceInfo {
     std::uint64_t maxAllocBytes = 0;
     std::size_t maxWorkGroupSize = 0;
     std::string extensions;
+
+    // The rest of a device query (what clinfo shows that matters here). Each is left empty
+    // (nullopt, "" or no entries) where the device refuses the query.
+    std::optional<std::uint32_t> maxWorkItemDimensions;
+    std::vector<std::size_t> maxWorkItemSizes; ///< per dimension
+    std::optional<std::uint64_t> constantMemBytes;
+    std::optional<std::uint32_t> maxConstantArgs;
+    std::optional<std::uint64_t> globalMemCacheBytes;
+    std::optional<std::uint32_t> globalMemCacheLineBytes;
+    std::string globalMemCacheType; ///< "none", "read-only" or "read-write"
+    std::string localMemType;       ///< "local" (dedicated) or "global" (emulated in global)
+    std::optional<bool> imageSupport;
+    std::optional<std::uint32_t> addressBits;
+    std::optional<std::uint64_t> profilingTimerResolutionNs;
+    std::string queueProperties; ///< the host queue's: "out-of-order, profiling"
+    /// Preferred and native vector widths, in the order of kVectorTypes (0: the type is not
+    /// supported, e.g. half without cl_khr_fp16).
+    std::array<std::optional<std::uint32_t>, 7> preferredVectorWidths;
+    std::array<std::optional<std::uint32_t>, 7> nativeVectorWidths;
+    /// OpenCL C versions the compiler accepts ("1.0", "1.1", "1.2", "3.0"):
+    /// CL_DEVICE_OPENCL_C_ALL_VERSIONS on OpenCL 3.0 devices, else the one of openclCVersion.
+    std::vector<std::string> openclCVersions;
+    /// OpenCL 3.0's optional features as the device reports them (3.0 devices only): see
+    /// ReportedFeature. The reported flags are not what decides a variant: Capabilities does.
+    std::vector<ReportedFeature> optionalFeatures;
 };
 
 /// Capabilities learned by compiling and running tiny probes (the reported flags lie).
@@ -101,6 +139,33 @@ private:
     std::optional<std::vector<DeviceInfo>> m_infos;
     std::map<int, std::unique_ptr<Device>> m_open;
 };
+
+/// One device as listed: what it reports and what its probes found (or why they could not run).
+struct DeviceListing {
+    DeviceInfo info;
+    std::optional<Capabilities> capabilities; ///< empty when the probes could not run
+    std::string probeError;                   ///< why, if they could not
+};
+
+/// Every device of the set with its probes; a device that cannot be opened or probed is still
+/// listed, with the reason. Throws DeviceError when there is no device at all.
+std::vector<DeviceListing> listDevices(DeviceSet& devices);
+
+/// "OpenCL 3.0 CUDA" -> {3, 0}; {0, 0} when the text does not start with "OpenCL M.N".
+std::pair<int, int> parseOpenClVersion(const std::string& deviceVersion);
+
+/// A device's properties as labelled rows, grouped as a device query shows them (identity,
+/// compute, memory, vectors, features, extensions, then HistLab's probes): what the Devices tab
+/// shows and copies as text. Values a device refused read "n/a".
+struct DeviceProperty {
+    std::string group; ///< "Device", "Compute", "Memory", "Vector widths", ...
+    std::string name;
+    std::string value;
+};
+std::vector<DeviceProperty> deviceProperties(const DeviceListing& device);
+
+/// Every device as plain text: one "name: value" line per property, a heading per group.
+std::string devicesText(const std::vector<DeviceListing>& devices);
 
 /// Converts the bindings' cl::Error into DeviceError with the call and the code's name.
 [[noreturn]] void rethrowClError(const cl::Error& error);

@@ -384,73 +384,10 @@ const ExperimentPoint* findBaselinePoint(const ExperimentRun& baseline,
 // ---------------------------------------------------------------------------------------------
 // Files.
 
-namespace {
-
-JsonValue statsJson(const TimingStats& s) {
-    JsonValue::Array samples;
-    for (double v : s.samplesMs)
-        samples.emplace_back(v);
-    return JsonValue::Object{{"median_ms", s.medianMs},
-                             {"min_ms", s.minMs},
-                             {"max_ms", s.maxMs},
-                             {"samples_ms", samples}};
-}
-
-TimingStats statsFrom(const JsonValue& v) {
-    std::vector<double> samples;
-    for (const JsonValue& s : v.at("samples_ms").asArray())
-        samples.push_back(s.asNumber());
-    TimingStats t = samples.empty() ? TimingStats{} : summarize(samples);
-    t.medianMs = v.at("median_ms").asNumber();
-    t.minMs = v.at("min_ms").asNumber();
-    t.maxMs = v.at("max_ms").asNumber();
-    return t;
-}
-
-JsonValue deviceJson(const DeviceInfo& d) {
-    return JsonValue::Object{{"index", d.index},
-                             {"name", d.name},
-                             {"vendor", d.vendor},
-                             {"platform", d.platformName},
-                             {"driver", d.driverVersion},
-                             {"version", d.deviceVersion},
-                             {"type", deviceTypeName(d.type)},
-                             {"compute_units", int(d.computeUnits)},
-                             {"max_clock_mhz", int(d.maxClockMHz)},
-                             {"local_mem_bytes", std::uint64_t(d.localMemBytes)},
-                             {"global_mem_bytes", std::uint64_t(d.globalMemBytes)},
-                             {"max_alloc_bytes", std::uint64_t(d.maxAllocBytes)},
-                             {"max_work_group_size", std::uint64_t(d.maxWorkGroupSize)}};
-}
-
-DeviceInfo deviceFrom(const JsonValue& v) {
-    DeviceInfo d;
-    d.index = int(v.at("index").asNumber());
-    d.name = v.at("name").asString();
-    d.vendor = v.at("vendor").asString();
-    d.platformName = v.at("platform").asString();
-    d.driverVersion = v.at("driver").asString();
-    d.deviceVersion = v.at("version").asString();
-    const std::string type = v.at("type").asString();
-    d.type = type == "gpu"           ? DeviceType::Gpu
-             : type == "cpu"         ? DeviceType::Cpu
-             : type == "accelerator" ? DeviceType::Accelerator
-                                     : DeviceType::Other;
-    d.computeUnits = std::uint32_t(v.at("compute_units").asNumber());
-    d.maxClockMHz = std::uint32_t(v.at("max_clock_mhz").asNumber());
-    d.localMemBytes = std::uint64_t(v.at("local_mem_bytes").asNumber());
-    d.globalMemBytes = std::uint64_t(v.at("global_mem_bytes").asNumber());
-    d.maxAllocBytes = std::uint64_t(v.at("max_alloc_bytes").asNumber());
-    d.maxWorkGroupSize = std::size_t(v.at("max_work_group_size").asNumber());
-    return d;
-}
-
-} // namespace
-
 std::string experimentJson(const ExperimentRun& run) {
     JsonValue::Array devices, ceilings, points, dists;
     for (const DeviceInfo& d : run.devices)
-        devices.push_back(deviceJson(d));
+        devices.push_back(deviceInfoJson(d));
     for (const std::string& d : run.distributions)
         dists.emplace_back(d);
     for (const ExperimentCeiling& c : run.ceilings)
@@ -459,18 +396,22 @@ std::string experimentJson(const ExperimentRun& run) {
                                              {"kernel", c.ceiling.kernel},
                                              {"bytes", std::uint64_t(c.ceiling.bytes)},
                                              {"gbps", c.ceiling.gbps},
-                                             {"timing", statsJson(c.ceiling.stats)}});
+                                             {"timing", timingStatsJson(c.ceiling.stats)}});
     for (const ExperimentPoint& p : run.points) {
         JsonValue::Array params;
-        for (const auto& [k, v] : p.params)
-            params.push_back(JsonValue::Array{k, v});
+        for (const auto& [k, v] : p.params) { // (no initializer list: GCC 12 -O2 false positive)
+            JsonValue::Array pair;
+            pair.emplace_back(k);
+            pair.emplace_back(v);
+            params.emplace_back(std::move(pair));
+        }
         points.push_back(JsonValue::Object{{"device", p.device},
                                            {"distribution", p.distribution},
                                            {"series", p.series},
                                            {"x", p.x},
                                            {"y", p.y},
                                            {"params", params},
-                                           {"timing", statsJson(p.stats)},
+                                           {"timing", timingStatsJson(p.stats)},
                                            {"gbps", p.gbps},
                                            {"percent_of_ceiling", p.percentOfCeiling},
                                            {"status", p.status},
@@ -506,7 +447,7 @@ ExperimentRun parseExperimentJson(const std::string& text) {
     for (const JsonValue& d : doc.at("distributions").asArray())
         run.distributions.push_back(d.asString());
     for (const JsonValue& d : doc.at("devices").asArray())
-        run.devices.push_back(deviceFrom(d));
+        run.devices.push_back(parseDeviceInfoJson(d));
     for (const JsonValue& c : doc.at("ceilings").asArray()) {
         ExperimentCeiling ec;
         ec.device = int(c.at("device").asNumber());
@@ -514,7 +455,7 @@ ExperimentRun parseExperimentJson(const std::string& text) {
         ec.ceiling.kernel = c.at("kernel").asString();
         ec.ceiling.bytes = std::uint64_t(c.at("bytes").asNumber());
         ec.ceiling.gbps = c.at("gbps").asNumber();
-        ec.ceiling.stats = statsFrom(c.at("timing"));
+        ec.ceiling.stats = parseTimingStatsJson(c.at("timing"));
         run.ceilings.push_back(ec);
     }
     for (const JsonValue& v : doc.at("points").asArray()) {
@@ -533,7 +474,7 @@ ExperimentRun parseExperimentJson(const std::string& text) {
                 throw InputError("a parameter is not a [name, value] pair");
             p.params.emplace_back(pair[0].asString(), pair[1].asString());
         }
-        p.stats = statsFrom(v.at("timing"));
+        p.stats = parseTimingStatsJson(v.at("timing"));
         p.gbps = v.at("gbps").asNumber();
         p.percentOfCeiling = v.at("percent_of_ceiling").asNumber();
         p.status = v.at("status").asString();

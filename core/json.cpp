@@ -307,6 +307,11 @@ std::string JsonValue::dump() const {
         if (!std::isfinite(d))
             return "null";
         char buf[32];
+        // Whole numbers below 2^53 (exact in a double) as integers: 1310720, not 1.31072e+06.
+        if (d == std::floor(d) && std::fabs(d) < 9007199254740992.0) {
+            std::snprintf(buf, sizeof buf, "%.0f", d);
+            return buf;
+        }
         std::snprintf(buf, sizeof buf, "%.17g", d);
         // The shortest text that reads back the same.
         for (int precision = 1; precision <= 17; ++precision) {

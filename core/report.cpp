@@ -131,29 +131,177 @@ std::string timingJson(const TimingStats& t) {
 }
 
 std::string deviceJson(const DeviceInfo& d, const Capabilities* caps) {
-    std::ostringstream s;
-    s << "{\"index\": " << d.index << ", \"name\": " << jsonString(d.name)
-      << ", \"type\": " << jsonString(deviceTypeName(d.type))
-      << ", \"platform\": " << jsonString(d.platformName)
-      << ", \"platform_version\": " << jsonString(d.platformVersion)
-      << ", \"vendor\": " << jsonString(d.vendor) << ", \"driver\": " << jsonString(d.driverVersion)
-      << ", \"version\": " << jsonString(d.deviceVersion)
-      << ", \"opencl_c\": " << jsonString(d.openclCVersion)
-      << ", \"compute_units\": " << d.computeUnits << ", \"max_clock_mhz\": " << d.maxClockMHz
-      << ", \"local_mem_bytes\": " << d.localMemBytes
-      << ", \"global_mem_bytes\": " << d.globalMemBytes
-      << ", \"max_alloc_bytes\": " << d.maxAllocBytes
-      << ", \"max_work_group_size\": " << d.maxWorkGroupSize;
-    if (caps)
-        s << ", \"probes\": {\"non_uniform_work_groups\": "
-          << (caps->nonUniformWorkGroups ? "true" : "false")
-          << ", \"non_uniform_detail\": " << jsonString(caps->nonUniformDetail)
-          << ", \"work_group_scan\": " << (caps->workGroupScan ? "true" : "false")
-          << ", \"work_group_scan_detail\": " << jsonString(caps->workGroupScanDetail) << "}";
-    return s.str() + "}";
+    return deviceInfoJson(d, caps).dump();
+}
+
+JsonValue optional(const std::optional<std::uint64_t>& v) {
+    return v ? JsonValue(*v) : JsonValue();
+}
+
+JsonValue optional(const std::optional<std::uint32_t>& v) {
+    return v ? JsonValue(std::uint64_t(*v)) : JsonValue();
+}
+
+template <typename T> std::optional<T> optionalFrom(const JsonValue& object, const char* key) {
+    const JsonValue* v = object.find(key);
+    if (!v || v->isNull())
+        return std::nullopt;
+    return T(v->asNumber());
+}
+
+std::string stringFrom(const JsonValue& object, const char* key) {
+    const JsonValue* v = object.find(key);
+    return v && v->isString() ? v->asString() : std::string();
+}
+
+JsonValue vectorWidthsJson(const std::array<std::optional<std::uint32_t>, 7>& widths) {
+    JsonValue::Object o;
+    for (std::size_t i = 0; i < kVectorTypes.size(); ++i)
+        o[kVectorTypes[i]] = optional(widths[i]);
+    return o;
+}
+
+void vectorWidthsFrom(const JsonValue& object, const char* key,
+                      std::array<std::optional<std::uint32_t>, 7>& widths) {
+    const JsonValue* v = object.find(key);
+    if (!v || !v->isObject())
+        return;
+    for (std::size_t i = 0; i < kVectorTypes.size(); ++i)
+        widths[i] = optionalFrom<std::uint32_t>(*v, kVectorTypes[i]);
+}
+
+JsonValue capabilitiesJson(const Capabilities& c) {
+    return JsonValue::Object{{"non_uniform_work_groups", c.nonUniformWorkGroups},
+                             {"non_uniform_detail", c.nonUniformDetail},
+                             {"work_group_scan", c.workGroupScan},
+                             {"work_group_scan_detail", c.workGroupScanDetail}};
 }
 
 } // namespace
+
+JsonValue deviceInfoJson(const DeviceInfo& d, const Capabilities* caps) {
+    JsonValue::Array itemSizes, cVersions;
+    for (std::size_t s : d.maxWorkItemSizes)
+        itemSizes.emplace_back(std::uint64_t(s));
+    for (const std::string& v : d.openclCVersions)
+        cVersions.emplace_back(v);
+    JsonValue::Object features;
+    for (const ReportedFeature& f : d.optionalFeatures)
+        features[f.name] = f.value;
+    JsonValue::Object o{
+        {"index", d.index},
+        {"name", d.name},
+        {"type", deviceTypeName(d.type)},
+        {"platform", d.platformName},
+        {"platform_version", d.platformVersion},
+        {"vendor", d.vendor},
+        {"driver", d.driverVersion},
+        {"version", d.deviceVersion},
+        {"opencl_c", d.openclCVersion},
+        {"opencl_c_versions", cVersions},
+        {"compute_units", std::uint64_t(d.computeUnits)},
+        {"max_clock_mhz", std::uint64_t(d.maxClockMHz)},
+        {"local_mem_bytes", std::uint64_t(d.localMemBytes)},
+        {"local_mem_type", d.localMemType},
+        {"global_mem_bytes", std::uint64_t(d.globalMemBytes)},
+        {"global_mem_cache_bytes", optional(d.globalMemCacheBytes)},
+        {"global_mem_cache_line_bytes", optional(d.globalMemCacheLineBytes)},
+        {"global_mem_cache_type", d.globalMemCacheType},
+        {"max_alloc_bytes", std::uint64_t(d.maxAllocBytes)},
+        {"constant_mem_bytes", optional(d.constantMemBytes)},
+        {"max_constant_args", optional(d.maxConstantArgs)},
+        {"max_work_group_size", std::uint64_t(d.maxWorkGroupSize)},
+        {"max_work_item_dimensions", optional(d.maxWorkItemDimensions)},
+        {"max_work_item_sizes", itemSizes},
+        {"image_support", d.imageSupport ? JsonValue(*d.imageSupport) : JsonValue()},
+        {"address_bits", optional(d.addressBits)},
+        {"profiling_timer_resolution_ns", optional(d.profilingTimerResolutionNs)},
+        {"queue_properties", d.queueProperties},
+        {"preferred_vector_widths", vectorWidthsJson(d.preferredVectorWidths)},
+        {"native_vector_widths", vectorWidthsJson(d.nativeVectorWidths)},
+        {"optional_features", features},
+        {"extensions", d.extensions}};
+    if (caps)
+        o["probes"] = capabilitiesJson(*caps);
+    return o;
+}
+
+DeviceInfo parseDeviceInfoJson(const JsonValue& v) {
+    DeviceInfo d;
+    d.index = int(v.at("index").asNumber());
+    d.name = v.at("name").asString();
+    d.vendor = v.at("vendor").asString();
+    d.platformName = v.at("platform").asString();
+    d.platformVersion = stringFrom(v, "platform_version");
+    d.driverVersion = v.at("driver").asString();
+    d.deviceVersion = v.at("version").asString();
+    d.openclCVersion = stringFrom(v, "opencl_c");
+    const std::string type = v.at("type").asString();
+    d.type = type == "gpu"           ? DeviceType::Gpu
+             : type == "cpu"         ? DeviceType::Cpu
+             : type == "accelerator" ? DeviceType::Accelerator
+                                     : DeviceType::Other;
+    d.computeUnits = std::uint32_t(v.at("compute_units").asNumber());
+    d.maxClockMHz = std::uint32_t(v.at("max_clock_mhz").asNumber());
+    d.localMemBytes = std::uint64_t(v.at("local_mem_bytes").asNumber());
+    d.globalMemBytes = std::uint64_t(v.at("global_mem_bytes").asNumber());
+    d.maxAllocBytes = std::uint64_t(v.at("max_alloc_bytes").asNumber());
+    d.maxWorkGroupSize = std::size_t(v.at("max_work_group_size").asNumber());
+    d.extensions = stringFrom(v, "extensions");
+    d.localMemType = stringFrom(v, "local_mem_type");
+    d.globalMemCacheType = stringFrom(v, "global_mem_cache_type");
+    d.queueProperties = stringFrom(v, "queue_properties");
+    d.globalMemCacheBytes = optionalFrom<std::uint64_t>(v, "global_mem_cache_bytes");
+    d.globalMemCacheLineBytes = optionalFrom<std::uint32_t>(v, "global_mem_cache_line_bytes");
+    d.constantMemBytes = optionalFrom<std::uint64_t>(v, "constant_mem_bytes");
+    d.maxConstantArgs = optionalFrom<std::uint32_t>(v, "max_constant_args");
+    d.maxWorkItemDimensions = optionalFrom<std::uint32_t>(v, "max_work_item_dimensions");
+    d.addressBits = optionalFrom<std::uint32_t>(v, "address_bits");
+    d.profilingTimerResolutionNs = optionalFrom<std::uint64_t>(v, "profiling_timer_resolution_ns");
+    if (const JsonValue* image = v.find("image_support"); image && image->isBool())
+        d.imageSupport = image->asBool();
+    if (const JsonValue* sizes = v.find("max_work_item_sizes"); sizes && sizes->isArray())
+        for (const JsonValue& s : sizes->asArray())
+            d.maxWorkItemSizes.push_back(std::size_t(s.asNumber()));
+    if (const JsonValue* versions = v.find("opencl_c_versions"); versions && versions->isArray())
+        for (const JsonValue& s : versions->asArray())
+            d.openclCVersions.push_back(s.asString());
+    if (const JsonValue* features = v.find("optional_features"); features && features->isObject())
+        for (const auto& [name, value] : features->asObject())
+            d.optionalFeatures.push_back({name, value.asString()});
+    vectorWidthsFrom(v, "preferred_vector_widths", d.preferredVectorWidths);
+    vectorWidthsFrom(v, "native_vector_widths", d.nativeVectorWidths);
+    return d;
+}
+
+JsonValue ceilingJson(const CeilingResult& c) {
+    return JsonValue::Object{{"kernel", c.kernel},
+                             {"bytes", std::uint64_t(c.bytes)},
+                             {"median_ms", c.stats.medianMs},
+                             {"min_ms", c.stats.minMs},
+                             {"gbps", c.gbps}};
+}
+
+JsonValue timingStatsJson(const TimingStats& s) {
+    JsonValue::Array samples;
+    for (double v : s.samplesMs)
+        samples.emplace_back(v);
+    return JsonValue::Object{{"median_ms", s.medianMs},
+                             {"min_ms", s.minMs},
+                             {"max_ms", s.maxMs},
+                             {"samples_ms", samples}};
+}
+
+TimingStats parseTimingStatsJson(const JsonValue& v) {
+    std::vector<double> samples;
+    for (const JsonValue& s : v.at("samples_ms").asArray())
+        samples.push_back(s.asNumber());
+    TimingStats t = samples.empty() ? TimingStats{} : summarize(samples);
+    t.medianMs = v.at("median_ms").asNumber();
+    t.minMs = v.at("min_ms").asNumber();
+    t.maxMs = v.at("max_ms").asNumber();
+    return t;
+}
 
 std::string histogramCsv(const HistogramRun& run) {
     std::ostringstream s;
@@ -241,11 +389,28 @@ std::string histogramJson(const HistogramRun& run) {
 
 std::string devicesJson(const std::vector<DeviceInfo>& devices,
                         const std::vector<Capabilities>& capabilities) {
+    std::vector<DeviceListing> listing;
+    for (std::size_t i = 0; i < devices.size(); ++i)
+        listing.push_back({devices[i],
+                           i < capabilities.size() ? std::optional(capabilities[i]) : std::nullopt,
+                           {}});
+    return devicesJson(listing);
+}
+
+std::string devicesJson(const std::vector<DeviceListing>& devices) {
+    // One device a line: the file stays readable and diffs well.
     std::ostringstream s;
     s << "{\"date\": " << jsonString(utcTimestamp()) << ", \"devices\": [";
-    for (std::size_t i = 0; i < devices.size(); ++i)
-        s << (i ? ",\n  " : "\n  ")
-          << deviceJson(devices[i], i < capabilities.size() ? &capabilities[i] : nullptr);
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        const DeviceListing& d = devices[i];
+        JsonValue device = deviceInfoJson(d.info, d.capabilities ? &*d.capabilities : nullptr);
+        if (!d.probeError.empty()) {
+            JsonValue::Object o = device.asObject();
+            o["probe_error"] = d.probeError;
+            device = o;
+        }
+        s << (i ? ",\n  " : "\n  ") << device.dump();
+    }
     return s.str() + "\n]}\n";
 }
 

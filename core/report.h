@@ -1,8 +1,11 @@
 #pragma once
 // Results as files: CSV and JSON text, written to a temporary file and renamed into place so
 // that a failed run never leaves a half-written output.
+#include "bandwidth.h"
 #include "device.h"
 #include "histogram256.h"
+#include "json.h"
+#include "timing.h"
 
 #include <cstdint>
 #include <string>
@@ -27,6 +30,26 @@ std::string histogramJson(const HistogramRun& run);
 /// Every device with its reported properties and (where given) the probed capabilities.
 std::string devicesJson(const std::vector<DeviceInfo>& devices,
                         const std::vector<Capabilities>& capabilities);
+
+/// The same for listed devices: a device whose probes could not run has "probe_error" instead
+/// of "probes". What `histlab-cli devices --json` writes and the Devices tab exports.
+std::string devicesJson(const std::vector<DeviceListing>& devices);
+
+/// A device as a JSON object: every property it reports (null where it refused the query) and,
+/// when given, the probe results under "probes". Saved runs name their devices with it.
+JsonValue deviceInfoJson(const DeviceInfo& device, const Capabilities* capabilities = nullptr);
+
+/// A device back from deviceInfoJson. The identity and the basic sizes are required (InputError
+/// naming the key otherwise); what older files lack is left empty.
+DeviceInfo parseDeviceInfoJson(const JsonValue& value);
+
+/// Timings as {"median_ms", "min_ms", "max_ms", "samples_ms"}, and back.
+JsonValue timingStatsJson(const TimingStats& stats);
+
+/// A same-run ceiling (read-only or copy kernel) as the reports show it: kernel, bytes, median
+/// and min ms, GB/s.
+JsonValue ceilingJson(const CeilingResult& ceiling);
+TimingStats parseTimingStatsJson(const JsonValue& value);
 
 /// A JSON string literal of `s` (quotes included).
 std::string jsonString(const std::string& s);

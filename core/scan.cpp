@@ -713,11 +713,7 @@ std::string scanJson(const ScanRun& run) {
                                               {"percent_of_copy", p.percentOfCopy},
                                               {"verified", p.verified}});
     }
-    JsonValue::Object copy{{"kernel", run.copy.kernel},
-                           {"bytes", std::uint64_t(run.copy.bytes)},
-                           {"median_ms", run.copy.stats.medianMs},
-                           {"min_ms", run.copy.stats.minMs},
-                           {"gbps", run.copy.gbps}};
+    JsonValue copy = ceilingJson(run.copy);
     JsonValue::Object root{
         {"tool", "histlab-cli scan"},
         {"date", utcTimestamp()},

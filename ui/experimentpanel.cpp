@@ -35,13 +35,6 @@ QListWidgetItem* checkable(const QString& text, bool checked) {
     return item;
 }
 
-FileChooser nativeOpenFileChooser() {
-    return [](QWidget* parent, const QString& caption, const QString& startPath,
-              const QString& filter) {
-        return QFileDialog::getOpenFileName(parent, caption, startPath, filter);
-    };
-}
-
 const QString kJsonFilter = QObject::tr("HistLab experiment (*.json);;All files (*)");
 
 } // namespace

@@ -13,18 +13,18 @@ namespace {
 const char* kStageLabels[] = {"read-only", "+scatter", "+local reduce", "+global merge"};
 const char* kVariantLabels[] = {"naive", "local", "banked", "cpu"};
 
+bool isCategorical(ExperimentKind k) {
+    return k == ExperimentKind::Stages || k == ExperimentKind::Atomics;
+}
+
+} // namespace
+
 QColor paletteColor(int i) {
     static const QColor colors[] = {
         QColor(31, 119, 180), QColor(214, 39, 40), QColor(44, 160, 44),   QColor(148, 103, 189),
         QColor(255, 127, 14), QColor(140, 86, 75), QColor(227, 119, 194), QColor(127, 127, 127)};
     return colors[i % 8];
 }
-
-bool isCategorical(ExperimentKind k) {
-    return k == ExperimentKind::Stages || k == ExperimentKind::Atomics;
-}
-
-} // namespace
 
 std::pair<double, double> gbpsRange(const ExperimentPoint& p) {
     // GB/s is bytes / median time, so the same bytes over the slowest and fastest runs scale it

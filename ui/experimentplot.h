@@ -85,6 +85,10 @@ private:
     int m_baselinePointCount = 0;
 };
 
+/// The i-th color of the figures' palette (eight colors, then again), for series told apart
+/// by color (curves of experiments, devices of the dashboard).
+QColor paletteColor(int i);
+
 /// GB/s of the slowest and of the fastest timed run of a point (the error bar's ends).
 std::pair<double, double> gbpsRange(const ExperimentPoint& point);
 

@@ -42,6 +42,13 @@ FileChooser nativeSaveFileChooser() {
     };
 }
 
+FileChooser nativeOpenFileChooser() {
+    return [](QWidget* parent, const QString& caption, const QString& startPath,
+              const QString& filter) {
+        return QFileDialog::getOpenFileName(parent, caption, startPath, filter);
+    };
+}
+
 ExportDialog::ExportDialog(const QSize& plotSize, const QString& startFolder, QWidget* parent)
     : QDialog(parent)
     , m_startFolder(startFolder)

@@ -23,6 +23,8 @@ using FileChooser = std::function<QString(QWidget* parent, const QString& captio
 
 /// QFileDialog::getSaveFileName.
 FileChooser nativeSaveFileChooser();
+/// QFileDialog::getOpenFileName (a FileChooser for files to read).
+FileChooser nativeOpenFileChooser();
 
 class ExportDialog : public QDialog {
     Q_OBJECT

@@ -168,21 +168,7 @@ void JobBridge::cancel() {
 
 quint64 JobBridge::listDevices() {
     JobRunner::Work work = [](JobContext& ctx) -> std::any {
-        std::vector<DeviceEntry> entries;
-        DeviceSet& devices = ctx.devices();
-        for (const DeviceInfo& info : devices.infos()) {
-            ctx.throwIfCancelled();
-            DeviceEntry entry;
-            entry.info = info;
-            // One device whose probes fail is still listed; the message says why.
-            try {
-                entry.capabilities = devices.open(info.index).capabilities();
-            } catch (...) {
-                entry.probeError = toJobError(std::current_exception()).message;
-            }
-            entries.push_back(std::move(entry));
-        }
-        return entries;
+        return histlab::listDevices(ctx.devices());
     };
     JobRunner::Handlers handlers;
     handlers.finished = [this](JobId id, std::any value) {
@@ -529,6 +515,159 @@ quint64 JobBridge::runScans(const ScanBenchRequest& request) {
 void JobBridge::cancelScans() {
     if (m_scan)
         m_runner->cancel(m_scan);
+}
+
+quint64 JobBridge::runDashboard(const DashboardRequest& request) {
+    JobRunner::Work work = [this, request](JobContext& ctx) -> std::any {
+        std::vector<int> devices = request.devices;
+        if (devices.empty())
+            devices.push_back(selectDevice("auto", ctx.devices().infos()));
+        DashboardRun run =
+            planDashboard(ctx.devices(), devices, request.pipelines, request.options);
+        const quint64 id = ctx.id();
+        QMetaObject::invokeMethod(
+            this,
+            [this, id, plan = run] {
+                if (id == m_dashboard)
+                    emit dashboardStarted(id, plan);
+            },
+            Qt::QueuedConnection);
+        histlab::runDashboard(
+            ctx.devices(), run, ctx.cancelToken(),
+            [this, id](const DashboardResult& result) {
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, id, result] {
+                        if (id == m_dashboard)
+                            emit dashboardResult(id, result);
+                    },
+                    Qt::QueuedConnection);
+            },
+            [&ctx](double fraction, const std::string& what) { ctx.progress(fraction, what); });
+        return run;
+    };
+    JobRunner::Handlers handlers =
+        newestOnly<DashboardRun>(&JobBridge::m_dashboard, &JobBridge::dashboardProgress,
+                                 &JobBridge::dashboardFinished, &JobBridge::dashboardFailed);
+    m_dashboard = m_runner->submit("dashboard", std::move(work), std::move(handlers));
+    qCDebug(lcUi) << "dashboard" << m_dashboard << "submitted:" << request.devices.size()
+                  << "device(s)," << request.pipelines.size() << "pipeline(s) (0: all)";
+    return m_dashboard;
+}
+
+void JobBridge::cancelDashboard() {
+    if (m_dashboard)
+        m_runner->cancel(m_dashboard);
+}
+
+quint64 JobBridge::runMemoryLab(const MemoryLabRequest& request) {
+    JobRunner::Work work = [this, request](JobContext& ctx) -> std::any {
+        if (!request.reversal && !request.ceilings && !request.transfers)
+            throw UsageError("parts", "nothing to run: choose reversal, ceilings or transfers");
+        if (request.repeats < 1)
+            throw UsageError("repeats", "must be at least 1");
+        Device& device = ctx.devices().select(request.device.toStdString());
+        const DeviceInfo& info = device.info();
+        logInfo("device", "memory lab on device " + std::to_string(info.index) + ": " + info.name);
+        const bool cpu = info.type == DeviceType::Cpu;
+        const std::uint64_t largest = info.maxAllocBytes;
+        const auto tooLarge = [&](const char* parameter, std::uint64_t bytes) {
+            return UsageError(parameter, std::to_string(bytes) +
+                                             " bytes do not fit one buffer of " + info.name +
+                                             " (at most " + std::to_string(largest) + " bytes)");
+        };
+        // Every size is settled and checked before any work: a bad one costs nothing.
+        ReverseSpec reverse;
+        reverse.repeats = request.repeats;
+        reverse.bytes =
+            request.reverseBytes
+                ? request.reverseBytes
+                : std::min({std::uint64_t(cpu ? 16 : 256) << 20, largest, kReverseMaxBytes});
+        if (request.reversal && reverse.bytes > largest)
+            throw tooLarge("reversal size", reverse.bytes);
+        const std::uint64_t ceilingBytes =
+            request.ceilingBytes
+                ? request.ceilingBytes
+                : std::min(std::uint64_t(info.type == DeviceType::Gpu ? 256 : 64) << 20, largest);
+        if (request.ceilings && ceilingBytes < 64)
+            throw UsageError("ceiling size", "the ceilings need at least 64 bytes");
+        if (request.ceilings && ceilingBytes > largest)
+            throw tooLarge("ceiling size", ceilingBytes);
+        TransferSpec transfer;
+        transfer.repeats = request.repeats;
+        transfer.maxBytes = request.transferMaxBytes ? request.transferMaxBytes
+                            : cpu                    ? std::min(std::uint64_t(16) << 20, largest)
+                                                     : defaultTransferMax(info);
+        transfer.minBytes = std::min(transfer.minBytes, transfer.maxBytes);
+        if (request.transfers && transfer.maxBytes > largest)
+            throw tooLarge("transfer max size", transfer.maxBytes);
+
+        // Progress counts results: each variant, the ceilings, each transfer point, the launch.
+        const std::size_t total =
+            (request.reversal ? reverse.variants.size() : 0) + (request.ceilings ? 1 : 0) +
+            (request.transfers
+                 ? transfer.kinds.size() *
+                           transferSizes(transfer.minBytes, transfer.maxBytes).size() +
+                       1
+                 : 0);
+        std::size_t done = 0;
+        const auto step = [&](const std::string& next) {
+            ctx.progress(double(done) / double(std::max<std::size_t>(total, 1)), next);
+        };
+        const quint64 id = ctx.id();
+        // Each result is posted as it arrives, heard only while this run is the newest.
+        const auto post = [this, id](auto signal, auto value) {
+            QMetaObject::invokeMethod(
+                this,
+                [this, id, signal, value] {
+                    if (id == m_memory)
+                        emit(this->*signal)(id, value);
+                },
+                Qt::QueuedConnection);
+        };
+
+        MemoryLabResult result;
+        result.request = request;
+        result.device = info;
+        result.memory.device = info;
+        if (request.reversal) {
+            step("reversal: copy kernel");
+            result.reversal =
+                runReverse(device, reverse, ctx.cancelToken(), [&](const ReverseResult& r) {
+                    post(&JobBridge::memoryReverseResult, r);
+                    ++done;
+                    step("reversal: " + r.name);
+                });
+        }
+        if (request.ceilings) {
+            step("ceilings per vector width");
+            result.memory.ceilings = measureCeilingWidths(device, std::size_t(ceilingBytes),
+                                                          request.repeats, ctx.cancelToken());
+            post(&JobBridge::memoryCeilings, *result.memory.ceilings);
+            ++done;
+        }
+        if (request.transfers) {
+            step("transfers");
+            result.memory.transfers =
+                runTransfers(device, transfer, ctx.cancelToken(), [&](const TransferPoint& p) {
+                    post(&JobBridge::memoryTransferPoint, p);
+                    ++done;
+                    step(std::string(transferKindName(p.kind)) + " " + formatByteSize(p.bytes));
+                });
+        }
+        return result;
+    };
+    JobRunner::Handlers handlers =
+        newestOnly<MemoryLabResult>(&JobBridge::m_memory, &JobBridge::memoryProgress,
+                                    &JobBridge::memoryFinished, &JobBridge::memoryFailed);
+    m_memory = m_runner->submit("memory", std::move(work), std::move(handlers));
+    qCDebug(lcUi) << "memory lab" << m_memory << "submitted:" << request.device;
+    return m_memory;
+}
+
+void JobBridge::cancelMemoryLab() {
+    if (m_memory)
+        m_runner->cancel(m_memory);
 }
 
 void JobBridge::deliverFinished(quint64 id, const ImageAnalysis& result) {

@@ -5,12 +5,15 @@
 // the older jobs, and a stale answer that still arrives is dropped here, so the UI only ever
 // hears about the request it made last.
 #include <blur.h>
+#include <dashboard.h>
 #include <equalize.h>
 #include <experiment.h>
 #include <histogram256.h>
 #include <histogramstats.h>
+#include <reverse.h>
 #include <runner.h>
 #include <scan.h>
+#include <transfer.h>
 
 #include <QImage>
 #include <QMetaType>
@@ -52,11 +55,7 @@ struct ImageAnalysis {
 };
 
 /// One OpenCL device as the worker sees it: what it reports and what its probes found.
-struct DeviceEntry {
-    DeviceInfo info;
-    std::optional<Capabilities> capabilities; ///< empty when the probes could not run
-    std::string probeError;                   ///< why, if they could not
-};
+using DeviceEntry = DeviceListing;
 
 /// An 8-bit QImage of `image` (the high byte of 16-bit data), smoothly scaled down to at most
 /// `maxSide` pixels on its longer side when it is larger. For the worker and other non-GUI
@@ -173,6 +172,39 @@ struct ScanBenchResult {
     ScanRun run;
 };
 
+/// A dashboard run on the worker (lane "dashboard"): the chosen pipelines on the chosen devices.
+struct DashboardRequest {
+    std::vector<int> devices;           ///< device indices; empty: the default device
+    std::vector<std::string> pipelines; ///< registered names; empty: all of them
+    DashboardOptions options;
+};
+
+/// The memory lab on the worker (lane "memory"): on one device, the chosen parts in order:
+/// buffer reversal (every variant, core/reverse.h), the bandwidth ceilings per vector width
+/// (core/bandwidth.h), the transfer sweep and the kernel launch latency (core/transfer.h).
+struct MemoryLabRequest {
+    QString device = QStringLiteral("auto"); ///< a core device selector (see selectDevice)
+    bool reversal = true;
+    bool ceilings = true;
+    bool transfers = true;
+    std::uint64_t reverseBytes = 0; ///< 0: 16 MiB on a CPU device, 256 MiB on a GPU
+    /// The ceilings' buffer (rounded down to 64); 0: 64 MiB on a CPU device, 256 MiB on a GPU
+    /// (as histlab-cli memory), never above the device's largest buffer.
+    std::uint64_t ceilingBytes = 0;
+    /// The transfer sweep's largest size (from 4 KiB); 0: 16 MiB on a CPU device, the core's
+    /// default on a GPU (1 GiB, or the device's largest buffer).
+    std::uint64_t transferMaxBytes = 0;
+    int repeats = 5;
+};
+
+/// One finished memory lab run: what the chosen parts measured.
+struct MemoryLabResult {
+    MemoryLabRequest request;
+    DeviceInfo device;
+    std::optional<ReverseRun> reversal; ///< when asked for
+    MemoryRun memory;                   ///< memory.ceilings, memory.transfers: when asked for
+};
+
 class JobBridge : public QObject {
     Q_OBJECT
 public:
@@ -225,6 +257,21 @@ public:
     void cancelScans();
     bool scansRunning() const { return m_scan != 0; }
 
+    /// Runs the dashboard on the worker (lane "dashboard": a newer run cancels the older one):
+    /// dashboardStarted with the plan (devices, pipelines, input sizes), then each result as
+    /// dashboardResult as it arrives, then dashboardFinished or dashboardFailed.
+    quint64 runDashboard(const DashboardRequest& request);
+    void cancelDashboard();
+    bool dashboardRunning() const { return m_dashboard != 0; }
+
+    /// Runs the memory lab on the worker (lane "memory": a newer run cancels the older one):
+    /// each reversal variant as memoryReverseResult, the ceilings as memoryCeilings when the
+    /// sweep is done, each transfer point as memoryTransferPoint, then memoryFinished or
+    /// memoryFailed.
+    quint64 runMemoryLab(const MemoryLabRequest& request);
+    void cancelMemoryLab();
+    bool memoryLabRunning() const { return m_memory != 0; }
+
 signals:
     /// busy() changed: an analysis was submitted while idle, or the newest one answered.
     void busyChanged(bool busy);
@@ -248,6 +295,17 @@ signals:
     void scanProgress(quint64 id, double fraction, const QString& what);
     void scanFinished(quint64 id, const histlab::ui::ScanBenchResult& result);
     void scanFailed(quint64 id, const histlab::JobError& error);
+    void dashboardStarted(quint64 id, const histlab::DashboardRun& plan);
+    void dashboardResult(quint64 id, const histlab::DashboardResult& result);
+    void dashboardProgress(quint64 id, double fraction, const QString& what);
+    void dashboardFinished(quint64 id, const histlab::DashboardRun& run);
+    void dashboardFailed(quint64 id, const histlab::JobError& error);
+    void memoryReverseResult(quint64 id, const histlab::ReverseResult& result);
+    void memoryCeilings(quint64 id, const histlab::CeilingSweep& ceilings);
+    void memoryTransferPoint(quint64 id, const histlab::TransferPoint& point);
+    void memoryProgress(quint64 id, double fraction, const QString& what);
+    void memoryFinished(quint64 id, const histlab::ui::MemoryLabResult& result);
+    void memoryFailed(quint64 id, const histlab::JobError& error);
 
 private:
     void deliverFinished(quint64 id, const ImageAnalysis& result);
@@ -269,6 +327,8 @@ private:
     quint64 m_blur = 0;       // the newest blur until it answers, or 0
     quint64 m_equalize = 0;   // the newest equalization until it answers, or 0
     quint64 m_scan = 0;       // the newest scan benchmark until it answers, or 0
+    quint64 m_dashboard = 0;  // the newest dashboard run until it answers, or 0
+    quint64 m_memory = 0;     // the newest memory lab run until it answers, or 0
 };
 
 } // namespace histlab::ui
@@ -282,3 +342,9 @@ Q_DECLARE_METATYPE(histlab::ui::EqualizeResult)
 Q_DECLARE_METATYPE(histlab::ui::ScanPlan)
 Q_DECLARE_METATYPE(histlab::ui::ScanBenchResult)
 Q_DECLARE_METATYPE(histlab::ScanPoint)
+Q_DECLARE_METATYPE(histlab::DashboardRun)
+Q_DECLARE_METATYPE(histlab::DashboardResult)
+Q_DECLARE_METATYPE(histlab::ReverseResult)
+Q_DECLARE_METATYPE(histlab::CeilingSweep)
+Q_DECLARE_METATYPE(histlab::TransferPoint)
+Q_DECLARE_METATYPE(histlab::ui::MemoryLabResult)

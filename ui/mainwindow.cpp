@@ -1,6 +1,8 @@
 #include "mainwindow.h"
 
 #include "blurpanel.h"
+#include "dashboardpanel.h"
+#include "devicepanel.h"
 #include "equalizepanel.h"
 #include "experimentpanel.h"
 #include "histogramplot.h"
@@ -8,6 +10,7 @@
 #include "imageview.h"
 #include "logging.h"
 #include "logpanel.h"
+#include "memorypanel.h"
 #include "runpanel.h"
 #include "scanpanel.h"
 #include "statisticspanel.h"
@@ -158,6 +161,32 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_scans, &ScanPanel::runEnded, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     m_scans->setDeviceSelectorSource([this] { return m_runPanel->deviceSelector(); });
+    m_devices = new DevicePanel(m_bridge);
+    m_tabs->addTab(m_devices, tr("D&evices"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_devices),
+                          tr("Every OpenCL platform and device: what it reports and what "
+                             "HistLab's probes found; copy as text, export as JSON"));
+    m_dashboard = new DashboardPanel(m_bridge);
+    m_tabs->addTab(m_dashboard, tr("&Dashboard"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_dashboard),
+                          tr("Every pipeline on every chosen device: GB/s and % of the "
+                             "device's own ceiling, live"));
+    connect(m_devices, &DevicePanel::problem, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connect(m_dashboard, &DashboardPanel::problem, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connect(m_dashboard, &DashboardPanel::runEnded, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    m_memory = new MemoryPanel(m_bridge);
+    m_tabs->addTab(m_memory, tr("&Memory"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_memory),
+                          tr("The memory lab: buffer reversal against the copy kernel, "
+                             "bandwidth per vector width, transfers and launch latency"));
+    connect(m_memory, &MemoryPanel::problem, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connect(m_memory, &MemoryPanel::runEnded, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    m_memory->setDeviceSelectorSource([this] { return m_runPanel->deviceSelector(); });
     m_rightSplitter = right;
 
     m_runLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -269,6 +298,27 @@ void MainWindow::createMenus() {
     scans->setStatusTip(tr("The Scans tab (Ctrl+Shift+S again: back to the image)"));
     connect(scans, &QAction::triggered, this, [this] {
         const int index = m_tabs->indexOf(m_scans);
+        m_tabs->setCurrentIndex(m_tabs->currentIndex() == index ? 0 : index);
+    });
+    QAction* devices = view->addAction(tr("D&evices"));
+    devices->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    devices->setStatusTip(tr("The Devices tab (Ctrl+Shift+D again: back to the image)"));
+    connect(devices, &QAction::triggered, this, [this] {
+        const int index = m_tabs->indexOf(m_devices);
+        m_tabs->setCurrentIndex(m_tabs->currentIndex() == index ? 0 : index);
+    });
+    QAction* dashboard = view->addAction(tr("&Dashboard"));
+    dashboard->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    dashboard->setStatusTip(tr("The Dashboard tab (Ctrl+D again: back to the image)"));
+    connect(dashboard, &QAction::triggered, this, [this] {
+        const int index = m_tabs->indexOf(m_dashboard);
+        m_tabs->setCurrentIndex(m_tabs->currentIndex() == index ? 0 : index);
+    });
+    QAction* memory = view->addAction(tr("&Memory"));
+    memory->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+    memory->setStatusTip(tr("The Memory tab (Ctrl+Shift+M again: back to the image)"));
+    connect(memory, &QAction::triggered, this, [this] {
+        const int index = m_tabs->indexOf(m_memory);
         m_tabs->setCurrentIndex(m_tabs->currentIndex() == index ? 0 : index);
     });
     view->addAction(m_imagesDock->toggleViewAction());
@@ -686,6 +736,16 @@ void MainWindow::createRunControls() {
         m_scans->startRun();
     });
     scanBenchmark->setStatusTip(tr("The Scans tab's benchmark with its settings"));
+    QAction* runDashboard = run->addAction(tr("Run &Dashboard"), this, [this] {
+        m_tabs->setCurrentWidget(m_dashboard);
+        m_dashboard->startRun();
+    });
+    runDashboard->setStatusTip(tr("The Dashboard tab's run with its devices and pipelines"));
+    QAction* runMemory = run->addAction(tr("Run &Memory Lab"), this, [this] {
+        m_tabs->setCurrentWidget(m_memory);
+        m_memory->startRun();
+    });
+    runMemory->setStatusTip(tr("The Memory tab's run with its parts and sizes"));
     run->addSeparator();
     run->addAction(dock->toggleViewAction());
     connect(runAgainAction, &QAction::triggered, this, &MainWindow::runAgain);

@@ -24,6 +24,9 @@ class QTabWidget;
 namespace histlab::ui {
 
 class BlurPanel;
+class DashboardPanel;
+class MemoryPanel;
+class DevicePanel;
 class EqualizePanel;
 class ExperimentPanel;
 class HistogramPlot;
@@ -71,8 +74,14 @@ public:
     EqualizePanel* equalizePanel() const { return m_equalize; }
     /// The Scans tab (issue 5: GB/s of the scans against the work-group size, live).
     ScanPanel* scanPanel() const { return m_scans; }
-    /// "Image" (the image, its histograms and statistics), "Experiments", "Blur", "Equalize"
-    /// and "Scans".
+    /// The Devices tab (issue 6: every platform and device, its properties and probes).
+    DevicePanel* devicePanel() const { return m_devices; }
+    /// The Dashboard tab (issue 6: every registered pipeline on the chosen devices, live).
+    DashboardPanel* dashboardPanel() const { return m_dashboard; }
+    /// The Memory tab (issue 6: buffer reversal, ceilings per width, transfers, live).
+    MemoryPanel* memoryPanel() const { return m_memory; }
+    /// "Image" (the image, its histograms and statistics), "Experiments", "Blur", "Equalize",
+    /// "Scans", "Devices", "Dashboard" and "Memory".
     QTabWidget* tabs() const { return m_tabs; }
     /// File › Open Recent, rebuilt each time it opens.
     QMenu* recentMenu() const { return m_recentMenu; }
@@ -200,6 +209,9 @@ private:
     BlurPanel* m_blur = nullptr;
     EqualizePanel* m_equalize = nullptr;
     ScanPanel* m_scans = nullptr;
+    DevicePanel* m_devices = nullptr;
+    DashboardPanel* m_dashboard = nullptr;
+    MemoryPanel* m_memory = nullptr;
     QTabWidget* m_tabs = nullptr;
 };
 

@@ -1,0 +1,437 @@
+// histlab-cli reverse | memory: the memory lab (issue 6) without a display. Wiring only: parse,
+// run the core's job on the runner, print and write what comes back. The metrics are defined in
+// core/reverse.h, core/transfer.h and core/bandwidth.h.
+#include "cli_memory.h"
+
+#include "cli_support.h"
+#include "reverse.h"
+#include "transfer.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+namespace histlab::cli {
+namespace {
+
+// Output paths are checked before any work: a bad one costs nothing.
+void checkOutputs(const std::optional<std::string>& csv, const std::optional<std::string>& json) {
+    checkOutput("--csv", csv);
+    checkOutput("--json", json);
+}
+
+// Written on a mismatch too: the exit code says it differs, the files show what ran.
+bool writeOutputs(const std::optional<std::string>& csv, const std::string& csvText,
+                  const std::optional<std::string>& json, const std::string& jsonText) {
+    try {
+        if (csv)
+            writeFileAtomically(*csv, csvText);
+        if (json)
+            writeFileAtomically(*json, jsonText);
+        return true;
+    } catch (const InputError& e) {
+        std::cerr << "histlab-cli: " << e.what() << '\n';
+        return false;
+    }
+}
+
+void printDevice(std::ostream& out, const DeviceInfo& d) {
+    out << "device " << d.index << ": " << d.name << " [" << deviceTypeName(d.type) << "], "
+        << d.platformName << ", driver " << d.driverVersion << ", " << d.computeUnits
+        << " compute units, " << d.localMemBytes / 1024 << " KiB local memory\n";
+}
+
+/// The bytes of --input: InputError naming the file when it is missing, a folder, unreadable,
+/// empty, or larger than the reversal takes.
+std::vector<std::uint8_t> readInputFile(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (!fs::exists(st))
+        throw InputError(path + ": no such file");
+    if (fs::is_directory(st))
+        throw InputError(path + ": is a folder, not a file");
+    std::ifstream f(path, std::ios::binary);
+    if (!f)
+        throw InputError(path + ": cannot be read (" + std::strerror(errno) + ")");
+    std::vector<std::uint8_t> bytes;
+    char chunk[1 << 16];
+    while (f.read(chunk, sizeof chunk) || f.gcount() > 0) {
+        bytes.insert(bytes.end(), chunk, chunk + f.gcount());
+        if (bytes.size() > kReverseMaxBytes)
+            throw InputError(path + ": more than " + std::to_string(kReverseMaxBytes) +
+                             " bytes, the most the reversal takes (32-bit indices)");
+    }
+    if (f.bad())
+        throw InputError(path + ": cannot be read (" + std::strerror(errno) + ")");
+    if (bytes.empty())
+        throw InputError(path + ": file is empty (nothing to reverse)");
+    return bytes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// reverse
+
+int runReverseCommand(ArgList& args, JobRunner& runner) {
+    std::optional<std::string> input, csv, json;
+    std::optional<std::uint64_t> size;
+    std::string device;
+    bool timing = false, quiet = false;
+    ReverseSpec spec;
+    while (!args.empty()) {
+        const std::string a = args.next();
+        try {
+            if (a == "--input") {
+                input = args.value(a);
+            } else if (a == "--size") {
+                size = parseSize(a, args.value(a));
+            } else if (a == "--kernel") {
+                const std::string v = args.value(a);
+                spec.variants.clear();
+                if (v == "all")
+                    spec.variants = allReverseVariants();
+                else
+                    for (std::size_t b = 0; b <= v.size();) {
+                        const std::size_t e = std::min(v.find(',', b), v.size());
+                        spec.variants.push_back(parseReverseVariant(v.substr(b, e - b)));
+                        b = e + 1;
+                    }
+            } else if (a == "--timing") {
+                timing = true;
+            } else if (a == "--repeat") {
+                spec.repeats = parseCount(a, args.value(a), 1, 100000);
+            } else if (a == "--verify") {
+                // Every kernel is verified anyway; the reference's command line has the flag.
+            } else if (a == "--wg") {
+                spec.workGroupSize = std::size_t(parseCount(a, args.value(a), 1, 1 << 20));
+            } else if (a == "--device") {
+                device = args.value(a);
+            } else if (a == "--csv") {
+                csv = args.value(a);
+            } else if (a == "--json") {
+                json = args.value(a);
+            } else if (a == "--quiet") {
+                quiet = true;
+            } else {
+                throw UsageFailure{"reverse: unknown option or argument '" + a + "' (see --help)"};
+            }
+        } catch (const UsageError& e) {
+            throw UsageFailure{e.what()};
+        }
+    }
+    if (input && size)
+        throw UsageFailure{"reverse: give either --input FILE or --size BYTES, not both"};
+    try {
+        checkOutputs(csv, json);
+        if (input) {
+            if (input->empty())
+                throw InputError("--input: the file name is empty");
+            spec.input = std::make_shared<const std::vector<std::uint8_t>>(readInputFile(*input));
+            spec.source = *input;
+        } else if (size) {
+            spec.bytes = *size;
+        }
+    } catch (const InputError& e) {
+        std::cerr << "histlab-cli: " << e.what() << '\n';
+        return Input;
+    }
+    std::size_t done = 0;
+    auto outcome = runner.runAndWait([&](JobContext& ctx) -> std::any {
+        Device& dev = ctx.devices().select(device);
+        return runReverse(dev, spec, ctx.cancelToken(), [&](const ReverseResult& r) {
+            if (!quiet)
+                std::cerr << '[' << ++done << '/' << spec.variants.size() << "] " << r.name << ": "
+                          << pointStatusName(r.status) << '\n';
+        });
+    });
+    if (auto* e = std::get_if<JobError>(&outcome))
+        return report(*e);
+    const auto& run = std::any_cast<const ReverseRun&>(std::get<std::any>(outcome));
+    if (!writeOutputs(csv, reverseCsv(run), json, reverseJson(run)))
+        return Input;
+    std::size_t ran = 0, mismatches = 0;
+    for (const ReverseResult& r : run.results) {
+        ran += pointRan(r.status) ? 1 : 0;
+        mismatches += r.status == PointStatus::Mismatch ? 1 : 0;
+    }
+    if (!quiet && csv.value_or("") != "-" && json.value_or("") != "-") {
+        const std::string size = formatByteSize(run.bytes);
+        std::cout << "reverse " << run.source << ", " << run.bytes << " bytes"
+                  << (size.ends_with(" B") ? "" : " (" + size + ")") << '\n';
+        printDevice(std::cout, run.device);
+        if (run.copy.gbps > 0)
+            std::cout << "copy kernel, same buffer: " << fixed(run.copy.gbps, 2)
+                      << " GB/s (bytes read + written), median "
+                      << fixed(run.copy.stats.medianMs, 4) << " ms\n";
+        std::cout << std::left << std::setw(17) << "kernel" << std::right << std::setw(12)
+                  << "median ms" << std::setw(11) << "min ms" << std::setw(10) << "GB/s"
+                  << std::setw(9) << "% copy" << std::setw(15) << "correct bytes"
+                  << "  status\n";
+        for (const ReverseResult& r : run.results) {
+            std::cout << std::left << std::setw(17) << r.name << std::right;
+            if (pointRan(r.status))
+                std::cout << std::setw(12) << fixed(r.stats.medianMs, 4) << std::setw(11)
+                          << fixed(r.stats.minMs, 4) << std::setw(10) << fixed(r.gbps, 2)
+                          << std::setw(9) << fixed(r.percentOfCopy, 1) << std::setw(15)
+                          << r.correctBytes;
+            else
+                std::cout << std::setw(12) << "-" << std::setw(11) << "-" << std::setw(10) << "-"
+                          << std::setw(9) << "-" << std::setw(15) << "-";
+            std::cout << "  " << pointStatusName(r.status)
+                      << (r.detail.empty() ? "" : ": " + r.detail) << '\n';
+        }
+        if (timing)
+            for (const ReverseResult& r : run.results)
+                if (pointRan(r.status)) {
+                    std::cout << "timing " << r.name << " (" << r.kernel << ", global "
+                              << r.globalSize << ", local " << r.localSize << ", " << r.buildOptions
+                              << "), ms:";
+                    for (double s : r.stats.samplesMs)
+                        std::cout << ' ' << fixed(s, 4);
+                    std::cout << '\n';
+                }
+        if (const int best = run.best(); best >= 0) {
+            const ReverseResult& b = run.results[std::size_t(best)];
+            std::cout << "best: " << b.name << ", " << fixed(b.gbps, 2) << " GB/s";
+            if (run.copy.gbps > 0)
+                std::cout << ", " << fixed(b.percentOfCopy, 1) << " % of the copy kernel";
+            std::cout << '\n';
+        }
+    }
+    if (mismatches) {
+        std::cerr << "histlab-cli: verification failed: " << mismatches
+                  << " kernel(s) did not reverse every byte (see status mismatch)\n";
+        return Mismatch;
+    }
+    if (ran == 0) {
+        std::cerr << "histlab-cli: no reversal kernel could run on " << run.device.name << '\n';
+        return DeviceFailure;
+    }
+    return Ok;
+}
+
+// ---------------------------------------------------------------------------------------------
+// memory
+
+const char* elementType(int width) {
+    switch (width) {
+    case 1:
+        return "uint";
+    case 2:
+        return "uint2";
+    case 4:
+        return "uint4";
+    case 8:
+        return "uint8";
+    case 16:
+        return "uint16";
+    }
+    return "?";
+}
+
+void printCeilings(std::ostream& out, const CeilingSweep& c) {
+    out << "bandwidth ceilings on " << formatByteSize(c.bytes)
+        << " of random bytes (read: bytes read; copy: bytes read + written; GB/s of the median)\n";
+    out << std::left << std::setw(8) << "element" << std::right << std::setw(7) << "bytes"
+        << std::setw(12) << "read GB/s" << std::setw(12) << "copy GB/s"
+        << "  status\n";
+    for (const WidthCeiling& w : c.widths) {
+        out << std::left << std::setw(8) << elementType(w.width) << std::right << std::setw(7)
+            << 4 * w.width;
+        if (pointRan(w.status))
+            out << std::setw(12) << fixed(w.read.gbps, 2) << std::setw(12) << fixed(w.copy.gbps, 2);
+        else
+            out << std::setw(12) << "-" << std::setw(12) << "-";
+        out << "  " << pointStatusName(w.status) << (w.detail.empty() ? "" : ": " + w.detail)
+            << '\n';
+    }
+    if (c.bestReadWidth > 0)
+        out << "best width: read " << elementType(c.bestReadWidth) << " ("
+            << fixed(c.bestReadGbps, 2) << " GB/s), copy " << elementType(c.bestCopyWidth) << " ("
+            << fixed(c.bestCopyGbps, 2) << " GB/s)\n";
+}
+
+void printTransfers(std::ostream& out, const TransferSweep& t) {
+    out << "transfers (latency: host wall time of one blocking transfer; GB/s: bytes / median "
+           "latency; device ms: event profiling)\n";
+    out << std::left << std::setw(14) << "kind" << std::right << std::setw(11) << "size"
+        << std::setw(12) << "median ms" << std::setw(11) << "min ms" << std::setw(11) << "device ms"
+        << std::setw(10) << "GB/s"
+        << "  status\n";
+    for (const TransferPoint& p : t.points) {
+        out << std::left << std::setw(14) << transferKindName(p.kind) << std::right << std::setw(11)
+            << formatByteSize(p.bytes);
+        if (pointRan(p.status))
+            out << std::setw(12) << fixed(p.wall.medianMs, 4) << std::setw(11)
+                << fixed(p.wall.minMs, 4) << std::setw(11) << fixed(p.profiled.medianMs, 4)
+                << std::setw(10) << fixed(p.gbps, 2);
+        else
+            out << std::setw(12) << "-" << std::setw(11) << "-" << std::setw(11) << "-"
+                << std::setw(10) << "-";
+        out << "  " << pointStatusName(p.status) << (p.detail.empty() ? "" : ": " + p.detail)
+            << '\n';
+    }
+    // Pinned against pageable at the largest size, where the bandwidth (not latency) shows.
+    const auto ratio = [&](TransferKind pinned, TransferKind pageable, const char* what) {
+        const TransferPoint* a = t.largest(pinned);
+        const TransferPoint* b = t.largest(pageable);
+        if (a && b && pointRan(a->status) && pointRan(b->status) && b->gbps > 0)
+            out << "pinned / pageable " << what << " at " << formatByteSize(a->bytes) << ": x"
+                << fixed(a->gbps / b->gbps, 2) << " (" << fixed(a->gbps, 2) << " / "
+                << fixed(b->gbps, 2) << " GB/s)\n";
+    };
+    ratio(TransferKind::HostToDevicePinned, TransferKind::HostToDevicePageable, "host->device");
+    ratio(TransferKind::DeviceToHostPinned, TransferKind::DeviceToHostPageable, "device->host");
+    if (t.launch) {
+        if (t.launch->ran)
+            out << "kernel launch latency (do_nothing, 1 work-item, median of "
+                << t.launch->wall.samplesMs.size() << "): " << fixed(t.launch->profiled.medianMs, 4)
+                << " ms on the device (profiled), " << fixed(t.launch->wall.medianMs, 4)
+                << " ms enqueue + finish on the host (min " << fixed(t.launch->wall.minMs, 4)
+                << ")\n";
+        else
+            out << "kernel launch latency: failed: " << t.launch->detail << '\n';
+    }
+}
+
+int runMemoryLabCommand(ArgList& args, JobRunner& runner) {
+    std::optional<std::string> csv, json;
+    std::optional<std::uint64_t> maxSize, minSize, ceilingSize;
+    std::string device;
+    bool ceilings = false, transfers = false, quiet = false;
+    int repeats = 5;
+    while (!args.empty()) {
+        const std::string a = args.next();
+        if (a == "--ceilings")
+            ceilings = true;
+        else if (a == "--transfers")
+            transfers = true;
+        else if (a == "--max-size")
+            maxSize = parseSize(a, args.value(a));
+        else if (a == "--min-size")
+            minSize = parseSize(a, args.value(a));
+        else if (a == "--ceiling-size")
+            ceilingSize = parseSize(a, args.value(a));
+        else if (a == "--repeat")
+            repeats = parseCount(a, args.value(a), 1, 100000);
+        else if (a == "--device")
+            device = args.value(a);
+        else if (a == "--csv")
+            csv = args.value(a);
+        else if (a == "--json")
+            json = args.value(a);
+        else if (a == "--quiet")
+            quiet = true;
+        else
+            throw UsageFailure{"memory: unknown option or argument '" + a + "' (see --help)"};
+    }
+    if (!ceilings && !transfers)
+        ceilings = transfers = true;
+    if (maxSize && *maxSize == 0)
+        throw UsageFailure{"--max-size: must be at least 1 byte"};
+    if (minSize && *minSize == 0)
+        throw UsageFailure{"--min-size: must be at least 1 byte"};
+    try {
+        checkOutputs(csv, json);
+    } catch (const InputError& e) {
+        std::cerr << "histlab-cli: " << e.what() << '\n';
+        return Input;
+    }
+    auto outcome = runner.runAndWait([&](JobContext& ctx) -> std::any {
+        Device& dev = ctx.devices().select(device);
+        MemoryRun run;
+        run.device = dev.info();
+        const DeviceInfo& info = run.device;
+        // Every size is checked before any work.
+        if (maxSize && *maxSize > info.maxAllocBytes)
+            throw UsageError("--max-size", std::to_string(*maxSize) +
+                                               " bytes do not fit one buffer of " + info.name +
+                                               " (at most " + std::to_string(info.maxAllocBytes) +
+                                               " bytes)");
+        // Ceilings: 256 MiB on a GPU, 64 MiB elsewhere by default; never above --max-size.
+        const std::uint64_t ceilingBytes = std::min(
+            ceilingSize.value_or(std::uint64_t(info.type == DeviceType::Gpu ? 256 : 64) << 20),
+            maxSize.value_or(~std::uint64_t(0)));
+        if (ceilings && ceilingBytes < 64)
+            throw UsageError(ceilingSize ? "--ceiling-size" : "--max-size",
+                             "the ceilings need at least 64 bytes");
+        TransferSpec spec;
+        spec.repeats = repeats;
+        spec.maxBytes = maxSize.value_or(defaultTransferMax(info));
+        spec.minBytes = minSize.value_or(std::min(spec.minBytes, spec.maxBytes));
+        if (transfers && spec.minBytes > spec.maxBytes)
+            throw UsageError("--min-size", std::to_string(spec.minBytes) +
+                                               " bytes is above --max-size (" +
+                                               std::to_string(spec.maxBytes) + " bytes)");
+        if (ceilings) {
+            run.ceilings =
+                measureCeilingWidths(dev, std::size_t(ceilingBytes), repeats, ctx.cancelToken());
+            if (!quiet)
+                for (const WidthCeiling& w : run.ceilings->widths)
+                    std::cerr << "ceiling " << elementType(w.width) << ": "
+                              << pointStatusName(w.status) << '\n';
+        }
+        if (transfers)
+            run.transfers = runTransfers(dev, spec, ctx.cancelToken(), [&](const TransferPoint& p) {
+                if (!quiet)
+                    std::cerr << transferKindName(p.kind) << ' ' << formatByteSize(p.bytes) << ": "
+                              << pointStatusName(p.status) << '\n';
+            });
+        return run;
+    });
+    if (auto* e = std::get_if<JobError>(&outcome))
+        return report(*e);
+    const auto& run = std::any_cast<const MemoryRun&>(std::get<std::any>(outcome));
+    if (!writeOutputs(csv, memoryCsv(run), json, memoryJson(run)))
+        return Input;
+    std::size_t ran = 0, mismatches = 0;
+    const auto count = [&](PointStatus s) {
+        ran += pointRan(s) ? 1 : 0;
+        mismatches += s == PointStatus::Mismatch ? 1 : 0;
+    };
+    if (run.ceilings)
+        for (const WidthCeiling& w : run.ceilings->widths)
+            count(w.status);
+    if (run.transfers)
+        for (const TransferPoint& p : run.transfers->points)
+            count(p.status);
+    if (!quiet && csv.value_or("") != "-" && json.value_or("") != "-") {
+        std::cout << "memory lab\n";
+        printDevice(std::cout, run.device);
+        if (run.ceilings)
+            printCeilings(std::cout, *run.ceilings);
+        if (run.transfers)
+            printTransfers(std::cout, *run.transfers);
+    }
+    if (mismatches) {
+        std::cerr << "histlab-cli: verification failed: " << mismatches
+                  << " measurement(s) did not deliver the source's bytes (see status mismatch)\n";
+        return Mismatch;
+    }
+    if (ran == 0) {
+        std::cerr << "histlab-cli: no measurement could run on " << run.device.name << '\n';
+        return DeviceFailure;
+    }
+    return Ok;
+}
+
+} // namespace
+
+bool isMemoryCommand(const std::string& command) {
+    return command == "reverse" || command == "memory";
+}
+
+int runMemoryCommand(const std::string& command, const std::vector<std::string>& args,
+                     JobRunner& runner) {
+    ArgList list(args);
+    try {
+        if (command == "reverse")
+            return runReverseCommand(list, runner);
+        return runMemoryLabCommand(list, runner);
+    } catch (const UsageFailure& f) {
+        std::cerr << "histlab-cli: " << f.message << '\n';
+        return Usage;
+    }
+}
+
+} // namespace histlab::cli

@@ -1,0 +1,148 @@
+#pragma once
+// What histlab-cli's command files share: the exit codes of --help, argument lists, number and
+// size parsing, output paths checked before any work, and a job's error as an exit code.
+// (cli_dashboard.cpp and cli_memory.cpp use it; cli_main.cpp still has its own older copies of
+// the argument list and number parsing, to be moved here.)
+#include "device.h"
+#include "errors.h"
+#include "memorylab.h" // parseByteSize
+#include "report.h"
+#include "runner.h"
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace histlab::cli {
+
+/// The exit codes of --help.
+enum Exit { Ok = 0, Mismatch = 1, Usage = 2, Input = 3, DeviceFailure = 4 };
+
+/// A bad command line: the message goes to stderr and the exit code is Usage.
+struct UsageFailure {
+    std::string message;
+};
+
+/// The arguments after the command, read one by one.
+class ArgList {
+public:
+    explicit ArgList(const std::vector<std::string>& args)
+        : m_args(args) {}
+    bool empty() const { return m_pos >= m_args.size(); }
+    const std::string& next() { return m_args[m_pos++]; }
+    const std::string& value(const std::string& option) {
+        if (empty())
+            throw UsageFailure{option + ": needs a value"};
+        return next();
+    }
+
+private:
+    const std::vector<std::string>& m_args;
+    std::size_t m_pos = 0;
+};
+
+/// A whole number in [lo, hi], or UsageFailure naming the option.
+inline int parseCount(const std::string& option, const std::string& text, int lo, int hi) {
+    int v = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size())
+        throw UsageFailure{option + ": '" + text + "' is not a whole number"};
+    if (v < lo || v > hi)
+        throw UsageFailure{option + ": " + text + " is out of range (" + std::to_string(lo) + ".." +
+                           std::to_string(hi) + ")"};
+    return v;
+}
+
+/// A byte size as parseByteSize reads it ("4099", "64K", "1.5MiB"), or UsageFailure.
+inline std::uint64_t parseSize(const std::string& option, const std::string& text) {
+    try {
+        return parseByteSize(option, text);
+    } catch (const UsageError& e) {
+        throw UsageFailure{e.what()};
+    }
+}
+
+/// "a,b,,c" -> {"a", "b", "c"}.
+inline std::vector<std::string> splitList(const std::string& text) {
+    std::vector<std::string> items;
+    std::string item;
+    std::istringstream in(text);
+    while (std::getline(in, item, ','))
+        if (!item.empty())
+            items.push_back(item);
+    return items;
+}
+
+/// A whole file as text; InputError naming it when it cannot be read.
+inline std::string readTextFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(path + ": cannot be read");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+/// An output path, checked before any work so that a bad one costs nothing: InputError when it
+/// is empty or its folder cannot be written.
+inline void checkOutput(const char* option, const std::optional<std::string>& path) {
+    if (!path)
+        return;
+    if (path->empty())
+        throw InputError(std::string(option) + ": the output path is empty");
+    checkWritable(*path);
+}
+
+inline int exitFor(const JobError& e) {
+    switch (e.kind) {
+    case JobError::Kind::Usage:
+        return Usage;
+    case JobError::Kind::Input:
+        return Input;
+    default:
+        return DeviceFailure;
+    }
+}
+
+/// The job's error on stderr; its exit code.
+inline int report(const JobError& e) {
+    std::cerr << "histlab-cli: " << e.message << '\n';
+    return exitFor(e);
+}
+
+inline std::string fixed(double v, int digits) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << v;
+    return s.str();
+}
+
+/// GB/s with as many digits as it deserves: "4370", "12.5", "0.31".
+inline std::string gbpsText(double gbps) {
+    return fixed(gbps, gbps >= 100 ? 0 : gbps >= 10 ? 1 : 2);
+}
+
+/// Device selectors ("auto", an index, "gpu", "cpu", a name, or "all") as device indices, each
+/// once, in the order given; UsageError("--device") for one that matches nothing.
+inline std::vector<int> selectDevices(const std::vector<std::string>& selectors,
+                                      const std::vector<DeviceInfo>& infos) {
+    std::vector<int> indices;
+    auto add = [&](int i) {
+        if (std::find(indices.begin(), indices.end(), i) == indices.end())
+            indices.push_back(i);
+    };
+    for (const std::string& sel : selectors.empty() ? std::vector<std::string>{"auto"} : selectors)
+        if (sel == "all")
+            for (const DeviceInfo& d : infos)
+                add(d.index);
+        else
+            add(selectDevice(sel, infos));
+    return indices;
+}
+
+} // namespace histlab::cli

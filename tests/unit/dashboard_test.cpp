@@ -1,0 +1,286 @@
+// The per-device dashboard (issue 6) on PoCL with 64 KiB inputs: the registry lists the built-in
+// pipelines (ceilings first) and takes new ones without the dashboard naming them; a run yields
+// verified (or, for the ceilings, timed) results with positive, finite GB/s and ceilings that
+// stream out as they finish; a pipeline that throws is one result, not a failed run; runs
+// round-trip through JSON and compare with a baseline; unknown pipelines are usage errors.
+#include "unitsupport.h"
+
+#include "cancel.h"
+#include "dashboard.h"
+#include "errors.h"
+#include "json.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+namespace histlab {
+namespace {
+
+constexpr std::size_t kSmall = 64 * 1024; // bytes per input: quick on PoCL
+
+DeviceSet& sharedSet() {
+    static DeviceSet set;
+    return set;
+}
+
+int sharedIndex() {
+    return selectDevice("", sharedSet().infos());
+}
+
+std::vector<std::string> names(const std::vector<DashboardPipeline>& pipelines) {
+    std::vector<std::string> out;
+    for (const DashboardPipeline& p : pipelines)
+        out.push_back(p.name);
+    return out;
+}
+
+/// One small run of every built-in pipeline on the test device, made once for the tests that
+/// read it (each pipeline builds its kernels on first use: the slow part on PoCL).
+struct SmallRun {
+    DashboardRun run;
+    std::vector<DashboardResult> streamed;
+};
+
+const SmallRun& smallRun() {
+    static const SmallRun once = [] {
+        SmallRun s;
+        DashboardOptions options;
+        options.bytes = kSmall;
+        options.repeats = 2;
+        s.run = planDashboard(sharedSet(), {sharedIndex()},
+                              {"read-only", "copy", "histogram256", "blur3x3", "scan", "equalize",
+                               "reverse", "h2d-pageable", "h2d-pinned", "d2h-pageable",
+                               "d2h-pinned", "d2d"},
+                              options);
+        runDashboard(sharedSet(), s.run, {},
+                     [&](const DashboardResult& r) { s.streamed.push_back(r); });
+        return s;
+    }();
+    return once;
+}
+
+TEST(DashboardRegistry, ListsTheBuiltInPipelinesCeilingsFirst) {
+    const std::vector<std::string> all = names(dashboardPipelines());
+    ASSERT_GE(all.size(), 12u);
+    const std::vector<std::string> first(all.begin(), all.begin() + 12);
+    EXPECT_EQ(first, (std::vector<std::string>{"read-only", "copy", "histogram256", "blur3x3",
+                                               "scan", "equalize", "reverse", "h2d-pageable",
+                                               "h2d-pinned", "d2h-pageable", "d2h-pinned", "d2d"}));
+    for (const DashboardPipeline& p : dashboardPipelines()) {
+        EXPECT_FALSE(p.description.empty()) << p.name;
+        EXPECT_TRUE(bool(p.run)) << p.name;
+        EXPECT_EQ(p.name.find(','), std::string::npos) << "names are comma-list items";
+    }
+}
+
+TEST(DashboardRegistry, UnknownPipelineIsAUsageErrorNamingTheKnownOnes) {
+    try {
+        selectDashboardPipelines({"histogram256", "no-such-pipeline"});
+        FAIL() << "accepted an unknown pipeline";
+    } catch (const UsageError& e) {
+        EXPECT_EQ(e.parameter(), "--pipeline");
+        EXPECT_NE(std::string(e.what()).find("'no-such-pipeline'"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("histogram256"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(planDashboard(sharedSet(), {sharedIndex()}, {"nope"}, {}), UsageError);
+    // Selected in the registry's order, each once.
+    EXPECT_EQ(names(selectDashboardPipelines({"scan", "copy", "scan"})),
+              (std::vector<std::string>{"copy", "scan"}));
+}
+
+TEST(DashboardRegistry, PlanRefusesNoDeviceAndNoRepeats) {
+    EXPECT_THROW(planDashboard(sharedSet(), {}, {}, {}), UsageError);
+    EXPECT_THROW(planDashboard(sharedSet(), {9999}, {}, {}), UsageError);
+    DashboardOptions none;
+    none.repeats = 0;
+    EXPECT_THROW(planDashboard(sharedSet(), {sharedIndex()}, {}, none), UsageError);
+}
+
+TEST(DashboardRegistry, DefaultSizesFollowTheDeviceType) {
+    DeviceInfo cpu;
+    cpu.type = DeviceType::Cpu;
+    cpu.maxAllocBytes = std::size_t(1) << 32;
+    DeviceInfo gpu = cpu;
+    gpu.type = DeviceType::Gpu;
+    EXPECT_EQ(dashboardBytes(cpu, {}), std::size_t(64) << 20);
+    EXPECT_EQ(dashboardBytes(gpu, {}), std::size_t(256) << 20);
+    gpu.maxAllocBytes = 100 << 20; // a small device: its largest buffer
+    EXPECT_EQ(dashboardBytes(gpu, {}), std::size_t(100) << 20);
+    DashboardOptions odd;
+    odd.bytes = 1000003;
+    EXPECT_EQ(dashboardBytes(cpu, odd), 1000003u / 16 * 16);
+}
+
+TEST(Dashboard, SmallRunIsVerifiedWithPositiveFiniteFiguresAndStreams) {
+    const SmallRun& s = smallRun();
+    const DashboardRun& run = s.run;
+    ASSERT_EQ(run.devices.size(), 1u);
+    EXPECT_EQ(run.devices[0].inputBytes, kSmall);
+    EXPECT_FALSE(run.date.empty());
+    ASSERT_EQ(run.results.size(), 12u);
+    ASSERT_EQ(s.streamed.size(), run.results.size()) << "each result is streamed as it arrives";
+    for (std::size_t i = 0; i < run.results.size(); ++i) {
+        const DashboardResult& r = run.results[i];
+        SCOPED_TRACE(r.pipeline + " " + r.variant + ": " + r.reason);
+        EXPECT_EQ(s.streamed[i].pipeline, r.pipeline);
+        EXPECT_EQ(r.device, 0);
+        EXPECT_EQ(r.pipeline, run.pipelines[i]);
+        if (r.pipeline.rfind("h2d", 0) == 0 || r.pipeline.rfind("d2h", 0) == 0) { // no ceiling
+            EXPECT_EQ(r.status, DashboardStatus::Verified);
+            EXPECT_EQ(r.ceilingKind, "none");
+            EXPECT_EQ(r.percentOfCeiling, 0.0);
+            EXPECT_EQ(r.bytes, kSmall);
+            EXPECT_TRUE(std::isfinite(r.gbps) && r.gbps > 0) << r.gbps;
+            continue;
+        }
+        const bool ceiling = r.pipeline == "read-only" || r.pipeline == "copy";
+        EXPECT_EQ(r.status, ceiling ? DashboardStatus::Timed : DashboardStatus::Verified);
+        EXPECT_TRUE(r.ran());
+        EXPECT_FALSE(r.variant.empty());
+        EXPECT_GT(r.bytes, 0u);
+        EXPECT_GE(r.stats.samplesMs.size(), 2u);
+        EXPECT_TRUE(std::isfinite(r.gbps) && r.gbps > 0) << r.gbps;
+        EXPECT_TRUE(std::isfinite(r.ceilingGbps) && r.ceilingGbps > 0) << r.ceilingGbps;
+        EXPECT_TRUE(r.ceilingKind == "read-only" || r.ceilingKind == "copy") << r.ceilingKind;
+        EXPECT_NEAR(r.percentOfCeiling, 100.0 * r.gbps / r.ceilingGbps, 1e-9);
+        EXPECT_NEAR(r.gbps, double(r.bytes) / (r.stats.medianMs * 1e6), r.gbps * 1e-9);
+    }
+    // The metrics: histogram counts input bytes; blur and scan bytes read + written.
+    EXPECT_EQ(run.results[2].bytes, kSmall);
+    EXPECT_EQ(run.results[2].ceilingKind, "read-only");
+    EXPECT_EQ(run.results[4].bytes, 2 * kSmall);
+    EXPECT_EQ(run.results[5].bytes, 3 * run.results[3].bytes / 2); // 3x image vs 2x image
+    // The reversal (its fastest verified kernel) and the device->device copy: read + written.
+    EXPECT_EQ(run.results[6].bytes, 2 * kSmall);
+    EXPECT_EQ(run.results[6].ceilingKind, "copy");
+    EXPECT_EQ(run.results[11].bytes, 2 * kSmall);
+    EXPECT_EQ(run.results[11].ceilingKind, "copy");
+}
+
+TEST(Dashboard, JsonRoundTripAndBaseline) {
+    DashboardRun run = smallRun().run;
+    run.note = "round \"trip\", with a comma";
+    const DashboardRun back = parseDashboardJson(dashboardJson(run));
+    EXPECT_EQ(back.date, run.date);
+    EXPECT_EQ(back.note, run.note);
+    EXPECT_EQ(back.options.bytes, run.options.bytes);
+    EXPECT_EQ(back.options.repeats, run.options.repeats);
+    EXPECT_EQ(back.pipelines, run.pipelines);
+    ASSERT_EQ(back.devices.size(), 1u);
+    EXPECT_EQ(back.devices[0].info.name, run.devices[0].info.name);
+    EXPECT_EQ(back.devices[0].info.driverVersion, run.devices[0].info.driverVersion);
+    EXPECT_EQ(back.devices[0].info.maxWorkItemSizes, run.devices[0].info.maxWorkItemSizes);
+    EXPECT_EQ(back.devices[0].inputBytes, run.devices[0].inputBytes);
+    ASSERT_EQ(back.results.size(), run.results.size());
+    for (std::size_t i = 0; i < run.results.size(); ++i) {
+        const DashboardResult &a = run.results[i], &b = back.results[i];
+        EXPECT_EQ(b.pipeline, a.pipeline);
+        EXPECT_EQ(b.variant, a.variant);
+        EXPECT_EQ(b.status, a.status);
+        EXPECT_EQ(b.bytes, a.bytes);
+        EXPECT_EQ(b.ceilingKind, a.ceilingKind);
+        EXPECT_DOUBLE_EQ(b.gbps, a.gbps);
+        EXPECT_DOUBLE_EQ(b.ceilingGbps, a.ceilingGbps);
+        EXPECT_DOUBLE_EQ(b.percentOfCeiling, a.percentOfCeiling);
+        EXPECT_DOUBLE_EQ(b.stats.medianMs, a.stats.medianMs);
+        EXPECT_EQ(b.stats.samplesMs, a.stats.samplesMs);
+        // As a baseline, each result finds its own pipeline on the device of the same name.
+        const DashboardResult* match = findBaselineResult(back, run, a);
+        ASSERT_NE(match, nullptr) << a.pipeline;
+        EXPECT_EQ(match->pipeline, a.pipeline);
+    }
+
+    // CSV: a header and one row per result, with the baseline's columns when given.
+    const std::string csv = dashboardCsv(run, &back);
+    std::istringstream lines(csv);
+    std::string header;
+    std::getline(lines, header);
+    EXPECT_EQ(header.rfind("date,device,driver,pipeline,variant,", 0), 0u) << header;
+    EXPECT_NE(header.find(",ratio_to_baseline"), std::string::npos);
+    std::size_t rows = 0;
+    for (std::string line; std::getline(lines, line);) {
+        ++rows;
+        ASSERT_GE(line.size(), 2u);
+        EXPECT_EQ(line.substr(line.size() - 2), ",1") << "its own baseline: ratio 1: " << line;
+    }
+    EXPECT_EQ(rows, run.results.size());
+}
+
+TEST(Dashboard, BadFilesAreRefusedWithTheReason) {
+    EXPECT_THROW(parseDashboardJson("{\"points\": []}"), InputError); // not ours
+    EXPECT_THROW(parseDashboardJson("[1, 2"), InputError);
+    DashboardRun run = smallRun().run;
+    run.results.resize(1);
+    run.results[0].device = 3;
+    try {
+        parseDashboardJson(dashboardJson(run));
+        FAIL() << "accepted a result of a device the file does not list";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("device 3"), std::string::npos) << e.what();
+    }
+    std::string text = dashboardJson(smallRun().run);
+    const std::string verified = "\"status\":\"verified\"";
+    text.replace(text.find(verified), verified.size(), "\"status\":\"splendid\"");
+    EXPECT_THROW(parseDashboardJson(text), InputError);
+}
+
+TEST(Dashboard, RegisteredPipelinesRunWithoutTheDashboardNamingThem) {
+    // A new pipeline registers and runs; its errors become results, never a failed run.
+    registerDashboardPipeline({"test-fixed", "a fixed figure (tests)",
+                               [](Device&, const DashboardOptions& o, const CancelToken&) {
+                                   DashboardResult r;
+                                   r.variant = "fixed";
+                                   r.bytes = o.bytes;
+                                   r.stats = summarize({2.0, 1.0, 3.0});
+                                   r.gbps = gbPerSecond(r.bytes, r.stats.medianMs);
+                                   r.ceilingKind = "copy";
+                                   r.ceilingGbps = 4 * r.gbps;
+                                   r.status = DashboardStatus::Verified;
+                                   return std::vector<DashboardResult>{r};
+                               }});
+    registerDashboardPipeline(
+        {"test-unsupported", "throws UnsupportedError (tests)",
+         [](Device&, const DashboardOptions&, const CancelToken&) -> std::vector<DashboardResult> {
+             throw UnsupportedError("no such hardware");
+         }});
+    registerDashboardPipeline(
+        {"test-failed", "throws DeviceError (tests)",
+         [](Device&, const DashboardOptions&, const CancelToken&) -> std::vector<DashboardResult> {
+             throw DeviceError("clEnqueueNDRangeKernel failed: oops", -5);
+         }});
+    const std::vector<std::string> all = names(dashboardPipelines());
+    ASSERT_GE(all.size(), 9u);
+    EXPECT_EQ(std::vector<std::string>(all.end() - 3, all.end()),
+              (std::vector<std::string>{"test-fixed", "test-unsupported", "test-failed"}));
+
+    DashboardOptions options;
+    options.bytes = 4096;
+    DashboardRun run = planDashboard(sharedSet(), {sharedIndex()},
+                                     {"test-fixed", "test-unsupported", "test-failed"}, options);
+    std::vector<std::string> progress;
+    runDashboard(sharedSet(), run, {}, {},
+                 [&](double, const std::string& what) { progress.push_back(what); });
+    ASSERT_EQ(run.results.size(), 3u);
+    EXPECT_EQ(run.results[0].pipeline, "test-fixed");
+    EXPECT_EQ(run.results[0].bytes, 4096u);
+    EXPECT_DOUBLE_EQ(run.results[0].percentOfCeiling, 25.0); // computed by the run
+    EXPECT_EQ(run.results[1].status, DashboardStatus::Unsupported);
+    EXPECT_EQ(run.results[1].pipeline, "test-unsupported");
+    EXPECT_EQ(run.results[1].reason, "no such hardware");
+    EXPECT_EQ(run.results[2].status, DashboardStatus::Failed);
+    EXPECT_NE(run.results[2].reason.find("oops"), std::string::npos);
+    EXPECT_DOUBLE_EQ(run.results[2].percentOfCeiling, 0.0);
+    EXPECT_EQ(progress.size(), 4u); // one per pipeline, then "done"
+
+    // Cancellation stops the run (it is the one thing that throws).
+    CancelToken cancel;
+    cancel.cancel();
+    DashboardRun stopped = planDashboard(sharedSet(), {sharedIndex()}, {"test-fixed"}, options);
+    EXPECT_THROW(runDashboard(sharedSet(), stopped, cancel), CancelledError);
+    EXPECT_TRUE(stopped.results.empty());
+}
+
+} // namespace
+} // namespace histlab
