@@ -3,6 +3,7 @@
 #include "blur.h"
 #include "cli_dashboard.h"
 #include "cli_memory.h"
+#include "cli_support.h"
 #include "device.h"
 #include "equalize.h"
 #include "errors.h"
@@ -31,10 +32,9 @@
 #include <unistd.h>
 
 using namespace histlab;
+using namespace histlab::cli; // Exit codes, UsageFailure, ArgList and the helpers they share
 
 namespace {
-
-enum Exit { Ok = 0, Mismatch = 1, Usage = 2, Input = 3, DeviceFailure = 4 };
 
 const char* kHelp = R"(histlab-cli - OpenCL histograms, measured and verified, without a display
 
@@ -285,29 +285,6 @@ Exit codes:
      pipeline could run on any device)
 )";
 
-struct UsageFailure {
-    std::string message;
-};
-
-class Args {
-public:
-    Args(int argc, char** argv) {
-        for (int i = 1; i < argc; ++i)
-            m_args.emplace_back(argv[i]);
-    }
-    bool empty() const { return m_pos >= m_args.size(); }
-    std::string next() { return m_args[m_pos++]; }
-    std::string value(const std::string& option) {
-        if (empty())
-            throw UsageFailure{option + ": needs a value"};
-        return next();
-    }
-
-private:
-    std::vector<std::string> m_args;
-    std::size_t m_pos = 0;
-};
-
 long long parseInt(const std::string& option, const std::string& text, long long lo, long long hi) {
     long long v = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -327,16 +304,6 @@ double parseMiB(const std::string& option, const std::string& text) {
     if (v < 0)
         throw UsageFailure{option + ": must not be negative"};
     return v;
-}
-
-/// An output path given on the command line, checked before any work so that a bad one costs
-/// nothing: InputError when it is empty or its folder cannot be written.
-void checkOutput(const char* option, const std::optional<std::string>& path) {
-    if (!path)
-        return;
-    if (path->empty())
-        throw InputError(std::string(option) + ": the output path is empty");
-    checkWritable(*path);
 }
 
 /// An image file through the OpenCV loader; InputError in a build without it (-DHISTLAB_OPENCV=
@@ -367,33 +334,6 @@ bool writeImageFile(const HostImage& image, const std::string& path) {
     std::cerr << "histlab-cli: " << path << ": this build cannot write images\n";
     return false;
 #endif
-}
-
-int exitFor(const JobError& e) {
-    switch (e.kind) {
-    case JobError::Kind::Usage:
-        return Usage;
-    case JobError::Kind::Input:
-        return Input;
-    case JobError::Kind::Cancelled:
-    case JobError::Kind::Device:
-    case JobError::Kind::Build:
-    case JobError::Kind::Unsupported:
-    case JobError::Kind::Internal:
-        return DeviceFailure;
-    }
-    return DeviceFailure;
-}
-
-int report(const JobError& e) {
-    std::cerr << "histlab-cli: " << e.message << '\n';
-    return exitFor(e);
-}
-
-std::string fixed(double v, int digits) {
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(digits) << v;
-    return s.str();
 }
 
 // 64 columns, 4 bins each, eight heights: enough to recognise a histogram in a terminal.
@@ -501,7 +441,7 @@ void printRun(std::ostream& out, const HistogramRun& run) {
     printVerified(out, run.verified, run.verifyDetail, true);
 }
 
-int runDevices(Args& args, JobRunner& runner) {
+int runDevices(ArgList& args, JobRunner& runner) {
     bool json = false;
     while (!args.empty()) {
         const std::string a = args.next();
@@ -610,7 +550,7 @@ int runEndToEnd(JobRunner& runner, const HostImage& source, const std::string& d
     return verificationExit(run.verified, run.verifyDetail);
 }
 
-int runHistogramCommand(Args& args, JobRunner& runner) {
+int runHistogramCommand(ArgList& args, JobRunner& runner) {
     std::string image, synthetic, device;
     std::optional<std::string> csv, json, statsCsv; // set but empty is an error, not "no file"
     std::optional<Region> region;
@@ -765,25 +705,6 @@ int runHistogramCommand(Args& args, JobRunner& runner) {
     return verificationExit(run.verified, run.verifyDetail);
 }
 
-std::vector<std::string> splitList(const std::string& text) {
-    std::vector<std::string> items;
-    std::string item;
-    std::istringstream in(text);
-    while (std::getline(in, item, ','))
-        if (!item.empty())
-            items.push_back(item);
-    return items;
-}
-
-std::string readTextFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path + ": cannot be read");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 std::string describePoint(const ExperimentRun& run, const ExperimentPoint& p) {
     std::ostringstream s;
     s << p.distribution;
@@ -804,7 +725,7 @@ std::string describePoint(const ExperimentRun& run, const ExperimentPoint& p) {
     return s.str();
 }
 
-int runSweepCommand(Args& args, JobRunner& runner) {
+int runSweepCommand(ArgList& args, JobRunner& runner) {
     ExperimentSpec spec;
     std::string kindName, imagePath, note;
     std::vector<std::string> deviceSelectors;
@@ -985,7 +906,7 @@ struct SyntheticImage {
     int width = 0, height = 0, channels = 1, depth = 8;
 
     /// Takes `a` (and its value) when it is one of the options; false otherwise.
-    bool parse(const std::string& a, Args& args) {
+    bool parse(const std::string& a, ArgList& args) {
         if (a == "--synthetic") {
             kind = args.value(a);
             (void)parseSyntheticKind(kind);
@@ -1249,7 +1170,7 @@ std::vector<int> parseRadii(const std::string& option, const std::string& text) 
     return radii;
 }
 
-int runBlurCommand(Args& args, JobRunner& runner) {
+int runBlurCommand(ArgList& args, JobRunner& runner) {
     std::string image, device;
     std::optional<std::string> out;
     int radius = 1, repeats = 5;
@@ -1448,7 +1369,7 @@ int runBlurCommand(Args& args, JobRunner& runner) {
 
 // scan: prefix sums of uint32 values (issue 5), each variant verified bit-exactly and judged
 // against the copy kernel on the same buffer in the same run.
-int runScanCommand(Args& args, JobRunner& runner) {
+int runScanCommand(ArgList& args, JobRunner& runner) {
     std::string device;
     std::optional<std::string> csv, json;
     ScanRequest req;
@@ -1582,7 +1503,7 @@ int runScanCommand(Args& args, JobRunner& runner) {
 
 // equalize: histogram equalization of an image on the device (histogram, CDF, look-up table,
 // gather), each stage timed, the result verified against the CPU reference.
-int runEqualizeCommand(Args& args, JobRunner& runner) {
+int runEqualizeCommand(ArgList& args, JobRunner& runner) {
     std::string image, device;
     std::optional<std::string> out, csv;
     int repeats = 5;
@@ -1680,7 +1601,8 @@ int runEqualizeCommand(Args& args, JobRunner& runner) {
 } // namespace
 
 int main(int argc, char** argv) {
-    Args args(argc, argv);
+    const std::vector<std::string> argList(argv + 1, argv + argc);
+    ArgList args(argList);
     try {
         std::string command;
         while (!args.empty()) {
