@@ -491,14 +491,6 @@ std::string experimentCsv(const ExperimentRun& run, const ExperimentRun* baselin
         for (const auto& [k, v] : p.params)
             if (std::find(names.begin(), names.end(), k) == names.end())
                 names.push_back(k);
-    auto field = [](const std::string& s) {
-        if (s.find_first_of(",\"\n") == std::string::npos)
-            return s;
-        std::string q = "\"";
-        for (char c : s)
-            q += c == '"' ? std::string("\"\"") : std::string(1, c);
-        return q + "\"";
-    };
     std::ostringstream out;
     out << std::setprecision(6);
     out << "experiment,device,distribution,series,x,y";
@@ -509,22 +501,23 @@ std::string experimentCsv(const ExperimentRun& run, const ExperimentRun* baselin
         out << ",baseline_device,baseline_gbps,ratio_to_baseline";
     out << '\n';
     for (const ExperimentPoint& p : run.points) {
-        out << experimentKindName(run.kind) << ',' << field(run.devices[std::size_t(p.device)].name)
-            << ',' << p.distribution << ',' << field(p.series) << ',' << p.x << ',' << p.y;
+        out << experimentKindName(run.kind) << ','
+            << csvField(run.devices[std::size_t(p.device)].name) << ',' << p.distribution << ','
+            << csvField(p.series) << ',' << p.x << ',' << p.y;
         for (const std::string& n : names) {
             std::string value;
             for (const auto& [k, v] : p.params)
                 if (k == n)
                     value = v;
-            out << ',' << field(value);
+            out << ',' << csvField(value);
         }
         out << ',' << p.stats.medianMs << ',' << p.stats.minMs << ',' << p.stats.maxMs << ','
             << p.stats.samplesMs.size() << ',' << p.gbps << ',' << p.percentOfCeiling << ','
-            << p.status << ',' << field(p.reason);
+            << p.status << ',' << csvField(p.reason);
         if (baseline) {
             const ExperimentPoint* b = findBaselinePoint(*baseline, p);
             if (b && b->ok() && p.ok() && b->gbps > 0)
-                out << ',' << field(baseline->devices[std::size_t(b->device)].name) << ','
+                out << ',' << csvField(baseline->devices[std::size_t(b->device)].name) << ','
                     << b->gbps << ',' << p.gbps / b->gbps;
             else
                 out << ",,,";

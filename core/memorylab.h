@@ -1,7 +1,7 @@
 #pragma once
 // The memory lab's shared vocabulary (issue 6): the status of one measured point
-// (pointstatus.h), byte sizes as people write them ("16M", "1 GiB"), and CSV fields. Used by
-// reverse.h and transfer.h.
+// (pointstatus.h) and byte sizes as people write them ("16M", "1 GiB"). Used by reverse.h and
+// transfer.h. (CSV fields: report.h's csvField.)
 #include "pointstatus.h"
 
 #include <cstdint>
@@ -18,9 +18,5 @@ std::uint64_t parseByteSize(const std::string& parameter, const std::string& tex
 /// "4 KiB", "16 MiB", "1.5 GiB": the largest binary unit in which the size is exact with at
 /// most two decimals; else bytes ("4099 B").
 std::string formatByteSize(std::uint64_t bytes);
-
-/// A CSV field: as it is, or quoted (with doubled quotes) when it holds a comma, quote or
-/// line break.
-std::string csvField(const std::string& text);
 
 } // namespace histlab

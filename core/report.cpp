@@ -274,6 +274,15 @@ DeviceInfo parseDeviceInfoJson(const JsonValue& v) {
     return d;
 }
 
+std::string csvField(const std::string& text) {
+    if (text.find_first_of(",\"\n\r") == std::string::npos)
+        return text;
+    std::string q = "\"";
+    for (char c : text)
+        q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
 JsonValue ceilingJson(const CeilingResult& c) {
     return JsonValue::Object{{"kernel", c.kernel},
                              {"bytes", std::uint64_t(c.bytes)},

@@ -21,6 +21,10 @@ void writeFileAtomically(const std::string& path, const std::string& content);
 /// fails before its work rather than after. Throws InputError naming the path.
 void checkWritable(const std::string& path);
 
+/// A CSV field: as it is, or quoted (with doubled quotes) when it holds a comma, quote or
+/// line break.
+std::string csvField(const std::string& text);
+
 /// "bin,r,g,b,gray" and one row per bin.
 std::string histogramCsv(const HistogramRun& run);
 

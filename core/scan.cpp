@@ -670,17 +670,6 @@ ScanRun runScans(Device& device, const ScanRequest& request, const CancelToken& 
     return run;
 }
 
-namespace {
-std::string csvField(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos)
-        return s;
-    std::string q = "\"";
-    for (char c : s)
-        q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
-}
-} // namespace
-
 std::string scanCsv(const ScanRun& run) {
     std::ostringstream out;
     out << "variant,wg,elements,inclusive,median_ms,min_ms,gbps,percent_of_copy,status,detail\n";

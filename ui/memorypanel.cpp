@@ -113,18 +113,6 @@ std::uint64_t sizeOf(const QLineEdit* edit, const char* name) {
     return bytes;
 }
 
-/// writeFileAtomically (a temporary file and a rename), its error as a value.
-ExportResult writeAtomically(const QString& path, const std::string& content) {
-    if (path == QStringLiteral("-"))
-        return ExportResult::failure(QObject::tr("-: not a file name"));
-    try {
-        writeFileAtomically(QFile::encodeName(path).toStdString(), content);
-    } catch (const std::exception& e) {
-        return ExportResult::failure(QString::fromStdString(e.what()));
-    }
-    return ExportResult::success();
-}
-
 } // namespace
 
 MemoryPanel::MemoryPanel(JobBridge* bridge, QWidget* parent)
@@ -904,7 +892,7 @@ ExportResult MemoryPanel::save(const QString& path, bool json) {
                             .arg(path));
         content = json ? memoryJson(m_result->memory) : memoryCsv(m_result->memory);
     }
-    const ExportResult result = writeAtomically(path, content);
+    const ExportResult result = writeFileSafely(path, QByteArray::fromStdString(content));
     if (!result.ok)
         return fail(result.message);
     settings().setValue(QStringLiteral("lastFolder"), QFileInfo(path).absolutePath());

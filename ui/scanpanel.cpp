@@ -602,24 +602,11 @@ ExportResult ScanPanel::exportPlotTo(const QString& path, const PlotExportOption
     return result;
 }
 
-namespace {
-/// writeFileAtomically (a temporary file and a rename), its error as a value.
-ExportResult writeAtomically(const QString& path, const std::string& content) {
-    if (path == QStringLiteral("-"))
-        return ExportResult::failure(QObject::tr("-: not a file name"));
-    try {
-        writeFileAtomically(QFile::encodeName(path).toStdString(), content);
-    } catch (const std::exception& e) {
-        return ExportResult::failure(QString::fromStdString(e.what()));
-    }
-    return ExportResult::success();
-}
-} // namespace
-
 ExportResult ScanPanel::saveJsonTo(const QString& path) {
     if (!m_result)
         return fail(tr("%1: nothing to save yet (run the benchmark first)").arg(path));
-    const ExportResult result = writeAtomically(path, scanJson(m_result->run));
+    const ExportResult result =
+        writeFileSafely(path, QByteArray::fromStdString(scanJson(m_result->run)));
     if (!result.ok)
         return fail(result.message);
     settings().setValue(QStringLiteral("lastFolder"), QFileInfo(path).absolutePath());
@@ -630,7 +617,8 @@ ExportResult ScanPanel::saveJsonTo(const QString& path) {
 ExportResult ScanPanel::saveCsvTo(const QString& path) {
     if (!m_result)
         return fail(tr("%1: nothing to save yet (run the benchmark first)").arg(path));
-    const ExportResult result = writeAtomically(path, scanCsv(m_result->run));
+    const ExportResult result =
+        writeFileSafely(path, QByteArray::fromStdString(scanCsv(m_result->run)));
     if (!result.ok)
         return fail(result.message);
     settings().setValue(QStringLiteral("lastFolder"), QFileInfo(path).absolutePath());

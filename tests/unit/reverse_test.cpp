@@ -10,6 +10,7 @@
 #include "json.h"
 #include "kernelsource.h"
 #include "memorylab.h"
+#include "report.h"
 #include "reverse.h"
 
 #include <gtest/gtest.h>
