@@ -5,7 +5,7 @@
 #include "cli_dashboard.h"
 
 #include "cli_support.h"
-#include "dashboard.h"
+#include "pipelines/dashboard/dashboard.h"
 
 #include <iomanip>
 #include <iostream>

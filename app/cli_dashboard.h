@@ -2,7 +2,7 @@
 // histlab-cli dashboard (issue 6): every registered pipeline on every chosen device, each
 // verified and judged against a ceiling measured in the same run. Wiring only, like
 // cli_main.cpp, which dispatches to it and holds its --help text.
-#include "runner.h"
+#include "runtime/runner.h"
 
 #include <string>
 #include <vector>

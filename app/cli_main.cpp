@@ -1,23 +1,23 @@
 // histlab-cli: HistLab's work without a display. Wiring only: parse, submit a job to the core's
 // runner, print and write what comes back. Exit codes are documented in --help and README.
-#include "blur.h"
+#include "pipelines/blur/blur.h"
 #include "cli_dashboard.h"
 #include "cli_memory.h"
 #include "cli_support.h"
-#include "device.h"
-#include "equalize.h"
-#include "errors.h"
-#include "experiment.h"
-#include "histogram256.h"
-#include "histogramstats.h"
-#include "image.h"
-#include "kernelsource.h"
-#include "log.h"
-#include "report.h"
-#include "runner.h"
-#include "scan.h"
+#include "runtime/device.h"
+#include "pipelines/equalize/equalize.h"
+#include "runtime/errors.h"
+#include "pipelines/experiments/experiment.h"
+#include "pipelines/histogram256/histogram256.h"
+#include "pipelines/histogram256/histogramstats.h"
+#include "image/image.h"
+#include "runtime/kernelsource.h"
+#include "runtime/log.h"
+#include "report/report.h"
+#include "runtime/runner.h"
+#include "pipelines/scan/scan.h"
 #ifdef HISTLAB_HAVE_OPENCV
-#include "imageio.h"
+#include "io/imageio.h"
 #endif
 
 #include <charconv>

@@ -4,8 +4,8 @@
 #include "cli_memory.h"
 
 #include "cli_support.h"
-#include "reverse.h"
-#include "transfer.h"
+#include "pipelines/reverse/reverse.h"
+#include "pipelines/transfer/transfer.h"
 
 #include <cerrno>
 #include <cstring>

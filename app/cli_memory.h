@@ -1,7 +1,7 @@
 #pragma once
 // histlab-cli's memory lab commands (issue 6): `reverse` and `memory`. Wiring only, like
 // cli_main.cpp, which dispatches to them and holds their --help text.
-#include "runner.h"
+#include "runtime/runner.h"
 
 #include <string>
 #include <vector>

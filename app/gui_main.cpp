@@ -10,7 +10,7 @@
 #include <QPixmap>
 #include <QSaveFile>
 #include <QTimer>
-#include <device.h>
+#include <runtime/device.h>
 
 #include <cstdio>
 

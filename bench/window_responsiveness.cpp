@@ -18,9 +18,9 @@
 #include "mainwindow.h"
 #include "runpanel.h"
 
-#include <imageio.h>
-#include <report.h>
-#include <timing.h>
+#include <io/imageio.h>
+#include <report/report.h>
+#include <runtime/timing.h>
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -7,7 +7,7 @@
 // the same name, or on the baseline's only device). Results that did not run have no bar (the
 // table says why). Hovering a bar names its device, pipeline, variant and figures. Replots are
 // queued (rpQueuedReplot): a burst of results costs one replot.
-#include <dashboard.h>
+#include <pipelines/dashboard/dashboard.h>
 
 #include <qcustomplot.h>
 

@@ -2,7 +2,7 @@
 
 #include "logging.h"
 
-#include <report.h>
+#include <report/report.h>
 
 #include <QClipboard>
 #include <QDir>

@@ -10,7 +10,7 @@
 #include "exporter.h"
 #include "jobbridge.h"
 
-#include <experiment.h>
+#include <pipelines/experiments/experiment.h>
 
 #include <QString>
 #include <QWidget>

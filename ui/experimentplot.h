@@ -9,7 +9,7 @@
 // A saved run can be laid under it as a baseline: the same curves dashed, "(baseline)" in the
 // legend. Hovering a point shows every parameter, its timings and its status. Points that
 // could not run are not drawn; pointCount() counts the drawn ones.
-#include <experiment.h>
+#include <pipelines/experiments/experiment.h>
 
 #include <qcustomplot.h>
 

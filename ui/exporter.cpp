@@ -2,8 +2,8 @@
 
 #include "logging.h"
 
-#include <histogramstats.h>
-#include <report.h>
+#include <pipelines/histogram256/histogramstats.h>
+#include <report/report.h>
 
 #include <QFileInfo>
 #include <QImageWriter>

@@ -3,8 +3,8 @@
 // statistics as the CLI's CSV. Every file is written through QSaveFile (a temporary file in the
 // same folder, renamed into place on success), so a failed export never leaves a half-written
 // or temporary file. Errors come back as values naming the file and the reason.
-#include <histogram256.h>
-#include <histogramstats.h>
+#include <pipelines/histogram256/histogram256.h>
+#include <pipelines/histogram256/histogramstats.h>
 
 #include <QByteArray>
 #include <QImage>

@@ -5,7 +5,7 @@
 // axis, and a cumulative overlay (percent of the pixels, on the right axis). The options
 // outlive the data: a new image keeps them. Hovering shows the bin and every visible count.
 // Replots are queued (rpQueuedReplot), so several updates in one event-loop turn cost one.
-#include <histogram256.h>
+#include <pipelines/histogram256/histogram256.h>
 
 #include <qcustomplot.h>
 

@@ -2,8 +2,8 @@
 
 #include "jobbridge.h"
 
-#include <errors.h>
-#include <imageio.h>
+#include <runtime/errors.h>
+#include <io/imageio.h>
 
 #include <QAction>
 #include <QApplication>

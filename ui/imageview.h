@@ -13,7 +13,7 @@
 // Dragging with the left button selects a rectangle of whole pixels (clamped to the image),
 // reported live while dragging and once more on release; a click without a drag, or Esc,
 // clears it. The image itself always shows whole, with the rectangle drawn over it.
-#include <image.h>
+#include <image/image.h>
 
 #include <QImage>
 #include <QMetaType>

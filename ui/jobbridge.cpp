@@ -2,10 +2,10 @@
 
 #include "logging.h"
 
-#include <device.h>
-#include <errors.h>
-#include <imageio.h>
-#include <log.h>
+#include <runtime/device.h>
+#include <runtime/errors.h>
+#include <io/imageio.h>
+#include <runtime/log.h>
 
 #include <QDateTime>
 #include <QFile>

@@ -4,16 +4,16 @@
 // they leave as signals carrying values. The newest request of a lane wins: the runner cancels
 // the older jobs, and a stale answer that still arrives is dropped here, so the UI only ever
 // hears about the request it made last.
-#include <blur.h>
-#include <dashboard.h>
-#include <equalize.h>
-#include <experiment.h>
-#include <histogram256.h>
-#include <histogramstats.h>
-#include <reverse.h>
-#include <runner.h>
-#include <scan.h>
-#include <transfer.h>
+#include <pipelines/blur/blur.h>
+#include <pipelines/dashboard/dashboard.h>
+#include <pipelines/equalize/equalize.h>
+#include <pipelines/experiments/experiment.h>
+#include <pipelines/histogram256/histogram256.h>
+#include <pipelines/histogram256/histogramstats.h>
+#include <pipelines/reverse/reverse.h>
+#include <runtime/runner.h>
+#include <pipelines/scan/scan.h>
+#include <pipelines/transfer/transfer.h>
 
 #include <QImage>
 #include <QMetaType>

@@ -1,6 +1,6 @@
 #include "logging.h"
 
-#include <log.h>
+#include <runtime/log.h>
 
 #include <map>
 #include <memory>

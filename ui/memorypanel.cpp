@@ -2,9 +2,9 @@
 
 #include "logging.h"
 
-#include <errors.h>
-#include <memorylab.h>
-#include <report.h>
+#include <runtime/errors.h>
+#include <pipelines/memorylab/memorylab.h>
+#include <report/report.h>
 
 #include <qcustomplot.h>
 

@@ -2,8 +2,8 @@
 
 #include "logging.h"
 
-#include <device.h>
-#include <errors.h>
+#include <runtime/device.h>
+#include <runtime/errors.h>
 
 #include <QAction>
 #include <QComboBox>

@@ -6,7 +6,7 @@
 // QSettings("HistLab", "HistLab") under "device".
 #include "jobbridge.h"
 
-#include <histogram256.h>
+#include <pipelines/histogram256/histogram256.h>
 
 #include <QString>
 #include <QWidget>

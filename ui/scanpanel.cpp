@@ -2,8 +2,8 @@
 
 #include "logging.h"
 
-#include <errors.h>
-#include <report.h>
+#include <runtime/errors.h>
+#include <report/report.h>
 
 #include <qcustomplot.h>
 

@@ -1,7 +1,7 @@
-#include "imageio.h"
+#include "io/imageio.h"
 
-#include "../errors.h"
-#include "../report.h"
+#include "runtime/errors.h"
+#include "report/report.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>

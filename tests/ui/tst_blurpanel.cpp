@@ -12,9 +12,9 @@
 #include "mainwindow.h"
 #include "uitestsupport.h"
 
-#include <blur.h>
-#include <imageio.h>
-#include <kernelsource.h>
+#include <pipelines/blur/blur.h>
+#include <io/imageio.h>
+#include <runtime/kernelsource.h>
 
 #include <QAction>
 #include <QComboBox>

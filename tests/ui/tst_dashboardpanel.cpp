@@ -9,7 +9,7 @@
 #include "logging.h"
 #include "uitestsupport.h"
 
-#include <dashboard.h>
+#include <pipelines/dashboard/dashboard.h>
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

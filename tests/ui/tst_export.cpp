@@ -10,7 +10,7 @@
 #include "statisticspanel.h"
 #include "uitestsupport.h"
 
-#include <histogramstats.h>
+#include <pipelines/histogram256/histogramstats.h>
 
 #include <QAction>
 #include <QClipboard>

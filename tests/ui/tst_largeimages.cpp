@@ -12,8 +12,8 @@
 #include "mainwindow.h"
 #include "uitestsupport.h"
 
-#include <histogram256.h>
-#include <image.h>
+#include <pipelines/histogram256/histogram256.h>
+#include <image/image.h>
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -8,9 +8,9 @@
 #include "statisticspanel.h"
 #include "uitestsupport.h"
 
-#include <histogramstats.h>
-#include <image.h>
-#include <imageio.h>
+#include <pipelines/histogram256/histogramstats.h>
+#include <image/image.h>
+#include <io/imageio.h>
 
 #include <QAction>
 #include <QFile>

@@ -9,7 +9,7 @@
 #include "runpanel.h"
 #include "uitestsupport.h"
 
-#include <histogram256.h>
+#include <pipelines/histogram256/histogram256.h>
 
 #include <QAction>
 #include <QComboBox>

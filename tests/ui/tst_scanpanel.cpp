@@ -9,8 +9,8 @@
 #include "scanpanel.h"
 #include "uitestsupport.h"
 
-#include <json.h>
-#include <scan.h>
+#include <report/json.h>
+#include <pipelines/scan/scan.h>
 
 #include <qcustomplot.h>
 

@@ -3,8 +3,8 @@
 // several channels, and the rounding (to nearest).
 #include "unitsupport.h"
 
-#include "blur.h"
-#include "errors.h"
+#include "pipelines/blur/blur.h"
+#include "runtime/errors.h"
 
 #include <gtest/gtest.h>
 

@@ -2,9 +2,9 @@
 // kernel sources and their override folder, OpenCL error names.
 #include "unitsupport.h"
 
-#include "errors.h"
-#include "histogram256.h"
-#include "kernelsource.h"
+#include "runtime/errors.h"
+#include "pipelines/histogram256/histogram256.h"
+#include "runtime/kernelsource.h"
 
 #include <gtest/gtest.h>
 

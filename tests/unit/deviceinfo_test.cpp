@@ -3,9 +3,9 @@
 // every group, and a device's JSON round-trips (and a file from before these fields still reads).
 #include "unitsupport.h"
 
-#include "errors.h"
-#include "json.h"
-#include "report.h"
+#include "runtime/errors.h"
+#include "report/json.h"
+#include "report/report.h"
 
 #include <gtest/gtest.h>
 

@@ -4,8 +4,8 @@
 // reference byte for byte over formats, awkward sizes and distributions (PoCL in CI).
 #include "unitsupport.h"
 
-#include "equalize.h"
-#include "errors.h"
+#include "pipelines/equalize/equalize.h"
+#include "runtime/errors.h"
 
 #include <gtest/gtest.h>
 

@@ -4,11 +4,11 @@
 // baseline is matched by parameters. Also the small JSON reader the saved runs go through.
 #include "unitsupport.h"
 
-#include "cancel.h"
-#include "errors.h"
-#include "experiment.h"
-#include "json.h"
-#include "kernelsource.h"
+#include "runtime/cancel.h"
+#include "runtime/errors.h"
+#include "pipelines/experiments/experiment.h"
+#include "report/json.h"
+#include "runtime/kernelsource.h"
 
 #include <gtest/gtest.h>
 

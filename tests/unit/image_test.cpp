@@ -2,9 +2,9 @@
 // statistics. No device needed.
 #include "unitsupport.h"
 
-#include "errors.h"
-#include "image.h"
-#include "timing.h"
+#include "runtime/errors.h"
+#include "image/image.h"
+#include "runtime/timing.h"
 
 #include <gtest/gtest.h>
 

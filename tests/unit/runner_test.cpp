@@ -4,10 +4,10 @@
 // poll their cancel token, as real jobs do between launches.
 #include "unitsupport.h"
 
-#include "errors.h"
-#include "histogram256.h"
-#include "kernelsource.h"
-#include "runner.h"
+#include "runtime/errors.h"
+#include "pipelines/histogram256/histogram256.h"
+#include "runtime/kernelsource.h"
+#include "runtime/runner.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,216 @@
+#include "image/image.h"
+
+#include "runtime/errors.h"
+
+#include <charconv>
+#include <cstring>
+#include <thread>
+
+namespace histlab {
+
+void validateImage(const HostImage& image) {
+    if (image.width <= 0 || image.height <= 0)
+        throw InputError(image.source + ": image is empty (" + std::to_string(image.width) + " x " +
+                         std::to_string(image.height) + ")");
+    if (image.channels != 1 && image.channels != 3 && image.channels != 4)
+        throw InputError(image.source + ": " + std::to_string(image.channels) +
+                         " channels are not supported (1, 3 or 4)");
+    if (image.depth != 8 && image.depth != 16)
+        throw InputError(image.source + ": " + std::to_string(image.depth) +
+                         "-bit channels are not supported (8 or 16)");
+    if (image.data.size() != image.byteCount())
+        throw InputError(image.source + ": pixel data holds " + std::to_string(image.data.size()) +
+                         " bytes, expected " + std::to_string(image.byteCount()));
+}
+
+HostImage toHighByte(const HostImage& image) {
+    if (image.depth == 8)
+        return image;
+    HostImage out = image;
+    out.depth = 8;
+    const std::size_t n = image.data.size() / 2;
+    out.data.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::uint16_t v;
+        std::memcpy(&v, image.data.data() + 2 * i, 2);
+        out.data[i] = static_cast<std::uint8_t>(v >> 8);
+    }
+    return out;
+}
+
+std::vector<std::uint8_t> lumaPlane(const HostImage& image) {
+    const std::size_t n = image.pixelCount();
+    const int c = image.channels;
+    if (c == 1)
+        return image.data;
+    std::vector<std::uint8_t> gray(n);
+    const std::uint8_t* p = image.data.data();
+    for (std::size_t i = 0; i < n; ++i, p += c)
+        gray[i] = lumaOf(p[0], p[1], p[2]);
+    return gray;
+}
+
+Region parseRegion(const std::string& text) {
+    Region r;
+    int* fields[] = {&r.x, &r.y, &r.width, &r.height};
+    const char* p = text.c_str();
+    const char* end = p + text.size();
+    for (int i = 0; i < 4; ++i) {
+        auto [next, ec] = std::from_chars(p, end, *fields[i]);
+        if (ec != std::errc() || (i < 3 && (next == end || *next != ',')) ||
+            (i == 3 && next != end))
+            throw UsageError("--region", "'" + text + "' is not X,Y,W,H (four whole numbers)");
+        p = next + 1;
+    }
+    if (r.width <= 0 || r.height <= 0)
+        throw UsageError("--region", "width and height must be greater than 0");
+    return r;
+}
+
+HostImage cropImage(const HostImage& image, const Region& region) {
+    validateImage(image);
+    const auto describe = [&] {
+        return std::to_string(region.x) + "," + std::to_string(region.y) + " " +
+               std::to_string(region.width) + "x" + std::to_string(region.height);
+    };
+    if (region.width <= 0 || region.height <= 0)
+        throw UsageError("--region", "region " + describe() + " is empty");
+    if (region.x < 0 || region.y < 0 || region.x > image.width - region.width ||
+        region.y > image.height - region.height)
+        throw UsageError("--region", "region " + describe() + " does not lie inside the " +
+                                         std::to_string(image.width) + " x " +
+                                         std::to_string(image.height) + " image");
+    HostImage out;
+    out.width = region.width;
+    out.height = region.height;
+    out.channels = image.channels;
+    out.depth = image.depth;
+    out.source = image.source + " [region " + describe() + "]";
+    const std::size_t pixelBytes = std::size_t(image.channels) * (image.depth / 8);
+    const std::size_t rowBytes = pixelBytes * region.width;
+    out.data.resize(rowBytes * region.height);
+    for (int row = 0; row < region.height; ++row)
+        std::memcpy(out.data.data() + rowBytes * row,
+                    image.data.data() +
+                        (std::size_t(region.y + row) * image.width + region.x) * pixelBytes,
+                    rowBytes);
+    return out;
+}
+
+SyntheticKind parseSyntheticKind(const std::string& name) {
+    if (name == "random")
+        return SyntheticKind::Random;
+    if (name == "uniform")
+        return SyntheticKind::Uniform;
+    if (name == "gradient")
+        return SyntheticKind::Gradient;
+    if (name == "skewed")
+        return SyntheticKind::Skewed;
+    throw UsageError("--synthetic",
+                     "unknown kind '" + name + "' (random, uniform, gradient, skewed)");
+}
+
+const char* syntheticKindName(SyntheticKind kind) {
+    switch (kind) {
+    case SyntheticKind::Random:
+        return "random";
+    case SyntheticKind::Uniform:
+        return "uniform";
+    case SyntheticKind::Gradient:
+        return "gradient";
+    case SyntheticKind::Skewed:
+        return "skewed";
+    }
+    return "?";
+}
+
+namespace {
+// splitmix64: a small, fast generator whose output does not depend on the platform.
+std::uint64_t mix(std::uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+void fillRange(SyntheticKind kind, std::uint8_t* out, std::size_t begin, std::size_t end,
+               std::size_t total, std::uint64_t seed) {
+    for (std::size_t i = begin; i < end;) {
+        const std::uint64_t r = mix(seed * 0x100000001B3ull + i / 8);
+        for (std::size_t j = i % 8; j < 8 && i < end; ++j, ++i) {
+            const std::uint8_t rb = static_cast<std::uint8_t>(r >> (8 * j));
+            switch (kind) {
+            case SyntheticKind::Random:
+                out[i] = rb;
+                break;
+            case SyntheticKind::Uniform:
+                out[i] = 0x5A;
+                break;
+            case SyntheticKind::Gradient:
+                out[i] = static_cast<std::uint8_t>(std::uint64_t(i) * 256 / total);
+                break;
+            case SyntheticKind::Skewed:
+                // 90 % one value: the low 7 bits of the next byte choose, roughly 230 / 256.
+                out[i] = ((r >> (8 * ((j + 1) % 8))) & 0xFF) < 230 ? 0xC8 : rb;
+                break;
+            }
+        }
+    }
+}
+} // namespace
+
+void fillSynthetic(SyntheticKind kind, std::uint8_t* out, std::size_t bytes, std::uint64_t seed) {
+    // Large buffers (a GiB on the GPU machine) are filled by all cores.
+    const unsigned threads =
+        bytes < (std::size_t(64) << 20) ? 1u : std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t step = (bytes / threads + 7) / 8 * 8;
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) {
+        const std::size_t b = std::min(bytes, t * step), e = std::min(bytes, b + step);
+        pool.emplace_back(fillRange, kind, out, b, e, bytes, seed);
+    }
+    for (auto& th : pool)
+        th.join();
+}
+
+HostImage makeSynthetic(SyntheticKind kind, std::size_t bytes, std::uint64_t seed) {
+    if (bytes == 0)
+        throw UsageError("--size", "must be greater than 0");
+    HostImage img;
+    img.width = static_cast<int>(bytes);
+    img.height = 1;
+    if (bytes > std::size_t(INT32_MAX)) { // very large: several rows of equal width
+        img.width = 1 << 20;
+        img.height = static_cast<int>((bytes + img.width - 1) / img.width);
+        if (std::size_t(img.width) * img.height != bytes)
+            throw UsageError("--size", "sizes over 2 GiB must be whole MiB");
+    }
+    img.channels = 1;
+    img.depth = 8;
+    img.data.resize(bytes);
+    fillSynthetic(kind, img.data.data(), bytes, seed);
+    img.source = std::string("synthetic ") + syntheticKindName(kind);
+    return img;
+}
+
+std::string firstPixelDifference(const HostImage& device, const HostImage& reference) {
+    const std::size_t valueBytes = std::size_t(device.depth / 8);
+    const std::size_t pixelBytes = std::size_t(device.channels) * valueBytes;
+    for (std::size_t i = 0; i < device.data.size(); ++i)
+        if (device.data[i] != reference.data[i]) {
+            const std::size_t pixel = i / pixelBytes, first = i - i % valueBytes;
+            auto value = [&](const HostImage& img) {
+                unsigned v = img.data[first];
+                if (valueBytes == 2)
+                    v |= unsigned(img.data[first + 1]) << 8; // little-endian, as loaded
+                return std::to_string(v);
+            };
+            return "pixel (" + std::to_string(pixel % std::size_t(device.width)) + ", " +
+                   std::to_string(pixel / std::size_t(device.width)) + ") channel " +
+                   std::to_string((i % pixelBytes) / valueBytes) + ": device " + value(device) +
+                   ", CPU reference " + value(reference);
+        }
+    return {};
+}
+
+} // namespace histlab

@@ -1,0 +1,526 @@
+#include "pipelines/blur/blur.h"
+
+#include "runtime/errors.h"
+#include "runtime/log.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+namespace histlab {
+
+BorderMode parseBorderMode(const std::string& name) {
+    if (name == "interior")
+        return BorderMode::Interior;
+    if (name == "replicate")
+        return BorderMode::Replicate;
+    if (name == "reflect101")
+        return BorderMode::Reflect101;
+    throw UsageError("--border", "'" + name +
+                                     "' is not a border mode (interior, replicate or "
+                                     "reflect101)");
+}
+
+const char* borderModeName(BorderMode mode) {
+    switch (mode) {
+    case BorderMode::Interior:
+        return "interior";
+    case BorderMode::Replicate:
+        return "replicate";
+    case BorderMode::Reflect101:
+        return "reflect101";
+    }
+    return "?";
+}
+
+int borderIndex(int i, int n, BorderMode mode) {
+    if (n == 1)
+        return 0;
+    if (mode == BorderMode::Reflect101) {
+        // Mirror about the first and last pixel until inside (radii larger than the image
+        // bounce more than once).
+        const int period = 2 * (n - 1);
+        i %= period;
+        if (i < 0)
+            i += period;
+        return i < n ? i : period - i;
+    }
+    return std::clamp(i, 0, n - 1); // replicate (interior never reads outside)
+}
+
+namespace {
+
+// Column sums slid down one row at a time (add the row that enters, take away the one that
+// leaves), then each row's window sums as differences of per-channel prefix sums over the row
+// extended by R pixels on each side through the border rule: the work per pixel does not grow
+// with R, so the reference keeps up with large images and radii. All in 64-bit integers.
+template <typename T>
+void blurPlane(const T* in, T* out, int width, int height, int channels, int radius,
+               BorderMode mode) {
+    const std::uint64_t n = std::uint64_t(2 * radius + 1) * std::uint64_t(2 * radius + 1);
+    const std::size_t rowElems = std::size_t(width) * channels;
+    if (mode == BorderMode::Interior) {
+        std::memcpy(out, in, rowElems * height * sizeof(T));
+        if (width <= 2 * radius || height <= 2 * radius)
+            return; // no pixel has its whole window inside
+    }
+    const bool interior = mode == BorderMode::Interior;
+    // Interior mode only reads inside the image, so any mapping of outside indices will do.
+    const auto rowOf = [&](int y) {
+        return in +
+               std::size_t(interior ? std::clamp(y, 0, height - 1) : borderIndex(y, height, mode)) *
+                   rowElems;
+    };
+    const int y0 = interior ? radius : 0, y1 = interior ? height - radius : height;
+    const int x0 = interior ? radius : 0, x1 = interior ? width - radius : width;
+    std::vector<std::uint64_t> column(rowElems, 0);
+    for (int dy = -radius; dy <= radius; ++dy) {
+        const T* row = rowOf(y0 + dy);
+        for (std::size_t e = 0; e < rowElems; ++e)
+            column[e] += row[e];
+    }
+    // prefix[(i + 1) * channels + c]: sum of the column sums of pixels -R .. i - R, channel c.
+    const int extended = width + 2 * radius;
+    std::vector<std::uint64_t> prefix((std::size_t(extended) + 1) * channels, 0);
+    for (int y = y0; y < y1; ++y) {
+        for (int i = 0; i < extended; ++i) {
+            const int px = i - radius;
+            const int sx = interior ? std::clamp(px, 0, width - 1) : borderIndex(px, width, mode);
+            for (int c = 0; c < channels; ++c)
+                prefix[std::size_t(i + 1) * channels + c] =
+                    prefix[std::size_t(i) * channels + c] + column[std::size_t(sx) * channels + c];
+        }
+        T* dst = out + std::size_t(y) * rowElems;
+        for (int x = x0; x < x1; ++x)
+            for (int c = 0; c < channels; ++c) {
+                // pixels x - R .. x + R are extended indices x .. x + 2R
+                const std::uint64_t sum = prefix[std::size_t(x + 2 * radius + 1) * channels + c] -
+                                          prefix[std::size_t(x) * channels + c];
+                dst[std::size_t(x) * channels + c] = T((sum + n / 2) / n);
+            }
+        if (y + 1 < y1) {
+            const T* enter = rowOf(y + 1 + radius);
+            const T* leave = rowOf(y - radius);
+            for (std::size_t e = 0; e < rowElems; ++e)
+                column[e] = column[e] + enter[e] - leave[e];
+        }
+    }
+}
+
+} // namespace
+
+HostImage boxBlurReference(const HostImage& image, int radius, BorderMode mode) {
+    validateImage(image);
+    if (radius < 1)
+        throw UsageError("--radius", std::to_string(radius) + " is not a radius (1 or more)");
+    HostImage out = image;
+    if (image.empty())
+        return out;
+    if (image.depth == 16) {
+        // 16-bit values live in a byte vector: copied out and back (no type punning).
+        std::vector<std::uint16_t> in16(image.data.size() / 2), out16(in16.size());
+        std::memcpy(in16.data(), image.data.data(), image.data.size());
+        blurPlane(in16.data(), out16.data(), image.width, image.height, image.channels, radius,
+                  mode);
+        std::memcpy(out.data.data(), out16.data(), out.data.size());
+    } else {
+        blurPlane(image.data.data(), out.data.data(), image.width, image.height, image.channels,
+                  radius, mode);
+    }
+    return out;
+}
+
+namespace {
+
+struct LaunchName {
+    BlurLaunch launch;
+    const char* name;
+};
+constexpr LaunchName kLaunches[] = {{BlurLaunch::Cl12Null, "cl12-null"},
+                                    {BlurLaunch::Cl12Local16, "cl12-16x16"},
+                                    {BlurLaunch::Cl20Null, "cl20-null"},
+                                    {BlurLaunch::Cl20Local16, "cl20-16x16"},
+                                    {BlurLaunch::Padded16, "padded-16x16"}};
+
+} // namespace
+
+BlurLaunch parseBlurLaunch(const std::string& name) {
+    for (const LaunchName& l : kLaunches)
+        if (name == l.name)
+            return l.launch;
+    throw UsageError("--launch", "'" + name +
+                                     "' is not a launch (cl12-null, cl12-16x16, cl20-null, "
+                                     "cl20-16x16, padded-16x16 or all)");
+}
+
+const char* blurLaunchName(BlurLaunch launch) {
+    for (const LaunchName& l : kLaunches)
+        if (l.launch == launch)
+            return l.name;
+    return "?";
+}
+
+std::vector<BlurLaunch> allBlurLaunches() {
+    std::vector<BlurLaunch> all;
+    for (const LaunchName& l : kLaunches)
+        all.push_back(l.launch);
+    return all;
+}
+
+std::vector<BlurLaunchResult> runBlurLaunches(Device& device, const HostImage& img, int radius,
+                                              const std::vector<BlurLaunch>& launches, int repeats,
+                                              const CancelToken& cancel) {
+    validateImage(img);
+    if (img.channels != 1 || img.depth != 8)
+        throw UsageError("--launch", "the launch demonstration takes 8-bit gray images (this "
+                                     "one has " +
+                                         std::to_string(img.channels) + " channel(s) of " +
+                                         std::to_string(img.depth) + " bits)");
+    if (radius < 1)
+        throw UsageError("--radius", std::to_string(radius) + " is not a radius (1 or more)");
+    const HostImage reference = boxBlurReference(img, radius, BorderMode::Interior);
+    const long iw = long(img.width) - 2L * radius, ih = long(img.height) - 2L * radius;
+    std::vector<BlurLaunchResult> results;
+    for (BlurLaunch launch : launches) {
+        cancel.throwIfCancelled();
+        BlurLaunchResult r;
+        r.launch = launch;
+        const bool cl20 = launch == BlurLaunch::Cl20Null || launch == BlurLaunch::Cl20Local16;
+        const bool padded = launch == BlurLaunch::Padded16;
+        const bool local16 = launch != BlurLaunch::Cl12Null && launch != BlurLaunch::Cl20Null;
+        // OpenCL C 1.2 is asked for by name: without -cl-std PoCL 3.1 builds OpenCL C 3.0.
+        r.buildOptions = std::string(cl20 ? "-cl-std=CL2.0" : "-cl-std=CL1.2") +
+                         " -D PADDED=" + (padded ? "1" : "0");
+        r.localX = r.localY = local16 ? 16 : 0;
+        if (iw <= 0 || ih <= 0) {
+            r.outcome = "empty";
+            r.detail = "the interior is empty (" + std::to_string(img.width) + " x " +
+                       std::to_string(img.height) + " with radius " + std::to_string(radius) +
+                       "): the image is copied unchanged";
+            r.output = img;
+            r.verified = r.output.data == reference.data;
+            results.push_back(std::move(r));
+            continue;
+        }
+        r.globalX = padded ? std::size_t((iw + 15) / 16 * 16) : std::size_t(iw);
+        r.globalY = padded ? std::size_t((ih + 15) / 16 * 16) : std::size_t(ih);
+        cl::Kernel kernel;
+        try {
+            kernel = cl::Kernel(device.program("blur", r.buildOptions), "blur_interior");
+        } catch (const BuildError& e) {
+            if (!cl20)
+                throw;
+            r.outcome = "unsupported";
+            r.detail = "OpenCL C 2.0 does not build on " + device.info().name + " (" +
+                       clErrorName(e.code()) + ")";
+            results.push_back(std::move(r));
+            continue;
+        } catch (const cl::Error& e) {
+            rethrowClError(e);
+        }
+        try {
+            cl::CommandQueue& q = device.queue();
+            cl::Buffer in(device.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                          img.data.size(), const_cast<std::uint8_t*>(img.data.data()));
+            // The output starts as the input: the frame stays as it is.
+            cl::Buffer out(device.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                           img.data.size(), const_cast<std::uint8_t*>(img.data.data()));
+            std::vector<cl_int> cornerInit(24, -2);
+            cl::Buffer corners(device.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                               cornerInit.size() * sizeof(cl_int), cornerInit.data());
+            kernel.setArg(0, in);
+            kernel.setArg(1, out);
+            kernel.setArg(2, cl_int(img.width));
+            kernel.setArg(3, cl_int(img.height));
+            kernel.setArg(4, cl_int(radius));
+            kernel.setArg(5, corners);
+            const cl::NDRange global(r.globalX, r.globalY);
+            const cl::NDRange local = local16 ? cl::NDRange(16, 16) : cl::NullRange;
+            auto once = [&] {
+                cl::Event ev;
+                q.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &ev);
+                ev.wait();
+                return profiledMs({ev});
+            };
+            try {
+                r.stats = timeRepeated(repeats, once, cancel);
+            } catch (const cl::Error& e) {
+                if (e.err() != CL_INVALID_WORK_GROUP_SIZE)
+                    throw;
+                const bool divides = iw % 16 == 0 && ih % 16 == 0;
+                if (launch == BlurLaunch::Cl12Local16 && !divides) {
+                    r.outcome = "refused";
+                    r.detail = describeClError("clEnqueueNDRangeKernel", e.err()) +
+                               ": OpenCL 1.2 needs the range (" + std::to_string(iw) + " x " +
+                               std::to_string(ih) + ") to divide by the 16 x 16 group";
+                } else {
+                    r.outcome = "unsupported";
+                    r.detail = describeClError("clEnqueueNDRangeKernel", e.err()) + ": " +
+                               device.info().name +
+                               " has no non-uniform work-groups (see padded-16x16)";
+                }
+                results.push_back(std::move(r));
+                continue;
+            }
+            r.outcome = "ran";
+            r.gbps = gbPerSecond(std::uint64_t(2 * iw * ih), r.stats.medianMs);
+            std::vector<cl_int> c(24);
+            q.enqueueReadBuffer(corners, CL_TRUE, 0, c.size() * sizeof(cl_int), c.data());
+            for (int k = 0; k < 4; ++k)
+                r.corners[std::size_t(k)] = {c[6 * k],     c[6 * k + 1], c[6 * k + 2],
+                                             c[6 * k + 3], c[6 * k + 4], c[6 * k + 5]};
+            r.output = img;
+            q.enqueueReadBuffer(out, CL_TRUE, 0, r.output.data.size(), r.output.data.data());
+            r.verifyDetail = firstPixelDifference(r.output, reference);
+            r.verified = r.verifyDetail.empty();
+        } catch (const cl::Error& e) {
+            rethrowClError(e);
+        }
+        logInfo("blur", std::string(blurLaunchName(launch)) + ": " + r.outcome);
+        results.push_back(std::move(r));
+    }
+    return results;
+}
+
+namespace {
+struct VariantName {
+    BlurVariant variant;
+    const char* name;
+};
+constexpr VariantName kVariants[] = {{BlurVariant::Auto, "auto"},
+                                     {BlurVariant::Direct, "direct"},
+                                     {BlurVariant::Tiled, "tiled"},
+                                     {BlurVariant::Sliding, "sliding"}};
+} // namespace
+
+BlurVariant parseBlurVariant(const std::string& name) {
+    for (const VariantName& v : kVariants)
+        if (name == v.name)
+            return v.variant;
+    throw UsageError("--variant",
+                     "'" + name + "' is not a blur variant (auto, direct, tiled or sliding)");
+}
+
+const char* blurVariantName(BlurVariant variant) {
+    for (const VariantName& v : kVariants)
+        if (v.variant == variant)
+            return v.name;
+    return "?";
+}
+
+std::vector<BlurVariant> allBlurVariants() {
+    return {BlurVariant::Direct, BlurVariant::Tiled, BlurVariant::Sliding};
+}
+
+BlurVariant resolveBlurVariant(BlurVariant variant, int radius) {
+    if (variant != BlurVariant::Auto)
+        return variant;
+    return radius <= 2 ? BlurVariant::Tiled : BlurVariant::Sliding;
+}
+
+namespace {
+
+std::size_t roundUp(std::size_t v, std::size_t m) {
+    return (v + m - 1) / m * m;
+}
+
+KernelLaunch kernelLaunch(const char* kernel, const cl::NDRange& global, const cl::NDRange& local) {
+    return {kernel, global[0], global[1], local[0], local[1]};
+}
+
+std::string launchText(const std::vector<KernelLaunch>& kernels) {
+    std::string text;
+    for (const KernelLaunch& k : kernels)
+        text += (text.empty() ? "" : ", ") + k.kernel + " " + std::to_string(k.globalX) + "x" +
+                std::to_string(k.globalY) + " / " + std::to_string(k.localX) + "x" +
+                std::to_string(k.localY);
+    return text;
+}
+
+} // namespace
+
+BlurRun runBoxBlur(Device& device, const HostImage& image, int radius, BorderMode mode, int repeats,
+                   const CancelToken& cancel, BlurVariant variant, const BlurTuning& tuning) {
+    validateImage(image);
+    if (radius < 1)
+        throw UsageError("--radius", std::to_string(radius) + " is not a radius (1 or more)");
+    BlurRun run;
+    run.variant = resolveBlurVariant(variant, radius);
+    if (run.variant == BlurVariant::Tiled && radius > kTiledMaxRadius)
+        throw UsageError("--variant", "tiled is built for radii up to " +
+                                          std::to_string(kTiledMaxRadius) + " (this one is " +
+                                          std::to_string(radius) + "); use sliding or direct");
+    run.output = image;
+    if (image.empty()) {
+        run.verified = true;
+        return run;
+    }
+    const int valueBytes = image.depth / 8;
+    const std::size_t rowBytes = std::size_t(image.width) * image.channels * valueBytes;
+    const std::size_t rowElems = std::size_t(image.width) * image.channels;
+    const std::size_t height = std::size_t(image.height);
+    run.buildOptions = "-D BORDER=" + std::to_string(int(mode)) +
+                       " -D NCHAN=" + std::to_string(image.channels) +
+                       " -D DEPTH16=" + (image.depth == 16 ? "1" : "0");
+    const DeviceInfo& info = device.info();
+    try {
+        cl::CommandQueue& q = device.queue();
+        const cl::Context& ctx = device.context();
+        // Buffers with rows `pitch` bytes apart (a multiple of 64) for the vector kernels.
+        const std::size_t pitch =
+            run.variant == BlurVariant::Direct ? rowBytes : roundUp(rowBytes, 64);
+        cl::Buffer in(ctx, CL_MEM_READ_ONLY, pitch * height);
+        cl::Buffer out(ctx, CL_MEM_READ_WRITE, pitch * height);
+        const std::array<std::size_t, 3> origin{0, 0, 0};
+        const std::array<std::size_t, 3> region{rowBytes, height, 1};
+        if (pitch == rowBytes)
+            q.enqueueWriteBuffer(in, CL_TRUE, 0, image.data.size(), image.data.data());
+        else
+            q.enqueueWriteBufferRect(in, CL_TRUE, origin, origin, region, pitch, 0, rowBytes, 0,
+                                     image.data.data());
+        const auto readOutput = [&](HostImage& img) {
+            if (pitch == rowBytes)
+                q.enqueueReadBuffer(out, CL_TRUE, 0, img.data.size(), img.data.data());
+            else
+                q.enqueueReadBufferRect(out, CL_TRUE, origin, origin, region, pitch, 0, rowBytes, 0,
+                                        img.data.data());
+        };
+        cl::Kernel k1, k2;
+        cl::NDRange g1, l1, g2, l2;
+        cl::Buffer sums;
+        switch (run.variant) {
+        case BlurVariant::Auto:
+        case BlurVariant::Direct: {
+            k1 = cl::Kernel(device.program("blur", run.buildOptions), "blur_full");
+            k1.setArg(0, in);
+            k1.setArg(1, out);
+            k1.setArg(2, cl_int(image.width));
+            k1.setArg(3, cl_int(image.height));
+            k1.setArg(4, cl_int(radius));
+            g1 = cl::NDRange(roundUp(std::size_t(image.width), 16), roundUp(height, 16));
+            l1 = cl::NDRange(16, 16);
+            run.kernels = {kernelLaunch("blur_full", g1, l1)};
+            break;
+        }
+        case BlurVariant::Tiled: {
+            // Defaults measured (README): on the H100 the window's rows loaded first, 4 rows x
+            // 128 work-items, one vector per item; on PoCL sliding down 8 rows, two pixels per
+            // register and four vectors per item.
+            const bool cpu = info.type == DeviceType::Cpu;
+            const bool packed = tuning.packed < 0 ? !cpu : tuning.packed == 1;
+            const bool swarWanted = tuning.swar < 0 ? cpu : tuning.swar == 1;
+            const bool swar =
+                !packed && swarWanted && image.depth == 8 && image.channels == 1 && radius == 1;
+            const int vectors = tuning.vectors == 1 || tuning.vectors == 2 || tuning.vectors == 4
+                                    ? tuning.vectors
+                                    : (cpu && swar ? 4 : 1);
+            const int rows = tuning.rows > 0 ? tuning.rows : packed ? 4 : (cpu && swar ? 8 : 16);
+            const std::size_t wg = std::size_t(tuning.workGroup > 0 ? tuning.workGroup : 128);
+            run.buildOptions +=
+                " -D RADIUS=" + std::to_string(radius) + " -D ROWS=" + std::to_string(rows) +
+                " -D PACKED=" + (packed ? "1" : "0") + " -D SWAR=" + (swar ? "1" : "0") +
+                " -D VECS=" + std::to_string(vectors);
+            k1 = cl::Kernel(device.program("blur", run.buildOptions), "blur_tiled");
+            k1.setArg(0, in);
+            k1.setArg(1, out);
+            k1.setArg(2, cl_int(image.width));
+            k1.setArg(3, cl_int(image.height));
+            k1.setArg(4, cl_int(pitch));
+            const std::size_t vec = std::size_t(image.depth == 16 ? 8 : 16) * vectors;
+            g1 = cl::NDRange(roundUp((rowElems + vec - 1) / vec, wg),
+                             (height + std::size_t(rows) - 1) / std::size_t(rows));
+            l1 = cl::NDRange(wg, 1);
+            run.kernels = {kernelLaunch("blur_tiled", g1, l1)};
+            break;
+        }
+        case BlurVariant::Sliding: {
+            const int rows = tuning.rows > 0 ? tuning.rows : 64;
+            const std::size_t wg = std::size_t(tuning.workGroup > 0 ? tuning.workGroup : 256);
+            const bool colsum16 = image.depth == 8 && radius <= 128;
+            const std::size_t halo = std::size_t(radius) * std::size_t(image.channels);
+            // Enough outputs per group that the 2R-wide border of its tile stays a small part.
+            const std::size_t per = std::max<std::size_t>(4, (8 * halo + wg - 1) / wg);
+            const std::size_t accBytes = image.depth == 16 ? 8 : 4;
+            const std::size_t localBytes =
+                (wg * per + 2 * halo) * accBytes + wg * std::size_t(image.channels) * accBytes;
+            if (localBytes > info.localMemBytes)
+                throw UnsupportedError("sliding blur: a row tile for radius " +
+                                       std::to_string(radius) + " needs " +
+                                       std::to_string(localBytes) + " bytes of local memory; " +
+                                       info.name + " has " + std::to_string(info.localMemBytes));
+            run.buildOptions += std::string(" -D COLSUM16=") + (colsum16 ? "1" : "0") +
+                                " -D PER=" + std::to_string(per);
+            const cl::Program& program = device.program("blur", run.buildOptions);
+            const std::size_t sumPitch = roundUp(rowElems, 4);
+            sums = cl::Buffer(ctx, CL_MEM_READ_WRITE, sumPitch * height * (colsum16 ? 2 : 4));
+            k1 = cl::Kernel(program, "blur_columns");
+            k1.setArg(0, in);
+            k1.setArg(1, sums);
+            k1.setArg(2, cl_int(image.width));
+            k1.setArg(3, cl_int(image.height));
+            k1.setArg(4, cl_int(pitch));
+            k1.setArg(5, cl_int(sumPitch));
+            k1.setArg(6, cl_int(radius));
+            k1.setArg(7, cl_int(rows));
+            const std::size_t colWg = 64;
+            g1 = cl::NDRange(roundUp((rowElems + 3) / 4, colWg),
+                             (height + std::size_t(rows) - 1) / std::size_t(rows));
+            l1 = cl::NDRange(colWg, 1);
+            // A CPU slides along each row in one work-item; a GPU scans row tiles in local
+            // memory so that neighbouring work-items read neighbouring elements.
+            const bool serialRows =
+                tuning.serialRows < 0 ? info.type == DeviceType::Cpu : tuning.serialRows == 1;
+            k2 = cl::Kernel(program, serialRows ? "blur_rows_serial" : "blur_rows");
+            k2.setArg(0, sums);
+            k2.setArg(1, cl_int(sumPitch));
+            k2.setArg(2, in);
+            k2.setArg(3, out);
+            k2.setArg(4, cl_int(image.width));
+            k2.setArg(5, cl_int(image.height));
+            k2.setArg(6, cl_int(pitch));
+            k2.setArg(7, cl_int(radius));
+            if (serialRows) {
+                g2 = cl::NDRange(roundUp(height, 8), 1);
+                l2 = cl::NDRange(8, 1);
+            } else {
+                k2.setArg(8, cl::Local((wg * per + 2 * halo) * accBytes));
+                k2.setArg(9, cl::Local(wg * std::size_t(image.channels) * accBytes));
+                g2 = cl::NDRange((rowElems + wg * per - 1) / (wg * per) * wg, height);
+                l2 = cl::NDRange(wg, 1);
+            }
+            run.kernels = {kernelLaunch("blur_columns", g1, l1),
+                           kernelLaunch(serialRows ? "blur_rows_serial" : "blur_rows", g2, l2)};
+            break;
+        }
+        }
+        run.launch = launchText(run.kernels);
+        logInfo("blur", std::string(blurVariantName(run.variant)) + " " + run.buildOptions + ": " +
+                            run.launch);
+        const auto once = [&] {
+            std::vector<cl::Event> events(k2() ? 2 : 1);
+            q.enqueueNDRangeKernel(k1, cl::NullRange, g1, l1, nullptr, &events[0]);
+            if (k2())
+                q.enqueueNDRangeKernel(k2, cl::NullRange, g2, l2, nullptr, &events[1]);
+            events.back().wait();
+            return profiledMs(events);
+        };
+        run.stats = timeRepeated(repeats, once, cancel);
+        readOutput(run.output);
+        if (tuning.measureCopy) {
+            // The same bytes the blur counts (the image read and written), on the same device.
+            run.copy = measureCopyCeiling(device, in, image.data.size(), repeats, cancel);
+        }
+    } catch (const cl::Error& e) {
+        rethrowClError(e);
+    }
+    run.gbps = gbPerSecond(2 * image.data.size(), run.stats.medianMs);
+    if (run.copy && run.copy->gbps > 0)
+        run.percentOfCopy = 100.0 * run.gbps / run.copy->gbps;
+    run.verifyDetail = firstPixelDifference(run.output, boxBlurReference(image, radius, mode));
+    run.verified = run.verifyDetail.empty();
+    return run;
+}
+
+} // namespace histlab

@@ -1,0 +1,165 @@
+#pragma once
+// Box blur (issue 5), its CPU reference first: the mean of the (2R + 1) x (2R + 1) pixels
+// around each pixel, per channel, for 8- and 16-bit gray, RGB and RGBA images.
+//
+// Border modes:
+//   interior    the reference text's: only pixels whose whole window lies inside the image are
+//               blurred; the frame of width R is copied unchanged (all of the image when it is
+//               no more than 2R pixels wide or high);
+//   replicate   outside pixels repeat the edge (aaa|abcd|ddd, OpenCV's BORDER_REPLICATE);
+//   reflect101  outside pixels mirror without repeating the edge (dcb|abcd|cba, OpenCV's
+//               BORDER_REFLECT_101, the default of cv::blur).
+//
+// Rounding: (sum + n / 2) / n in integers, n = (2R + 1)^2: the nearest value. Integers are exact
+// and the same on every device. n is odd, so no mean lies exactly halfway, and OpenCV's cv::blur
+// (sum times 1/n in double, rounded to nearest) gives the same values; the tests check that.
+#include "pipelines/bandwidth/bandwidth.h"
+#include "runtime/cancel.h"
+#include "runtime/device.h"
+#include "image/image.h"
+#include "runtime/timing.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace histlab {
+
+enum class BorderMode { Interior, Replicate, Reflect101 };
+
+/// "interior", "replicate", "reflect101"; throws UsageError("--border").
+BorderMode parseBorderMode(const std::string& name);
+const char* borderModeName(BorderMode mode);
+
+/// Where the pixel at `i` (which may lie outside 0..n-1) reads from, for replicate and
+/// reflect101 (n >= 1). For a one-pixel line reflect101 repeats the pixel, as OpenCV does.
+int borderIndex(int i, int n, BorderMode mode);
+
+/// The blurred image (same size, channels and depth). Throws UsageError("--radius") for a
+/// radius below 1, and InputError for an image whose fields disagree.
+HostImage boxBlurReference(const HostImage& image, int radius, BorderMode mode);
+
+// ---------------------------------------------------------------------------------------------
+// The reference text's four launches of the interior blur (kernels/blur.cl), on an 8-bit gray
+// image: the range is the interior, (width - 2R) x (height - 2R), as it is.
+//   cl12-null     built with -cl-std=CL1.2, local size left to the runtime (NULL)
+//   cl12-16x16    OpenCL C 1.2 with 16 x 16 groups: refused with CL_INVALID_WORK_GROUP_SIZE
+//                 unless the range divides by 16, which OpenCL 1.2 requires
+//   cl20-null     built with -cl-std=CL2.0, NULL local size
+//   cl20-16x16    -cl-std=CL2.0 with 16 x 16 groups: non-uniform work-groups, the last ones
+//                 smaller, where the device really has them (not PoCL 3.1, not NVIDIA's 580)
+//   padded-16x16  what works everywhere: the range rounded up to whole 16 x 16 groups, items
+//                 outside the interior returning at once
+
+enum class BlurLaunch { Cl12Null, Cl12Local16, Cl20Null, Cl20Local16, Padded16 };
+
+/// "cl12-null", "cl12-16x16", "cl20-null", "cl20-16x16", "padded-16x16"; throws
+/// UsageError("--launch").
+BlurLaunch parseBlurLaunch(const std::string& name);
+const char* blurLaunchName(BlurLaunch launch);
+std::vector<BlurLaunch> allBlurLaunches();
+
+/// What the work-item at a corner of the range saw (the reference text's table).
+struct LaunchCorner {
+    int globalX = 0, globalY = 0;
+    int localX = 0, localY = 0;
+    int enqueuedX = -1, enqueuedY = -1; ///< get_enqueued_local_size; -1 under OpenCL C 1.2
+};
+
+struct BlurLaunchResult {
+    BlurLaunch launch = BlurLaunch::Cl12Null;
+    std::string buildOptions;
+    std::size_t globalX = 0, globalY = 0; ///< the range launched
+    std::size_t localX = 0, localY = 0;   ///< 0: NULL (the runtime chooses)
+    /// "ran"; "refused" (the launch failed as the text says it must: CL_INVALID_WORK_GROUP_SIZE
+    /// for a range that does not divide by the group under OpenCL 1.2); "unsupported" (the
+    /// device cannot run it: OpenCL C 2.0 does not build, or no non-uniform work-groups);
+    /// "empty" (no interior: nothing to launch).
+    std::string outcome;
+    std::string detail;                    ///< the OpenCL error or the reason
+    std::array<LaunchCorner, 4> corners{}; ///< top-left, top-right, bottom-left, bottom-right
+    TimingStats stats;                     ///< kernel milliseconds (when it ran)
+    double gbps = 0;                       ///< interior bytes read + written per second
+    std::optional<bool> verified;
+    std::string verifyDetail;
+    HostImage output; ///< the blurred image (when it ran, or the copy when empty)
+};
+
+/// How the whole image is blurred on the device (kernels/blur.cl):
+///   direct   blur_full: one work-item per pixel, (2R + 1)^2 reads each, 16 x 16 groups over a
+///            padded range; the plain kernel, any radius
+///   tiled    blur_tiled: each work-item owns 16 bytes of a row (one uint4) and slides down a
+///            strip of rows, keeping the window's row sums in registers; small radii (R <= 3)
+///   sliding  blur_columns + blur_rows: running column sums down a strip, then each row's
+///            window sums from a prefix scan in local memory; the cost per pixel does not grow
+///            with R
+///   auto     tiled for R <= 3, sliding above
+enum class BlurVariant { Auto, Direct, Tiled, Sliding };
+
+/// "auto", "direct", "tiled", "sliding"; throws UsageError("--variant").
+BlurVariant parseBlurVariant(const std::string& name);
+const char* blurVariantName(BlurVariant variant);
+std::vector<BlurVariant> allBlurVariants(); ///< direct, tiled, sliding (not auto)
+
+/// Knobs for benchmarks (0: the variant's default).
+struct BlurTuning {
+    int rows = 0; ///< rows per work-item (tiled: 4 packed, 16, 8 for SWAR) or strip (sliding: 64)
+    int workGroup = 0; ///< work-items per group along x
+    /// tiled: 1 loads all ROWS + 2R rows of a work-item's window first, packed as loaded
+    /// (many loads in flight: a GPU's best), 0 slides down the rows keeping their horizontal
+    /// sums (less arithmetic: a CPU's best), -1 the device's choice
+    int packed = -1;
+    /// tiled, 8-bit gray, R = 1, not packed: 1 two pixels per 32-bit register (SWAR), 0 one
+    /// pixel per register, -1 the device's choice: SWAR on a CPU (2x faster on PoCL), not on a
+    /// GPU (slower on the H100: the GPU is not limited by arithmetic there)
+    int swar = -1;
+    /// tiled: 16-byte vectors each work-item loads and stores per row: 1, 2 or 4; 0 the
+    /// device's choice (4 for the SWAR path on a CPU, else 1)
+    int vectors = 0;
+    /// sliding's row pass: 1 one row per work-item (blur_rows_serial), 0 row tiles scanned in
+    /// local memory (blur_rows), -1 the device's choice (serial on a CPU, tiles elsewhere)
+    int serialRows = -1;
+    bool measureCopy = false; ///< also time the copy kernel on the same bytes, same run
+};
+
+/// The largest radius blur_tiled is built for.
+constexpr int kTiledMaxRadius = 3;
+
+/// What `auto` picks for a radius.
+BlurVariant resolveBlurVariant(BlurVariant variant, int radius);
+
+/// One kernel launch of a run: its name, global range and work-group size.
+struct KernelLaunch {
+    std::string kernel;
+    std::size_t globalX = 0, globalY = 0, localX = 0, localY = 0;
+};
+
+/// The whole image blurred on the device: any border mode, gray, RGB or RGBA, 8- or 16-bit.
+struct BlurRun {
+    BlurVariant variant = BlurVariant::Direct; ///< what ran (auto resolved)
+    std::string buildOptions;
+    std::vector<KernelLaunch> kernels; ///< what one run launches, in order
+    std::string launch; ///< the same as text ("blur_tiled 64x512 / 64x1, ..."), for reports
+    HostImage output;
+    TimingStats stats;                 ///< kernel milliseconds over `repeats` runs after a warm-up
+    double gbps = 0;                   ///< image bytes read + written per second
+    std::optional<CeilingResult> copy; ///< the copy kernel on the same bytes (measureCopy)
+    double percentOfCopy = 0;
+    bool verified = false;    ///< equal to boxBlurReference, byte for byte
+    std::string verifyDetail; ///< the first pixel that differs
+};
+/// Throws UnsupportedError when the device cannot run the variant (e.g. too little local
+/// memory for sliding's row tiles at this radius).
+BlurRun runBoxBlur(Device& device, const HostImage& image, int radius, BorderMode mode,
+                   int repeats = 5, const CancelToken& cancel = {},
+                   BlurVariant variant = BlurVariant::Auto, const BlurTuning& tuning = {});
+
+/// Runs each launch `repeats` times after a warm-up and checks the output against
+/// boxBlurReference(image, radius, Interior), byte for byte. Throws UsageError for an image that
+/// is not 8-bit gray or a radius below 1.
+std::vector<BlurLaunchResult> runBlurLaunches(Device& device, const HostImage& gray8, int radius,
+                                              const std::vector<BlurLaunch>& launches,
+                                              int repeats = 5, const CancelToken& cancel = {});
+
+} // namespace histlab

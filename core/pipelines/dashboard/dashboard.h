@@ -1,0 +1,159 @@
+#pragma once
+// The per-device dashboard (issue 6): every benchmarkable pipeline HistLab has, run on each
+// chosen device, each result verified against its CPU reference and judged against a ceiling
+// (the read-only or the copy kernel) measured on the same device in the same run.
+//
+// Pipelines register with the core (registerDashboardPipeline): the dashboard's CLI and tab
+// enumerate the registry and never name a pipeline, so a new pipeline appears in both without
+// editing either. The built-in ones are registered on first use of the registry, from one place
+// (registerBuiltinDashboardPipelines in dashboard.cpp).
+//
+// Metric: each pipeline says which bytes it counts (DashboardResult::bytes; the pipeline's own
+// metric, e.g. histogram: input bytes read; blur: bytes read + written) and which ceiling it is
+// judged against; GB/s = bytes / median kernel time (event profiling, one warm-up, N timed runs).
+#include "runtime/cancel.h"
+#include "runtime/device.h"
+#include "report/json.h"
+#include "runtime/timing.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace histlab {
+
+/// How a dashboard run is sized and timed.
+struct DashboardOptions {
+    /// Input size of each pipeline in bytes (rounded down to whole 16-byte vectors and to the
+    /// device's largest buffer); 0: 256 MiB on a GPU, 64 MiB on a CPU device, as experiments.
+    std::size_t bytes = 0;
+    int repeats = 5; ///< timed runs after one warm-up
+};
+
+/// How a result went:
+///   verified     ran, equal to the CPU reference (bit-exact)
+///   timed        a reference kernel (the read-only and copy ceilings): nothing to verify
+///   mismatch     ran, differs from the CPU reference (reason: the first difference)
+///   unsupported  the device cannot run it (reason: why); an expected outcome
+///   failed       an OpenCL call failed (reason: the call and the error)
+enum class DashboardStatus { Verified, Timed, Mismatch, Unsupported, Failed };
+const char* dashboardStatusName(DashboardStatus status);
+/// Throws InputError for a name it does not know (it is read from files).
+DashboardStatus parseDashboardStatus(const std::string& name);
+
+/// One measured pipeline on one device.
+struct DashboardResult {
+    int device = 0;          ///< index into DashboardRun::devices
+    std::string pipeline;    ///< the registered name, e.g. "histogram256"
+    std::string variant;     ///< what ran, e.g. "auto: cpu copies=4 ..." (empty if nothing ran)
+    std::uint64_t bytes = 0; ///< bytes counted for GB/s (the pipeline's metric)
+    TimingStats stats;       ///< kernel milliseconds
+    double gbps = 0;         ///< bytes / median
+    std::string ceilingKind; ///< "read-only" or "copy" (kernels/bandwidth.cl)
+    double ceilingGbps = 0;  ///< that kernel on the same device, in the same run
+    double percentOfCeiling = 0;
+    DashboardStatus status = DashboardStatus::Failed;
+    std::string reason; ///< why not verified: the mismatch, why unsupported, the error
+
+    /// Verified or timed: gbps is a real figure.
+    bool ran() const {
+        return status == DashboardStatus::Verified || status == DashboardStatus::Timed;
+    }
+};
+
+using DashboardFn = std::function<std::vector<DashboardResult>(Device&, const DashboardOptions&,
+                                                               const CancelToken&)>;
+
+/// A benchmarkable pipeline: its function runs it on one device at options.bytes (already
+/// resolved for that device) and returns its results (one per variant it measures), each with
+/// status, bytes, timings and ceiling filled in. It may throw: the run turns any error but
+/// cancellation into one result of that pipeline (UnsupportedError and UsageError: unsupported;
+/// others: failed).
+struct DashboardPipeline {
+    std::string name;        ///< short, unique, no commas: "histogram256", "blur3x3", ...
+    std::string description; ///< one line: what runs and what is counted
+    DashboardFn run;
+};
+
+/// Adds a pipeline to the registry (thread-safe); a name already registered is replaced.
+void registerDashboardPipeline(DashboardPipeline pipeline);
+
+/// Every registered pipeline, in registration order (the built-in ones first).
+std::vector<DashboardPipeline> dashboardPipelines();
+
+/// The pipelines named (all of them for an empty list), in the registry's order; throws
+/// UsageError("--pipeline") naming an unknown one and listing the known ones.
+std::vector<DashboardPipeline> selectDashboardPipelines(const std::vector<std::string>& names);
+
+/// The input size a device runs at: options.bytes, or the default for its type, rounded down to
+/// 16 bytes and to its largest buffer.
+std::size_t dashboardBytes(const DeviceInfo& device, const DashboardOptions& options);
+
+struct DashboardDevice {
+    DeviceInfo info;
+    std::size_t inputBytes = 0; ///< what its pipelines ran on (dashboardBytes)
+};
+
+/// A dashboard run: what was asked, the devices and every result.
+struct DashboardRun {
+    std::string date; ///< UTC, ISO 8601
+    std::string note; ///< free text
+    DashboardOptions options;
+    std::vector<std::string> pipelines; ///< the names, in the order they run on each device
+    std::vector<DashboardDevice> devices;
+    std::vector<DashboardResult> results; ///< in the order they finished
+};
+
+/// The run before any result: the date, the devices (indices into devices.infos(), each with
+/// its input size) and the pipelines (all for an empty list). Throws UsageError("--pipeline")
+/// for an unknown pipeline, UsageError("--device") for no device or a bad index,
+/// UsageError("--repeat") for repeats below 1.
+DashboardRun planDashboard(DeviceSet& devices, const std::vector<int>& deviceIndices,
+                           const std::vector<std::string>& pipelines,
+                           const DashboardOptions& options);
+
+using DashboardResultFn = std::function<void(const DashboardResult&)>;
+using DashboardProgressFn = std::function<void(double fraction, const std::string& what)>;
+
+/// Runs every pipeline of `run` on every device of `run`, appending to run.results and calling
+/// `onResult` as each result arrives (on the calling thread). One pipeline that fails is a
+/// result, never a failed run; only cancellation throws (CancelledError).
+void runDashboard(DeviceSet& devices, DashboardRun& run, const CancelToken& cancel = {},
+                  const DashboardResultFn& onResult = {}, const DashboardProgressFn& progress = {});
+
+/// The result of `baseline` to compare `result` (of `run`) with: the same pipeline on the device
+/// of the same name; or, when the baseline has a single device, the same pipeline on it (one
+/// machine against a reference device). nullptr when there is none.
+const DashboardResult* findBaselineResult(const DashboardRun& baseline, const DashboardRun& run,
+                                          const DashboardResult& result);
+
+/// The run as JSON (devices with their properties and driver, date, options, every result), and
+/// back; parsing throws InputError naming what is wrong.
+std::string dashboardJson(const DashboardRun& run);
+DashboardRun parseDashboardJson(const std::string& text);
+
+/// One row per result (device, driver, pipeline, variant, bytes, timings, GB/s, ceiling, %,
+/// status, reason); with a baseline, its GB/s and the ratio.
+std::string dashboardCsv(const DashboardRun& run, const DashboardRun* baseline = nullptr);
+
+// ---------------------------------------------------------------------------------------------
+// The built-in pipelines, one registration function per module (dashboardpipelines.cpp),
+// called once from registerBuiltinDashboardPipelines().
+
+/// "read-only" and "copy": the ceilings themselves (kernels/bandwidth.cl) on random bytes.
+void registerBandwidthDashboardPipelines();
+/// "histogram256": the 256-bin histogram, variant auto, on random bytes.
+void registerHistogramDashboardPipelines();
+/// "blur3x3": the 3 x 3 box blur, variant auto (tiled), of a synthetic 8-bit gray image.
+void registerBlurDashboardPipelines();
+/// "scan": the whole-array exclusive scan, lookback, of random uint32 values.
+void registerScanDashboardPipelines();
+/// "equalize": the histogram equalization (all four stages) of a synthetic 8-bit gray image.
+void registerEqualizeDashboardPipelines();
+/// "reverse": the memory lab's fastest verified reversal kernel, against the copy kernel.
+/// "h2d-pageable" ... "d2d": one pipeline per transfer kind at the options' size.
+void registerReverseDashboardPipelines();
+void registerTransferDashboardPipelines();
+
+} // namespace histlab

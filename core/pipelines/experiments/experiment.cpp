@@ -1,0 +1,530 @@
+#include "pipelines/experiments/experiment.h"
+
+#include "runtime/errors.h"
+#include "runtime/log.h"
+#include "report/report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+namespace histlab {
+
+namespace {
+
+constexpr std::size_t kPieceBytes = std::size_t(16) << 20; // inputs are made in pieces
+
+struct KindName {
+    ExperimentKind kind;
+    const char* name;
+    const char* axis;
+};
+constexpr KindName kKinds[] = {
+    {ExperimentKind::Banks, "banks", "local copies"},
+    {ExperimentKind::Reads, "reads", "work-items"},
+    {ExperimentKind::Groups, "groups", "work-group size"},
+    {ExperimentKind::Stages, "stages", "stage"},
+    {ExperimentKind::Atomics, "atomics", "variant"},
+};
+
+const char* kStageNames[] = {"read-only", "+scatter", "+local reduce", "+global merge"};
+const char* kVariantOrder[] = {"naive", "local", "banked", "cpu"};
+
+/// The reference text's kernel where the device allows it: 16 copies, 256 work-items, 4 groups
+/// per compute unit, coalesced uint4 loads, one load per iteration, a merge kernel.
+HistogramConfig referenceConfig(const DeviceInfo& info) {
+    HistogramConfig c;
+    c.variant = HistogramVariant::Banked;
+    c.banks = std::max(1, std::min(16, maxLocalCopies(info, 1)));
+    c.workGroupSize = int(std::min<std::size_t>(256, info.maxWorkGroupSize));
+    c.groupsPerCu = 4;
+    c.read = ReadPattern::Coalesced;
+    c.load = LoadWidth::Uint4;
+    c.unroll = 1;
+    c.merge = MergeMode::Kernel;
+    c.chosenBy = "experiment";
+    return c;
+}
+
+GridEntry entryFor(const HistogramConfig& c, int stage, std::string series, double x,
+                   double y = 0) {
+    GridEntry e;
+    e.config = c;
+    e.stage = stage;
+    e.series = std::move(series);
+    e.x = x;
+    e.y = y;
+    e.params = {{"variant", variantName(c.variant)},
+                {"banks", std::to_string(c.banks)},
+                {"wg", std::to_string(c.workGroupSize)},
+                {"groups_per_cu", std::to_string(c.groupsPerCu)},
+                {"read", readPatternName(c.read)},
+                {"load", loadWidthName(c.load)},
+                {"unroll", std::to_string(c.unroll)},
+                {"merge", mergeModeName(c.merge)},
+                {"stage", kStageNames[stage]}};
+    return e;
+}
+
+double spreadOf(const std::vector<double>& samples) {
+    if (samples.size() < 2)
+        return 0;
+    const auto [lo, hi] = std::minmax_element(samples.begin(), samples.end());
+    const double median = summarize(samples).medianMs;
+    return median > 0 ? (*hi - *lo) / median : 0;
+}
+
+/// An input of `bytes` on the device, made piece by piece, and its CPU reference counts.
+struct Input {
+    cl::Buffer buffer;
+    std::vector<std::uint64_t> reference;
+};
+
+Input makeInput(Device& device, const std::string& distribution, std::size_t bytes,
+                const std::vector<std::uint8_t>& imagePlane, const CancelToken& cancel) {
+    Input in;
+    try {
+        in.buffer = cl::Buffer(device.context(), CL_MEM_READ_ONLY, bytes);
+    } catch (const cl::Error& e) {
+        rethrowClError(e);
+    }
+    in.reference.assign(256, 0);
+    std::vector<std::uint8_t> piece(std::min(bytes, kPieceBytes));
+    const bool image = distribution == "image";
+    const SyntheticKind kind = image ? SyntheticKind::Random : parseSyntheticKind(distribution);
+    for (std::size_t off = 0; off < bytes; off += piece.size()) {
+        cancel.throwIfCancelled();
+        const std::size_t n = std::min(piece.size(), bytes - off);
+        if (image) {
+            for (std::size_t i = 0; i < n; ++i)
+                piece[i] = imagePlane[(off + i) % imagePlane.size()];
+        } else {
+            fillSynthetic(kind, piece.data(), n, 17 + off);
+        }
+        const std::vector<std::uint64_t> counts = referenceHistogram(piece.data(), n, 1);
+        for (int b = 0; b < 256; ++b)
+            in.reference[std::size_t(b)] += counts[std::size_t(b)];
+        try {
+            device.queue().enqueueWriteBuffer(in.buffer, CL_TRUE, off, n, piece.data());
+        } catch (const cl::Error& e) {
+            rethrowClError(e);
+        }
+    }
+    return in;
+}
+
+/// Whether a failure means "this device cannot run that configuration" (rather than a fault).
+bool isUnsupported(cl_int code) {
+    return code == CL_INVALID_WORK_GROUP_SIZE || code == CL_OUT_OF_RESOURCES ||
+           code == CL_MEM_OBJECT_ALLOCATION_FAILURE || code == CL_INVALID_BUFFER_SIZE ||
+           code == CL_OUT_OF_HOST_MEMORY;
+}
+
+void runPoint(Device& device, const GridEntry& entry, const Input& input, std::size_t bytes,
+              const ExperimentSpec& spec, const CancelToken& cancel, ExperimentPoint& point) {
+    try {
+        HistogramKernel kernel(device, entry.config, 1, entry.stage);
+        cl::Buffer hist(device.context(), CL_MEM_READ_WRITE, 256 * sizeof(cl_uint));
+        auto once = [&] {
+            device.queue().enqueueFillBuffer(hist, cl_uint(0), 0, 256 * sizeof(cl_uint));
+            const std::vector<cl::Event> ev =
+                kernel.enqueue(device.queue(), input.buffer, bytes, hist);
+            cl::Event::waitForEvents(ev);
+            return profiledMs(ev);
+        };
+        cancel.throwIfCancelled();
+        once(); // warm-up
+        std::vector<double> samples;
+        while (int(samples.size()) < spec.repeats ||
+               (spreadOf(samples) > spec.maxSpread && int(samples.size()) < spec.maxRepeats)) {
+            cancel.throwIfCancelled();
+            samples.push_back(once());
+        }
+        point.stats = summarize(samples);
+        point.gbps = gbPerSecond(bytes, point.stats.medianMs);
+        if (entry.stage < 3) {
+            point.status = "timed";
+            return;
+        }
+        std::vector<cl_uint> counts(256);
+        device.queue().enqueueReadBuffer(hist, CL_TRUE, 0, 256 * sizeof(cl_uint), counts.data());
+        const std::string mismatch = firstMismatch(
+            "histogram", std::vector<std::uint64_t>(counts.begin(), counts.end()), input.reference);
+        point.status = mismatch.empty() ? "verified" : "mismatch";
+        point.reason = mismatch;
+    } catch (const CancelledError&) {
+        throw;
+    } catch (const UsageError& e) {
+        point.status = "unsupported";
+        point.reason = e.what();
+    } catch (const DeviceError& e) {
+        point.status = isUnsupported(e.code()) ? "unsupported" : "failed";
+        point.reason = e.what();
+    } catch (const cl::Error& e) {
+        point.status = isUnsupported(e.err()) ? "unsupported" : "failed";
+        point.reason = describeClError(e.what(), e.err());
+    } catch (const std::exception& e) {
+        point.status = "failed";
+        point.reason = e.what();
+    }
+}
+
+std::vector<std::uint8_t> grayPlaneOf(const HostImage& image) {
+    return lumaPlane(toHighByte(image)); // a gray image's plane is its data
+}
+
+} // namespace
+
+ExperimentKind parseExperimentKind(const std::string& name) {
+    for (const KindName& k : kKinds)
+        if (name == k.name)
+            return k.kind;
+    throw UsageError("sweep",
+                     "unknown experiment '" + name + "' (banks, reads, groups, stages or atomics)");
+}
+
+const char* experimentKindName(ExperimentKind kind) {
+    for (const KindName& k : kKinds)
+        if (k.kind == kind)
+            return k.name;
+    return "?";
+}
+
+const char* experimentAxisName(ExperimentKind kind) {
+    for (const KindName& k : kKinds)
+        if (k.kind == kind)
+            return k.axis;
+    return "?";
+}
+
+std::vector<std::string> defaultDistributions(ExperimentKind kind) {
+    switch (kind) {
+    case ExperimentKind::Banks:
+    case ExperimentKind::Atomics:
+        return {"random", "uniform", "skewed"};
+    case ExperimentKind::Stages:
+        return {"random", "uniform"};
+    case ExperimentKind::Reads:
+    case ExperimentKind::Groups:
+        return {"random"};
+    }
+    return {"random"};
+}
+
+std::vector<GridEntry> experimentGrid(ExperimentKind kind, Device& device, std::size_t bytes,
+                                      const CancelToken& cancel) {
+    const DeviceInfo& info = device.info();
+    const HistogramConfig ref = referenceConfig(info);
+    const int fit = maxLocalCopies(info, 1);
+    std::vector<GridEntry> grid;
+    switch (kind) {
+    case ExperimentKind::Banks:
+        for (int b = 1; b <= std::max(1, fit); b *= 2) {
+            HistogramConfig c = ref;
+            c.banks = b;
+            grid.push_back(entryFor(c, 3, "", b));
+        }
+        break;
+    case ExperimentKind::Reads: {
+        // From one work-item per compute unit to one 16-byte vector per work-item, doubling;
+        // groups grow to the reference size first, then their number grows.
+        const std::size_t cus = std::max<std::uint32_t>(1, info.computeUnits);
+        const std::size_t most = std::max<std::size_t>(cus, bytes / 16);
+        for (ReadPattern r : {ReadPattern::Serial, ReadPattern::Coalesced})
+            for (LoadWidth l : {LoadWidth::Scalar, LoadWidth::Uint4})
+                for (std::size_t items = cus; items <= most; items *= 2) {
+                    HistogramConfig c = ref;
+                    c.read = r;
+                    c.load = l;
+                    c.workGroupSize = int(std::min<std::size_t>(ref.workGroupSize, items / cus));
+                    c.groupsPerCu = int(items / cus / std::size_t(c.workGroupSize));
+                    GridEntry e =
+                        entryFor(c, 3, std::string(readPatternName(r)) + " " + loadWidthName(l),
+                                 double(items));
+                    e.params.emplace_back("work_items", std::to_string(items));
+                    grid.push_back(e);
+                }
+        break;
+    }
+    case ExperimentKind::Groups:
+        for (int g : {1, 2, 4, 8, 16, 32})
+            for (int w : {32, 64, 128, 256, 512, 1024})
+                if (std::size_t(w) <= info.maxWorkGroupSize) {
+                    HistogramConfig c = ref;
+                    c.groupsPerCu = g;
+                    c.workGroupSize = w;
+                    grid.push_back(entryFor(c, 3, "groups/CU=" + std::to_string(g), w, g));
+                }
+        break;
+    case ExperimentKind::Stages: {
+        // What `auto` runs here (the cpu heuristic, or the autotune at this size), and the
+        // reference text's kernel.
+        HistogramConfig chosen = resolveHistogramConfig(device, {}, 1, cancel, bytes);
+        for (int stage = 0; stage <= 3; ++stage) {
+            grid.push_back(entryFor(chosen, stage, "auto", stage));
+            grid.back().params.emplace_back("config", "auto");
+        }
+        for (int stage = 0; stage <= 3; ++stage) {
+            grid.push_back(entryFor(ref, stage, "reference", stage));
+            grid.back().params.emplace_back("config", "reference");
+        }
+        break;
+    }
+    case ExperimentKind::Atomics:
+        for (int v = 0; v < 4; ++v) {
+            HistogramConfig c = ref;
+            const std::string name = kVariantOrder[v];
+            c.variant = parseVariant(name);
+            if (c.variant == HistogramVariant::Naive || c.variant == HistogramVariant::Local)
+                c.banks = 1;
+            if (c.variant == HistogramVariant::Private) {
+                c.banks = 4;
+                c.workGroupSize = 1;
+                c.groupsPerCu = 2;
+                c.read = ReadPattern::Serial;
+            }
+            grid.push_back(entryFor(c, 3, name, v));
+        }
+        break;
+    }
+    return grid;
+}
+
+ExperimentRun runExperiment(DeviceSet& devices, const std::vector<int>& deviceIndices,
+                            const ExperimentSpec& spec, const CancelToken& cancel,
+                            const PointFn& onPoint, const ExperimentProgressFn& progress) {
+    if (deviceIndices.empty())
+        throw UsageError("--device", "no device to run on");
+    if (spec.repeats < 1 || spec.maxRepeats < spec.repeats)
+        throw UsageError("--repeat", "must be at least 1 (and the cap at least as many)");
+    ExperimentRun run;
+    run.kind = spec.kind;
+    run.distributions =
+        spec.distributions.empty() ? defaultDistributions(spec.kind) : spec.distributions;
+    run.repeats = spec.repeats;
+    run.maxRepeats = spec.maxRepeats;
+    run.date = utcTimestamp();
+    std::vector<std::uint8_t> imagePlane;
+    for (const std::string& d : run.distributions) {
+        if (d == "image") {
+            if (!spec.image)
+                throw UsageError("--dist", "'image' needs an image (--image FILE)");
+            imagePlane = grayPlaneOf(*spec.image);
+            if (imagePlane.empty())
+                throw InputError("the image has no pixels");
+        } else {
+            parseSyntheticKind(d); // UsageError for an unknown name
+        }
+    }
+
+    for (std::size_t di = 0; di < deviceIndices.size(); ++di) {
+        Device& device = devices.open(deviceIndices[di]);
+        run.devices.push_back(device.info());
+        const int deviceSlot = int(di);
+        std::size_t bytes = spec.bytes;
+        if (bytes == 0)
+            bytes = (device.info().type == DeviceType::Cpu ? std::size_t(64) : std::size_t(256))
+                    << 20;
+        bytes = std::max<std::size_t>(16, bytes / 16 * 16);
+        if (bytes >= (std::size_t(1) << 32))
+            throw UsageError("--size", "at most 4095 MiB (32-bit counts and offsets)");
+        run.bytes = bytes; // the same for every device unless left to each (then the last)
+        const std::vector<GridEntry> grid = experimentGrid(spec.kind, device, bytes, cancel);
+        const double total = double(deviceIndices.size() * run.distributions.size() * grid.size());
+        for (std::size_t dj = 0; dj < run.distributions.size(); ++dj) {
+            const std::string& dist = run.distributions[dj];
+            if (progress)
+                progress(double((di * run.distributions.size() + dj) * grid.size()) / total,
+                         device.info().name + ": making " + dist + " input");
+            const Input input = makeInput(device, dist, bytes, imagePlane, cancel);
+            ExperimentCeiling ceiling;
+            ceiling.device = deviceSlot;
+            ceiling.distribution = dist;
+            ceiling.ceiling =
+                measureReadCeiling(device, input.buffer, bytes, std::max(spec.repeats, 5), cancel);
+            run.ceilings.push_back(ceiling);
+            for (std::size_t gi = 0; gi < grid.size(); ++gi) {
+                const GridEntry& entry = grid[gi];
+                ExperimentPoint point;
+                point.device = deviceSlot;
+                point.distribution = dist;
+                point.series = entry.series;
+                point.x = entry.x;
+                point.y = entry.y;
+                point.params = entry.params;
+                runPoint(device, entry, input, bytes, spec, cancel, point);
+                if (point.ok() && ceiling.ceiling.gbps > 0)
+                    point.percentOfCeiling = 100.0 * point.gbps / ceiling.ceiling.gbps;
+                if (!point.ok())
+                    logInfo("experiment", std::string(experimentKindName(spec.kind)) + " " + dist +
+                                              " " + entry.config.describe() + ": " + point.status +
+                                              ": " + point.reason);
+                run.points.push_back(point);
+                if (onPoint)
+                    onPoint(point);
+                if (progress)
+                    progress(double((di * run.distributions.size() + dj) * grid.size() + gi + 1) /
+                                 total,
+                             device.info().name + " " + dist);
+            }
+        }
+    }
+    return run;
+}
+
+const ExperimentPoint* findBaselinePoint(const ExperimentRun& baseline,
+                                         const ExperimentPoint& point) {
+    for (const ExperimentPoint& p : baseline.points)
+        if (p.distribution == point.distribution && p.params == point.params)
+            return &p;
+    return nullptr;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files.
+
+std::string experimentJson(const ExperimentRun& run) {
+    JsonValue::Array devices, ceilings, points, dists;
+    for (const DeviceInfo& d : run.devices)
+        devices.push_back(deviceInfoJson(d));
+    for (const std::string& d : run.distributions)
+        dists.emplace_back(d);
+    for (const ExperimentCeiling& c : run.ceilings)
+        ceilings.push_back(JsonValue::Object{{"device", c.device},
+                                             {"distribution", c.distribution},
+                                             {"kernel", c.ceiling.kernel},
+                                             {"bytes", std::uint64_t(c.ceiling.bytes)},
+                                             {"gbps", c.ceiling.gbps},
+                                             {"timing", timingStatsJson(c.ceiling.stats)}});
+    for (const ExperimentPoint& p : run.points) {
+        JsonValue::Array params;
+        for (const auto& [k, v] : p.params) { // (no initializer list: GCC 12 -O2 false positive)
+            JsonValue::Array pair;
+            pair.emplace_back(k);
+            pair.emplace_back(v);
+            params.emplace_back(std::move(pair));
+        }
+        points.push_back(JsonValue::Object{{"device", p.device},
+                                           {"distribution", p.distribution},
+                                           {"series", p.series},
+                                           {"x", p.x},
+                                           {"y", p.y},
+                                           {"params", params},
+                                           {"timing", timingStatsJson(p.stats)},
+                                           {"gbps", p.gbps},
+                                           {"percent_of_ceiling", p.percentOfCeiling},
+                                           {"status", p.status},
+                                           {"reason", p.reason}});
+    }
+    const JsonValue doc = JsonValue::Object{{"histlab_experiment", 1},
+                                            {"experiment", experimentKindName(run.kind)},
+                                            {"axis", experimentAxisName(run.kind)},
+                                            {"date", run.date},
+                                            {"note", run.note},
+                                            {"bytes", std::uint64_t(run.bytes)},
+                                            {"repeats", run.repeats},
+                                            {"max_repeats", run.maxRepeats},
+                                            {"distributions", dists},
+                                            {"devices", devices},
+                                            {"ceilings", ceilings},
+                                            {"points", points}};
+    return doc.dump() + "\n";
+}
+
+ExperimentRun parseExperimentJson(const std::string& text) {
+    const JsonValue doc = parseJson(text);
+    if (!doc.find("histlab_experiment"))
+        throw InputError("not a HistLab experiment file (no \"histlab_experiment\")");
+    ExperimentRun run;
+    run.kind = parseExperimentKind(doc.at("experiment").asString());
+    run.date = doc.at("date").asString();
+    if (const JsonValue* note = doc.find("note"))
+        run.note = note->asString();
+    run.bytes = std::size_t(doc.at("bytes").asNumber());
+    run.repeats = int(doc.at("repeats").asNumber());
+    run.maxRepeats = int(doc.at("max_repeats").asNumber());
+    for (const JsonValue& d : doc.at("distributions").asArray())
+        run.distributions.push_back(d.asString());
+    for (const JsonValue& d : doc.at("devices").asArray())
+        run.devices.push_back(parseDeviceInfoJson(d));
+    for (const JsonValue& c : doc.at("ceilings").asArray()) {
+        ExperimentCeiling ec;
+        ec.device = int(c.at("device").asNumber());
+        ec.distribution = c.at("distribution").asString();
+        ec.ceiling.kernel = c.at("kernel").asString();
+        ec.ceiling.bytes = std::uint64_t(c.at("bytes").asNumber());
+        ec.ceiling.gbps = c.at("gbps").asNumber();
+        ec.ceiling.stats = parseTimingStatsJson(c.at("timing"));
+        run.ceilings.push_back(ec);
+    }
+    for (const JsonValue& v : doc.at("points").asArray()) {
+        ExperimentPoint p;
+        p.device = int(v.at("device").asNumber());
+        if (p.device < 0 || std::size_t(p.device) >= run.devices.size())
+            throw InputError("a point names device " + std::to_string(p.device) +
+                             ", which the file does not list");
+        p.distribution = v.at("distribution").asString();
+        p.series = v.at("series").asString();
+        p.x = v.at("x").asNumber();
+        p.y = v.at("y").asNumber();
+        for (const JsonValue& kv : v.at("params").asArray()) {
+            const JsonValue::Array& pair = kv.asArray();
+            if (pair.size() != 2)
+                throw InputError("a parameter is not a [name, value] pair");
+            p.params.emplace_back(pair[0].asString(), pair[1].asString());
+        }
+        p.stats = parseTimingStatsJson(v.at("timing"));
+        p.gbps = v.at("gbps").asNumber();
+        p.percentOfCeiling = v.at("percent_of_ceiling").asNumber();
+        p.status = v.at("status").asString();
+        p.reason = v.at("reason").asString();
+        run.points.push_back(p);
+    }
+    return run;
+}
+
+std::string experimentCsv(const ExperimentRun& run, const ExperimentRun* baseline) {
+    // Columns: the fixed ones, then every parameter name seen, in first-seen order.
+    std::vector<std::string> names;
+    for (const ExperimentPoint& p : run.points)
+        for (const auto& [k, v] : p.params)
+            if (std::find(names.begin(), names.end(), k) == names.end())
+                names.push_back(k);
+    std::ostringstream out;
+    out << std::setprecision(6);
+    out << "experiment,device,distribution,series,x,y";
+    for (const std::string& n : names)
+        out << ',' << n;
+    out << ",median_ms,min_ms,max_ms,runs,gbps,percent_of_ceiling,status,reason";
+    if (baseline)
+        out << ",baseline_device,baseline_gbps,ratio_to_baseline";
+    out << '\n';
+    for (const ExperimentPoint& p : run.points) {
+        out << experimentKindName(run.kind) << ','
+            << csvField(run.devices[std::size_t(p.device)].name) << ',' << p.distribution << ','
+            << csvField(p.series) << ',' << p.x << ',' << p.y;
+        for (const std::string& n : names) {
+            std::string value;
+            for (const auto& [k, v] : p.params)
+                if (k == n)
+                    value = v;
+            out << ',' << csvField(value);
+        }
+        out << ',' << p.stats.medianMs << ',' << p.stats.minMs << ',' << p.stats.maxMs << ','
+            << p.stats.samplesMs.size() << ',' << p.gbps << ',' << p.percentOfCeiling << ','
+            << p.status << ',' << csvField(p.reason);
+        if (baseline) {
+            const ExperimentPoint* b = findBaselinePoint(*baseline, p);
+            if (b && b->ok() && p.ok() && b->gbps > 0)
+                out << ',' << csvField(baseline->devices[std::size_t(b->device)].name) << ','
+                    << b->gbps << ',' << p.gbps / b->gbps;
+            else
+                out << ",,,";
+        }
+        out << '\n';
+    }
+    return out.str();
+}
+
+} // namespace histlab

@@ -1,0 +1,130 @@
+#pragma once
+// Experiments: why a histogram kernel is as fast as it is. An experiment is a grid of kernel
+// configurations x input distributions x devices; every point is timed (warm-up, then repeats
+// until the spread is small or a cap is reached), judged against the same device's read-only
+// kernel on the same buffer in the same run, and verified against the CPU reference. Points
+// stream out as they finish; one failing point is reported and the sweep goes on.
+//
+// The built-in experiments follow the figures of "OpenCL Case Study: Histogram":
+//   banks    GB/s against local sub-histogram copies (1, 2, 4 ... what local memory holds),
+//            one curve per distribution: bank conflicts against copies to reduce.
+//   reads    GB/s against the number of work-items (from one per compute unit up to one
+//            16-byte vector each), four curves: serial/coalesced x scalar/uint4 loads.
+//   groups   GB/s for work-groups per compute unit x work-group size (a heatmap).
+//   stages   read-only, +scatter, +local reduce, +global merge, for the configuration `auto`
+//            picks and for the reference text's.
+//   atomics  naive global atomics, one local histogram, banked copies and the CPU-style
+//            private variant, per distribution.
+#include "pipelines/bandwidth/bandwidth.h"
+#include "runtime/cancel.h"
+#include "runtime/device.h"
+#include "pipelines/histogram256/histogram256.h"
+#include "image/image.h"
+#include "report/json.h"
+#include "runtime/timing.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace histlab {
+
+enum class ExperimentKind { Banks, Reads, Groups, Stages, Atomics };
+
+/// "banks", "reads", "groups", "stages", "atomics"; throws UsageError("sweep").
+ExperimentKind parseExperimentKind(const std::string& name);
+const char* experimentKindName(ExperimentKind kind);
+/// The x axis of each experiment, e.g. "local copies", "work-items".
+const char* experimentAxisName(ExperimentKind kind);
+
+/// The distributions an experiment runs when none are named.
+std::vector<std::string> defaultDistributions(ExperimentKind kind);
+
+struct ExperimentSpec {
+    ExperimentKind kind = ExperimentKind::Banks;
+    /// "random", "uniform", "gradient", "skewed", or "image" (the image below, as its gray
+    /// plane (luma of a color image), repeated to `bytes`). Empty: defaultDistributions().
+    std::vector<std::string> distributions;
+    /// Input size; 0: 256 MiB on a GPU, 64 MiB on a CPU device (beyond their caches).
+    std::size_t bytes = 0;
+    int repeats = 5;                  ///< timed runs at least (after a warm-up)
+    int maxRepeats = 20;              ///< more runs while the spread is large, up to this many
+    double maxSpread = 0.10;          ///< (max - min) / median that counts as small
+    const HostImage* image = nullptr; ///< for "image"
+};
+
+/// One configuration of a grid: what runs, and how the point is named and placed.
+struct GridEntry {
+    HistogramConfig config;
+    int stage = 3;      ///< 0 read-only, 1 +scatter, 2 +local reduce, 3 complete
+    std::string series; ///< the curve it belongs to (without the distribution)
+    double x = 0;       ///< its place on the experiment's axis
+    double y = 0;       ///< second axis of a heatmap (groups: groups per compute unit)
+    /// Every parameter as (name, value), in a fixed order: the point's identity across runs.
+    std::vector<std::pair<std::string, std::string>> params;
+};
+
+/// The grid of `kind` for a device and an input size (the same on every distribution).
+std::vector<GridEntry> experimentGrid(ExperimentKind kind, Device& device, std::size_t bytes,
+                                      const CancelToken& cancel = {});
+
+struct ExperimentPoint {
+    int device = 0; ///< index into ExperimentRun::devices
+    std::string distribution;
+    std::string series; ///< the grid entry's series; curves are (distribution, series)
+    double x = 0, y = 0;
+    std::vector<std::pair<std::string, std::string>> params;
+    TimingStats stats; ///< event-profiled kernel milliseconds, warm-up excluded
+    double gbps = 0;   ///< input bytes / median time
+    double percentOfCeiling = 0;
+    /// "verified" (complete histogram, bit-exact), "timed" (a partial stage: nothing to
+    /// verify), "mismatch", "unsupported" (the device cannot run it), "failed".
+    std::string status;
+    std::string reason; ///< why, for mismatch / unsupported / failed
+    bool ok() const { return status == "verified" || status == "timed"; }
+};
+
+struct ExperimentCeiling {
+    int device = 0;
+    std::string distribution;
+    CeilingResult ceiling;
+};
+
+struct ExperimentRun {
+    ExperimentKind kind = ExperimentKind::Banks;
+    std::vector<std::string> distributions;
+    std::size_t bytes = 0;
+    int repeats = 0, maxRepeats = 0;
+    std::string date; ///< UTC, ISO 8601
+    std::string note; ///< free text (what the image was, a version label ...)
+    std::vector<DeviceInfo> devices;
+    std::vector<ExperimentCeiling> ceilings;
+    std::vector<ExperimentPoint> points;
+};
+
+using PointFn = std::function<void(const ExperimentPoint&)>;
+using ExperimentProgressFn = std::function<void(double fraction, const std::string& what)>;
+
+/// Runs the experiment on each device (indices into `devices.infos()`), every distribution,
+/// every grid entry; calls `onPoint` as each point finishes (on the calling thread). Throws
+/// only for what stops the whole run: cancellation, a distribution it does not know, "image"
+/// without an image, or no device.
+ExperimentRun runExperiment(DeviceSet& devices, const std::vector<int>& deviceIndices,
+                            const ExperimentSpec& spec, const CancelToken& cancel = {},
+                            const PointFn& onPoint = {}, const ExperimentProgressFn& progress = {});
+
+/// The point of `baseline` with the same experiment, distribution and parameters (any
+/// device): what a new point is compared with. nullptr when there is none.
+const ExperimentPoint* findBaselinePoint(const ExperimentRun& baseline,
+                                         const ExperimentPoint& point);
+
+/// A saved run: everything above, as JSON; and back (throws InputError naming what is wrong).
+std::string experimentJson(const ExperimentRun& run);
+ExperimentRun parseExperimentJson(const std::string& text);
+
+/// One row per point, every parameter a column; with a baseline, its GB/s and the ratio.
+std::string experimentCsv(const ExperimentRun& run, const ExperimentRun* baseline = nullptr);
+
+} // namespace histlab

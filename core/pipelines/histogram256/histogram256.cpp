@@ -1,0 +1,763 @@
+#include "pipelines/histogram256/histogram256.h"
+
+#include "runtime/errors.h"
+#include "runtime/log.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+namespace histlab {
+namespace {
+
+bool isPowerOfTwo(int v) {
+    return v > 0 && (v & (v - 1)) == 0;
+}
+
+std::string kib(std::uint64_t bytes) {
+    return std::to_string(bytes / 1024) + " KiB";
+}
+
+std::size_t elemBytes(const HistogramConfig& c) {
+    return c.load == LoadWidth::Uint4 ? 16 : 4;
+}
+
+// Largest power of two <= v (v >= 1).
+int floorPow2(std::uint64_t v) {
+    int p = 1;
+    while (std::uint64_t(p) * 2 <= v && p < (1 << 20))
+        p *= 2;
+    return p;
+}
+
+int maxLocalBanks(const DeviceInfo& info, int nchan) {
+    const std::uint64_t perCopy = 256ull * nchan * 4;
+    return info.localMemBytes >= perCopy ? floorPow2(info.localMemBytes / perCopy) : 0;
+}
+
+bool usesLocal(HistogramVariant v) {
+    return v == HistogramVariant::Local || v == HistogramVariant::Banked;
+}
+
+} // namespace
+
+int maxLocalCopies(const DeviceInfo& info, int nchan) {
+    return maxLocalBanks(info, nchan);
+}
+
+HistogramVariant parseVariant(const std::string& name) {
+    if (name == "auto")
+        return HistogramVariant::Auto;
+    if (name == "naive")
+        return HistogramVariant::Naive;
+    if (name == "local")
+        return HistogramVariant::Local;
+    if (name == "banked")
+        return HistogramVariant::Banked;
+    if (name == "cpu" || name == "private")
+        return HistogramVariant::Private;
+    throw UsageError("--variant",
+                     "unknown variant '" + name + "' (auto, naive, local, banked, cpu)");
+}
+
+const char* variantName(HistogramVariant v) {
+    switch (v) {
+    case HistogramVariant::Auto:
+        return "auto";
+    case HistogramVariant::Naive:
+        return "naive";
+    case HistogramVariant::Local:
+        return "local";
+    case HistogramVariant::Banked:
+        return "banked";
+    case HistogramVariant::Private:
+        return "cpu";
+    }
+    return "?";
+}
+
+ReadPattern parseReadPattern(const std::string& name) {
+    if (name == "coalesced")
+        return ReadPattern::Coalesced;
+    if (name == "serial")
+        return ReadPattern::Serial;
+    throw UsageError("--read", "unknown read pattern '" + name + "' (coalesced, serial)");
+}
+
+LoadWidth parseLoadWidth(const std::string& name) {
+    if (name == "scalar" || name == "uint")
+        return LoadWidth::Scalar;
+    if (name == "uint4" || name == "vector")
+        return LoadWidth::Uint4;
+    throw UsageError("--load", "unknown load width '" + name + "' (scalar, uint4)");
+}
+
+MergeMode parseMergeMode(const std::string& name) {
+    if (name == "kernel")
+        return MergeMode::Kernel;
+    if (name == "atomic")
+        return MergeMode::Atomic;
+    throw UsageError("--merge", "unknown merge '" + name + "' (kernel, atomic)");
+}
+
+const char* readPatternName(ReadPattern r) {
+    return r == ReadPattern::Serial ? "serial" : "coalesced";
+}
+const char* loadWidthName(LoadWidth l) {
+    return l == LoadWidth::Uint4 ? "uint4" : "scalar";
+}
+const char* mergeModeName(MergeMode m) {
+    return m == MergeMode::Atomic ? "atomic" : "kernel";
+}
+
+ChannelSelection parseChannel(const std::string& name) {
+    static const std::map<std::string, ChannelSelection> names{
+        {"gray", ChannelSelection::Gray}, {"r", ChannelSelection::R},
+        {"g", ChannelSelection::G},       {"b", ChannelSelection::B},
+        {"a", ChannelSelection::A},       {"all", ChannelSelection::All}};
+    auto it = names.find(name);
+    if (it == names.end())
+        throw UsageError("--channel", "unknown channel '" + name + "' (gray, r, g, b, a, all)");
+    return it->second;
+}
+
+std::string HistogramConfig::describe() const {
+    std::ostringstream s;
+    s << variantName(variant);
+    if (usesLocal(variant))
+        s << " banks=" << banks;
+    if (variant == HistogramVariant::Private)
+        s << " copies=" << banks;
+    s << " wg=" << workGroupSize << " groups/CU=" << groupsPerCu << ' ' << readPatternName(read)
+      << ' ' << loadWidthName(load);
+    if (read == ReadPattern::Coalesced && usesLocal(variant))
+        s << " unroll=" << unroll;
+    if (variant != HistogramVariant::Naive)
+        s << " merge=" << mergeModeName(merge);
+    return s.str();
+}
+
+std::string histogramBuildOptions(const HistogramConfig& c, int nchan, int stage) {
+    std::ostringstream o;
+    HistogramVariant v = c.variant;
+    if (v == HistogramVariant::Naive && stage < 3)
+        v = HistogramVariant::Local; // the naive kernel has no stages: its reads are the same
+    o << "-D "
+      << (v == HistogramVariant::Naive     ? "NAIVE"
+          : v == HistogramVariant::Private ? "PRIVATE"
+                                           : "LOCAL");
+    o << " -D NCHAN=" << nchan << " -D LOAD_VEC=" << (c.load == LoadWidth::Uint4 ? 1 : 0)
+      << " -D READ_SERIAL=" << (c.read == ReadPattern::Serial ? 1 : 0) << " -D UNROLL=" << c.unroll
+      << " -D NBANKS=" << (usesLocal(v) ? c.banks : 1)
+      << " -D PCOPIES=" << (v == HistogramVariant::Private ? c.banks : 1)
+      << " -D MERGE_ATOMIC=" << (c.merge == MergeMode::Atomic ? 1 : 0) << " -D STAGE=" << stage;
+    return o.str();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+HistogramKernel::HistogramKernel(Device& device, const HistogramConfig& config, int nchan,
+                                 int stage)
+    : m_device(device)
+    , m_config(config)
+    , m_nchan(nchan)
+    , m_stage(stage) {
+    try {
+        cl::Program program =
+            device.program("histogram256", histogramBuildOptions(config, nchan, stage));
+        m_accumulate = cl::Kernel(program, "accumulate_histogram");
+        m_merge = cl::Kernel(program, "merge_partials");
+        m_wg = static_cast<std::size_t>(config.workGroupSize);
+        // The reported limit is logged, not trusted: NVIDIA's driver 580 reports 256 for these
+        // kernels yet runs them in groups of 1024. A size the device really refuses fails at
+        // the first launch and becomes a --wg error there (see enqueue()).
+        m_reportedLimit = device.kernelWorkGroupLimit(m_accumulate);
+        logDebug("kernel",
+                 "accumulate_histogram on " + device.info().name + ": reported work-group limit " +
+                     std::to_string(m_reportedLimit) + ", local memory " +
+                     std::to_string(
+                         m_accumulate.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device.device())) +
+                     " B (" + config.describe() + ")");
+        m_groups = std::size_t(device.info().computeUnits) * config.groupsPerCu;
+        const std::size_t rows =
+            config.variant == HistogramVariant::Private ? m_groups * m_wg : m_groups;
+        m_partial = cl::Buffer(device.context(), CL_MEM_READ_WRITE,
+                               rows * std::size_t(bins()) * sizeof(cl_uint));
+    } catch (const cl::Error& e) {
+        rethrowClError(e);
+    }
+}
+
+std::vector<cl::Event> HistogramKernel::enqueue(cl::CommandQueue& queue, const cl::Buffer& input,
+                                                std::size_t bytes, const cl::Buffer& hist,
+                                                const std::vector<cl::Event>* waitFor) {
+    std::vector<cl::Event> events(1);
+    try {
+        const cl_uint nelem = static_cast<cl_uint>(bytes / elemBytes(m_config));
+        m_accumulate.setArg(0, input);
+        m_accumulate.setArg(1, nelem);
+        m_accumulate.setArg(2, static_cast<cl_uint>(bytes));
+        m_accumulate.setArg(3, m_partial);
+        m_accumulate.setArg(4, hist);
+        try {
+            queue.enqueueNDRangeKernel(m_accumulate, cl::NullRange, cl::NDRange(m_groups * m_wg),
+                                       cl::NDRange(m_wg), waitFor, &events[0]);
+        } catch (const cl::Error& e) {
+            if (e.err() == CL_INVALID_WORK_GROUP_SIZE || e.err() == CL_OUT_OF_RESOURCES)
+                throw UsageError("--wg", std::to_string(m_wg) + " work-items per group: " +
+                                             m_device.info().name + " refused the launch (" +
+                                             clErrorName(e.err()) + "; it reports a limit of " +
+                                             std::to_string(m_reportedLimit) + " for this kernel)");
+            throw;
+        }
+        const bool mergeKernel = m_stage == 3 && m_config.variant != HistogramVariant::Naive &&
+                                 m_config.merge == MergeMode::Kernel;
+        if (mergeKernel) {
+            const std::size_t rows =
+                m_config.variant == HistogramVariant::Private ? m_groups * m_wg : m_groups;
+            const std::size_t split = std::min<std::size_t>(rows, 16);
+            const std::size_t local = std::min<std::size_t>(64, m_device.info().maxWorkGroupSize);
+            const std::size_t global = (std::size_t(bins()) + local - 1) / local * local;
+            m_merge.setArg(0, m_partial);
+            m_merge.setArg(1, static_cast<cl_uint>(rows));
+            m_merge.setArg(2, hist);
+            events.emplace_back();
+            queue.enqueueNDRangeKernel(m_merge, cl::NullRange, cl::NDRange(global, split),
+                                       cl::NDRange(local, 1), nullptr, &events.back());
+        }
+    } catch (const cl::Error& e) {
+        rethrowClError(e);
+    }
+    return events;
+}
+
+std::vector<std::uint64_t> referenceHistogram(const std::uint8_t* data, std::size_t bytes,
+                                              int nchan) {
+    std::vector<std::uint64_t> h(256 * std::size_t(nchan), 0);
+    if (nchan == 1) {
+        for (std::size_t i = 0; i < bytes; ++i)
+            ++h[data[i]];
+        return h;
+    }
+    for (std::size_t i = 0; i < bytes; ++i)
+        ++h[(i % nchan) * 256 + data[i]];
+    return h;
+}
+
+std::string firstMismatch(const std::string& what, const std::vector<std::uint64_t>& device,
+                          const std::vector<std::uint64_t>& reference) {
+    for (std::size_t b = 0; b < reference.size(); ++b) {
+        const std::uint64_t got = b < device.size() ? device[b] : 0;
+        if (got != reference[b])
+            return what + " bin " + std::to_string(b) + ": device " + std::to_string(got) +
+                   ", CPU reference " + std::to_string(reference[b]);
+    }
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Configuration: validation, defaults and the autotune.
+namespace {
+
+struct TuneKey {
+    std::string device;
+    int nchan;
+    std::size_t bytes;
+    std::string request;
+    bool operator<(const TuneKey& o) const {
+        return std::tie(device, nchan, bytes, request) <
+               std::tie(o.device, o.nchan, o.bytes, o.request);
+    }
+};
+std::mutex g_tuneMutex;
+std::map<TuneKey, HistogramConfig> g_tuned;
+
+std::string requestSignature(const HistogramRequest& r) {
+    std::ostringstream s;
+    s << r.banks << '/' << r.groupsPerCu << '/' << r.workGroupSize << '/' << r.unroll << '/'
+      << (r.read ? int(*r.read) : -1) << '/' << (r.load ? int(*r.load) : -1) << '/'
+      << (r.merge ? int(*r.merge) : -1);
+    return s.str();
+}
+
+// The size class an input is tuned at: the power of two at or above it, 1 MiB .. 256 MiB, at
+// most a quarter of the largest buffer, in whole 48-byte units (uint4 loads, 3 or 4 channels).
+std::size_t tuneBytesFor(const DeviceInfo& info, std::size_t inputBytes) {
+    std::size_t b = std::size_t(1) << 20;
+    while (b < inputBytes && b < (std::size_t(256) << 20))
+        b *= 2;
+    b = std::min<std::size_t>(b, info.maxAllocBytes / 4);
+    return std::max<std::size_t>(b / 48 * 48, 48);
+}
+
+} // namespace
+
+HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& req, int nchan,
+                                  std::size_t inputBytes, const CancelToken& cancel) {
+    const DeviceInfo& info = device.info();
+    const std::size_t bytes = tuneBytesFor(info, inputBytes);
+    const TuneKey key{info.name + "|" + info.driverVersion, nchan, bytes, requestSignature(req)};
+    {
+        std::lock_guard lock(g_tuneMutex);
+        if (auto it = g_tuned.find(key); it != g_tuned.end())
+            return it->second;
+    }
+    std::vector<int> banks, wgs, gpcs, unrolls;
+    if (req.banks)
+        banks = {req.banks};
+    else
+        for (int b : {8, 16, 32})
+            if (b <= maxLocalBanks(info, nchan))
+                banks.push_back(b);
+    if (banks.empty())
+        banks = {maxLocalBanks(info, nchan)};
+    if (req.workGroupSize)
+        wgs = {req.workGroupSize};
+    else
+        for (int w : {256, 512, 1024})
+            if (std::size_t(w) <= info.maxWorkGroupSize)
+                wgs.push_back(w);
+    if (wgs.empty())
+        wgs = {static_cast<int>(info.maxWorkGroupSize)};
+    gpcs = req.groupsPerCu ? std::vector<int>{req.groupsPerCu} : std::vector<int>{1, 2, 4, 8};
+    unrolls = req.unroll ? std::vector<int>{req.unroll} : std::vector<int>{1, 2, 4, 8};
+
+    // Scores: the worse of random and uniform bytes (the aim is the ceiling on every
+    // distribution), at the input's size class.
+    // The tune data is made in 16 MiB pieces and sent straight to the device, so the tune adds
+    // 16 MiB to the host memory of a run, not two buffers of its size.
+    std::vector<cl::Buffer> inputs;
+    std::vector<std::uint8_t> piece(std::min<std::size_t>(bytes, std::size_t(16) << 20));
+    for (SyntheticKind k : {SyntheticKind::Random, SyntheticKind::Uniform}) {
+        inputs.emplace_back(device.context(), CL_MEM_READ_ONLY, bytes);
+        for (std::size_t off = 0; off < bytes; off += piece.size()) {
+            const std::size_t n = std::min(piece.size(), bytes - off);
+            fillSynthetic(k, piece.data(), n, 7 + off);
+            device.queue().enqueueWriteBuffer(inputs.back(), CL_TRUE, off, n, piece.data());
+        }
+    }
+    cl::Buffer hist(device.context(), CL_MEM_READ_WRITE, 256 * nchan * sizeof(cl_uint));
+    HistogramConfig best;
+    double bestScore = -1;
+    int tried = 0;
+    std::map<std::pair<int, int>, std::string> rejected; // (banks, wg) -> why
+    for (int b : banks)
+        for (int u : unrolls)
+            for (int w : wgs)
+                for (int g : gpcs) {
+                    cancel.throwIfCancelled();
+                    if (rejected.count({b, w}))
+                        continue;
+                    HistogramConfig c;
+                    c.variant = HistogramVariant::Banked;
+                    c.banks = b;
+                    c.workGroupSize = w;
+                    c.groupsPerCu = g;
+                    c.read = req.read.value_or(ReadPattern::Coalesced);
+                    c.load = req.load.value_or(LoadWidth::Uint4);
+                    c.merge = req.merge.value_or(MergeMode::Atomic);
+                    c.unroll = u;
+                    try {
+                        HistogramKernel kernel(device, c, nchan);
+                        double score = 1e300;
+                        for (auto& in : inputs) {
+                            auto once = [&] {
+                                device.queue().enqueueFillBuffer(hist, cl_uint(0), 0,
+                                                                 256 * nchan * sizeof(cl_uint));
+                                auto ev = kernel.enqueue(device.queue(), in, bytes, hist);
+                                cl::Event::waitForEvents(ev);
+                                return profiledMs(ev);
+                            };
+                            score = std::min(
+                                score, gbPerSecond(bytes, timeRepeated(3, once, cancel).medianMs));
+                        }
+                        ++tried;
+                        if (score > bestScore) {
+                            bestScore = score;
+                            best = c;
+                        }
+                    } catch (const UsageError& e) {
+                        // this work-group size is beyond the kernel's limit here: not a candidate
+                        rejected[{b, w}] = e.what();
+                        logInfo("tune", "skipped: " + std::string(e.what()));
+                    } catch (const cl::Error& e) {
+                        logWarning("tune",
+                                   c.describe() + ": " + describeClError(e.what(), e.err()));
+                    }
+                }
+    if (bestScore < 0)
+        throw DeviceError("autotune: no histogram configuration ran on " + info.name);
+    std::ostringstream why;
+    // Sizes are whole 48-byte units just under a power of two: rounded to the nearest MiB.
+    why << "autotune: best of " << tried << " on " << ((bytes + (1u << 19)) >> 20)
+        << " MiB random+uniform, worst case " << std::fixed
+        << std::setprecision(bestScore >= 100 ? 0 : 2) << bestScore << " GB/s";
+    best.chosenBy = why.str();
+    logInfo("tune", info.name + ": " + best.describe() + " (" + best.chosenBy + ")");
+    std::lock_guard lock(g_tuneMutex);
+    g_tuned[key] = best;
+    return best;
+}
+
+HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& req, int nchan,
+                                       const CancelToken& cancel, std::size_t inputBytes) {
+    const DeviceInfo& info = device.info();
+    if (req.banks < 0 || (req.banks > 0 && !isPowerOfTwo(req.banks)))
+        throw UsageError("--banks", std::to_string(req.banks) + " is not a power of two");
+    if (req.workGroupSize < 0 || std::size_t(req.workGroupSize) > info.maxWorkGroupSize)
+        throw UsageError("--wg", std::to_string(req.workGroupSize) +
+                                     " work-items per group: " + info.name + " allows 1.." +
+                                     std::to_string(info.maxWorkGroupSize));
+    if (req.groupsPerCu < 0 || req.groupsPerCu > 1024)
+        throw UsageError("--groups-per-cu", "must be between 1 and 1024");
+    if (req.unroll < 0 || req.unroll > 8 || (req.unroll & (req.unroll - 1)) != 0)
+        throw UsageError("--unroll", "must be 1, 2, 4 or 8");
+
+    HistogramVariant variant = req.variant;
+    if (variant == HistogramVariant::Auto && info.type == DeviceType::Cpu)
+        variant = HistogramVariant::Private;
+    if (usesLocal(variant) || variant == HistogramVariant::Auto) {
+        const int fit = maxLocalBanks(info, nchan);
+        if (req.banks > fit)
+            throw UsageError("--banks", std::to_string(req.banks) + " copies of " +
+                                            std::to_string(256 * nchan) + " bins need " +
+                                            kib(std::uint64_t(req.banks) * 1024 * nchan) +
+                                            " of local memory; " + info.name + " has " +
+                                            kib(info.localMemBytes) + " (at most " +
+                                            std::to_string(fit) + " copies)");
+    }
+    if (variant == HistogramVariant::Auto)
+        return autotuneHistogram(device, req, nchan, inputBytes, cancel);
+
+    HistogramConfig c;
+    c.variant = variant;
+    c.chosenBy = req.variant == HistogramVariant::Auto ? "cpu heuristic" : "request";
+    switch (variant) {
+    case HistogramVariant::Naive:
+        if (req.banks > 1)
+            throw UsageError("--banks", "the naive variant has no sub-histogram copies");
+        c.banks = 1;
+        break;
+    case HistogramVariant::Local:
+        if (req.banks > 1)
+            throw UsageError("--banks", "the local variant has one copy per work-group; use "
+                                        "--variant banked for more");
+        c.banks = 1;
+        break;
+    case HistogramVariant::Banked:
+        // The reference text's kernel: 16 copies where they fit.
+        c.banks = req.banks ? req.banks : std::min(16, maxLocalBanks(info, nchan));
+        break;
+    case HistogramVariant::Private:
+        if (req.banks > 4)
+            throw UsageError("--banks", "the cpu variant keeps 1, 2 or 4 private copies");
+        c.banks = req.banks ? req.banks : 4;
+        break;
+    case HistogramVariant::Auto:
+        break;
+    }
+    if (usesLocal(variant) && c.banks < 1)
+        throw UsageError("--variant", std::string(variantName(variant)) + " needs " +
+                                          kib(1024ull * nchan) + " of local memory; " + info.name +
+                                          " has " + kib(info.localMemBytes));
+    const bool cpuStyle = variant == HistogramVariant::Private;
+    c.workGroupSize =
+        req.workGroupSize
+            ? req.workGroupSize
+            : (cpuStyle ? 1 : static_cast<int>(std::min<std::size_t>(256, info.maxWorkGroupSize)));
+    c.groupsPerCu = req.groupsPerCu ? req.groupsPerCu : (cpuStyle ? 2 : 4);
+    c.read = req.read.value_or(cpuStyle ? ReadPattern::Serial : ReadPattern::Coalesced);
+    c.load = req.load.value_or(LoadWidth::Uint4);
+    c.merge = req.merge.value_or(MergeMode::Kernel);
+    c.unroll = req.unroll ? req.unroll : 1;
+    if (cpuStyle && c.read == ReadPattern::Coalesced)
+        throw UsageError("--read", "the cpu variant reads serially (one contiguous run per "
+                                   "work-item); use --read serial");
+    return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A run: upload, passes, ceiling, stages, verification.
+namespace {
+
+constexpr std::size_t kChunkAlign = 48; // multiple of 16 (uint4) and of 3 and 4 (channels)
+
+struct Pass {
+    std::string name; ///< "r,g,b" or "gray"
+    int nchan;        ///< channels histogrammed together
+    bool luma;        ///< convert interleaved color to gray on the device first
+    std::vector<std::uint64_t> counts;
+    TimingStats histStats, lumaStats;
+};
+
+std::size_t chunkLimit(const DeviceInfo& info, std::size_t requested) {
+    // Bins are 32-bit and kernel indices are 32-bit: a chunk stays under 2^31 bytes and under
+    // the device's largest buffer.
+    std::size_t limit = std::min<std::uint64_t>(info.maxAllocBytes, std::uint64_t(1) << 31);
+    if (requested)
+        limit = std::min(limit, requested);
+    return std::max(limit / kChunkAlign * kChunkAlign, kChunkAlign);
+}
+
+class PassRunner {
+public:
+    PassRunner(Device& device, const HostImage& img, const HistogramConfig& cfg,
+               const CancelToken& cancel, std::size_t maxChunkBytes)
+        : m_device(device)
+        , m_img(img)
+        , m_cfg(cfg)
+        , m_cancel(cancel) {
+        const std::size_t limit = chunkLimit(device.info(), maxChunkBytes);
+        const std::size_t pixelBytes = std::size_t(img.channels);
+        m_chunkPixels = std::max<std::size_t>(1, limit / pixelBytes / 16 * 16);
+        m_pixels = img.pixelCount();
+        const std::size_t chunkBytes = std::min(m_pixels, m_chunkPixels) * pixelBytes;
+        m_input =
+            cl::Buffer(device.context(), CL_MEM_READ_ONLY, std::max<std::size_t>(chunkBytes, 16));
+        if (chunks() == 1)
+            upload(0);
+    }
+
+    std::size_t chunks() const { return (m_pixels + m_chunkPixels - 1) / m_chunkPixels; }
+    const cl::Buffer& input() const { return m_input; }
+    std::size_t firstChunkBytes() const {
+        return std::min(m_pixels, m_chunkPixels) * std::size_t(m_img.channels);
+    }
+
+    // Runs one pass `repeats` times (after a warm-up) and returns its counts.
+    void run(Pass& pass, int repeats, int stage, HistogramKernel& kernel) {
+        const int bins = 256 * pass.nchan;
+        cl::CommandQueue& q = m_device.queue();
+        cl::Buffer hist(m_device.context(), CL_MEM_READ_WRITE, bins * sizeof(cl_uint));
+        cl::Buffer gray;
+        cl::Kernel luma;
+        if (pass.luma) {
+            gray = cl::Buffer(m_device.context(), CL_MEM_READ_WRITE,
+                              std::max<std::size_t>(std::min(m_pixels, m_chunkPixels), 16));
+            luma = cl::Kernel(m_device.program("histogram256", histogramBuildOptions(m_cfg, 1)),
+                              "convert_to_luma");
+        }
+        std::vector<double> lumaMs;
+        auto once = [&] {
+            q.enqueueFillBuffer(hist, cl_uint(0), 0, bins * sizeof(cl_uint));
+            double histMs = 0, convMs = 0;
+            for (std::size_t c = 0; c < chunks(); ++c) {
+                m_cancel.throwIfCancelled();
+                if (chunks() > 1)
+                    upload(c);
+                const std::size_t px = std::min(m_chunkPixels, m_pixels - c * m_chunkPixels);
+                std::vector<cl::Event> ev;
+                if (pass.luma) {
+                    const std::size_t local = 64;
+                    luma.setArg(0, m_input);
+                    luma.setArg(1, static_cast<cl_uint>(px));
+                    luma.setArg(2, static_cast<cl_uint>(m_img.channels));
+                    luma.setArg(3, gray);
+                    cl::Event le;
+                    q.enqueueNDRangeKernel(luma, cl::NullRange,
+                                           cl::NDRange((px + local - 1) / local * local),
+                                           cl::NDRange(local), nullptr, &le);
+                    ev = kernel.enqueue(q, gray, px, hist);
+                    cl::Event::waitForEvents(ev);
+                    convMs += profiledMs({le});
+                } else {
+                    ev = kernel.enqueue(q, m_input, px * m_img.channels, hist);
+                    cl::Event::waitForEvents(ev);
+                }
+                histMs += profiledMs(ev);
+            }
+            lumaMs.push_back(convMs);
+            return histMs;
+        };
+        const TimingStats stats = timeRepeated(repeats, once, m_cancel);
+        pass.histStats = stats;
+        lumaMs.erase(lumaMs.begin()); // the warm-up
+        pass.lumaStats = summarize(lumaMs);
+        if (stage == 3) {
+            std::vector<cl_uint> counts(bins);
+            q.enqueueReadBuffer(hist, CL_TRUE, 0, bins * sizeof(cl_uint), counts.data());
+            pass.counts.assign(counts.begin(), counts.end());
+        }
+    }
+
+private:
+    void upload(std::size_t chunk) {
+        const std::size_t px = std::min(m_chunkPixels, m_pixels - chunk * m_chunkPixels);
+        const std::size_t offset = chunk * m_chunkPixels * m_img.channels;
+        m_device.queue().enqueueWriteBuffer(m_input, CL_TRUE, 0, px * m_img.channels,
+                                            m_img.data.data() + offset);
+    }
+
+    Device& m_device;
+    const HostImage& m_img;
+    const HistogramConfig& m_cfg;
+    const CancelToken& m_cancel;
+    std::size_t m_pixels = 0, m_chunkPixels = 0;
+    cl::Buffer m_input;
+};
+
+void splitCounts(const Pass& pass, int imageChannels, std::vector<ChannelHistogram>& out) {
+    static const char* names[] = {"r", "g", "b", "a"};
+    for (int c = 0; c < pass.nchan; ++c) {
+        ChannelHistogram h;
+        h.name = pass.luma || imageChannels == 1 ? "gray" : names[c];
+        std::copy_n(pass.counts.begin() + 256 * c, 256, h.counts.begin());
+        out.push_back(h);
+    }
+}
+
+} // namespace
+
+HistogramRun runHistogram(Device& device, const HostImage& source, const HistogramRequest& request,
+                          const HistogramRunOptions& options, const CancelToken& cancel,
+                          const ProgressFn& progress) {
+    auto report = [&](double f, const std::string& what) {
+        if (progress)
+            progress(f, what);
+    };
+    validateImage(source);
+    if (options.repeats < 1)
+        throw UsageError("--repeat", "must be at least 1");
+    HistogramRun run;
+    run.device = device.info();
+    run.input = source.source;
+    run.width = source.width;
+    run.height = source.height;
+    run.channels = source.channels;
+    run.sourceDepth = source.depth;
+    // 16-bit images are reduced to their high bytes; 8-bit ones are used in place (no copy:
+    // host memory stays the input plus O(bins x work-groups)).
+    HostImage converted;
+    if (source.depth == 16)
+        converted = toHighByte(source);
+    const HostImage& img = source.depth == 16 ? converted : source;
+    if (source.depth == 16)
+        run.notes.push_back("16-bit image: histogram of each value's high byte (v >> 8) until "
+                            "the large-bin pipeline exists");
+    run.bytes = img.byteCount();
+    if (img.pixelCount() >= (std::uint64_t(1) << 32))
+        throw InputError(img.source + ": more than 2^32 - 1 pixels; 32-bit bins could overflow");
+
+    const int nch = img.channels;
+    const ChannelSelection sel = options.channel;
+    if (nch == 1 && sel != ChannelSelection::Gray && sel != ChannelSelection::All)
+        throw UsageError("--channel", img.source + " is a gray image: only 'gray' or 'all' apply");
+    if (nch == 3 && sel == ChannelSelection::A)
+        throw UsageError("--channel", img.source + " has no alpha channel");
+
+    std::vector<Pass> passes;
+    const bool wantColor = nch > 1 && sel != ChannelSelection::Gray;
+    const bool wantGray = sel == ChannelSelection::Gray || sel == ChannelSelection::All;
+    if (wantColor)
+        passes.push_back({nch == 3 ? "r,g,b" : "r,g,b,a", nch, false, {}, {}, {}});
+    if (wantGray || nch == 1)
+        passes.push_back({"gray", 1, nch > 1, {}, {}, {}});
+    if (nch > 1 && wantGray)
+        run.notes.push_back("gray is luma as OpenCV's cvtColor(COLOR_BGR2GRAY) computes it for "
+                            "8-bit data (alpha ignored)");
+
+    try {
+        report(0.05, "configuring");
+        run.config =
+            resolveHistogramConfig(device, request, passes.front().nchan, cancel, img.byteCount());
+        // The gray pass of a color image runs the same variant for one channel.
+        report(0.15, "uploading");
+        PassRunner runner(device, img, run.config, cancel, options.maxChunkBytes);
+        if (runner.chunks() > 1)
+            run.notes.push_back("input larger than one device buffer: processed in " +
+                                std::to_string(runner.chunks()) + " pieces");
+        for (std::size_t p = 0; p < passes.size(); ++p) {
+            Pass& pass = passes[p];
+            report(0.2 + 0.5 * p / passes.size(), "histogram " + pass.name);
+            HistogramConfig cfg = run.config;
+            if (pass.nchan != passes.front().nchan && cfg.chosenBy.rfind("autotune", 0) == 0)
+                cfg = resolveHistogramConfig(device, request, pass.nchan, cancel, img.pixelCount());
+            HistogramKernel kernel(device, cfg, pass.nchan);
+            runner.run(pass, options.repeats, 3, kernel);
+            PassTiming t;
+            t.what = "histogram (" + pass.name + ")";
+            t.bytes = pass.luma ? img.pixelCount() : img.byteCount();
+            t.stats = pass.histStats;
+            t.gbps = gbPerSecond(t.bytes, t.stats.medianMs);
+            run.passes.push_back(t);
+            if (pass.luma) {
+                PassTiming l;
+                l.what = "luma conversion";
+                l.bytes = img.byteCount() + img.pixelCount();
+                l.stats = pass.lumaStats;
+                l.gbps = gbPerSecond(l.bytes, l.stats.medianMs);
+                run.passes.push_back(l);
+            }
+        }
+        report(0.75, "read-only ceiling");
+        run.ceiling = measureReadCeiling(device, runner.input(), runner.firstChunkBytes(),
+                                         options.repeats, cancel);
+        for (auto& t : run.passes)
+            t.percentOfCeiling = run.ceiling.gbps > 0 ? 100.0 * t.gbps / run.ceiling.gbps : 0;
+
+        if (options.stages) {
+            report(0.8, "stage table");
+            const Pass& main = passes.front();
+            static const char* names[] = {"read-only", "+scatter", "+local reduce",
+                                          "+global merge"};
+            for (int s = 0; s < 4; ++s) {
+                StageTiming st;
+                st.stage = names[s];
+                const bool naive = run.config.variant == HistogramVariant::Naive;
+                if (naive && (s == 1 || s == 2)) {
+                    st.applicable = false;
+                    run.stages.push_back(st);
+                    continue;
+                }
+                if (s == 3) {
+                    st.stats = main.histStats;
+                } else {
+                    Pass scratch = main;
+                    HistogramKernel k(device, run.config, scratch.nchan, s);
+                    runner.run(scratch, options.repeats, s, k);
+                    st.stats = scratch.histStats;
+                }
+                const std::uint64_t bytes = main.luma ? img.pixelCount() : img.byteCount();
+                st.gbps = gbPerSecond(bytes, st.stats.medianMs);
+                st.percentOfCeiling = run.ceiling.gbps > 0 ? 100.0 * st.gbps / run.ceiling.gbps : 0;
+                run.stages.push_back(st);
+            }
+        }
+    } catch (const cl::Error& e) {
+        rethrowClError(e);
+    }
+
+    for (const Pass& pass : passes)
+        splitCounts(pass, nch, run.histograms);
+    // Keep only what was asked for, in the order r, g, b, a, gray.
+    if (sel != ChannelSelection::All) {
+        static const char* names[] = {"gray", "r", "g", "b", "a"};
+        const std::string want = names[int(sel)];
+        std::erase_if(run.histograms, [&](const ChannelHistogram& h) { return h.name != want; });
+    }
+
+    if (options.verify) {
+        report(0.9, "verifying");
+        run.verified = true;
+        for (const Pass& pass : passes) {
+            std::vector<std::uint64_t> ref;
+            if (pass.luma) {
+                const auto gray = lumaPlane(img);
+                ref = referenceHistogram(gray.data(), gray.size(), 1);
+            } else {
+                ref = referenceHistogram(img.data.data(), img.data.size(), pass.nchan);
+            }
+            run.verifyDetail = firstMismatch("histogram (" + pass.name + ")", pass.counts, ref);
+            if (!run.verifyDetail.empty()) {
+                run.verified = false;
+                break;
+            }
+        }
+    }
+    report(1.0, "done");
+    return run;
+}
+
+} // namespace histlab

@@ -1,0 +1,219 @@
+#pragma once
+// The 256-bin histogram pipeline (kernels/histogram256.cl), after "OpenCL Case Study:
+// Histogram". Metric: GB/s = input bytes read / kernel seconds (event profiling); the luma
+// conversion of a color image counts its bytes read + written and is timed as its own pass.
+#include "pipelines/bandwidth/bandwidth.h"
+#include "runtime/cancel.h"
+#include "runtime/device.h"
+#include "image/image.h"
+#include "runtime/timing.h"
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace histlab {
+
+enum class HistogramVariant { Auto, Naive, Local, Banked, Private };
+enum class ReadPattern { Coalesced, Serial };
+enum class LoadWidth { Scalar, Uint4 };
+enum class MergeMode { Kernel, Atomic };
+
+/// "auto", "naive", "local", "banked", "cpu" (Private); throws UsageError("--variant").
+HistogramVariant parseVariant(const std::string& name);
+const char* variantName(HistogramVariant v);
+ReadPattern parseReadPattern(const std::string& name);
+LoadWidth parseLoadWidth(const std::string& name);
+MergeMode parseMergeMode(const std::string& name);
+const char* readPatternName(ReadPattern r);
+const char* loadWidthName(LoadWidth l);
+const char* mergeModeName(MergeMode m);
+
+/// What a person asks for; 0 / unset means "choose for the device".
+struct HistogramRequest {
+    HistogramVariant variant = HistogramVariant::Auto;
+    int banks = 0;
+    int groupsPerCu = 0;
+    int workGroupSize = 0;
+    int unroll = 0;
+    std::optional<ReadPattern> read;
+    std::optional<LoadWidth> load;
+    std::optional<MergeMode> merge;
+};
+
+/// A fully resolved configuration: what actually runs.
+struct HistogramConfig {
+    HistogramVariant variant = HistogramVariant::Banked;
+    int banks = 1; ///< local copies (local/banked) or private copies (cpu)
+    int groupsPerCu = 4;
+    int workGroupSize = 256;
+    int unroll = 1;
+    ReadPattern read = ReadPattern::Coalesced;
+    LoadWidth load = LoadWidth::Uint4;
+    MergeMode merge = MergeMode::Kernel;
+    std::string chosenBy; ///< "request", "default", "cpu heuristic" or "autotune (...)"
+
+    /// e.g. "banked banks=32 wg=1024 groups/CU=2 coalesced uint4 unroll=2 merge=atomic"
+    std::string describe() const;
+};
+
+/// Every histogram produced: names in output order ("r", "g", "b", "a", "gray").
+enum class ChannelSelection { Gray, R, G, B, A, All };
+ChannelSelection parseChannel(const std::string& name);
+
+/// How many local copies of 256 * nchan 32-bit bins fit the device's local memory, as a power
+/// of two (0 when not even one fits).
+int maxLocalCopies(const DeviceInfo& info, int nchan);
+
+/// The build options of one configuration, for `nchan` interleaved channels and a stage
+/// (0 read-only, 1 +scatter, 2 +local reduce, 3 complete).
+std::string histogramBuildOptions(const HistogramConfig& config, int nchan, int stage = 3);
+
+/// Validates a request against the device and fills in what it leaves open (auto: the private
+/// variant on CPU devices; on other devices a short autotune over copies, work-group size,
+/// groups per compute unit and loads in flight, on random and uniform data of the input's size
+/// class (1 MiB .. 256 MiB), remembered per device, channel count and size class).
+/// Throws UsageError naming the parameter that cannot work on this device.
+HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& request, int nchan,
+                                       const CancelToken& cancel = {},
+                                       std::size_t inputBytes = std::size_t(64) << 20);
+
+/// The autotune behind `auto` on non-CPU devices (any device can run it): the banked variant
+/// over the candidates the request leaves open, scored by the worse of random and uniform
+/// bytes at the input's size class, remembered per device, channel count, size class and
+/// request. Throws DeviceError if no candidate runs.
+HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& request, int nchan,
+                                  std::size_t inputBytes, const CancelToken& cancel = {});
+
+/// One configuration built for one device: enqueues histograms of device buffers.
+class HistogramKernel {
+public:
+    HistogramKernel(Device& device, const HistogramConfig& config, int nchan, int stage = 3);
+
+    /// Adds the histogram of the first `bytes` of `input` to `hist` (NCHAN * 256 uints, which
+    /// the caller zeroes). `bytes` must fit in 32 bits. Returns the launches' events.
+    std::vector<cl::Event> enqueue(cl::CommandQueue& queue, const cl::Buffer& input,
+                                   std::size_t bytes, const cl::Buffer& hist,
+                                   const std::vector<cl::Event>* waitFor = nullptr);
+
+    std::size_t groups() const { return m_groups; }
+    std::size_t workGroupSize() const { return m_wg; }
+    int bins() const { return 256 * m_nchan; }
+
+private:
+    Device& m_device;
+    HistogramConfig m_config;
+    int m_nchan, m_stage;
+    std::size_t m_wg = 1, m_groups = 1, m_reportedLimit = 0;
+    cl::Kernel m_accumulate, m_merge;
+    cl::Buffer m_partial;
+};
+
+/// CPU reference: NCHAN * 256 counts, byte i into channel i % nchan.
+std::vector<std::uint64_t> referenceHistogram(const std::uint8_t* data, std::size_t bytes,
+                                              int nchan);
+
+/// Compares device counts with the CPU reference: empty when they are equal, otherwise
+/// "WHAT bin B: device D, CPU reference R" for the first bin that differs.
+std::string firstMismatch(const std::string& what, const std::vector<std::uint64_t>& device,
+                          const std::vector<std::uint64_t>& reference);
+
+struct ChannelHistogram {
+    std::string name; ///< "r", "g", "b", "a" or "gray"
+    std::array<std::uint64_t, 256> counts{};
+};
+
+struct PassTiming {
+    std::string what; ///< "histogram (r,g,b)", "histogram (gray)", "luma conversion"
+    std::uint64_t bytes = 0;
+    TimingStats stats;
+    double gbps = 0;
+    double percentOfCeiling = 0;
+};
+
+struct StageTiming {
+    std::string stage; ///< "read-only", "+scatter", "+local reduce", "+global merge"
+    bool applicable = true;
+    TimingStats stats;
+    double gbps = 0;
+    double percentOfCeiling = 0;
+};
+
+struct HistogramRunOptions {
+    ChannelSelection channel = ChannelSelection::All;
+    int repeats = 5;
+    bool verify = false;
+    bool stages = false;
+    /// Largest piece sent to the device at once (0: the device's largest buffer, at most
+    /// 2 GiB); inputs larger than this run in pieces whose counts add up on the device.
+    std::size_t maxChunkBytes = 0;
+};
+
+struct HistogramRun {
+    DeviceInfo device;
+    HistogramConfig config;
+    std::string input; ///< what was histogrammed
+    int width = 0, height = 0, channels = 0, sourceDepth = 8;
+    std::uint64_t bytes = 0; ///< input bytes
+    std::vector<ChannelHistogram> histograms;
+    std::vector<PassTiming> passes;
+    CeilingResult ceiling; ///< read-only kernel, same buffer, same run
+    std::vector<StageTiming> stages;
+    std::optional<bool> verified;
+    std::string verifyDetail; ///< first mismatch, if any
+    std::vector<std::string> notes;
+};
+
+using ProgressFn = std::function<void(double fraction, const std::string& stage)>;
+
+/// Uploads the image, resolves the configuration, runs it `repeats` times after a warm-up,
+/// measures the read-only ceiling on the same buffer and, if asked, the stage table and the
+/// CPU verification. Images larger than the device's largest buffer run in pieces.
+HistogramRun runHistogram(Device& device, const HostImage& image, const HistogramRequest& request,
+                          const HistogramRunOptions& options, const CancelToken& cancel = {},
+                          const ProgressFn& progress = {});
+
+} // namespace histlab
+
+namespace histlab {
+
+// ---------------------------------------------------------------------------------------------
+// End to end: from bytes in host memory to the histogram on the host (wall time), the input
+// sent in chunks whose transfer (a second, copy queue) overlaps the previous chunk's histogram.
+// Metric: input bytes / wall seconds, compared with the same device's host->device bandwidth
+// measured in the same run.
+
+struct EndToEndOptions {
+    std::size_t chunkBytes = std::size_t(32) << 20; ///< rounded down to 48-byte units
+    int repeats = 5;
+    bool verify = false;
+    int nchan = 1;
+};
+
+struct EndToEndRun {
+    DeviceInfo device;
+    HistogramConfig config;
+    std::uint64_t bytes = 0;
+    std::size_t chunkBytes = 0;
+    std::size_t chunks = 0;
+    unsigned hostThreads = 0;   ///< threads copying ordinary memory into pinned staging
+    TimingStats pinnedWrite;    ///< one write of the whole input from pinned host memory
+    TimingStats pageableWrite;  ///< the same from ordinary (pageable) memory
+    TimingStats streamPinned;   ///< input already in pinned host memory -> histogram on host
+    TimingStats streamStaged;   ///< input in ordinary memory, staged through pinned buffers
+    TimingStats streamPageable; ///< input in ordinary memory, written directly, overlapped
+    double pinnedGBps = 0, pageableGBps = 0;
+    double streamPinnedGBps = 0, streamStagedGBps = 0, streamPageableGBps = 0;
+    std::vector<std::uint64_t> counts;
+    std::optional<bool> verified;
+    std::string verifyDetail;
+};
+
+/// Runs the three streaming modes and both bandwidth references on `bytes` of `data`.
+EndToEndRun runHistogramEndToEnd(Device& device, const std::uint8_t* data, std::size_t bytes,
+                                 const HistogramRequest& request, const EndToEndOptions& options,
+                                 const CancelToken& cancel = {});
+
+} // namespace histlab

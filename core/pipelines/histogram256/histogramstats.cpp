@@ -1,0 +1,86 @@
+#include "pipelines/histogram256/histogramstats.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace histlab {
+namespace {
+
+// Smallest value whose cumulative count reaches `rank` (1-based).
+int valueAtRank(const std::array<std::uint64_t, 256>& counts, std::uint64_t rank) {
+    std::uint64_t seen = 0;
+    for (int v = 0; v < 256; ++v) {
+        seen += counts[v];
+        if (seen >= rank)
+            return v;
+    }
+    return 255;
+}
+
+// Nearest rank of percentile p among n values: ceil(p / 100 * n), at least 1.
+std::uint64_t nearestRank(double p, std::uint64_t n) {
+    const auto r = static_cast<std::uint64_t>(std::ceil(p / 100.0 * double(n)));
+    return r < 1 ? 1 : r;
+}
+
+} // namespace
+
+ChannelStatistics channelStatistics(const std::string& name,
+                                    const std::array<std::uint64_t, 256>& counts) {
+    ChannelStatistics s;
+    s.name = name;
+    std::uint64_t n = 0;
+    long double sum = 0;
+    for (int v = 0; v < 256; ++v) {
+        n += counts[v];
+        sum += static_cast<long double>(counts[v]) * v;
+    }
+    s.count = n;
+    if (n == 0)
+        return s;
+    s.min = valueAtRank(counts, 1);
+    s.max = 255;
+    while (counts[s.max] == 0)
+        --s.max;
+    s.mean = static_cast<double>(sum / n);
+    long double var = 0, entropy = 0;
+    std::uint64_t best = 0;
+    for (int v = 0; v < 256; ++v) {
+        const std::uint64_t c = counts[v];
+        if (c == 0)
+            continue;
+        const long double d = v - static_cast<long double>(s.mean);
+        var += c * d * d;
+        const long double p = static_cast<long double>(c) / n;
+        entropy -= p * std::log2(p);
+        if (c > best) {
+            best = c;
+            s.mode = v;
+        }
+    }
+    s.stddev = static_cast<double>(std::sqrt(var / n));
+    s.entropy = static_cast<double>(entropy) + 0.0; // + 0.0 turns -0 into 0
+    s.median = valueAtRank(counts, nearestRank(50, n));
+    for (std::size_t i = 0; i < kPercentiles.size(); ++i)
+        s.percentiles[i] = valueAtRank(counts, nearestRank(kPercentiles[i], n));
+    return s;
+}
+
+std::string statisticsCsv(const std::vector<ChannelStatistics>& stats) {
+    std::ostringstream o;
+    o << "channel,count,min,max,mean,median,mode,stddev";
+    for (double p : kPercentiles)
+        o << ",p" << p;
+    o << ",entropy_bits\n";
+    o.precision(10);
+    for (const auto& s : stats) {
+        o << s.name << ',' << s.count << ',' << s.min << ',' << s.max << ',' << s.mean << ','
+          << s.median << ',' << s.mode << ',' << s.stddev;
+        for (int p : s.percentiles)
+            o << ',' << p;
+        o << ',' << s.entropy << '\n';
+    }
+    return o.str();
+}
+
+} // namespace histlab

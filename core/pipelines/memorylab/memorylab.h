@@ -1,0 +1,22 @@
+#pragma once
+// The memory lab's shared vocabulary (issue 6): the status of one measured point
+// (pointstatus.h) and byte sizes as people write them ("16M", "1 GiB"). Used by reverse.h and
+// transfer.h. (CSV fields: report.h's csvField.)
+#include "report/pointstatus.h"
+
+#include <cstdint>
+#include <string>
+
+namespace histlab {
+
+/// A byte count as written on a command line: a whole number of bytes ("4099"), or a number
+/// (fractions allowed) with a binary suffix K, M, G, T or KiB, MiB, GiB, TiB (x 1024^k), or a
+/// decimal one KB, MB, GB, TB (x 1000^k); case-insensitive, "B" alone allowed ("64B"). The
+/// result must be a whole number of bytes. Throws UsageError(parameter) naming the text.
+std::uint64_t parseByteSize(const std::string& parameter, const std::string& text);
+
+/// "4 KiB", "16 MiB", "1.5 GiB": the largest binary unit in which the size is exact with at
+/// most two decimals; else bytes ("4099 B").
+std::string formatByteSize(std::uint64_t bytes);
+
+} // namespace histlab

@@ -1,0 +1,141 @@
+#pragma once
+// Buffer reversal (issue 6, the memory lab): out[j] = in[n - 1 - j] for every byte, after the
+// reference text "OpenCL simple memory manipulation tests", which reverses a byte buffer four
+// ways and learns that the best access width depends on the device.
+//
+// Metric: GB/s = (n bytes read + n bytes written) / median kernel time (event profiling, one
+// warm-up, N timed runs), and that figure as % of the copy kernel (bandwidth.h, uint4, bytes
+// read + written) measured on the same n bytes in the same run.
+//
+// Variants (kernels/reverse.cl; one table in reverse.cpp drives them all):
+//   char1            the reference's: one char per work-item
+//   char16           the reference's: char16 loads, reversed through sixteen temporaries
+//   char16_swizzle   the reference's: char16 loads reversed with .sFEDCBA9876543210
+//   uint16_as_char4  the reference's: uint16 loads, the words reversed with a swizzle and each
+//                    word's bytes through as_char4(w).s3210
+//   uint4            one uint4 per work-item, bytes swapped with rotate + bitselect
+//   uint4x4          four uint4 per work-item, strided by the global size (loads in flight)
+//   uint4_serial     each work-item reverses one contiguous run of uint4s (for CPUs)
+//
+// Every size from 1 byte works, in the kernel: with W the kernel's vector bytes (1, 16, 64),
+// n = nvec * W + tail. Output vectors are always aligned; input vectors too when tail is 0
+// (programs built with -D ALIGNED=1), otherwise read with vload16 from their unaligned
+// addresses (-D ALIGNED=0); the last `tail` output bytes are written by the same kernel, one
+// byte per work-item. No padding, no second kernel.
+//
+// Verification: the output is read back and every byte compared with the CPU reference; the
+// count of correct bytes is reported (the reference prints "N correct bytes"). Before each
+// variant the output buffer is filled with 0xA5, so a kernel that writes nothing cannot pass
+// on the previous variant's output (a random byte still equals 0xA5 one time in 256).
+#include "pipelines/bandwidth/bandwidth.h"
+#include "runtime/cancel.h"
+#include "runtime/device.h"
+#include "pipelines/memorylab/memorylab.h"
+#include "runtime/timing.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace histlab {
+
+enum class ReverseVariant {
+    Char1,
+    Char16,
+    Char16Swizzle,
+    Uint16AsChar4,
+    Uint4,
+    Uint4x4,
+    Uint4Serial
+};
+
+/// One row of the variant table: everything the host needs to launch a variant.
+struct ReverseVariantInfo {
+    ReverseVariant variant;
+    const char* name;   ///< "char1", "char16", ... (--kernel)
+    const char* kernel; ///< "reverse_char1", ... in kernels/reverse.cl
+    int vectorBytes;    ///< W: bytes one vector holds (1, 16 or 64)
+    /// Vectors per work-item (1 or 4); 0: one contiguous run per work-item (serial).
+    int vectorsPerItem;
+    bool reference; ///< one of the reference text's four kernels
+};
+
+/// The table, in the order the variants run and are reported.
+const std::vector<ReverseVariantInfo>& reverseVariants();
+const ReverseVariantInfo& reverseVariantInfo(ReverseVariant variant);
+
+/// "char1", "char16", "char16_swizzle", "uint16_as_char4", "uint4", "uint4x4", "uint4_serial";
+/// throws UsageError("--kernel").
+ReverseVariant parseReverseVariant(const std::string& name);
+const char* reverseVariantName(ReverseVariant variant);
+std::vector<ReverseVariant> allReverseVariants();
+
+/// The largest input the kernels take (their indices are 32-bit).
+inline constexpr std::uint64_t kReverseMaxBytes = std::uint64_t(1) << 31;
+
+/// The CPU reference: out[j] = in[n - 1 - j].
+std::vector<std::uint8_t> reverseReference(const std::vector<std::uint8_t>& in);
+
+/// How many j < n have out[j] == in[n - 1 - j].
+std::uint64_t countReversedBytes(const std::uint8_t* in, const std::uint8_t* out, std::size_t n);
+
+/// n random bytes (uniformly distributed), deterministic for a seed.
+std::vector<std::uint8_t> makeReverseInput(std::size_t n, std::uint64_t seed = 1);
+
+struct ReverseSpec {
+    /// The bytes to reverse (a file's contents); null: `bytes` random bytes of `seed`.
+    std::shared_ptr<const std::vector<std::uint8_t>> input;
+    std::uint64_t bytes = std::uint64_t(16) << 20;
+    std::uint64_t seed = 1;
+    std::string source; ///< what the input is, for reports; empty: "random bytes (seed S)"
+    std::vector<ReverseVariant> variants = allReverseVariants();
+    int repeats = 5;
+    /// Work-items per group; 0: 256 (at most the device's maximum), 1 for uint4_serial on a
+    /// CPU, 64 for it elsewhere. Above the device's maximum: UsageError("--wg").
+    std::size_t workGroupSize = 0;
+};
+
+/// One variant's outcome.
+struct ReverseResult {
+    ReverseVariant variant = ReverseVariant::Char1;
+    std::string name;   ///< the variant's name
+    std::string kernel; ///< the kernel's name
+    std::string buildOptions;
+    std::size_t globalSize = 0, localSize = 0;
+    PointStatus status = PointStatus::Failed;
+    std::string detail; ///< why unsupported or failed; the mismatch's first byte
+    TimingStats stats;  ///< kernel milliseconds (when it ran)
+    double gbps = 0;    ///< 2n bytes / median
+    double percentOfCopy = 0;
+    std::uint64_t correctBytes = 0; ///< output bytes equal to the CPU reference's
+};
+
+struct ReverseRun {
+    DeviceInfo device;
+    std::uint64_t bytes = 0;
+    std::string source;
+    CeilingResult copy; ///< the copy kernel on the same bytes (gbps 0 below 16 bytes)
+    std::vector<ReverseResult> results;
+    /// The verified result with the highest GB/s; -1 when none verified.
+    int best() const;
+};
+
+/// Reverses the input with every variant of the spec on one device: the copy kernel first, then
+/// each variant timed and verified; `progress` sees each result as it arrives. A variant the
+/// device cannot run or whose OpenCL call fails is a result with that status; the run goes on.
+/// Throws InputError for an empty input, UsageError("--size") for one larger than
+/// kReverseMaxBytes or the device's largest buffer, UsageError("--wg") or ("--kernel") for a
+/// bad spec, CancelledError when cancelled.
+ReverseRun runReverse(Device& device, const ReverseSpec& spec, const CancelToken& cancel = {},
+                      const std::function<void(const ReverseResult&)>& progress = {});
+
+/// One row per variant: variant,kernel,bytes,global,local,median_ms,min_ms,gbps,
+/// percent_of_copy,correct_bytes,status,detail.
+std::string reverseCsv(const ReverseRun& run);
+
+/// The whole run: device, input, metric, copy kernel, every variant with its samples.
+std::string reverseJson(const ReverseRun& run);
+
+} // namespace histlab

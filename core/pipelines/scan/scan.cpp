@@ -1,0 +1,721 @@
+#include "pipelines/scan/scan.h"
+
+#include "runtime/errors.h"
+#include "report/json.h"
+#include "runtime/log.h"
+#include "report/report.h"
+
+#include <algorithm>
+#include <optional>
+#include <sstream>
+
+namespace histlab {
+
+namespace {
+
+struct VariantName {
+    ScanVariant variant;
+    const char* name;
+};
+constexpr VariantName kVariants[] = {{ScanVariant::Auto, "auto"},
+                                     {ScanVariant::Naive, "naive"},
+                                     {ScanVariant::Blelloch, "blelloch"},
+                                     {ScanVariant::WgScan, "wgscan"},
+                                     {ScanVariant::ReduceThenScan, "reduce-then-scan"},
+                                     {ScanVariant::Lookback, "lookback"}};
+
+struct DistributionName {
+    ScanDistribution dist;
+    const char* name;
+};
+constexpr DistributionName kDistributions[] = {{ScanDistribution::Random, "random"},
+                                               {ScanDistribution::Ones, "ones"},
+                                               {ScanDistribution::Bytes, "bytes"},
+                                               {ScanDistribution::Max, "max"}};
+
+// splitmix64, as the synthetic images use: the same values on every platform.
+std::uint64_t mix(std::uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+std::vector<std::uint32_t> scanReference(const std::vector<std::uint32_t>& values,
+                                         std::size_t segment, bool inclusive) {
+    std::vector<std::uint32_t> out(values.size());
+    std::uint32_t run = 0;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (segment && i % segment == 0)
+            run = 0;
+        if (!inclusive)
+            out[i] = run;
+        run += values[i]; // wraps modulo 2^32
+        if (inclusive)
+            out[i] = run;
+    }
+    return out;
+}
+
+bool isPowerOfTwo(std::size_t v) {
+    return v && (v & (v - 1)) == 0;
+}
+
+// The whole-array kernels' shape per device. A GPU: 256 items of 4 uint4 vectors (16 values)
+// each, loads and stores coalesced and transposed through local memory. A CPU (PoCL runs a
+// work-group's items as a loop on one core): 64 items of 16 vectors (64 values) each, every item
+// reading its own contiguous run, no transposition (3-4x faster there; see docs/scan.md). Both
+// tiles hold 4096 values.
+bool transposeTiles(const DeviceInfo& info) {
+    return info.type != DeviceType::Cpu;
+}
+
+std::size_t defaultWholeArrayWorkGroup(const DeviceInfo& info) {
+    const std::size_t want = transposeTiles(info) ? 256 : 64;
+    return std::min(want, info.maxWorkGroupSize);
+}
+
+std::size_t defaultVectorsPerItem(const DeviceInfo& info) {
+    return transposeTiles(info) ? 4 : 16;
+}
+
+std::size_t defaultSegmentedWorkGroup(const DeviceInfo& info) {
+    return std::min<std::size_t>(256, info.maxWorkGroupSize);
+}
+
+// Local memory of the whole-array kernels: the transposition stage (wg x (vpt + 1) uint4s, or
+// one), the scan's double buffer (2 x wg uints) and a word.
+std::uint64_t wholeArrayLocalBytes(std::size_t wg, std::size_t vpt, bool transpose) {
+    return (transpose ? std::uint64_t(wg) * (vpt + 1) * 16 : 16) + std::uint64_t(wg) * 8 + 16;
+}
+
+cl::Kernel makeKernel(const cl::Program& program, const char* name) {
+    try {
+        return cl::Kernel(program, name);
+    } catch (const cl::Error& e) {
+        rethrowClError(e);
+    }
+}
+
+bool hasExtension(const DeviceInfo& info, const std::string& name) {
+    std::istringstream in(info.extensions);
+    std::string word;
+    while (in >> word)
+        if (word == name)
+            return true;
+    return false;
+}
+
+std::size_t ceilDiv(std::size_t a, std::size_t b) {
+    return (a + b - 1) / b;
+}
+
+} // namespace
+
+ScanVariant parseScanVariant(const std::string& name) {
+    for (const VariantName& v : kVariants)
+        if (name == v.name)
+            return v.variant;
+    throw UsageError("--variant", "'" + name +
+                                      "' is not a scan variant (naive, blelloch, wgscan, "
+                                      "reduce-then-scan, lookback, auto or all)");
+}
+
+const char* scanVariantName(ScanVariant variant) {
+    for (const VariantName& v : kVariants)
+        if (v.variant == variant)
+            return v.name;
+    return "?";
+}
+
+std::vector<ScanVariant> allScanVariants() {
+    return {ScanVariant::Naive, ScanVariant::Blelloch, ScanVariant::WgScan,
+            ScanVariant::ReduceThenScan, ScanVariant::Lookback};
+}
+
+bool isSegmentedScan(ScanVariant variant) {
+    return variant == ScanVariant::Naive || variant == ScanVariant::Blelloch ||
+           variant == ScanVariant::WgScan;
+}
+
+ScanDistribution parseScanDistribution(const std::string& name) {
+    for (const DistributionName& d : kDistributions)
+        if (name == d.name)
+            return d.dist;
+    throw UsageError("--dist", "'" + name + "' is not a scan input (random, ones, bytes or max)");
+}
+
+const char* scanDistributionName(ScanDistribution dist) {
+    for (const DistributionName& d : kDistributions)
+        if (d.dist == dist)
+            return d.name;
+    return "?";
+}
+
+std::vector<std::uint32_t> makeScanInput(ScanDistribution dist, std::size_t n, std::uint64_t seed) {
+    std::vector<std::uint32_t> v(n);
+    switch (dist) {
+    case ScanDistribution::Random:
+    case ScanDistribution::Bytes:
+        for (std::size_t i = 0; i < n; i += 2) {
+            const std::uint64_t r = mix(seed * 0x100000001B3ull + i / 2);
+            v[i] = std::uint32_t(r);
+            if (i + 1 < n)
+                v[i + 1] = std::uint32_t(r >> 32);
+        }
+        if (dist == ScanDistribution::Bytes)
+            for (auto& x : v)
+                x &= 0xFFu;
+        break;
+    case ScanDistribution::Ones:
+        std::fill(v.begin(), v.end(), 1u);
+        break;
+    case ScanDistribution::Max:
+        std::fill(v.begin(), v.end(), 0xFFFFFFFFu);
+        break;
+    }
+    return v;
+}
+
+std::vector<std::uint32_t> exclusiveScanReference(const std::vector<std::uint32_t>& values,
+                                                  std::size_t segment) {
+    return scanReference(values, segment, false);
+}
+
+std::vector<std::uint32_t> inclusiveScanReference(const std::vector<std::uint32_t>& values,
+                                                  std::size_t segment) {
+    return scanReference(values, segment, true);
+}
+
+std::string firstScanMismatch(const std::vector<std::uint32_t>& values,
+                              const std::vector<std::uint32_t>& device, std::size_t segment,
+                              bool inclusive) {
+    if (device.size() != values.size())
+        return "the device gave " + std::to_string(device.size()) + " values for " +
+               std::to_string(values.size());
+    std::string first;
+    std::size_t wrong = 0;
+    std::uint32_t run = 0;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (segment && i % segment == 0)
+            run = 0;
+        const std::uint32_t expected = inclusive ? run + values[i] : run;
+        run += values[i];
+        if (device[i] == expected)
+            continue;
+        if (!wrong++) {
+            first = "index " + std::to_string(i);
+            if (segment)
+                first += " (segment " + std::to_string(i / segment) + ", offset " +
+                         std::to_string(i % segment) + ")";
+            first += ": device " + std::to_string(device[i]) + ", CPU reference " +
+                     std::to_string(expected);
+        }
+    }
+    if (!wrong)
+        return {};
+    return first + " (" + std::to_string(wrong) + " of " + std::to_string(values.size()) +
+           " values differ)";
+}
+
+std::vector<std::size_t> scanWorkGroupSizes(const DeviceInfo& device) {
+    std::vector<std::size_t> sizes;
+    for (std::size_t wg = 16; wg <= device.maxWorkGroupSize; wg *= 2)
+        sizes.push_back(wg);
+    return sizes;
+}
+
+void checkScanWorkGroupSize(const DeviceInfo& device, std::size_t wg) {
+    if (!isPowerOfTwo(wg) || wg < 16 || wg > device.maxWorkGroupSize)
+        throw UsageError("--wg", std::to_string(wg) +
+                                     " is not a work-group size for scans (a power of two from "
+                                     "16 to " +
+                                     std::to_string(device.maxWorkGroupSize) + " on " +
+                                     device.name + ")");
+}
+
+// ---------------------------------------------------------------------------------------------
+// DeviceScan
+
+struct DeviceScan::Impl {
+    Device& device;
+    std::size_t n = 0;
+    ScanVariant variant = ScanVariant::ReduceThenScan;
+    std::size_t wg = 0, vpt = 0, tile = 0;
+    std::string options;
+    cl::Kernel reduce, scanTiles, lookback;
+    std::vector<cl::Buffer> sums; ///< reduce-then-scan: the tile sums of each level
+    cl::Buffer dummy;             ///< scan_tiles' offsets when it has none
+    cl::Buffer status;            ///< lookback: a word per tile, then the ticket counter
+    std::size_t tiles = 0;
+    std::uint64_t ticketBase = 0;
+    std::uint32_t epoch = 0;
+
+    explicit Impl(Device& d)
+        : device(d) {}
+
+    void scanLevel(const cl::Buffer& in, const cl::Buffer& out, std::size_t count,
+                   std::size_t level, bool inclusive, std::vector<cl::Event>& events,
+                   const std::vector<cl::Event>* waitFor) {
+        cl::CommandQueue& q = device.queue();
+        const std::vector<cl::Event>* wait = waitFor && !waitFor->empty() ? waitFor : nullptr;
+        if (count <= tile) { // one tile: scanned as it is
+            scanTiles.setArg(0, in);
+            scanTiles.setArg(1, out);
+            scanTiles.setArg(2, cl_uint(count));
+            scanTiles.setArg(3, dummy);
+            scanTiles.setArg(4, cl_uint(0));
+            scanTiles.setArg(5, cl_uint(inclusive ? 1 : 0));
+            events.emplace_back();
+            q.enqueueNDRangeKernel(scanTiles, cl::NullRange, cl::NDRange(wg), cl::NDRange(wg), wait,
+                                   &events.back());
+            return;
+        }
+        const std::size_t groups = ceilDiv(count, tile);
+        const cl::Buffer& s = sums[level];
+        reduce.setArg(0, in);
+        reduce.setArg(1, cl_uint(count));
+        reduce.setArg(2, s);
+        events.emplace_back();
+        q.enqueueNDRangeKernel(reduce, cl::NullRange, cl::NDRange(groups * wg), cl::NDRange(wg),
+                               wait, &events.back());
+        scanLevel(s, s, groups, level + 1, false, events, nullptr); // in place: the offsets
+        scanTiles.setArg(0, in);
+        scanTiles.setArg(1, out);
+        scanTiles.setArg(2, cl_uint(count));
+        scanTiles.setArg(3, s);
+        scanTiles.setArg(4, cl_uint(1));
+        scanTiles.setArg(5, cl_uint(inclusive ? 1 : 0));
+        events.emplace_back();
+        q.enqueueNDRangeKernel(scanTiles, cl::NullRange, cl::NDRange(groups * wg), cl::NDRange(wg),
+                               nullptr, &events.back());
+    }
+
+    void clearStatus() {
+        const std::vector<cl_ulong> zeros(tiles + 1, 0);
+        device.queue().enqueueWriteBuffer(status, CL_TRUE, 0, zeros.size() * sizeof(cl_ulong),
+                                          zeros.data());
+        ticketBase = 0;
+        epoch = 0;
+    }
+};
+
+DeviceScan::DeviceScan(Device& device, std::size_t n, ScanVariant variant, std::size_t wg)
+    : m_impl(std::make_unique<Impl>(device)) {
+    Impl& s = *m_impl;
+    const DeviceInfo& info = device.info();
+    if (isSegmentedScan(variant))
+        throw UsageError("--variant", std::string(scanVariantName(variant)) +
+                                          " scans per segment; a whole-array scan is auto, "
+                                          "reduce-then-scan or lookback");
+    if (n > kScanMaxElements)
+        throw UsageError("--count", std::to_string(n) + " values are more than a scan takes (" +
+                                        std::to_string(kScanMaxElements) + ")");
+    const bool int64Atomics = hasExtension(info, "cl_khr_int64_base_atomics");
+    if (variant == ScanVariant::Auto)
+        variant = int64Atomics ? ScanVariant::Lookback : ScanVariant::ReduceThenScan;
+    if (variant == ScanVariant::Lookback && !int64Atomics)
+        throw UnsupportedError("lookback needs cl_khr_int64_base_atomics (a tile's flag and "
+                               "value in one 64-bit atomic word), which " +
+                               info.name + " does not have");
+    if (wg == 0)
+        wg = defaultWholeArrayWorkGroup(info);
+    else
+        checkScanWorkGroupSize(info, wg);
+    // Fewer vectors per item where a large group's stage would not fit local memory.
+    const bool transpose = transposeTiles(info);
+    std::size_t vpt = defaultVectorsPerItem(info);
+    while (vpt > 1 && wholeArrayLocalBytes(wg, vpt, transpose) > info.localMemBytes)
+        vpt /= 2;
+    if (wholeArrayLocalBytes(wg, vpt, transpose) > info.localMemBytes)
+        throw UnsupportedError("a tile of " + std::to_string(wg) + " work-items needs " +
+                               std::to_string(wholeArrayLocalBytes(wg, vpt, transpose)) +
+                               " bytes of local memory; " + info.name + " has " +
+                               std::to_string(info.localMemBytes));
+    s.n = n;
+    s.variant = variant;
+    s.wg = wg;
+    s.vpt = vpt;
+    s.tile = wg * vpt * 4;
+    const bool lookback = variant == ScanVariant::Lookback;
+    s.options = "-D SEGMENTED=0 -D WG=" + std::to_string(wg) + " -D VPT=" + std::to_string(vpt) +
+                " -D TRANSPOSE=" + (transpose ? "1" : "0") +
+                " -D LOOKBACK=" + (lookback ? "1" : "0");
+    cl::Program program = device.program("scan", s.options);
+    try {
+        if (lookback) {
+            s.lookback = makeKernel(program, "scan_lookback");
+            s.tiles = std::max<std::size_t>(1, ceilDiv(n, s.tile));
+            s.status =
+                cl::Buffer(device.context(), CL_MEM_READ_WRITE, (s.tiles + 1) * sizeof(cl_ulong));
+            s.clearStatus();
+        } else {
+            s.reduce = makeKernel(program, "reduce_tiles");
+            s.scanTiles = makeKernel(program, "scan_tiles");
+            s.dummy = cl::Buffer(device.context(), CL_MEM_READ_ONLY, 16);
+            for (std::size_t count = n; count > s.tile;) {
+                count = ceilDiv(count, s.tile);
+                s.sums.emplace_back(device.context(), CL_MEM_READ_WRITE,
+                                    std::max<std::size_t>(count, 4) * sizeof(cl_uint));
+            }
+        }
+    } catch (const cl::Error& e) {
+        rethrowClError(e);
+    }
+    logInfo("scan", std::string(scanVariantName(variant)) + " of " + std::to_string(n) +
+                        " values on " + info.name + " with \"" + s.options + "\"");
+}
+
+DeviceScan::~DeviceScan() = default;
+
+std::size_t DeviceScan::size() const {
+    return m_impl->n;
+}
+ScanVariant DeviceScan::variant() const {
+    return m_impl->variant;
+}
+std::size_t DeviceScan::workGroupSize() const {
+    return m_impl->wg;
+}
+std::size_t DeviceScan::tileElements() const {
+    return m_impl->tile;
+}
+const std::string& DeviceScan::buildOptions() const {
+    return m_impl->options;
+}
+std::size_t DeviceScan::launchesPerScan() const {
+    if (m_impl->n == 0)
+        return 0;
+    if (m_impl->variant == ScanVariant::Lookback)
+        return 1;
+    return 1 + 2 * m_impl->sums.size();
+}
+
+std::vector<cl::Event> DeviceScan::enqueue(const cl::Buffer& in, const cl::Buffer& out,
+                                           bool inclusive, const std::vector<cl::Event>& waitFor) {
+    Impl& s = *m_impl;
+    std::vector<cl::Event> events;
+    if (s.n == 0)
+        return events;
+    try {
+        if (s.variant != ScanVariant::Lookback) {
+            s.scanLevel(in, out, s.n, 0, inclusive, events, &waitFor);
+            return events;
+        }
+        // A new epoch for each launch (the status words of older ones read as "not yet");
+        // 30 bits of it, then the words are cleared and the epochs start again.
+        if (s.epoch + 1 >= (1u << 30))
+            s.clearStatus();
+        ++s.epoch;
+        s.lookback.setArg(0, in);
+        s.lookback.setArg(1, out);
+        s.lookback.setArg(2, cl_uint(s.n));
+        s.lookback.setArg(3, s.status);
+        s.lookback.setArg(4, cl_ulong(s.ticketBase));
+        s.lookback.setArg(5, cl_uint(s.epoch));
+        s.lookback.setArg(6, cl_uint(inclusive ? 1 : 0));
+        events.emplace_back();
+        s.device.queue().enqueueNDRangeKernel(s.lookback, cl::NullRange,
+                                              cl::NDRange(s.tiles * s.wg), cl::NDRange(s.wg),
+                                              waitFor.empty() ? nullptr : &waitFor, &events.back());
+        s.ticketBase += s.tiles;
+    } catch (const cl::Error& e) {
+        rethrowClError(e);
+    }
+    return events;
+}
+
+void scanDeviceBuffer(Device& device, const cl::Buffer& in, const cl::Buffer& out, std::size_t n,
+                      bool inclusive, ScanVariant variant) {
+    if (n == 0)
+        return;
+    DeviceScan scan(device, n, variant);
+    std::vector<cl::Event> events = scan.enqueue(in, out, inclusive);
+    try {
+        events.back().wait();
+    } catch (const cl::Error& e) {
+        rethrowClError(e);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measured runs
+
+namespace {
+
+// A per-segment kernel built for one work-group size; throws UnsupportedError where the device
+// cannot run it (wgscan without a working work_group_scan_exclusive_add, a kernel limit below
+// wg, too little local memory).
+struct SegmentedLaunch {
+    cl::Kernel kernel;
+    std::string options;
+};
+
+SegmentedLaunch prepareSegmented(Device& device, ScanVariant variant, std::size_t wg) {
+    const DeviceInfo& info = device.info();
+    SegmentedLaunch l;
+    l.options = "-D SEGMENTED=1 -D WG=" + std::to_string(wg) +
+                " -D SEGMENT=" + std::to_string(kScanSegment);
+    const char* name = "scan_segments_naive";
+    std::uint64_t local = std::uint64_t(wg) * 4;
+    if (variant == ScanVariant::Blelloch) {
+        name = "scan_segments_blelloch";
+        local = (2 * std::uint64_t(wg) + (2 * std::uint64_t(wg) >> 5) + 1) * 4;
+    } else if (variant == ScanVariant::WgScan) {
+        name = "scan_segments_wgscan";
+        local = 4;
+        l.options = "-cl-std=CL2.0 " + l.options + " -D WGSCAN=1";
+        const Capabilities& caps = device.capabilities();
+        if (!caps.workGroupScan)
+            throw UnsupportedError("work_group_scan_exclusive_add does not work on " + info.name +
+                                   " (" + caps.workGroupScanDetail + ")");
+    }
+    if (local > info.localMemBytes)
+        throw UnsupportedError(std::string(name) + " with " + std::to_string(wg) +
+                               " work-items needs " + std::to_string(local) +
+                               " bytes of local memory; " + info.name + " has " +
+                               std::to_string(info.localMemBytes));
+    l.kernel = makeKernel(device.program("scan", l.options), name);
+    return l;
+}
+
+// The copy of the input's size that a point's output starts as: a value no scan of these
+// inputs gives everywhere, so that a kernel that writes nothing cannot pass.
+constexpr cl_uint kPoison = 0xA5A5A5A5u;
+
+void runOnBuffers(Device& device, ScanPoint& p, const std::vector<std::uint32_t>& values,
+                  const cl::Buffer* in, const cl::Buffer* out, int repeats,
+                  const CancelToken& cancel) {
+    const std::size_t n = values.size();
+    cl::CommandQueue& q = device.queue();
+    std::function<std::vector<cl::Event>()> launch;
+    std::optional<SegmentedLaunch> seg;
+    std::unique_ptr<DeviceScan> whole;
+    if (isSegmentedScan(p.variant)) {
+        p.inclusive = false; // per-segment scans are exclusive
+        seg = prepareSegmented(device, p.variant, p.workGroupSize);
+        p.buildOptions = seg->options;
+        if (n) {
+            seg->kernel.setArg(0, *in);
+            seg->kernel.setArg(1, *out);
+            seg->kernel.setArg(2, cl_uint(n));
+        }
+        const std::size_t groups = ceilDiv(n, kScanSegment);
+        launch = [&, groups] {
+            std::vector<cl::Event> ev(1);
+            q.enqueueNDRangeKernel(seg->kernel, cl::NullRange,
+                                   cl::NDRange(groups * p.workGroupSize),
+                                   cl::NDRange(p.workGroupSize), nullptr, &ev[0]);
+            return ev;
+        };
+    } else {
+        whole = std::make_unique<DeviceScan>(device, n, p.variant, p.workGroupSize);
+        p.variant = whole->variant();
+        p.workGroupSize = whole->workGroupSize();
+        p.buildOptions = whole->buildOptions();
+        launch = [&] { return whole->enqueue(*in, *out, p.inclusive); };
+    }
+    std::vector<std::uint32_t> result;
+    if (n) {
+        q.enqueueFillBuffer(*out, kPoison, 0, n * sizeof(cl_uint));
+        auto once = [&] {
+            std::vector<cl::Event> ev = launch();
+            ev.back().wait();
+            return profiledMs(ev);
+        };
+        p.stats = timeRepeated(repeats, once, cancel);
+        result.resize(n);
+        q.enqueueReadBuffer(*out, CL_TRUE, 0, n * sizeof(cl_uint), result.data());
+    }
+    p.gbps = gbPerSecond(std::uint64_t(n) * 8, p.stats.medianMs);
+    p.detail = firstScanMismatch(values, result, isSegmentedScan(p.variant) ? kScanSegment : 0,
+                                 p.inclusive);
+    p.verified = p.detail.empty();
+    p.status = p.verified ? "verified" : "mismatch";
+    if (n == 0)
+        p.detail = "empty input: nothing to launch";
+}
+
+void checkCount(const DeviceInfo& info, std::size_t n) {
+    if (n > kScanMaxElements)
+        throw UsageError("--count", std::to_string(n) + " values are more than a scan takes (" +
+                                        std::to_string(kScanMaxElements) + ")");
+    if (std::uint64_t(n) * 4 > info.maxAllocBytes)
+        throw UsageError("--count",
+                         std::to_string(n) + " values (" + std::to_string(std::uint64_t(n) * 4) +
+                             " bytes) do not fit one buffer of " + info.name + " (at most " +
+                             std::to_string(info.maxAllocBytes) + " bytes)");
+}
+
+std::size_t resolveWorkGroup(const DeviceInfo& info, ScanVariant variant, std::size_t wg) {
+    if (wg == 0)
+        return isSegmentedScan(variant) ? defaultSegmentedWorkGroup(info)
+                                        : defaultWholeArrayWorkGroup(info);
+    checkScanWorkGroupSize(info, wg);
+    return wg;
+}
+
+// One point; unsupported and failed points come back as values (one failed point is not a
+// failed run). Usage errors and cancellation go up.
+ScanPoint measurePoint(Device& device, const std::vector<std::uint32_t>& values,
+                       const cl::Buffer* in, const cl::Buffer* out, ScanVariant variant,
+                       std::size_t wg, bool inclusive, int repeats, const CancelToken& cancel) {
+    ScanPoint p;
+    p.variant = variant;
+    p.workGroupSize = resolveWorkGroup(device.info(), variant, wg);
+    p.elements = values.size();
+    p.inclusive = inclusive;
+    try {
+        try {
+            runOnBuffers(device, p, values, in, out, repeats, cancel);
+        } catch (const cl::Error& e) {
+            rethrowClError(e);
+        }
+    } catch (const UnsupportedError& e) {
+        p.status = "unsupported";
+        p.detail = e.what();
+    } catch (const BuildError& e) {
+        p.status = "failed";
+        p.detail = std::string(e.what()) + " (options \"" + e.options() + "\")";
+    } catch (const DeviceError& e) {
+        // The launch decides whether a work-group size runs: NVIDIA's driver (580) reports
+        // CL_KERNEL_WORK_GROUP_SIZE 256 for these kernels, yet runs 512 and 1024 exactly.
+        const bool refused =
+            e.code() == CL_INVALID_WORK_GROUP_SIZE || e.code() == CL_OUT_OF_RESOURCES;
+        p.status = refused ? "unsupported" : "failed";
+        p.detail = e.what();
+        if (refused)
+            p.detail += ": " + device.info().name + " does not run " + scanVariantName(p.variant) +
+                        " with " + std::to_string(p.workGroupSize) + " work-items per group";
+    }
+    if (p.variant == ScanVariant::Auto && variant == ScanVariant::Auto) // never resolved
+        p.variant = hasExtension(device.info(), "cl_khr_int64_base_atomics")
+                        ? ScanVariant::Lookback
+                        : ScanVariant::ReduceThenScan;
+    logInfo("scan", std::string(scanVariantName(p.variant)) + " wg " +
+                        std::to_string(p.workGroupSize) + ": " + p.status +
+                        (p.detail.empty() ? std::string() : " (" + p.detail + ")"));
+    return p;
+}
+
+struct DeviceBuffers {
+    std::optional<cl::Buffer> in, out;
+};
+
+DeviceBuffers upload(Device& device, const std::vector<std::uint32_t>& values) {
+    DeviceBuffers b;
+    if (values.empty())
+        return b;
+    try {
+        b.in.emplace(device.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                     values.size() * sizeof(cl_uint), const_cast<std::uint32_t*>(values.data()));
+        b.out.emplace(device.context(), CL_MEM_READ_WRITE, values.size() * sizeof(cl_uint));
+    } catch (const cl::Error& e) {
+        rethrowClError(e);
+    }
+    return b;
+}
+
+} // namespace
+
+ScanPoint runScanPoint(Device& device, const std::vector<std::uint32_t>& values,
+                       ScanVariant variant, std::size_t wg, bool inclusive, int repeats,
+                       const CancelToken& cancel) {
+    checkCount(device.info(), values.size());
+    resolveWorkGroup(device.info(), variant, wg); // usage errors before any upload
+    const DeviceBuffers b = upload(device, values);
+    return measurePoint(device, values, b.in ? &*b.in : nullptr, b.out ? &*b.out : nullptr, variant,
+                        wg, inclusive, repeats, cancel);
+}
+
+ScanRun runScans(Device& device, const ScanRequest& request, const CancelToken& cancel,
+                 const std::function<void(const ScanPoint&)>& progress) {
+    const DeviceInfo& info = device.info();
+    checkCount(info, request.elements);
+    for (std::size_t wg : request.workGroupSizes)
+        checkScanWorkGroupSize(info, wg);
+    if (request.variants.empty())
+        throw UsageError("--variant", "no variant to run");
+    ScanRun run;
+    run.device = info;
+    run.elements = request.elements;
+    run.distribution = request.distribution;
+    const std::vector<std::uint32_t> values =
+        makeScanInput(request.distribution, request.elements, request.seed);
+    const DeviceBuffers b = upload(device, values);
+    const std::size_t bytes = request.elements * sizeof(cl_uint);
+    if (bytes >= 16)
+        run.copy = measureCopyCeiling(device, *b.in, bytes, request.repeats, cancel);
+    for (ScanVariant variant : request.variants) {
+        std::vector<std::size_t> sizes;
+        if (isSegmentedScan(variant))
+            sizes = request.sweep                    ? scanWorkGroupSizes(info)
+                    : request.workGroupSizes.empty() ? std::vector<std::size_t>{0}
+                                                     : request.workGroupSizes;
+        else
+            sizes = {request.sweep || request.workGroupSizes.empty() ? 0
+                                                                     : request.workGroupSizes[0]};
+        for (std::size_t wg : sizes) {
+            cancel.throwIfCancelled();
+            ScanPoint p =
+                measurePoint(device, values, b.in ? &*b.in : nullptr, b.out ? &*b.out : nullptr,
+                             variant, wg, request.inclusive, request.repeats, cancel);
+            if (run.copy.gbps > 0 && (p.status == "verified" || p.status == "mismatch"))
+                p.percentOfCopy = 100.0 * p.gbps / run.copy.gbps;
+            if (progress)
+                progress(p);
+            run.points.push_back(std::move(p));
+        }
+    }
+    return run;
+}
+
+std::string scanCsv(const ScanRun& run) {
+    std::ostringstream out;
+    out << "variant,wg,elements,inclusive,median_ms,min_ms,gbps,percent_of_copy,status,detail\n";
+    for (const ScanPoint& p : run.points)
+        out << scanVariantName(p.variant) << ',' << p.workGroupSize << ',' << p.elements << ','
+            << (p.inclusive ? 1 : 0) << ',' << p.stats.medianMs << ',' << p.stats.minMs << ','
+            << p.gbps << ',' << p.percentOfCopy << ',' << p.status << ',' << csvField(p.detail)
+            << '\n';
+    return out.str();
+}
+
+std::string scanJson(const ScanRun& run) {
+    JsonValue::Array points;
+    for (const ScanPoint& p : run.points) {
+        JsonValue::Array samples;
+        for (double s : p.stats.samplesMs)
+            samples.emplace_back(s);
+        points.emplace_back(JsonValue::Object{{"variant", scanVariantName(p.variant)},
+                                              {"wg", std::uint64_t(p.workGroupSize)},
+                                              {"elements", std::uint64_t(p.elements)},
+                                              {"inclusive", p.inclusive},
+                                              {"build_options", p.buildOptions},
+                                              {"status", p.status},
+                                              {"detail", p.detail},
+                                              {"median_ms", p.stats.medianMs},
+                                              {"min_ms", p.stats.minMs},
+                                              {"max_ms", p.stats.maxMs},
+                                              {"samples_ms", std::move(samples)},
+                                              {"gbps", p.gbps},
+                                              {"percent_of_copy", p.percentOfCopy},
+                                              {"verified", p.verified}});
+    }
+    JsonValue copy = ceilingJson(run.copy);
+    JsonValue::Object root{
+        {"tool", "histlab-cli scan"},
+        {"date", utcTimestamp()},
+        {"metric", "GB/s = (4 bytes read + 4 bytes written) x elements / median kernel time"},
+        {"device", run.device.name},
+        {"platform", run.device.platformName},
+        {"driver", run.device.driverVersion},
+        {"elements", std::uint64_t(run.elements)},
+        {"segment", std::uint64_t(kScanSegment)},
+        {"distribution", scanDistributionName(run.distribution)},
+        {"copy", std::move(copy)},
+        {"points", std::move(points)}};
+    return JsonValue(std::move(root)).dump() + "\n";
+}
+
+} // namespace histlab

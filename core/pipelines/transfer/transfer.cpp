@@ -1,0 +1,455 @@
+// Transfers and launch latency: the host side. The metric is defined at the top of transfer.h;
+// every kind goes through one timed path (measurePoint), each kind only saying how it
+// poisons, moves and checks its bytes (kinds' lambdas in runTransfers).
+#include "pipelines/transfer/transfer.h"
+
+#include "runtime/errors.h"
+#include "image/image.h"
+#include "report/json.h"
+#include "runtime/log.h"
+#include "report/report.h"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+namespace histlab {
+namespace {
+
+struct KindName {
+    TransferKind kind;
+    const char* name;
+};
+constexpr KindName kKinds[] = {{TransferKind::HostToDevicePageable, "h2d-pageable"},
+                               {TransferKind::HostToDevicePinned, "h2d-pinned"},
+                               {TransferKind::DeviceToHostPageable, "d2h-pageable"},
+                               {TransferKind::DeviceToHostPinned, "d2h-pinned"},
+                               {TransferKind::DeviceToDevice, "d2d"}};
+
+constexpr std::uint8_t kPoison = 0xA5;
+constexpr std::uint64_t kSmallPoint = std::uint64_t(1) << 20;
+constexpr int kSmallPointRepeats = 20;
+
+} // namespace
+
+const char* transferKindName(TransferKind kind) {
+    for (const KindName& k : kKinds)
+        if (k.kind == kind)
+            return k.name;
+    return "?";
+}
+
+TransferKind parseTransferKind(const std::string& name) {
+    for (const KindName& k : kKinds)
+        if (name == k.name)
+            return k.kind;
+    throw UsageError("--transfer", "'" + name +
+                                       "' is not a transfer (h2d-pageable, h2d-pinned, "
+                                       "d2h-pageable, d2h-pinned, d2d)");
+}
+
+std::vector<TransferKind> allTransferKinds() {
+    std::vector<TransferKind> all;
+    for (const KindName& k : kKinds)
+        all.push_back(k.kind);
+    return all;
+}
+
+std::vector<std::uint64_t> transferSizes(std::uint64_t minBytes, std::uint64_t maxBytes) {
+    std::vector<std::uint64_t> sizes;
+    for (std::uint64_t s = minBytes; s > 0 && s <= maxBytes; s *= 2)
+        sizes.push_back(s);
+    if (minBytes <= maxBytes && (sizes.empty() || sizes.back() != maxBytes))
+        sizes.push_back(maxBytes);
+    return sizes;
+}
+
+std::uint64_t defaultTransferMax(const DeviceInfo& device) {
+    return std::min<std::uint64_t>(std::uint64_t(1) << 30, device.maxAllocBytes);
+}
+
+const TransferPoint* TransferSweep::largest(TransferKind kind) const {
+    const TransferPoint* best = nullptr;
+    for (const TransferPoint& p : points)
+        if (p.kind == kind && (!best || p.bytes > best->bytes))
+            best = &p;
+    return best;
+}
+
+namespace {
+
+// A host buffer the OpenCL driver has pinned: CL_MEM_ALLOC_HOST_PTR, mapped once for the
+// sweep's lifetime and unmapped at the end.
+class MappedHostBuffer {
+public:
+    MappedHostBuffer(Device& device, std::size_t bytes)
+        : m_queue(device.queue()) {
+        m_buffer = cl::Buffer(device.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
+        m_ptr = static_cast<std::uint8_t*>(
+            m_queue.enqueueMapBuffer(m_buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes));
+    }
+    ~MappedHostBuffer() {
+        try {
+            m_queue.enqueueUnmapMemObject(m_buffer, m_ptr);
+            m_queue.finish();
+        } catch (...) { // nothing a destructor could do about it
+        }
+    }
+    MappedHostBuffer(const MappedHostBuffer&) = delete;
+    MappedHostBuffer& operator=(const MappedHostBuffer&) = delete;
+    std::uint8_t* data() const { return m_ptr; }
+
+private:
+    cl::CommandQueue& m_queue;
+    cl::Buffer m_buffer;
+    std::uint8_t* m_ptr = nullptr;
+};
+
+// How one kind moves its bytes: `poison` prepares the destination (outside the timing),
+// `transfer` is the blocking call that is timed (it sets the command's event), `check` returns
+// "" when the destination holds the source's first `bytes` bytes, else where it does not.
+struct KindOps {
+    std::function<void(std::size_t bytes)> poison;
+    std::function<void(std::size_t bytes, cl::Event& event)> transfer;
+    std::function<std::string(std::size_t bytes)> check;
+};
+
+std::string compareBytes(const std::uint8_t* expected, const std::uint8_t* actual,
+                         std::size_t bytes) {
+    if (std::memcmp(expected, actual, bytes) == 0)
+        return "";
+    const auto diff = std::mismatch(expected, expected + bytes, actual);
+    std::size_t wrong = 0;
+    for (std::size_t i = std::size_t(diff.first - expected); i < bytes; ++i)
+        wrong += expected[i] != actual[i] ? 1 : 0;
+    return "byte " + std::to_string(diff.first - expected) + " differs from the source (" +
+           std::to_string(wrong) + " of " + std::to_string(bytes) + " bytes wrong)";
+}
+
+TransferPoint measurePoint(TransferKind kind, std::uint64_t bytes, const KindOps& ops, int repeats,
+                           const CancelToken& cancel) {
+    TransferPoint p;
+    p.kind = kind;
+    p.bytes = bytes;
+    try {
+        try {
+            std::vector<double> profiled;
+            int run = 0;
+            const auto once = [&] {
+                ops.poison(bytes);
+                cl::Event event;
+                const double ms = wallClockMs([&] { ops.transfer(bytes, event); });
+                profiled.push_back(profiledMs({event}));
+                // Every run must deliver the bytes; checked outside the timing.
+                const std::string wrong = ops.check(bytes);
+                if (!wrong.empty() && p.detail.empty())
+                    p.detail =
+                        (run == 0 ? std::string("warm-up") : "timed run " + std::to_string(run)) +
+                        ": " + wrong;
+                ++run;
+                return ms;
+            };
+            p.wall = timeRepeated(repeats, once, cancel);
+            profiled.erase(profiled.begin()); // the warm-up's
+            p.profiled = summarize(std::move(profiled));
+        } catch (const cl::Error& e) {
+            rethrowClError(e);
+        }
+        p.status = p.detail.empty() ? PointStatus::Verified : PointStatus::Mismatch;
+        p.gbps = gbPerSecond(bytes, p.wall.medianMs);
+    } catch (const UnsupportedError& e) {
+        p.status = PointStatus::Unsupported;
+        p.detail = e.what();
+    } catch (const DeviceError& e) {
+        p.status = PointStatus::Failed;
+        p.detail = e.what();
+    }
+    if (!pointRan(p.status)) {
+        p.wall = {};
+        p.profiled = {};
+    }
+    return p;
+}
+
+} // namespace
+
+LaunchLatency measureLaunchLatency(Device& device, int repeats, const CancelToken& cancel) {
+    LaunchLatency l;
+    try {
+        try {
+            cl::Kernel kernel(device.program("transfer", ""), "do_nothing");
+            cl::CommandQueue& q = device.queue();
+            std::vector<double> profiled;
+            const auto once = [&] {
+                cl::Event event;
+                const double ms = wallClockMs([&] {
+                    q.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1), cl::NDRange(1),
+                                           nullptr, &event);
+                    q.finish();
+                });
+                profiled.push_back(profiledMs({event}));
+                return ms;
+            };
+            l.wall = timeRepeated(repeats, once, cancel);
+            profiled.erase(profiled.begin()); // the warm-up's
+            l.profiled = summarize(std::move(profiled));
+            l.ran = true;
+        } catch (const cl::Error& e) {
+            rethrowClError(e);
+        }
+    } catch (const DeviceError& e) {
+        l.detail = e.what();
+    }
+    return l;
+}
+
+TransferSweep runTransfers(Device& device, const TransferSpec& spec, const CancelToken& cancel,
+                           const std::function<void(const TransferPoint&)>& progress) {
+    const DeviceInfo& info = device.info();
+    const std::uint64_t maxBytes = spec.maxBytes ? spec.maxBytes : defaultTransferMax(info);
+    if (spec.minBytes == 0)
+        throw UsageError("--min-size", "must be at least 1 byte");
+    if (spec.minBytes > maxBytes)
+        throw UsageError("--max-size", std::to_string(maxBytes) +
+                                           " bytes is below the smallest transfer (" +
+                                           std::to_string(spec.minBytes) + " bytes)");
+    if (maxBytes > info.maxAllocBytes)
+        throw UsageError("--max-size",
+                         std::to_string(maxBytes) + " bytes do not fit one buffer of " + info.name +
+                             " (at most " + std::to_string(info.maxAllocBytes) + " bytes)");
+    if (spec.repeats < 1)
+        throw UsageError("--repeat", "must be at least 1");
+    TransferSweep sweep;
+    sweep.device = info;
+    sweep.sizes = transferSizes(spec.minBytes, maxBytes);
+    const std::size_t max = std::size_t(maxBytes);
+
+    // The source (random bytes) and the host copies every check reads into.
+    std::vector<std::uint8_t> source(max), hostDst(max);
+    fillSynthetic(SyntheticKind::Random, source.data(), max, 11);
+    std::memset(hostDst.data(), 0, max); // touched: no first-use page faults in the timing
+    cl::CommandQueue& q = device.queue();
+    cl::Buffer devA, devB;
+    try {
+        devA = cl::Buffer(device.context(), CL_MEM_READ_WRITE, max);
+        devB = cl::Buffer(device.context(), CL_MEM_READ_WRITE, max);
+    } catch (const cl::Error& e) {
+        rethrowClError(e);
+    }
+    // Pinned buffers are made when a pinned kind first needs them; failing to make them fails
+    // that kind's points, not the sweep.
+    std::optional<MappedHostBuffer> pinnedSrc, pinnedDst;
+    const auto pinned = [&](std::optional<MappedHostBuffer>& buffer, bool fill) {
+        if (!buffer) {
+            try {
+                buffer.emplace(device, max);
+            } catch (const cl::Error& e) {
+                rethrowClError(e);
+            }
+            if (fill)
+                std::memcpy(buffer->data(), source.data(), max);
+        }
+        return buffer->data();
+    };
+    const auto poisonDevice = [&](cl::Buffer& b) {
+        return [&](std::size_t bytes) {
+            q.enqueueFillBuffer(b, kPoison, 0, bytes);
+            q.finish();
+        };
+    };
+    const auto poisonHost = [](std::uint8_t* p) {
+        return [p](std::size_t bytes) { std::memset(p, kPoison, bytes); };
+    };
+    const auto checkDevice = [&](cl::Buffer& b) {
+        return [&](std::size_t bytes) {
+            q.enqueueReadBuffer(b, CL_TRUE, 0, bytes, hostDst.data());
+            return compareBytes(source.data(), hostDst.data(), bytes);
+        };
+    };
+    const auto checkHost = [&](std::uint8_t* p) {
+        return [&, p](std::size_t bytes) { return compareBytes(source.data(), p, bytes); };
+    };
+    const auto write = [&](const std::uint8_t* from) {
+        return [&, from](std::size_t bytes, cl::Event& e) {
+            q.enqueueWriteBuffer(devA, CL_TRUE, 0, bytes, from, nullptr, &e);
+        };
+    };
+    const auto read = [&](std::uint8_t* to) {
+        return [&, to](std::size_t bytes, cl::Event& e) {
+            q.enqueueReadBuffer(devA, CL_TRUE, 0, bytes, to, nullptr, &e);
+        };
+    };
+    bool devAHoldsSource = false;
+
+    for (TransferKind kind : spec.kinds) {
+        KindOps ops;
+        std::string setupError;
+        try {
+            try {
+                switch (kind) {
+                case TransferKind::HostToDevicePageable:
+                    ops = {poisonDevice(devA), write(source.data()), checkDevice(devA)};
+                    devAHoldsSource = false;
+                    break;
+                case TransferKind::HostToDevicePinned:
+                    ops = {poisonDevice(devA), write(pinned(pinnedSrc, true)), checkDevice(devA)};
+                    devAHoldsSource = false;
+                    break;
+                case TransferKind::DeviceToHostPageable:
+                case TransferKind::DeviceToHostPinned:
+                case TransferKind::DeviceToDevice: {
+                    if (!devAHoldsSource) { // the whole source on the device, once
+                        q.enqueueWriteBuffer(devA, CL_TRUE, 0, max, source.data());
+                        devAHoldsSource = true;
+                    }
+                    if (kind == TransferKind::DeviceToDevice) {
+                        ops = {poisonDevice(devB),
+                               [&](std::size_t bytes, cl::Event& e) {
+                                   q.enqueueCopyBuffer(devA, devB, 0, 0, bytes, nullptr, &e);
+                                   e.wait();
+                               },
+                               checkDevice(devB)};
+                    } else {
+                        std::uint8_t* to = kind == TransferKind::DeviceToHostPinned
+                                               ? pinned(pinnedDst, false)
+                                               : hostDst.data();
+                        ops = {poisonHost(to), read(to), checkHost(to)};
+                    }
+                    break;
+                }
+                }
+            } catch (const cl::Error& e) {
+                rethrowClError(e);
+            }
+        } catch (const DeviceError& e) {
+            setupError = e.what();
+        }
+        for (std::uint64_t bytes : sweep.sizes) {
+            cancel.throwIfCancelled();
+            TransferPoint p;
+            if (!setupError.empty()) {
+                p.kind = kind;
+                p.bytes = bytes;
+                p.status = PointStatus::Failed;
+                p.detail = setupError;
+            } else {
+                const int repeats = bytes <= kSmallPoint
+                                        ? std::max(spec.repeats, kSmallPointRepeats)
+                                        : spec.repeats;
+                p = measurePoint(kind, bytes, ops, repeats, cancel);
+            }
+            logInfo("transfer", std::string(transferKindName(kind)) + " " + formatByteSize(bytes) +
+                                    ": " + pointStatusName(p.status) +
+                                    (p.detail.empty() ? "" : " - " + p.detail));
+            if (progress)
+                progress(p);
+            sweep.points.push_back(std::move(p));
+        }
+    }
+    if (spec.launchLatency) {
+        cancel.throwIfCancelled();
+        sweep.launch = measureLaunchLatency(device, std::max(spec.launchRepeats, 1), cancel);
+    }
+    return sweep;
+}
+
+namespace {
+
+JsonValue statsJson(const TimingStats& s) {
+    return JsonValue::Object{{"median_ms", s.medianMs}, {"min_ms", s.minMs}, {"max_ms", s.maxMs}};
+}
+
+void csvRow(std::ostringstream& out, const char* section, const std::string& kind,
+            const std::string& width, std::uint64_t bytes, double medianMs, double minMs,
+            double profiledMedianMs, double gbps, const std::string& status,
+            const std::string& detail) {
+    out << section << ',' << kind << ',' << width << ',' << bytes << ',' << medianMs << ',' << minMs
+        << ',' << profiledMedianMs << ',' << gbps << ',' << status << ',' << csvField(detail)
+        << '\n';
+}
+
+} // namespace
+
+std::string memoryCsv(const MemoryRun& run) {
+    std::ostringstream out;
+    out << "section,kind,width,bytes,median_ms,min_ms,profiled_median_ms,gbps,status,detail\n";
+    if (run.ceilings)
+        for (const WidthCeiling& c : run.ceilings->widths)
+            for (const auto* r : {&c.read, &c.copy})
+                csvRow(out, "ceiling", r == &c.read ? "read" : "copy", std::to_string(c.width),
+                       r->bytes, r->stats.medianMs, r->stats.minMs, r->stats.medianMs, r->gbps,
+                       pointStatusName(c.status), c.detail);
+    if (run.transfers) {
+        for (const TransferPoint& p : run.transfers->points)
+            csvRow(out, "transfer", transferKindName(p.kind), "", p.bytes, p.wall.medianMs,
+                   p.wall.minMs, p.profiled.medianMs, p.gbps, pointStatusName(p.status), p.detail);
+        if (const auto& l = run.transfers->launch)
+            csvRow(out, "launch", "do_nothing", "", 0, l->wall.medianMs, l->wall.minMs,
+                   l->profiled.medianMs, 0, l->ran ? "ran" : "failed", l->detail);
+    }
+    return out.str();
+}
+
+std::string memoryJson(const MemoryRun& run) {
+    JsonValue::Object root{
+        {"tool", "histlab-cli memory"},
+        {"date", utcTimestamp()},
+        {"device", run.device.name},
+        {"platform", run.device.platformName},
+        {"driver", run.device.driverVersion},
+        {"metric",
+         JsonValue::Object{
+             {"ceilings", "read: bytes read / median kernel time; copy: bytes read + bytes "
+                          "written / median kernel time (event profiling)"},
+             {"transfers", "latency: host wall time of one blocking transfer; GB/s: bytes "
+                           "transferred (once) / median latency"},
+             {"launch", "do_nothing, one work-item: event-profiled start to end, and host wall "
+                        "time of enqueue + finish"}}}};
+    if (run.ceilings) {
+        const CeilingSweep& c = *run.ceilings;
+        JsonValue::Array widths;
+        for (const WidthCeiling& w : c.widths)
+            widths.emplace_back(JsonValue::Object{{"width", w.width},
+                                                  {"element_bytes", 4 * w.width},
+                                                  {"status", pointStatusName(w.status)},
+                                                  {"detail", w.detail},
+                                                  {"read_kernel", w.read.kernel},
+                                                  {"read_bytes", w.read.bytes},
+                                                  {"read", statsJson(w.read.stats)},
+                                                  {"read_gbps", w.read.gbps},
+                                                  {"copy_kernel", w.copy.kernel},
+                                                  {"copy_bytes", w.copy.bytes},
+                                                  {"copy", statsJson(w.copy.stats)},
+                                                  {"copy_gbps", w.copy.gbps}});
+        root["ceilings"] = JsonValue::Object{{"bytes", c.bytes},
+                                             {"best_read_width", c.bestReadWidth},
+                                             {"best_read_gbps", c.bestReadGbps},
+                                             {"best_copy_width", c.bestCopyWidth},
+                                             {"best_copy_gbps", c.bestCopyGbps},
+                                             {"widths", std::move(widths)}};
+    }
+    if (run.transfers) {
+        const TransferSweep& t = *run.transfers;
+        JsonValue::Array points, sizes;
+        for (std::uint64_t s : t.sizes)
+            sizes.emplace_back(s);
+        for (const TransferPoint& p : t.points)
+            points.emplace_back(JsonValue::Object{{"kind", transferKindName(p.kind)},
+                                                  {"bytes", p.bytes},
+                                                  {"status", pointStatusName(p.status)},
+                                                  {"detail", p.detail},
+                                                  {"latency", statsJson(p.wall)},
+                                                  {"profiled", statsJson(p.profiled)},
+                                                  {"gbps", p.gbps}});
+        root["transfers"] =
+            JsonValue::Object{{"sizes", std::move(sizes)}, {"points", std::move(points)}};
+        if (t.launch)
+            root["launch"] = JsonValue::Object{{"ran", t.launch->ran},
+                                               {"detail", t.launch->detail},
+                                               {"profiled", statsJson(t.launch->profiled)},
+                                               {"wall", statsJson(t.launch->wall)}};
+    }
+    return JsonValue(std::move(root)).dump() + "\n";
+}
+
+} // namespace histlab

@@ -1,0 +1,173 @@
+#pragma once
+// OpenCL devices: enumeration with a stable index, selection, capability probes, and the
+// per-device context, profiling queue and program cache. Everything here runs on the worker
+// thread that owns the DeviceSet (see runner.h); nothing here is touched by a UI thread.
+#include "runtime/opencl.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace histlab {
+
+enum class DeviceType { Cpu, Gpu, Accelerator, Other };
+const char* deviceTypeName(DeviceType type);
+
+/// The scalar types of the vector-width queries, in DeviceInfo's order.
+inline constexpr std::array<const char*, 7> kVectorTypes = {"char",  "short",  "int", "long",
+                                                            "float", "double", "half"};
+
+/// One optional feature as the device reports it: `name` is the query without CL_DEVICE_, in
+/// lower case ("non_uniform_work_group_support", "opencl_c_features", ...); `value` is "yes" or
+/// "no" for flags, the list or number otherwise, and "n/a" where the device refuses the query.
+struct ReportedFeature {
+    std::string name;
+    std::string value;
+};
+
+/// What the device reports about itself (a plain value, safe to hand to any thread).
+struct DeviceInfo {
+    int index = -1; ///< stable: platforms in ICD order, devices in platform order
+    int platformIndex = -1;
+    std::string platformName;
+    std::string platformVersion;
+    std::string name;
+    std::string vendor;
+    std::string driverVersion;
+    std::string deviceVersion;  ///< e.g. "OpenCL 3.0 CUDA"
+    std::string openclCVersion; ///< e.g. "OpenCL C 1.2 "
+    DeviceType type = DeviceType::Other;
+    std::uint32_t computeUnits = 0;
+    std::uint32_t maxClockMHz = 0;
+    std::uint64_t localMemBytes = 0;
+    std::uint64_t globalMemBytes = 0;
+    std::uint64_t maxAllocBytes = 0;
+    std::size_t maxWorkGroupSize = 0;
+    std::string extensions;
+
+    // The rest of a device query (what clinfo shows that matters here). Each is left empty
+    // (nullopt, "" or no entries) where the device refuses the query.
+    std::optional<std::uint32_t> maxWorkItemDimensions;
+    std::vector<std::size_t> maxWorkItemSizes; ///< per dimension
+    std::optional<std::uint64_t> constantMemBytes;
+    std::optional<std::uint32_t> maxConstantArgs;
+    std::optional<std::uint64_t> globalMemCacheBytes;
+    std::optional<std::uint32_t> globalMemCacheLineBytes;
+    std::string globalMemCacheType; ///< "none", "read-only" or "read-write"
+    std::string localMemType;       ///< "local" (dedicated) or "global" (emulated in global)
+    std::optional<bool> imageSupport;
+    std::optional<std::uint32_t> addressBits;
+    std::optional<std::uint64_t> profilingTimerResolutionNs;
+    std::string queueProperties; ///< the host queue's: "out-of-order, profiling"
+    /// Preferred and native vector widths, in the order of kVectorTypes (0: the type is not
+    /// supported, e.g. half without cl_khr_fp16).
+    std::array<std::optional<std::uint32_t>, 7> preferredVectorWidths;
+    std::array<std::optional<std::uint32_t>, 7> nativeVectorWidths;
+    /// OpenCL C versions the compiler accepts ("1.0", "1.1", "1.2", "3.0"):
+    /// CL_DEVICE_OPENCL_C_ALL_VERSIONS on OpenCL 3.0 devices, else the one of openclCVersion.
+    std::vector<std::string> openclCVersions;
+    /// OpenCL 3.0's optional features as the device reports them (3.0 devices only): see
+    /// ReportedFeature. The reported flags are not what decides a variant: Capabilities does.
+    std::vector<ReportedFeature> optionalFeatures;
+};
+
+/// Capabilities learned by compiling and running tiny probes (the reported flags lie).
+struct Capabilities {
+    bool nonUniformWorkGroups = false;
+    std::string nonUniformDetail; ///< why not, or what was seen
+    bool workGroupScan = false;   ///< work_group_scan_exclusive_add compiles and is exact
+    std::string workGroupScanDetail;
+};
+
+/// Lists every device of every platform; throws DeviceError if there is no OpenCL platform.
+std::vector<DeviceInfo> enumerateDevices();
+
+/// Loads the OpenCL drivers once (clGetPlatformIDs, clGetDeviceIDs on each platform) and
+/// swallows any error: a later enumerateDevices() reports it. Call this on the main thread
+/// before starting threads that use OpenCL: PoCL's first device query calls setenv(), which
+/// races with getenv() on every other thread (glibc frees the old environment array), and
+/// crashed the window's tests in CI once.
+void loadOpenClDrivers() noexcept;
+
+/// Picks a device: "" or "auto" (first GPU, else first CPU, else the first device), an index,
+/// "gpu"/"cpu", or a case-insensitive substring of the device or platform name.
+/// Throws UsageError("--device") when nothing matches.
+int selectDevice(const std::string& selector, const std::vector<DeviceInfo>& devices);
+
+/// One opened device: its context, in-order profiling queue, programs and probes.
+class Device {
+public:
+    Device(DeviceInfo info, cl::Device device);
+
+    const DeviceInfo& info() const { return m_info; }
+    const cl::Device& device() const { return m_device; }
+    const cl::Context& context() const { return m_context; }
+    cl::CommandQueue& queue() { return m_queue; }
+
+    /// The program of kernels/FAMILY.cl built with OPTIONS, cached per (source, options).
+    /// Throws BuildError with the file, the options and the log.
+    cl::Program program(const std::string& family, const std::string& options);
+    std::size_t cachedPrograms() const { return m_programs.size(); }
+
+    /// Probed on first use, then remembered.
+    const Capabilities& capabilities();
+
+    /// The largest work-group size the device accepts for this kernel.
+    std::size_t kernelWorkGroupLimit(const cl::Kernel& kernel) const;
+
+private:
+    DeviceInfo m_info;
+    cl::Device m_device;
+    cl::Context m_context;
+    cl::CommandQueue m_queue;
+    std::map<std::pair<std::string, std::string>, cl::Program> m_programs;
+    std::optional<Capabilities> m_caps;
+};
+
+/// All devices of the machine, opened lazily. Owned by one thread (the runner's worker).
+class DeviceSet {
+public:
+    const std::vector<DeviceInfo>& infos();
+    Device& open(int index);
+    Device& select(const std::string& selector) { return open(selectDevice(selector, infos())); }
+
+private:
+    std::optional<std::vector<DeviceInfo>> m_infos;
+    std::map<int, std::unique_ptr<Device>> m_open;
+};
+
+/// One device as listed: what it reports and what its probes found (or why they could not run).
+struct DeviceListing {
+    DeviceInfo info;
+    std::optional<Capabilities> capabilities; ///< empty when the probes could not run
+    std::string probeError;                   ///< why, if they could not
+};
+
+/// Every device of the set with its probes; a device that cannot be opened or probed is still
+/// listed, with the reason. Throws DeviceError when there is no device at all.
+std::vector<DeviceListing> listDevices(DeviceSet& devices);
+
+/// "OpenCL 3.0 CUDA" -> {3, 0}; {0, 0} when the text does not start with "OpenCL M.N".
+std::pair<int, int> parseOpenClVersion(const std::string& deviceVersion);
+
+/// A device's properties as labelled rows, grouped as a device query shows them (identity,
+/// compute, memory, vectors, features, extensions, then HistLab's probes): what the Devices tab
+/// shows and copies as text. Values a device refused read "n/a".
+struct DeviceProperty {
+    std::string group; ///< "Device", "Compute", "Memory", "Vector widths", ...
+    std::string name;
+    std::string value;
+};
+std::vector<DeviceProperty> deviceProperties(const DeviceListing& device);
+
+/// Every device as plain text: one "name: value" line per property, a heading per group.
+std::string devicesText(const std::vector<DeviceListing>& devices);
+
+/// Converts the bindings' cl::Error into DeviceError with the call and the code's name.
+[[noreturn]] void rethrowClError(const cl::Error& error);
+
+} // namespace histlab

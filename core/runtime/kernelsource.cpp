@@ -1,0 +1,54 @@
+#include "runtime/kernelsource.h"
+
+#include "runtime/errors.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <string_view>
+
+namespace histlab {
+namespace detail {
+const std::map<std::string, std::string_view>& embeddedKernels(); // generated
+}
+
+namespace {
+std::mutex g_mutex;
+std::string g_dir;
+} // namespace
+
+void setKernelDir(const std::string& dir) {
+    if (!dir.empty() && !std::filesystem::is_directory(dir))
+        throw UsageError("--kernel-dir", "'" + dir + "' is not a folder");
+    std::lock_guard lock(g_mutex);
+    g_dir = dir;
+}
+
+std::string kernelDir() {
+    std::lock_guard lock(g_mutex);
+    return g_dir;
+}
+
+KernelSource loadKernelSource(const std::string& name) {
+    const std::string dir = kernelDir();
+    if (!dir.empty()) {
+        const auto path = std::filesystem::path(dir) / (name + ".cl");
+        if (std::filesystem::is_regular_file(path)) {
+            std::ifstream in(path, std::ios::binary);
+            std::ostringstream text;
+            text << in.rdbuf();
+            if (!in)
+                throw InputError(path.string() + ": cannot read kernel file");
+            return {name, text.str(), path.string()};
+        }
+    }
+    const auto& kernels = detail::embeddedKernels();
+    const auto it = kernels.find(name);
+    if (it == kernels.end())
+        throw InputError("no kernel family '" + name + "' (kernels/" + name + ".cl)");
+    return {name, std::string(it->second), "embedded"};
+}
+
+} // namespace histlab
