@@ -1,21 +1,21 @@
 // histlab-cli: HistLab's work without a display. Wiring only: parse, submit a job to the core's
 // runner, print and write what comes back. Exit codes are documented in --help and README.
-#include "pipelines/blur/blur.h"
 #include "cli_dashboard.h"
 #include "cli_memory.h"
 #include "cli_support.h"
-#include "runtime/device.h"
+#include "image/image.h"
+#include "pipelines/blur/blur.h"
 #include "pipelines/equalize/equalize.h"
-#include "runtime/errors.h"
 #include "pipelines/experiments/experiment.h"
 #include "pipelines/histogram256/histogram256.h"
 #include "pipelines/histogram256/histogramstats.h"
-#include "image/image.h"
+#include "pipelines/scan/scan.h"
+#include "report/report.h"
+#include "runtime/device.h"
+#include "runtime/errors.h"
 #include "runtime/kernelsource.h"
 #include "runtime/log.h"
-#include "report/report.h"
 #include "runtime/runner.h"
-#include "pipelines/scan/scan.h"
 #ifdef HISTLAB_HAVE_OPENCV
 #include "io/imageio.h"
 #endif

@@ -2,10 +2,10 @@
 // same buffers in the same run (issue 2: "PoCL >= 2 x cv::calcHist"). Prints CSV on stdout:
 // distribution, what, bytes, median_ms, min_ms, GB/s (input bytes / median seconds).
 //   histlab-bench-calchist [--size MIB] [--repeat N] [--device SEL] [--variant V] [--csv FILE]
-#include "runtime/device.h"
-#include "pipelines/histogram256/histogram256.h"
 #include "image/image.h"
+#include "pipelines/histogram256/histogram256.h"
 #include "report/report.h"
+#include "runtime/device.h"
 #include "runtime/runner.h"
 #include "runtime/timing.h"
 

@@ -3,8 +3,8 @@
 #include "compareview.h"
 #include "logging.h"
 
-#include <runtime/errors.h>
 #include <io/imageio.h>
+#include <runtime/errors.h>
 
 #include <QAction>
 #include <QComboBox>

@@ -3,8 +3,8 @@
 #include "experimentplot.h"
 #include "logging.h"
 
-#include <runtime/errors.h>
 #include <report/report.h>
+#include <runtime/errors.h>
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

@@ -2,8 +2,8 @@
 
 #include "jobbridge.h"
 
-#include <runtime/errors.h>
 #include <io/imageio.h>
+#include <runtime/errors.h>
 
 #include <QAction>
 #include <QApplication>

@@ -2,9 +2,9 @@
 
 #include "logging.h"
 
+#include <io/imageio.h>
 #include <runtime/device.h>
 #include <runtime/errors.h>
-#include <io/imageio.h>
 #include <runtime/log.h>
 
 #include <QDateTime>

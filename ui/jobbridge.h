@@ -11,9 +11,9 @@
 #include <pipelines/histogram256/histogram256.h>
 #include <pipelines/histogram256/histogramstats.h>
 #include <pipelines/reverse/reverse.h>
-#include <runtime/runner.h>
 #include <pipelines/scan/scan.h>
 #include <pipelines/transfer/transfer.h>
+#include <runtime/runner.h>
 
 #include <QImage>
 #include <QMetaType>

@@ -2,9 +2,9 @@
 
 #include "logging.h"
 
-#include <runtime/errors.h>
 #include <pipelines/memorylab/memorylab.h>
 #include <report/report.h>
+#include <runtime/errors.h>
 
 #include <qcustomplot.h>
 

@@ -2,8 +2,8 @@
 
 #include "logging.h"
 
-#include <runtime/errors.h>
 #include <report/report.h>
+#include <runtime/errors.h>
 
 #include <qcustomplot.h>
 

@@ -1,7 +1,7 @@
 #include "io/imageio.h"
 
-#include "runtime/errors.h"
 #include "report/report.h"
+#include "runtime/errors.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>

@@ -1,8 +1,8 @@
 #pragma once
 // Image files through OpenCV (the only part of the core that uses it; built with
 // -DHISTLAB_OPENCV=ON). Decoding happens in memory so every failure gets a precise reason.
-#include "pipelines/blur/blur.h"
 #include "image/image.h"
+#include "pipelines/blur/blur.h"
 
 #include <string>
 

@@ -1,7 +1,7 @@
 #include "report/json.h"
 
-#include "runtime/errors.h"
 #include "report/report.h"
+#include "runtime/errors.h"
 
 #include <cmath>
 #include <cstdio>

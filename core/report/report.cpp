@@ -1,7 +1,7 @@
 #include "report/report.h"
 
-#include "runtime/errors.h"
 #include "pipelines/histogram256/histogramstats.h"
+#include "runtime/errors.h"
 
 #include <cerrno>
 #include <cmath>

@@ -2,9 +2,9 @@
 // Results as files: CSV and JSON text, written to a temporary file and renamed into place so
 // that a failed run never leaves a half-written output.
 #include "pipelines/bandwidth/bandwidth.h"
-#include "runtime/device.h"
 #include "pipelines/histogram256/histogram256.h"
 #include "report/json.h"
+#include "runtime/device.h"
 #include "runtime/timing.h"
 
 #include <cstdint>

@@ -1,9 +1,9 @@
 #include "runtime/device.h"
 
+#include "pipelines/memorylab/memorylab.h" // formatByteSize
 #include "runtime/errors.h"
 #include "runtime/kernelsource.h"
 #include "runtime/log.h"
-#include "pipelines/memorylab/memorylab.h" // formatByteSize
 
 #include <algorithm>
 #include <cctype>

@@ -12,8 +12,8 @@
 #include "mainwindow.h"
 #include "uitestsupport.h"
 
-#include <pipelines/blur/blur.h>
 #include <io/imageio.h>
+#include <pipelines/blur/blur.h>
 #include <runtime/kernelsource.h>
 
 #include <QAction>

@@ -10,8 +10,8 @@
 #include "mainwindow.h"
 #include "uitestsupport.h"
 
-#include <pipelines/equalize/equalize.h>
 #include <io/imageio.h>
+#include <pipelines/equalize/equalize.h>
 
 #include <qcustomplot.h>
 

@@ -12,8 +12,8 @@
 #include "mainwindow.h"
 #include "uitestsupport.h"
 
-#include <pipelines/histogram256/histogram256.h>
 #include <image/image.h>
+#include <pipelines/histogram256/histogram256.h>
 
 #include <QElapsedTimer>
 #include <QFile>

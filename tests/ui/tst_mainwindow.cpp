@@ -8,9 +8,9 @@
 #include "statisticspanel.h"
 #include "uitestsupport.h"
 
-#include <pipelines/histogram256/histogramstats.h>
 #include <image/image.h>
 #include <io/imageio.h>
+#include <pipelines/histogram256/histogramstats.h>
 
 #include <QAction>
 #include <QFile>

@@ -11,9 +11,9 @@
 #include "memorypanel.h"
 #include "uitestsupport.h"
 
-#include <report/json.h>
 #include <pipelines/reverse/reverse.h>
 #include <pipelines/transfer/transfer.h>
+#include <report/json.h>
 
 #include <qcustomplot.h>
 

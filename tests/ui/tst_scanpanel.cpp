@@ -9,8 +9,8 @@
 #include "scanpanel.h"
 #include "uitestsupport.h"
 
-#include <report/json.h>
 #include <pipelines/scan/scan.h>
+#include <report/json.h>
 
 #include <qcustomplot.h>
 

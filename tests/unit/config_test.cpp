@@ -2,8 +2,8 @@
 // validation against the device (each refusal names the parameter at fault).
 #include "unitsupport.h"
 
-#include "runtime/errors.h"
 #include "pipelines/histogram256/histogram256.h"
+#include "runtime/errors.h"
 
 #include <gtest/gtest.h>
 

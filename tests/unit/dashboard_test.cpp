@@ -5,10 +5,10 @@
 // round-trip through JSON and compare with a baseline; unknown pipelines are usage errors.
 #include "unitsupport.h"
 
-#include "runtime/cancel.h"
 #include "pipelines/dashboard/dashboard.h"
-#include "runtime/errors.h"
 #include "report/json.h"
+#include "runtime/cancel.h"
+#include "runtime/errors.h"
 
 #include <gtest/gtest.h>
 

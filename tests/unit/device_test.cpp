@@ -2,8 +2,8 @@
 // kernel sources and their override folder, OpenCL error names.
 #include "unitsupport.h"
 
-#include "runtime/errors.h"
 #include "pipelines/histogram256/histogram256.h"
+#include "runtime/errors.h"
 #include "runtime/kernelsource.h"
 
 #include <gtest/gtest.h>

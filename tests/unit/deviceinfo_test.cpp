@@ -3,9 +3,9 @@
 // every group, and a device's JSON round-trips (and a file from before these fields still reads).
 #include "unitsupport.h"
 
-#include "runtime/errors.h"
 #include "report/json.h"
 #include "report/report.h"
+#include "runtime/errors.h"
 
 #include <gtest/gtest.h>
 

@@ -4,8 +4,8 @@
 // the repository; color is close to OpenCV's YCrCb route (equalize Y, keep Cr and Cb), not equal.
 #include "unitsupport.h"
 
-#include "pipelines/equalize/equalize.h"
 #include "io/imageio.h"
+#include "pipelines/equalize/equalize.h"
 
 #include <gtest/gtest.h>
 #include <opencv2/core.hpp>

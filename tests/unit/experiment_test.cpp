@@ -4,10 +4,10 @@
 // baseline is matched by parameters. Also the small JSON reader the saved runs go through.
 #include "unitsupport.h"
 
-#include "runtime/cancel.h"
-#include "runtime/errors.h"
 #include "pipelines/experiments/experiment.h"
 #include "report/json.h"
+#include "runtime/cancel.h"
+#include "runtime/errors.h"
 #include "runtime/kernelsource.h"
 
 #include <gtest/gtest.h>

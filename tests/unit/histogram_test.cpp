@@ -9,9 +9,9 @@
 // four synthetic distributions, which reuse the same built program.
 #include "unitsupport.h"
 
+#include "pipelines/histogram256/histogram256.h"
 #include "runtime/cancel.h"
 #include "runtime/errors.h"
-#include "pipelines/histogram256/histogram256.h"
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,8 @@
 // statistics. No device needed.
 #include "unitsupport.h"
 
-#include "runtime/errors.h"
 #include "image/image.h"
+#include "runtime/errors.h"
 #include "runtime/timing.h"
 
 #include <gtest/gtest.h>

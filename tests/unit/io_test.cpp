@@ -3,10 +3,10 @@
 // are made at test time in a temporary folder.
 #include "unitsupport.h"
 
-#include "pipelines/blur/blur.h"
-#include "runtime/errors.h"
-#include "pipelines/histogram256/histogram256.h"
 #include "io/imageio.h"
+#include "pipelines/blur/blur.h"
+#include "pipelines/histogram256/histogram256.h"
+#include "runtime/errors.h"
 
 #include <gtest/gtest.h>
 #include <opencv2/core.hpp>

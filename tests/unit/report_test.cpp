@@ -1,8 +1,8 @@
 // Results as files: atomic writes, up-front writability checks, CSV and JSON of a real run.
 #include "unitsupport.h"
 
-#include "runtime/errors.h"
 #include "report/report.h"
+#include "runtime/errors.h"
 
 #include <gtest/gtest.h>
 

@@ -6,12 +6,12 @@
 // per vector width; byte sizes as the command line writes them.
 #include "unitsupport.h"
 
-#include "runtime/errors.h"
-#include "report/json.h"
-#include "runtime/kernelsource.h"
 #include "pipelines/memorylab/memorylab.h"
-#include "report/report.h"
 #include "pipelines/reverse/reverse.h"
+#include "report/json.h"
+#include "report/report.h"
+#include "runtime/errors.h"
+#include "runtime/kernelsource.h"
 
 #include <gtest/gtest.h>
 

@@ -4,8 +4,8 @@
 // poll their cancel token, as real jobs do between launches.
 #include "unitsupport.h"
 
-#include "runtime/errors.h"
 #include "pipelines/histogram256/histogram256.h"
+#include "runtime/errors.h"
 #include "runtime/kernelsource.h"
 #include "runtime/runner.h"
 

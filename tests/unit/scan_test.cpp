@@ -5,8 +5,8 @@
 // DeviceScan / scanDeviceBuffer, exclusive, inclusive and in place.
 #include "unitsupport.h"
 
-#include "runtime/errors.h"
 #include "pipelines/scan/scan.h"
+#include "runtime/errors.h"
 
 #include <gtest/gtest.h>
 

@@ -5,9 +5,9 @@
 // bad sizes refused before any work.
 #include "unitsupport.h"
 
-#include "runtime/errors.h"
-#include "report/json.h"
 #include "pipelines/transfer/transfer.h"
+#include "report/json.h"
+#include "runtime/errors.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 #pragma once
 // Shared helpers of the core unit tests: one opened device per test binary (opening PoCL is
 // slow), temporary folders, and CPU counts written independently of the core's reference.
-#include "runtime/device.h"
 #include "image/image.h"
+#include "runtime/device.h"
 
 #include <array>
 #include <cstdint>

@@ -1,7 +1,7 @@
 #include "pipelines/bandwidth/bandwidth.h"
 
-#include "runtime/errors.h"
 #include "image/image.h"
+#include "runtime/errors.h"
 #include "runtime/log.h"
 
 #include <algorithm>

@@ -1,9 +1,9 @@
 #pragma once
 // Memory ceilings of a device, measured in the same run as the pipeline they judge.
 // Metric: read_bytes = bytes read / s; copy_bytes = (bytes read + bytes written) / s.
+#include "report/pointstatus.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
-#include "report/pointstatus.h"
 #include "runtime/timing.h"
 
 #include <vector>

@@ -13,10 +13,10 @@
 // Rounding: (sum + n / 2) / n in integers, n = (2R + 1)^2: the nearest value. Integers are exact
 // and the same on every device. n is odd, so no mean lies exactly halfway, and OpenCV's cv::blur
 // (sum times 1/n in double, rounded to nearest) gives the same values; the tests check that.
+#include "image/image.h"
 #include "pipelines/bandwidth/bandwidth.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
-#include "image/image.h"
 #include "runtime/timing.h"
 
 #include <array>

@@ -1,9 +1,9 @@
 #include "pipelines/dashboard/dashboard.h"
 
-#include "runtime/errors.h"
-#include "runtime/log.h"
 #include "pipelines/memorylab/memorylab.h" // csvField
 #include "report/report.h"
+#include "runtime/errors.h"
+#include "runtime/log.h"
 
 #include <algorithm>
 #include <iomanip>

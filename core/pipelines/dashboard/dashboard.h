@@ -11,9 +11,9 @@
 // Metric: each pipeline says which bytes it counts (DashboardResult::bytes; the pipeline's own
 // metric, e.g. histogram: input bytes read; blur: bytes read + written) and which ceiling it is
 // judged against; GB/s = bytes / median kernel time (event profiling, one warm-up, N timed runs).
+#include "report/json.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
-#include "report/json.h"
 #include "runtime/timing.h"
 
 #include <cstdint>

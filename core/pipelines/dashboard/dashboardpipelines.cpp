@@ -2,16 +2,16 @@
 // each an adapter from the module's own measured run (which verifies against the CPU reference
 // and measures its ceiling on the same device in the same run) to DashboardResults. The metric
 // of each is its module's, restated in its description.
+#include "image/image.h"
 #include "pipelines/bandwidth/bandwidth.h"
 #include "pipelines/blur/blur.h"
 #include "pipelines/dashboard/dashboard.h"
 #include "pipelines/equalize/equalize.h"
-#include "runtime/errors.h"
 #include "pipelines/histogram256/histogram256.h"
-#include "image/image.h"
 #include "pipelines/reverse/reverse.h"
 #include "pipelines/scan/scan.h"
 #include "pipelines/transfer/transfer.h"
+#include "runtime/errors.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
 #include "pipelines/equalize/equalize.h"
 
-#include "runtime/errors.h"
 #include "pipelines/histogram256/histogram256.h"
-#include "runtime/log.h"
 #include "pipelines/scan/scan.h"
+#include "runtime/errors.h"
+#include "runtime/log.h"
 
 #include <algorithm>
 #include <cmath>

@@ -16,9 +16,9 @@
 //
 // Metric (runEqualize): each stage is timed on its own with event profiling; GB/s is that of the
 // apply pass, image bytes read + written (the look-up table's reads are not counted).
+#include "image/image.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
-#include "image/image.h"
 #include "runtime/timing.h"
 
 #include <cstdint>

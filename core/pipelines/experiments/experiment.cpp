@@ -1,8 +1,8 @@
 #include "pipelines/experiments/experiment.h"
 
+#include "report/report.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
-#include "report/report.h"
 
 #include <algorithm>
 #include <cmath>

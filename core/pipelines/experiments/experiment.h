@@ -15,12 +15,12 @@
 //            picks and for the reference text's.
 //   atomics  naive global atomics, one local histogram, banked copies and the CPU-style
 //            private variant, per distribution.
+#include "image/image.h"
 #include "pipelines/bandwidth/bandwidth.h"
+#include "pipelines/histogram256/histogram256.h"
+#include "report/json.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
-#include "pipelines/histogram256/histogram256.h"
-#include "image/image.h"
-#include "report/json.h"
 #include "runtime/timing.h"
 
 #include <functional>

@@ -2,10 +2,10 @@
 // The 256-bin histogram pipeline (kernels/histogram256.cl), after "OpenCL Case Study:
 // Histogram". Metric: GB/s = input bytes read / kernel seconds (event profiling); the luma
 // conversion of a color image counts its bytes read + written and is timed as its own pass.
+#include "image/image.h"
 #include "pipelines/bandwidth/bandwidth.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
-#include "image/image.h"
 #include "runtime/timing.h"
 
 #include <array>

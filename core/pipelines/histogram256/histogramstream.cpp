@@ -1,7 +1,7 @@
 // The end-to-end histogram (see histogram256.h, "End to end"): wall time from host memory to
 // the histogram on the host, with transfers overlapped with the kernels.
-#include "runtime/errors.h"
 #include "pipelines/histogram256/histogram256.h"
+#include "runtime/errors.h"
 #include "runtime/log.h"
 
 #include <condition_variable>

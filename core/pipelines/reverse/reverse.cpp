@@ -2,11 +2,11 @@
 // at the top of reverse.h; this file has one launch path for all of them, driven by kVariants.
 #include "pipelines/reverse/reverse.h"
 
-#include "runtime/errors.h"
 #include "image/image.h"
 #include "report/json.h"
-#include "runtime/log.h"
 #include "report/report.h"
+#include "runtime/errors.h"
+#include "runtime/log.h"
 
 #include <algorithm>
 #include <cstring>

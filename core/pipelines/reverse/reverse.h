@@ -28,9 +28,9 @@
 // variant the output buffer is filled with 0xA5, so a kernel that writes nothing cannot pass
 // on the previous variant's output (a random byte still equals 0xA5 one time in 256).
 #include "pipelines/bandwidth/bandwidth.h"
+#include "pipelines/memorylab/memorylab.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
-#include "pipelines/memorylab/memorylab.h"
 #include "runtime/timing.h"
 
 #include <cstdint>

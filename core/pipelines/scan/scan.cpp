@@ -1,9 +1,9 @@
 #include "pipelines/scan/scan.h"
 
-#include "runtime/errors.h"
 #include "report/json.h"
-#include "runtime/log.h"
 #include "report/report.h"
+#include "runtime/errors.h"
+#include "runtime/log.h"
 
 #include <algorithm>
 #include <optional>

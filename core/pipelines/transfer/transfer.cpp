@@ -3,11 +3,11 @@
 // poisons, moves and checks its bytes (kinds' lambdas in runTransfers).
 #include "pipelines/transfer/transfer.h"
 
-#include "runtime/errors.h"
 #include "image/image.h"
 #include "report/json.h"
-#include "runtime/log.h"
 #include "report/report.h"
+#include "runtime/errors.h"
+#include "runtime/log.h"
 
 #include <algorithm>
 #include <cstring>

@@ -24,9 +24,9 @@
 // Launch latency: kernels/transfer.cl's do_nothing as one work-item: its event-profiled time
 // (start to end) and the host's wall clock of enqueue + finish.
 #include "pipelines/bandwidth/bandwidth.h"
+#include "pipelines/memorylab/memorylab.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
-#include "pipelines/memorylab/memorylab.h"
 #include "runtime/timing.h"
 
 #include <cstdint>
