@@ -75,12 +75,11 @@ std::string describe(const DashboardResult& r) {
     s << r.pipeline << ": ";
     if (r.ran() && r.ceilingGbps > 0)
         s << gbpsText(r.gbps) << " GB/s, " << fixed(r.percentOfCeiling, 1) << " % of "
-          << r.ceilingKind << " (" << gbpsText(r.ceilingGbps) << " GB/s), "
-          << dashboardStatusName(r.status);
+          << r.ceilingKind << " (" << gbpsText(r.ceilingGbps) << " GB/s), " << statusName(r.status);
     else if (r.ran()) // a host transfer: no device ceiling
-        s << gbpsText(r.gbps) << " GB/s, " << dashboardStatusName(r.status);
+        s << gbpsText(r.gbps) << " GB/s, " << statusName(r.status);
     else
-        s << dashboardStatusName(r.status) << " (" << r.reason << ")";
+        s << statusName(r.status) << " (" << r.reason << ")";
     return s.str();
 }
 
@@ -105,7 +104,7 @@ void printTables(std::ostream& out, const DashboardRun& run, const DashboardRun*
                 << (ran ? gbpsText(r.gbps) : "-") << std::setw(22)
                 << (judged ? r.ceilingKind + " " + gbpsText(r.ceilingGbps) : "-") << std::setw(9)
                 << (judged ? fixed(r.percentOfCeiling, 1) : "-") << "  " << std::left
-                << std::setw(12) << dashboardStatusName(r.status);
+                << std::setw(12) << statusName(r.status);
             if (baseline) {
                 const DashboardResult* b = findBaselineResult(*baseline, run, r);
                 std::string ratio = "-";
@@ -187,7 +186,7 @@ int runDashboardCommand(const std::vector<std::string>& argv, JobRunner& runner)
     std::size_t ran = 0, mismatches = 0;
     for (const DashboardResult& r : run.results) {
         ran += r.ran() ? 1 : 0;
-        mismatches += r.status == DashboardStatus::Mismatch ? 1 : 0;
+        mismatches += r.status == Status::Mismatch ? 1 : 0;
     }
     if (mismatches) {
         std::cerr << "histlab-cli: " << mismatches

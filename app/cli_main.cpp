@@ -864,7 +864,7 @@ int runSweepCommand(ArgList& args, JobRunner& runner) {
     std::size_t ok = 0, mismatches = 0;
     for (const ExperimentPoint& p : run.points) {
         ok += p.ok() ? 1 : 0;
-        mismatches += p.status == "mismatch" ? 1 : 0;
+        mismatches += p.status == Status::Mismatch ? 1 : 0;
     }
     if (!quiet && csv.value_or("") != "-" && json.value_or("") != "-") {
         std::cout << "sweep " << kindName << ", " << fixed(run.bytes / 1048576.0, 0)
@@ -973,17 +973,9 @@ struct WholeBlur {
     std::optional<std::string> out, csv, json;
 };
 
-struct WholeBlurRow {
-    BlurVariant variant = BlurVariant::Auto;
-    int radius = 1;
-    std::string status; // "verified", "mismatch", "unsupported", "n/a"
-    std::string reason;
-    std::optional<BlurRun> run;
-};
-
 struct WholeBlurResult {
     DeviceInfo device;
-    std::vector<WholeBlurRow> rows;
+    std::vector<BlurVariantRow> rows;
     HostImage firstOutput;
 };
 
@@ -992,30 +984,14 @@ int runWholeBlur(const HostImage& image, const WholeBlur& w, JobRunner& runner) 
         Device& dev = ctx.devices().select(w.device);
         WholeBlurResult result;
         result.device = dev.info();
-        for (int radius : w.radii)
-            for (BlurVariant v : w.variants) {
-                WholeBlurRow row;
-                row.variant = v;
-                row.radius = radius;
-                try {
-                    BlurRun run = runBoxBlur(dev, image, radius, w.border, w.repeats,
-                                             ctx.cancelToken(), v, w.tuning);
-                    row.status = run.verified ? "verified" : "mismatch";
-                    if (result.firstOutput.data.empty())
-                        result.firstOutput = std::move(run.output);
-                    run.output = HostImage{}; // many large runs: keep the figures only
-                    row.run = std::move(run);
-                } catch (const UnsupportedError& e) {
-                    row.status = "unsupported";
-                    row.reason = e.what();
-                } catch (const UsageError& e) {
-                    if (w.variants.size() == 1)
-                        throw; // asked for by name: a usage error
-                    row.status = "n/a";
-                    row.reason = e.what();
-                }
-                result.rows.push_back(std::move(row));
-            }
+        result.rows = runBlurVariants(dev, image, w.radii, w.variants, w.border, w.repeats,
+                                      ctx.cancelToken(), w.tuning, [&](BlurVariantRow& row) {
+                                          if (!row.run)
+                                              return;
+                                          if (result.firstOutput.data.empty())
+                                              result.firstOutput = std::move(row.run->output);
+                                          row.run->output = HostImage{}; // keep the figures only
+                                      });
         return result;
     });
     if (auto* e = std::get_if<JobError>(&outcome))
@@ -1048,12 +1024,12 @@ int runWholeBlur(const HostImage& image, const WholeBlur& w, JobRunner& runner) 
         std::cout << std::setw(11) << "x cv::blur";
     std::cout << "  verified\n";
     int mismatches = 0, ran = 0;
-    for (const WholeBlurRow& r : result.rows) {
+    for (const BlurVariantRow& r : result.rows) {
         std::cout << std::left << std::setw(9)
-                  << (r.run ? blurVariantName(r.run->variant) : blurVariantName(r.variant))
+                  << (r.run ? blurVariantName(r.run->variant) : blurVariantName(r.requested))
                   << std::right << std::setw(7) << r.radius;
         if (!r.run) {
-            std::cout << "  " << r.status << ": " << r.reason << '\n';
+            std::cout << "  " << r.status << ": " << r.detail << '\n';
             continue;
         }
         ++ran;
@@ -1095,10 +1071,10 @@ int runWholeBlur(const HostImage& image, const WholeBlur& w, JobRunner& runner) 
               << ", \"gbps\": " << cvGbps << "}";
         j << ",\n  \"runs\": [";
         bool first = true;
-        for (const WholeBlurRow& r : result.rows) {
+        for (const BlurVariantRow& r : result.rows) {
             const BlurRun* run = r.run ? &*r.run : nullptr;
             const bool cvRow = cv && r.radius == w.radii.front();
-            c << (run ? blurVariantName(run->variant) : blurVariantName(r.variant)) << ','
+            c << (run ? blurVariantName(run->variant) : blurVariantName(r.requested)) << ','
               << r.radius << ',' << borderModeName(w.border) << ',' << image.width << ','
               << image.height << ',' << image.channels << ',' << image.depth << ','
               << (run ? std::to_string(run->stats.medianMs) : "") << ','
@@ -1107,16 +1083,17 @@ int runWholeBlur(const HostImage& image, const WholeBlur& w, JobRunner& runner) 
               << (run && run->copy ? std::to_string(run->copy->gbps) : "") << ','
               << (run ? std::to_string(run->percentOfCopy) : "") << ','
               << (cvRow ? std::to_string(cv->medianMs) : "") << ','
-              << (cvRow ? std::to_string(cvGbps) : "") << ',' << r.status << ",\""
+              << (cvRow ? std::to_string(cvGbps) : "") << ',' << statusName(r.status) << ",\""
               << (run ? run->buildOptions : "") << "\",\"" << (run ? run->launch : "") << "\",\""
               << result.device.name << "\",\"" << result.device.driverVersion << "\"," << date
               << '\n';
             j << (first ? "\n" : ",\n") << "    {\"variant\": \""
-              << (run ? blurVariantName(run->variant) : blurVariantName(r.variant))
-              << "\", \"radius\": " << r.radius << ", \"status\": \"" << r.status << '"';
+              << (run ? blurVariantName(run->variant) : blurVariantName(r.requested))
+              << "\", \"radius\": " << r.radius << ", \"status\": \"" << statusName(r.status)
+              << '"';
             first = false;
-            if (!r.reason.empty())
-                j << ", \"reason\": " << jsonString(r.reason);
+            if (!r.detail.empty())
+                j << ", \"reason\": " << jsonString(r.detail);
             if (run) {
                 j << ", \"build_options\": " << jsonString(run->buildOptions)
                   << ", \"launch\": " << jsonString(run->launch)
@@ -1303,7 +1280,7 @@ int runBlurCommand(ArgList& args, JobRunner& runner) {
     if (!note.empty())
         std::cout << "note: " << note << "\n";
     std::cout << std::left << std::setw(14) << "launch" << std::setw(28) << "build options"
-              << std::setw(14) << "range" << std::setw(8) << "local" << std::setw(13) << "outcome"
+              << std::setw(14) << "range" << std::setw(8) << "local" << std::setw(16) << "status"
               << std::right << std::setw(11) << "median ms" << std::setw(9) << "GB/s"
               << "  verified\n";
     int mismatches = 0;
@@ -1315,24 +1292,25 @@ int runBlurCommand(ArgList& args, JobRunner& runner) {
             r.localX ? std::to_string(r.localX) + "x" + std::to_string(r.localY) : "NULL";
         std::cout << std::left << std::setw(14) << blurLaunchName(r.launch) << std::setw(28)
                   << r.buildOptions << std::setw(14) << range << std::setw(8) << local
-                  << std::setw(13) << r.outcome << std::right;
-        if (r.outcome == "ran") {
+                  << std::setw(16) << r.status << std::right;
+        const bool ran = statusRan(r.status);
+        if (ran) {
             std::cout << std::setw(11) << fixed(r.stats.medianMs, 4) << std::setw(9)
                       << fixed(r.gbps, 2) << "  "
-                      << (r.verified.value_or(false) ? "yes" : "NO - " + r.verifyDetail);
+                      << (r.status == Status::Verified ? "yes" : "NO - " + r.detail);
             if (!firstRan)
                 firstRan = &r;
         }
         std::cout << '\n';
-        if (!r.detail.empty())
+        if (!ran && !r.detail.empty())
             std::cout << "    " << r.detail << '\n';
-        if (r.verified && !*r.verified)
+        if (r.status == Status::Mismatch)
             ++mismatches;
     }
     if (corners) {
         static const char* names[] = {"top-left", "top-right", "bottom-left", "bottom-right"};
         for (const BlurLaunchResult& r : results) {
-            if (r.outcome != "ran")
+            if (!statusRan(r.status))
                 continue;
             std::cout << "corners of " << blurLaunchName(r.launch)
                       << ": get_global_id, get_local_size, get_enqueued_local_size\n";
@@ -1351,7 +1329,7 @@ int runBlurCommand(ArgList& args, JobRunner& runner) {
     if (out) {
         const BlurLaunchResult* source = firstRan;
         for (const BlurLaunchResult& r : results)
-            if (!source && r.outcome == "empty")
+            if (!source && r.status == Status::NotApplicable)
                 source = &r;
         if (!source) {
             std::cerr << "histlab-cli: --out: no launch ran, nothing written\n";
@@ -1457,8 +1435,8 @@ int runScanCommand(ArgList& args, JobRunner& runner) {
     }
     std::size_t ran = 0, mismatches = 0;
     for (const ScanPoint& p : run.points) {
-        ran += p.status == "verified" || p.status == "mismatch" ? 1 : 0;
-        mismatches += p.status == "mismatch" ? 1 : 0;
+        ran += statusRan(p.status) ? 1 : 0;
+        mismatches += p.status == Status::Mismatch ? 1 : 0;
     }
     if (!quiet && csv.value_or("") != "-" && json.value_or("") != "-") {
         std::cout << "scan " << run.elements << " uint32 values ("
@@ -1479,7 +1457,7 @@ int runScanCommand(ArgList& args, JobRunner& runner) {
         for (const ScanPoint& p : run.points) {
             std::cout << std::left << std::setw(18) << scanVariantName(p.variant) << std::right
                       << std::setw(6) << p.workGroupSize << std::setw(12) << p.elements;
-            if (p.status == "verified" || p.status == "mismatch")
+            if (statusRan(p.status))
                 std::cout << std::setw(12) << fixed(p.stats.medianMs, 4) << std::setw(11)
                           << fixed(p.stats.minMs, 4) << std::setw(10) << fixed(p.gbps, 2)
                           << std::setw(9) << fixed(p.percentOfCopy, 1);

@@ -141,7 +141,7 @@ int runReverseCommand(ArgList& args, JobRunner& runner) {
         return runReverse(dev, spec, ctx.cancelToken(), [&](const ReverseResult& r) {
             if (!quiet)
                 std::cerr << '[' << ++done << '/' << spec.variants.size() << "] " << r.name << ": "
-                          << pointStatusName(r.status) << '\n';
+                          << statusName(r.status) << '\n';
         });
     });
     if (auto* e = std::get_if<JobError>(&outcome))
@@ -151,8 +151,8 @@ int runReverseCommand(ArgList& args, JobRunner& runner) {
         return Input;
     std::size_t ran = 0, mismatches = 0;
     for (const ReverseResult& r : run.results) {
-        ran += pointRan(r.status) ? 1 : 0;
-        mismatches += r.status == PointStatus::Mismatch ? 1 : 0;
+        ran += statusRan(r.status) ? 1 : 0;
+        mismatches += r.status == Status::Mismatch ? 1 : 0;
     }
     if (!quiet && csv.value_or("") != "-" && json.value_or("") != "-") {
         const std::string size = formatByteSize(run.bytes);
@@ -169,7 +169,7 @@ int runReverseCommand(ArgList& args, JobRunner& runner) {
                   << "  status\n";
         for (const ReverseResult& r : run.results) {
             std::cout << std::left << std::setw(17) << r.name << std::right;
-            if (pointRan(r.status))
+            if (statusRan(r.status))
                 std::cout << std::setw(12) << fixed(r.stats.medianMs, 4) << std::setw(11)
                           << fixed(r.stats.minMs, 4) << std::setw(10) << fixed(r.gbps, 2)
                           << std::setw(9) << fixed(r.percentOfCopy, 1) << std::setw(15)
@@ -177,12 +177,12 @@ int runReverseCommand(ArgList& args, JobRunner& runner) {
             else
                 std::cout << std::setw(12) << "-" << std::setw(11) << "-" << std::setw(10) << "-"
                           << std::setw(9) << "-" << std::setw(15) << "-";
-            std::cout << "  " << pointStatusName(r.status)
-                      << (r.detail.empty() ? "" : ": " + r.detail) << '\n';
+            std::cout << "  " << statusName(r.status) << (r.detail.empty() ? "" : ": " + r.detail)
+                      << '\n';
         }
         if (timing)
             for (const ReverseResult& r : run.results)
-                if (pointRan(r.status)) {
+                if (statusRan(r.status)) {
                     std::cout << "timing " << r.name << " (" << r.kernel << ", global "
                               << r.globalSize << ", local " << r.localSize << ", " << r.buildOptions
                               << "), ms:";
@@ -238,12 +238,11 @@ void printCeilings(std::ostream& out, const CeilingSweep& c) {
     for (const WidthCeiling& w : c.widths) {
         out << std::left << std::setw(8) << elementType(w.width) << std::right << std::setw(7)
             << 4 * w.width;
-        if (pointRan(w.status))
+        if (statusRan(w.status))
             out << std::setw(12) << fixed(w.read.gbps, 2) << std::setw(12) << fixed(w.copy.gbps, 2);
         else
             out << std::setw(12) << "-" << std::setw(12) << "-";
-        out << "  " << pointStatusName(w.status) << (w.detail.empty() ? "" : ": " + w.detail)
-            << '\n';
+        out << "  " << statusName(w.status) << (w.detail.empty() ? "" : ": " + w.detail) << '\n';
     }
     if (c.bestReadWidth > 0)
         out << "best width: read " << elementType(c.bestReadWidth) << " ("
@@ -261,21 +260,20 @@ void printTransfers(std::ostream& out, const TransferSweep& t) {
     for (const TransferPoint& p : t.points) {
         out << std::left << std::setw(14) << transferKindName(p.kind) << std::right << std::setw(11)
             << formatByteSize(p.bytes);
-        if (pointRan(p.status))
+        if (statusRan(p.status))
             out << std::setw(12) << fixed(p.wall.medianMs, 4) << std::setw(11)
                 << fixed(p.wall.minMs, 4) << std::setw(11) << fixed(p.profiled.medianMs, 4)
                 << std::setw(10) << fixed(p.gbps, 2);
         else
             out << std::setw(12) << "-" << std::setw(11) << "-" << std::setw(11) << "-"
                 << std::setw(10) << "-";
-        out << "  " << pointStatusName(p.status) << (p.detail.empty() ? "" : ": " + p.detail)
-            << '\n';
+        out << "  " << statusName(p.status) << (p.detail.empty() ? "" : ": " + p.detail) << '\n';
     }
     // Pinned against pageable at the largest size, where the bandwidth (not latency) shows.
     const auto ratio = [&](TransferKind pinned, TransferKind pageable, const char* what) {
         const TransferPoint* a = t.largest(pinned);
         const TransferPoint* b = t.largest(pageable);
-        if (a && b && pointRan(a->status) && pointRan(b->status) && b->gbps > 0)
+        if (a && b && statusRan(a->status) && statusRan(b->status) && b->gbps > 0)
             out << "pinned / pageable " << what << " at " << formatByteSize(a->bytes) << ": x"
                 << fixed(a->gbps / b->gbps, 2) << " (" << fixed(a->gbps, 2) << " / "
                 << fixed(b->gbps, 2) << " GB/s)\n";
@@ -368,14 +366,14 @@ int runMemoryLabCommand(ArgList& args, JobRunner& runner) {
                 measureCeilingWidths(dev, std::size_t(ceilingBytes), repeats, ctx.cancelToken());
             if (!quiet)
                 for (const WidthCeiling& w : run.ceilings->widths)
-                    std::cerr << "ceiling " << elementType(w.width) << ": "
-                              << pointStatusName(w.status) << '\n';
+                    std::cerr << "ceiling " << elementType(w.width) << ": " << statusName(w.status)
+                              << '\n';
         }
         if (transfers)
             run.transfers = runTransfers(dev, spec, ctx.cancelToken(), [&](const TransferPoint& p) {
                 if (!quiet)
                     std::cerr << transferKindName(p.kind) << ' ' << formatByteSize(p.bytes) << ": "
-                              << pointStatusName(p.status) << '\n';
+                              << statusName(p.status) << '\n';
             });
         return run;
     });
@@ -385,9 +383,9 @@ int runMemoryLabCommand(ArgList& args, JobRunner& runner) {
     if (!writeOutputs(csv, memoryCsv(run), json, memoryJson(run)))
         return Input;
     std::size_t ran = 0, mismatches = 0;
-    const auto count = [&](PointStatus s) {
-        ran += pointRan(s) ? 1 : 0;
-        mismatches += s == PointStatus::Mismatch ? 1 : 0;
+    const auto count = [&](Status s) {
+        ran += statusRan(s) ? 1 : 0;
+        mismatches += s == Status::Mismatch ? 1 : 0;
     };
     if (run.ceilings)
         for (const WidthCeiling& w : run.ceilings->widths)

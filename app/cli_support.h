@@ -3,7 +3,7 @@
 // size parsing, output paths checked before any work, and a job's error as an exit code.
 // (cli_dashboard.cpp and cli_memory.cpp use it; cli_main.cpp still has its own older copies of
 // the argument list and number parsing, to be moved here.)
-#include "pipelines/memorylab/memorylab.h" // parseByteSize
+#include "report/bytesize.h" // parseByteSize
 #include "report/report.h"
 #include "runtime/device.h"
 #include "runtime/errors.h"

@@ -43,12 +43,11 @@ QSettings settings() {
     return QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
 }
 
-/// "refused", "unsupported", "empty" (the launches), "not applicable" (a variant among several
-/// not made for the radius): outcomes the core expects, with their reason; "failed" is an error
-/// of one variant among several.
-bool isExpectedOutcome(const std::string& outcome) {
-    return outcome == "refused" || outcome == "unsupported" || outcome == "empty" ||
-           outcome == "not applicable";
+/// Unsupported (a launch refused as the text says it must be, or what the device lacks) and not
+/// applicable (no interior, or a variant not made for the radius): outcomes the core expects,
+/// with their reason; failed is an error of one variant among several.
+bool isExpected(Status status) {
+    return status == Status::Unsupported || status == Status::NotApplicable;
 }
 
 QString ms(double value) {
@@ -234,7 +233,7 @@ BlurPanel::BlurPanel(JobBridge* bridge, QWidget* parent)
     viewerLayout->addWidget(m_compare, 1);
 
     const QStringList headers = {
-        tr("variant"),   tr("build options"), tr("range"), tr("local size"), tr("outcome"),
+        tr("variant"),   tr("build options"), tr("range"), tr("local size"), tr("status"),
         tr("median ms"), tr("min ms"),        tr("GB/s"),  tr("verified"),   tr("detail")};
     m_runs->setColumnCount(ColumnCount);
     m_runs->setHorizontalHeaderLabels(headers);
@@ -457,15 +456,12 @@ void BlurPanel::showResult(const BlurResult& result) {
     QStringList expected;
     const int rows = m_runs->rowCount();
     for (int row = 0; row < rows; ++row) {
-        const std::string& outcome = launches ? result.launches[std::size_t(row)].outcome
-                                              : result.runs[std::size_t(row)].outcome;
-        const bool verified = launches
-                                  ? result.launches[std::size_t(row)].verified.value_or(true)
-                                  : outcome != "ran" || result.runs[std::size_t(row)].run.verified;
-        ran += outcome == "ran" ? 1 : 0;
-        mismatches += verified ? 0 : 1;
-        if (isExpectedOutcome(outcome) && outcome != "empty")
-            expected << QString::fromStdString(outcome);
+        const Status status = launches ? result.launches[std::size_t(row)].status
+                                       : result.runs[std::size_t(row)].status;
+        ran += statusRan(status) ? 1 : 0;
+        mismatches += status == Status::Mismatch ? 1 : 0;
+        if (status == Status::Unsupported)
+            expected << QString::fromLatin1(statusName(status));
         if (firstWithOutput < 0 && !result.previews[std::size_t(row)].isNull())
             firstWithOutput = row;
     }
@@ -490,8 +486,7 @@ void BlurPanel::fillRunsTable(const BlurResult& result) {
     m_runs->horizontalHeaderItem(NameColumn)->setText(launches ? tr("launch") : tr("variant"));
     const QColor red(0xc0, 0, 0);
     const QColor green(0, 0x80, 0);
-    auto addRow = [&](const QStringList& cells, const QString& outcome, const QString& detail,
-                      std::optional<bool> verified) {
+    auto addRow = [&](const QStringList& cells, Status status, const QString& detail) {
         const int row = m_runs->rowCount();
         m_runs->insertRow(row);
         for (int c = 0; c < ColumnCount; ++c) {
@@ -499,10 +494,10 @@ void BlurPanel::fillRunsTable(const BlurResult& result) {
             item->setToolTip(cells.value(c));
             m_runs->setItem(row, c, item);
         }
-        QTableWidgetItem* outcomeItem = m_runs->item(row, OutcomeColumn);
-        if (outcome == QStringLiteral("failed")) {
+        QTableWidgetItem* outcomeItem = m_runs->item(row, StatusColumn);
+        if (status == Status::Failed) {
             outcomeItem->setForeground(red);
-        } else if (isExpectedOutcome(outcome.toStdString())) {
+        } else if (isExpected(status)) {
             // Expected: the text said the launch must fail there (or there was nothing to do).
             QFont italic = outcomeItem->font();
             italic.setItalic(true);
@@ -510,51 +505,50 @@ void BlurPanel::fillRunsTable(const BlurResult& result) {
             outcomeItem->setToolTip(tr("An expected outcome: %1").arg(detail));
         }
         QTableWidgetItem* verifiedItem = m_runs->item(row, VerifiedColumn);
-        if (verified && !*verified) {
+        if (status == Status::Mismatch) {
             QFont bold = verifiedItem->font();
             bold.setBold(true);
             for (int c : {int(VerifiedColumn), int(DetailColumn)}) {
                 m_runs->item(row, c)->setForeground(red);
                 m_runs->item(row, c)->setFont(bold);
             }
-        } else if (verified) {
+        } else if (status == Status::Verified) {
             verifiedItem->setForeground(green);
         }
     };
-    auto verifiedText = [](std::optional<bool> verified) {
-        return !verified ? QStringLiteral("—") : *verified ? tr("yes") : tr("NO");
+    auto verifiedText = [](Status status) {
+        return status == Status::Verified   ? tr("yes")
+               : status == Status::Mismatch ? tr("NO")
+                                            : QStringLiteral("—");
     };
     if (launches) {
         for (const BlurLaunchResult& r : result.launches) {
-            const bool ran = r.outcome == "ran";
-            const QString detail =
-                QString::fromStdString(r.verified && !*r.verified ? r.verifyDetail : r.detail);
+            const bool ran = statusRan(r.status);
+            const QString detail = QString::fromStdString(r.detail);
             addRow({QString::fromLatin1(blurLaunchName(r.launch)),
                     QString::fromStdString(r.buildOptions),
                     r.globalX ? size2(r.globalX, r.globalY) : QStringLiteral("—"),
                     r.localX ? size2(r.localX, r.localY) : QStringLiteral("NULL"),
-                    QString::fromStdString(r.outcome), ran ? ms(r.stats.medianMs) : QString(),
-                    ran ? ms(r.stats.minMs) : QString(), ran ? gbps(r.gbps) : QString(),
-                    verifiedText(r.verified), detail},
-                   QString::fromStdString(r.outcome), QString::fromStdString(r.detail), r.verified);
+                    QString::fromLatin1(statusName(r.status)),
+                    ran ? ms(r.stats.medianMs) : QString(), ran ? ms(r.stats.minMs) : QString(),
+                    ran ? gbps(r.gbps) : QString(), verifiedText(r.status), detail},
+                   r.status, detail);
         }
     } else {
-        for (const BlurVariantRun& v : result.runs) {
-            const bool ran = v.outcome == "ran";
+        for (const BlurVariantRow& v : result.runs) {
+            const BlurRun* run = v.run ? &*v.run : nullptr;
             QString name = QString::fromLatin1(blurVariantName(v.requested));
-            if (ran && v.requested != v.run.variant)
-                name += QStringLiteral(" → ") + QString::fromLatin1(blurVariantName(v.run.variant));
+            if (run && v.requested != run->variant)
+                name += QStringLiteral(" → ") + QString::fromLatin1(blurVariantName(run->variant));
             const auto [range, local] =
-                ran ? launchCells(v.run.kernels) : std::pair{QString(), QString()};
-            const std::optional<bool> verified =
-                ran ? std::optional<bool>(v.run.verified) : std::nullopt;
-            const QString detail =
-                QString::fromStdString(ran && !v.run.verified ? v.run.verifyDetail : v.detail);
-            addRow({name, QString::fromStdString(v.run.buildOptions), range, local,
-                    QString::fromStdString(v.outcome), ran ? ms(v.run.stats.medianMs) : QString(),
-                    ran ? ms(v.run.stats.minMs) : QString(), ran ? gbps(v.run.gbps) : QString(),
-                    verifiedText(verified), detail},
-                   QString::fromStdString(v.outcome), QString::fromStdString(v.detail), verified);
+                run ? launchCells(run->kernels) : std::pair{QString(), QString()};
+            const QString detail = QString::fromStdString(v.detail);
+            addRow({name, run ? QString::fromStdString(run->buildOptions) : QString(), range, local,
+                    QString::fromLatin1(statusName(v.status)),
+                    run ? ms(run->stats.medianMs) : QString(),
+                    run ? ms(run->stats.minMs) : QString(), run ? gbps(run->gbps) : QString(),
+                    verifiedText(v.status), detail},
+                   v.status, detail);
         }
     }
     m_runs->resizeColumnsToContents();
@@ -582,8 +576,8 @@ const HostImage* BlurPanel::selectedOutput() const {
         const BlurLaunchResult& r = m_result->launches[std::size_t(row)];
         return r.output.empty() ? nullptr : &r.output;
     }
-    const BlurVariantRun& v = m_result->runs[std::size_t(row)];
-    return v.outcome == "ran" && !v.run.output.empty() ? &v.run.output : nullptr;
+    const BlurVariantRow& v = m_result->runs[std::size_t(row)];
+    return v.run && !v.run->output.empty() ? &v.run->output : nullptr;
 }
 
 void BlurPanel::showSelection() {
@@ -593,7 +587,7 @@ void BlurPanel::showSelection() {
     const BlurResult& result = *m_result;
     const bool launches = result.request.mode == BlurRequest::Mode::Launches;
     const QString name = m_runs->item(row, NameColumn)->text();
-    const QString outcome = m_runs->item(row, OutcomeColumn)->text();
+    const QString outcome = m_runs->item(row, StatusColumn)->text();
     m_compare->setLabels(m_compare->originalLabel(),
                          launches
                              ? name
@@ -627,19 +621,19 @@ void BlurPanel::showSelection() {
     QString mismatch;
     if (launches) {
         const BlurLaunchResult& r = result.launches[std::size_t(row)];
-        if (r.outcome == "ran") {
+        if (statusRan(r.status)) {
             stats = &r.stats;
             rate = r.gbps;
+            verified = r.status == Status::Verified;
+            mismatch = QString::fromStdString(r.detail);
         }
-        verified = r.verified.value_or(true);
-        mismatch = QString::fromStdString(r.verifyDetail);
     } else {
-        const BlurVariantRun& v = result.runs[std::size_t(row)];
-        if (v.outcome == "ran") {
-            stats = &v.run.stats;
-            rate = v.run.gbps;
-            verified = v.run.verified;
-            mismatch = QString::fromStdString(v.run.verifyDetail);
+        const BlurVariantRow& v = result.runs[std::size_t(row)];
+        if (v.run) {
+            stats = &v.run->stats;
+            rate = v.run->gbps;
+            verified = v.status == Status::Verified;
+            mismatch = QString::fromStdString(v.detail);
         }
     }
     if (stats) {
@@ -668,9 +662,9 @@ void BlurPanel::fillCorners(const BlurLaunchResult* launch) {
         return;
     }
     const QString name = QString::fromLatin1(blurLaunchName(launch->launch));
-    if (launch->outcome != "ran") {
+    if (!statusRan(launch->status)) {
         m_cornersTitle->setText(tr("Corners of %1: none, it did not run (%2)")
-                                    .arg(name, QString::fromStdString(launch->outcome)));
+                                    .arg(name, QString::fromLatin1(statusName(launch->status))));
         return;
     }
     m_cornersTitle->setText(

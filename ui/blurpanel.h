@@ -10,8 +10,9 @@
 //
 // The results: a CompareView (the original, or the gray plane, against the selected row's
 // output; side by side or split), a table of runs (variant or launch, build options, range,
-// local size, outcome, median and min ms, GB/s, verified, detail; "refused", "unsupported" and
-// "empty" are expected outcomes with their reason, a verification failure is red), the selected
+// local size, status, median and min ms, GB/s, verified, detail; unsupported (a launch refused as
+// the text says it must be) and not applicable are expected, with their reason, a verification
+// failure is red), the selected
 // launch's corners table (get_global_id, get_local_size, get_enqueued_local_size at the four
 // corners of the range) and its timings. Save Result writes the shown output at full size and
 // depth (saveImage: a temporary file and a rename, so a failure leaves nothing behind).
@@ -104,7 +105,7 @@ public:
         OptionsColumn,
         RangeColumn,
         LocalColumn,
-        OutcomeColumn,
+        StatusColumn,
         MedianColumn,
         MinColumn,
         GbpsColumn,

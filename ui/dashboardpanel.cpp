@@ -335,8 +335,8 @@ void DashboardPanel::showFinished(const DashboardRun& run) {
     int verified = 0, unsupported = 0, bad = 0;
     for (const DashboardResult& r : run.results) {
         verified += r.ran() ? 1 : 0;
-        unsupported += r.status == DashboardStatus::Unsupported ? 1 : 0;
-        bad += r.status == DashboardStatus::Mismatch || r.status == DashboardStatus::Failed;
+        unsupported += r.status == Status::Unsupported ? 1 : 0;
+        bad += r.status == Status::Mismatch || r.status == Status::Failed;
     }
     QString summary = tr("%1 result(s) on %2 device(s): %3 ran")
                           .arg(run.results.size())
@@ -394,7 +394,7 @@ void DashboardPanel::addTableRow(const DashboardResult& r) {
         : ran ? tr("none (a host transfer)")
               : QString(),
         ran && r.ceilingGbps > 0 ? QString::number(r.percentOfCeiling, 'f', 1) : QString(),
-        QString::fromLatin1(dashboardStatusName(r.status)),
+        QString::fromLatin1(statusName(r.status)),
         b && b->ran() ? gbpsText(b->gbps) : QString(),
         compare ? QStringLiteral("×%1").arg(r.gbps / b->gbps, 0, 'f', 2) : QString(),
         QString::fromStdString(ran ? r.variant : r.reason)};
@@ -408,7 +408,7 @@ void DashboardPanel::addTableRow(const DashboardResult& r) {
         m_table->setItem(row, c, item);
     }
     QTableWidgetItem* status = m_table->item(row, StatusColumn);
-    if (r.status == DashboardStatus::Unsupported) {
+    if (r.status == Status::Unsupported) {
         // Expected where the device lacks something: said, in italics, not an error.
         QFont italic = status->font();
         italic.setItalic(true);
@@ -416,7 +416,7 @@ void DashboardPanel::addTableRow(const DashboardResult& r) {
             m_table->item(row, c)->setFont(italic);
             m_table->item(row, c)->setForeground(QColor(100, 100, 100));
         }
-    } else if (!ran || r.status == DashboardStatus::Mismatch) {
+    } else if (!ran || r.status == Status::Mismatch) {
         QFont bold = status->font();
         bold.setBold(true);
         status->setFont(bold);

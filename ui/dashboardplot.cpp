@@ -34,7 +34,7 @@ QString describe(const DashboardRun& run, const DashboardResult& r, const QStrin
         .arg(QString::fromStdString(r.ceilingKind), gbpsText(r.ceilingGbps))
         .arg(r.stats.medianMs, 0, 'g', 4)
         .arg(r.stats.samplesMs.size())
-        .arg(QString::fromLatin1(dashboardStatusName(r.status)));
+        .arg(QString::fromLatin1(statusName(r.status)));
 }
 
 } // namespace

@@ -314,7 +314,7 @@ void ExperimentPanel::addTableRow(const ExperimentPoint& p, const std::vector<De
                                p.ok() ? QString::number(p.gbps, 'f', p.gbps >= 100 ? 0 : 2)
                                       : QString(),
                                p.ok() ? QString::number(p.percentOfCeiling, 'f', 1) : QString(),
-                               QString::fromStdString(p.status)};
+                               QString::fromLatin1(statusName(p.status))};
     for (int c = 0; c < cells.size(); ++c) {
         auto* item = new QTableWidgetItem(cells[c]);
         if (!p.reason.empty())

@@ -313,7 +313,7 @@ QString ExperimentPlot::describe(const ExperimentPoint& p, bool baseline) const 
                      .arg(p.stats.minMs, 0, 'f', 3)
                      .arg(p.stats.maxMs, 0, 'f', 3)
                      .arg(p.stats.samplesMs.size());
-    lines << QString::fromStdString(p.status) +
+    lines << QString::fromLatin1(statusName(p.status)) +
                  (p.reason.empty() ? QString()
                                    : QStringLiteral(": ") + QString::fromStdString(p.reason));
     return lines.join(QLatin1Char('\n'));

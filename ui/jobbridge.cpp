@@ -324,39 +324,18 @@ quint64 JobBridge::runBlur(const BlurRequest& request) {
             const std::vector<BlurVariant> variants =
                 request.variants.empty() ? std::vector<BlurVariant>{BlurVariant::Auto}
                                          : request.variants;
-            for (std::size_t i = 0; i < variants.size(); ++i) {
-                ctx.throwIfCancelled();
-                ctx.progress(0.1 + 0.9 * double(i) / double(variants.size()),
-                             blurVariantName(variants[i]));
-                BlurVariantRun v;
-                v.requested = variants[i];
-                try {
-                    v.run = runBoxBlur(device, *full, request.radius, request.border,
-                                       request.repeats, ctx.cancelToken(), variants[i]);
-                    v.outcome = "ran";
-                } catch (const UnsupportedError& e) {
-                    v.outcome = "unsupported"; // expected where the device lacks something
-                    v.detail = e.what();
-                } catch (const UsageError& e) {
-                    // Among several, a variant not built for these parameters (tiled above
-                    // radius 3) is a row that says so; asked for alone, it is the job's error.
-                    if (variants.size() == 1)
-                        throw;
-                    v.outcome = "not applicable";
-                    v.detail = e.what();
-                } catch (const CancelledError&) {
-                    throw;
-                } catch (...) {
-                    // One variant of several is a failed row, not a failed comparison.
-                    if (variants.size() == 1)
-                        throw;
-                    v.outcome = "failed";
-                    v.detail = toJobError(std::current_exception()).message;
-                }
-                result.previews.push_back(v.run.output.empty() ? QImage()
-                                                               : previewOf(v.run.output, side));
-                result.runs.push_back(std::move(v));
-            }
+            std::size_t done = 0;
+            ctx.progress(0.1, blurVariantName(variants.front()));
+            result.runs = runBlurVariants(
+                device, *full, {request.radius}, variants, request.border, request.repeats,
+                ctx.cancelToken(), {}, [&](BlurVariantRow& row) {
+                    result.previews.push_back(row.run && !row.run->output.empty()
+                                                  ? previewOf(row.run->output, side)
+                                                  : QImage());
+                    if (++done < variants.size())
+                        ctx.progress(0.1 + 0.9 * double(done) / double(variants.size()),
+                                     blurVariantName(variants[done]));
+                });
         }
         return result;
     };
@@ -486,7 +465,7 @@ quint64 JobBridge::runScans(const ScanBenchRequest& request) {
             const bool first = segmented.empty();
             const double copyGbps = result.run.copy.gbps;
             auto rescale = [&](ScanPoint& p) {
-                if (!first && copyGbps > 0 && (p.status == "verified" || p.status == "mismatch"))
+                if (!first && copyGbps > 0 && statusRan(p.status))
                     p.percentOfCopy = 100.0 * p.gbps / copyGbps;
             };
             ScanRun second = histlab::runScans(device, r, ctx.cancelToken(), [&](ScanPoint p) {

@@ -86,17 +86,6 @@ struct BlurRequest {
     int maxPreviewSide = 4096;
 };
 
-/// One whole-image variant as it went: "ran"; "unsupported" (the device cannot run it: an
-/// expected outcome, with the reason in detail); and, when several variants run, "not
-/// applicable" (a variant not made for these parameters, e.g. tiled above radius 3) or
-/// "failed" (any other error). A single variant's errors other than unsupported fail the job.
-struct BlurVariantRun {
-    BlurVariant requested = BlurVariant::Auto;
-    std::string outcome;
-    std::string detail;
-    BlurRun run; ///< when it ran
-};
-
 /// One finished blur, as values. The previews are 8-bit QImages of the same size (the high
 /// byte of 16-bit data, downscaled alike when the image is larger than maxPreviewSide); the
 /// outputs themselves are full size, for saving.
@@ -108,7 +97,7 @@ struct BlurResult {
     int depth = 8;
     QString note;        ///< e.g. the launch demonstration of a color image runs on its luma
     QImage inputPreview; ///< what was blurred: the image, or its gray plane
-    std::vector<BlurVariantRun> runs;       ///< WholeImage: one per requested variant
+    std::vector<BlurVariantRow> runs;       ///< WholeImage: one per requested variant
     std::vector<BlurLaunchResult> launches; ///< Launches: one per launch
     std::vector<QImage> previews; ///< one per run or launch, null where there is no output
 };

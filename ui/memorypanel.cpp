@@ -2,7 +2,7 @@
 
 #include "logging.h"
 
-#include <pipelines/memorylab/memorylab.h>
+#include <report/bytesize.h>
 #include <report/report.h>
 #include <runtime/errors.h>
 
@@ -549,7 +549,7 @@ void MemoryPanel::setCopyLine(double gbps) {
 void MemoryPanel::fitReversal() {
     double top = m_copyGbps;
     for (const ReverseResult& r : m_reverse)
-        if (pointRan(r.status))
+        if (statusRan(r.status))
             top = std::max(top, r.gbps);
     m_reversePlot->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
 }
@@ -561,10 +561,10 @@ void MemoryPanel::addReverseResult(const ReverseResult& r) {
         setCopyLine(r.gbps * 100.0 / r.percentOfCopy);
     const ReverseVariantInfo& info = reverseVariantInfo(r.variant);
     // Unsupported and failed kernels have no bar, only their row (with the reason).
-    if (pointRan(r.status) && r.gbps > 0)
+    if (statusRan(r.status) && r.gbps > 0)
         (info.reference ? m_referenceBars : m_ownBars)->addData(variantSlot(r.variant), r.gbps);
 
-    const bool ran = pointRan(r.status);
+    const bool ran = statusRan(r.status);
     const QStringList cells = {QString::fromStdString(r.name),
                                info.reference ? tr("yes") : QString(),
                                ran ? gbpsText(r.gbps) : QString(),
@@ -572,7 +572,7 @@ void MemoryPanel::addReverseResult(const ReverseResult& r) {
                                                           : QString(),
                                ran ? msText(r.stats.medianMs) : QString(),
                                ran ? QString::number(r.correctBytes) : QString(),
-                               QString::fromLatin1(pointStatusName(r.status)),
+                               QString::fromLatin1(statusName(r.status)),
                                QString::fromStdString(r.detail)};
     const int row = m_table->rowCount();
     m_table->insertRow(row);
@@ -589,7 +589,7 @@ void MemoryPanel::addReverseResult(const ReverseResult& r) {
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_table->setItem(row, c, item);
     }
-    if (r.status == PointStatus::Unsupported) {
+    if (r.status == Status::Unsupported) {
         // Expected where the device lacks something: the reason, in italics, not an error.
         for (int c = 0; c < ColumnCount; ++c) {
             QTableWidgetItem* item = m_table->item(row, c);
@@ -598,7 +598,7 @@ void MemoryPanel::addReverseResult(const ReverseResult& r) {
             item->setFont(italic);
             item->setForeground(QColor(100, 100, 100));
         }
-    } else if (r.status != PointStatus::Verified) {
+    } else if (r.status != Status::Verified) {
         const QColor red(0xc0, 0, 0);
         for (int c : {int(StatusColumn), int(DetailColumn), int(CorrectColumn)}) {
             QFont bold = m_table->item(row, c)->font();
@@ -624,7 +624,7 @@ void MemoryPanel::refreshCorrectColumn() {
         return;
     for (int row = 0; row < m_table->rowCount() && row < int(m_reverse.size()); ++row) {
         const ReverseResult& r = m_reverse[std::size_t(row)];
-        if (pointRan(r.status))
+        if (statusRan(r.status))
             m_table->item(row, CorrectColumn)
                 ->setText(tr("%1 of %2").arg(r.correctBytes).arg(m_reverseBytes));
     }
@@ -637,14 +637,14 @@ void MemoryPanel::showCeilings(const CeilingSweep& sweep) {
     double top = 0;
     QStringList notes;
     for (const WidthCeiling& w : sweep.widths) {
-        if (pointRan(w.status)) {
+        if (statusRan(w.status)) {
             m_readWidths->addData(w.width, w.read.gbps);
             m_copyWidths->addData(w.width, w.copy.gbps);
             top = std::max({top, w.read.gbps, w.copy.gbps});
         }
-        if (w.status != PointStatus::Verified)
+        if (w.status != Status::Verified)
             notes << tr("%1 %2%3").arg(
-                elementName(w.width), QString::fromLatin1(pointStatusName(w.status)),
+                elementName(w.width), QString::fromLatin1(statusName(w.status)),
                 w.detail.empty() ? QString()
                                  : QStringLiteral(": ") + QString::fromStdString(w.detail));
     }
@@ -671,7 +671,7 @@ void MemoryPanel::showCeilings(const CeilingSweep& sweep) {
 
 void MemoryPanel::addTransferPoint(const TransferPoint& point) {
     m_transfers.push_back(point);
-    if (pointRan(point.status) && point.gbps > 0)
+    if (statusRan(point.status) && point.gbps > 0)
         if (QCPGraph* g = transferGraph(point.kind))
             g->addData(double(point.bytes), point.gbps);
     fitTransfers();
@@ -685,7 +685,7 @@ void MemoryPanel::fitTransfers() {
     for (const TransferPoint& p : m_transfers) {
         left = left == 0 ? double(p.bytes) : std::min(left, double(p.bytes));
         right = std::max(right, double(p.bytes));
-        if (pointRan(p.status) && p.gbps > 0) {
+        if (statusRan(p.status) && p.gbps > 0) {
             lo = lo == 0 ? p.gbps : std::min(lo, p.gbps);
             hi = std::max(hi, p.gbps);
         }
@@ -713,7 +713,7 @@ void MemoryPanel::showTransferSummary(const TransferSweep& sweep) {
     const auto ratio = [&](TransferKind pinned, TransferKind pageable, const QString& what) {
         const TransferPoint* a = sweep.largest(pinned);
         const TransferPoint* b = sweep.largest(pageable);
-        if (a && b && pointRan(a->status) && pointRan(b->status) && b->gbps > 0)
+        if (a && b && statusRan(a->status) && statusRan(b->status) && b->gbps > 0)
             parts << tr("Pinned / pageable %1 at %2: ×%3 (%4 / %5 GB/s).")
                          .arg(what, bytesText(a->bytes))
                          .arg(a->gbps / b->gbps, 0, 'f', 2)
@@ -723,7 +723,7 @@ void MemoryPanel::showTransferSummary(const TransferSweep& sweep) {
     ratio(TransferKind::DeviceToHostPinned, TransferKind::DeviceToHostPageable, tr("device→host"));
     int bad = 0;
     for (const TransferPoint& p : sweep.points)
-        bad += p.status == PointStatus::Verified ? 0 : 1;
+        bad += p.status == Status::Verified ? 0 : 1;
     if (bad)
         parts << tr("%n point(s) not verified (see the CSV or JSON for why).", nullptr, bad);
     m_launch->setText(parts.join(QLatin1Char(' ')));
@@ -751,9 +751,9 @@ void MemoryPanel::showFinished(const MemoryLabResult& result) {
         m_table->resizeColumnsToContents();
         int verified = 0, unsupported = 0, failed = 0;
         for (const ReverseResult& r : run.results) {
-            verified += r.status == PointStatus::Verified ? 1 : 0;
-            unsupported += r.status == PointStatus::Unsupported ? 1 : 0;
-            failed += r.status == PointStatus::Mismatch || r.status == PointStatus::Failed;
+            verified += r.status == Status::Verified ? 1 : 0;
+            unsupported += r.status == Status::Unsupported ? 1 : 0;
+            failed += r.status == Status::Mismatch || r.status == Status::Failed;
         }
         QString s = tr("reversal of %1: %2 of %3 kernels verified")
                         .arg(bytesText(run.bytes))
@@ -776,14 +776,14 @@ void MemoryPanel::showFinished(const MemoryLabResult& result) {
             summary << tr("ceilings: read %1 GB/s, copy %2 GB/s")
                            .arg(gbpsText(c.bestReadGbps), gbpsText(c.bestCopyGbps));
         for (const WidthCeiling& w : c.widths)
-            bad = bad || w.status == PointStatus::Mismatch || w.status == PointStatus::Failed;
+            bad = bad || w.status == Status::Mismatch || w.status == Status::Failed;
     }
     if (result.memory.transfers) {
         showTransferSummary(*result.memory.transfers);
         int verified = 0;
         for (const TransferPoint& p : result.memory.transfers->points) {
-            verified += p.status == PointStatus::Verified ? 1 : 0;
-            bad = bad || p.status == PointStatus::Mismatch || p.status == PointStatus::Failed;
+            verified += p.status == Status::Verified ? 1 : 0;
+            bad = bad || p.status == Status::Mismatch || p.status == Status::Failed;
         }
         summary << tr("transfers: %1 of %2 points verified")
                        .arg(verified)

@@ -77,7 +77,7 @@ QString msText(double value) {
 }
 
 bool drawn(const ScanPoint& p) {
-    return (p.status == "verified" || p.status == "mismatch") && p.gbps > 0;
+    return statusRan(p.status) && p.gbps > 0;
 }
 
 } // namespace
@@ -451,7 +451,7 @@ void ScanPanel::addPoint(const ScanPoint& point) {
                                .arg(point.workGroupSize)
                                .arg(gbpsText(point.gbps)));
         }
-    } else if (graph && point.status == "unsupported") {
+    } else if (graph && point.status == Status::Unsupported) {
         graph->setName(tr("%1 (unsupported)").arg(variantName(point.variant)));
     }
     addTableRow(point);
@@ -462,14 +462,14 @@ void ScanPanel::addPoint(const ScanPoint& point) {
 }
 
 void ScanPanel::addTableRow(const ScanPoint& p) {
-    const bool judged = p.status == "verified" || p.status == "mismatch";
+    const bool judged = statusRan(p.status);
     const QStringList cells = {
         variantName(p.variant),
         QString::number(p.workGroupSize),
         judged ? gbpsText(p.gbps) : QString(),
         judged && p.percentOfCopy > 0 ? QString::number(p.percentOfCopy, 'f', 1) : QString(),
         judged ? msText(p.stats.medianMs) : QString(),
-        QString::fromStdString(p.status),
+        QString::fromLatin1(statusName(p.status)),
         QString::fromStdString(p.detail)};
     const int row = m_table->rowCount();
     m_table->insertRow(row);
@@ -482,7 +482,7 @@ void ScanPanel::addTableRow(const ScanPoint& p) {
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_table->setItem(row, c, item);
     }
-    if (p.status == "unsupported") {
+    if (p.status == Status::Unsupported) {
         // Expected where the device lacks the feature: the reason, in italics, not an error.
         for (int c = 0; c < ColumnCount; ++c) {
             QTableWidgetItem* item = m_table->item(row, c);
@@ -493,7 +493,7 @@ void ScanPanel::addTableRow(const ScanPoint& p) {
         }
         m_table->item(row, StatusColumn)
             ->setToolTip(tr("An expected outcome: %1").arg(QString::fromStdString(p.detail)));
-    } else if (p.status != "verified") {
+    } else if (p.status != Status::Verified) {
         const QColor red(0xc0, 0, 0);
         for (int c : {int(StatusColumn), int(DetailColumn)}) {
             QFont bold = m_table->item(row, c)->font();
@@ -519,9 +519,9 @@ void ScanPanel::showFinished(const ScanBenchResult& result) {
     m_table->resizeColumnsToContents();
     int verified = 0, unsupported = 0, bad = 0;
     for (const ScanPoint& p : result.run.points) {
-        verified += p.status == "verified" ? 1 : 0;
-        unsupported += p.status == "unsupported" ? 1 : 0;
-        bad += p.status == "mismatch" || p.status == "failed" ? 1 : 0;
+        verified += p.status == Status::Verified ? 1 : 0;
+        unsupported += p.status == Status::Unsupported ? 1 : 0;
+        bad += p.status == Status::Mismatch || p.status == Status::Failed ? 1 : 0;
     }
     QString summary = tr("%1 points: %2 verified").arg(result.run.points.size()).arg(verified);
     if (unsupported)

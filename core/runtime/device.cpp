@@ -1,6 +1,6 @@
 #include "runtime/device.h"
 
-#include "pipelines/memorylab/memorylab.h" // formatByteSize
+#include "report/bytesize.h" // formatByteSize
 #include "runtime/errors.h"
 #include "runtime/kernelsource.h"
 #include "runtime/log.h"

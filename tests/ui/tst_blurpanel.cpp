@@ -34,6 +34,7 @@
 
 using histlab::BorderMode;
 using histlab::HostImage;
+using histlab::Status;
 using histlab::ui::BlurPanel;
 using histlab::ui::CompareView;
 using histlab::ui::MainWindow;
@@ -191,32 +192,33 @@ void TestBlurPanel::wholeImageEqualsReference() {
     QCOMPARE(panel->runsTable()->rowCount(), int(expectedRows));
     int ran = 0;
     for (std::size_t i = 0; i < result.runs.size(); ++i) {
-        const histlab::ui::BlurVariantRun& v = result.runs[i];
+        const histlab::BlurVariantRow& v = result.runs[i];
         const int row = int(i);
         // A variant the device cannot run says so (an expected outcome); every other one ran
         // and equals the reference byte for byte.
-        if (v.outcome == "unsupported" || v.outcome == "not applicable") {
-            QCOMPARE(cell(panel->runsTable(), row, BlurPanel::OutcomeColumn),
-                     QString::fromStdString(v.outcome));
+        if (v.status == Status::Unsupported || v.status == Status::NotApplicable) {
+            QCOMPARE(cell(panel->runsTable(), row, BlurPanel::StatusColumn),
+                     QString::fromLatin1(histlab::statusName(v.status)));
             QVERIFY(!cell(panel->runsTable(), row, BlurPanel::DetailColumn).isEmpty());
             continue;
         }
-        QVERIFY2(v.outcome == "ran",
-                 qPrintable(QString::fromStdString(v.outcome + ": " + v.detail)));
+        QVERIFY2(v.status == Status::Verified && v.run,
+                 qPrintable(QString::fromLatin1(histlab::statusName(v.status)) +
+                            QStringLiteral(": ") + QString::fromStdString(v.detail)));
         ++ran;
-        QCOMPARE(v.run.output.width, input.width);
-        QCOMPARE(v.run.output.height, input.height);
-        QCOMPARE(v.run.output.channels, input.channels);
-        QCOMPARE(v.run.output.depth, input.depth);
-        QVERIFY2(v.run.output.data == reference.data, histlab::blurVariantName(v.run.variant));
-        QVERIFY(v.run.verified);
+        QCOMPARE(v.run->output.width, input.width);
+        QCOMPARE(v.run->output.height, input.height);
+        QCOMPARE(v.run->output.channels, input.channels);
+        QCOMPARE(v.run->output.depth, input.depth);
+        QVERIFY2(v.run->output.data == reference.data, histlab::blurVariantName(v.run->variant));
+        QVERIFY(v.run->verified);
         QCOMPARE(cell(panel->runsTable(), row, BlurPanel::VerifiedColumn), QStringLiteral("yes"));
         QVERIFY(!cell(panel->runsTable(), row, BlurPanel::MedianColumn).isEmpty());
         QVERIFY(!cell(panel->runsTable(), row, BlurPanel::OptionsColumn).isEmpty());
     }
     QVERIFY(ran >= 1);
     if (expectedRows == 3 && radius > histlab::kTiledMaxRadius) // tiled is for small radii
-        QCOMPARE(cell(panel->runsTable(), 1, BlurPanel::OutcomeColumn),
+        QCOMPARE(cell(panel->runsTable(), 1, BlurPanel::StatusColumn),
                  QStringLiteral("not applicable"));
     // The first row that ran is shown against the original, at the image's size.
     QVERIFY(panel->selectedOutput());
@@ -249,12 +251,14 @@ void TestBlurPanel::launchDemoShowsExpectedOutcomesAndCorners() {
     // The reference text's outcomes: expected, with their reason, not errors.
     const int cl12 = rowNamed(table, QStringLiteral("cl12-16x16"));
     QVERIFY(cl12 >= 0);
-    QCOMPARE(cell(table, cl12, BlurPanel::OutcomeColumn), QStringLiteral("refused"));
+    QCOMPARE(cell(table, cl12, BlurPanel::StatusColumn), QStringLiteral("unsupported"));
+    QVERIFY2(cell(table, cl12, BlurPanel::DetailColumn).contains(QStringLiteral("refused")),
+             qPrintable(cell(table, cl12, BlurPanel::DetailColumn)));
     QVERIFY2(cell(table, cl12, BlurPanel::DetailColumn).contains(QStringLiteral("divide")),
              qPrintable(cell(table, cl12, BlurPanel::DetailColumn)));
     const int cl20 = rowNamed(table, QStringLiteral("cl20-16x16"));
     QVERIFY(cl20 >= 0);
-    QCOMPARE(cell(table, cl20, BlurPanel::OutcomeColumn), QStringLiteral("unsupported")); // PoCL
+    QCOMPARE(cell(table, cl20, BlurPanel::StatusColumn), QStringLiteral("unsupported")); // PoCL
     QVERIFY(!cell(table, cl20, BlurPanel::DetailColumn).isEmpty());
     QVERIFY(!panel->statusLabel()->text().contains(QStringLiteral("differ")));
 
@@ -262,7 +266,7 @@ void TestBlurPanel::launchDemoShowsExpectedOutcomesAndCorners() {
     const HostImage gray = histlab::ui::launchPlane(load(fixture(QStringLiteral("rgb8.png"))));
     const HostImage reference = histlab::boxBlurReference(gray, 1, BorderMode::Interior);
     for (const histlab::BlurLaunchResult& r : panel->result()->launches)
-        if (r.outcome == "ran") {
+        if (histlab::statusRan(r.status)) {
             QVERIFY2(r.output.data == reference.data, histlab::blurLaunchName(r.launch));
             QCOMPARE(cell(table,
                           rowNamed(table, QString::fromLatin1(histlab::blurLaunchName(r.launch))),
@@ -274,7 +278,7 @@ void TestBlurPanel::launchDemoShowsExpectedOutcomesAndCorners() {
     // The padded launch: the range rounded up to 16 x 16 groups, corners at the interior's.
     const int padded = rowNamed(table, QStringLiteral("padded-16x16"));
     QVERIFY(padded >= 0);
-    QCOMPARE(cell(table, padded, BlurPanel::OutcomeColumn), QStringLiteral("ran"));
+    QCOMPARE(cell(table, padded, BlurPanel::StatusColumn), QStringLiteral("verified"));
     QCOMPARE(cell(table, padded, BlurPanel::RangeColumn), QStringLiteral("48×32"));
     QCOMPARE(cell(table, padded, BlurPanel::LocalColumn), QStringLiteral("16×16"));
     panel->selectRow(padded);
@@ -327,7 +331,7 @@ void TestBlurPanel::mismatchIsShownInRed() {
     QVERIFY(run(panel));
     const QTableWidget* table = panel->runsTable();
     QCOMPARE(table->rowCount(), 1);
-    QCOMPARE(cell(table, 0, BlurPanel::OutcomeColumn), QStringLiteral("ran"));
+    QCOMPARE(cell(table, 0, BlurPanel::StatusColumn), QStringLiteral("mismatch"));
     QCOMPARE(cell(table, 0, BlurPanel::VerifiedColumn), QStringLiteral("NO"));
     QCOMPARE(table->item(0, BlurPanel::VerifiedColumn)->foreground().color(), QColor(0xc0, 0, 0));
     QVERIFY2(cell(table, 0, BlurPanel::DetailColumn).contains(QStringLiteral("CPU reference")),

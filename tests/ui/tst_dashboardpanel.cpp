@@ -24,7 +24,7 @@
 #include <QtTest>
 
 using histlab::DashboardResult;
-using histlab::DashboardStatus;
+using histlab::Status;
 using histlab::ui::DashboardPanel;
 using histlab::ui::DashboardPlot;
 using histlab::ui::JobBridge;
@@ -116,7 +116,7 @@ void TestDashboardPanel::runFillsBarsAndTableLive() {
     QCOMPARE(m_panel->table()->rowCount(), pipelines);
     for (int row = 0; row < pipelines; ++row) {
         const DashboardResult& r = run.results[std::size_t(row)];
-        QVERIFY2(r.status == DashboardStatus::Verified || r.status == DashboardStatus::Timed,
+        QVERIFY2(r.status == Status::Verified || r.status == Status::Timed,
                  qPrintable(QString::fromStdString(r.pipeline + ": " + r.reason)));
         QVERIFY(r.gbps > 0);
         // Host<->device transfers have no device ceiling; everything else has one.
@@ -124,7 +124,7 @@ void TestDashboardPanel::runFillsBarsAndTableLive() {
         QCOMPARE(m_panel->table()->item(row, DashboardPanel::PipelineColumn)->text(),
                  QString::fromStdString(r.pipeline));
         QCOMPARE(m_panel->table()->item(row, DashboardPanel::StatusColumn)->text(),
-                 QString::fromLatin1(histlab::dashboardStatusName(r.status)));
+                 QString::fromLatin1(histlab::statusName(r.status)));
         QVERIFY(!m_panel->table()->item(row, DashboardPanel::GbpsColumn)->text().isEmpty());
     }
     // Each bar stands at its pipeline's place with its GB/s.

@@ -101,7 +101,7 @@ void TestExperiments::smallSweepGrowsThePlot() {
     QCOMPARE(panel->table()->rowCount(), 8);
     QVERIFY(panel->run().has_value());
     for (const histlab::ExperimentPoint& p : panel->run()->points)
-        QCOMPARE(QString::fromStdString(p.status), QStringLiteral("verified"));
+        QCOMPARE(p.status, histlab::Status::Verified);
     QVERIFY(panel->runButton()->isEnabled());
     // A tooltip at a drawn point names its parameters.
     const QCPGraph* graph = panel->plot()->graph(0);
@@ -228,7 +228,7 @@ void TestExperiments::imageDistributionNeedsAnImage() {
     QCOMPARE(panel->plot()->pointCount(), 4);
     for (const histlab::ExperimentPoint& p : panel->run()->points) {
         QCOMPARE(QString::fromStdString(p.distribution), QStringLiteral("image"));
-        QCOMPARE(QString::fromStdString(p.status), QStringLiteral("verified"));
+        QCOMPARE(p.status, histlab::Status::Verified);
     }
 }
 

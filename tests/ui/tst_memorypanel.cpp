@@ -30,8 +30,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-using histlab::PointStatus;
 using histlab::ReverseResult;
+using histlab::Status;
 using histlab::TransferKind;
 using histlab::ui::MainWindow;
 using histlab::ui::MemoryPanel;
@@ -186,7 +186,7 @@ void TestMemoryPanel::smallRunFillsEveryPage() {
     int reference = 0;
     for (int row = 0; row < table->rowCount(); ++row) {
         const ReverseResult& r = reversal.results[std::size_t(row)];
-        QVERIFY2(r.status == PointStatus::Verified, qPrintable(QString::fromStdString(r.detail)));
+        QVERIFY2(r.status == Status::Verified, qPrintable(QString::fromStdString(r.detail)));
         QCOMPARE(r.correctBytes, kReverseBytes);
         QCOMPARE(cell(table, row, MemoryPanel::KernelColumn), QString::fromStdString(r.name));
         QCOMPARE(cell(table, row, MemoryPanel::StatusColumn), QStringLiteral("verified"));

@@ -29,6 +29,8 @@
 
 using histlab::ScanPoint;
 using histlab::ScanVariant;
+using histlab::Status;
+using histlab::statusName;
 using histlab::ui::MainWindow;
 using histlab::ui::ScanPanel;
 using histlab::uitest::kTimeoutMs;
@@ -129,22 +131,23 @@ void TestScanPanel::sweepArrivesLiveAndIsVerified() {
         const ScanPoint& p = run.points[std::size_t(row)];
         QCOMPARE(cell(table, row, ScanPanel::VariantColumn),
                  QString::fromLatin1(histlab::scanVariantName(p.variant)));
-        QCOMPARE(cell(table, row, ScanPanel::StatusColumn), QString::fromStdString(p.status));
+        QCOMPARE(cell(table, row, ScanPanel::StatusColumn),
+                 QString::fromLatin1(statusName(p.status)));
         switch (p.variant) {
         case ScanVariant::Naive:
         case ScanVariant::Blelloch:
         case ScanVariant::ReduceThenScan:
         case ScanVariant::Lookback:
-            QVERIFY2(p.status == "verified",
-                     qPrintable(QString::fromStdString(p.status + ": " + p.detail)));
-            QVERIFY(p.verified);
+            QVERIFY2(p.status == Status::Verified,
+                     qPrintable(QString::fromLatin1(statusName(p.status)) + QStringLiteral(": ") +
+                                QString::fromStdString(p.detail)));
             QVERIFY(cell(table, row, ScanPanel::GbpsColumn).toDouble() > 0);
             QVERIFY(cell(table, row, ScanPanel::PercentColumn).toDouble() > 0);
             break;
         case ScanVariant::WgScan:
             // PoCL 3.1 has no work_group_scan_exclusive_add: unsupported, with the reason, in
             // italics; never replaced by another variant.
-            QCOMPARE(p.status, std::string("unsupported"));
+            QCOMPARE(p.status, Status::Unsupported);
             QVERIFY(!cell(table, row, ScanPanel::DetailColumn).isEmpty());
             QVERIFY(table->item(row, ScanPanel::StatusColumn)->font().italic());
             QVERIFY(cell(table, row, ScanPanel::GbpsColumn).isEmpty());

@@ -128,7 +128,7 @@ TEST(Dashboard, SmallRunIsVerifiedWithPositiveFiniteFiguresAndStreams) {
         EXPECT_EQ(r.device, 0);
         EXPECT_EQ(r.pipeline, run.pipelines[i]);
         if (r.pipeline.rfind("h2d", 0) == 0 || r.pipeline.rfind("d2h", 0) == 0) { // no ceiling
-            EXPECT_EQ(r.status, DashboardStatus::Verified);
+            EXPECT_EQ(r.status, Status::Verified);
             EXPECT_EQ(r.ceilingKind, "none");
             EXPECT_EQ(r.percentOfCeiling, 0.0);
             EXPECT_EQ(r.bytes, kSmall);
@@ -136,7 +136,7 @@ TEST(Dashboard, SmallRunIsVerifiedWithPositiveFiniteFiguresAndStreams) {
             continue;
         }
         const bool ceiling = r.pipeline == "read-only" || r.pipeline == "copy";
-        EXPECT_EQ(r.status, ceiling ? DashboardStatus::Timed : DashboardStatus::Verified);
+        EXPECT_EQ(r.status, ceiling ? Status::Timed : Status::Verified);
         EXPECT_TRUE(r.ran());
         EXPECT_FALSE(r.variant.empty());
         EXPECT_GT(r.bytes, 0u);
@@ -237,7 +237,7 @@ TEST(Dashboard, RegisteredPipelinesRunWithoutTheDashboardNamingThem) {
                                    r.gbps = gbPerSecond(r.bytes, r.stats.medianMs);
                                    r.ceilingKind = "copy";
                                    r.ceilingGbps = 4 * r.gbps;
-                                   r.status = DashboardStatus::Verified;
+                                   r.status = Status::Verified;
                                    return std::vector<DashboardResult>{r};
                                }});
     registerDashboardPipeline(
@@ -248,7 +248,7 @@ TEST(Dashboard, RegisteredPipelinesRunWithoutTheDashboardNamingThem) {
     registerDashboardPipeline(
         {"test-failed", "throws DeviceError (tests)",
          [](Device&, const DashboardOptions&, const CancelToken&) -> std::vector<DashboardResult> {
-             throw DeviceError("clEnqueueNDRangeKernel failed: oops", -5);
+             throw DeviceError("clEnqueueNDRangeKernel failed: oops", CL_INVALID_OPERATION);
          }});
     const std::vector<std::string> all = names(dashboardPipelines());
     ASSERT_GE(all.size(), 9u);
@@ -266,10 +266,10 @@ TEST(Dashboard, RegisteredPipelinesRunWithoutTheDashboardNamingThem) {
     EXPECT_EQ(run.results[0].pipeline, "test-fixed");
     EXPECT_EQ(run.results[0].bytes, 4096u);
     EXPECT_DOUBLE_EQ(run.results[0].percentOfCeiling, 25.0); // computed by the run
-    EXPECT_EQ(run.results[1].status, DashboardStatus::Unsupported);
+    EXPECT_EQ(run.results[1].status, Status::Unsupported);
     EXPECT_EQ(run.results[1].pipeline, "test-unsupported");
     EXPECT_EQ(run.results[1].reason, "no such hardware");
-    EXPECT_EQ(run.results[2].status, DashboardStatus::Failed);
+    EXPECT_EQ(run.results[2].status, Status::Failed);
     EXPECT_NE(run.results[2].reason.find("oops"), std::string::npos);
     EXPECT_DOUBLE_EQ(run.results[2].percentOfCeiling, 0.0);
     EXPECT_EQ(progress.size(), 4u); // one per pipeline, then "done"

@@ -135,7 +135,8 @@ TEST(ExperimentRun, EveryPointVerifiedAndStreamedInOrder) {
     ASSERT_EQ(streamed.size(), run.points.size());
     for (std::size_t i = 0; i < run.points.size(); ++i) {
         const ExperimentPoint& p = run.points[i];
-        EXPECT_EQ(p.status, "verified") << p.series << " " << p.distribution << ": " << p.reason;
+        EXPECT_EQ(p.status, Status::Verified)
+            << p.series << " " << p.distribution << ": " << p.reason;
         EXPECT_EQ(streamed[i].series, p.series);
         EXPECT_EQ(streamed[i].distribution, p.distribution);
         EXPECT_GE(p.stats.samplesMs.size(), 2u);
@@ -155,7 +156,7 @@ TEST(ExperimentRun, StagesBelowTheLastAreTimedNotVerified) {
     const ExperimentRun run = runExperiment(sharedSet(), {sharedIndex()}, spec);
     ASSERT_EQ(run.points.size(), 8u);
     for (const ExperimentPoint& p : run.points)
-        EXPECT_EQ(p.status, p.x == 3 ? "verified" : "timed") << p.series << " " << p.x;
+        EXPECT_EQ(p.status, p.x == 3 ? Status::Verified : Status::Timed) << p.series << " " << p.x;
 }
 
 TEST(ExperimentRun, CancellationStopsAtTheNextPoint) {
@@ -191,11 +192,11 @@ TEST(ExperimentRun, APointThatCannotBuildIsReportedAndTheRestGoOn) {
     setKernelDir("");
     ASSERT_EQ(run.points.size(), 4u);
     EXPECT_EQ(run.points[0].series, "naive");
-    EXPECT_EQ(run.points[0].status, "failed");
+    EXPECT_EQ(run.points[0].status, Status::Failed);
     EXPECT_NE(run.points[0].reason.find("histogram256.cl"), std::string::npos)
         << run.points[0].reason;
     for (std::size_t i = 1; i < 4; ++i)
-        EXPECT_EQ(run.points[i].status, "verified") << run.points[i].series;
+        EXPECT_EQ(run.points[i].status, Status::Verified) << run.points[i].series;
 }
 
 TEST(ExperimentRun, UnknownDistributionOrImageWithoutImageIsAUsageError) {
@@ -214,7 +215,7 @@ TEST(ExperimentRun, ImageDistributionRepeatsTheGrayPlane) {
     spec.image = &image;
     const ExperimentRun run = runExperiment(sharedSet(), {sharedIndex()}, spec);
     for (const ExperimentPoint& p : run.points)
-        EXPECT_EQ(p.status, "verified") << p.series << ": " << p.reason;
+        EXPECT_EQ(p.status, Status::Verified) << p.series << ": " << p.reason;
 }
 
 TEST(ExperimentFiles, JsonRoundTripsAndBaselineMatchesByParameters) {

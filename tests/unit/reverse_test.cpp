@@ -6,8 +6,8 @@
 // per vector width; byte sizes as the command line writes them.
 #include "unitsupport.h"
 
-#include "pipelines/memorylab/memorylab.h"
 #include "pipelines/reverse/reverse.h"
+#include "report/bytesize.h"
 #include "report/json.h"
 #include "report/report.h"
 #include "runtime/errors.h"
@@ -99,7 +99,7 @@ void expectAllExact(const ReverseRun& run, std::uint64_t n) {
     ASSERT_EQ(run.results.size(), allReverseVariants().size());
     EXPECT_EQ(run.bytes, n);
     for (const ReverseResult& r : run.results) {
-        EXPECT_EQ(r.status, PointStatus::Verified) << r.name << ": " << r.detail;
+        EXPECT_EQ(r.status, Status::Verified) << r.name << ": " << r.detail;
         EXPECT_EQ(r.correctBytes, n) << r.name;
         EXPECT_TRUE(std::isfinite(r.gbps) && r.gbps > 0) << r.name << " " << r.gbps;
         EXPECT_EQ(r.stats.samplesMs.size(), 1u) << r.name;
@@ -215,24 +215,24 @@ TEST(MemoryReverse, BrokenKernelsAreReportedNotFatal) {
     for (const ReverseResult& r : run.results) {
         switch (r.variant) {
         case ReverseVariant::Uint4:
-            EXPECT_EQ(r.status, PointStatus::Mismatch);
+            EXPECT_EQ(r.status, Status::Mismatch);
             EXPECT_LT(r.correctBytes, n);
             EXPECT_NE(r.detail.find("of 4101 correct"), std::string::npos) << r.detail;
             break;
         case ReverseVariant::Char1:
-            EXPECT_EQ(r.status, PointStatus::Unsupported) << r.detail;
+            EXPECT_EQ(r.status, Status::Unsupported) << r.detail;
             EXPECT_NE(r.detail.find("CL_INVALID_WORK_GROUP_SIZE"), std::string::npos) << r.detail;
             EXPECT_NE(r.detail.find("256 work-items per group"), std::string::npos) << r.detail;
             break;
         case ReverseVariant::Uint4Serial:
-            EXPECT_EQ(r.status, PointStatus::Failed);
+            EXPECT_EQ(r.status, Status::Failed);
             EXPECT_NE(r.detail.find("CL_INVALID_KERNEL_NAME"), std::string::npos) << r.detail;
             break;
         default:
-            EXPECT_EQ(r.status, PointStatus::Verified) << r.name << ": " << r.detail;
+            EXPECT_EQ(r.status, Status::Verified) << r.name << ": " << r.detail;
             EXPECT_EQ(r.correctBytes, n);
         }
-        if (!pointRan(r.status)) {
+        if (!statusRan(r.status)) {
             EXPECT_TRUE(r.stats.samplesMs.empty()) << r.name << ": no timings when it did not run";
             EXPECT_EQ(r.gbps, 0) << r.name;
         }

@@ -111,15 +111,16 @@ TEST_P(ScanVariants, BitExactForAwkwardLengths) {
         for (bool inclusive :
              segmented ? std::vector<bool>{false} : std::vector<bool>{false, true}) {
             const ScanPoint p = runScanPoint(device, values, variant, wg, inclusive, 1);
-            if (p.status == "unsupported") {
+            if (p.status == Status::Unsupported) {
                 ASSERT_FALSE(p.detail.empty());
                 GTEST_SKIP() << scanVariantName(variant) << " wg " << wg
                              << " unsupported: " << p.detail;
             }
-            EXPECT_EQ(p.status, "verified") << scanVariantName(variant) << " wg " << wg << " n "
-                                            << n << (inclusive ? " inclusive: " : " exclusive: ")
-                                            << p.detail << " (" << p.buildOptions << ")";
-            EXPECT_TRUE(p.verified);
+            EXPECT_EQ(p.status, Status::Verified)
+                << scanVariantName(variant) << " wg " << wg << " n " << n
+                << (inclusive ? " inclusive: " : " exclusive: ") << p.detail << " ("
+                << p.buildOptions << ")";
+            EXPECT_EQ(p.status, Status::Verified);
             EXPECT_EQ(p.elements, n);
             EXPECT_EQ(p.workGroupSize, wg);
             if (n > 0) {
@@ -152,13 +153,13 @@ TEST(ScanWgScan, RunsExactlyOrIsReportedUnsupported) {
     const Values values(testValues().begin(), testValues().begin() + 3 * 65536 + 5);
     const ScanPoint p = runScanPoint(device, values, ScanVariant::WgScan, 64, false, 1);
     if (device.capabilities().workGroupScan) {
-        EXPECT_EQ(p.status, "verified") << p.detail;
+        EXPECT_EQ(p.status, Status::Verified) << p.detail;
         return;
     }
     // PoCL 3.1 does not know work_group_scan_exclusive_add: reported, never replaced.
-    EXPECT_EQ(p.status, "unsupported");
+    EXPECT_EQ(p.status, Status::Unsupported);
     EXPECT_FALSE(p.detail.empty());
-    EXPECT_FALSE(p.verified);
+    EXPECT_NE(p.status, Status::Verified);
     EXPECT_EQ(p.variant, ScanVariant::WgScan);
     std::cout << "wgscan on " << device.info().name << ": " << p.detail << '\n';
 }
@@ -169,18 +170,18 @@ TEST(ScanRuns, AutoResolvesAndAllVariantsRunOnOneInput) {
     req.elements = 100003;
     req.distribution = ScanDistribution::Max; // wraps at every step
     req.repeats = 1;
-    std::vector<std::string> seen;
+    std::vector<Status> seen;
     const ScanRun run =
         runScans(device, req, {}, [&](const ScanPoint& p) { seen.push_back(p.status); });
     ASSERT_EQ(run.points.size(), allScanVariants().size());
     EXPECT_EQ(seen.size(), run.points.size());
     EXPECT_GT(run.copy.gbps, 0);
     for (const ScanPoint& p : run.points) {
-        if (p.status == "unsupported") {
+        if (p.status == Status::Unsupported) {
             EXPECT_FALSE(p.detail.empty());
             continue;
         }
-        EXPECT_EQ(p.status, "verified") << scanVariantName(p.variant) << ": " << p.detail;
+        EXPECT_EQ(p.status, Status::Verified) << scanVariantName(p.variant) << ": " << p.detail;
         EXPECT_GT(p.gbps, 0);
         EXPECT_GT(p.percentOfCopy, 0);
     }
@@ -192,7 +193,7 @@ TEST(ScanRuns, AutoResolvesAndAllVariantsRunOnOneInput) {
     const ScanRun autoRun = runScans(device, req);
     ASSERT_EQ(autoRun.points.size(), 1u); // auto is a whole-array variant: one point
     EXPECT_NE(autoRun.points[0].variant, ScanVariant::Auto);
-    EXPECT_EQ(autoRun.points[0].status, "verified") << autoRun.points[0].detail;
+    EXPECT_EQ(autoRun.points[0].status, Status::Verified) << autoRun.points[0].detail;
 }
 
 TEST(ScanRuns, SweepCoversEveryWorkGroupSizeOfPerSegmentVariants) {
@@ -207,7 +208,7 @@ TEST(ScanRuns, SweepCoversEveryWorkGroupSizeOfPerSegmentVariants) {
     ASSERT_EQ(run.points.size(), sizes + 1);
     for (std::size_t i = 0; i < sizes; ++i) {
         EXPECT_EQ(run.points[i].workGroupSize, scanWorkGroupSizes(device.info())[i]);
-        EXPECT_EQ(run.points[i].status, "verified") << run.points[i].detail;
+        EXPECT_EQ(run.points[i].status, Status::Verified) << run.points[i].detail;
     }
 }
 

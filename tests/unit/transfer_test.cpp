@@ -54,7 +54,7 @@ TEST(MemoryTransfer, EveryKindVerifiedAtEverySize) {
     for (const TransferPoint& p : sweep.points) {
         const std::string what =
             std::string(transferKindName(p.kind)) + " " + std::to_string(p.bytes);
-        EXPECT_EQ(p.status, PointStatus::Verified) << what << ": " << p.detail;
+        EXPECT_EQ(p.status, Status::Verified) << what << ": " << p.detail;
         EXPECT_TRUE(positiveFinite(p.wall.medianMs)) << what;
         EXPECT_TRUE(positiveFinite(p.wall.minMs)) << what;
         EXPECT_TRUE(positiveFinite(p.gbps)) << what;
@@ -91,7 +91,7 @@ TEST(MemoryTransfer, LargerPointsUseTheSpecsRepeats) {
     ASSERT_EQ(sweep.points.size(), 2u);
     EXPECT_EQ(sweep.points[0].kind, TransferKind::DeviceToHostPinned);
     for (const TransferPoint& p : sweep.points) {
-        EXPECT_EQ(p.status, PointStatus::Verified) << p.detail;
+        EXPECT_EQ(p.status, Status::Verified) << p.detail;
         EXPECT_EQ(p.wall.samplesMs.size(), 2u);
     }
     EXPECT_FALSE(sweep.launch);
@@ -125,7 +125,7 @@ TEST(MemoryCeilings, EveryWidthVerifiedWithTheBestNamed) {
     for (std::size_t i = 0; i < c.widths.size(); ++i) {
         const WidthCeiling& w = c.widths[i];
         EXPECT_EQ(w.width, kCeilingWidths[i]);
-        EXPECT_EQ(w.status, PointStatus::Verified) << w.width << ": " << w.detail;
+        EXPECT_EQ(w.status, Status::Verified) << w.width << ": " << w.detail;
         EXPECT_TRUE(positiveFinite(w.read.gbps)) << w.width;
         EXPECT_TRUE(positiveFinite(w.copy.gbps)) << w.width;
         EXPECT_EQ(w.read.bytes, c.bytes);

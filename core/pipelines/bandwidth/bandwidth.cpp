@@ -118,25 +118,25 @@ CeilingSweep measureCeilingWidths(Device& device, std::size_t bytes, int repeats
                 rethrowClError(e);
             }
             const auto diff = std::mismatch(data.begin(), data.end(), back.begin());
-            c.status = diff.first == data.end() ? PointStatus::Verified : PointStatus::Mismatch;
+            c.status = diff.first == data.end() ? Status::Verified : Status::Mismatch;
             if (diff.first != data.end())
                 c.detail = "the copy's output differs from its input at byte " +
                            std::to_string(diff.first - data.begin());
         } catch (const UnsupportedError& e) {
-            c.status = PointStatus::Unsupported;
+            c.status = Status::Unsupported;
             c.detail = e.what();
         } catch (const BuildError& e) {
-            c.status = PointStatus::Failed;
+            c.status = Status::Failed;
             c.detail = std::string(e.what()) + " (options \"" + e.options() + "\")";
         } catch (const DeviceError& e) {
-            c.status = PointStatus::Failed;
+            c.status = Status::Failed;
             c.detail = e.what();
         }
-        logInfo("ceiling", "width " + std::to_string(w) + ": " + pointStatusName(c.status) +
-                               ", read " + std::to_string(c.read.gbps) + " GB/s, copy " +
+        logInfo("ceiling", "width " + std::to_string(w) + ": " + statusName(c.status) + ", read " +
+                               std::to_string(c.read.gbps) + " GB/s, copy " +
                                std::to_string(c.copy.gbps) + " GB/s" +
                                (c.detail.empty() ? "" : " - " + c.detail));
-        if (c.status == PointStatus::Verified) {
+        if (c.status == Status::Verified) {
             if (c.read.gbps > sweep.bestReadGbps) {
                 sweep.bestReadGbps = c.read.gbps;
                 sweep.bestReadWidth = w;

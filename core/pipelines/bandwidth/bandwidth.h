@@ -1,7 +1,7 @@
 #pragma once
 // Memory ceilings of a device, measured in the same run as the pipeline they judge.
 // Metric: read_bytes = bytes read / s; copy_bytes = (bytes read + bytes written) / s.
-#include "report/pointstatus.h"
+#include "report/status.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
 #include "runtime/timing.h"
@@ -38,7 +38,7 @@ struct WidthCeiling {
     int width = 4; ///< uints per element (4 x width bytes)
     /// verified: both ran and the copy's output equals its input byte for byte; mismatch: it
     /// does not; failed/unsupported: the width could not run (the detail says why)
-    PointStatus status = PointStatus::Failed;
+    Status status = Status::Failed;
     std::string detail;
     CeilingResult read, copy;
 };

@@ -195,12 +195,11 @@ std::vector<BlurLaunchResult> runBlurLaunches(Device& device, const HostImage& i
                          " -D PADDED=" + (padded ? "1" : "0");
         r.localX = r.localY = local16 ? 16 : 0;
         if (iw <= 0 || ih <= 0) {
-            r.outcome = "empty";
+            r.status = Status::NotApplicable;
             r.detail = "the interior is empty (" + std::to_string(img.width) + " x " +
                        std::to_string(img.height) + " with radius " + std::to_string(radius) +
                        "): the image is copied unchanged";
-            r.output = img;
-            r.verified = r.output.data == reference.data;
+            r.output = img; // equal to the reference, whose frame is the whole image here
             results.push_back(std::move(r));
             continue;
         }
@@ -212,7 +211,7 @@ std::vector<BlurLaunchResult> runBlurLaunches(Device& device, const HostImage& i
         } catch (const BuildError& e) {
             if (!cl20)
                 throw;
-            r.outcome = "unsupported";
+            r.status = Status::Unsupported;
             r.detail = "OpenCL C 2.0 does not build on " + device.info().name + " (" +
                        clErrorName(e.code()) + ")";
             results.push_back(std::move(r));
@@ -251,12 +250,13 @@ std::vector<BlurLaunchResult> runBlurLaunches(Device& device, const HostImage& i
                     throw;
                 const bool divides = iw % 16 == 0 && ih % 16 == 0;
                 if (launch == BlurLaunch::Cl12Local16 && !divides) {
-                    r.outcome = "refused";
-                    r.detail = describeClError("clEnqueueNDRangeKernel", e.err()) +
-                               ": OpenCL 1.2 needs the range (" + std::to_string(iw) + " x " +
-                               std::to_string(ih) + ") to divide by the 16 x 16 group";
+                    r.status = Status::Unsupported;
+                    r.detail = "refused, as OpenCL 1.2 requires: " +
+                               describeClError("clEnqueueNDRangeKernel", e.err()) +
+                               ": the range (" + std::to_string(iw) + " x " + std::to_string(ih) +
+                               ") does not divide by the 16 x 16 group";
                 } else {
-                    r.outcome = "unsupported";
+                    r.status = Status::Unsupported;
                     r.detail = describeClError("clEnqueueNDRangeKernel", e.err()) + ": " +
                                device.info().name +
                                " has no non-uniform work-groups (see padded-16x16)";
@@ -264,7 +264,6 @@ std::vector<BlurLaunchResult> runBlurLaunches(Device& device, const HostImage& i
                 results.push_back(std::move(r));
                 continue;
             }
-            r.outcome = "ran";
             r.gbps = gbPerSecond(std::uint64_t(2 * iw * ih), r.stats.medianMs);
             std::vector<cl_int> c(24);
             q.enqueueReadBuffer(corners, CL_TRUE, 0, c.size() * sizeof(cl_int), c.data());
@@ -273,12 +272,12 @@ std::vector<BlurLaunchResult> runBlurLaunches(Device& device, const HostImage& i
                                              c[6 * k + 3], c[6 * k + 4], c[6 * k + 5]};
             r.output = img;
             q.enqueueReadBuffer(out, CL_TRUE, 0, r.output.data.size(), r.output.data.data());
-            r.verifyDetail = firstPixelDifference(r.output, reference);
-            r.verified = r.verifyDetail.empty();
+            r.detail = firstPixelDifference(r.output, reference);
+            r.status = r.detail.empty() ? Status::Verified : Status::Mismatch;
         } catch (const cl::Error& e) {
             rethrowClError(e);
         }
-        logInfo("blur", std::string(blurLaunchName(launch)) + ": " + r.outcome);
+        logInfo("blur", std::string(blurLaunchName(launch)) + ": " + statusName(r.status));
         results.push_back(std::move(r));
     }
     return results;
@@ -521,6 +520,42 @@ BlurRun runBoxBlur(Device& device, const HostImage& image, int radius, BorderMod
     run.verifyDetail = firstPixelDifference(run.output, boxBlurReference(image, radius, mode));
     run.verified = run.verifyDetail.empty();
     return run;
+}
+
+std::vector<BlurVariantRow> runBlurVariants(Device& device, const HostImage& image,
+                                            const std::vector<int>& radii,
+                                            const std::vector<BlurVariant>& variants,
+                                            BorderMode mode, int repeats, const CancelToken& cancel,
+                                            const BlurTuning& tuning,
+                                            const std::function<void(BlurVariantRow&)>& onRow) {
+    std::vector<BlurVariantRow> rows;
+    for (int radius : radii)
+        for (BlurVariant variant : variants) {
+            cancel.throwIfCancelled();
+            BlurVariantRow row;
+            row.requested = variant;
+            row.radius = radius;
+            try {
+                row.run = runBoxBlur(device, image, radius, mode, repeats, cancel, variant, tuning);
+                row.status = row.run->verified ? Status::Verified : Status::Mismatch;
+                row.detail = row.run->verifyDetail;
+            } catch (const UnsupportedError& e) {
+                row.status = Status::Unsupported; // expected where the device lacks something
+                row.detail = e.what();
+            } catch (...) {
+                // Asked for by name, the variant's error is the run's (a usage error above all);
+                // among several, one that cannot run is a row that says why.
+                if (variants.size() == 1)
+                    throw;
+                const RowError error = rowErrorOf(std::current_exception());
+                row.status = error.status;
+                row.detail = error.detail;
+            }
+            if (onRow)
+                onRow(row);
+            rows.push_back(std::move(row));
+        }
+    return rows;
 }
 
 } // namespace histlab

@@ -15,11 +15,13 @@
 // (sum times 1/n in double, rounded to nearest) gives the same values; the tests check that.
 #include "image/image.h"
 #include "pipelines/bandwidth/bandwidth.h"
+#include "report/status.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
 #include "runtime/timing.h"
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -72,18 +74,17 @@ struct BlurLaunchResult {
     std::string buildOptions;
     std::size_t globalX = 0, globalY = 0; ///< the range launched
     std::size_t localX = 0, localY = 0;   ///< 0: NULL (the runtime chooses)
-    /// "ran"; "refused" (the launch failed as the text says it must: CL_INVALID_WORK_GROUP_SIZE
-    /// for a range that does not divide by the group under OpenCL 1.2); "unsupported" (the
-    /// device cannot run it: OpenCL C 2.0 does not build, or no non-uniform work-groups);
-    /// "empty" (no interior: nothing to launch).
-    std::string outcome;
-    std::string detail;                    ///< the OpenCL error or the reason
+    /// verified or mismatch (it ran: the detail gives the first pixel that differs);
+    /// unsupported (the launch was refused: CL_INVALID_WORK_GROUP_SIZE for a range that does
+    /// not divide by the group under OpenCL 1.2, as the reference text says it must be; or the
+    /// device cannot run it: OpenCL C 2.0 does not build, or no non-uniform work-groups); not
+    /// applicable (no interior: nothing to launch, the image is copied unchanged)
+    Status status = Status::Failed;
+    std::string detail; ///< the OpenCL error, the reason, or the first pixel that differs
     std::array<LaunchCorner, 4> corners{}; ///< top-left, top-right, bottom-left, bottom-right
     TimingStats stats;                     ///< kernel milliseconds (when it ran)
     double gbps = 0;                       ///< interior bytes read + written per second
-    std::optional<bool> verified;
-    std::string verifyDetail;
-    HostImage output; ///< the blurred image (when it ran, or the copy when empty)
+    HostImage output; ///< the blurred image (when it ran, or the copy when not applicable)
 };
 
 /// How the whole image is blurred on the device (kernels/blur.cl):
@@ -154,6 +155,30 @@ struct BlurRun {
 BlurRun runBoxBlur(Device& device, const HostImage& image, int radius, BorderMode mode,
                    int repeats = 5, const CancelToken& cancel = {},
                    BlurVariant variant = BlurVariant::Auto, const BlurTuning& tuning = {});
+
+/// One variant at one radius among several compared (histlab-cli blur --variant all, the Blur
+/// tab): how it went, and its run when it ran.
+///   verified / mismatch  it ran (run holds it)
+///   unsupported          the device cannot run it (the detail says why)
+///   not applicable       not made for these parameters (tiled above radius 3)
+///   failed               any other error: one failed variant is a row, never a failed run
+struct BlurVariantRow {
+    BlurVariant requested = BlurVariant::Auto;
+    int radius = 1;
+    Status status = Status::Failed;
+    std::string detail;
+    std::optional<BlurRun> run;
+};
+
+/// Blurs the image with every variant at every radius (radius-major), each verified against
+/// the CPU reference; `onRow` sees each row as it finishes (and may take its output, which is
+/// large). Asked for one variant alone, its errors other than unsupported are the caller's: they
+/// propagate. Cancellation always propagates.
+std::vector<BlurVariantRow>
+runBlurVariants(Device& device, const HostImage& image, const std::vector<int>& radii,
+                const std::vector<BlurVariant>& variants, BorderMode mode, int repeats = 5,
+                const CancelToken& cancel = {}, const BlurTuning& tuning = {},
+                const std::function<void(BlurVariantRow&)>& onRow = {});
 
 /// Runs each launch `repeats` times after a warm-up and checks the output against
 /// boxBlurReference(image, radius, Interior), byte for byte. Throws UsageError for an image that

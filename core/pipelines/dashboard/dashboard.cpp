@@ -1,6 +1,6 @@
 #include "pipelines/dashboard/dashboard.h"
 
-#include "pipelines/memorylab/memorylab.h" // csvField
+#include "report/bytesize.h" // csvField
 #include "report/report.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
@@ -48,12 +48,6 @@ void ensureBuiltins() {
     });
 }
 
-constexpr std::pair<DashboardStatus, const char*> kStatusNames[] = {
-    {DashboardStatus::Verified, "verified"}, {DashboardStatus::Timed, "timed"},
-    {DashboardStatus::Mismatch, "mismatch"}, {DashboardStatus::Unsupported, "unsupported"},
-    {DashboardStatus::Failed, "failed"},
-};
-
 std::string knownNames(const std::vector<DashboardPipeline>& pipelines) {
     std::string names;
     for (const DashboardPipeline& p : pipelines)
@@ -61,46 +55,18 @@ std::string knownNames(const std::vector<DashboardPipeline>& pipelines) {
     return names;
 }
 
-/// One result standing for a pipeline that threw: unsupported (the device cannot run it, or a
-/// parameter it cannot take at this size) or failed (anything else but cancellation).
+/// One result standing for a pipeline that threw (report/status.h's rowErrorOf: unsupported,
+/// not applicable or failed); cancellation is rethrown.
 DashboardResult resultOfError(const std::string& pipeline) {
     DashboardResult r;
     r.pipeline = pipeline;
-    try {
-        throw;
-    } catch (const CancelledError&) {
-        throw;
-    } catch (const UnsupportedError& e) {
-        r.status = DashboardStatus::Unsupported;
-        r.reason = e.what();
-    } catch (const UsageError& e) {
-        r.status = DashboardStatus::Unsupported;
-        r.reason = e.what();
-    } catch (const cl::Error& e) {
-        r.status = DashboardStatus::Failed;
-        r.reason = describeClError(e.what(), e.err());
-    } catch (const std::exception& e) {
-        r.status = DashboardStatus::Failed;
-        r.reason = e.what();
-    }
+    const RowError error = rowErrorOf(std::current_exception());
+    r.status = error.status;
+    r.reason = error.detail;
     return r;
 }
 
 } // namespace
-
-const char* dashboardStatusName(DashboardStatus status) {
-    for (const auto& [s, name] : kStatusNames)
-        if (s == status)
-            return name;
-    return "failed";
-}
-
-DashboardStatus parseDashboardStatus(const std::string& name) {
-    for (const auto& [s, n] : kStatusNames)
-        if (name == n)
-            return s;
-    throw InputError("unknown status '" + name + "'");
-}
 
 void registerDashboardPipeline(DashboardPipeline pipeline) {
     ensureBuiltins();
@@ -196,7 +162,7 @@ void runDashboard(DeviceSet& devices, DashboardRun& run, const CancelToken& canc
             std::vector<DashboardResult> results;
             if (!device) {
                 DashboardResult r;
-                r.status = DashboardStatus::Failed;
+                r.status = Status::Failed;
                 r.reason = openError;
                 results.push_back(r);
             } else {
@@ -208,7 +174,7 @@ void runDashboard(DeviceSet& devices, DashboardRun& run, const CancelToken& canc
             }
             if (results.empty()) {
                 DashboardResult r;
-                r.status = DashboardStatus::Failed;
+                r.status = Status::Failed;
                 r.reason = "the pipeline returned no result";
                 results.push_back(r);
             }
@@ -220,7 +186,7 @@ void runDashboard(DeviceSet& devices, DashboardRun& run, const CancelToken& canc
                     r.ran() && r.ceilingGbps > 0 ? 100.0 * r.gbps / r.ceilingGbps : 0.0;
                 if (!r.ran())
                     logInfo("dashboard", dd.info.name + " " + r.pipeline + ": " +
-                                             dashboardStatusName(r.status) + ": " + r.reason);
+                                             statusName(r.status) + ": " + r.reason);
                 run.results.push_back(r);
                 if (onResult)
                     onResult(r);
@@ -276,7 +242,7 @@ std::string dashboardJson(const DashboardRun& run) {
         o.emplace("ceiling", r.ceilingKind);
         o.emplace("ceiling_gbps", r.ceilingGbps);
         o.emplace("percent_of_ceiling", r.percentOfCeiling);
-        o.emplace("status", dashboardStatusName(r.status));
+        o.emplace("status", statusName(r.status));
         o.emplace("reason", r.reason);
         results.emplace_back(std::move(o));
     }
@@ -320,7 +286,7 @@ DashboardRun parseDashboardJson(const std::string& text) {
         r.ceilingKind = v.at("ceiling").asString();
         r.ceilingGbps = v.at("ceiling_gbps").asNumber();
         r.percentOfCeiling = v.at("percent_of_ceiling").asNumber();
-        r.status = parseDashboardStatus(v.at("status").asString());
+        r.status = parseStatus(v.at("status").asString());
         r.reason = v.at("reason").asString();
         run.results.push_back(r);
     }
@@ -342,7 +308,7 @@ std::string dashboardCsv(const DashboardRun& run, const DashboardRun* baseline) 
             << ',' << r.bytes << ',' << r.stats.medianMs << ',' << r.stats.minMs << ','
             << r.stats.maxMs << ',' << r.stats.samplesMs.size() << ',' << r.gbps << ','
             << r.ceilingKind << ',' << r.ceilingGbps << ',' << r.percentOfCeiling << ','
-            << dashboardStatusName(r.status) << ',' << csvField(r.reason);
+            << statusName(r.status) << ',' << csvField(r.reason);
         if (baseline) {
             const DashboardResult* b = findBaselineResult(*baseline, run, r);
             if (b && b->ran() && r.ran() && b->gbps > 0)

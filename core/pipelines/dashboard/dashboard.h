@@ -12,6 +12,7 @@
 // metric, e.g. histogram: input bytes read; blur: bytes read + written) and which ceiling it is
 // judged against; GB/s = bytes / median kernel time (event profiling, one warm-up, N timed runs).
 #include "report/json.h"
+#include "report/status.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
 #include "runtime/timing.h"
@@ -31,17 +32,6 @@ struct DashboardOptions {
     int repeats = 5; ///< timed runs after one warm-up
 };
 
-/// How a result went:
-///   verified     ran, equal to the CPU reference (bit-exact)
-///   timed        a reference kernel (the read-only and copy ceilings): nothing to verify
-///   mismatch     ran, differs from the CPU reference (reason: the first difference)
-///   unsupported  the device cannot run it (reason: why); an expected outcome
-///   failed       an OpenCL call failed (reason: the call and the error)
-enum class DashboardStatus { Verified, Timed, Mismatch, Unsupported, Failed };
-const char* dashboardStatusName(DashboardStatus status);
-/// Throws InputError for a name it does not know (it is read from files).
-DashboardStatus parseDashboardStatus(const std::string& name);
-
 /// One measured pipeline on one device.
 struct DashboardResult {
     int device = 0;          ///< index into DashboardRun::devices
@@ -53,13 +43,13 @@ struct DashboardResult {
     std::string ceilingKind; ///< "read-only" or "copy" (kernels/bandwidth.cl)
     double ceilingGbps = 0;  ///< that kernel on the same device, in the same run
     double percentOfCeiling = 0;
-    DashboardStatus status = DashboardStatus::Failed;
+    /// verified, timed (the ceilings: nothing to verify), mismatch, unsupported, not
+    /// applicable (a size the pipeline cannot take) or failed (report/status.h)
+    Status status = Status::Failed;
     std::string reason; ///< why not verified: the mismatch, why unsupported, the error
 
     /// Verified or timed: gbps is a real figure.
-    bool ran() const {
-        return status == DashboardStatus::Verified || status == DashboardStatus::Timed;
-    }
+    bool ran() const { return statusOk(status); }
 };
 
 using DashboardFn = std::function<std::vector<DashboardResult>(Device&, const DashboardOptions&,

@@ -65,27 +65,13 @@ DashboardResult ceilingResult(const std::string& pipeline, const char* kind,
     r.gbps = c.gbps;
     r.ceilingKind = kind;
     r.ceilingGbps = c.gbps;
-    r.status = DashboardStatus::Timed;
+    r.status = Status::Timed;
     r.reason = "a reference kernel: nothing to verify";
     return r;
 }
 
-DashboardStatus statusOf(PointStatus status) {
-    switch (status) {
-    case PointStatus::Verified:
-        return DashboardStatus::Verified;
-    case PointStatus::Mismatch:
-        return DashboardStatus::Mismatch;
-    case PointStatus::Unsupported:
-        return DashboardStatus::Unsupported;
-    case PointStatus::Failed:
-        break;
-    }
-    return DashboardStatus::Failed;
-}
-
 void setVerified(DashboardResult& r, bool verified, const std::string& detail) {
-    r.status = verified ? DashboardStatus::Verified : DashboardStatus::Mismatch;
+    r.status = verified ? Status::Verified : Status::Mismatch;
     r.reason = verified ? std::string() : detail;
 }
 
@@ -187,11 +173,8 @@ void registerScanDashboardPipelines() {
              r.gbps = p.gbps;
              r.ceilingKind = "copy";
              r.ceilingGbps = run.copy.gbps;
-             r.status = p.status == "verified"      ? DashboardStatus::Verified
-                        : p.status == "mismatch"    ? DashboardStatus::Mismatch
-                        : p.status == "unsupported" ? DashboardStatus::Unsupported
-                                                    : DashboardStatus::Failed;
-             r.reason = p.status == "verified" ? std::string() : p.detail;
+             r.status = p.status;
+             r.reason = p.status == Status::Verified ? std::string() : p.detail;
              return std::vector<DashboardResult>{r};
          }});
 }
@@ -250,7 +233,7 @@ void registerReverseDashboardPipelines() {
              r.gbps = chosen.gbps;
              r.ceilingKind = "copy";
              r.ceilingGbps = run.copy.gbps;
-             r.status = statusOf(chosen.status);
+             r.status = chosen.status;
              r.reason = chosen.detail;
              return std::vector<DashboardResult>{r};
          }});
@@ -285,7 +268,7 @@ void registerTransferDashboardPipelines() {
                          measureCopyCeiling(device, randomBuffer(device, o.bytes, cancel), o.bytes,
                                             o.repeats, cancel)
                              .gbps;
-                 r.status = statusOf(p.status);
+                 r.status = p.status;
                  r.reason = p.detail;
                  return std::vector<DashboardResult>{r};
              }});

@@ -114,13 +114,6 @@ Input makeInput(Device& device, const std::string& distribution, std::size_t byt
     return in;
 }
 
-/// Whether a failure means "this device cannot run that configuration" (rather than a fault).
-bool isUnsupported(cl_int code) {
-    return code == CL_INVALID_WORK_GROUP_SIZE || code == CL_OUT_OF_RESOURCES ||
-           code == CL_MEM_OBJECT_ALLOCATION_FAILURE || code == CL_INVALID_BUFFER_SIZE ||
-           code == CL_OUT_OF_HOST_MEMORY;
-}
-
 void runPoint(Device& device, const GridEntry& entry, const Input& input, std::size_t bytes,
               const ExperimentSpec& spec, const CancelToken& cancel, ExperimentPoint& point) {
     try {
@@ -144,29 +137,24 @@ void runPoint(Device& device, const GridEntry& entry, const Input& input, std::s
         point.stats = summarize(samples);
         point.gbps = gbPerSecond(bytes, point.stats.medianMs);
         if (entry.stage < 3) {
-            point.status = "timed";
+            point.status = Status::Timed;
             return;
         }
         std::vector<cl_uint> counts(256);
         device.queue().enqueueReadBuffer(hist, CL_TRUE, 0, 256 * sizeof(cl_uint), counts.data());
         const std::string mismatch = firstMismatch(
             "histogram", std::vector<std::uint64_t>(counts.begin(), counts.end()), input.reference);
-        point.status = mismatch.empty() ? "verified" : "mismatch";
+        point.status = mismatch.empty() ? Status::Verified : Status::Mismatch;
         point.reason = mismatch;
-    } catch (const CancelledError&) {
-        throw;
     } catch (const UsageError& e) {
-        point.status = "unsupported";
+        // The grid is made for this device: a parameter it refuses is its limit, not a
+        // parameter the point is not made for.
+        point.status = Status::Unsupported;
         point.reason = e.what();
-    } catch (const DeviceError& e) {
-        point.status = isUnsupported(e.code()) ? "unsupported" : "failed";
-        point.reason = e.what();
-    } catch (const cl::Error& e) {
-        point.status = isUnsupported(e.err()) ? "unsupported" : "failed";
-        point.reason = describeClError(e.what(), e.err());
-    } catch (const std::exception& e) {
-        point.status = "failed";
-        point.reason = e.what();
+    } catch (...) {
+        const RowError error = rowErrorOf(std::current_exception()); // rethrows cancellation
+        point.status = error.status;
+        point.reason = error.detail;
     }
 }
 
@@ -358,8 +346,8 @@ ExperimentRun runExperiment(DeviceSet& devices, const std::vector<int>& deviceIn
                     point.percentOfCeiling = 100.0 * point.gbps / ceiling.ceiling.gbps;
                 if (!point.ok())
                     logInfo("experiment", std::string(experimentKindName(spec.kind)) + " " + dist +
-                                              " " + entry.config.describe() + ": " + point.status +
-                                              ": " + point.reason);
+                                              " " + entry.config.describe() + ": " +
+                                              statusName(point.status) + ": " + point.reason);
                 run.points.push_back(point);
                 if (onPoint)
                     onPoint(point);
@@ -414,7 +402,7 @@ std::string experimentJson(const ExperimentRun& run) {
                                            {"timing", timingStatsJson(p.stats)},
                                            {"gbps", p.gbps},
                                            {"percent_of_ceiling", p.percentOfCeiling},
-                                           {"status", p.status},
+                                           {"status", statusName(p.status)},
                                            {"reason", p.reason}});
     }
     const JsonValue doc = JsonValue::Object{{"histlab_experiment", 1},
@@ -477,7 +465,7 @@ ExperimentRun parseExperimentJson(const std::string& text) {
         p.stats = parseTimingStatsJson(v.at("timing"));
         p.gbps = v.at("gbps").asNumber();
         p.percentOfCeiling = v.at("percent_of_ceiling").asNumber();
-        p.status = v.at("status").asString();
+        p.status = parseStatus(v.at("status").asString());
         p.reason = v.at("reason").asString();
         run.points.push_back(p);
     }
@@ -513,7 +501,7 @@ std::string experimentCsv(const ExperimentRun& run, const ExperimentRun* baselin
         }
         out << ',' << p.stats.medianMs << ',' << p.stats.minMs << ',' << p.stats.maxMs << ','
             << p.stats.samplesMs.size() << ',' << p.gbps << ',' << p.percentOfCeiling << ','
-            << p.status << ',' << csvField(p.reason);
+            << statusName(p.status) << ',' << csvField(p.reason);
         if (baseline) {
             const ExperimentPoint* b = findBaselinePoint(*baseline, p);
             if (b && b->ok() && p.ok() && b->gbps > 0)

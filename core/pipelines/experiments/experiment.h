@@ -19,6 +19,7 @@
 #include "pipelines/bandwidth/bandwidth.h"
 #include "pipelines/histogram256/histogram256.h"
 #include "report/json.h"
+#include "report/status.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
 #include "runtime/timing.h"
@@ -79,11 +80,11 @@ struct ExperimentPoint {
     TimingStats stats; ///< event-profiled kernel milliseconds, warm-up excluded
     double gbps = 0;   ///< input bytes / median time
     double percentOfCeiling = 0;
-    /// "verified" (complete histogram, bit-exact), "timed" (a partial stage: nothing to
-    /// verify), "mismatch", "unsupported" (the device cannot run it), "failed".
-    std::string status;
+    /// verified (complete histogram, bit-exact), timed (a partial stage: nothing to verify),
+    /// mismatch, unsupported (the device cannot run it) or failed; report/status.h
+    Status status = Status::Failed;
     std::string reason; ///< why, for mismatch / unsupported / failed
-    bool ok() const { return status == "verified" || status == "timed"; }
+    bool ok() const { return statusOk(status); }
 };
 
 struct ExperimentCeiling {

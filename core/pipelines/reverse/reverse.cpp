@@ -105,7 +105,7 @@ std::vector<std::uint8_t> makeReverseInput(std::size_t n, std::uint64_t seed) {
 int ReverseRun::best() const {
     int best = -1;
     for (std::size_t i = 0; i < results.size(); ++i)
-        if (results[i].status == PointStatus::Verified &&
+        if (results[i].status == Status::Verified &&
             (best < 0 || results[i].gbps > results[std::size_t(best)].gbps))
             best = int(i);
     return best;
@@ -173,7 +173,7 @@ void runVariant(Device& device, const ReverseVariantInfo& v, const std::vector<s
     r.stats = timeRepeated(repeats, once, cancel);
     q.enqueueReadBuffer(b.out, CL_TRUE, 0, n, b.readBack.data());
     r.correctBytes = countReversedBytes(input.data(), b.readBack.data(), n);
-    r.status = r.correctBytes == n ? PointStatus::Verified : PointStatus::Mismatch;
+    r.status = r.correctBytes == n ? Status::Verified : Status::Mismatch;
     r.detail = firstMismatch(input.data(), b.readBack.data(), n, r.correctBytes);
     r.gbps = gbPerSecond(2 * std::uint64_t(n), r.stats.medianMs);
 }
@@ -194,26 +194,26 @@ ReverseResult measureVariant(Device& device, const ReverseVariantInfo& v,
             rethrowClError(e);
         }
     } catch (const UnsupportedError& e) {
-        r.status = PointStatus::Unsupported;
+        r.status = Status::Unsupported;
         r.detail = e.what();
     } catch (const BuildError& e) {
-        r.status = PointStatus::Failed;
+        r.status = Status::Failed;
         r.detail = std::string(e.what()) + " (options \"" + e.options() + "\")";
     } catch (const DeviceError& e) {
         // The launch decides whether a work-group size runs (the reported limits are not
         // trusted: see scan.h).
         const bool refused =
             e.code() == CL_INVALID_WORK_GROUP_SIZE || e.code() == CL_OUT_OF_RESOURCES;
-        r.status = refused ? PointStatus::Unsupported : PointStatus::Failed;
+        r.status = refused ? Status::Unsupported : Status::Failed;
         r.detail = e.what();
         if (refused)
             r.detail += ": " + device.info().name + " does not run " + v.kernel + " with " +
                         std::to_string(r.localSize) + " work-items per group";
     }
-    if (!pointRan(r.status))
+    if (!statusRan(r.status))
         r.stats = {};
     logInfo("reverse", r.name + " (" + r.buildOptions + ", " + std::to_string(r.globalSize) +
-                           " / " + std::to_string(r.localSize) + "): " + pointStatusName(r.status) +
+                           " / " + std::to_string(r.localSize) + "): " + statusName(r.status) +
                            (r.detail.empty() ? "" : " - " + r.detail));
     return r;
 }
@@ -265,7 +265,7 @@ ReverseRun runReverse(Device& device, const ReverseSpec& spec, const CancelToken
         cancel.throwIfCancelled();
         ReverseResult r = measureVariant(device, reverseVariantInfo(variant), *input, b,
                                          spec.workGroupSize, spec.repeats, cancel);
-        if (pointRan(r.status) && run.copy.gbps > 0)
+        if (statusRan(r.status) && run.copy.gbps > 0)
             r.percentOfCopy = 100.0 * r.gbps / run.copy.gbps;
         if (progress)
             progress(r);
@@ -281,8 +281,8 @@ std::string reverseCsv(const ReverseRun& run) {
     for (const ReverseResult& r : run.results)
         out << r.name << ',' << r.kernel << ',' << run.bytes << ',' << r.globalSize << ','
             << r.localSize << ',' << r.stats.medianMs << ',' << r.stats.minMs << ',' << r.gbps
-            << ',' << r.percentOfCopy << ',' << r.correctBytes << ',' << pointStatusName(r.status)
-            << ',' << csvField(r.detail) << '\n';
+            << ',' << r.percentOfCopy << ',' << r.correctBytes << ',' << statusName(r.status) << ','
+            << csvField(r.detail) << '\n';
     return out.str();
 }
 
@@ -300,7 +300,7 @@ std::string reverseJson(const ReverseRun& run) {
                                                {"build_options", r.buildOptions},
                                                {"global", std::uint64_t(r.globalSize)},
                                                {"local", std::uint64_t(r.localSize)},
-                                               {"status", pointStatusName(r.status)},
+                                               {"status", statusName(r.status)},
                                                {"detail", r.detail},
                                                {"median_ms", r.stats.medianMs},
                                                {"min_ms", r.stats.minMs},

@@ -28,7 +28,7 @@
 // variant the output buffer is filled with 0xA5, so a kernel that writes nothing cannot pass
 // on the previous variant's output (a random byte still equals 0xA5 one time in 256).
 #include "pipelines/bandwidth/bandwidth.h"
-#include "pipelines/memorylab/memorylab.h"
+#include "report/bytesize.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
 #include "runtime/timing.h"
@@ -104,7 +104,7 @@ struct ReverseResult {
     std::string kernel; ///< the kernel's name
     std::string buildOptions;
     std::size_t globalSize = 0, localSize = 0;
-    PointStatus status = PointStatus::Failed;
+    Status status = Status::Failed;
     std::string detail; ///< why unsupported or failed; the mismatch's first byte
     TimingStats stats;  ///< kernel milliseconds (when it ran)
     double gbps = 0;    ///< 2n bytes / median

@@ -530,8 +530,7 @@ void runOnBuffers(Device& device, ScanPoint& p, const std::vector<std::uint32_t>
     p.gbps = gbPerSecond(std::uint64_t(n) * 8, p.stats.medianMs);
     p.detail = firstScanMismatch(values, result, isSegmentedScan(p.variant) ? kScanSegment : 0,
                                  p.inclusive);
-    p.verified = p.detail.empty();
-    p.status = p.verified ? "verified" : "mismatch";
+    p.status = p.detail.empty() ? Status::Verified : Status::Mismatch;
     if (n == 0)
         p.detail = "empty input: nothing to launch";
 }
@@ -572,17 +571,17 @@ ScanPoint measurePoint(Device& device, const std::vector<std::uint32_t>& values,
             rethrowClError(e);
         }
     } catch (const UnsupportedError& e) {
-        p.status = "unsupported";
+        p.status = Status::Unsupported;
         p.detail = e.what();
     } catch (const BuildError& e) {
-        p.status = "failed";
+        p.status = Status::Failed;
         p.detail = std::string(e.what()) + " (options \"" + e.options() + "\")";
     } catch (const DeviceError& e) {
         // The launch decides whether a work-group size runs: NVIDIA's driver (580) reports
         // CL_KERNEL_WORK_GROUP_SIZE 256 for these kernels, yet runs 512 and 1024 exactly.
         const bool refused =
             e.code() == CL_INVALID_WORK_GROUP_SIZE || e.code() == CL_OUT_OF_RESOURCES;
-        p.status = refused ? "unsupported" : "failed";
+        p.status = refused ? Status::Unsupported : Status::Failed;
         p.detail = e.what();
         if (refused)
             p.detail += ": " + device.info().name + " does not run " + scanVariantName(p.variant) +
@@ -593,7 +592,7 @@ ScanPoint measurePoint(Device& device, const std::vector<std::uint32_t>& values,
                         ? ScanVariant::Lookback
                         : ScanVariant::ReduceThenScan;
     logInfo("scan", std::string(scanVariantName(p.variant)) + " wg " +
-                        std::to_string(p.workGroupSize) + ": " + p.status +
+                        std::to_string(p.workGroupSize) + ": " + statusName(p.status) +
                         (p.detail.empty() ? std::string() : " (" + p.detail + ")"));
     return p;
 }
@@ -660,7 +659,7 @@ ScanRun runScans(Device& device, const ScanRequest& request, const CancelToken& 
             ScanPoint p =
                 measurePoint(device, values, b.in ? &*b.in : nullptr, b.out ? &*b.out : nullptr,
                              variant, wg, request.inclusive, request.repeats, cancel);
-            if (run.copy.gbps > 0 && (p.status == "verified" || p.status == "mismatch"))
+            if (run.copy.gbps > 0 && statusRan(p.status))
                 p.percentOfCopy = 100.0 * p.gbps / run.copy.gbps;
             if (progress)
                 progress(p);
@@ -676,8 +675,8 @@ std::string scanCsv(const ScanRun& run) {
     for (const ScanPoint& p : run.points)
         out << scanVariantName(p.variant) << ',' << p.workGroupSize << ',' << p.elements << ','
             << (p.inclusive ? 1 : 0) << ',' << p.stats.medianMs << ',' << p.stats.minMs << ','
-            << p.gbps << ',' << p.percentOfCopy << ',' << p.status << ',' << csvField(p.detail)
-            << '\n';
+            << p.gbps << ',' << p.percentOfCopy << ',' << statusName(p.status) << ','
+            << csvField(p.detail) << '\n';
     return out.str();
 }
 
@@ -692,7 +691,7 @@ std::string scanJson(const ScanRun& run) {
                                               {"elements", std::uint64_t(p.elements)},
                                               {"inclusive", p.inclusive},
                                               {"build_options", p.buildOptions},
-                                              {"status", p.status},
+                                              {"status", statusName(p.status)},
                                               {"detail", p.detail},
                                               {"median_ms", p.stats.medianMs},
                                               {"min_ms", p.stats.minMs},
@@ -700,7 +699,7 @@ std::string scanJson(const ScanRun& run) {
                                               {"samples_ms", std::move(samples)},
                                               {"gbps", p.gbps},
                                               {"percent_of_copy", p.percentOfCopy},
-                                              {"verified", p.verified}});
+                                              {"verified", p.status == Status::Verified}});
     }
     JsonValue copy = ceilingJson(run.copy);
     JsonValue::Object root{

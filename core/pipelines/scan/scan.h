@@ -35,6 +35,7 @@
 // No variant is ever replaced by another silently: a variant the device cannot run is reported
 // as unsupported with the reason.
 #include "pipelines/bandwidth/bandwidth.h"
+#include "report/status.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
 #include "runtime/timing.h"
@@ -156,12 +157,13 @@ struct ScanPoint {
     std::size_t elements = 0;
     bool inclusive = false; ///< whole-array variants only; per-segment scans are exclusive
     std::string buildOptions;
-    std::string status; ///< "verified", "mismatch", "unsupported" or "failed" (an OpenCL error)
+    /// verified, mismatch, unsupported (the device cannot run it, or refuses this work-group
+    /// size) or failed (an OpenCL error); report/status.h
+    Status status = Status::Failed;
     std::string detail; ///< why unsupported, or the first mismatch
     TimingStats stats;  ///< kernel milliseconds (all launches of one scan), after a warm-up
     double gbps = 0;    ///< (4 + 4) bytes x elements / median
     double percentOfCopy = 0;
-    bool verified = false; ///< bit-exact against the CPU reference
 };
 
 struct ScanRequest {
@@ -188,8 +190,8 @@ struct ScanRun {
 
 /// Runs one point on `values` (uploaded for it). Throws UsageError for a bad wg or variant
 /// (auto is resolved to lookback or reduce-then-scan); a variant the device cannot run comes
-/// back with status "unsupported" (a refused work-group size too), one whose OpenCL call
-/// failed otherwise with "failed", each with the reason in `detail`. percentOfCopy stays 0
+/// back with status unsupported (a refused work-group size too), one whose OpenCL call
+/// failed otherwise with failed, each with the reason in `detail`. percentOfCopy stays 0
 /// (no ceiling here).
 ScanPoint runScanPoint(Device& device, const std::vector<std::uint32_t>& values,
                        ScanVariant variant, std::size_t wg, bool inclusive, int repeats = 5,

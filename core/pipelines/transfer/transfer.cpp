@@ -155,16 +155,16 @@ TransferPoint measurePoint(TransferKind kind, std::uint64_t bytes, const KindOps
         } catch (const cl::Error& e) {
             rethrowClError(e);
         }
-        p.status = p.detail.empty() ? PointStatus::Verified : PointStatus::Mismatch;
+        p.status = p.detail.empty() ? Status::Verified : Status::Mismatch;
         p.gbps = gbPerSecond(bytes, p.wall.medianMs);
     } catch (const UnsupportedError& e) {
-        p.status = PointStatus::Unsupported;
+        p.status = Status::Unsupported;
         p.detail = e.what();
     } catch (const DeviceError& e) {
-        p.status = PointStatus::Failed;
+        p.status = Status::Failed;
         p.detail = e.what();
     }
-    if (!pointRan(p.status)) {
+    if (!statusRan(p.status)) {
         p.wall = {};
         p.profiled = {};
     }
@@ -330,7 +330,7 @@ TransferSweep runTransfers(Device& device, const TransferSpec& spec, const Cance
             if (!setupError.empty()) {
                 p.kind = kind;
                 p.bytes = bytes;
-                p.status = PointStatus::Failed;
+                p.status = Status::Failed;
                 p.detail = setupError;
             } else {
                 const int repeats = bytes <= kSmallPoint
@@ -339,7 +339,7 @@ TransferSweep runTransfers(Device& device, const TransferSpec& spec, const Cance
                 p = measurePoint(kind, bytes, ops, repeats, cancel);
             }
             logInfo("transfer", std::string(transferKindName(kind)) + " " + formatByteSize(bytes) +
-                                    ": " + pointStatusName(p.status) +
+                                    ": " + statusName(p.status) +
                                     (p.detail.empty() ? "" : " - " + p.detail));
             if (progress)
                 progress(p);
@@ -378,11 +378,11 @@ std::string memoryCsv(const MemoryRun& run) {
             for (const auto* r : {&c.read, &c.copy})
                 csvRow(out, "ceiling", r == &c.read ? "read" : "copy", std::to_string(c.width),
                        r->bytes, r->stats.medianMs, r->stats.minMs, r->stats.medianMs, r->gbps,
-                       pointStatusName(c.status), c.detail);
+                       statusName(c.status), c.detail);
     if (run.transfers) {
         for (const TransferPoint& p : run.transfers->points)
             csvRow(out, "transfer", transferKindName(p.kind), "", p.bytes, p.wall.medianMs,
-                   p.wall.minMs, p.profiled.medianMs, p.gbps, pointStatusName(p.status), p.detail);
+                   p.wall.minMs, p.profiled.medianMs, p.gbps, statusName(p.status), p.detail);
         if (const auto& l = run.transfers->launch)
             csvRow(out, "launch", "do_nothing", "", 0, l->wall.medianMs, l->wall.minMs,
                    l->profiled.medianMs, 0, l->ran ? "ran" : "failed", l->detail);
@@ -411,7 +411,7 @@ std::string memoryJson(const MemoryRun& run) {
         for (const WidthCeiling& w : c.widths)
             widths.emplace_back(JsonValue::Object{{"width", w.width},
                                                   {"element_bytes", 4 * w.width},
-                                                  {"status", pointStatusName(w.status)},
+                                                  {"status", statusName(w.status)},
                                                   {"detail", w.detail},
                                                   {"read_kernel", w.read.kernel},
                                                   {"read_bytes", w.read.bytes},
@@ -436,7 +436,7 @@ std::string memoryJson(const MemoryRun& run) {
         for (const TransferPoint& p : t.points)
             points.emplace_back(JsonValue::Object{{"kind", transferKindName(p.kind)},
                                                   {"bytes", p.bytes},
-                                                  {"status", pointStatusName(p.status)},
+                                                  {"status", statusName(p.status)},
                                                   {"detail", p.detail},
                                                   {"latency", statsJson(p.wall)},
                                                   {"profiled", statsJson(p.profiled)},

@@ -24,7 +24,7 @@
 // Launch latency: kernels/transfer.cl's do_nothing as one work-item: its event-profiled time
 // (start to end) and the host's wall clock of enqueue + finish.
 #include "pipelines/bandwidth/bandwidth.h"
-#include "pipelines/memorylab/memorylab.h"
+#include "report/bytesize.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
 #include "runtime/timing.h"
@@ -72,7 +72,7 @@ struct TransferSpec {
 struct TransferPoint {
     TransferKind kind = TransferKind::HostToDevicePageable;
     std::uint64_t bytes = 0;
-    PointStatus status = PointStatus::Failed;
+    Status status = Status::Failed;
     std::string detail;   ///< why it failed; where the bytes differ
     TimingStats wall;     ///< host wall-clock ms of the blocking call: the latency
     TimingStats profiled; ///< the command's event-profiled ms

@@ -1,4 +1,4 @@
-#include "pipelines/memorylab/memorylab.h"
+#include "report/bytesize.h"
 
 #include "runtime/errors.h"
 

@@ -1,9 +1,5 @@
 #pragma once
-// The memory lab's shared vocabulary (issue 6): the status of one measured point
-// (pointstatus.h) and byte sizes as people write them ("16M", "1 GiB"). Used by reverse.h and
-// transfer.h. (CSV fields: report.h's csvField.)
-#include "report/pointstatus.h"
-
+// Byte sizes as people write them ("16M", "1 GiB"): read from options, written in reports.
 #include <cstdint>
 #include <string>
 
