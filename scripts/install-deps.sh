@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages HistLab needs, only those that are missing.
-#   scripts/install-deps.sh          build + run (Qt 6, QCustomPlot, OpenCV, OpenCL, PoCL)
+#   scripts/install-deps.sh          build + run (Qt 6, QCustomPlot, OpenCV, OpenCL, PoCL, CLI11,
+#                                    nlohmann-json)
 #   scripts/install-deps.sh --tests  the same + GoogleTest, Xvfb, valgrind, clang-format
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev
           libopencv-dev ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers
-          pocl-opencl-icd clinfo)
+          pocl-opencl-icd clinfo libcli11-dev nlohmann-json3-dev)
 if [[ "${1:-}" == "--tests" ]]; then
     packages+=(libgtest-dev xvfb xauth valgrind clang-format)
 fi

@@ -2,6 +2,7 @@
 
 #include "logging.h"
 
+#include <pipelines/histogram256/histogramreport.h>
 #include <pipelines/histogram256/histogramstats.h>
 #include <report/report.h>
 

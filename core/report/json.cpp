@@ -1,350 +1,266 @@
 #include "report/json.h"
 
-#include "report/report.h"
+#include "report/files.h"
 #include "runtime/errors.h"
 
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
+#include <regex>
 
 namespace histlab {
 
 namespace {
 
-const char* typeName(const JsonValue& v) {
-    if (v.isNull())
-        return "null";
-    if (v.isBool())
-        return "a boolean";
-    if (v.isNumber())
-        return "a number";
-    if (v.isString())
-        return "a string";
-    if (v.isArray())
-        return "an array";
-    return "an object";
+const char* typeName(const Json& v) {
+    return v.type_name();
 }
 
-[[noreturn]] void wrongType(const JsonValue& v, const char* wanted) {
-    throw InputError(std::string("JSON: expected ") + wanted + ", found " + typeName(v));
+InputError keyError(const char* key, const std::string& what) {
+    return InputError(std::string("key '") + key + "': " + what);
 }
 
-class Parser {
-public:
-    explicit Parser(const std::string& text)
-        : m_text(text) {}
+Json optional(const std::optional<std::uint64_t>& v) {
+    return v ? Json(*v) : Json();
+}
 
-    JsonValue document() {
-        JsonValue v = value(0);
-        skipSpace();
-        if (m_pos != m_text.size())
-            fail("unexpected text after the document");
-        return v;
-    }
+Json optional(const std::optional<std::uint32_t>& v) {
+    return v ? Json(std::uint64_t(*v)) : Json();
+}
 
-private:
-    [[noreturn]] void fail(const std::string& what) const {
-        std::size_t line = 1, column = 1;
-        for (std::size_t i = 0; i < m_pos && i < m_text.size(); ++i) {
-            if (m_text[i] == '\n') {
-                ++line;
-                column = 1;
-            } else {
-                ++column;
-            }
-        }
-        throw InputError("JSON: " + what + " at line " + std::to_string(line) + ", column " +
-                         std::to_string(column));
-    }
+template <typename T> std::optional<T> optionalFrom(const Json& object, const char* key) {
+    const auto it = object.find(key);
+    if (it == object.end() || it->is_null())
+        return std::nullopt;
+    if (!it->is_number_unsigned() && !it->is_number_integer())
+        throw keyError(key, std::string("expected a whole number, found ") + typeName(*it));
+    return it->template get<T>();
+}
 
-    void skipSpace() {
-        while (m_pos < m_text.size() && (m_text[m_pos] == ' ' || m_text[m_pos] == '\n' ||
-                                         m_text[m_pos] == '\r' || m_text[m_pos] == '\t'))
-            ++m_pos;
-    }
+Json vectorWidthsJson(const std::array<std::optional<std::uint32_t>, 7>& widths) {
+    Json o = Json::object();
+    for (std::size_t i = 0; i < kVectorTypes.size(); ++i)
+        o[kVectorTypes[i]] = optional(widths[i]);
+    return o;
+}
 
-    bool take(const char* word) {
-        const std::string w(word);
-        if (m_text.compare(m_pos, w.size(), w) != 0)
-            return false;
-        m_pos += w.size();
-        return true;
-    }
-
-    JsonValue value(int depth) {
-        if (depth > 200)
-            fail("nesting too deep");
-        skipSpace();
-        if (m_pos >= m_text.size())
-            fail("unexpected end of the document");
-        const char c = m_text[m_pos];
-        if (c == '{')
-            return object(depth);
-        if (c == '[')
-            return array(depth);
-        if (c == '"')
-            return JsonValue(string());
-        if (take("true"))
-            return JsonValue(true);
-        if (take("false"))
-            return JsonValue(false);
-        if (take("null"))
-            return JsonValue();
-        if (c == '-' || (c >= '0' && c <= '9'))
-            return JsonValue(number());
-        fail(std::string("unexpected character '") + c + "'");
-    }
-
-    JsonValue object(int depth) {
-        ++m_pos; // {
-        JsonValue::Object members;
-        skipSpace();
-        if (m_pos < m_text.size() && m_text[m_pos] == '}') {
-            ++m_pos;
-            return JsonValue(std::move(members));
-        }
-        for (;;) {
-            skipSpace();
-            if (m_pos >= m_text.size() || m_text[m_pos] != '"')
-                fail("expected a member name");
-            std::string key = string();
-            skipSpace();
-            if (m_pos >= m_text.size() || m_text[m_pos] != ':')
-                fail("expected ':' after \"" + key + "\"");
-            ++m_pos;
-            members[key] = value(depth + 1);
-            skipSpace();
-            if (m_pos < m_text.size() && m_text[m_pos] == ',') {
-                ++m_pos;
-                continue;
-            }
-            if (m_pos < m_text.size() && m_text[m_pos] == '}') {
-                ++m_pos;
-                return JsonValue(std::move(members));
-            }
-            fail("expected ',' or '}' in an object");
-        }
-    }
-
-    JsonValue array(int depth) {
-        ++m_pos; // [
-        JsonValue::Array items;
-        skipSpace();
-        if (m_pos < m_text.size() && m_text[m_pos] == ']') {
-            ++m_pos;
-            return JsonValue(std::move(items));
-        }
-        for (;;) {
-            items.push_back(value(depth + 1));
-            skipSpace();
-            if (m_pos < m_text.size() && m_text[m_pos] == ',') {
-                ++m_pos;
-                continue;
-            }
-            if (m_pos < m_text.size() && m_text[m_pos] == ']') {
-                ++m_pos;
-                return JsonValue(std::move(items));
-            }
-            fail("expected ',' or ']' in an array");
-        }
-    }
-
-    static void appendUtf8(std::string& out, unsigned cp) {
-        if (cp < 0x80) {
-            out += char(cp);
-        } else if (cp < 0x800) {
-            out += char(0xC0 | (cp >> 6));
-            out += char(0x80 | (cp & 0x3F));
-        } else {
-            out += char(0xE0 | (cp >> 12));
-            out += char(0x80 | ((cp >> 6) & 0x3F));
-            out += char(0x80 | (cp & 0x3F));
-        }
-    }
-
-    std::string string() {
-        ++m_pos; // "
-        std::string out;
-        while (m_pos < m_text.size()) {
-            const char c = m_text[m_pos++];
-            if (c == '"')
-                return out;
-            if (static_cast<unsigned char>(c) < 0x20)
-                fail("control character in a string");
-            if (c != '\\') {
-                out += c;
-                continue;
-            }
-            if (m_pos >= m_text.size())
-                break;
-            const char e = m_text[m_pos++];
-            switch (e) {
-            case '"':
-            case '\\':
-            case '/':
-                out += e;
-                break;
-            case 'b':
-                out += '\b';
-                break;
-            case 'f':
-                out += '\f';
-                break;
-            case 'n':
-                out += '\n';
-                break;
-            case 'r':
-                out += '\r';
-                break;
-            case 't':
-                out += '\t';
-                break;
-            case 'u': {
-                if (m_pos + 4 > m_text.size())
-                    fail("short \\u escape");
-                char* end = nullptr;
-                const std::string hex = m_text.substr(m_pos, 4);
-                const unsigned long cp = std::strtoul(hex.c_str(), &end, 16);
-                if (end != hex.c_str() + 4)
-                    fail("bad \\u escape");
-                m_pos += 4;
-                appendUtf8(out, unsigned(cp));
-                break;
-            }
-            default:
-                fail(std::string("bad escape '\\") + e + "'");
-            }
-        }
-        fail("unterminated string");
-    }
-
-    double number() {
-        const std::size_t start = m_pos;
-        if (m_text[m_pos] == '-')
-            ++m_pos;
-        auto digits = [&] {
-            const std::size_t from = m_pos;
-            while (m_pos < m_text.size() && m_text[m_pos] >= '0' && m_text[m_pos] <= '9')
-                ++m_pos;
-            return m_pos > from;
-        };
-        if (!digits())
-            fail("bad number");
-        if (m_pos < m_text.size() && m_text[m_pos] == '.') {
-            ++m_pos;
-            if (!digits())
-                fail("bad number");
-        }
-        if (m_pos < m_text.size() && (m_text[m_pos] == 'e' || m_text[m_pos] == 'E')) {
-            ++m_pos;
-            if (m_pos < m_text.size() && (m_text[m_pos] == '+' || m_text[m_pos] == '-'))
-                ++m_pos;
-            if (!digits())
-                fail("bad number");
-        }
-        return std::strtod(m_text.substr(start, m_pos - start).c_str(), nullptr);
-    }
-
-    const std::string& m_text;
-    std::size_t m_pos = 0;
-};
+void vectorWidthsFrom(const Json& object, const char* key,
+                      std::array<std::optional<std::uint32_t>, 7>& widths) {
+    const auto it = object.find(key);
+    if (it == object.end() || !it->is_object())
+        return;
+    for (std::size_t i = 0; i < kVectorTypes.size(); ++i)
+        widths[i] = optionalFrom<std::uint32_t>(*it, kVectorTypes[i]);
+}
 
 } // namespace
 
-bool JsonValue::asBool() const {
-    if (!isBool())
-        wrongType(*this, "a boolean");
-    return std::get<bool>(m_value);
-}
-
-double JsonValue::asNumber() const {
-    if (!isNumber())
-        wrongType(*this, "a number");
-    return std::get<double>(m_value);
-}
-
-const std::string& JsonValue::asString() const {
-    if (!isString())
-        wrongType(*this, "a string");
-    return std::get<std::string>(m_value);
-}
-
-const JsonValue::Array& JsonValue::asArray() const {
-    if (!isArray())
-        wrongType(*this, "an array");
-    return std::get<Array>(m_value);
-}
-
-const JsonValue::Object& JsonValue::asObject() const {
-    if (!isObject())
-        wrongType(*this, "an object");
-    return std::get<Object>(m_value);
-}
-
-const JsonValue* JsonValue::find(const std::string& key) const {
-    if (!isObject())
-        return nullptr;
-    const Object& o = std::get<Object>(m_value);
-    const auto it = o.find(key);
-    return it == o.end() ? nullptr : &it->second;
-}
-
-const JsonValue& JsonValue::at(const std::string& key) const {
-    const Object& o = asObject();
-    const auto it = o.find(key);
-    if (it == o.end())
-        throw InputError("JSON: missing \"" + key + "\"");
-    return it->second;
-}
-
-std::string JsonValue::dump() const {
-    if (isNull())
-        return "null";
-    if (isBool())
-        return asBool() ? "true" : "false";
-    if (isNumber()) {
-        const double d = asNumber();
-        if (!std::isfinite(d))
-            return "null";
-        char buf[32];
-        // Whole numbers below 2^53 (exact in a double) as integers: 1310720, not 1.31072e+06.
-        if (d == std::floor(d) && std::fabs(d) < 9007199254740992.0) {
-            std::snprintf(buf, sizeof buf, "%.0f", d);
-            return buf;
-        }
-        std::snprintf(buf, sizeof buf, "%.17g", d);
-        // The shortest text that reads back the same.
-        for (int precision = 1; precision <= 17; ++precision) {
-            char shorter[32];
-            std::snprintf(shorter, sizeof shorter, "%.*g", precision, d);
-            if (std::strtod(shorter, nullptr) == d)
-                return shorter;
-        }
-        return buf;
+Json parseJsonText(const std::string& text, const std::string& source) {
+    try {
+        return Json::parse(text);
+    } catch (const Json::parse_error& e) {
+        // nlohmann says "[json.exception.parse_error.101] parse error at line 3, column 7:
+        // syntax error while parsing value - unexpected '}'; expected ...": keep what and where.
+        std::string what = e.what();
+        std::smatch m;
+        static const std::regex place(R"(at line (\d+), column (\d+): (.*))");
+        if (std::regex_search(what, m, place))
+            what = m[3].str() + " at line " + m[1].str() + ", column " + m[2].str();
+        throw InputError(source + ": JSON: " + what);
     }
-    if (isString())
-        return jsonString(asString());
-    std::string out;
-    if (isArray()) {
-        out = "[";
-        for (const JsonValue& v : asArray()) {
-            if (out.size() > 1)
-                out += ',';
-            out += v.dump();
-        }
-        return out + "]";
-    }
-    out = "{";
-    for (const auto& [k, v] : asObject()) {
-        if (out.size() > 1)
-            out += ',';
-        out += jsonString(k) + ":" + v.dump();
-    }
-    return out + "}";
 }
 
-JsonValue parseJson(const std::string& text) {
-    return Parser(text).document();
+std::string jsonText(const Json& value) {
+    return value.dump(2) + "\n";
+}
+
+const Json& jsonAt(const Json& object, const char* key) {
+    if (!object.is_object())
+        throw InputError(std::string("expected an object with key '") + key + "', found " +
+                         typeName(object));
+    const auto it = object.find(key);
+    if (it == object.end())
+        throw InputError(std::string("missing key '") + key + "'");
+    return *it;
+}
+
+std::string jsonStringAt(const Json& object, const char* key) {
+    const Json& v = jsonAt(object, key);
+    if (!v.is_string())
+        throw keyError(key, std::string("expected a string, found ") + typeName(v));
+    return v.get<std::string>();
+}
+
+double jsonNumberAt(const Json& object, const char* key) {
+    const Json& v = jsonAt(object, key);
+    if (!v.is_number())
+        throw keyError(key, std::string("expected a number, found ") + typeName(v));
+    return v.get<double>();
+}
+
+std::uint64_t jsonUnsignedAt(const Json& object, const char* key) {
+    const Json& v = jsonAt(object, key);
+    if (v.is_number_unsigned())
+        return v.get<std::uint64_t>();
+    if (v.is_number_integer() && v.get<std::int64_t>() >= 0)
+        return std::uint64_t(v.get<std::int64_t>());
+    throw keyError(key, std::string("expected a whole number of 0 or more, found ") +
+                            (v.is_number() ? v.dump() : typeName(v)));
+}
+
+std::int64_t jsonIntegerAt(const Json& object, const char* key) {
+    const Json& v = jsonAt(object, key);
+    if (v.is_number_integer())
+        return v.get<std::int64_t>();
+    throw keyError(key, std::string("expected a whole number, found ") +
+                            (v.is_number() ? v.dump() : typeName(v)));
+}
+
+bool jsonBoolAt(const Json& object, const char* key) {
+    const Json& v = jsonAt(object, key);
+    if (!v.is_boolean())
+        throw keyError(key, std::string("expected true or false, found ") + typeName(v));
+    return v.get<bool>();
+}
+
+std::string jsonStringOr(const Json& object, const char* key, const std::string& fallback) {
+    if (!object.is_object())
+        return fallback;
+    const auto it = object.find(key);
+    return it != object.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+
+Json timingJson(const TimingStats& stats) {
+    return Json{{"median_ms", stats.medianMs},
+                {"min_ms", stats.minMs},
+                {"max_ms", stats.maxMs},
+                {"samples_ms", stats.samplesMs}};
+}
+
+TimingStats timingFromJson(const Json& value) {
+    const Json& t = value.contains("timing") ? value.at("timing") : value;
+    std::vector<double> samples;
+    if (const auto it = t.find("samples_ms"); it != t.end() && it->is_array())
+        for (const Json& s : *it) {
+            if (!s.is_number())
+                throw keyError("samples_ms", "expected numbers");
+            samples.push_back(s.get<double>());
+        }
+    TimingStats stats = samples.empty() ? TimingStats{} : summarize(samples);
+    stats.medianMs = jsonNumberAt(t, "median_ms");
+    stats.minMs = jsonNumberAt(t, "min_ms");
+    if (t.contains("max_ms"))
+        stats.maxMs = jsonNumberAt(t, "max_ms");
+    return stats;
+}
+
+Json deviceJson(const DeviceInfo& d, const Capabilities* caps) {
+    Json features = Json::object();
+    for (const ReportedFeature& f : d.optionalFeatures)
+        features[f.name] = f.value;
+    Json o{{"index", d.index},
+           {"name", d.name},
+           {"type", deviceTypeName(d.type)},
+           {"platform", d.platformName},
+           {"platform_version", d.platformVersion},
+           {"vendor", d.vendor},
+           {"driver", d.driverVersion},
+           {"version", d.deviceVersion},
+           {"opencl_c", d.openclCVersion},
+           {"opencl_c_versions", d.openclCVersions},
+           {"compute_units", std::uint64_t(d.computeUnits)},
+           {"max_clock_mhz", std::uint64_t(d.maxClockMHz)},
+           {"local_mem_bytes", std::uint64_t(d.localMemBytes)},
+           {"local_mem_type", d.localMemType},
+           {"global_mem_bytes", std::uint64_t(d.globalMemBytes)},
+           {"global_mem_cache_bytes", optional(d.globalMemCacheBytes)},
+           {"global_mem_cache_line_bytes", optional(d.globalMemCacheLineBytes)},
+           {"global_mem_cache_type", d.globalMemCacheType},
+           {"max_alloc_bytes", std::uint64_t(d.maxAllocBytes)},
+           {"constant_mem_bytes", optional(d.constantMemBytes)},
+           {"max_constant_args", optional(d.maxConstantArgs)},
+           {"max_work_group_size", std::uint64_t(d.maxWorkGroupSize)},
+           {"max_work_item_dimensions", optional(d.maxWorkItemDimensions)},
+           {"max_work_item_sizes", d.maxWorkItemSizes},
+           {"image_support", d.imageSupport ? Json(*d.imageSupport) : Json()},
+           {"address_bits", optional(d.addressBits)},
+           {"profiling_timer_resolution_ns", optional(d.profilingTimerResolutionNs)},
+           {"queue_properties", d.queueProperties},
+           {"preferred_vector_widths", vectorWidthsJson(d.preferredVectorWidths)},
+           {"native_vector_widths", vectorWidthsJson(d.nativeVectorWidths)},
+           {"optional_features", features},
+           {"extensions", d.extensions}};
+    if (caps)
+        o["probes"] = Json{{"non_uniform_work_groups", caps->nonUniformWorkGroups},
+                           {"non_uniform_detail", caps->nonUniformDetail},
+                           {"work_group_scan", caps->workGroupScan},
+                           {"work_group_scan_detail", caps->workGroupScanDetail}};
+    return o;
+}
+
+DeviceInfo deviceFromJson(const Json& v) {
+    DeviceInfo d;
+    d.index = int(jsonIntegerAt(v, "index"));
+    d.name = jsonStringAt(v, "name");
+    d.vendor = jsonStringAt(v, "vendor");
+    d.platformName = jsonStringAt(v, "platform");
+    d.platformVersion = jsonStringOr(v, "platform_version", "");
+    d.driverVersion = jsonStringAt(v, "driver");
+    d.deviceVersion = jsonStringAt(v, "version");
+    d.openclCVersion = jsonStringOr(v, "opencl_c", "");
+    const std::string type = jsonStringAt(v, "type");
+    d.type = type == "gpu"           ? DeviceType::Gpu
+             : type == "cpu"         ? DeviceType::Cpu
+             : type == "accelerator" ? DeviceType::Accelerator
+                                     : DeviceType::Other;
+    d.computeUnits = std::uint32_t(jsonUnsignedAt(v, "compute_units"));
+    d.maxClockMHz = std::uint32_t(jsonUnsignedAt(v, "max_clock_mhz"));
+    d.localMemBytes = jsonUnsignedAt(v, "local_mem_bytes");
+    d.globalMemBytes = jsonUnsignedAt(v, "global_mem_bytes");
+    d.maxAllocBytes = jsonUnsignedAt(v, "max_alloc_bytes");
+    d.maxWorkGroupSize = std::size_t(jsonUnsignedAt(v, "max_work_group_size"));
+    d.extensions = jsonStringOr(v, "extensions", "");
+    d.localMemType = jsonStringOr(v, "local_mem_type", "");
+    d.globalMemCacheType = jsonStringOr(v, "global_mem_cache_type", "");
+    d.queueProperties = jsonStringOr(v, "queue_properties", "");
+    d.globalMemCacheBytes = optionalFrom<std::uint64_t>(v, "global_mem_cache_bytes");
+    d.globalMemCacheLineBytes = optionalFrom<std::uint32_t>(v, "global_mem_cache_line_bytes");
+    d.constantMemBytes = optionalFrom<std::uint64_t>(v, "constant_mem_bytes");
+    d.maxConstantArgs = optionalFrom<std::uint32_t>(v, "max_constant_args");
+    d.maxWorkItemDimensions = optionalFrom<std::uint32_t>(v, "max_work_item_dimensions");
+    d.addressBits = optionalFrom<std::uint32_t>(v, "address_bits");
+    d.profilingTimerResolutionNs = optionalFrom<std::uint64_t>(v, "profiling_timer_resolution_ns");
+    if (const auto image = v.find("image_support"); image != v.end() && image->is_boolean())
+        d.imageSupport = image->get<bool>();
+    if (const auto sizes = v.find("max_work_item_sizes"); sizes != v.end() && sizes->is_array())
+        for (const Json& s : *sizes)
+            d.maxWorkItemSizes.push_back(s.get<std::size_t>());
+    if (const auto versions = v.find("opencl_c_versions");
+        versions != v.end() && versions->is_array())
+        for (const Json& s : *versions)
+            d.openclCVersions.push_back(s.get<std::string>());
+    if (const auto features = v.find("optional_features");
+        features != v.end() && features->is_object())
+        for (const auto& [name, value] : features->items())
+            d.optionalFeatures.push_back({name, value.get<std::string>()});
+    vectorWidthsFrom(v, "preferred_vector_widths", d.preferredVectorWidths);
+    vectorWidthsFrom(v, "native_vector_widths", d.nativeVectorWidths);
+    return d;
+}
+
+std::string devicesJson(const std::vector<DeviceListing>& devices) {
+    Json list = Json::array();
+    for (const DeviceListing& d : devices) {
+        Json device = deviceJson(d.info, d.capabilities ? &*d.capabilities : nullptr);
+        if (!d.probeError.empty())
+            device["probe_error"] = d.probeError;
+        list.push_back(std::move(device));
+    }
+    return jsonText(Json{{"date", utcTimestamp()}, {"devices", std::move(list)}});
+}
+
+Json ceilingJson(const CeilingResult& c) {
+    return Json{{"kernel", c.kernel},
+                {"bytes", std::uint64_t(c.bytes)},
+                {"timing", timingJson(c.stats)},
+                {"gbps", c.gbps}};
 }
 
 } // namespace histlab

@@ -1,70 +1,58 @@
 #pragma once
-// A small JSON value with a strict parser and a writer, for the files HistLab reads back (saved
-// experiment runs, baselines). The core has no Qt and no third-party JSON library; this covers
-// RFC 8259 except that numbers are doubles and \u escapes outside the BMP are kept as written
-// pairs.
-#include <cstdint>
-#include <map>
-#include <memory>
+// JSON through nlohmann-json: the files HistLab writes (runs, results, device lists) and reads
+// back (saved runs, baselines). Integers stay exact (64-bit); keys keep the order they were
+// written in, so files read well and diff well. The shapes shared by every pipeline live here:
+// one timings shape, one device shape, one same-run ceiling shape.
+#include "pipelines/bandwidth/bandwidth.h"
+#include "runtime/device.h"
+#include "runtime/timing.h"
+
+#include <nlohmann/json.hpp>
+
 #include <string>
-#include <variant>
 #include <vector>
 
 namespace histlab {
 
-class JsonValue {
-public:
-    using Array = std::vector<JsonValue>;
-    using Object = std::map<std::string, JsonValue>;
+using Json = nlohmann::ordered_json;
 
-    JsonValue() = default; // null
-    JsonValue(std::nullptr_t) {}
-    JsonValue(bool b)
-        : m_value(b) {}
-    JsonValue(double d)
-        : m_value(d) {}
-    JsonValue(int i)
-        : m_value(double(i)) {}
-    JsonValue(std::int64_t i)
-        : m_value(double(i)) {}
-    JsonValue(std::uint64_t i)
-        : m_value(double(i)) {}
-    JsonValue(const char* s)
-        : m_value(std::string(s)) {}
-    JsonValue(std::string s)
-        : m_value(std::move(s)) {}
-    JsonValue(Array a)
-        : m_value(std::move(a)) {}
-    JsonValue(Object o)
-        : m_value(std::move(o)) {}
+/// Parses a whole document. Throws InputError("<source>: JSON: <what> at line L, column C")
+/// naming the file (or whatever `source` says) and the place of the first error.
+Json parseJsonText(const std::string& text, const std::string& source);
 
-    bool isNull() const { return std::holds_alternative<std::monostate>(m_value); }
-    bool isBool() const { return std::holds_alternative<bool>(m_value); }
-    bool isNumber() const { return std::holds_alternative<double>(m_value); }
-    bool isString() const { return std::holds_alternative<std::string>(m_value); }
-    bool isArray() const { return std::holds_alternative<Array>(m_value); }
-    bool isObject() const { return std::holds_alternative<Object>(m_value); }
+/// The document as text: two-space indents and a final newline.
+std::string jsonText(const Json& value);
 
-    /// The value as that type; throws InputError("expected a number ...") when it is not.
-    bool asBool() const;
-    double asNumber() const;
-    const std::string& asString() const;
-    const Array& asArray() const;
-    const Object& asObject() const;
+/// A member that must be there, of the type asked; InputError naming the key otherwise
+/// ("missing key 'status'", "key 'bytes': expected a number").
+const Json& jsonAt(const Json& object, const char* key);
+std::string jsonStringAt(const Json& object, const char* key);
+double jsonNumberAt(const Json& object, const char* key);
+std::uint64_t jsonUnsignedAt(const Json& object, const char* key);
+std::int64_t jsonIntegerAt(const Json& object, const char* key);
+bool jsonBoolAt(const Json& object, const char* key);
+/// A member that may be missing (or null): the fallback then.
+std::string jsonStringOr(const Json& object, const char* key, const std::string& fallback);
 
-    /// Member `key` of an object; throws InputError naming the key when it is missing.
-    const JsonValue& at(const std::string& key) const;
-    /// Member `key`, or nullptr when missing (or when this is not an object).
-    const JsonValue* find(const std::string& key) const;
+/// Timings, the one shape every file uses: {"median_ms", "min_ms", "max_ms", "samples_ms"}.
+Json timingJson(const TimingStats& stats);
+/// Timings back: that object, or the flat keys of older files ("median_ms", "min_ms"... at the
+/// level of the row) when `value` holds them directly.
+TimingStats timingFromJson(const Json& value);
 
-    /// Compact text (objects' keys sorted), numbers with up to 17 significant digits.
-    std::string dump() const;
+/// A device: every property it reports (null where it refused the query) and, when given, the
+/// probe results under "probes".
+Json deviceJson(const DeviceInfo& device, const Capabilities* capabilities = nullptr);
+/// A device back. The identity and the basic sizes are required (InputError naming the key);
+/// what older files lack is left empty.
+DeviceInfo deviceFromJson(const Json& value);
 
-private:
-    std::variant<std::monostate, bool, double, std::string, Array, Object> m_value;
-};
+/// Every listed device as histlab-cli devices --json writes it and the Devices tab exports it:
+/// {"date", "devices": [...]}; a device whose probes could not run has "probe_error".
+std::string devicesJson(const std::vector<DeviceListing>& devices);
 
-/// Parses a whole document; throws InputError("JSON: <what> at line L, column C").
-JsonValue parseJson(const std::string& text);
+/// A same-run ceiling (the read-only or copy kernel) as reports show it: kernel, bytes, timing,
+/// GB/s.
+Json ceilingJson(const CeilingResult& ceiling);
 
 } // namespace histlab

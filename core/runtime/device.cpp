@@ -238,6 +238,13 @@ DeviceInfo describe(int index, int platformIndex, const cl::Platform& p, const c
 
 } // namespace
 
+std::string deviceLine(const DeviceInfo& d) {
+    return "device " + std::to_string(d.index) + ": " + d.name + " [" + deviceTypeName(d.type) +
+           "], " + d.platformName + ", driver " + d.driverVersion + ", " +
+           std::to_string(d.computeUnits) + " compute units, " +
+           std::to_string(d.localMemBytes / 1024) + " KiB local memory";
+}
+
 const char* deviceTypeName(DeviceType type) {
     switch (type) {
     case DeviceType::Cpu:

@@ -75,6 +75,10 @@ struct DeviceInfo {
     std::vector<ReportedFeature> optionalFeatures;
 };
 
+/// "device 0: NAME [gpu], PLATFORM, driver X, 132 compute units, 48 KiB local memory": the line
+/// every report starts with.
+std::string deviceLine(const DeviceInfo& device);
+
 /// Capabilities learned by compiling and running tiny probes (the reported flags lie).
 struct Capabilities {
     bool nonUniformWorkGroups = false;

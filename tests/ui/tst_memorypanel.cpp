@@ -13,7 +13,7 @@
 
 #include <pipelines/reverse/reverse.h>
 #include <pipelines/transfer/transfer.h>
-#include <report/json.h>
+#include <report/legacyjson.h>
 
 #include <qcustomplot.h>
 

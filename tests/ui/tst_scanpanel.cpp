@@ -10,7 +10,7 @@
 #include "uitestsupport.h"
 
 #include <pipelines/scan/scan.h>
-#include <report/json.h>
+#include <report/legacyjson.h>
 
 #include <qcustomplot.h>
 

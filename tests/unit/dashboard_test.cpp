@@ -6,7 +6,7 @@
 #include "unitsupport.h"
 
 #include "pipelines/dashboard/dashboard.h"
-#include "report/json.h"
+#include "report/legacyjson.h"
 #include "runtime/cancel.h"
 #include "runtime/errors.h"
 

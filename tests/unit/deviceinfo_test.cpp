@@ -3,7 +3,7 @@
 // every group, and a device's JSON round-trips (and a file from before these fields still reads).
 #include "unitsupport.h"
 
-#include "report/json.h"
+#include "report/legacyjson.h"
 #include "report/report.h"
 #include "runtime/errors.h"
 

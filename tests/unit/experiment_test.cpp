@@ -5,7 +5,7 @@
 #include "unitsupport.h"
 
 #include "pipelines/experiments/experiment.h"
-#include "report/json.h"
+#include "report/legacyjson.h"
 #include "runtime/cancel.h"
 #include "runtime/errors.h"
 #include "runtime/kernelsource.h"

@@ -1,6 +1,7 @@
 // Results as files: atomic writes, up-front writability checks, CSV and JSON of a real run.
 #include "unitsupport.h"
 
+#include "pipelines/histogram256/histogramreport.h"
 #include "report/report.h"
 #include "runtime/errors.h"
 

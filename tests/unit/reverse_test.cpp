@@ -8,7 +8,7 @@
 
 #include "pipelines/reverse/reverse.h"
 #include "report/bytesize.h"
-#include "report/json.h"
+#include "report/legacyjson.h"
 #include "report/report.h"
 #include "runtime/errors.h"
 #include "runtime/kernelsource.h"

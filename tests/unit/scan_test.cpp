@@ -189,7 +189,6 @@ TEST(ScanRuns, AutoResolvesAndAllVariantsRunOnOneInput) {
     EXPECT_NE(scanJson(run).find("\"points\""), std::string::npos);
 
     req.variants = {ScanVariant::Auto};
-    req.sweep = true;
     const ScanRun autoRun = runScans(device, req);
     ASSERT_EQ(autoRun.points.size(), 1u); // auto is a whole-array variant: one point
     EXPECT_NE(autoRun.points[0].variant, ScanVariant::Auto);
@@ -198,12 +197,12 @@ TEST(ScanRuns, AutoResolvesAndAllVariantsRunOnOneInput) {
 
 TEST(ScanRuns, SweepCoversEveryWorkGroupSizeOfPerSegmentVariants) {
     Device& device = test::sharedDevice();
-    ScanRequest req;
-    req.variants = {ScanVariant::Naive, ScanVariant::ReduceThenScan};
-    req.sweep = true;
-    req.elements = 2 * 65536 + 3;
-    req.repeats = 1;
-    const ScanRun run = runScans(device, req);
+    ScanParams params;
+    params.variants = {ScanVariant::Naive, ScanVariant::ReduceThenScan};
+    params.allWorkGroupSizes = true;
+    params.count = 2 * 65536 + 3;
+    params.repeats = 1;
+    const ScanRun run = runScans(device, planScan(device.info(), params));
     const std::size_t sizes = scanWorkGroupSizes(device.info()).size();
     ASSERT_EQ(run.points.size(), sizes + 1);
     for (std::size_t i = 0; i < sizes; ++i) {
@@ -261,6 +260,52 @@ INSTANTIATE_TEST_SUITE_P(Variants, ScanDeviceBuffers,
                                      c = '_';
                              return name;
                          });
+
+// The scan's plan decides for the CLI and the Scans tab alike. Its default size was decided twice
+// before, differently: 16 MiB only on a CPU device (the window) against 64 MiB only on a GPU (the
+// CLI), so an accelerator got different sizes. The answer: 16 MiB of values on a CPU device, 64
+// MiB on any other (an accelerator has memory of its own, like a GPU).
+TEST(ScanPlan, DefaultSizeBySortOfDevice) {
+    DeviceInfo info;
+    info.name = "test device";
+    info.maxWorkGroupSize = 256;
+    info.type = DeviceType::Cpu;
+    EXPECT_EQ(planScan(info, {}).elements, (std::size_t(16) << 20) / 4);
+    info.type = DeviceType::Gpu;
+    EXPECT_EQ(planScan(info, {}).elements, (std::size_t(64) << 20) / 4);
+    info.type = DeviceType::Accelerator;
+    EXPECT_EQ(planScan(info, {}).elements, (std::size_t(64) << 20) / 4);
+    ScanParams params;
+    params.count = 1000;
+    EXPECT_EQ(planScan(info, params).elements, 1000u);
+    params.sizeMiB = 1;
+    EXPECT_THROW(planScan(info, params), UsageError); // --size and --count together
+}
+
+TEST(ScanPlan, WorkGroupRangeAndSingleSize) {
+    DeviceInfo info;
+    info.name = "test device";
+    info.type = DeviceType::Gpu;
+    info.maxWorkGroupSize = 1024;
+    ScanParams params;
+    params.allWorkGroupSizes = true;
+    params.minWorkGroupSize = 64;
+    params.maxWorkGroupSize = 256;
+    const ScanRequest r = planScan(info, params);
+    EXPECT_EQ(r.workGroupSizes, (std::vector<std::size_t>{64, 128, 256}));
+    EXPECT_EQ(r.wholeWorkGroupSize, 0u); // whole-array variants at their default
+    EXPECT_EQ(scanPointCount(r), 3u * 3u + 2u);
+    params.allWorkGroupSizes = false;
+    params.workGroupSizes = {128};
+    const ScanRequest one = planScan(info, params);
+    EXPECT_EQ(one.workGroupSizes, (std::vector<std::size_t>{128}));
+    EXPECT_EQ(one.wholeWorkGroupSize, 128u);
+    params.workGroupSizes = {7};
+    EXPECT_THROW(planScan(info, params), UsageError);
+    params.workGroupSizes = {};
+    params.variants = {};
+    EXPECT_THROW(planScan(info, params), UsageError);
+}
 
 } // namespace
 } // namespace histlab

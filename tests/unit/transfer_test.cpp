@@ -6,7 +6,7 @@
 #include "unitsupport.h"
 
 #include "pipelines/transfer/transfer.h"
-#include "report/json.h"
+#include "report/legacyjson.h"
 #include "runtime/errors.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 #include "pipelines/dashboard/dashboard.h"
 
-#include "report/bytesize.h" // csvField
+#include "pipelines/registry.h"
 #include "report/report.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
@@ -24,13 +24,20 @@ Registry& registry() {
     return r;
 }
 
+/// The dashboard entries of a registered pipeline family (pipelines/registry.cpp).
+void registerFamilyDashboardPipelines(const std::string& family) {
+    if (const Pipeline* p = findPipeline(family))
+        for (const DashboardPipeline& entry : p->dashboard)
+            registerDashboardPipeline(entry);
+}
+
 /// The one place the built-in pipelines are registered, once, before the registry is first read
 /// or added to (so they come first).
 void registerBuiltinDashboardPipelines() {
     registerBandwidthDashboardPipelines();
     registerHistogramDashboardPipelines();
     registerBlurDashboardPipelines();
-    registerScanDashboardPipelines();
+    registerFamilyDashboardPipelines("scan");
     registerEqualizeDashboardPipelines();
     registerReverseDashboardPipelines();
     registerTransferDashboardPipelines();

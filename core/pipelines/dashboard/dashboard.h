@@ -11,7 +11,7 @@
 // Metric: each pipeline says which bytes it counts (DashboardResult::bytes; the pipeline's own
 // metric, e.g. histogram: input bytes read; blur: bytes read + written) and which ceiling it is
 // judged against; GB/s = bytes / median kernel time (event profiling, one warm-up, N timed runs).
-#include "report/json.h"
+#include "report/legacyjson.h"
 #include "report/status.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
@@ -137,8 +137,6 @@ void registerBandwidthDashboardPipelines();
 void registerHistogramDashboardPipelines();
 /// "blur3x3": the 3 x 3 box blur, variant auto (tiled), of a synthetic 8-bit gray image.
 void registerBlurDashboardPipelines();
-/// "scan": the whole-array exclusive scan, lookback, of random uint32 values.
-void registerScanDashboardPipelines();
 /// "equalize": the histogram equalization (all four stages) of a synthetic 8-bit gray image.
 void registerEqualizeDashboardPipelines();
 /// "reverse": the memory lab's fastest verified reversal kernel, against the copy kernel.

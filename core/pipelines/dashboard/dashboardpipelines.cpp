@@ -151,34 +151,6 @@ void registerBlurDashboardPipelines() {
          }});
 }
 
-void registerScanDashboardPipelines() {
-    registerDashboardPipeline(
-        {"scan",
-         "the whole-array exclusive scan, lookback, of random uint32 values; (4 read + 4 "
-         "written) bytes a value, against the copy kernel",
-         [](Device& device, const DashboardOptions& o, const CancelToken& cancel) {
-             ScanRequest request;
-             request.variants = {ScanVariant::Lookback};
-             request.elements = std::max<std::size_t>(1, o.bytes / sizeof(std::uint32_t));
-             request.repeats = o.repeats;
-             const ScanRun run = runScans(device, request, cancel);
-             if (run.points.empty())
-                 throw DeviceError("the scan ran no point");
-             const ScanPoint& p = run.points.front();
-             DashboardResult r;
-             r.variant = std::string(scanVariantName(p.variant)) + ", wg " +
-                         std::to_string(p.workGroupSize);
-             r.bytes = 8 * std::uint64_t(p.elements);
-             r.stats = p.stats;
-             r.gbps = p.gbps;
-             r.ceilingKind = "copy";
-             r.ceilingGbps = run.copy.gbps;
-             r.status = p.status;
-             r.reason = p.status == Status::Verified ? std::string() : p.detail;
-             return std::vector<DashboardResult>{r};
-         }});
-}
-
 void registerEqualizeDashboardPipelines() {
     registerDashboardPipeline(
         {"equalize",

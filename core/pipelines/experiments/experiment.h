@@ -18,7 +18,7 @@
 #include "image/image.h"
 #include "pipelines/bandwidth/bandwidth.h"
 #include "pipelines/histogram256/histogram256.h"
-#include "report/json.h"
+#include "report/legacyjson.h"
 #include "report/status.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"

@@ -3,7 +3,7 @@
 #include "pipelines/reverse/reverse.h"
 
 #include "image/image.h"
-#include "report/json.h"
+#include "report/legacyjson.h"
 #include "report/report.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
@@ -311,7 +311,7 @@ std::string reverseJson(const ReverseRun& run) {
                                                {"correct_bytes", r.correctBytes}});
     }
     const int best = run.best();
-    JsonValue copy = ceilingJson(run.copy);
+    JsonValue copy = legacyCeilingJson(run.copy);
     JsonValue::Object root{
         {"tool", "histlab-cli reverse"},
         {"date", utcTimestamp()},

@@ -1,6 +1,6 @@
 #include "pipelines/scan/scan.h"
 
-#include "report/json.h"
+#include "report/legacyjson.h"
 #include "report/report.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
@@ -633,6 +633,8 @@ ScanRun runScans(Device& device, const ScanRequest& request, const CancelToken& 
     checkCount(info, request.elements);
     for (std::size_t wg : request.workGroupSizes)
         checkScanWorkGroupSize(info, wg);
+    if (request.wholeWorkGroupSize)
+        checkScanWorkGroupSize(info, request.wholeWorkGroupSize);
     if (request.variants.empty())
         throw UsageError("--variant", "no variant to run");
     ScanRun run;
@@ -646,14 +648,10 @@ ScanRun runScans(Device& device, const ScanRequest& request, const CancelToken& 
     if (bytes >= 16)
         run.copy = measureCopyCeiling(device, *b.in, bytes, request.repeats, cancel);
     for (ScanVariant variant : request.variants) {
-        std::vector<std::size_t> sizes;
-        if (isSegmentedScan(variant))
-            sizes = request.sweep                    ? scanWorkGroupSizes(info)
-                    : request.workGroupSizes.empty() ? std::vector<std::size_t>{0}
-                                                     : request.workGroupSizes;
-        else
-            sizes = {request.sweep || request.workGroupSizes.empty() ? 0
-                                                                     : request.workGroupSizes[0]};
+        const std::vector<std::size_t> sizes =
+            !isSegmentedScan(variant)        ? std::vector<std::size_t>{request.wholeWorkGroupSize}
+            : request.workGroupSizes.empty() ? std::vector<std::size_t>{0}
+                                             : request.workGroupSizes;
         for (std::size_t wg : sizes) {
             cancel.throwIfCancelled();
             ScanPoint p =
@@ -667,54 +665,6 @@ ScanRun runScans(Device& device, const ScanRequest& request, const CancelToken& 
         }
     }
     return run;
-}
-
-std::string scanCsv(const ScanRun& run) {
-    std::ostringstream out;
-    out << "variant,wg,elements,inclusive,median_ms,min_ms,gbps,percent_of_copy,status,detail\n";
-    for (const ScanPoint& p : run.points)
-        out << scanVariantName(p.variant) << ',' << p.workGroupSize << ',' << p.elements << ','
-            << (p.inclusive ? 1 : 0) << ',' << p.stats.medianMs << ',' << p.stats.minMs << ','
-            << p.gbps << ',' << p.percentOfCopy << ',' << statusName(p.status) << ','
-            << csvField(p.detail) << '\n';
-    return out.str();
-}
-
-std::string scanJson(const ScanRun& run) {
-    JsonValue::Array points;
-    for (const ScanPoint& p : run.points) {
-        JsonValue::Array samples;
-        for (double s : p.stats.samplesMs)
-            samples.emplace_back(s);
-        points.emplace_back(JsonValue::Object{{"variant", scanVariantName(p.variant)},
-                                              {"wg", std::uint64_t(p.workGroupSize)},
-                                              {"elements", std::uint64_t(p.elements)},
-                                              {"inclusive", p.inclusive},
-                                              {"build_options", p.buildOptions},
-                                              {"status", statusName(p.status)},
-                                              {"detail", p.detail},
-                                              {"median_ms", p.stats.medianMs},
-                                              {"min_ms", p.stats.minMs},
-                                              {"max_ms", p.stats.maxMs},
-                                              {"samples_ms", std::move(samples)},
-                                              {"gbps", p.gbps},
-                                              {"percent_of_copy", p.percentOfCopy},
-                                              {"verified", p.status == Status::Verified}});
-    }
-    JsonValue copy = ceilingJson(run.copy);
-    JsonValue::Object root{
-        {"tool", "histlab-cli scan"},
-        {"date", utcTimestamp()},
-        {"metric", "GB/s = (4 bytes read + 4 bytes written) x elements / median kernel time"},
-        {"device", run.device.name},
-        {"platform", run.device.platformName},
-        {"driver", run.device.driverVersion},
-        {"elements", std::uint64_t(run.elements)},
-        {"segment", std::uint64_t(kScanSegment)},
-        {"distribution", scanDistributionName(run.distribution)},
-        {"copy", std::move(copy)},
-        {"points", std::move(points)}};
-    return JsonValue(std::move(root)).dump() + "\n";
 }
 
 } // namespace histlab

@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -166,13 +167,14 @@ struct ScanPoint {
     double percentOfCopy = 0;
 };
 
+/// What runs: planScan() makes it from what a person asks (ScanParams).
 struct ScanRequest {
     std::vector<ScanVariant> variants = allScanVariants();
-    /// Work-group sizes per point; empty: each variant's default (256 on a GPU). Per-segment
-    /// variants run every size given; whole-array variants only the first (their default when
-    /// `sweep` is set).
+    /// The per-segment variants run at each of these work-group sizes; empty: their default
+    /// (256 on a GPU).
     std::vector<std::size_t> workGroupSizes;
-    bool sweep = false; ///< --wg all: every size of scanWorkGroupSizes for per-segment variants
+    /// The whole-array variants run at this one; 0: their default.
+    std::size_t wholeWorkGroupSize = 0;
     std::size_t elements = 0;
     ScanDistribution distribution = ScanDistribution::Random;
     int repeats = 5;
@@ -196,6 +198,36 @@ struct ScanRun {
 ScanPoint runScanPoint(Device& device, const std::vector<std::uint32_t>& values,
                        ScanVariant variant, std::size_t wg, bool inclusive, int repeats = 5,
                        const CancelToken& cancel = {});
+
+/// What a person asks of the scans: histlab-cli scan's options, the Scans tab's controls.
+struct ScanParams {
+    std::vector<ScanVariant> variants = allScanVariants();
+    /// --wg N: the per-segment variants at N, the whole-array ones too; empty: their defaults.
+    std::vector<std::size_t> workGroupSizes;
+    /// --wg all: the per-segment variants at every power of two from minWorkGroupSize up to
+    /// maxWorkGroupSize (0: the device's maximum); the whole-array ones at their default.
+    bool allWorkGroupSizes = false;
+    std::size_t minWorkGroupSize = 16, maxWorkGroupSize = 0;
+    std::optional<double> sizeMiB;    ///< MiB of uint32 values
+    std::optional<std::size_t> count; ///< values (not with sizeMiB)
+    ScanDistribution distribution = ScanDistribution::Random;
+    bool inclusive = false;
+    int repeats = 5;
+};
+
+/// What a device runs of `params`: the work-group sizes it allows, and the size when none is
+/// given: 64 MiB of values, 16 MiB on a CPU device (scans on a CPU's OpenCL run at a few GB/s;
+/// any other device gets the GPU's size, as an accelerator has memory of its own). Throws
+/// UsageError naming the option for what cannot run there (--size with --count, a work-group
+/// size the device does not have, no variant).
+ScanRequest planScan(const DeviceInfo& device, const ScanParams& params);
+
+/// The points a run of `request` has: per-segment variants x work-group sizes + whole-array
+/// variants.
+std::size_t scanPointCount(const ScanRequest& request);
+
+/// The report histlab-cli scan prints: input, device, copy kernel, one line per point.
+std::string scanText(const ScanRun& run, bool inclusive);
 
 /// Every point of the request on one input, the copy kernel measured on the same buffer size
 /// first; `progress` sees each point as it finishes. Throws UsageError for a bad request.

@@ -4,7 +4,7 @@
 #include "pipelines/transfer/transfer.h"
 
 #include "image/image.h"
-#include "report/json.h"
+#include "report/legacyjson.h"
 #include "report/report.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"

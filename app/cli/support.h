@@ -1,8 +1,7 @@
 #pragma once
-// What histlab-cli's command files share: the exit codes of --help, argument lists, number and
-// size parsing, output paths checked before any work, and a job's error as an exit code.
-// (cli_dashboard.cpp and cli_memory.cpp use it; cli_main.cpp still has its own older copies of
-// the argument list and number parsing, to be moved here.)
+// What histlab-cli's command files share: the exit codes of --help, image files in and out,
+// output paths checked before any work, a job's error as an exit code, device selection.
+#include "image/image.h"
 #include "report/bytesize.h" // parseByteSize
 #include "report/report.h"
 #include "runtime/device.h"
@@ -18,6 +17,9 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#ifdef HISTLAB_HAVE_OPENCV
+#include "io/imageio.h"
+#endif
 
 namespace histlab::cli {
 
@@ -79,14 +81,34 @@ inline std::vector<std::string> splitList(const std::string& text) {
     return items;
 }
 
-/// A whole file as text; InputError naming it when it cannot be read.
-inline std::string readTextFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path + ": cannot be read");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+/// An image file through the OpenCV loader; InputError in a build without it (-DHISTLAB_OPENCV=
+/// OFF), `instead` saying what to use then.
+inline HostImage loadImageFile(const std::string& path, const std::string& instead = {}) {
+#ifdef HISTLAB_HAVE_OPENCV
+    (void)instead;
+    return loadImage(path);
+#else
+    throw InputError(path + ": this build has no image loader (built with -DHISTLAB_OPENCV=OFF)" +
+                     instead);
+#endif
+}
+
+/// Writes an image through a temporary file and a rename; false (with the reason on stderr)
+/// when it cannot. Only reached in builds with the loader (an image had to be read first).
+inline bool writeImageFile(const HostImage& image, const std::string& path) {
+#ifdef HISTLAB_HAVE_OPENCV
+    try {
+        saveImage(image, path);
+        return true;
+    } catch (const InputError& e) {
+        std::cerr << "histlab-cli: " << e.what() << '\n';
+        return false;
+    }
+#else
+    (void)image;
+    std::cerr << "histlab-cli: " << path << ": this build cannot write images\n";
+    return false;
+#endif
 }
 
 /// An output path, checked before any work so that a bad one costs nothing: InputError when it

@@ -1,9 +1,9 @@
 // histlab-cli reverse | memory: the memory lab (issue 6) without a display. Wiring only: parse,
 // run the core's job on the runner, print and write what comes back. The metrics are defined in
 // core/reverse.h, core/transfer.h and core/bandwidth.h.
-#include "cli_memory.h"
+#include "cli/memory.h"
 
-#include "cli_support.h"
+#include "cli/support.h"
 #include "pipelines/reverse/reverse.h"
 #include "pipelines/transfer/transfer.h"
 

@@ -1,13 +1,14 @@
 // histlab-cli: HistLab's work without a display. Wiring only: parse, submit a job to the core's
 // runner, print and write what comes back. Exit codes are documented in --help and README.
-#include "cli_dashboard.h"
-#include "cli_memory.h"
-#include "cli_support.h"
+#include "cli/dashboard.h"
+#include "cli/memory.h"
+#include "cli/support.h"
 #include "image/image.h"
 #include "pipelines/blur/blur.h"
 #include "pipelines/equalize/equalize.h"
 #include "pipelines/experiments/experiment.h"
 #include "pipelines/histogram256/histogram256.h"
+#include "pipelines/histogram256/histogramreport.h"
 #include "pipelines/histogram256/histogramstats.h"
 #include "pipelines/scan/scan.h"
 #include "report/report.h"
@@ -306,36 +307,6 @@ double parseMiB(const std::string& option, const std::string& text) {
     return v;
 }
 
-/// An image file through the OpenCV loader; InputError in a build without it (-DHISTLAB_OPENCV=
-/// OFF), `instead` saying what to use then.
-HostImage loadImageFile(const std::string& path, const std::string& instead = {}) {
-#ifdef HISTLAB_HAVE_OPENCV
-    (void)instead;
-    return loadImage(path);
-#else
-    throw InputError(path + ": this build has no image loader (built with -DHISTLAB_OPENCV=OFF)" +
-                     instead);
-#endif
-}
-
-/// Writes an image through a temporary file and a rename; false (with the reason on stderr)
-/// when it cannot. Only reached in builds with the loader (an image had to be read first).
-bool writeImageFile(const HostImage& image, const std::string& path) {
-#ifdef HISTLAB_HAVE_OPENCV
-    try {
-        saveImage(image, path);
-        return true;
-    } catch (const InputError& e) {
-        std::cerr << "histlab-cli: " << e.what() << '\n';
-        return false;
-    }
-#else
-    (void)image;
-    std::cerr << "histlab-cli: " << path << ": this build cannot write images\n";
-    return false;
-#endif
-}
-
 // 64 columns, 4 bins each, eight heights: enough to recognise a histogram in a terminal.
 std::string sparkline(const std::array<std::uint64_t, 256>& counts) {
     static const char* blocks[] = {" ",      "\u2581", "\u2582", "\u2583", "\u2584",
@@ -439,44 +410,6 @@ void printRun(std::ostream& out, const HistogramRun& run) {
         out << std::setw(9) << fixed(st.entropy, 3) << '\n';
     }
     printVerified(out, run.verified, run.verifyDetail, true);
-}
-
-int runDevices(ArgList& args, JobRunner& runner) {
-    bool json = false;
-    while (!args.empty()) {
-        const std::string a = args.next();
-        if (a == "--json")
-            json = true;
-        else
-            throw UsageFailure{"devices: unknown option '" + a + "'"};
-    }
-    using Listing = std::pair<std::vector<DeviceInfo>, std::vector<Capabilities>>;
-    auto outcome = runner.runAndWait([](JobContext& ctx) -> std::any {
-        Listing l;
-        l.first = ctx.devices().infos();
-        for (const auto& d : l.first)
-            l.second.push_back(ctx.devices().open(d.index).capabilities());
-        return l;
-    });
-    if (auto* e = std::get_if<JobError>(&outcome))
-        return report(*e);
-    const auto& [infos, caps] = std::any_cast<const Listing&>(std::get<std::any>(outcome));
-    if (json) {
-        std::cout << devicesJson(infos, caps);
-        return Ok;
-    }
-    for (std::size_t i = 0; i < infos.size(); ++i) {
-        const auto& d = infos[i];
-        printDevice(std::cout, d);
-        std::cout << "  " << d.deviceVersion << ", " << d.openclCVersion << ", max work-group "
-                  << d.maxWorkGroupSize << ", max buffer " << (d.maxAllocBytes >> 20)
-                  << " MiB, global memory " << (d.globalMemBytes >> 20) << " MiB\n"
-                  << "  non-uniform work-groups: " << (caps[i].nonUniformWorkGroups ? "yes" : "no")
-                  << " (" << caps[i].nonUniformDetail << ")\n"
-                  << "  work_group_scan_exclusive_add: " << (caps[i].workGroupScan ? "yes" : "no")
-                  << " (" << caps[i].workGroupScanDetail << ")\n";
-    }
-    return Ok;
 }
 
 int runEndToEnd(JobRunner& runner, const HostImage& source, const std::string& device,
@@ -1345,140 +1278,6 @@ int runBlurCommand(ArgList& args, JobRunner& runner) {
     return Ok;
 }
 
-// scan: prefix sums of uint32 values (issue 5), each variant verified bit-exactly and judged
-// against the copy kernel on the same buffer in the same run.
-int runScanCommand(ArgList& args, JobRunner& runner) {
-    std::string device;
-    std::optional<std::string> csv, json;
-    ScanRequest req;
-    double sizeMiB = -1;
-    long long count = -1;
-    bool quiet = false;
-    while (!args.empty()) {
-        const std::string a = args.next();
-        try {
-            if (a == "--variant") {
-                const std::string v = args.value(a);
-                req.variants.clear();
-                if (v == "all")
-                    req.variants = allScanVariants();
-                else
-                    for (std::size_t b = 0; b <= v.size();) {
-                        const std::size_t e = std::min(v.find(',', b), v.size());
-                        req.variants.push_back(parseScanVariant(v.substr(b, e - b)));
-                        b = e + 1;
-                    }
-            } else if (a == "--wg") {
-                const std::string v = args.value(a);
-                req.sweep = v == "all";
-                req.workGroupSizes.clear();
-                if (!req.sweep)
-                    req.workGroupSizes.push_back(std::size_t(parseInt(a, v, 1, 1 << 20)));
-            } else if (a == "--size") {
-                sizeMiB = parseMiB(a, args.value(a));
-            } else if (a == "--count") {
-                count = parseInt(a, args.value(a), 0, (1ll << 40));
-            } else if (a == "--dist") {
-                req.distribution = parseScanDistribution(args.value(a));
-            } else if (a == "--inclusive") {
-                req.inclusive = true;
-            } else if (a == "--repeat") {
-                req.repeats = static_cast<int>(parseInt(a, args.value(a), 1, 100000));
-            } else if (a == "--device") {
-                device = args.value(a);
-            } else if (a == "--csv") {
-                csv = args.value(a);
-            } else if (a == "--json") {
-                json = args.value(a);
-            } else if (a == "--quiet") {
-                quiet = true;
-            } else {
-                throw UsageFailure{"scan: unknown option or argument '" + a + "' (see --help)"};
-            }
-        } catch (const UsageError& e) {
-            throw UsageFailure{e.what()};
-        }
-    }
-    if (sizeMiB >= 0 && count >= 0)
-        throw UsageFailure{"scan: give the size with either --size MIB or --count N, not both"};
-    try {
-        checkOutput("--csv", csv);
-        checkOutput("--json", json);
-    } catch (const InputError& e) {
-        std::cerr << "histlab-cli: " << e.what() << '\n';
-        return Input;
-    }
-    std::size_t done = 0;
-    auto outcome = runner.runAndWait([&](JobContext& ctx) -> std::any {
-        Device& dev = ctx.devices().select(device);
-        ScanRequest r = req;
-        // Default: 64 MiB of values on a GPU, 16 MiB elsewhere (fast on PoCL).
-        const double mib = sizeMiB >= 0 ? sizeMiB : dev.info().type == DeviceType::Gpu ? 64 : 16;
-        r.elements = count >= 0 ? std::size_t(count) : std::size_t(std::llround(mib * 262144.0));
-        return runScans(dev, r, ctx.cancelToken(), [&](const ScanPoint& p) {
-            if (!quiet)
-                std::cerr << '[' << ++done << "] " << scanVariantName(p.variant) << " wg "
-                          << p.workGroupSize << ": " << p.status << '\n';
-        });
-    });
-    if (auto* e = std::get_if<JobError>(&outcome))
-        return report(*e);
-    const auto& run = std::any_cast<const ScanRun&>(std::get<std::any>(outcome));
-    try {
-        if (csv)
-            writeFileAtomically(*csv, scanCsv(run));
-        if (json)
-            writeFileAtomically(*json, scanJson(run));
-    } catch (const InputError& e) {
-        std::cerr << "histlab-cli: " << e.what() << '\n';
-        return Input;
-    }
-    std::size_t ran = 0, mismatches = 0;
-    for (const ScanPoint& p : run.points) {
-        ran += statusRan(p.status) ? 1 : 0;
-        mismatches += p.status == Status::Mismatch ? 1 : 0;
-    }
-    if (!quiet && csv.value_or("") != "-" && json.value_or("") != "-") {
-        std::cout << "scan " << run.elements << " uint32 values ("
-                  << fixed(double(run.elements) * 4 / 1048576.0, 2) << " MiB), "
-                  << scanDistributionName(run.distribution) << ", "
-                  << (req.inclusive ? "inclusive" : "exclusive")
-                  << " (per-segment variants: exclusive, segments of " << kScanSegment
-                  << " values)\n";
-        printDevice(std::cout, run.device);
-        if (run.copy.gbps > 0)
-            std::cout << "copy kernel, same buffer: " << fixed(run.copy.gbps, 2)
-                      << " GB/s (bytes read + written), median "
-                      << fixed(run.copy.stats.medianMs, 4) << " ms\n";
-        std::cout << std::left << std::setw(18) << "variant" << std::right << std::setw(6) << "wg"
-                  << std::setw(12) << "elements" << std::setw(12) << "median ms" << std::setw(11)
-                  << "min ms" << std::setw(10) << "GB/s" << std::setw(9) << "% copy"
-                  << "  status\n";
-        for (const ScanPoint& p : run.points) {
-            std::cout << std::left << std::setw(18) << scanVariantName(p.variant) << std::right
-                      << std::setw(6) << p.workGroupSize << std::setw(12) << p.elements;
-            if (statusRan(p.status))
-                std::cout << std::setw(12) << fixed(p.stats.medianMs, 4) << std::setw(11)
-                          << fixed(p.stats.minMs, 4) << std::setw(10) << fixed(p.gbps, 2)
-                          << std::setw(9) << fixed(p.percentOfCopy, 1);
-            else
-                std::cout << std::setw(12) << "-" << std::setw(11) << "-" << std::setw(10) << "-"
-                          << std::setw(9) << "-";
-            std::cout << "  " << p.status << (p.detail.empty() ? "" : ": " + p.detail) << '\n';
-        }
-    }
-    if (mismatches) {
-        std::cerr << "histlab-cli: " << mismatches
-                  << " scan(s) differ from the CPU reference (see status mismatch)\n";
-        return Mismatch;
-    }
-    if (ran == 0) {
-        std::cerr << "histlab-cli: no scan variant could run on " << run.device.name << '\n';
-        return DeviceFailure;
-    }
-    return Ok;
-}
-
 // equalize: histogram equalization of an image on the device (histogram, CDF, look-up table,
 // gather), each stage timed, the result verified against the CPU reference.
 int runEqualizeCommand(ArgList& args, JobRunner& runner) {
@@ -1578,39 +1377,21 @@ int runEqualizeCommand(ArgList& args, JobRunner& runner) {
 
 } // namespace
 
-int main(int argc, char** argv) {
-    const std::vector<std::string> argList(argv + 1, argv + argc);
-    ArgList args(argList);
+namespace histlab::cli {
+
+const char* legacyHelp() {
+    return kHelp;
+}
+
+int runLegacyCommand(const std::string& command, const std::vector<std::string>& rest,
+                     JobRunner& runner) {
+    ArgList args(rest);
     try {
-        std::string command;
-        while (!args.empty()) {
-            const std::string a = args.next();
+        for (const std::string& a : rest)
             if (a == "--help" || a == "-h") {
                 std::cout << kHelp;
                 return Ok;
             }
-            if (a == "--version") {
-                std::cout << "histlab-cli 0.1.0\n";
-                return Ok;
-            }
-            if (a == "--verbose" || a == "-v") {
-                setLogLevel(LogLevel::Info);
-            } else if (a == "--kernel-dir") {
-                try {
-                    setKernelDir(args.value(a));
-                } catch (const UsageError& e) {
-                    throw UsageFailure{e.what()};
-                }
-            } else if (!a.empty() && a[0] == '-') {
-                throw UsageFailure{"unknown option '" + a + "' (see histlab-cli --help)"};
-            } else {
-                command = a;
-                break;
-            }
-        }
-        JobRunner runner;
-        if (command == "devices")
-            return runDevices(args, runner);
         if (command == "histogram")
             return runHistogramCommand(args, runner);
         if (command == "sweep")
@@ -1619,29 +1400,13 @@ int main(int argc, char** argv) {
             return runBlurCommand(args, runner);
         if (command == "equalize")
             return runEqualizeCommand(args, runner);
-        if (command == "scan")
-            return runScanCommand(args, runner);
-        if (command == "dashboard") {
-            std::vector<std::string> rest;
-            while (!args.empty())
-                rest.push_back(args.next());
+        if (command == "dashboard")
             return cli::runDashboardCommand(rest, runner);
-        }
-        if (cli::isMemoryCommand(command)) {
-            std::vector<std::string> rest;
-            while (!args.empty())
-                rest.push_back(args.next());
-            return cli::runMemoryCommand(command, rest, runner);
-        }
-        if (command.empty())
-            throw UsageFailure{"no command given (devices, histogram, sweep, blur, scan, equalize, "
-                               "reverse, memory, dashboard; see --help)"};
-        throw UsageFailure{
-            "unknown command '" + command +
-            "' (devices, histogram, sweep, blur, scan, equalize, reverse, memory, dashboard; "
-            "see --help)"};
+        return cli::runMemoryCommand(command, rest, runner);
     } catch (const UsageFailure& f) {
         std::cerr << "histlab-cli: " << f.message << '\n';
         return Usage;
     }
 }
+
+} // namespace histlab::cli

@@ -2,9 +2,9 @@
 // parse, run the core's dashboard (core/dashboard.h) as one job, stream each result to stderr as
 // it arrives, then print a table per device and write the files. The pipelines come from the
 // core's registry: this file names none of them.
-#include "cli_dashboard.h"
+#include "cli/dashboard.h"
 
-#include "cli_support.h"
+#include "cli/support.h"
 #include "pipelines/dashboard/dashboard.h"
 
 #include <iomanip>

@@ -1,0 +1,184 @@
+// histlab-cli: HistLab's work without a display. Wiring only: one command per pipeline of the
+// core's registry (and `devices`), parsed with CLI11; each command's help is generated from its
+// options. Messages keep one style, "histlab-cli: --banks: 3 is not a power of two", and the
+// exit codes below (also in --help and the README).
+#include "cli/command.h"
+#include "cli/pipelinecommand.h"
+#include "cli/support.h"
+#include "pipelines/registry.h"
+#include "runtime/kernelsource.h"
+#include "runtime/log.h"
+
+#include <iostream>
+#include <regex>
+
+namespace histlab::cli {
+const char* legacyHelp();
+int runLegacyCommand(const std::string& command, const std::vector<std::string>& args,
+                     JobRunner& runner);
+} // namespace histlab::cli
+
+using namespace histlab;
+using namespace histlab::cli;
+
+namespace {
+
+const char* kExitCodes = R"(
+Exit codes:
+  0  success
+  1  verification mismatch: a device result differs from its CPU reference (the files asked
+     for are still written, and say so)
+  2  usage error: an unknown command or option, a bad value, an unknown --device, a value the
+     device cannot take (--banks that does not fit local memory, a --wg it refuses), a
+     --region outside the image
+  3  input error: a missing, empty, truncated, unsupported or non-image file, a folder, a size
+     of 0, an output file that cannot be written, a saved run that cannot be read
+  4  device error: no OpenCL device, an OpenCL call that failed, a kernel that does not build;
+     for commands that run many variants or points: when none of them could run (one that
+     cannot is a row that says why, and the run goes on)
+)";
+
+// The commands still parsed by their older hand-written code (legacy.cpp, memory.cpp,
+// dashboard.cpp), until their pipelines are registered.
+const std::vector<std::pair<std::string, std::string>> kLegacy = {
+    {"histogram", "256-bin histograms of an image file or of synthetic bytes"},
+    {"blur", "box blur: the reference text's launches, or the whole image (variants, borders)"},
+    {"equalize", "histogram equalization on the device, each stage timed, verified"},
+    {"sweep", "an experiment: kernel configurations x distributions x devices"},
+    {"reverse", "the memory lab's buffer reversal, each kernel verified byte for byte"},
+    {"memory", "the memory lab: ceilings per vector width, transfers, launch latency"},
+    {"dashboard", "every registered pipeline on each chosen device, against its ceiling"},
+};
+
+/// One line for a CLI11 parse error, in this tool's words.
+std::string describe(const CLI::ParseError& e, const std::string& commands) {
+    const std::string what = e.what();
+    std::smatch m;
+    static const std::regex extras(R"(The following arguments? (?:was|were) not expected: (\S+))");
+    if (std::regex_search(what, m, extras)) {
+        const std::string where = e.get_name(), arg = m[1].str(); // CLI11 names the command
+        const bool option = arg.size() > 1 && arg[0] == '-';
+        if (where == "histlab-cli")
+            return option ? "unknown option '" + arg + "' (see histlab-cli --help)"
+                          : "unknown command '" + arg + "' (" + commands + "; see --help)";
+        return where + ": " + (option ? "unknown option '" : "unexpected argument '") + arg +
+               "' (see histlab-cli " + where + " --help)";
+    }
+    static const std::regex missing(R"(^(-\S+): \d+ required .* missing)");
+    if (std::regex_search(what, m, missing))
+        return m[1].str() + ": needs a value";
+    return what;
+}
+
+/// `text` broken into lines of at most `width` characters (CLI11 indents each line).
+std::string wrapped(const std::string& text, std::size_t width = 64) {
+    std::string out, line, word;
+    auto flush = [&] {
+        if (!out.empty())
+            out += '\n';
+        out += line;
+        line.clear();
+    };
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+        const char c = i < text.size() ? text[i] : ' ';
+        if (c != ' ' && c != '\n') {
+            word += c;
+            continue;
+        }
+        if (!word.empty()) {
+            if (!line.empty() && line.size() + 1 + word.size() > width)
+                flush();
+            line += (line.empty() ? "" : " ") + word;
+            word.clear();
+        }
+        if (c == '\n')
+            flush();
+    }
+    if (!line.empty())
+        flush();
+    return out;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"histlab-cli - OpenCL histograms and image kernels, measured on every device "
+                 "and verified against a CPU reference, without a display",
+                 "histlab-cli"};
+    app.set_help_flag("-h,--help", "this help; COMMAND --help for a command's options");
+    app.set_version_flag("--version", "histlab-cli 0.1.0");
+    app.footer(kExitCodes);
+    app.get_formatter()->column_width(30);
+    std::string kernelDir;
+    bool verbose = false;
+    app.add_option("--kernel-dir", kernelDir,
+                   "read kernels/NAME.cl from DIR instead of the embedded copies")
+        ->type_name("DIR");
+    app.add_flag("-v,--verbose", verbose,
+                 "log the chosen device, build options and build logs to stderr");
+
+    std::vector<std::pair<CLI::App*, std::unique_ptr<Command>>> commands;
+    std::string names;
+    auto add = [&](const std::string& name, const std::string& summary,
+                   std::unique_ptr<Command> command) {
+        CLI::App* sub = app.add_subcommand(name, summary);
+        sub->footer(kExitCodes);
+        command->setup(*sub);
+        commands.emplace_back(sub, std::move(command));
+        names += (names.empty() ? "" : ", ") + name;
+    };
+    add("devices",
+        "every OpenCL device with its index, properties and probe results (non-uniform "
+        "work-groups, work_group_scan_exclusive_add); --json for JSON",
+        makeDevicesCommand());
+    for (const Pipeline& p : pipelines())
+        if (p.runnable()) {
+            add(p.name, p.summary, makePipelineCommand(p));
+            commands.back().first->footer("\n" + wrapped(p.description, 96) + "\n\n" +
+                                          wrapped("CPU reference: " + p.reference, 96) + "\n" +
+                                          kExitCodes);
+        }
+    std::vector<CLI::App*> legacy;
+    for (const auto& [name, summary] : kLegacy) {
+        CLI::App* sub = app.add_subcommand(name, summary);
+        sub->prefix_command();
+        legacy.push_back(sub);
+        names += ", " + name;
+    }
+
+    // Help in lines a terminal shows whole (CLI11 indents the lines that follow the first).
+    for (CLI::App* sub : app.get_subcommands({})) {
+        sub->description(wrapped(sub->get_description()));
+        for (CLI::Option* o : sub->get_options())
+            o->description(wrapped(o->get_description()));
+    }
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "histlab-cli: " << describe(e, names) << '\n';
+        return Usage;
+    }
+    if (verbose)
+        setLogLevel(LogLevel::Info);
+    if (!kernelDir.empty() || app.count("--kernel-dir")) {
+        try {
+            setKernelDir(kernelDir);
+        } catch (const UsageError& e) {
+            std::cerr << "histlab-cli: " << e.what() << '\n';
+            return Usage;
+        }
+    }
+    JobRunner runner;
+    for (auto& [sub, command] : commands)
+        if (sub->parsed())
+            return command->run(runner);
+    for (CLI::App* sub : legacy)
+        if (sub->parsed())
+            return runLegacyCommand(sub->get_name(), sub->remaining(), runner);
+    std::cerr << "histlab-cli: no command given (" << names << "; see --help)\n";
+    return Usage;
+}

@@ -1,0 +1,239 @@
+// One histlab-cli command for any pipeline of the core's registry: its options become CLI11
+// options (help generated from them), then the pipeline's own prepare, plan, run and report do
+// the work, so the command decides nothing the window would decide differently. Order of
+// failures, each with its exit code: a bad option (2), a bad file or output path (3) before
+// any work, then the job (2 for an option the device cannot take, 4 for the device), then the
+// files the run writes (3), then the verdict (1 for a mismatch, 4 when nothing could run).
+#include "cli/pipelinecommand.h"
+
+#include "cli/support.h"
+#include "pipelines/options.h"
+#include "runtime/log.h"
+
+#include <deque>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <unistd.h>
+
+namespace histlab::cli {
+
+namespace {
+
+class PipelineCommand : public Command {
+public:
+    explicit PipelineCommand(const Pipeline& pipeline)
+        : m_p(pipeline) {}
+
+    void setup(CLI::App& sub) override;
+    int run(JobRunner& runner) override;
+
+private:
+    struct Given {
+        const PipelineOption* option = nullptr; // null for the command's own (--device ...)
+        CLI::Option* cli = nullptr;
+        std::vector<std::string> values;
+    };
+    CLI::Option* addValue(CLI::App& sub, Given& given, const std::string& name,
+                          const std::string& valueName, const std::string& help);
+    std::optional<std::string> last(const Given& given) const;
+    /// The pipeline's options in the order they were given; UsageError for a bad one.
+    void apply(std::any& params);
+
+    const Pipeline& m_p;
+    CLI::App* m_sub = nullptr;
+    std::deque<Given> m_given; // stable addresses: CLI11 writes into each one's values
+    Given* m_device = nullptr;
+    Given* m_csv = nullptr;
+    Given* m_json = nullptr;
+    std::map<std::string, Given*> m_outputs;
+    bool m_quiet = false;
+};
+
+CLI::Option* PipelineCommand::addValue(CLI::App& sub, Given& given, const std::string& name,
+                                       const std::string& valueName, const std::string& help) {
+    CLI::Option* o = sub.add_option(name, given.values, help);
+    o->type_name(valueName);
+    if (name[0] == '-')
+        o->expected(1)->take_all()->allow_extra_args(false);
+    else
+        o->expected(0, 1 << 20); // positionals: every one given reaches the pipeline
+    given.cli = o;
+    return o;
+}
+
+std::optional<std::string> PipelineCommand::last(const Given& given) const {
+    if (given.values.empty())
+        return std::nullopt;
+    return given.values.back();
+}
+
+void PipelineCommand::setup(CLI::App& sub) {
+    m_sub = &sub;
+    for (const PipelineOption& option : m_p.options) {
+        Given& g = m_given.emplace_back();
+        g.option = &option;
+        if (option.kind == PipelineOption::Kind::Flag)
+            g.cli = sub.add_flag(option.name, option.help);
+        else
+            addValue(sub, g, option.name, option.valueName, option.help);
+        if (option.positional())
+            g.cli->group("Arguments");
+    }
+    m_device = &m_given.emplace_back();
+    addValue(sub, *m_device, "--device",
+             m_p.devices == Pipeline::Devices::Many ? "SEL[,SEL...]|all" : "SEL",
+             m_p.devices == Pipeline::Devices::Many
+                 ? "devices: an index, gpu, cpu, part of a device or platform name, a comma "
+                   "list, or all; repeatable (default: the first GPU, else the CPU)"
+                 : "an index, gpu, cpu, or part of a device or platform name (default: the "
+                   "first GPU, else the CPU)");
+    if (!m_p.csvHelp.empty()) {
+        m_csv = &m_given.emplace_back();
+        addValue(sub, *m_csv, "--csv", "FILE", m_p.csvHelp + "; \"-\" for stdout");
+    }
+    if (!m_p.jsonHelp.empty()) {
+        m_json = &m_given.emplace_back();
+        addValue(sub, *m_json, "--json", "FILE", m_p.jsonHelp + "; \"-\" for stdout");
+    }
+    for (const PipelineOutput& out : m_p.outputs) {
+        Given* g = &m_given.emplace_back();
+        addValue(sub, *g, out.name, "FILE", out.help);
+        m_outputs[out.name] = g;
+    }
+    sub.add_flag("--quiet", m_quiet,
+                 m_p.describeItem ? "no report on stdout (files only; the lines of each result "
+                                    "as it arrives still go to stderr)"
+                                  : "no report on stdout (files only)");
+}
+
+void PipelineCommand::apply(std::any& params) {
+    std::map<const CLI::Option*, std::size_t> used; // values taken so far, per option
+    for (const CLI::Option* o : m_sub->parse_order())
+        for (Given& g : m_given) {
+            if (g.cli != o || !g.option)
+                continue;
+            if (g.option->kind == PipelineOption::Kind::Flag)
+                g.option->set(params, std::string());
+            else
+                g.option->set(params, g.values.at(used[o]++));
+        }
+}
+
+int PipelineCommand::run(JobRunner& runner) {
+    std::any params = m_p.defaults();
+    std::vector<std::pair<std::string, std::string>> outputs; // option, path
+    auto addOutput = [&](const Given* g, const std::string& name) {
+        if (g && last(*g))
+            outputs.emplace_back(name, *last(*g));
+    };
+    addOutput(m_csv, "--csv");
+    addOutput(m_json, "--json");
+    for (const auto& [name, g] : m_outputs)
+        addOutput(g, name);
+    try {
+        apply(params);
+        if (m_p.prepare)
+            m_p.prepare(params);
+        // Output paths before any work, so that a bad one costs nothing; then the inputs.
+        for (const auto& [name, path] : outputs)
+            checkOutput(name.c_str(), path);
+        for (const Given& g : m_given)
+            if (g.option && g.option->kind == PipelineOption::Kind::Image)
+                for (const std::string& path : g.values)
+                    g.option->setImage(params, loadImageFile(path));
+    } catch (const UsageError& e) {
+        std::cerr << "histlab-cli: " << e.what() << '\n';
+        return Usage;
+    } catch (const InputError& e) {
+        std::cerr << "histlab-cli: " << e.what() << '\n';
+        return Input;
+    }
+
+    std::vector<std::string> selectors;
+    for (const std::string& v : m_device->values)
+        for (const std::string& s : splitList(v))
+            selectors.push_back(s);
+    if (m_p.devices == Pipeline::Devices::One && selectors.size() > 1)
+        selectors = {selectors.back()};
+    const bool showProgress = ::isatty(STDERR_FILENO) && !m_quiet;
+    std::size_t items = 0;
+    auto outcome = runner.runAndWait(
+        [&](JobContext& ctx) -> std::any {
+            const std::vector<DeviceInfo>& all = ctx.devices().infos();
+            const std::vector<int> indices = selectDevices(selectors, all);
+            std::vector<DeviceInfo> chosen;
+            for (int i : indices) {
+                chosen.push_back(all.at(std::size_t(i)));
+                logInfo("device", "selected " + deviceLine(chosen.back()));
+            }
+            const std::any plan = m_p.plan(chosen, params);
+            return m_p.run(ctx, indices, plan, [&](const std::any& item) {
+                if (m_p.describeItem)
+                    std::cerr << (showProgress ? "\r\033[K[" : "[") << ++items << "] "
+                              << m_p.describeItem(item) << '\n';
+            });
+        },
+        [showProgress](const Progress& p) {
+            if (showProgress)
+                std::cerr << "\r" << std::setw(3) << int(p.fraction * 100) << "% " << std::left
+                          << std::setw(30) << p.stage << std::right << std::flush;
+        });
+    if (showProgress)
+        std::cerr << "\r" << std::string(36, ' ') << "\r" << std::flush;
+    if (auto* e = std::get_if<JobError>(&outcome))
+        return report(*e);
+    const std::any& result = std::get<std::any>(outcome);
+    const Report r = m_p.report(result);
+
+    // Written on a mismatch too: the exit code says a result differs, the files show what the
+    // device produced.
+    bool toStdout = false;
+    try {
+        for (const auto& [name, path] : outputs) {
+            toStdout = toStdout || path == "-";
+            if (name == "--csv")
+                writeFileAtomically(path, r.csv());
+            else if (name == "--json")
+                writeFileAtomically(path, r.json());
+            else if (const auto text = r.files.find(name); text != r.files.end())
+                writeFileAtomically(path, text->second());
+        }
+    } catch (const InputError& e) {
+        std::cerr << "histlab-cli: " << e.what() << '\n';
+        return Input;
+    }
+    if (!m_quiet && !toStdout)
+        std::cout << r.text << std::flush;
+    for (const auto& [name, path] : outputs) {
+        const auto image = r.images.find(name);
+        if (image == r.images.end())
+            continue;
+        if (!image->second.image) {
+            std::cerr << "histlab-cli: " << name << ": " << image->second.whyNone
+                      << ", nothing written\n";
+            return DeviceFailure;
+        }
+        if (!writeImageFile(*image->second.image, path))
+            return Input;
+    }
+    switch (r.verdict.kind) {
+    case Verdict::Kind::Ok:
+        return Ok;
+    case Verdict::Kind::Mismatch:
+        std::cerr << "histlab-cli: " << r.verdict.message << '\n';
+        return Mismatch;
+    case Verdict::Kind::NothingRan:
+        std::cerr << "histlab-cli: " << r.verdict.message << '\n';
+        return DeviceFailure;
+    }
+    return Ok;
+}
+
+} // namespace
+
+std::unique_ptr<Command> makePipelineCommand(const Pipeline& pipeline) {
+    return std::make_unique<PipelineCommand>(pipeline);
+}
+
+} // namespace histlab::cli

@@ -1,0 +1,16 @@
+#include "pipelines/pipeline.h"
+
+namespace histlab {
+
+Verdict verdictOf(std::size_t rows, std::size_t ran, std::size_t mismatches,
+                  const std::string& what, const std::string& nothingRan) {
+    if (mismatches)
+        return {Verdict::Kind::Mismatch, std::to_string(mismatches) + " " + what +
+                                             " differ from the CPU reference (see status "
+                                             "mismatch)"};
+    if (rows && !ran)
+        return {Verdict::Kind::NothingRan, nothingRan};
+    return {};
+}
+
+} // namespace histlab

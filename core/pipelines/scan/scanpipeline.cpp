@@ -1,0 +1,300 @@
+// The scan family as the front ends see it: histlab-cli scan's options, the plan both the CLI
+// and the Scans tab run, the report (text, CSV, JSON), and the dashboard's "scan".
+// Metric (scan.h): GB/s = (4 bytes read + 4 bytes written) x values / median kernel time,
+// judged against the copy kernel of the same buffer in the same run.
+#include "pipelines/options.h"
+#include "pipelines/pipeline.h"
+#include "pipelines/scan/scan.h"
+#include "report/files.h"
+#include "report/json.h"
+#include "report/table.h"
+#include "runtime/errors.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+namespace histlab {
+
+namespace {
+
+std::string fixed(double v, int digits) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << v;
+    return s.str();
+}
+
+Table scanTable(const ScanRun& run) {
+    Table table({"variant", "wg", "elements", "inclusive", "median_ms", "min_ms", "gbps",
+                 "percent_of_copy", "status", "detail"});
+    for (const ScanPoint& p : run.points)
+        table.row()
+            .add(scanVariantName(p.variant))
+            .add(p.workGroupSize)
+            .add(p.elements)
+            .add(p.inclusive ? 1 : 0)
+            .add(p.stats.medianMs)
+            .add(p.stats.minMs)
+            .add(p.gbps)
+            .add(p.percentOfCopy)
+            .add(statusName(p.status))
+            .add(p.detail);
+    return table;
+}
+
+} // namespace
+
+ScanRequest planScan(const DeviceInfo& device, const ScanParams& params) {
+    if (params.sizeMiB && params.count)
+        throw UsageError("scan", "give the size with either --size MIB or --count N, not both");
+    if (params.variants.empty())
+        throw UsageError("--variant", "no variant to run: choose at least one");
+    ScanRequest r;
+    r.variants = params.variants;
+    r.distribution = params.distribution;
+    r.inclusive = params.inclusive;
+    r.repeats = params.repeats;
+    const double mib = params.sizeMiB ? *params.sizeMiB : device.type == DeviceType::Cpu ? 16 : 64;
+    r.elements = params.count ? *params.count : std::size_t(std::llround(mib * 262144.0));
+    const bool segmented = std::any_of(r.variants.begin(), r.variants.end(), isSegmentedScan);
+    if (params.allWorkGroupSizes) {
+        for (std::size_t wg : scanWorkGroupSizes(device))
+            if (wg >= params.minWorkGroupSize &&
+                (params.maxWorkGroupSize == 0 || wg <= params.maxWorkGroupSize))
+                r.workGroupSizes.push_back(wg);
+        if (segmented && r.workGroupSizes.empty())
+            throw UsageError("--wg", "no work-group size from " +
+                                         std::to_string(params.minWorkGroupSize) + " to " +
+                                         std::to_string(params.maxWorkGroupSize) + " on " +
+                                         device.name + " (16 to " +
+                                         std::to_string(device.maxWorkGroupSize) + ")");
+    } else {
+        for (std::size_t wg : params.workGroupSizes)
+            checkScanWorkGroupSize(device, wg);
+        r.workGroupSizes = params.workGroupSizes;
+        r.wholeWorkGroupSize = params.workGroupSizes.empty() ? 0 : params.workGroupSizes.front();
+    }
+    return r;
+}
+
+std::size_t scanPointCount(const ScanRequest& request) {
+    std::size_t n = 0;
+    for (ScanVariant v : request.variants)
+        n += isSegmentedScan(v) ? std::max<std::size_t>(1, request.workGroupSizes.size()) : 1;
+    return n;
+}
+
+std::string scanCsv(const ScanRun& run) {
+    return scanTable(run).csv();
+}
+
+std::string scanJson(const ScanRun& run) {
+    Json points = Json::array();
+    for (const ScanPoint& p : run.points)
+        points.push_back({{"variant", scanVariantName(p.variant)},
+                          {"wg", p.workGroupSize},
+                          {"elements", p.elements},
+                          {"inclusive", p.inclusive},
+                          {"build_options", p.buildOptions},
+                          {"status", statusName(p.status)},
+                          {"detail", p.detail},
+                          {"timing", timingJson(p.stats)},
+                          {"gbps", p.gbps},
+                          {"percent_of_copy", p.percentOfCopy}});
+    return jsonText({{"tool", "histlab-cli scan"},
+                     {"date", utcTimestamp()},
+                     {"metric", "GB/s = (4 bytes read + 4 bytes written) x elements / median "
+                                "kernel time"},
+                     {"device", deviceJson(run.device)},
+                     {"elements", run.elements},
+                     {"segment", kScanSegment},
+                     {"distribution", scanDistributionName(run.distribution)},
+                     {"copy", ceilingJson(run.copy)},
+                     {"points", std::move(points)}});
+}
+
+std::string scanText(const ScanRun& run, bool inclusive) {
+    const DeviceInfo& d = run.device;
+    std::ostringstream out;
+    out << "scan " << run.elements << " uint32 values ("
+        << fixed(double(run.elements) * 4 / 1048576.0, 2) << " MiB), "
+        << scanDistributionName(run.distribution) << ", " << (inclusive ? "inclusive" : "exclusive")
+        << " (per-segment variants: exclusive, segments of " << kScanSegment << " values)\n";
+    out << deviceLine(d) << '\n';
+    if (run.copy.gbps > 0)
+        out << "copy kernel, same buffer: " << fixed(run.copy.gbps, 2)
+            << " GB/s (bytes read + written), median " << fixed(run.copy.stats.medianMs, 4)
+            << " ms\n";
+    out << std::left << std::setw(18) << "variant" << std::right << std::setw(6) << "wg"
+        << std::setw(12) << "elements" << std::setw(12) << "median ms" << std::setw(11) << "min ms"
+        << std::setw(10) << "GB/s" << std::setw(9) << "% copy"
+        << "  status\n";
+    for (const ScanPoint& p : run.points) {
+        out << std::left << std::setw(18) << scanVariantName(p.variant) << std::right
+            << std::setw(6) << p.workGroupSize << std::setw(12) << p.elements;
+        if (statusRan(p.status))
+            out << std::setw(12) << fixed(p.stats.medianMs, 4) << std::setw(11)
+                << fixed(p.stats.minMs, 4) << std::setw(10) << fixed(p.gbps, 2) << std::setw(9)
+                << fixed(p.percentOfCopy, 1);
+        else
+            out << std::setw(12) << "-" << std::setw(11) << "-" << std::setw(10) << "-"
+                << std::setw(9) << "-";
+        out << "  " << statusName(p.status) << (p.detail.empty() ? "" : ": " + p.detail) << '\n';
+    }
+    return out.str();
+}
+
+namespace {
+
+/// A run and the request behind it (the report says inclusive or exclusive).
+struct ScanResult {
+    ScanRun run;
+    bool inclusive = false;
+};
+
+std::vector<ScanVariant> parseScanVariants(const std::string& text) {
+    if (text == "all")
+        return allScanVariants();
+    std::vector<ScanVariant> variants;
+    for (std::size_t b = 0; b <= text.size();) {
+        const std::size_t e = std::min(text.find(',', b), text.size());
+        variants.push_back(parseScanVariant(text.substr(b, e - b)));
+        b = e + 1;
+    }
+    return variants;
+}
+
+DashboardPipeline scanDashboardEntry() {
+    return {"scan",
+            "the whole-array exclusive scan, lookback, of random uint32 values; (4 read + 4 "
+            "written) bytes a value, against the copy kernel",
+            [](Device& device, const DashboardOptions& o, const CancelToken& cancel) {
+                ScanRequest request;
+                request.variants = {ScanVariant::Lookback};
+                request.elements = std::max<std::size_t>(1, o.bytes / sizeof(std::uint32_t));
+                request.repeats = o.repeats;
+                const ScanRun run = runScans(device, request, cancel);
+                if (run.points.empty())
+                    throw DeviceError("the scan ran no point");
+                const ScanPoint& p = run.points.front();
+                DashboardResult r;
+                r.variant = std::string(scanVariantName(p.variant)) + ", wg " +
+                            std::to_string(p.workGroupSize);
+                r.bytes = 8 * std::uint64_t(p.elements);
+                r.stats = p.stats;
+                r.gbps = p.gbps;
+                r.ceilingKind = "copy";
+                r.ceilingGbps = run.copy.gbps;
+                r.status = p.status;
+                r.reason = p.status == Status::Verified ? std::string() : p.detail;
+                return std::vector<DashboardResult>{r};
+            }};
+}
+
+} // namespace
+
+Pipeline scanPipeline() {
+    Pipeline p;
+    p.name = "scan";
+    p.summary = "prefix sums of uint32 values: per-segment scans (naive, blelloch, wgscan) and "
+                "whole-array scans (reduce-then-scan, lookback), each verified bit-exactly and "
+                "judged against the copy kernel of the same run";
+    p.description =
+        "Prefix sums of uint32 values (modulo 2^32) on the device. Per-segment variants scan "
+        "each 65,536-value segment (exclusive); whole-array variants scan every value. GB/s = "
+        "(4 bytes read + 4 written) x values / median kernel time, against the copy kernel on "
+        "the same buffer in the same run. A variant the device cannot run (wgscan without a "
+        "working work_group_scan_exclusive_add, lookback without 64-bit atomics) is reported as "
+        "unsupported, never replaced.";
+    p.reference = "exclusiveScanReference / inclusiveScanReference: the sums on the host, "
+                  "modulo 2^32, compared value by value";
+    using P = ScanParams;
+    p.options = {
+        valueOption<P>("--variant", "V",
+                       "naive | blelloch | wgscan (exclusive scans of each 65,536-value segment) "
+                       "| reduce-then-scan | lookback | auto (whole-array scans) | all (default), "
+                       "or a comma list",
+                       [](P& s, const std::string& v) { s.variants = parseScanVariants(v); }),
+        valueOption<P>("--wg", "N|all",
+                       "work-group size, a power of two from 16 to the device's maximum; all: "
+                       "every one for the per-segment variants (whole-array ones at their "
+                       "default)",
+                       [](P& s, const std::string& v) {
+                           s.allWorkGroupSizes = v == "all";
+                           s.workGroupSizes.clear();
+                           if (!s.allWorkGroupSizes)
+                               s.workGroupSizes.push_back(
+                                   std::size_t(parseWholeNumber("--wg", v, 1, 1 << 20)));
+                       }),
+        valueOption<P>(
+            "--size", "MIB", "values to scan, in MiB of uint32 (default 64, 16 on a CPU device)",
+            [](P& s, const std::string& v) { s.sizeMiB = parseNonNegative("--size", v); }),
+        valueOption<P>("--count", "N", "values to scan (0: an empty scan, nothing launched)",
+                       [](P& s, const std::string& v) {
+                           s.count = std::size_t(parseWholeNumber("--count", v, 0, 1ll << 40));
+                       }),
+        valueOption<P>(
+            "--dist", "D",
+            "random | ones | bytes (0..255) | max (0xFFFFFFFF) values (default "
+            "random)",
+            [](P& s, const std::string& v) { s.distribution = parseScanDistribution(v); }),
+        flagOption<P>("--inclusive",
+                      "inclusive whole-array scans (per-segment scans stay exclusive)",
+                      [](P& s) { s.inclusive = true; }),
+        valueOption<P>("--repeat", "N", "timed runs after a warm-up (default 5)",
+                       [](P& s, const std::string& v) {
+                           s.repeats = int(parseWholeNumber("--repeat", v, 1, 100000));
+                       }),
+    };
+    p.csvHelp = "one row per point (variant, wg, elements, timings, GB/s, % of copy, status, "
+                "detail)";
+    p.jsonHelp = "the whole run: device, input, copy kernel, every point";
+    bindPipeline<ScanParams, ScanRequest, ScanResult>(
+        p,
+        [](const std::vector<DeviceInfo>& devices, const ScanParams& params) {
+            return planScan(devices.front(), params);
+        },
+        [](JobContext& ctx, const std::vector<int>& devices, const ScanRequest& request,
+           const ItemSink& onItem) {
+            Device& device = ctx.devices().open(devices.front());
+            const std::size_t total = std::max<std::size_t>(1, scanPointCount(request));
+            std::size_t done = 0;
+            ScanResult result;
+            result.inclusive = request.inclusive;
+            ctx.progress(0.0, "copy kernel");
+            result.run = runScans(device, request, ctx.cancelToken(), [&](const ScanPoint& point) {
+                if (onItem)
+                    onItem(point);
+                ctx.progress(double(++done) / double(total),
+                             std::string(scanVariantName(point.variant)) + " wg " +
+                                 std::to_string(point.workGroupSize));
+            });
+            return result;
+        },
+        [](const ScanResult& result) {
+            const ScanRun& run = result.run;
+            Report r;
+            r.text = scanText(run, result.inclusive);
+            r.table = scanTable(run);
+            r.csv = [&run] { return scanCsv(run); };
+            r.json = [&run] { return scanJson(run); };
+            std::size_t ran = 0, mismatches = 0;
+            for (const ScanPoint& point : run.points) {
+                ran += statusRan(point.status) ? 1 : 0;
+                mismatches += point.status == Status::Mismatch ? 1 : 0;
+            }
+            r.verdict = verdictOf(run.points.size(), ran, mismatches, "scan(s)",
+                                  "no scan variant could run on " + run.device.name);
+            return r;
+        });
+    p.describeItem = [](const std::any& item) {
+        const ScanPoint& point = std::any_cast<const ScanPoint&>(item);
+        return std::string(scanVariantName(point.variant)) + " wg " +
+               std::to_string(point.workGroupSize) + ": " + statusName(point.status);
+    };
+    p.dashboard = {scanDashboardEntry()};
+    return p;
+}
+
+} // namespace histlab

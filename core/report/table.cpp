@@ -1,0 +1,102 @@
+#include "report/table.h"
+
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+
+namespace histlab {
+
+std::string csvField(const std::string& text) {
+    if (text.find_first_of(",\"\n\r") == std::string::npos)
+        return text;
+    std::string q = "\"";
+    for (char c : text)
+        q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+std::string numberText(double value) {
+    if (std::isnan(value))
+        return "nan";
+    if (std::isinf(value))
+        return value > 0 ? "inf" : "-inf";
+    if (value == std::trunc(value) && std::fabs(value) < 9007199254740992.0) // 2^53
+        return std::to_string(static_cast<long long>(value));
+    char buffer[32];
+    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+    if (ec != std::errc())
+        throw std::logic_error("numberText: no room for a double");
+    return std::string(buffer, end);
+}
+
+Table::Table(std::vector<std::string> columns)
+    : m_columns(std::move(columns)) {}
+
+Table& Table::row() {
+    m_rows.emplace_back();
+    return *this;
+}
+
+Table& Table::add(const std::string& text) {
+    if (m_rows.empty())
+        row();
+    m_rows.back().push_back({text, std::nullopt});
+    return *this;
+}
+
+Table& Table::add(const char* text) {
+    return add(std::string(text));
+}
+
+Table& Table::add(double value) {
+    add(numberText(value));
+    m_rows.back().back().number = value;
+    return *this;
+}
+
+Table& Table::add(std::int64_t value) {
+    add(std::to_string(value));
+    m_rows.back().back().number = double(value);
+    return *this;
+}
+
+Table& Table::add(std::uint64_t value) {
+    add(std::to_string(value));
+    m_rows.back().back().number = double(value);
+    return *this;
+}
+
+Table& Table::add(bool value) {
+    return add(value ? "true" : "false");
+}
+
+Table& Table::skip() {
+    return add(std::string());
+}
+
+int Table::column(const std::string& name) const {
+    for (std::size_t i = 0; i < m_columns.size(); ++i)
+        if (m_columns[i] == name)
+            return int(i);
+    return -1;
+}
+
+std::string Table::csv() const {
+    std::string out;
+    auto line = [&](const auto& cells, auto text) {
+        const std::size_t n = std::max(cells.size(), m_columns.size());
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i)
+                out += ',';
+            if (i < cells.size())
+                out += csvField(text(cells[i]));
+        }
+        out += '\n';
+    };
+    line(m_columns, [](const std::string& c) { return c; });
+    for (const auto& r : m_rows)
+        line(r, [](const TableCell& c) { return c.text; });
+    return out;
+}
+
+} // namespace histlab
