@@ -2,6 +2,7 @@
 
 #include "report/legacyjson.h"
 #include "report/report.h"
+#include "runtime/buildoptions.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 
@@ -338,9 +339,13 @@ DeviceScan::DeviceScan(Device& device, std::size_t n, ScanVariant variant, std::
     s.vpt = vpt;
     s.tile = wg * vpt * 4;
     const bool lookback = variant == ScanVariant::Lookback;
-    s.options = "-D SEGMENTED=0 -D WG=" + std::to_string(wg) + " -D VPT=" + std::to_string(vpt) +
-                " -D TRANSPOSE=" + (transpose ? "1" : "0") +
-                " -D LOOKBACK=" + (lookback ? "1" : "0");
+    s.options = BuildOptions()
+                    .define("SEGMENTED", false)
+                    .define("WG", wg)
+                    .define("VPT", vpt)
+                    .define("TRANSPOSE", transpose)
+                    .define("LOOKBACK", lookback)
+                    .text();
     cl::Program program = device.program("scan", s.options);
     try {
         if (lookback) {
@@ -454,8 +459,8 @@ struct SegmentedLaunch {
 SegmentedLaunch prepareSegmented(Device& device, ScanVariant variant, std::size_t wg) {
     const DeviceInfo& info = device.info();
     SegmentedLaunch l;
-    l.options = "-D SEGMENTED=1 -D WG=" + std::to_string(wg) +
-                " -D SEGMENT=" + std::to_string(kScanSegment);
+    BuildOptions options;
+    options.define("SEGMENTED", true).define("WG", wg).define("SEGMENT", kScanSegment);
     const char* name = "scan_segments_naive";
     std::uint64_t local = std::uint64_t(wg) * 4;
     if (variant == ScanVariant::Blelloch) {
@@ -464,12 +469,13 @@ SegmentedLaunch prepareSegmented(Device& device, ScanVariant variant, std::size_
     } else if (variant == ScanVariant::WgScan) {
         name = "scan_segments_wgscan";
         local = 4;
-        l.options = "-cl-std=CL2.0 " + l.options + " -D WGSCAN=1";
+        options.standard("CL2.0").define("WGSCAN", true);
         const Capabilities& caps = device.capabilities();
         if (!caps.workGroupScan)
             throw UnsupportedError("work_group_scan_exclusive_add does not work on " + info.name +
                                    " (" + caps.workGroupScanDetail + ")");
     }
+    l.options = options.text();
     if (local > info.localMemBytes)
         throw UnsupportedError(std::string(name) + " with " + std::to_string(wg) +
                                " work-items needs " + std::to_string(local) +
