@@ -1,5 +1,5 @@
 // Benchmark: HistLab's histogram on the CPU OpenCL device against OpenCV's cv::calcHist, on the
-// same buffers in the same run (issue 2: "PoCL >= 2 x cv::calcHist"). Prints CSV on stdout:
+// same buffers in the same run (the target: PoCL at least 2 x cv::calcHist). Prints CSV on stdout:
 // distribution, what, bytes, median_ms, min_ms, GB/s (input bytes / median seconds).
 //   histlab-bench-calchist [--size MIB] [--repeat N] [--device SEL] [--variant V] [--csv FILE]
 #include "image/image.h"

@@ -1,4 +1,4 @@
-// Buffer reversal (issue 6, the memory lab): out[j] = in[n - 1 - j] for every byte j < n.
+// Buffer reversal (the memory lab): out[j] = in[n - 1 - j] for every byte j < n.
 // Metric: GB/s = (n bytes read + n bytes written) / median kernel time, for every kernel here.
 //
 // Every kernel has the same arguments: (in, out, nvec, tail), n = nvec * W + tail, where W is

@@ -1,4 +1,4 @@
-// Scans (issue 5): prefix sums of uint values, modulo 2^32 (uint arithmetic wraps).
+// Scans: prefix sums of uint values, modulo 2^32 (uint arithmetic wraps).
 // Metric: GB/s = (4 bytes read + 4 bytes written) x n / median kernel time, for every kernel
 // here, whatever it really moves (reduce-then-scan reads the input twice: 12 bytes a value).
 //

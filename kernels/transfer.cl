@@ -1,4 +1,4 @@
-// Kernel launch latency (issue 6, the memory lab): a kernel that does nothing, launched as one
+// Kernel launch latency (the memory lab): a kernel that does nothing, launched as one
 // work-item. Metric: milliseconds per launch, from event profiling (start to end on the device)
 // and from the host's wall clock (enqueue + finish): the launch's own cost, and what a host
 // waits for.

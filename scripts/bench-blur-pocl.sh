@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Box blur on this machine's CPU device (PoCL) against cv::blur on the same image in the same
-# run (issue 5): 8192 x 8192 8-bit gray, 3 x 3, reflect-101, then the sliding variant's GB/s
+# run: 8192 x 8192 8-bit gray, 3 x 3, reflect-101, then the sliding variant's GB/s
 # against R. Run it on an idle machine (not while building). Writes CSV/JSON and log.txt to $1.
 #   scripts/bench-blur-pocl.sh bench/results/pocl-blur-$(date -u +%F) [BUILD_DIR]
 set -uo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The memory lab (issue 6) on this machine's CPU device (PoCL), modest sizes: the reversal's
+# The memory lab on this machine's CPU device (PoCL), modest sizes: the reversal's
 # kernels at 16 and 64 MiB against the copy kernel of the same run, the ceilings per vector width
 # and the transfer sweep up to 64 MiB. Run it on an idle machine (not while building). Writes
 # CSV/JSON and log.txt to $1.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The experiments of issue 4 on this machine's CPU device (PoCL): banks, reads, stages and
+# The experiments (histlab-cli sweep) on this machine's CPU device (PoCL): banks, reads, stages and
 # atomics at 64 MiB per input, each as JSON and CSV in bench/results/pocl-sweeps-DATE/.
 #   scripts/bench-sweeps-pocl.sh [BUILD_DIR]   (a build made by scripts/run.sh or scripts/test.sh)
 # Run it on a quiet machine: the figures are only as good as the idle cores.

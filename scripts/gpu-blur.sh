@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Box blur benchmarks of issue 5 on the GPU machine (see ../shared/device/README.md): builds the
+# Box blur benchmarks on the GPU machine (see ../shared/device/README.md): builds the
 # Qt-free core + CLI, then writes every run's JSON/CSV to the folder given as $1 and the
 # printed tables to log.txt there. Every run is verified against the CPU reference and timed
 # next to the copy kernel on the same bytes in the same run.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The per-device dashboard of issue 6 on the GPU machine (see ../shared/device/README.md): builds
+# The per-device dashboard on the GPU machine (see ../shared/device/README.md): builds
 # the Qt-free core + CLI, then writes the device listing (every field of the query and the
 # probes) and a dashboard run of every registered pipeline on every device (each result verified
 # against its CPU reference and judged against the same run's ceilings) into one archive in the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Memory lab benchmarks of issue 6 on the GPU machine (see ../shared/device/README.md): builds
+# Memory lab benchmarks on the GPU machine (see ../shared/device/README.md): builds
 # the Qt-free core + CLI, then writes every run's JSON/CSV and the printed tables (log.txt) into
 # one archive in the folder given as $1 (the device tool brings back a limited number of files).
 # Every reversal is verified byte for byte and timed next to the copy kernel on the same bytes in

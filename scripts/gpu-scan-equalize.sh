@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scans and equalization of issue 5 on the GPU machine (see ../shared/device/README.md): builds
+# Scans and equalization on the GPU machine (see ../shared/device/README.md): builds
 # the Qt-free core + CLI, then writes each run's JSON/CSV and the printed tables (log.txt) into
 # one archive in the folder given as $1. Every point is verified against the CPU reference.
 #   source .device/gpu-env.sh && scripts/gpu-scan-equalize.sh "$OUT/scan"

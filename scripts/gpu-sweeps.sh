@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the experiments of issue 4 (banks, reads, stages, atomics; groups too) on the GPU
+# Runs the experiments (banks, reads, stages, atomics; groups too) on the GPU
 # machine (see ../shared/device/README.md): builds the Qt-free core + CLI, then writes each
 # sweep's JSON and CSV to the folder given as $1, and the sweep's lines to log.txt there.
 #   source .device/gpu-env.sh && scripts/gpu-sweeps.sh "$OUT"

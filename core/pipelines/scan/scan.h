@@ -1,5 +1,5 @@
 #pragma once
-// Scans (issue 5): prefix sums of uint32 values on the device, modulo 2^32, verified against a
+// Scans: prefix sums of uint32 values on the device, modulo 2^32, verified against a
 // CPU reference, timed with the one recipe and judged against the same run's copy kernel.
 //
 // Metric: GB/s = (4 bytes read + 4 bytes written) x n / median kernel time, for every variant,

@@ -1,4 +1,4 @@
-// The device query beyond the basics (issue 6, the Devices tab): what PoCL reports comes back
+// The device query beyond the basics (what the Devices tab shows): what PoCL reports comes back
 // complete and consistent, the listing carries the probes, the property rows and the text name
 // every group, and a device's JSON round-trips (and a file from before these fields still reads).
 #include "unitsupport.h"

@@ -1,4 +1,4 @@
-// Scans (issue 5): the CPU reference by hand, then every device variant bit-exact against it
+// Scans: the CPU reference by hand, then every device variant bit-exact against it
 // for awkward lengths (empty, one value, around a uint4, around a segment, several segments and
 // a tail, a prime, near 1 Mi), several work-group sizes, and values that wrap around 2^32;
 // wgscan reported unsupported where the device cannot run it (PoCL 3.1); the reusable
