@@ -3,8 +3,7 @@
 // every group, and a device's JSON round-trips (and a file from before these fields still reads).
 #include "unitsupport.h"
 
-#include "report/legacyjson.h"
-#include "report/report.h"
+#include "report/json.h"
 #include "runtime/errors.h"
 
 #include <gtest/gtest.h>
@@ -110,23 +109,24 @@ TEST(DeviceInfoQuery, ListingCarriesProbesAndTheirText) {
     for (const DeviceProperty& p : deviceProperties(broken))
         said = said || p.value.find("CL_OUT_OF_HOST_MEMORY") != std::string::npos;
     EXPECT_TRUE(said);
-    const JsonValue doc = parseJson(devicesJson(std::vector<DeviceListing>{first, broken}));
-    const JsonValue::Array& devices = doc.at("devices").asArray();
+    const Json doc =
+        parseJsonText(devicesJson(std::vector<DeviceListing>{first, broken}), "devices");
+    const Json& devices = doc.at("devices");
     ASSERT_EQ(devices.size(), 2u);
-    EXPECT_EQ(devices[0].at("probes").at("work_group_scan").asBool(),
+    EXPECT_EQ(devices[0].at("probes").at("work_group_scan").get<bool>(),
               first.capabilities->workGroupScan);
-    EXPECT_EQ(devices[1].find("probes"), nullptr);
-    EXPECT_EQ(devices[1].at("probe_error").asString(), broken.probeError);
+    EXPECT_FALSE(devices[1].contains("probes"));
+    EXPECT_EQ(devices[1].at("probe_error").get<std::string>(), broken.probeError);
 }
 
 TEST(DeviceInfoQuery, JsonRoundTrip) {
     const DeviceInfo& d = test::sharedDevice().info();
-    const std::string text = deviceInfoJson(d).dump();
+    const std::string text = deviceJson(d).dump();
     // Sizes are whole numbers as written ("1310720", never "1.31072e+06").
     EXPECT_NE(text.find("\"local_mem_bytes\":" + std::to_string(d.localMemBytes) + ","),
               std::string::npos)
         << text;
-    const DeviceInfo back = parseDeviceInfoJson(parseJson(text));
+    const DeviceInfo back = deviceFromJson(parseJsonText(text, "test"));
     EXPECT_EQ(back.name, d.name);
     EXPECT_EQ(back.driverVersion, d.driverVersion);
     EXPECT_EQ(back.platformVersion, d.platformVersion);
@@ -151,16 +151,17 @@ TEST(DeviceInfoQuery, JsonRoundTrip) {
     ASSERT_EQ(back.optionalFeatures.size(), d.optionalFeatures.size());
 
     // A device saved before these fields existed (an older experiment file) still reads.
-    const DeviceInfo old = parseDeviceInfoJson(parseJson(
+    const DeviceInfo old = deviceFromJson(parseJsonText(
         R"({"index": 0, "name": "old", "vendor": "v", "platform": "p", "driver": "1",
             "version": "OpenCL 1.2", "type": "gpu", "compute_units": 2, "max_clock_mhz": 3,
             "local_mem_bytes": 4, "global_mem_bytes": 5, "max_alloc_bytes": 6,
-            "max_work_group_size": 7})"));
+            "max_work_group_size": 7})",
+        "test"));
     EXPECT_EQ(old.name, "old");
     EXPECT_EQ(old.type, DeviceType::Gpu);
     EXPECT_FALSE(old.maxWorkItemDimensions.has_value());
     EXPECT_TRUE(old.maxWorkItemSizes.empty());
-    EXPECT_THROW(parseDeviceInfoJson(parseJson(R"({"name": "no index"})")), InputError);
+    EXPECT_THROW(deviceFromJson(parseJsonText(R"({"name": "no index"})", "test")), InputError);
 }
 
 } // namespace
