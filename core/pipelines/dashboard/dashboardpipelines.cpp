@@ -9,12 +9,10 @@
 #include "pipelines/equalize/equalize.h"
 #include "pipelines/histogram256/histogram256.h"
 #include "pipelines/reverse/reverse.h"
-#include "pipelines/scan/scan.h"
 #include "pipelines/transfer/transfer.h"
 #include "runtime/errors.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace histlab {
 
@@ -37,22 +35,6 @@ cl::Buffer randomBuffer(Device& device, std::size_t bytes, const CancelToken& ca
     } catch (const cl::Error& e) {
         rethrowClError(e);
     }
-}
-
-/// A random 8-bit gray image of about `bytes` pixels, nearly square, rows a multiple of 16.
-HostImage randomGrayImage(std::size_t bytes) {
-    HostImage image;
-    const std::size_t side =
-        std::max<std::size_t>(16, std::size_t(std::sqrt(double(bytes))) / 16 * 16);
-    image.width = int(side);
-    image.height = int(std::max<std::size_t>(1, bytes / side));
-    image.channels = 1;
-    image.depth = 8;
-    image.data.resize(image.byteCount());
-    fillSynthetic(SyntheticKind::Random, image.data.data(), image.data.size(), 31);
-    image.source =
-        "random 8-bit gray " + std::to_string(image.width) + " x " + std::to_string(image.height);
-    return image;
 }
 
 DashboardResult ceilingResult(const std::string& pipeline, const char* kind,
