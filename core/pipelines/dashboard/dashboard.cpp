@@ -34,7 +34,7 @@ void registerFamilyDashboardPipelines(const std::string& family) {
 /// The one place the built-in pipelines are registered, once, before the registry is first read
 /// or added to (so they come first).
 void registerBuiltinDashboardPipelines() {
-    registerBandwidthDashboardPipelines();
+    registerFamilyDashboardPipelines("bandwidth");
     registerHistogramDashboardPipelines();
     registerBlurDashboardPipelines();
     registerFamilyDashboardPipelines("scan");

@@ -18,67 +18,12 @@ namespace histlab {
 
 namespace {
 
-constexpr std::size_t kPieceBytes = std::size_t(16) << 20; // host data is made in pieces
-
-/// `bytes` random bytes in a device buffer (no compression can flatter the ceilings).
-cl::Buffer randomBuffer(Device& device, std::size_t bytes, const CancelToken& cancel) {
-    try {
-        cl::Buffer buffer(device.context(), CL_MEM_READ_ONLY, bytes);
-        std::vector<std::uint8_t> piece(std::min(bytes, kPieceBytes));
-        for (std::size_t off = 0; off < bytes; off += piece.size()) {
-            cancel.throwIfCancelled();
-            const std::size_t n = std::min(piece.size(), bytes - off);
-            fillSynthetic(SyntheticKind::Random, piece.data(), n, 29 + off);
-            device.queue().enqueueWriteBuffer(buffer, CL_TRUE, off, n, piece.data());
-        }
-        return buffer;
-    } catch (const cl::Error& e) {
-        rethrowClError(e);
-    }
-}
-
-DashboardResult ceilingResult(const std::string& pipeline, const char* kind,
-                              const CeilingResult& c) {
-    DashboardResult r;
-    r.pipeline = pipeline;
-    r.variant = c.kernel;
-    r.bytes = c.bytes;
-    r.stats = c.stats;
-    r.gbps = c.gbps;
-    r.ceilingKind = kind;
-    r.ceilingGbps = c.gbps;
-    r.status = Status::Timed;
-    r.reason = "a reference kernel: nothing to verify";
-    return r;
-}
-
 void setVerified(DashboardResult& r, bool verified, const std::string& detail) {
     r.status = verified ? Status::Verified : Status::Mismatch;
     r.reason = verified ? std::string() : detail;
 }
 
 } // namespace
-
-void registerBandwidthDashboardPipelines() {
-    registerDashboardPipeline(
-        {"read-only",
-         "the read-only ceiling: uint4 loads of random bytes (kernels/bandwidth.cl); bytes read",
-         [](Device& device, const DashboardOptions& o, const CancelToken& cancel) {
-             const cl::Buffer buffer = randomBuffer(device, o.bytes, cancel);
-             return std::vector<DashboardResult>{
-                 ceilingResult("read-only", "read-only",
-                               measureReadCeiling(device, buffer, o.bytes, o.repeats, cancel))};
-         }});
-    registerDashboardPipeline(
-        {"copy",
-         "the copy ceiling: uint4 copy of random bytes (kernels/bandwidth.cl); bytes read + "
-         "written",
-         [](Device& device, const DashboardOptions& o, const CancelToken& cancel) {
-             const cl::Buffer buffer = randomBuffer(device, o.bytes, cancel);
-             return std::vector<DashboardResult>{ceilingResult(
-                 "copy", "copy", measureCopyCeiling(device, buffer, o.bytes, o.repeats, cancel))};
-         }});
-}
 
 void registerHistogramDashboardPipelines() {
     registerDashboardPipeline(
@@ -219,7 +164,7 @@ void registerTransferDashboardPipelines() {
                  r.ceilingKind = d2d ? "copy" : "none";
                  if (d2d) // on the same bytes, in the same run
                      r.ceilingGbps =
-                         measureCopyCeiling(device, randomBuffer(device, o.bytes, cancel), o.bytes,
+                         measureCopyCeiling(device, randomDeviceBuffer(device, o.bytes, cancel), o.bytes,
                                             o.repeats, cancel)
                              .gbps;
                  r.status = p.status;
