@@ -8,8 +8,6 @@
 #include "pipelines/equalize/equalize.h"
 #include "pipelines/experiments/experiment.h"
 #include "pipelines/histogram256/histogram256.h"
-#include "pipelines/histogram256/histogramreport.h"
-#include "pipelines/histogram256/histogramstats.h"
 #include "pipelines/scan/scan.h"
 #include "report/report.h"
 #include "runtime/device.h"
@@ -42,7 +40,6 @@ const char* kHelp = R"(histlab-cli - OpenCL histograms, measured and verified, w
 Usage:
   histlab-cli [--kernel-dir DIR] [--verbose] COMMAND [options]
   histlab-cli devices [--json]
-  histlab-cli histogram (IMAGE | --synthetic KIND (--size MIB | --bytes N)) [options]
   histlab-cli sweep banks|reads|groups|stages|atomics [options]
   histlab-cli blur IMAGE [--radius R] [--launch L|all] [--corners] [--out FILE] [options]
   histlab-cli blur (IMAGE | --synthetic KIND --width W --height H) [--border MODE]
@@ -60,7 +57,6 @@ Usage:
 Commands:
   devices            every OpenCL device with its index, properties and probe results
                      (non-uniform work-groups, work_group_scan_exclusive_add); --json for JSON
-  histogram          256-bin histograms of an image file or of synthetic bytes
   blur               the reference text's launches of a box blur of the interior (8-bit gray;
                      a color image's luma, a 16-bit image's high byte), each verified against
                      the CPU reference byte for byte
@@ -85,42 +81,6 @@ Commands:
                      ceilings, ...) on each chosen device: GB/s, each verified against its CPU
                      reference and judged against the read-only or copy kernel measured on the
                      same device in the same run; a table per device
-
-histogram options:
-  IMAGE              an image file (PNG, JPEG, TIFF, BMP, PGM/PPM, WebP...): 8- or 16-bit gray,
-                     RGB or RGBA; 16-bit images are histogrammed on their high byte
-  --synthetic KIND   random | uniform | gradient | skewed bytes (gray)
-  --size MIB         size of the synthetic data in MiB (fractions allowed)
-  --bytes N          size of the synthetic data in bytes
-  --channel C        gray | r | g | b | a | all (default all: every channel, and gray)
-  --region X,Y,W,H   only the pixels of that rectangle (left, top, width, height)
-  --device SEL       index, gpu, cpu, or part of a device/platform name (default: the first
-                     GPU, else the CPU)
-  --variant V        auto | naive | local | banked | cpu (default auto)
-  --banks N          local sub-histogram copies, a power of two that fits local memory
-                     (banked), or private copies, 1, 2 or 4 (cpu)
-  --groups-per-cu K  work-groups = K x compute units
-  --wg N             work-group size
-  --read R           coalesced | serial
-  --load L           scalar (32-bit uint) | uint4 (16 bytes)
-  --unroll U         1 | 2 | 4 | 8 loads in flight per iteration (coalesced reads)
-  --merge M          kernel (a second reduction kernel) | atomic (global atomics)
-  --repeat N         timed runs after one warm-up (default 5); median and min are reported
-  --verify           compare with the CPU reference, bit-exact (exit 1 on a mismatch; the
-                     --csv/--json files are still written, the JSON with "verified": false)
-  --stages           stage table: read-only, +scatter, +local reduce, +global merge
-  --csv FILE         the histogram as CSV (bin,<channel>...); "-" for stdout
-  --json FILE        the whole run as JSON (device, configuration, timings, statistics,
-                     histograms)
-  --stats-csv FILE   per-channel statistics as CSV (channel,count,min,max,mean,median,mode,
-                     stddev,p1,p5,p25,p75,p95,p99,entropy_bits); "-" for stdout
-  --quiet            no report on stdout (files only)
-  --end-to-end       time host memory -> histogram on the host (wall clock), the input sent in
-                     chunks whose transfers overlap the histogram of the previous chunk; three
-                     modes (input in pinned memory; ordinary memory staged through pinned
-                     buffers; ordinary memory written directly) against the host->device
-                     bandwidth from pinned and ordinary memory measured in the same run
-  --chunk MIB        chunk size for --end-to-end (default 32)
 
 sweep experiments:
   banks              GB/s against local copies (1, 2, 4 ... what local memory holds), one
@@ -307,335 +267,10 @@ double parseMiB(const std::string& option, const std::string& text) {
     return v;
 }
 
-// 64 columns, 4 bins each, eight heights: enough to recognise a histogram in a terminal.
-std::string sparkline(const std::array<std::uint64_t, 256>& counts) {
-    static const char* blocks[] = {" ",      "\u2581", "\u2582", "\u2583", "\u2584",
-                                   "\u2585", "\u2586", "\u2587", "\u2588"};
-    std::array<std::uint64_t, 64> cols{};
-    for (int b = 0; b < 256; ++b)
-        cols[b / 4] += counts[b];
-    const std::uint64_t top = *std::max_element(cols.begin(), cols.end());
-    std::string s;
-    for (auto c : cols)
-        s += blocks[top ? (c == 0 ? 0 : 1 + (c * 7) / top) : 0];
-    return s;
-}
-
-// "verified: ..." for a run (nothing, or "not checked", when it was not verified).
-void printVerified(std::ostream& out, const std::optional<bool>& verified,
-                   const std::string& detail, bool sayNotChecked) {
-    if (verified)
-        out << "verified: "
-            << (*verified ? "yes, bit-exact against the CPU reference" : "NO - " + detail) << '\n';
-    else if (sayNotChecked)
-        out << "verified: not checked (add --verify)\n";
-}
-
-// Exit code 1 with the mismatch on stderr, or 0.
-int verificationExit(const std::optional<bool>& verified, const std::string& detail) {
-    if (verified && !*verified) {
-        std::cerr << "histlab-cli: verification failed: " << detail << '\n';
-        return Mismatch;
-    }
-    return Ok;
-}
-
 void printDevice(std::ostream& out, const DeviceInfo& d) {
     out << "device " << d.index << ": " << d.name << " [" << deviceTypeName(d.type) << "], "
         << d.platformName << ", driver " << d.driverVersion << ", " << d.computeUnits
         << " compute units, " << d.localMemBytes / 1024 << " KiB local memory\n";
-}
-
-void printRun(std::ostream& out, const HistogramRun& run) {
-    printDevice(out, run.device);
-    out << "input: " << run.input << ", " << run.width << " x " << run.height << ", "
-        << run.channels << (run.channels == 1 ? " channel, " : " channels, ") << run.sourceDepth
-        << "-bit (" << run.bytes << " bytes)\n";
-    out << "config: " << run.config.describe() << " (" << run.config.chosenBy << ")\n";
-    out << std::left << std::setw(22) << "pass" << std::right << std::setw(13) << "bytes"
-        << std::setw(12) << "median ms" << std::setw(11) << "min ms" << std::setw(10) << "GB/s"
-        << std::setw(13) << "% read-only" << '\n';
-    auto row = [&](const std::string& what, std::uint64_t bytes, const TimingStats& t, double g,
-                   double pct) {
-        out << std::left << std::setw(22) << what << std::right << std::setw(13) << bytes
-            << std::setw(12) << fixed(t.medianMs, 4) << std::setw(11) << fixed(t.minMs, 4)
-            << std::setw(10) << fixed(g, 2) << std::setw(13) << fixed(pct, 1) << '\n';
-    };
-    for (const auto& p : run.passes)
-        row(p.what, p.bytes, p.stats, p.gbps, p.percentOfCeiling);
-    row("read-only ceiling", run.ceiling.bytes, run.ceiling.stats, run.ceiling.gbps, 100.0);
-    if (!run.stages.empty()) {
-        out << "stage table (" << run.config.describe() << "):\n";
-        for (const auto& s : run.stages) {
-            if (s.applicable)
-                row("  " + s.stage, run.bytes, s.stats, s.gbps, s.percentOfCeiling);
-            else
-                out << "  " << std::left << std::setw(20) << s.stage << "n/a for this variant\n";
-        }
-    }
-    out << "host memory: peak resident " << (peakRssBytes() >> 20) << " MiB (input "
-        << (run.bytes >> 20) << " MiB)\n";
-    for (const auto& n : run.notes)
-        out << "note: " << n << '\n';
-    for (const auto& h : run.histograms) {
-        std::uint64_t total = 0, peak = 0;
-        int mode = 0;
-        for (int b = 0; b < 256; ++b) {
-            total += h.counts[b];
-            if (h.counts[b] > peak) {
-                peak = h.counts[b];
-                mode = b;
-            }
-        }
-        out << std::left << std::setw(5) << h.name << std::right << "|" << sparkline(h.counts)
-            << "| total " << total << ", mode " << mode << " (" << peak << ")\n";
-    }
-    out << std::left << std::setw(6) << "stats" << std::right << std::setw(11) << "pixels"
-        << std::setw(5) << "min" << std::setw(5) << "max" << std::setw(9) << "mean" << std::setw(7)
-        << "median" << std::setw(6) << "mode" << std::setw(9) << "std.dev";
-    for (double p : kPercentiles) {
-        std::string label = "p"; // appended, not "p" + ...: GCC 12 at -O3 warns wrongly (PR 105329)
-        label += std::to_string(int(p));
-        out << std::setw(5) << label;
-    }
-    out << std::setw(9) << "entropy" << '\n';
-    for (const auto& h : run.histograms) {
-        const ChannelStatistics st = channelStatistics(h.name, h.counts);
-        out << std::left << std::setw(6) << st.name << std::right << std::setw(11) << st.count
-            << std::setw(5) << st.min << std::setw(5) << st.max << std::setw(9) << fixed(st.mean, 2)
-            << std::setw(7) << st.median << std::setw(6) << st.mode << std::setw(9)
-            << fixed(st.stddev, 2);
-        for (int p : st.percentiles)
-            out << std::setw(5) << p;
-        out << std::setw(9) << fixed(st.entropy, 3) << '\n';
-    }
-    printVerified(out, run.verified, run.verifyDetail, true);
-}
-
-int runEndToEnd(JobRunner& runner, const HostImage& source, const std::string& device,
-                const HistogramRequest& req, const HistogramRunOptions& opt, double chunkMiB,
-                const std::string& json) {
-    HostImage converted;
-    if (source.depth == 16)
-        converted = toHighByte(source);
-    const HostImage& input = source.depth == 16 ? converted : source;
-    EndToEndOptions e2e;
-    e2e.chunkBytes = std::size_t(chunkMiB * 1048576.0);
-    e2e.repeats = opt.repeats;
-    e2e.verify = opt.verify;
-    e2e.nchan = input.channels;
-    auto outcome = runner.runAndWait([&](JobContext& ctx) -> std::any {
-        Device& dev = ctx.devices().select(device);
-        return runHistogramEndToEnd(dev, input.data.data(), input.data.size(), req, e2e,
-                                    ctx.cancelToken());
-    });
-    if (auto* e = std::get_if<JobError>(&outcome))
-        return report(*e);
-    const auto& run = std::any_cast<const EndToEndRun&>(std::get<std::any>(outcome));
-    printDevice(std::cout, run.device);
-    std::cout << "input: " << input.source << " (" << run.bytes << " bytes), " << run.chunks
-              << " chunks of " << run.chunkBytes << " bytes, " << run.hostThreads
-              << " host copy threads\nconfig: " << run.config.describe() << " ("
-              << run.config.chosenBy << ")\n";
-    const double pinned = run.pinnedGBps;
-    auto row = [&](const std::string& what, const TimingStats& t, double g) {
-        std::cout << std::left << std::setw(44) << what << std::right << std::setw(11)
-                  << fixed(t.medianMs, 3) << std::setw(11) << fixed(t.minMs, 3) << std::setw(10)
-                  << fixed(g, 2) << std::setw(10) << fixed(pinned > 0 ? 100 * g / pinned : 0, 1)
-                  << '\n';
-    };
-    std::cout << std::left << std::setw(44) << "wall clock, whole input" << std::right
-              << std::setw(11) << "median ms" << std::setw(11) << "min ms" << std::setw(10)
-              << "GB/s" << std::setw(10) << "% pinned" << '\n';
-    row("host->device write from pinned memory", run.pinnedWrite, run.pinnedGBps);
-    row("host->device write from ordinary memory", run.pageableWrite, run.pageableGBps);
-    row("end to end, input in pinned memory", run.streamPinned, run.streamPinnedGBps);
-    row("end to end, ordinary memory, pinned staging", run.streamStaged, run.streamStagedGBps);
-    row("end to end, ordinary memory, direct writes", run.streamPageable, run.streamPageableGBps);
-    printVerified(std::cout, run.verified, run.verifyDetail, false);
-    if (!json.empty()) {
-        std::ostringstream j;
-        auto t = [&](const char* name, const TimingStats& s, double g) {
-            j << "  " << jsonString(name) << ": {\"median_ms\": " << s.medianMs
-              << ", \"min_ms\": " << s.minMs << ", \"gbps\": " << g << "},\n";
-        };
-        j << "{\n  \"tool\": \"histlab-cli histogram --end-to-end\",\n  \"date\": "
-          << jsonString(utcTimestamp()) << ",\n  \"device\": " << jsonString(run.device.name)
-          << ",\n  \"driver\": " << jsonString(run.device.driverVersion)
-          << ",\n  \"input\": " << jsonString(input.source) << ",\n  \"bytes\": " << run.bytes
-          << ",\n  \"chunk_bytes\": " << run.chunkBytes
-          << ",\n  \"host_threads\": " << run.hostThreads
-          << ",\n  \"config\": " << jsonString(run.config.describe()) << ",\n";
-        t("pinned_write", run.pinnedWrite, run.pinnedGBps);
-        t("pageable_write", run.pageableWrite, run.pageableGBps);
-        t("stream_pinned", run.streamPinned, run.streamPinnedGBps);
-        t("stream_staged", run.streamStaged, run.streamStagedGBps);
-        t("stream_pageable", run.streamPageable, run.streamPageableGBps);
-        j << "  \"verified\": " << (run.verified ? (*run.verified ? "true" : "false") : "null")
-          << "\n}\n";
-        try {
-            writeFileAtomically(json, j.str());
-        } catch (const InputError& e) {
-            std::cerr << "histlab-cli: " << e.what() << '\n';
-            return Input;
-        }
-    }
-    return verificationExit(run.verified, run.verifyDetail);
-}
-
-int runHistogramCommand(ArgList& args, JobRunner& runner) {
-    std::string image, synthetic, device;
-    std::optional<std::string> csv, json, statsCsv; // set but empty is an error, not "no file"
-    std::optional<Region> region;
-    double sizeMiB = -1, chunkMiB = 32;
-    long long bytes = -1;
-    bool quiet = false, endToEnd = false;
-    HistogramRequest req;
-    HistogramRunOptions opt;
-    while (!args.empty()) {
-        const std::string a = args.next();
-        try {
-            if (a == "--synthetic")
-                synthetic = args.value(a);
-            else if (a == "--size")
-                sizeMiB = parseMiB(a, args.value(a));
-            else if (a == "--bytes")
-                bytes = parseInt(a, args.value(a), 0, (1ll << 40));
-            else if (a == "--channel")
-                opt.channel = parseChannel(args.value(a));
-            else if (a == "--region")
-                region = parseRegion(args.value(a));
-            else if (a == "--device")
-                device = args.value(a);
-            else if (a == "--variant")
-                req.variant = parseVariant(args.value(a));
-            else if (a == "--banks")
-                req.banks = static_cast<int>(parseInt(a, args.value(a), 1, 1 << 20));
-            else if (a == "--groups-per-cu")
-                req.groupsPerCu = static_cast<int>(parseInt(a, args.value(a), 1, 1024));
-            else if (a == "--wg")
-                req.workGroupSize = static_cast<int>(parseInt(a, args.value(a), 1, 1 << 20));
-            else if (a == "--unroll")
-                req.unroll = static_cast<int>(parseInt(a, args.value(a), 1, 8));
-            else if (a == "--read")
-                req.read = parseReadPattern(args.value(a));
-            else if (a == "--load")
-                req.load = parseLoadWidth(args.value(a));
-            else if (a == "--merge")
-                req.merge = parseMergeMode(args.value(a));
-            else if (a == "--repeat")
-                opt.repeats = static_cast<int>(parseInt(a, args.value(a), 1, 100000));
-            else if (a == "--verify")
-                opt.verify = true;
-            else if (a == "--stages")
-                opt.stages = true;
-            else if (a == "--csv")
-                csv = args.value(a);
-            else if (a == "--json")
-                json = args.value(a);
-            else if (a == "--stats-csv")
-                statsCsv = args.value(a);
-            else if (a == "--quiet")
-                quiet = true;
-            else if (a == "--end-to-end")
-                endToEnd = true;
-            else if (a == "--chunk")
-                chunkMiB = parseMiB(a, args.value(a));
-            else if (!a.empty() && a[0] == '-' && a != "-")
-                throw UsageFailure{"histogram: unknown option '" + a + "' (see --help)"};
-            else if (image.empty())
-                image = a;
-            else
-                throw UsageFailure{"histogram: more than one image given ('" + image + "', '" + a +
-                                   "')"};
-        } catch (const UsageError& e) {
-            throw UsageFailure{e.what()};
-        }
-    }
-    if (image.empty() == synthetic.empty())
-        throw UsageFailure{"histogram: give either an IMAGE file or --synthetic KIND"};
-    if (!synthetic.empty()) {
-        try {
-            parseSyntheticKind(synthetic);
-        } catch (const UsageError& e) {
-            throw UsageFailure{e.what()};
-        }
-        if ((sizeMiB < 0) == (bytes < 0))
-            throw UsageFailure{"--synthetic: give its size with either --size MIB or --bytes N"};
-    } else if (sizeMiB >= 0 || bytes >= 0) {
-        throw UsageFailure{"--size/--bytes: only with --synthetic"};
-    }
-    // Output paths are checked before any work, so a bad path costs nothing.
-    HostImage input;
-    try {
-        checkOutput("--csv", csv);
-        checkOutput("--json", json);
-        checkOutput("--stats-csv", statsCsv);
-        if (!synthetic.empty()) {
-            const std::size_t n =
-                bytes >= 0 ? std::size_t(bytes) : std::size_t(std::llround(sizeMiB * 1048576.0));
-            if (n == 0)
-                throw InputError(std::string(bytes >= 0 ? "--bytes" : "--size") +
-                                 ": the synthetic data would be empty (size 0)");
-            input = makeSynthetic(parseSyntheticKind(synthetic), n);
-        } else {
-            input = loadImageFile(image, "; use --synthetic");
-        }
-    } catch (const InputError& e) {
-        std::cerr << "histlab-cli: " << e.what() << '\n';
-        return Input;
-    }
-
-    if (region) {
-        try {
-            input = cropImage(input, *region);
-        } catch (const UsageError& e) {
-            std::cerr << "histlab-cli: " << e.what() << '\n';
-            return Usage;
-        }
-    }
-    if (endToEnd)
-        return runEndToEnd(runner, input, device, req, opt, chunkMiB, json.value_or(""));
-    const bool showProgress = ::isatty(STDERR_FILENO) && !quiet;
-    auto outcome = runner.runAndWait(
-        [&](JobContext& ctx) -> std::any {
-            Device& dev = ctx.devices().select(device);
-            logInfo("device",
-                    "selected device " + std::to_string(dev.info().index) + ": " + dev.info().name);
-            return runHistogram(dev, input, req, opt, ctx.cancelToken(),
-                                [&ctx](double f, const std::string& s) { ctx.progress(f, s); });
-        },
-        [showProgress](const Progress& p) {
-            if (showProgress)
-                std::cerr << "\r" << std::setw(3) << int(p.fraction * 100) << "% " << std::left
-                          << std::setw(30) << p.stage << std::right << std::flush;
-        });
-    if (showProgress)
-        std::cerr << "\r" << std::string(36, ' ') << "\r" << std::flush;
-    if (auto* e = std::get_if<JobError>(&outcome))
-        return report(*e);
-    const auto& run = std::any_cast<const HistogramRun&>(std::get<std::any>(outcome));
-    try {
-        // Written on a verification mismatch too (the JSON records "verified": false): the
-        // exit code says the counts are wrong, the files show what the device produced.
-        if (csv)
-            writeFileAtomically(*csv, histogramCsv(run));
-        if (json)
-            writeFileAtomically(*json, histogramJson(run));
-        if (statsCsv) {
-            std::vector<ChannelStatistics> stats;
-            for (const auto& h : run.histograms)
-                stats.push_back(channelStatistics(h.name, h.counts));
-            writeFileAtomically(*statsCsv, statisticsCsv(stats));
-        }
-    } catch (const InputError& e) {
-        std::cerr << "histlab-cli: " << e.what() << '\n';
-        return Input;
-    }
-    if (!quiet && csv.value_or("") != "-" && json.value_or("") != "-" &&
-        statsCsv.value_or("") != "-")
-        printRun(std::cout, run);
-    return verificationExit(run.verified, run.verifyDetail);
 }
 
 std::string describePoint(const ExperimentRun& run, const ExperimentPoint& p) {
@@ -1392,8 +1027,6 @@ int runLegacyCommand(const std::string& command, const std::vector<std::string>&
                 std::cout << kHelp;
                 return Ok;
             }
-        if (command == "histogram")
-            return runHistogramCommand(args, runner);
         if (command == "sweep")
             return runSweepCommand(args, runner);
         if (command == "blur")

@@ -41,7 +41,6 @@ Exit codes:
 // The commands still parsed by their older hand-written code (legacy.cpp, memory.cpp,
 // dashboard.cpp), until their pipelines are registered.
 const std::vector<std::pair<std::string, std::string>> kLegacy = {
-    {"histogram", "256-bin histograms of an image file or of synthetic bytes"},
     {"blur", "box blur: the reference text's launches, or the whole image (variants, borders)"},
     {"equalize", "histogram equalization on the device, each stage timed, verified"},
     {"sweep", "an experiment: kernel configurations x distributions x devices"},

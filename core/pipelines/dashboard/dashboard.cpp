@@ -35,7 +35,7 @@ void registerFamilyDashboardPipelines(const std::string& family) {
 /// or added to (so they come first).
 void registerBuiltinDashboardPipelines() {
     registerFamilyDashboardPipelines("bandwidth");
-    registerHistogramDashboardPipelines();
+    registerFamilyDashboardPipelines("histogram");
     registerBlurDashboardPipelines();
     registerFamilyDashboardPipelines("scan");
     registerEqualizeDashboardPipelines();

@@ -131,8 +131,6 @@ std::string dashboardCsv(const DashboardRun& run, const DashboardRun* baseline =
 // The built-in pipelines, one registration function per module (dashboardpipelines.cpp),
 // called once from registerBuiltinDashboardPipelines().
 
-/// "histogram256": the 256-bin histogram, variant auto, on random bytes.
-void registerHistogramDashboardPipelines();
 /// "blur3x3": the 3 x 3 box blur, variant auto (tiled), of a synthetic 8-bit gray image.
 void registerBlurDashboardPipelines();
 /// "equalize": the histogram equalization (all four stages) of a synthetic 8-bit gray image.

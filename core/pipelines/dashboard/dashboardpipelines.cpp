@@ -7,7 +7,6 @@
 #include "pipelines/blur/blur.h"
 #include "pipelines/dashboard/dashboard.h"
 #include "pipelines/equalize/equalize.h"
-#include "pipelines/histogram256/histogram256.h"
 #include "pipelines/reverse/reverse.h"
 #include "pipelines/transfer/transfer.h"
 #include "runtime/errors.h"
@@ -24,35 +23,6 @@ void setVerified(DashboardResult& r, bool verified, const std::string& detail) {
 }
 
 } // namespace
-
-void registerHistogramDashboardPipelines() {
-    registerDashboardPipeline(
-        {"histogram256",
-         "the 256-bin histogram, variant auto (the device's best), of random bytes; input "
-         "bytes read, against the read-only kernel",
-         [](Device& device, const DashboardOptions& o, const CancelToken& cancel) {
-             const HostImage input = makeSynthetic(SyntheticKind::Random, o.bytes);
-             HistogramRunOptions options;
-             options.channel = ChannelSelection::Gray;
-             options.repeats = o.repeats;
-             options.verify = true;
-             const HistogramRun run =
-                 runHistogram(device, input, HistogramRequest{}, options, cancel);
-             if (run.passes.empty())
-                 throw DeviceError("the histogram ran no pass");
-             const PassTiming& pass = run.passes.front();
-             DashboardResult r;
-             r.variant = "auto: " + run.config.describe();
-             r.bytes = pass.bytes;
-             r.stats = pass.stats;
-             r.gbps = pass.gbps;
-             r.ceilingKind = "read-only";
-             r.ceilingGbps = run.ceiling.gbps;
-             setVerified(r, run.verified.value_or(false),
-                         run.verified ? run.verifyDetail : "not verified");
-             return std::vector<DashboardResult>{r};
-         }});
-}
 
 void registerBlurDashboardPipelines() {
     registerDashboardPipeline(
