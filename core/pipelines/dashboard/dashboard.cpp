@@ -36,7 +36,7 @@ void registerFamilyDashboardPipelines(const std::string& family) {
 void registerBuiltinDashboardPipelines() {
     registerFamilyDashboardPipelines("bandwidth");
     registerFamilyDashboardPipelines("histogram");
-    registerBlurDashboardPipelines();
+    registerFamilyDashboardPipelines("blur");
     registerFamilyDashboardPipelines("scan");
     registerEqualizeDashboardPipelines();
     registerReverseDashboardPipelines();

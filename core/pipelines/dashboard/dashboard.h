@@ -131,8 +131,6 @@ std::string dashboardCsv(const DashboardRun& run, const DashboardRun* baseline =
 // The built-in pipelines, one registration function per module (dashboardpipelines.cpp),
 // called once from registerBuiltinDashboardPipelines().
 
-/// "blur3x3": the 3 x 3 box blur, variant auto (tiled), of a synthetic 8-bit gray image.
-void registerBlurDashboardPipelines();
 /// "equalize": the histogram equalization (all four stages) of a synthetic 8-bit gray image.
 void registerEqualizeDashboardPipelines();
 /// "reverse": the memory lab's fastest verified reversal kernel, against the copy kernel.

@@ -4,7 +4,6 @@
 // of each is its module's, restated in its description.
 #include "image/image.h"
 #include "pipelines/bandwidth/bandwidth.h"
-#include "pipelines/blur/blur.h"
 #include "pipelines/dashboard/dashboard.h"
 #include "pipelines/equalize/equalize.h"
 #include "pipelines/reverse/reverse.h"
@@ -23,30 +22,6 @@ void setVerified(DashboardResult& r, bool verified, const std::string& detail) {
 }
 
 } // namespace
-
-void registerBlurDashboardPipelines() {
-    registerDashboardPipeline(
-        {"blur3x3",
-         "the 3 x 3 box blur (reflect-101 borders), variant auto, of a random 8-bit gray image; "
-         "bytes read + written, against the copy kernel",
-         [](Device& device, const DashboardOptions& o, const CancelToken& cancel) {
-             const HostImage image = randomGrayImage(o.bytes);
-             BlurTuning tuning;
-             tuning.measureCopy = true;
-             const BlurRun run = runBoxBlur(device, image, 1, BorderMode::Reflect101, o.repeats,
-                                            cancel, BlurVariant::Auto, tuning);
-             DashboardResult r;
-             r.variant = std::string("auto: ") + blurVariantName(run.variant) + ", " +
-                         std::to_string(image.width) + " x " + std::to_string(image.height);
-             r.bytes = 2 * std::uint64_t(image.byteCount());
-             r.stats = run.stats;
-             r.gbps = run.gbps;
-             r.ceilingKind = "copy";
-             r.ceilingGbps = run.copy ? run.copy->gbps : 0.0;
-             setVerified(r, run.verified, run.verifyDetail);
-             return std::vector<DashboardResult>{r};
-         }});
-}
 
 void registerEqualizeDashboardPipelines() {
     registerDashboardPipeline(
