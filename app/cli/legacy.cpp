@@ -4,7 +4,6 @@
 #include "cli/memory.h"
 #include "cli/support.h"
 #include "image/image.h"
-#include "pipelines/equalize/equalize.h"
 #include "pipelines/experiments/experiment.h"
 #include "pipelines/histogram256/histogram256.h"
 #include "pipelines/scan/scan.h"
@@ -40,8 +39,6 @@ Usage:
   histlab-cli [--kernel-dir DIR] [--verbose] COMMAND [options]
   histlab-cli devices [--json]
   histlab-cli sweep banks|reads|groups|stages|atomics [options]
-  histlab-cli equalize (IMAGE | --synthetic KIND --width W --height H) [--out FILE]
-                   [--csv FILE] [--repeat N] [--device SEL] [--quiet]
   histlab-cli scan [--variant V|all] [--wg N|all] [--size MIB | --count N] [options]
   histlab-cli reverse [--input FILE | --size BYTES] [--kernel NAME|all] [--timing]
                    [--repeat N] [--verify] [--device SEL] [--csv FILE] [--json FILE] [--quiet]
@@ -53,9 +50,6 @@ Usage:
 Commands:
   devices            every OpenCL device with its index, properties and probe results
                      (non-uniform work-groups, work_group_scan_exclusive_add); --json for JSON
-  equalize           histogram equalization on the device (histogram, cumulative histogram,
-                     look-up table, gather), each stage timed; verified against the CPU
-                     reference byte for byte (8-bit gray: OpenCV's equalizeHist bit for bit)
   sweep              an experiment: a grid of kernel configurations x distributions x
                      devices, each point timed, judged against the same run's read-only
                      kernel and verified; points stream to stderr as they finish
@@ -119,21 +113,6 @@ scan options:
   --csv FILE         one row per point; --json FILE the whole run; "-" for stdout
   --quiet            no table on stdout
   --device SEL       as for histogram
-
-equalize options:
-  IMAGE              8- or 16-bit gray, RGB or RGBA. Gray is equalized on its values (8-bit:
-                     cv::equalizeHist's rule; 16-bit: 65,536 bins, exact integers); color on
-                     its luma (OpenCV's BGR2GRAY weights), every color channel moved by the
-                     luma's change, alpha kept; a single-valued image stays as it is
-  --synthetic KIND   random | uniform | gradient | skewed pixels instead of a file, with
-                     --width W --height H [--channels 1|3|4] [--depth 8|16]
-  --out FILE         the equalized image (optional: without it the run is timed and verified
-                     only); written on a mismatch too
-  --csv FILE         the histogram of the equalized plane and its cumulative sum as CSV
-                     (bin,count,cdf; 256 or 65,536 rows); "-" for stdout
-  --repeat N         timed runs after a warm-up (default 5): median and min per stage
-  --device SEL       as for histogram
-  --quiet            no report on stdout
 
 reverse options (GB/s: bytes read + written; the metric is in core/reverse.h):
   --input FILE       the bytes to reverse (any file of up to 2 GiB)
@@ -424,164 +403,6 @@ int runSweepCommand(ArgList& args, JobRunner& runner) {
     }
     return Ok;
 }
-
-// --synthetic KIND --width W --height H [--channels C] [--depth D]: an image made up on the spot,
-// for the commands that take an image, in builds without a loader (GPU machines) too.
-struct SyntheticImage {
-    std::string kind;
-    int width = 0, height = 0, channels = 1, depth = 8;
-
-    /// Takes `a` (and its value) when it is one of the options; false otherwise.
-    bool parse(const std::string& a, ArgList& args) {
-        if (a == "--synthetic") {
-            kind = args.value(a);
-            (void)parseSyntheticKind(kind);
-        } else if (a == "--width") {
-            width = static_cast<int>(parseInt(a, args.value(a), 1, 1 << 20));
-        } else if (a == "--height") {
-            height = static_cast<int>(parseInt(a, args.value(a), 1, 1 << 20));
-        } else if (a == "--channels") {
-            channels = static_cast<int>(parseInt(a, args.value(a), 1, 4));
-            if (channels == 2)
-                throw UsageFailure{"--channels: 1, 3 or 4"};
-        } else if (a == "--depth") {
-            depth = static_cast<int>(parseInt(a, args.value(a), 8, 16));
-            if (depth != 8 && depth != 16)
-                throw UsageFailure{"--depth: 8 or 16"};
-        } else {
-            return false;
-        }
-        return true;
-    }
-    bool given() const { return !kind.empty(); }
-    /// Usage errors of the combination with an image path.
-    void check(const std::string& image, const std::string& command) const {
-        if (given() && !image.empty())
-            throw UsageFailure{command + ": an image or --synthetic, not both"};
-        if (given() && (width == 0 || height == 0))
-            throw UsageFailure{"--synthetic: needs --width and --height"};
-        if (!given() && (width || height))
-            throw UsageFailure{"--width/--height: only with --synthetic"};
-        if (!given() && image.empty())
-            throw UsageFailure{command + ": which image? (histlab-cli " + command +
-                               " IMAGE ... or --synthetic KIND --width W --height H)"};
-    }
-    HostImage make() const {
-        const std::size_t bytes = std::size_t(width) * std::size_t(height) * std::size_t(channels) *
-                                  std::size_t(depth / 8);
-        HostImage img = makeSynthetic(parseSyntheticKind(kind), bytes);
-        img.width = width;
-        img.height = height;
-        img.channels = channels;
-        img.depth = depth;
-        img.source =
-            "synthetic " + kind + " " + std::to_string(width) + "x" + std::to_string(height);
-        return img;
-    }
-    /// The synthetic image, or the file through the loader.
-    HostImage load(const std::string& image) const {
-        return given() ? make()
-                       : loadImageFile(image, " (use --synthetic KIND --width W --height H)");
-    }
-};
-
-// equalize: histogram equalization of an image on the device (histogram, CDF, look-up table,
-// gather), each stage timed, the result verified against the CPU reference.
-int runEqualizeCommand(ArgList& args, JobRunner& runner) {
-    std::string image, device;
-    std::optional<std::string> out, csv;
-    int repeats = 5;
-    bool quiet = false;
-    SyntheticImage synthetic;
-    while (!args.empty()) {
-        const std::string a = args.next();
-        if (synthetic.parse(a, args))
-            continue;
-        if (a == "--out")
-            out = args.value(a);
-        else if (a == "--csv")
-            csv = args.value(a);
-        else if (a == "--repeat")
-            repeats = static_cast<int>(parseInt(a, args.value(a), 1, 100000));
-        else if (a == "--device")
-            device = args.value(a);
-        else if (a == "--quiet")
-            quiet = true;
-        else if (!a.empty() && a[0] == '-')
-            throw UsageFailure{"equalize: unknown option '" + a + "' (see --help)"};
-        else if (image.empty())
-            image = a;
-        else
-            throw UsageFailure{"equalize: more than one image given ('" + image + "', '" + a +
-                               "')"};
-    }
-    synthetic.check(image, "equalize");
-    HostImage input;
-    try {
-        checkOutput("--out", out);
-        checkOutput("--csv", csv);
-        input = synthetic.load(image);
-    } catch (const InputError& e) {
-        std::cerr << "histlab-cli: " << e.what() << '\n';
-        return Input;
-    }
-    DeviceInfo info;
-    auto outcome = runner.runAndWait([&](JobContext& ctx) -> std::any {
-        Device& dev = ctx.devices().select(device);
-        info = dev.info();
-        return runEqualize(dev, input, repeats, ctx.cancelToken());
-    });
-    if (auto* e = std::get_if<JobError>(&outcome))
-        return report(*e);
-    const auto& run = std::any_cast<const EqualizeRun&>(std::get<std::any>(outcome));
-    if (!quiet && csv.value_or("") != "-") {
-        std::cout << "equalize " << input.source << ", " << input.width << " x " << input.height
-                  << ", " << input.channels << " channel(s), " << input.depth << "-bit, "
-                  << run.bins << " bins of " << (input.channels == 1 ? "gray" : "luma") << "\n";
-        printDevice(std::cout, info);
-        std::cout << std::left << std::setw(11) << "stage" << std::right << std::setw(11)
-                  << "median ms" << std::setw(11) << "min ms" << '\n';
-        const std::pair<const char*, const TimingStats*> stages[] = {
-            {"histogram", &run.histogramStats},
-            {"cdf", &run.cdfStats},
-            {"lut", &run.lutStats},
-            {"apply", &run.applyStats},
-            {"total", &run.totalStats}};
-        for (const auto& [name, stats] : stages) {
-            std::cout << std::left << std::setw(11) << name << std::right << std::setw(11)
-                      << fixed(stats->medianMs, 4) << std::setw(11) << fixed(stats->minMs, 4);
-            if (stats == &run.applyStats)
-                std::cout << "  " << fixed(run.applyGbps, 2) << " GB/s (bytes read + written)";
-            std::cout << '\n';
-        }
-        std::cout << "verified: "
-                  << (run.verified ? "yes, byte for byte against the CPU reference"
-                                   : "NO - " + run.verifyDetail)
-                  << '\n';
-    }
-    // Written on a mismatch too: the exit code says it differs, the files show what the device
-    // produced.
-    try {
-        if (csv) {
-            std::ostringstream c;
-            c << "bin,count,cdf\n";
-            for (std::size_t b = 0; b < run.histogram.size(); ++b)
-                c << b << ',' << run.histogram[b] << ',' << run.cdf[b] << '\n';
-            writeFileAtomically(*csv, c.str());
-        }
-    } catch (const InputError& e) {
-        std::cerr << "histlab-cli: " << e.what() << '\n';
-        return Input;
-    }
-    if (out && !writeImageFile(run.output, *out))
-        return Input;
-    if (!run.verified) {
-        std::cerr << "histlab-cli: verification failed: " << run.verifyDetail << '\n';
-        return Mismatch;
-    }
-    return Ok;
-}
-
 } // namespace
 
 namespace histlab::cli {
@@ -601,8 +422,6 @@ int runLegacyCommand(const std::string& command, const std::vector<std::string>&
             }
         if (command == "sweep")
             return runSweepCommand(args, runner);
-        if (command == "equalize")
-            return runEqualizeCommand(args, runner);
         if (command == "dashboard")
             return cli::runDashboardCommand(rest, runner);
         return cli::runMemoryCommand(command, rest, runner);

@@ -45,7 +45,6 @@ Exit codes:
 // The commands still parsed by their older hand-written code (legacy.cpp, memory.cpp,
 // dashboard.cpp), until their pipelines are registered.
 const std::vector<std::pair<std::string, std::string>> kLegacy = {
-    {"equalize", "histogram equalization on the device, each stage timed, verified"},
     {"sweep", "an experiment: kernel configurations x distributions x devices"},
     {"reverse", "the memory lab's buffer reversal, each kernel verified byte for byte"},
     {"memory", "the memory lab: ceilings per vector width, transfers, launch latency"},

@@ -38,7 +38,7 @@ void registerBuiltinDashboardPipelines() {
     registerFamilyDashboardPipelines("histogram");
     registerFamilyDashboardPipelines("blur");
     registerFamilyDashboardPipelines("scan");
-    registerEqualizeDashboardPipelines();
+    registerFamilyDashboardPipelines("equalize");
     registerReverseDashboardPipelines();
     registerTransferDashboardPipelines();
 }

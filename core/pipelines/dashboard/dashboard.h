@@ -131,8 +131,6 @@ std::string dashboardCsv(const DashboardRun& run, const DashboardRun* baseline =
 // The built-in pipelines, one registration function per module (dashboardpipelines.cpp),
 // called once from registerBuiltinDashboardPipelines().
 
-/// "equalize": the histogram equalization (all four stages) of a synthetic 8-bit gray image.
-void registerEqualizeDashboardPipelines();
 /// "reverse": the memory lab's fastest verified reversal kernel, against the copy kernel.
 /// "h2d-pageable" ... "d2d": one pipeline per transfer kind at the options' size.
 void registerReverseDashboardPipelines();

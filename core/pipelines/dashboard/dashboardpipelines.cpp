@@ -2,10 +2,8 @@
 // each an adapter from the module's own measured run (which verifies against the CPU reference
 // and measures its ceiling on the same device in the same run) to DashboardResults. The metric
 // of each is its module's, restated in its description.
-#include "image/image.h"
 #include "pipelines/bandwidth/bandwidth.h"
 #include "pipelines/dashboard/dashboard.h"
-#include "pipelines/equalize/equalize.h"
 #include "pipelines/reverse/reverse.h"
 #include "pipelines/transfer/transfer.h"
 #include "runtime/errors.h"
@@ -13,47 +11,6 @@
 #include <algorithm>
 
 namespace histlab {
-
-namespace {
-
-void setVerified(DashboardResult& r, bool verified, const std::string& detail) {
-    r.status = verified ? Status::Verified : Status::Mismatch;
-    r.reason = verified ? std::string() : detail;
-}
-
-} // namespace
-
-void registerEqualizeDashboardPipelines() {
-    registerDashboardPipeline(
-        {"equalize",
-         "the histogram equalization of a random 8-bit gray image, all four stages (histogram, "
-         "CDF, table, gather); 3 x image bytes (read twice, written once) / total time, against "
-         "the copy kernel",
-         [](Device& device, const DashboardOptions& o, const CancelToken& cancel) {
-             const HostImage image = randomGrayImage(o.bytes);
-             const EqualizeRun run = runEqualize(device, image, o.repeats, cancel);
-             // The copy kernel on the image's bytes, on the same device in the same run.
-             CeilingResult copy;
-             try {
-                 cl::Buffer buffer(device.context(), CL_MEM_READ_ONLY, image.byteCount());
-                 device.queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, image.byteCount(),
-                                                   image.data.data());
-                 copy = measureCopyCeiling(device, buffer, image.byteCount(), o.repeats, cancel);
-             } catch (const cl::Error& e) {
-                 rethrowClError(e);
-             }
-             DashboardResult r;
-             r.variant = std::to_string(run.bins) + " bins, " + std::to_string(image.width) +
-                         " x " + std::to_string(image.height);
-             r.bytes = 3 * std::uint64_t(image.byteCount());
-             r.stats = run.totalStats;
-             r.gbps = gbPerSecond(r.bytes, r.stats.medianMs);
-             r.ceilingKind = "copy";
-             r.ceilingGbps = copy.gbps;
-             setVerified(r, run.verified, run.verifyDetail);
-             return std::vector<DashboardResult>{r};
-         }});
-}
 
 void registerReverseDashboardPipelines() {
     registerDashboardPipeline(
@@ -109,8 +66,8 @@ void registerTransferDashboardPipelines() {
                  r.ceilingKind = d2d ? "copy" : "none";
                  if (d2d) // on the same bytes, in the same run
                      r.ceilingGbps =
-                         measureCopyCeiling(device, randomDeviceBuffer(device, o.bytes, cancel), o.bytes,
-                                            o.repeats, cancel)
+                         measureCopyCeiling(device, randomDeviceBuffer(device, o.bytes, cancel),
+                                            o.bytes, o.repeats, cancel)
                              .gbps;
                  r.status = p.status;
                  r.reason = p.detail;
