@@ -5,12 +5,16 @@
 #include "cli/command.h"
 #include "cli/pipelinecommand.h"
 #include "cli/support.h"
+#include "pipelines/blur/blur.h"
 #include "pipelines/registry.h"
 #include "runtime/kernelsource.h"
 #include "runtime/log.h"
 
 #include <iostream>
 #include <regex>
+#ifdef HISTLAB_HAVE_OPENCV
+#include "io/imageio.h"
+#endif
 
 namespace histlab::cli {
 const char* legacyHelp();
@@ -41,9 +45,6 @@ Exit codes:
 // The commands still parsed by their older hand-written code (legacy.cpp, memory.cpp,
 // dashboard.cpp), until their pipelines are registered.
 const std::vector<std::pair<std::string, std::string>> kLegacy = {
-    {"histogram", "256-bin histograms of an image file or of synthetic bytes"},
-    {"blur", "box blur: the reference text's launches, or the whole image (variants, borders)"},
-    {"equalize", "histogram equalization on the device, each stage timed, verified"},
     {"sweep", "an experiment: kernel configurations x distributions x devices"},
     {"reverse", "the memory lab's buffer reversal, each kernel verified byte for byte"},
     {"memory", "the memory lab: ceilings per vector width, transfers, launch latency"},
@@ -172,6 +173,9 @@ int main(int argc, char** argv) {
             return Usage;
         }
     }
+#ifdef HISTLAB_HAVE_OPENCV
+    setBlurPeer(opencvBoxBlur); // blur --compare-opencv: cv::blur, which the core cannot call
+#endif
     JobRunner runner;
     for (auto& [sub, command] : commands)
         if (sub->parsed())

@@ -2,7 +2,9 @@
 
 #include "runtime/errors.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <thread>
 
@@ -191,6 +193,34 @@ HostImage makeSynthetic(SyntheticKind kind, std::size_t bytes, std::uint64_t see
     fillSynthetic(kind, img.data.data(), bytes, seed);
     img.source = std::string("synthetic ") + syntheticKindName(kind);
     return img;
+}
+
+HostImage makeSyntheticImage(SyntheticKind kind, int width, int height, int channels, int depth) {
+    const std::size_t bytes =
+        std::size_t(width) * std::size_t(height) * std::size_t(channels) * std::size_t(depth / 8);
+    HostImage img = makeSynthetic(kind, bytes);
+    img.width = width;
+    img.height = height;
+    img.channels = channels;
+    img.depth = depth;
+    img.source = std::string("synthetic ") + syntheticKindName(kind) + " " + std::to_string(width) +
+                 "x" + std::to_string(height);
+    return img;
+}
+
+HostImage randomGrayImage(std::size_t pixels, std::uint64_t seed) {
+    HostImage image;
+    const std::size_t side =
+        std::max<std::size_t>(16, std::size_t(std::sqrt(double(pixels))) / 16 * 16);
+    image.width = int(side);
+    image.height = int(std::max<std::size_t>(1, pixels / side));
+    image.channels = 1;
+    image.depth = 8;
+    image.data.resize(image.byteCount());
+    fillSynthetic(SyntheticKind::Random, image.data.data(), image.data.size(), seed);
+    image.source =
+        "random 8-bit gray " + std::to_string(image.width) + " x " + std::to_string(image.height);
+    return image;
 }
 
 std::string firstPixelDifference(const HostImage& device, const HostImage& reference) {

@@ -60,6 +60,16 @@ const char* syntheticKindName(SyntheticKind kind);
 /// rest random). Deterministic for a given seed.
 HostImage makeSynthetic(SyntheticKind kind, std::size_t bytes, std::uint64_t seed = 1);
 
+/// A width x height image of `channels` channels (1, 3 or 4) at `depth` bits (8 or 16) whose
+/// bytes are the synthetic pattern, for runs without an image file (GPU machines have no
+/// loader); its source reads "synthetic KIND WxH".
+HostImage makeSyntheticImage(SyntheticKind kind, int width, int height, int channels = 1,
+                             int depth = 8);
+
+/// A random 8-bit gray image of about `pixels` pixels, nearly square, its width a multiple of
+/// 16 (at least 16): the input of benchmarks sized in bytes.
+HostImage randomGrayImage(std::size_t pixels, std::uint64_t seed = 31);
+
 /// Fills `out` with the synthetic pattern (for callers that own pinned memory).
 void fillSynthetic(SyntheticKind kind, std::uint8_t* out, std::size_t bytes, std::uint64_t seed);
 

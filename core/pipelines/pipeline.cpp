@@ -13,4 +13,10 @@ Verdict verdictOf(std::size_t rows, std::size_t ran, std::size_t mismatches,
     return {};
 }
 
+Verdict verificationVerdict(bool verified, const std::string& detail) {
+    if (!verified)
+        return {Verdict::Kind::Mismatch, "verification failed: " + detail};
+    return {};
+}
+
 } // namespace histlab

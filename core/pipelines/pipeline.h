@@ -145,6 +145,25 @@ void bindPipeline(
     };
 }
 
+/// bindPipeline for a family that runs on one device (Pipeline::Devices::One): its plan is for
+/// that device's description, its run gets that device, opened on the worker.
+template <typename Params, typename Plan, typename Result>
+void bindDevicePipeline(
+    Pipeline& p, std::function<Plan(const DeviceInfo&, const Params&)> plan,
+    std::function<Result(JobContext&, Device&, const Plan&, const ItemSink&)> run,
+    std::function<Report(const Result&)> report, std::function<void(Params&)> prepare = {}) {
+    bindPipeline<Params, Plan, Result>(
+        p,
+        [plan](const std::vector<DeviceInfo>& devices, const Params& params) {
+            return plan(devices.front(), params);
+        },
+        [run](JobContext& ctx, const std::vector<int>& devices, const Plan& planned,
+              const ItemSink& onItem) {
+            return run(ctx, ctx.devices().open(devices.front()), planned, onItem);
+        },
+        std::move(report), std::move(prepare));
+}
+
 /// An option that takes a value, stored by `set` into the typed parameters.
 template <typename Params>
 PipelineOption valueOption(std::string name, std::string valueName, std::string help,
@@ -190,5 +209,9 @@ PipelineOption imageOption(std::string name, std::string valueName, std::string 
 /// (`nothingRan` is the message), else Ok.
 Verdict verdictOf(std::size_t rows, std::size_t ran, std::size_t mismatches,
                   const std::string& what, const std::string& nothingRan);
+
+/// The verdict of one result verified as a whole: Mismatch ("verification failed: <detail>")
+/// when it differs from its CPU reference, else Ok.
+Verdict verificationVerdict(bool verified, const std::string& detail);
 
 } // namespace histlab

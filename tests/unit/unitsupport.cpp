@@ -1,5 +1,7 @@
 #include "unitsupport.h"
 
+#include <gtest/gtest.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -101,6 +103,30 @@ int maxFittingBanks(const DeviceInfo& info, int nchan) {
     for (std::uint64_t b = 1; b * perCopy <= info.localMemBytes && b <= (1u << 20); b *= 2)
         banks = static_cast<int>(b);
     return banks;
+}
+
+DeviceInfo describedDevice(DeviceType type) {
+    DeviceInfo info;
+    info.name = "described device";
+    info.type = type;
+    info.maxWorkGroupSize = 1024;
+    info.localMemBytes = 48 * 1024;
+    info.computeUnits = 8;
+    info.maxAllocBytes = std::uint64_t(1) << 30;
+    return info;
+}
+
+std::any runPipeline(const Pipeline& pipeline, const std::any& params) {
+    const DeviceInfo& device = sharedDevice().info();
+    const std::any plan = pipeline.plan({device}, params);
+    JobRunner runner;
+    auto outcome = runner.runAndWait(
+        [&](JobContext& ctx) { return pipeline.run(ctx, {device.index}, plan, {}); });
+    if (const JobError* e = std::get_if<JobError>(&outcome)) {
+        ADD_FAILURE() << pipeline.name << ": " << e->message;
+        return {};
+    }
+    return std::get<std::any>(outcome);
 }
 
 } // namespace histlab::test

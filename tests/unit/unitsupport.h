@@ -2,8 +2,11 @@
 // Shared helpers of the core unit tests: one opened device per test binary (opening PoCL is
 // slow), temporary folders, and CPU counts written independently of the core's reference.
 #include "image/image.h"
+#include "pipelines/pipeline.h"
 #include "runtime/device.h"
+#include "runtime/errors.h"
 
+#include <any>
 #include <array>
 #include <cstdint>
 #include <filesystem>
@@ -48,5 +51,24 @@ HostImage syntheticImage(SyntheticKind kind, std::size_t pixels, int channels, i
 
 /// The largest power of two number of local copies of 256 * nchan bins that fits the device.
 int maxFittingBanks(const DeviceInfo& info, int nchan);
+
+/// The parameter named by the UsageError `f` throws ("" when it throws none), as in "--banks".
+template <typename F> std::string refusedParameter(F&& f) {
+    try {
+        f();
+    } catch (const UsageError& e) {
+        return e.parameter();
+    }
+    return {};
+}
+
+/// A device's description without the device, for plans: a `type` device with a 1024-item
+/// work-group limit, 48 KiB of local memory, 8 compute units and 1 GiB buffers.
+DeviceInfo describedDevice(DeviceType type);
+
+/// A registered pipeline's plan for the shared device and its run on a job runner's worker, as
+/// histlab-cli runs it; the result (for the pipeline's report), or the job's error as a
+/// failed test (an empty any).
+std::any runPipeline(const Pipeline& pipeline, const std::any& params);
 
 } // namespace histlab::test

@@ -56,6 +56,23 @@ CeilingResult measure(Device& device, const char* name, const cl::Buffer& src,
 
 } // namespace
 
+cl::Buffer randomDeviceBuffer(Device& device, std::size_t bytes, const CancelToken& cancel) {
+    constexpr std::size_t pieceBytes = std::size_t(16) << 20;
+    try {
+        cl::Buffer buffer(device.context(), CL_MEM_READ_ONLY, bytes);
+        std::vector<std::uint8_t> piece(std::min(bytes, pieceBytes));
+        for (std::size_t off = 0; off < bytes; off += piece.size()) {
+            cancel.throwIfCancelled();
+            const std::size_t n = std::min(piece.size(), bytes - off);
+            fillSynthetic(SyntheticKind::Random, piece.data(), n, 29 + off);
+            device.queue().enqueueWriteBuffer(buffer, CL_TRUE, off, n, piece.data());
+        }
+        return buffer;
+    } catch (const cl::Error& e) {
+        rethrowClError(e);
+    }
+}
+
 CeilingResult measureReadCeiling(Device& device, const cl::Buffer& buffer, std::size_t bytes,
                                  int repeats, const CancelToken& cancel) {
     try {

@@ -17,6 +17,10 @@ struct CeilingResult {
     double gbps = 0; ///< from the median
 };
 
+/// `bytes` random bytes in a new read-only device buffer, made on the host in 16 MiB pieces:
+/// data no memory system can compress, so that no ceiling is flattered.
+cl::Buffer randomDeviceBuffer(Device& device, std::size_t bytes, const CancelToken& cancel = {});
+
 /// Reads the first `bytes` of `buffer` (rounded down to 16) `repeats` times after a warm-up.
 CeilingResult measureReadCeiling(Device& device, const cl::Buffer& buffer, std::size_t bytes,
                                  int repeats, const CancelToken& cancel = {});
@@ -26,7 +30,7 @@ CeilingResult measureCopyCeiling(Device& device, const cl::Buffer& src, std::siz
                                  int repeats, const CancelToken& cancel = {});
 
 // ---------------------------------------------------------------------------------------------
-// Ceilings per vector width (issue 6), as clpeak measures them: the same read-only and copy
+// Ceilings per vector width, as clpeak measures them: the same read-only and copy
 // kernels with elements of 1, 2, 4, 8 and 16 uints (uint ... uint16), on random bytes (nothing
 // a memory system could compress), each width built with -D WIDTH=w.
 

@@ -169,6 +169,21 @@ std::vector<BlurLaunch> allBlurLaunches() {
     return all;
 }
 
+HostImage blurLaunchPlane(const HostImage& image, std::string* note) {
+    HostImage plane = toHighByte(image);
+    std::string why =
+        image.depth == 16 ? "16-bit image: blurred on the high byte of each value" : "";
+    if (plane.channels != 1) {
+        plane.data = lumaPlane(plane);
+        plane.channels = 1;
+        why = image.depth == 16 ? "16-bit color image: blurred on the luma of its high bytes"
+                                : "color image: blurred on its luma (OpenCV's BGR2GRAY)";
+    }
+    if (note)
+        *note = why;
+    return plane;
+}
+
 std::vector<BlurLaunchResult> runBlurLaunches(Device& device, const HostImage& img, int radius,
                                               const std::vector<BlurLaunch>& launches, int repeats,
                                               const CancelToken& cancel) {
@@ -319,6 +334,17 @@ BlurVariant resolveBlurVariant(BlurVariant variant, int radius) {
     return radius <= 2 ? BlurVariant::Tiled : BlurVariant::Sliding;
 }
 
+BlurTuning blurTuningFor(const DeviceInfo& device, BlurTuning tuning) {
+    const bool cpu = device.type == DeviceType::Cpu;
+    if (tuning.packed < 0)
+        tuning.packed = cpu ? 0 : 1;
+    if (tuning.swar < 0)
+        tuning.swar = cpu ? 1 : 0;
+    if (tuning.serialRows < 0)
+        tuning.serialRows = cpu ? 1 : 0;
+    return tuning;
+}
+
 namespace {
 
 std::size_t roundUp(std::size_t v, std::size_t m) {
@@ -364,6 +390,7 @@ BlurRun runBoxBlur(Device& device, const HostImage& image, int radius, BorderMod
                        " -D NCHAN=" + std::to_string(image.channels) +
                        " -D DEPTH16=" + (image.depth == 16 ? "1" : "0");
     const DeviceInfo& info = device.info();
+    const BlurTuning devTuning = blurTuningFor(info, tuning);
     try {
         cl::CommandQueue& q = device.queue();
         const cl::Context& ctx = device.context();
@@ -408,8 +435,8 @@ BlurRun runBoxBlur(Device& device, const HostImage& image, int radius, BorderMod
             // 128 work-items, one vector per item; on PoCL sliding down 8 rows, two pixels per
             // register and four vectors per item.
             const bool cpu = info.type == DeviceType::Cpu;
-            const bool packed = tuning.packed < 0 ? !cpu : tuning.packed == 1;
-            const bool swarWanted = tuning.swar < 0 ? cpu : tuning.swar == 1;
+            const bool packed = devTuning.packed == 1;
+            const bool swarWanted = devTuning.swar == 1;
             const bool swar =
                 !packed && swarWanted && image.depth == 8 && image.channels == 1 && radius == 1;
             const int vectors = tuning.vectors == 1 || tuning.vectors == 2 || tuning.vectors == 4
@@ -469,8 +496,7 @@ BlurRun runBoxBlur(Device& device, const HostImage& image, int radius, BorderMod
             l1 = cl::NDRange(colWg, 1);
             // A CPU slides along each row in one work-item; a GPU scans row tiles in local
             // memory so that neighbouring work-items read neighbouring elements.
-            const bool serialRows =
-                tuning.serialRows < 0 ? info.type == DeviceType::Cpu : tuning.serialRows == 1;
+            const bool serialRows = devTuning.serialRows == 1;
             k2 = cl::Kernel(program, serialRows ? "blur_rows_serial" : "blur_rows");
             k2.setArg(0, sums);
             k2.setArg(1, cl_int(sumPitch));

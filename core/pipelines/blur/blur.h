@@ -1,5 +1,5 @@
 #pragma once
-// Box blur (issue 5), its CPU reference first: the mean of the (2R + 1) x (2R + 1) pixels
+// Box blur, its CPU reference first: the mean of the (2R + 1) x (2R + 1) pixels
 // around each pixel, per channel, for 8- and 16-bit gray, RGB and RGBA images.
 //
 // Border modes:
@@ -15,13 +15,16 @@
 // (sum times 1/n in double, rounded to nearest) gives the same values; the tests check that.
 #include "image/image.h"
 #include "pipelines/bandwidth/bandwidth.h"
+#include "pipelines/imageinput.h"
 #include "report/status.h"
+#include "report/table.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
 #include "runtime/timing.h"
 
 #include <array>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -124,6 +127,12 @@ struct BlurTuning {
     bool measureCopy = false; ///< also time the copy kernel on the same bytes, same run
 };
 
+/// The tuning with the device's choices made where `tuning` leaves them to the device (-1):
+/// packed rows on a GPU, sliding rows on a CPU; two pixels per register (SWAR) on a CPU; the
+/// sliding variant's serial row pass on a CPU, row tiles elsewhere. The rest (rows, work-group,
+/// vectors: 0) stays the variant's default, which depends on the image and the radius.
+BlurTuning blurTuningFor(const DeviceInfo& device, BlurTuning tuning);
+
 /// The largest radius blur_tiled is built for.
 constexpr int kTiledMaxRadius = 3;
 
@@ -180,11 +189,105 @@ runBlurVariants(Device& device, const HostImage& image, const std::vector<int>& 
                 const CancelToken& cancel = {}, const BlurTuning& tuning = {},
                 const std::function<void(BlurVariantRow&)>& onRow = {});
 
+/// The 8-bit gray plane the launches blur: a gray image as it is, a color image's luma
+/// (OpenCV's BGR2GRAY), a 16-bit image's high bytes; `note` (when given) says which ("" for an
+/// 8-bit gray image).
+HostImage blurLaunchPlane(const HostImage& image, std::string* note = nullptr);
+
 /// Runs each launch `repeats` times after a warm-up and checks the output against
 /// boxBlurReference(image, radius, Interior), byte for byte. Throws UsageError for an image that
 /// is not 8-bit gray or a radius below 1.
 std::vector<BlurLaunchResult> runBlurLaunches(Device& device, const HostImage& gray8, int radius,
                                               const std::vector<BlurLaunch>& launches,
                                               int repeats = 5, const CancelToken& cancel = {});
+
+// ---------------------------------------------------------------------------------------------
+// What a person asks of the blur (histlab-cli blur's options, the Blur tab's controls) and the
+// plan: one family, two modes.
+//   launches     the reference text's launches of the interior blur on the image's 8-bit gray
+//                plane (blurLaunchPlane), one radius
+//   whole image  the image as it is, every variant asked at every radius, with a border mode
+//                (runBlurVariants), each against the copy kernel of the same bytes, and with
+//                --compare-opencv against cv::blur on the host
+
+enum class BlurMode { Launches, WholeImage };
+
+struct BlurParams {
+    ImageInput input;
+    std::vector<int> radii{1}; ///< several only for the whole image
+    std::vector<BlurLaunch> launches = allBlurLaunches();
+    bool corners = false; ///< the launches' corner table
+    /// --border and --variant ask for the whole image (so does --compare-opencv).
+    std::optional<BorderMode> border;
+    std::optional<std::vector<BlurVariant>> variants;
+    BlurTuning tuning;
+    int repeats = 5;
+    bool compareOpenCv = false;
+};
+
+/// The checks that need no device: the image input (checkImageInput), a radius list only for
+/// the whole image, no cv::blur comparison with the interior border (OpenCV has none). Throws
+/// UsageError naming the option.
+void checkBlurParams(const BlurParams& params);
+
+struct BlurPlan {
+    BlurMode mode = BlurMode::Launches;
+    std::shared_ptr<const HostImage> image; ///< the image asked for (synthetic made)
+    std::vector<int> radii;                 ///< the launches use the first
+    std::vector<BlurLaunch> launches;
+    bool corners = false;
+    std::vector<BlurVariant> variants; ///< whole image: auto unless asked
+    BorderMode border = BorderMode::Reflect101;
+    BlurTuning tuning; ///< the device's choices made (blurTuningFor); the copy kernel measured
+    int repeats = 5;
+    bool compareOpenCv = false;
+};
+
+/// What a device runs of `params`: the mode (the whole image when a border, a variant or the
+/// cv::blur comparison is asked for), the border (reflect101, OpenCV's default, unless asked),
+/// the variants (auto unless asked), the tuning the device chooses. Throws UsageError as
+/// checkBlurParams.
+BlurPlan planBlur(const DeviceInfo& device, const BlurParams& params);
+
+/// cv::blur of `image` at `radius` with `mode`'s border into `out` (allocated by the caller),
+/// the peer the whole image is compared with (--compare-opencv). The core cannot call OpenCV:
+/// a front end that links it sets the peer (histlab-cli: io's opencvBoxBlur); without one,
+/// the report says cv::blur is not in this build.
+using BlurPeer =
+    std::function<void(const HostImage& image, int radius, BorderMode mode, HostImage& out)>;
+void setBlurPeer(BlurPeer peer);
+
+/// A blur run of either mode, as the report reads it.
+struct BlurResult {
+    BlurPlan plan;
+    DeviceInfo device;
+    // launches
+    HostImage plane;  ///< the gray plane blurred (its pixels dropped after the run)
+    std::string note; ///< how the plane was made from the image
+    std::vector<BlurLaunchResult> launches;
+    // whole image
+    std::vector<BlurVariantRow> rows; ///< the runs' outputs dropped, but the first
+    HostImage firstOutput;            ///< the first run's output (--out)
+    /// cv::blur on the host at the first radius (wall clock, after a warm-up), when compared
+    /// and in this build; opencvMissing when compared and not in this build.
+    std::optional<TimingStats> opencv;
+    bool opencvMissing = false;
+};
+
+/// Runs a plan on `device`; `onRow` sees each whole-image row as it finishes (with its output),
+/// `progress` each step.
+BlurResult runBlurPlan(Device& device, const BlurPlan& plan, const CancelToken& cancel = {},
+                       const std::function<void(const BlurVariantRow&)>& onRow = {},
+                       const std::function<void(double, const std::string&)>& progress = {});
+
+/// The report histlab-cli blur prints: the launches table (and corners), or the whole image's
+/// runs against the copy kernel (and cv::blur).
+std::string blurText(const BlurResult& result);
+
+/// One row per launch, or per whole-image run (the CSV).
+Table blurTable(const BlurResult& result);
+
+/// The whole run as JSON: device, image, and every launch or run with its timing.
+std::string blurJson(const BlurResult& result);
 
 } // namespace histlab

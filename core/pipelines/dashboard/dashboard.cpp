@@ -34,11 +34,11 @@ void registerFamilyDashboardPipelines(const std::string& family) {
 /// The one place the built-in pipelines are registered, once, before the registry is first read
 /// or added to (so they come first).
 void registerBuiltinDashboardPipelines() {
-    registerBandwidthDashboardPipelines();
-    registerHistogramDashboardPipelines();
-    registerBlurDashboardPipelines();
+    registerFamilyDashboardPipelines("bandwidth");
+    registerFamilyDashboardPipelines("histogram");
+    registerFamilyDashboardPipelines("blur");
     registerFamilyDashboardPipelines("scan");
-    registerEqualizeDashboardPipelines();
+    registerFamilyDashboardPipelines("equalize");
     registerReverseDashboardPipelines();
     registerTransferDashboardPipelines();
 }

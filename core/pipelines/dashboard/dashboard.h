@@ -131,14 +131,6 @@ std::string dashboardCsv(const DashboardRun& run, const DashboardRun* baseline =
 // The built-in pipelines, one registration function per module (dashboardpipelines.cpp),
 // called once from registerBuiltinDashboardPipelines().
 
-/// "read-only" and "copy": the ceilings themselves (kernels/bandwidth.cl) on random bytes.
-void registerBandwidthDashboardPipelines();
-/// "histogram256": the 256-bin histogram, variant auto, on random bytes.
-void registerHistogramDashboardPipelines();
-/// "blur3x3": the 3 x 3 box blur, variant auto (tiled), of a synthetic 8-bit gray image.
-void registerBlurDashboardPipelines();
-/// "equalize": the histogram equalization (all four stages) of a synthetic 8-bit gray image.
-void registerEqualizeDashboardPipelines();
 /// "reverse": the memory lab's fastest verified reversal kernel, against the copy kernel.
 /// "h2d-pageable" ... "d2d": one pipeline per transfer kind at the options' size.
 void registerReverseDashboardPipelines();

@@ -1,5 +1,5 @@
 #pragma once
-// Histogram equalization (issue 5, "Cumulative histograms and equalization"), its CPU reference
+// Histogram equalization ("Cumulative histograms and equalization"), its CPU reference
 // first. docs/equalize.md has the definitions at length; in short:
 //
 //   plane     gray images are equalized on their values; RGB and RGBA images on their luma
@@ -17,11 +17,14 @@
 // Metric (runEqualize): each stage is timed on its own with event profiling; GB/s is that of the
 // apply pass, image bytes read + written (the look-up table's reads are not counted).
 #include "image/image.h"
+#include "pipelines/imageinput.h"
+#include "report/table.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
 #include "runtime/timing.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -83,5 +86,38 @@ struct EqualizeRun {
 /// in one device buffer.
 EqualizeRun runEqualize(Device& device, const HostImage& image, int repeats = 5,
                         const CancelToken& cancel = {}, std::uint32_t maxSliceBins = 0);
+
+// ---------------------------------------------------------------------------------------------
+// What a person asks of the equalization (histlab-cli equalize's options, the Equalize tab's
+// controls) and the plan.
+
+struct EqualizeParams {
+    ImageInput input;
+    int repeats = 5; ///< timed runs after a warm-up, per stage
+};
+
+struct EqualizePlan {
+    std::shared_ptr<const HostImage> image; ///< the image asked for (synthetic made)
+    int repeats = 5;
+};
+
+/// What a device runs of `params`: the image (checkImageInput's refusals: none, both an image
+/// and --synthetic, a synthetic image without its size), and the repeats.
+EqualizePlan planEqualize(const DeviceInfo& device, const EqualizeParams& params);
+
+/// A finished equalization with what its report names: the device and the image.
+struct EqualizeResult {
+    DeviceInfo device;
+    std::shared_ptr<const HostImage> image;
+    EqualizeRun run;
+};
+
+/// The report histlab-cli equalize prints: image, bins, device, each stage's timings (the
+/// apply pass's GB/s), verification.
+std::string equalizeText(const EqualizeResult& result);
+
+/// The histogram of the equalized plane (gray or luma, before equalization) and its
+/// cumulative sum: bin,count,cdf, 256 or 65,536 rows.
+Table equalizeTable(const EqualizeRun& run);
 
 } // namespace histlab

@@ -403,7 +403,13 @@ HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& req, i
 
 HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& req, int nchan,
                                        const CancelToken& cancel, std::size_t inputBytes) {
-    const DeviceInfo& info = device.info();
+    if (const std::optional<HistogramConfig> c = histogramConfigFor(device.info(), req, nchan))
+        return *c;
+    return autotuneHistogram(device, req, nchan, inputBytes, cancel);
+}
+
+std::optional<HistogramConfig> histogramConfigFor(const DeviceInfo& info,
+                                                  const HistogramRequest& req, int nchan) {
     if (req.banks < 0 || (req.banks > 0 && !isPowerOfTwo(req.banks)))
         throw UsageError("--banks", std::to_string(req.banks) + " is not a power of two");
     if (req.workGroupSize < 0 || std::size_t(req.workGroupSize) > info.maxWorkGroupSize)
@@ -429,7 +435,7 @@ HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& r
                                             std::to_string(fit) + " copies)");
     }
     if (variant == HistogramVariant::Auto)
-        return autotuneHistogram(device, req, nchan, inputBytes, cancel);
+        return std::nullopt; // the autotune decides, on the device
 
     HistogramConfig c;
     c.variant = variant;
@@ -598,17 +604,30 @@ private:
     cl::Buffer m_input;
 };
 
-void splitCounts(const Pass& pass, int imageChannels, std::vector<ChannelHistogram>& out) {
+} // namespace
+
+std::vector<ChannelHistogram> splitChannelCounts(const std::vector<std::uint64_t>& counts,
+                                                 int nchan) {
     static const char* names[] = {"r", "g", "b", "a"};
-    for (int c = 0; c < pass.nchan; ++c) {
+    std::vector<ChannelHistogram> out;
+    for (int c = 0; c < nchan; ++c) {
         ChannelHistogram h;
-        h.name = pass.luma || imageChannels == 1 ? "gray" : names[c];
-        std::copy_n(pass.counts.begin() + 256 * c, 256, h.counts.begin());
+        h.name = nchan == 1 ? "gray" : names[c];
+        std::copy_n(counts.begin() + 256 * c, 256, h.counts.begin());
         out.push_back(h);
     }
+    return out;
 }
 
-} // namespace
+int histogramChannels(const HostImage& image, ChannelSelection selection) {
+    const int nch = image.channels;
+    if (nch == 1 && selection != ChannelSelection::Gray && selection != ChannelSelection::All)
+        throw UsageError("--channel",
+                         image.source + " is a gray image: only 'gray' or 'all' apply");
+    if (nch == 3 && selection == ChannelSelection::A)
+        throw UsageError("--channel", image.source + " has no alpha channel");
+    return nch > 1 && selection != ChannelSelection::Gray ? nch : 1;
+}
 
 HistogramRun runHistogram(Device& device, const HostImage& source, const HistogramRequest& request,
                           const HistogramRunOptions& options, const CancelToken& cancel,
@@ -642,10 +661,7 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
 
     const int nch = img.channels;
     const ChannelSelection sel = options.channel;
-    if (nch == 1 && sel != ChannelSelection::Gray && sel != ChannelSelection::All)
-        throw UsageError("--channel", img.source + " is a gray image: only 'gray' or 'all' apply");
-    if (nch == 3 && sel == ChannelSelection::A)
-        throw UsageError("--channel", img.source + " has no alpha channel");
+    histogramChannels(img, sel);
 
     std::vector<Pass> passes;
     const bool wantColor = nch > 1 && sel != ChannelSelection::Gray;
@@ -729,8 +745,10 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
         rethrowClError(e);
     }
 
+    // A pass of one channel is the gray plane (the image's own, or a color image's luma).
     for (const Pass& pass : passes)
-        splitCounts(pass, nch, run.histograms);
+        for (ChannelHistogram& h : splitChannelCounts(pass.counts, pass.nchan))
+            run.histograms.push_back(std::move(h));
     // Keep only what was asked for, in the order r, g, b, a, gray.
     if (sel != ChannelSelection::All) {
         static const char* names[] = {"gray", "r", "g", "b", "a"};

@@ -4,12 +4,14 @@
 // conversion of a color image counts its bytes read + written and is timed as its own pass.
 #include "image/image.h"
 #include "pipelines/bandwidth/bandwidth.h"
+#include "pipelines/imageinput.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
 #include "runtime/timing.h"
 
 #include <array>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,6 +82,14 @@ HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& r
                                        const CancelToken& cancel = {},
                                        std::size_t inputBytes = std::size_t(64) << 20);
 
+/// The configuration a request resolves to on this device where no run is needed to decide it:
+/// every named variant with the defaults it leaves open, and auto on a CPU device (the cpu
+/// variant, "cpu heuristic"); nullopt for auto on any other device, where the autotune decides
+/// on the device itself. Throws UsageError naming the parameter that cannot work on this
+/// device (--banks not a power of two or beyond its local memory, --wg beyond its maximum...).
+std::optional<HistogramConfig> histogramConfigFor(const DeviceInfo& info,
+                                                  const HistogramRequest& request, int nchan);
+
 /// The autotune behind `auto` on non-CPU devices (any device can run it): the banked variant
 /// over the candidates the request leaves open, scored by the worse of random and uniform
 /// bytes at the input's size class, remembered per device, channel count, size class and
@@ -124,6 +134,11 @@ struct ChannelHistogram {
     std::string name; ///< "r", "g", "b", "a" or "gray"
     std::array<std::uint64_t, 256> counts{};
 };
+
+/// Interleaved counts of `nchan` channels (nchan x 256) as one histogram per channel: "gray"
+/// for a single channel, else "r", "g", "b" and "a".
+std::vector<ChannelHistogram> splitChannelCounts(const std::vector<std::uint64_t>& counts,
+                                                 int nchan);
 
 struct PassTiming {
     std::string what; ///< "histogram (r,g,b)", "histogram (gray)", "luma conversion"
@@ -211,9 +226,58 @@ struct EndToEndRun {
     std::string verifyDetail;
 };
 
+/// The chunk `bytes` of input are sent in, for a chunk size asked for: the whole input when it
+/// fits in one, else whole 48-byte units. Throws UsageError("--chunk") below 48 bytes or for a
+/// chunk larger than the device's largest buffer.
+std::size_t endToEndChunkBytes(const DeviceInfo& device, std::size_t bytes, std::size_t chunkBytes);
+
 /// Runs the three streaming modes and both bandwidth references on `bytes` of `data`.
 EndToEndRun runHistogramEndToEnd(Device& device, const std::uint8_t* data, std::size_t bytes,
                                  const HistogramRequest& request, const EndToEndOptions& options,
                                  const CancelToken& cancel = {});
+
+// ---------------------------------------------------------------------------------------------
+// What a person asks of the histogram (histlab-cli histogram's options) and the plan that
+// decides what runs: the histogram of an image (or of synthetic bytes), or its end-to-end mode.
+
+struct HistogramParams {
+    /// IMAGE, or --synthetic KIND sized by --size MIB or --bytes N (gray bytes in one row).
+    ImageInput input;
+    std::optional<double> sizeMiB;
+    std::optional<std::uint64_t> bytes;
+    std::optional<Region> region; ///< only the pixels of this rectangle
+    HistogramRequest request;
+    HistogramRunOptions options;
+    bool endToEnd = false; ///< host memory -> histogram on the host, streamed in chunks
+    double chunkMiB = 32;  ///< the end-to-end chunk
+};
+
+/// The checks of the parameters that need neither a device nor an image: an image file or
+/// synthetic data (not both, not neither), and the synthetic data's size given once. Throws
+/// UsageError naming the option.
+void checkHistogramParams(const HistogramParams& params);
+
+struct HistogramPlan {
+    /// What is histogrammed: the image, or the synthetic bytes, cropped to the region.
+    std::shared_ptr<const HostImage> input;
+    HistogramRequest request;
+    /// The configuration that will run, where the device's description decides it
+    /// (histogramConfigFor); nullopt: auto's autotune decides on the device.
+    std::optional<HistogramConfig> config;
+    HistogramRunOptions options;
+    bool endToEnd = false;
+    EndToEndOptions endToEndOptions; ///< with the chunk the device will take
+};
+
+/// What a device runs of `params`: checkHistogramParams, the input (synthetic bytes made, the
+/// region cropped), the channels histogrammed together and the configuration for them, the
+/// end-to-end chunk. Throws UsageError naming the option that cannot work there (--banks,
+/// --wg, --channel, --region, --chunk ...), InputError for synthetic data of size 0.
+HistogramPlan planHistogram(const DeviceInfo& device, const HistogramParams& params);
+
+/// The channels one pass histograms together for a selection on an image: the image's
+/// channels for its color channels, 1 for gray alone. Throws UsageError("--channel") for a
+/// channel the image does not have.
+int histogramChannels(const HostImage& image, ChannelSelection selection);
 
 } // namespace histlab

@@ -115,6 +115,18 @@ private:
 
 } // namespace
 
+std::size_t endToEndChunkBytes(const DeviceInfo& device, std::size_t bytes,
+                               std::size_t chunkBytes) {
+    if (chunkBytes < 48)
+        throw UsageError("--chunk", "must be at least 48 bytes");
+    // Chunks after the first start at a multiple of 48 bytes (uint4 loads, 3 or 4 channels); an
+    // input that fits in one chunk is sent whole.
+    const std::size_t chunk = bytes <= chunkBytes ? bytes : chunkBytes / 48 * 48;
+    if (chunk > device.maxAllocBytes)
+        throw UsageError("--chunk", "larger than the device's largest buffer");
+    return chunk;
+}
+
 EndToEndRun runHistogramEndToEnd(Device& device, const std::uint8_t* data, std::size_t bytes,
                                  const HistogramRequest& request, const EndToEndOptions& options,
                                  const CancelToken& cancel) {
@@ -123,13 +135,7 @@ EndToEndRun runHistogramEndToEnd(Device& device, const std::uint8_t* data, std::
     if (options.repeats < 1)
         throw UsageError("--repeat", "must be at least 1");
     const int nchan = options.nchan;
-    if (options.chunkBytes < 48)
-        throw UsageError("--chunk", "must be at least 48 bytes");
-    // Chunks after the first start at a multiple of 48 bytes (uint4 loads, 3 or 4 channels); an
-    // input that fits in one chunk is sent whole.
-    const std::size_t chunk = bytes <= options.chunkBytes ? bytes : options.chunkBytes / 48 * 48;
-    if (chunk > device.info().maxAllocBytes)
-        throw UsageError("--chunk", "larger than the device's largest buffer");
+    const std::size_t chunk = endToEndChunkBytes(device.info(), bytes, options.chunkBytes);
     EndToEndRun run;
     std::vector<std::vector<std::uint64_t>> modeCounts; // pinned, staged, pageable
     run.device = device.info();

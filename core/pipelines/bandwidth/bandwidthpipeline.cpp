@@ -1,0 +1,66 @@
+// The bandwidth family: the ceilings every other pipeline is judged against, as dashboard
+// entries of their own ("read-only" and "copy"); no command (histlab-cli memory --ceilings
+// measures them per vector width).
+// Metric (bandwidth.h): read-only = bytes read / median kernel time; copy = (bytes read +
+// bytes written) / median kernel time; uint4 elements of random bytes.
+#include "pipelines/bandwidth/bandwidth.h"
+#include "pipelines/pipeline.h"
+
+namespace histlab {
+
+namespace {
+
+/// A ceiling as a dashboard result: timed (a reference kernel has nothing to verify), judged
+/// against itself.
+DashboardResult ceilingResult(const std::string& pipeline, const char* kind,
+                              const CeilingResult& c) {
+    DashboardResult r;
+    r.pipeline = pipeline;
+    r.variant = c.kernel;
+    r.bytes = c.bytes;
+    r.stats = c.stats;
+    r.gbps = c.gbps;
+    r.ceilingKind = kind;
+    r.ceilingGbps = c.gbps;
+    r.status = Status::Timed;
+    r.reason = "a reference kernel: nothing to verify";
+    return r;
+}
+
+using MeasureCeiling = CeilingResult (*)(Device&, const cl::Buffer&, std::size_t, int,
+                                         const CancelToken&);
+
+DashboardPipeline ceilingEntry(const char* name, std::string description, MeasureCeiling measure) {
+    return {name, std::move(description),
+            [name, measure](Device& device, const DashboardOptions& o, const CancelToken& cancel) {
+                const cl::Buffer buffer = randomDeviceBuffer(device, o.bytes, cancel);
+                return std::vector<DashboardResult>{
+                    ceilingResult(name, name, measure(device, buffer, o.bytes, o.repeats, cancel))};
+            }};
+}
+
+} // namespace
+
+Pipeline bandwidthPipeline() {
+    Pipeline p;
+    p.name = "bandwidth";
+    p.summary = "the read-only and copy ceilings of a device";
+    p.description = "The memory ceilings every pipeline is judged against, measured on the same "
+                    "device in the same run: a read-only kernel (uint4 loads, bytes read / "
+                    "median kernel time) and a copy kernel ((bytes read + bytes written) / median "
+                    "kernel time), on random bytes.";
+    p.reference = "none: a reference kernel has nothing to verify (its status is timed)";
+    p.dashboard = {
+        ceilingEntry("read-only",
+                     "the read-only ceiling: uint4 loads of random bytes (kernels/bandwidth.cl); "
+                     "bytes read",
+                     measureReadCeiling),
+        ceilingEntry("copy",
+                     "the copy ceiling: uint4 copy of random bytes (kernels/bandwidth.cl); bytes "
+                     "read + written",
+                     measureCopyCeiling),
+    };
+    return p;
+}
+
+} // namespace histlab

@@ -1,0 +1,256 @@
+// The 256-bin histogram family as the front ends see it: histlab-cli histogram's options, the
+// plan, the run (the histogram of an image, or its end-to-end mode), the report, and the
+// dashboard's "histogram256".
+// Metric (histogram256.h): GB/s = input bytes read / median kernel time, judged against the
+// read-only kernel on the same buffer in the same run; end to end: input bytes / wall time,
+// against the host->device write from pinned memory of the same run.
+#include "pipelines/histogram256/histogram256.h"
+#include "pipelines/histogram256/histogramreport.h"
+#include "pipelines/options.h"
+#include "pipelines/pipeline.h"
+#include "runtime/errors.h"
+
+#include <cmath>
+
+namespace histlab {
+
+void checkHistogramParams(const HistogramParams& params) {
+    const ImageInput& in = params.input;
+    const bool file = !in.path.empty() || in.loaded;
+    if (file == in.synthetic.has_value())
+        throw UsageError("histogram", "give either an IMAGE file or --synthetic KIND");
+    if (in.synthetic && params.sizeMiB.has_value() == params.bytes.has_value())
+        throw UsageError("--synthetic", "give its size with either --size MIB or --bytes N");
+    if (!in.synthetic && (params.sizeMiB || params.bytes))
+        throw UsageError("--size/--bytes", "only with --synthetic");
+}
+
+HistogramPlan planHistogram(const DeviceInfo& device, const HistogramParams& params) {
+    checkHistogramParams(params);
+    HistogramPlan plan;
+    if (params.input.synthetic) {
+        const std::size_t n = params.bytes ? std::size_t(*params.bytes)
+                                           : std::size_t(std::llround(*params.sizeMiB * 1048576.0));
+        if (n == 0)
+            throw InputError(std::string(params.bytes ? "--bytes" : "--size") +
+                             ": the synthetic data would be empty (size 0)");
+        plan.input = std::make_shared<const HostImage>(makeSynthetic(*params.input.synthetic, n));
+    } else {
+        plan.input = imageOf(params.input);
+    }
+    if (params.region)
+        plan.input = std::make_shared<const HostImage>(cropImage(*plan.input, *params.region));
+    plan.request = params.request;
+    plan.options = params.options;
+    plan.endToEnd = params.endToEnd;
+    int channels = 0;
+    if (params.endToEnd) {
+        // Every channel streams together (a 16-bit image as its high bytes); no gray pass.
+        EndToEndOptions& e = plan.endToEndOptions;
+        channels = plan.input->channels;
+        e.nchan = channels;
+        e.repeats = params.options.repeats;
+        e.verify = params.options.verify;
+        e.chunkBytes = endToEndChunkBytes(device, plan.input->pixelCount() * std::size_t(channels),
+                                          std::size_t(params.chunkMiB * 1048576.0));
+    } else {
+        channels = histogramChannels(*plan.input, params.options.channel);
+    }
+    plan.config = histogramConfigFor(device, plan.request, channels);
+    return plan;
+}
+
+namespace {
+
+/// A finished run: the histogram's, or the end-to-end one with the input it streamed.
+struct HistogramResult {
+    std::optional<HistogramRun> run;
+    std::optional<EndToEndRun> endToEnd;
+    std::string endToEndInput;
+    std::vector<ChannelHistogram> endToEndHistograms;
+};
+
+HistogramResult runPlan(JobContext& ctx, Device& device, const HistogramPlan& plan) {
+    HistogramResult result;
+    auto progress = [&ctx](double fraction, const std::string& stage) {
+        ctx.progress(fraction, stage);
+    };
+    if (!plan.endToEnd) {
+        result.run = runHistogram(device, *plan.input, plan.request, plan.options,
+                                  ctx.cancelToken(), progress);
+        return result;
+    }
+    HostImage highBytes;
+    if (plan.input->depth == 16)
+        highBytes = toHighByte(*plan.input);
+    const HostImage& input = plan.input->depth == 16 ? highBytes : *plan.input;
+    progress(0.0, "end to end");
+    result.endToEnd = runHistogramEndToEnd(device, input.data.data(), input.data.size(),
+                                           plan.request, plan.endToEndOptions, ctx.cancelToken());
+    result.endToEndInput = input.source;
+    result.endToEndHistograms = endToEndHistograms(*result.endToEnd);
+    progress(1.0, "done");
+    return result;
+}
+
+Report reportOf(const HistogramResult& result) {
+    Report r;
+    if (result.run) {
+        const HistogramRun& run = *result.run;
+        r.text = histogramText(run);
+        r.table = histogramTable(run.histograms);
+        r.csv = [&run] { return histogramCsv(run); };
+        r.json = [&run] { return histogramJson(run); };
+        r.files["--stats-csv"] = [&run] { return statisticsCsv(statisticsOf(run.histograms)); };
+        r.verdict = verificationVerdict(run.verified.value_or(true), run.verifyDetail);
+        return r;
+    }
+    const EndToEndRun& run = *result.endToEnd;
+    const std::vector<ChannelHistogram>& histograms = result.endToEndHistograms;
+    r.text = endToEndText(run, result.endToEndInput);
+    r.table = histogramTable(histograms);
+    r.csv = [&histograms] { return histogramCsv(histograms); };
+    r.json = [&result] { return endToEndJson(*result.endToEnd, result.endToEndInput); };
+    r.files["--stats-csv"] = [&histograms] { return statisticsCsv(statisticsOf(histograms)); };
+    r.verdict = verificationVerdict(run.verified.value_or(true), run.verifyDetail);
+    return r;
+}
+
+DashboardPipeline histogramDashboardEntry() {
+    return {"histogram256",
+            "the 256-bin histogram, variant auto (the device's best), of random bytes; input "
+            "bytes read, against the read-only kernel",
+            [](Device& device, const DashboardOptions& o, const CancelToken& cancel) {
+                const HostImage input = makeSynthetic(SyntheticKind::Random, o.bytes);
+                HistogramRunOptions options;
+                options.channel = ChannelSelection::Gray;
+                options.repeats = o.repeats;
+                options.verify = true;
+                const HistogramRun run =
+                    runHistogram(device, input, HistogramRequest{}, options, cancel);
+                if (run.passes.empty())
+                    throw DeviceError("the histogram ran no pass");
+                const PassTiming& pass = run.passes.front();
+                DashboardResult r;
+                r.variant = "auto: " + run.config.describe();
+                r.bytes = pass.bytes;
+                r.stats = pass.stats;
+                r.gbps = pass.gbps;
+                r.ceilingKind = "read-only";
+                r.ceilingGbps = run.ceiling.gbps;
+                r.status = run.verified.value_or(false) ? Status::Verified : Status::Mismatch;
+                r.reason = r.status == Status::Verified ? std::string()
+                           : run.verified               ? run.verifyDetail
+                                                        : "not verified";
+                return std::vector<DashboardResult>{r};
+            }};
+}
+
+/// A whole number option of the request (--banks, --wg ...), in [lo, hi].
+int wholeNumber(const std::string& option, const std::string& value, int lo, int hi) {
+    return int(parseWholeNumber(option, value, lo, hi));
+}
+
+} // namespace
+
+Pipeline histogram256Pipeline() {
+    Pipeline p;
+    p.name = "histogram";
+    p.summary = "256-bin histograms of an image file or of synthetic bytes";
+    p.description =
+        "256-bin histograms (32-bit bins) of an 8-bit image, per channel and of its gray plane "
+        "(a color image's luma as OpenCV's BGR2GRAY computes it; a 16-bit image on the high "
+        "byte of each value), or of synthetic bytes. GB/s = input bytes read / median kernel "
+        "time (event profiling, one warm-up), against the read-only kernel on the same buffer "
+        "in the same run. --end-to-end: input bytes / wall time from host memory to the "
+        "histogram on the host, against the host->device write of the same run.";
+    p.reference = "referenceHistogram: every byte counted on the host, compared bin by bin "
+                  "(bit-exact) with --verify";
+    using P = HistogramParams;
+    p.options = {
+        imageArgument<P>(&P::input, "histogram",
+                         "an image file (PNG, JPEG, TIFF, BMP, PGM/PPM, WebP...): 8- or 16-bit "
+                         "gray, RGB or RGBA; 16-bit images are histogrammed on their high byte"),
+        syntheticKindOption<P>(&P::input, "random | uniform | gradient | skewed bytes (gray)"),
+        valueOption<P>(
+            "--size", "MIB", "size of the synthetic data in MiB (fractions allowed)",
+            [](P& s, const std::string& v) { s.sizeMiB = parseNonNegative("--size", v); }),
+        valueOption<P>("--bytes", "N", "size of the synthetic data in bytes",
+                       [](P& s, const std::string& v) {
+                           s.bytes = std::uint64_t(parseWholeNumber("--bytes", v, 0, 1ll << 40));
+                       }),
+        valueOption<P>("--channel", "C",
+                       "gray | r | g | b | a | all (default all: every channel, and gray)",
+                       [](P& s, const std::string& v) { s.options.channel = parseChannel(v); }),
+        valueOption<P>("--region", "X,Y,W,H",
+                       "only the pixels of that rectangle (left, top, width, height)",
+                       [](P& s, const std::string& v) { s.region = parseRegion(v); }),
+        valueOption<P>("--variant", "V", "auto | naive | local | banked | cpu (default auto)",
+                       [](P& s, const std::string& v) { s.request.variant = parseVariant(v); }),
+        valueOption<P>("--banks", "N",
+                       "local sub-histogram copies, a power of two that fits local memory "
+                       "(banked), or private copies, 1, 2 or 4 (cpu)",
+                       [](P& s, const std::string& v) {
+                           s.request.banks = wholeNumber("--banks", v, 1, 1 << 20);
+                       }),
+        valueOption<P>("--groups-per-cu", "K", "work-groups = K x compute units",
+                       [](P& s, const std::string& v) {
+                           s.request.groupsPerCu = wholeNumber("--groups-per-cu", v, 1, 1024);
+                       }),
+        valueOption<P>("--wg", "N", "work-group size",
+                       [](P& s, const std::string& v) {
+                           s.request.workGroupSize = wholeNumber("--wg", v, 1, 1 << 20);
+                       }),
+        valueOption<P>("--read", "R", "coalesced | serial",
+                       [](P& s, const std::string& v) { s.request.read = parseReadPattern(v); }),
+        valueOption<P>("--load", "L", "scalar (32-bit uint) | uint4 (16 bytes)",
+                       [](P& s, const std::string& v) { s.request.load = parseLoadWidth(v); }),
+        valueOption<P>("--unroll", "U",
+                       "1 | 2 | 4 | 8 loads in flight per iteration (coalesced "
+                       "reads)",
+                       [](P& s, const std::string& v) {
+                           s.request.unroll = wholeNumber("--unroll", v, 1, 8);
+                       }),
+        valueOption<P>("--merge", "M",
+                       "kernel (a second reduction kernel) | atomic (global atomics)",
+                       [](P& s, const std::string& v) { s.request.merge = parseMergeMode(v); }),
+        valueOption<P>("--repeat", "N",
+                       "timed runs after one warm-up (default 5); median and min are reported",
+                       [](P& s, const std::string& v) {
+                           s.options.repeats = wholeNumber("--repeat", v, 1, 100000);
+                       }),
+        flagOption<P>("--verify",
+                      "compare with the CPU reference, bit-exact (exit 1 on a mismatch; the "
+                      "--csv/--json files are still written, the JSON with \"verified\": false)",
+                      [](P& s) { s.options.verify = true; }),
+        flagOption<P>("--stages", "stage table: read-only, +scatter, +local reduce, +global merge",
+                      [](P& s) { s.options.stages = true; }),
+        flagOption<P>("--end-to-end",
+                      "time host memory -> histogram on the host (wall clock), the input sent in "
+                      "chunks whose transfers overlap the histogram of the previous chunk; three "
+                      "modes (input in pinned memory; ordinary memory staged through pinned "
+                      "buffers; ordinary memory written directly) against the host->device "
+                      "bandwidth from pinned and ordinary memory measured in the same run",
+                      [](P& s) { s.endToEnd = true; }),
+        valueOption<P>(
+            "--chunk", "MIB", "chunk size for --end-to-end (default 32)",
+            [](P& s, const std::string& v) { s.chunkMiB = parseNonNegative("--chunk", v); }),
+    };
+    p.csvHelp = "the histogram as CSV (bin,<channel>...)";
+    p.jsonHelp = "the whole run as JSON (device, configuration, timings, statistics, histograms)";
+    p.outputs = {{"--stats-csv",
+                  "per-channel statistics as CSV, one row per channel: channel, count, min, "
+                  "max, mean, median, mode, stddev, p1, p5, p25, p75, p95, p99, entropy_bits; "
+                  "\"-\" for stdout",
+                  false}};
+    bindDevicePipeline<HistogramParams, HistogramPlan, HistogramResult>(
+        p, planHistogram,
+        [](JobContext& ctx, Device& device, const HistogramPlan& plan, const ItemSink&) {
+            return runPlan(ctx, device, plan);
+        },
+        reportOf, checkHistogramParams);
+    p.dashboard = {histogramDashboardEntry()};
+    return p;
+}
+
+} // namespace histlab
