@@ -226,6 +226,42 @@ TEST(Dashboard, BadFilesAreRefusedWithTheReason) {
     EXPECT_THROW(parseDashboardJson(text), InputError);
 }
 
+// A run saved before the files went through nlohmann-json (tests/data/README.md) still opens,
+// with its figures as they were written and its integers exact.
+TEST(Dashboard, OpensARunSavedBeforeNlohmann) {
+    const std::string path = std::string(HISTLAB_TEST_DATA_DIR) + "/dashboard-8cf2e84.json";
+    const DashboardRun run = parseDashboardJson(test::readFile(path));
+    EXPECT_EQ(run.note, "saved by histlab-cli before nlohmann-json (commit 8cf2e84)");
+    EXPECT_EQ(run.options.bytes, 16384u);
+    EXPECT_EQ(run.options.repeats, 2);
+    ASSERT_EQ(run.pipelines.size(), 12u);
+    EXPECT_EQ(run.pipelines.front(), "read-only");
+    EXPECT_EQ(run.pipelines.back(), "d2d");
+    ASSERT_EQ(run.devices.size(), 1u);
+    EXPECT_EQ(run.devices[0].inputBytes, 16384u);
+    EXPECT_EQ(run.devices[0].info.name, "pthread-skylake-avx512-Intel(R) Xeon(R) Processor");
+    EXPECT_EQ(run.devices[0].info.globalMemBytes, 8416079872u);
+    EXPECT_EQ(run.devices[0].info.maxAllocBytes, 2147483648u);
+    ASSERT_EQ(run.results.size(), 12u);
+    const DashboardResult& first = run.results[0];
+    EXPECT_EQ(first.pipeline, "read-only");
+    EXPECT_EQ(first.status, Status::Timed);
+    EXPECT_EQ(first.bytes, 16384u);
+    EXPECT_EQ(first.ceilingKind, "read-only");
+    EXPECT_EQ(first.percentOfCeiling, 100.0);
+    EXPECT_EQ(first.stats.samplesMs, (std::vector<double>{0.004625, 0.001217}));
+    EXPECT_EQ(first.stats.medianMs, 0.002921);
+    EXPECT_EQ(run.results[5].pipeline, "equalize");
+    EXPECT_EQ(run.results[5].bytes, 49152u);
+    EXPECT_EQ(run.results[11].status, Status::Verified);
+    // As a baseline of a run on a device of another name: its only device's results.
+    DashboardRun now = run;
+    now.devices[0].info.name = "another device";
+    const DashboardResult* b = findBaselineResult(run, now, now.results[4]);
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(b->pipeline, "scan");
+}
+
 TEST(Dashboard, RegisteredPipelinesRunWithoutTheDashboardNamingThem) {
     // A new pipeline registers and runs; its errors become results, never a failed run.
     registerDashboardPipeline({"test-fixed", "a fixed figure (tests)",

@@ -293,6 +293,39 @@ TEST(ExperimentFiles, BadFilesNameTheProblem) {
     }
 }
 
+// A run saved before the files went through nlohmann-json (tests/data/README.md) still opens,
+// with its figures as they were written and its integers exact.
+TEST(ExperimentFiles, OpensARunSavedBeforeNlohmann) {
+    const std::string path = std::string(HISTLAB_TEST_DATA_DIR) + "/sweep-atomics-8cf2e84.json";
+    const ExperimentRun run = parseExperimentJson(test::readFile(path));
+    EXPECT_EQ(run.kind, ExperimentKind::Atomics);
+    EXPECT_EQ(run.note, "saved by histlab-cli before nlohmann-json (commit 8cf2e84)");
+    EXPECT_EQ(run.bytes, 65536u);
+    EXPECT_EQ(run.repeats, 2);
+    EXPECT_EQ(run.maxRepeats, 2);
+    EXPECT_EQ(run.distributions, (std::vector<std::string>{"uniform", "skewed"}));
+    ASSERT_EQ(run.devices.size(), 1u);
+    EXPECT_EQ(run.devices[0].name, "pthread-skylake-avx512-Intel(R) Xeon(R) Processor");
+    EXPECT_EQ(run.devices[0].globalMemBytes, 8416079872u);
+    ASSERT_EQ(run.ceilings.size(), 2u);
+    EXPECT_EQ(run.ceilings[0].distribution, "uniform");
+    EXPECT_EQ(run.ceilings[0].ceiling.bytes, 65536u);
+    EXPECT_EQ(run.ceilings[0].ceiling.stats.samplesMs.size(), 5u);
+    EXPECT_EQ(run.ceilings[0].ceiling.stats.medianMs, 0.002448);
+    ASSERT_EQ(run.points.size(), 8u);
+    const ExperimentPoint& p = run.points[0];
+    EXPECT_EQ(p.distribution, "uniform");
+    EXPECT_EQ(p.series, "naive");
+    EXPECT_EQ(p.status, Status::Verified);
+    EXPECT_EQ(p.gbps, 0.1959052877329021);
+    EXPECT_EQ(p.stats.samplesMs, (std::vector<double>{0.33868899999999996, 0.33036899999999997}));
+    EXPECT_EQ(p.stats.medianMs, 0.33452899999999997);
+    EXPECT_EQ(p.params.size(), 9u);
+    EXPECT_EQ(p.params[0], (std::pair<std::string, std::string>{"variant", "naive"}));
+    EXPECT_EQ(run.points[7].series, "cpu");
+    EXPECT_EQ(run.points[7].distribution, "skewed");
+}
+
 TEST(Json, ParsesAndWritesBack) {
     const JsonValue v = parseJson(
         " {\"a\": [1, -2.5e3, true, false, null], \"b\": {\"c\": \"x\\\"y\\\\z\\n\\u00e9\"}} ");
