@@ -4,12 +4,7 @@
 #include "cli/memory.h"
 
 #include "cli/support.h"
-#include "pipelines/reverse/reverse.h"
 #include "pipelines/transfer/transfer.h"
-
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
 
 namespace histlab::cli {
 namespace {
@@ -39,175 +34,6 @@ void printDevice(std::ostream& out, const DeviceInfo& d) {
     out << "device " << d.index << ": " << d.name << " [" << deviceTypeName(d.type) << "], "
         << d.platformName << ", driver " << d.driverVersion << ", " << d.computeUnits
         << " compute units, " << d.localMemBytes / 1024 << " KiB local memory\n";
-}
-
-/// The bytes of --input: InputError naming the file when it is missing, a folder, unreadable,
-/// empty, or larger than the reversal takes.
-std::vector<std::uint8_t> readInputFile(const std::string& path) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::file_status st = fs::status(path, ec);
-    if (!fs::exists(st))
-        throw InputError(path + ": no such file");
-    if (fs::is_directory(st))
-        throw InputError(path + ": is a folder, not a file");
-    std::ifstream f(path, std::ios::binary);
-    if (!f)
-        throw InputError(path + ": cannot be read (" + std::strerror(errno) + ")");
-    std::vector<std::uint8_t> bytes;
-    char chunk[1 << 16];
-    while (f.read(chunk, sizeof chunk) || f.gcount() > 0) {
-        bytes.insert(bytes.end(), chunk, chunk + f.gcount());
-        if (bytes.size() > kReverseMaxBytes)
-            throw InputError(path + ": more than " + std::to_string(kReverseMaxBytes) +
-                             " bytes, the most the reversal takes (32-bit indices)");
-    }
-    if (f.bad())
-        throw InputError(path + ": cannot be read (" + std::strerror(errno) + ")");
-    if (bytes.empty())
-        throw InputError(path + ": file is empty (nothing to reverse)");
-    return bytes;
-}
-
-// ---------------------------------------------------------------------------------------------
-// reverse
-
-int runReverseCommand(ArgList& args, JobRunner& runner) {
-    std::optional<std::string> input, csv, json;
-    std::optional<std::uint64_t> size;
-    std::string device;
-    bool timing = false, quiet = false;
-    ReverseSpec spec;
-    while (!args.empty()) {
-        const std::string a = args.next();
-        try {
-            if (a == "--input") {
-                input = args.value(a);
-            } else if (a == "--size") {
-                size = parseSize(a, args.value(a));
-            } else if (a == "--kernel") {
-                const std::string v = args.value(a);
-                spec.variants.clear();
-                if (v == "all")
-                    spec.variants = allReverseVariants();
-                else
-                    for (std::size_t b = 0; b <= v.size();) {
-                        const std::size_t e = std::min(v.find(',', b), v.size());
-                        spec.variants.push_back(parseReverseVariant(v.substr(b, e - b)));
-                        b = e + 1;
-                    }
-            } else if (a == "--timing") {
-                timing = true;
-            } else if (a == "--repeat") {
-                spec.repeats = parseCount(a, args.value(a), 1, 100000);
-            } else if (a == "--verify") {
-                // Every kernel is verified anyway; the reference's command line has the flag.
-            } else if (a == "--wg") {
-                spec.workGroupSize = std::size_t(parseCount(a, args.value(a), 1, 1 << 20));
-            } else if (a == "--device") {
-                device = args.value(a);
-            } else if (a == "--csv") {
-                csv = args.value(a);
-            } else if (a == "--json") {
-                json = args.value(a);
-            } else if (a == "--quiet") {
-                quiet = true;
-            } else {
-                throw UsageFailure{"reverse: unknown option or argument '" + a + "' (see --help)"};
-            }
-        } catch (const UsageError& e) {
-            throw UsageFailure{e.what()};
-        }
-    }
-    if (input && size)
-        throw UsageFailure{"reverse: give either --input FILE or --size BYTES, not both"};
-    try {
-        checkOutputs(csv, json);
-        if (input) {
-            if (input->empty())
-                throw InputError("--input: the file name is empty");
-            spec.input = std::make_shared<const std::vector<std::uint8_t>>(readInputFile(*input));
-            spec.source = *input;
-        } else if (size) {
-            spec.bytes = *size;
-        }
-    } catch (const InputError& e) {
-        std::cerr << "histlab-cli: " << e.what() << '\n';
-        return Input;
-    }
-    std::size_t done = 0;
-    auto outcome = runner.runAndWait([&](JobContext& ctx) -> std::any {
-        Device& dev = ctx.devices().select(device);
-        return runReverse(dev, spec, ctx.cancelToken(), [&](const ReverseResult& r) {
-            if (!quiet)
-                std::cerr << '[' << ++done << '/' << spec.variants.size() << "] " << r.name << ": "
-                          << statusName(r.status) << '\n';
-        });
-    });
-    if (auto* e = std::get_if<JobError>(&outcome))
-        return report(*e);
-    const auto& run = std::any_cast<const ReverseRun&>(std::get<std::any>(outcome));
-    if (!writeOutputs(csv, reverseCsv(run), json, reverseJson(run)))
-        return Input;
-    std::size_t ran = 0, mismatches = 0;
-    for (const ReverseResult& r : run.results) {
-        ran += statusRan(r.status) ? 1 : 0;
-        mismatches += r.status == Status::Mismatch ? 1 : 0;
-    }
-    if (!quiet && csv.value_or("") != "-" && json.value_or("") != "-") {
-        const std::string size = formatByteSize(run.bytes);
-        std::cout << "reverse " << run.source << ", " << run.bytes << " bytes"
-                  << (size.ends_with(" B") ? "" : " (" + size + ")") << '\n';
-        printDevice(std::cout, run.device);
-        if (run.copy.gbps > 0)
-            std::cout << "copy kernel, same buffer: " << fixed(run.copy.gbps, 2)
-                      << " GB/s (bytes read + written), median "
-                      << fixed(run.copy.stats.medianMs, 4) << " ms\n";
-        std::cout << std::left << std::setw(17) << "kernel" << std::right << std::setw(12)
-                  << "median ms" << std::setw(11) << "min ms" << std::setw(10) << "GB/s"
-                  << std::setw(9) << "% copy" << std::setw(15) << "correct bytes"
-                  << "  status\n";
-        for (const ReverseResult& r : run.results) {
-            std::cout << std::left << std::setw(17) << r.name << std::right;
-            if (statusRan(r.status))
-                std::cout << std::setw(12) << fixed(r.stats.medianMs, 4) << std::setw(11)
-                          << fixed(r.stats.minMs, 4) << std::setw(10) << fixed(r.gbps, 2)
-                          << std::setw(9) << fixed(r.percentOfCopy, 1) << std::setw(15)
-                          << r.correctBytes;
-            else
-                std::cout << std::setw(12) << "-" << std::setw(11) << "-" << std::setw(10) << "-"
-                          << std::setw(9) << "-" << std::setw(15) << "-";
-            std::cout << "  " << statusName(r.status) << (r.detail.empty() ? "" : ": " + r.detail)
-                      << '\n';
-        }
-        if (timing)
-            for (const ReverseResult& r : run.results)
-                if (statusRan(r.status)) {
-                    std::cout << "timing " << r.name << " (" << r.kernel << ", global "
-                              << r.globalSize << ", local " << r.localSize << ", " << r.buildOptions
-                              << "), ms:";
-                    for (double s : r.stats.samplesMs)
-                        std::cout << ' ' << fixed(s, 4);
-                    std::cout << '\n';
-                }
-        if (const int best = run.best(); best >= 0) {
-            const ReverseResult& b = run.results[std::size_t(best)];
-            std::cout << "best: " << b.name << ", " << fixed(b.gbps, 2) << " GB/s";
-            if (run.copy.gbps > 0)
-                std::cout << ", " << fixed(b.percentOfCopy, 1) << " % of the copy kernel";
-            std::cout << '\n';
-        }
-    }
-    if (mismatches) {
-        std::cerr << "histlab-cli: verification failed: " << mismatches
-                  << " kernel(s) did not reverse every byte (see status mismatch)\n";
-        return Mismatch;
-    }
-    if (ran == 0) {
-        std::cerr << "histlab-cli: no reversal kernel could run on " << run.device.name << '\n';
-        return DeviceFailure;
-    }
-    return Ok;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -416,15 +242,14 @@ int runMemoryLabCommand(ArgList& args, JobRunner& runner) {
 } // namespace
 
 bool isMemoryCommand(const std::string& command) {
-    return command == "reverse" || command == "memory";
+    return command == "memory";
 }
 
 int runMemoryCommand(const std::string& command, const std::vector<std::string>& args,
                      JobRunner& runner) {
     ArgList list(args);
     try {
-        if (command == "reverse")
-            return runReverseCommand(list, runner);
+        (void)command;
         return runMemoryLabCommand(list, runner);
     } catch (const UsageFailure& f) {
         std::cerr << "histlab-cli: " << f.message << '\n';

@@ -4,6 +4,7 @@
 #include "image/image.h"
 #include "report/bytesize.h" // parseByteSize
 #include "report/report.h"
+#include "report/text.h"
 #include "runtime/device.h"
 #include "runtime/errors.h"
 #include "runtime/runner.h"
@@ -138,16 +139,8 @@ inline int report(const JobError& e) {
     return exitFor(e);
 }
 
-inline std::string fixed(double v, int digits) {
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(digits) << v;
-    return s.str();
-}
-
-/// GB/s with as many digits as it deserves: "4370", "12.5", "0.31".
-inline std::string gbpsText(double gbps) {
-    return fixed(gbps, gbps >= 100 ? 0 : gbps >= 10 ? 1 : 2);
-}
+using histlab::fixed;    // report/text.h
+using histlab::gbpsText; // report/text.h
 
 /// Device selectors ("auto", an index, "gpu", "cpu", a name, or "all") as device indices, each
 /// once, in the order given; UsageError("--device") for one that matches nothing.

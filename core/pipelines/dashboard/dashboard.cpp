@@ -39,7 +39,7 @@ void registerBuiltinDashboardPipelines() {
     registerBlurDashboardPipelines();
     registerFamilyDashboardPipelines("scan");
     registerEqualizeDashboardPipelines();
-    registerReverseDashboardPipelines();
+    registerFamilyDashboardPipelines("reverse");
     registerTransferDashboardPipelines();
 }
 

@@ -139,9 +139,7 @@ void registerHistogramDashboardPipelines();
 void registerBlurDashboardPipelines();
 /// "equalize": the histogram equalization (all four stages) of a synthetic 8-bit gray image.
 void registerEqualizeDashboardPipelines();
-/// "reverse": the memory lab's fastest verified reversal kernel, against the copy kernel.
 /// "h2d-pageable" ... "d2d": one pipeline per transfer kind at the options' size.
-void registerReverseDashboardPipelines();
 void registerTransferDashboardPipelines();
 
 } // namespace histlab

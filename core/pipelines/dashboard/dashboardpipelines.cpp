@@ -8,7 +8,6 @@
 #include "pipelines/dashboard/dashboard.h"
 #include "pipelines/equalize/equalize.h"
 #include "pipelines/histogram256/histogram256.h"
-#include "pipelines/reverse/reverse.h"
 #include "pipelines/scan/scan.h"
 #include "pipelines/transfer/transfer.h"
 #include "runtime/errors.h"
@@ -179,34 +178,6 @@ void registerEqualizeDashboardPipelines() {
              r.ceilingKind = "copy";
              r.ceilingGbps = copy.gbps;
              setVerified(r, run.verified, run.verifyDetail);
-             return std::vector<DashboardResult>{r};
-         }});
-}
-
-void registerReverseDashboardPipelines() {
-    registerDashboardPipeline(
-        {"reverse",
-         "buffer reversal of random bytes, the fastest verified of the memory lab's kernels "
-         "(core/reverse.h); bytes read + written, against the copy kernel",
-         [](Device& device, const DashboardOptions& o, const CancelToken& cancel) {
-             ReverseSpec spec;
-             spec.bytes = std::min<std::uint64_t>(o.bytes, kReverseMaxBytes);
-             spec.repeats = o.repeats;
-             const ReverseRun run = runReverse(device, spec, cancel);
-             DashboardResult r;
-             const int best = run.best();
-             // No kernel verified: the first one's outcome says why.
-             const ReverseResult& chosen =
-                 best >= 0 ? run.results[std::size_t(best)] : run.results.front();
-             r.variant = chosen.name + (best >= 0 ? " (fastest of " : " (none verified of ") +
-                         std::to_string(run.results.size()) + " kernels)";
-             r.bytes = 2 * run.bytes;
-             r.stats = chosen.stats;
-             r.gbps = chosen.gbps;
-             r.ceilingKind = "copy";
-             r.ceilingGbps = run.copy.gbps;
-             r.status = chosen.status;
-             r.reason = chosen.detail;
              return std::vector<DashboardResult>{r};
          }});
 }

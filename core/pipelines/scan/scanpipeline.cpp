@@ -8,6 +8,7 @@
 #include "report/files.h"
 #include "report/json.h"
 #include "report/table.h"
+#include "report/text.h"
 #include "runtime/errors.h"
 
 #include <algorithm>
@@ -18,12 +19,6 @@
 namespace histlab {
 
 namespace {
-
-std::string fixed(double v, int digits) {
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(digits) << v;
-    return s.str();
-}
 
 Table scanTable(const ScanRun& run) {
     Table table({"variant", "wg", "elements", "inclusive", "median_ms", "min_ms", "gbps",
