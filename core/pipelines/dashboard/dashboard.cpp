@@ -40,7 +40,7 @@ void registerBuiltinDashboardPipelines() {
     registerFamilyDashboardPipelines("scan");
     registerEqualizeDashboardPipelines();
     registerFamilyDashboardPipelines("reverse");
-    registerTransferDashboardPipelines();
+    registerFamilyDashboardPipelines("transfer");
 }
 
 void ensureBuiltins() {

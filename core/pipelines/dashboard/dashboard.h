@@ -139,7 +139,5 @@ void registerHistogramDashboardPipelines();
 void registerBlurDashboardPipelines();
 /// "equalize": the histogram equalization (all four stages) of a synthetic 8-bit gray image.
 void registerEqualizeDashboardPipelines();
-/// "h2d-pageable" ... "d2d": one pipeline per transfer kind at the options' size.
-void registerTransferDashboardPipelines();
 
 } // namespace histlab

@@ -9,7 +9,6 @@
 #include "pipelines/equalize/equalize.h"
 #include "pipelines/histogram256/histogram256.h"
 #include "pipelines/scan/scan.h"
-#include "pipelines/transfer/transfer.h"
 #include "runtime/errors.h"
 
 #include <algorithm>
@@ -180,42 +179,6 @@ void registerEqualizeDashboardPipelines() {
              setVerified(r, run.verified, run.verifyDetail);
              return std::vector<DashboardResult>{r};
          }});
-}
-
-void registerTransferDashboardPipelines() {
-    // One pipeline per kind ("h2d-pinned", ...): a dashboard result stands for one pipeline.
-    for (const TransferKind kind : allTransferKinds()) {
-        const bool d2d = kind == TransferKind::DeviceToDevice;
-        registerDashboardPipeline(
-            {transferKindName(kind),
-             d2d ? "device->device copy (clEnqueueCopyBuffer, core/transfer.h), verified; bytes "
-                   "read + written, against the copy kernel"
-                 : std::string("the ") + transferKindName(kind) +
-                       " transfer of core/transfer.h (host wall clock of the blocking call), "
-                       "verified; bytes transferred; no device ceiling",
-             [kind, d2d](Device& device, const DashboardOptions& o, const CancelToken& cancel) {
-                 TransferSpec spec;
-                 spec.minBytes = spec.maxBytes = o.bytes;
-                 spec.kinds = {kind};
-                 spec.repeats = o.repeats;
-                 spec.launchLatency = false;
-                 const TransferPoint p = runTransfers(device, spec, cancel).points.at(0);
-                 DashboardResult r;
-                 r.variant = formatByteSize(p.bytes);
-                 r.bytes = d2d ? 2 * p.bytes : p.bytes;
-                 r.stats = p.wall;
-                 r.gbps = d2d ? 2 * p.gbps : p.gbps;
-                 r.ceilingKind = d2d ? "copy" : "none";
-                 if (d2d) // on the same bytes, in the same run
-                     r.ceilingGbps =
-                         measureCopyCeiling(device, randomBuffer(device, o.bytes, cancel), o.bytes,
-                                            o.repeats, cancel)
-                             .gbps;
-                 r.status = p.status;
-                 r.reason = p.detail;
-                 return std::vector<DashboardResult>{r};
-             }});
-    }
 }
 
 } // namespace histlab
