@@ -1,7 +1,6 @@
 // histlab-cli: HistLab's work without a display. Wiring only: parse, submit a job to the core's
 // runner, print and write what comes back. Exit codes are documented in --help and README.
 #include "cli/dashboard.h"
-#include "cli/memory.h"
 #include "cli/support.h"
 #include "image/image.h"
 #include "pipelines/blur/blur.h"
@@ -50,10 +49,6 @@ Usage:
   histlab-cli equalize (IMAGE | --synthetic KIND --width W --height H) [--out FILE]
                    [--csv FILE] [--repeat N] [--device SEL] [--quiet]
   histlab-cli scan [--variant V|all] [--wg N|all] [--size MIB | --count N] [options]
-  histlab-cli reverse [--input FILE | --size BYTES] [--kernel NAME|all] [--timing]
-                   [--repeat N] [--verify] [--device SEL] [--csv FILE] [--json FILE] [--quiet]
-  histlab-cli memory [--ceilings] [--transfers] [--max-size BYTES] [--repeat N]
-                   [--device SEL] [--csv FILE] [--json FILE] [--quiet]
   histlab-cli dashboard [--device SEL[,SEL...]|all] [--pipeline NAME[,NAME...]] [--size BYTES]
                    [--repeat N] [--json FILE] [--csv FILE] [--baseline FILE] [--quiet] [--list]
 
@@ -74,12 +69,6 @@ Commands:
   scan               prefix sums of uint32 values: per-segment scans (naive, blelloch,
                      wgscan) and whole-array scans (reduce-then-scan, lookback), each verified
                      bit-exactly and judged against the copy kernel of the same run
-  reverse            the memory lab's buffer reversal, out[i] = in[n - 1 - i]: the reference
-                     text's four kernels and HistLab's, each verified byte for byte (the count
-                     of correct bytes) and judged against the copy kernel of the same run
-  memory             the memory lab's measurements: read-only and copy ceilings per vector
-                     width (uint ... uint16), host<->device transfers from pageable and pinned
-                     memory and device->device copies over a size sweep, kernel launch latency
   dashboard          every pipeline registered with the core (the histogram's best variant,
                      the 3 x 3 blur, the whole-array scan, equalization, the read-only and copy
                      ceilings, ...) on each chosen device: GB/s, each verified against its CPU
@@ -216,39 +205,6 @@ equalize options:
   --repeat N         timed runs after a warm-up (default 5): median and min per stage
   --device SEL       as for histogram
   --quiet            no report on stdout
-
-reverse options (GB/s: bytes read + written; the metric is in core/reverse.h):
-  --input FILE       the bytes to reverse (any file of up to 2 GiB)
-  --size BYTES       random bytes instead (default 16M): a number with K, M, G (x 1024^k),
-                     KiB, MiB, GiB, or KB, MB, GB (x 1000^k), e.g. 4099, 64K, 1.5MiB, 1G
-  --kernel NAME      char1 | char16 | char16_swizzle | uint16_as_char4 (the reference text's)
-                     | uint4 | uint4x4 | uint4_serial (HistLab's) | all (default), or a comma
-                     list. Sizes that are not a multiple of a kernel's vector are handled in
-                     the kernel (unaligned loads, the last bytes one per work-item)
-  --timing           also every timed run's milliseconds, per kernel
-  --repeat N         timed runs after a warm-up (default 5): median and min
-  --verify           the reference's flag: every kernel is verified anyway (exit 1 when one
-                     does not reverse every byte; --csv/--json are still written)
-  --wg N             work-items per group (default 256; uint4_serial 1 on a CPU, else 64)
-  --csv FILE         one row per kernel; --json FILE the whole run; "-" for stdout
-  --quiet            no table on stdout
-  --device SEL       as for histogram
-
-memory options (the metrics are in core/transfer.h and core/bandwidth.h):
-  --ceilings         the read-only and copy kernels with uint, uint2, uint4, uint8 and
-                     uint16 elements on random bytes, and the best width of each
-  --transfers        h2d/d2h pageable and pinned, d2d, from --min-size doubling up to
-                     --max-size (latency and GB/s per size), and the kernel launch latency
-                     (neither option: both)
-  --max-size BYTES   the largest transfer (default 1G or the device's largest buffer, if
-                     smaller); also caps the ceilings' buffer
-  --min-size BYTES   the smallest transfer (default 4K)
-  --ceiling-size BYTES  the ceilings' buffer (default 256M on a GPU, 64M elsewhere)
-  --repeat N         timed runs after a warm-up (default 5; transfers of 1 MiB or less at
-                     least 20)
-  --csv FILE         one row per measurement; --json FILE the whole run; "-" for stdout
-  --quiet            no tables on stdout
-  --device SEL       as for histogram
 
 dashboard options (each pipeline's metric is in its --list line and core/dashboard.h):
   --device SEL       a device (as for histogram), a comma list, or "all"; repeatable
@@ -1400,9 +1356,7 @@ int runLegacyCommand(const std::string& command, const std::vector<std::string>&
             return runBlurCommand(args, runner);
         if (command == "equalize")
             return runEqualizeCommand(args, runner);
-        if (command == "dashboard")
-            return cli::runDashboardCommand(rest, runner);
-        return cli::runMemoryCommand(command, rest, runner);
+        return cli::runDashboardCommand(rest, runner);
     } catch (const UsageFailure& f) {
         std::cerr << "histlab-cli: " << f.message << '\n';
         return Usage;

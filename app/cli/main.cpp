@@ -45,7 +45,6 @@ const std::vector<std::pair<std::string, std::string>> kLegacy = {
     {"blur", "box blur: the reference text's launches, or the whole image (variants, borders)"},
     {"equalize", "histogram equalization on the device, each stage timed, verified"},
     {"sweep", "an experiment: kernel configurations x distributions x devices"},
-    {"memory", "the memory lab: ceilings per vector width, transfers, launch latency"},
     {"dashboard", "every registered pipeline on each chosen device, against its ceiling"},
 };
 
