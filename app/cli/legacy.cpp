@@ -5,7 +5,6 @@
 #include "image/image.h"
 #include "pipelines/blur/blur.h"
 #include "pipelines/equalize/equalize.h"
-#include "pipelines/experiments/experiment.h"
 #include "pipelines/histogram256/histogram256.h"
 #include "pipelines/histogram256/histogramreport.h"
 #include "pipelines/histogram256/histogramstats.h"
@@ -42,7 +41,6 @@ Usage:
   histlab-cli [--kernel-dir DIR] [--verbose] COMMAND [options]
   histlab-cli devices [--json]
   histlab-cli histogram (IMAGE | --synthetic KIND (--size MIB | --bytes N)) [options]
-  histlab-cli sweep banks|reads|groups|stages|atomics [options]
   histlab-cli blur IMAGE [--radius R] [--launch L|all] [--corners] [--out FILE] [options]
   histlab-cli blur (IMAGE | --synthetic KIND --width W --height H) [--border MODE]
                    [--variant V|all] [--radius R[,R...]] [--compare-opencv] [options]
@@ -62,9 +60,6 @@ Commands:
   equalize           histogram equalization on the device (histogram, cumulative histogram,
                      look-up table, gather), each stage timed; verified against the CPU
                      reference byte for byte (8-bit gray: OpenCV's equalizeHist bit for bit)
-  sweep              an experiment: a grid of kernel configurations x distributions x
-                     devices, each point timed, judged against the same run's read-only
-                     kernel and verified; points stream to stderr as they finish
 
   scan               prefix sums of uint32 values: per-segment scans (naive, blelloch,
                      wgscan) and whole-array scans (reduce-then-scan, lookback), each verified
@@ -110,34 +105,6 @@ histogram options:
                      buffers; ordinary memory written directly) against the host->device
                      bandwidth from pinned and ordinary memory measured in the same run
   --chunk MIB        chunk size for --end-to-end (default 32)
-
-sweep experiments:
-  banks              GB/s against local copies (1, 2, 4 ... what local memory holds), one
-                     curve per distribution
-  reads              GB/s against work-items (one per compute unit ... one 16-byte vector
-                     each): serial/coalesced x scalar/uint4 loads
-  groups             work-groups per compute unit x work-group size
-  stages             read-only, +scatter, +local reduce, +global merge, for auto's
-                     configuration and the reference text's
-  atomics            naive global atomics, local, banked and cpu variants
-sweep options:
-  --device SEL       a device (as for histogram), a comma list, or "all"; repeatable
-                     (default: the first GPU, else the CPU)
-  --dist LIST        comma list of random, uniform, gradient, skewed, image (default per
-                     experiment: banks and atomics random,uniform,skewed; stages
-                     random,uniform; reads and groups random)
-  --image FILE       the image for "image": its gray plane repeated to the size (giving it
-                     adds "image" to the default distributions)
-  --size MIB         input size (default 256 on a GPU, 64 on a CPU device)
-  --repeat N         timed runs at least, after a warm-up (default 5)
-  --max-repeat N     more runs while (max - min) / median > 10 %, up to N (default 20)
-  --csv FILE         one row per point, every parameter a column
-  --json FILE        the whole run (device properties, driver, date, every point); can be
-                     given to --baseline later
-  --baseline FILE    a saved run: each point is compared with the baseline's point of the
-                     same distribution and parameters (CSV columns baseline_gbps, ratio)
-  --note TEXT        stored in the JSON (what was compared, a version label...)
-  --quiet            no table on stdout (points still go to stderr)
 
 blur options:
   --radius R         window of (2R + 1) x (2R + 1) pixels (default 1: 3 x 3)
@@ -592,200 +559,6 @@ int runHistogramCommand(ArgList& args, JobRunner& runner) {
         statsCsv.value_or("") != "-")
         printRun(std::cout, run);
     return verificationExit(run.verified, run.verifyDetail);
-}
-
-std::string describePoint(const ExperimentRun& run, const ExperimentPoint& p) {
-    std::ostringstream s;
-    s << p.distribution;
-    if (!p.series.empty())
-        s << ' ' << p.series;
-    if (run.kind == ExperimentKind::Stages) { // categorical axes: say the category
-        for (const auto& [k, v] : p.params)
-            if (k == "stage")
-                s << ' ' << v;
-    } else if (run.kind != ExperimentKind::Atomics) { // the series names the variant there
-        s << ' ' << experimentAxisName(run.kind) << '=' << std::setprecision(12) << p.x;
-    }
-    if (p.ok())
-        s << ": " << fixed(p.gbps, p.gbps >= 100 ? 0 : 2) << " GB/s, "
-          << fixed(p.percentOfCeiling, 1) << " % of read-only, " << p.status;
-    else
-        s << ": " << p.status << " (" << p.reason << ")";
-    return s.str();
-}
-
-int runSweepCommand(ArgList& args, JobRunner& runner) {
-    ExperimentSpec spec;
-    std::string kindName, imagePath, note;
-    std::vector<std::string> deviceSelectors;
-    std::optional<std::string> csv, json, baselinePath;
-    bool quiet = false, distGiven = false;
-    double sizeMiB = 0;
-    while (!args.empty()) {
-        const std::string a = args.next();
-        try {
-            if (a == "--device") {
-                for (const std::string& d : splitList(args.value(a)))
-                    deviceSelectors.push_back(d);
-            } else if (a == "--dist") {
-                spec.distributions = splitList(args.value(a));
-                distGiven = true;
-            } else if (a == "--image") {
-                imagePath = args.value(a);
-            } else if (a == "--size") {
-                sizeMiB = parseMiB(a, args.value(a));
-                if (sizeMiB <= 0)
-                    throw UsageFailure{"--size: must be more than 0"};
-            } else if (a == "--repeat") {
-                spec.repeats = static_cast<int>(parseInt(a, args.value(a), 1, 10000));
-            } else if (a == "--max-repeat") {
-                spec.maxRepeats = static_cast<int>(parseInt(a, args.value(a), 1, 100000));
-            } else if (a == "--csv") {
-                csv = args.value(a);
-            } else if (a == "--json") {
-                json = args.value(a);
-            } else if (a == "--baseline") {
-                baselinePath = args.value(a);
-            } else if (a == "--note") {
-                note = args.value(a);
-            } else if (a == "--quiet") {
-                quiet = true;
-            } else if (!a.empty() && a[0] == '-') {
-                throw UsageFailure{"sweep: unknown option '" + a + "' (see --help)"};
-            } else if (kindName.empty()) {
-                kindName = a;
-            } else {
-                throw UsageFailure{"sweep: more than one experiment given ('" + kindName + "', '" +
-                                   a + "')"};
-            }
-        } catch (const UsageError& e) {
-            throw UsageFailure{e.what()};
-        }
-    }
-    if (kindName.empty())
-        throw UsageFailure{"sweep: which experiment? (banks, reads, groups, stages, atomics)"};
-    try {
-        spec.kind = parseExperimentKind(kindName);
-    } catch (const UsageError& e) {
-        throw UsageFailure{e.what()};
-    }
-    spec.maxRepeats = std::max(spec.maxRepeats, spec.repeats);
-    spec.bytes = std::size_t(std::llround(sizeMiB * 1048576.0));
-    if (!distGiven) {
-        spec.distributions = defaultDistributions(spec.kind);
-        if (!imagePath.empty())
-            spec.distributions.push_back("image");
-    }
-    for (const std::string& d : spec.distributions)
-        if (d != "image") {
-            try {
-                parseSyntheticKind(d);
-            } catch (const UsageError& e) {
-                throw UsageFailure{std::string("--dist: ") + e.what()};
-            }
-        } else if (imagePath.empty()) {
-            throw UsageFailure{"--dist: 'image' needs --image FILE"};
-        }
-
-    HostImage image;
-    ExperimentRun baseline;
-    try {
-        checkOutput("--csv", csv);
-        checkOutput("--json", json);
-        if (baselinePath) {
-            try {
-                baseline = parseExperimentJson(readTextFile(*baselinePath));
-            } catch (const InputError& e) {
-                throw InputError(*baselinePath + ": " + e.what());
-            } catch (const UsageError& e) {
-                throw InputError(*baselinePath + ": " + e.what());
-            }
-            if (baseline.kind != spec.kind)
-                throw InputError(*baselinePath + ": a '" + experimentKindName(baseline.kind) +
-                                 "' run cannot be the baseline of a '" + kindName + "' sweep");
-        }
-        if (!imagePath.empty()) {
-            image = loadImageFile(imagePath);
-            spec.image = &image;
-        }
-    } catch (const InputError& e) {
-        std::cerr << "histlab-cli: " << e.what() << '\n';
-        return Input;
-    }
-
-    std::size_t done = 0;
-    auto outcome = runner.runAndWait([&](JobContext& ctx) -> std::any {
-        const std::vector<DeviceInfo>& infos = ctx.devices().infos();
-        std::vector<int> indices;
-        if (deviceSelectors.empty())
-            deviceSelectors.push_back("auto");
-        for (const std::string& sel : deviceSelectors) {
-            if (sel == "all") {
-                for (const DeviceInfo& d : infos)
-                    indices.push_back(d.index);
-                continue;
-            }
-            const int i = selectDevice(sel, infos);
-            if (std::find(indices.begin(), indices.end(), i) == indices.end())
-                indices.push_back(i);
-        }
-        ExperimentRun shown; // the kind, for the progress lines
-        shown.kind = spec.kind;
-        return runExperiment(
-            ctx.devices(), indices, spec, ctx.cancelToken(), [&](const ExperimentPoint& p) {
-                std::cerr << '[' << ++done << "] " << describePoint(shown, p) << '\n';
-            });
-    });
-    if (auto* e = std::get_if<JobError>(&outcome))
-        return report(*e);
-    ExperimentRun run = std::any_cast<ExperimentRun>(std::get<std::any>(outcome));
-    run.note = note;
-    const ExperimentRun* base = baselinePath ? &baseline : nullptr;
-    try {
-        if (csv)
-            writeFileAtomically(*csv, experimentCsv(run, base));
-        if (json)
-            writeFileAtomically(*json, experimentJson(run));
-    } catch (const InputError& e) {
-        std::cerr << "histlab-cli: " << e.what() << '\n';
-        return Input;
-    }
-    std::size_t ok = 0, mismatches = 0;
-    for (const ExperimentPoint& p : run.points) {
-        ok += p.ok() ? 1 : 0;
-        mismatches += p.status == Status::Mismatch ? 1 : 0;
-    }
-    if (!quiet && csv.value_or("") != "-" && json.value_or("") != "-") {
-        std::cout << "sweep " << kindName << ", " << fixed(run.bytes / 1048576.0, 0)
-                  << " MiB per input, " << run.points.size() << " points (" << ok << " ran)\n";
-        for (const DeviceInfo& d : run.devices)
-            printDevice(std::cout, d);
-        for (const ExperimentCeiling& c : run.ceilings)
-            std::cout << "read-only ceiling, " << run.devices[std::size_t(c.device)].name << ", "
-                      << c.distribution << ": " << fixed(c.ceiling.gbps, 2) << " GB/s\n";
-        for (const ExperimentPoint& p : run.points) {
-            std::cout << "  " << describePoint(run, p);
-            if (base) {
-                const ExperimentPoint* b = findBaselinePoint(*base, p);
-                if (b && b->ok() && p.ok() && b->gbps > 0)
-                    std::cout << "  (baseline " << fixed(b->gbps, b->gbps >= 100 ? 0 : 2)
-                              << " GB/s, x" << fixed(p.gbps / b->gbps, 2) << ")";
-                else
-                    std::cout << "  (no baseline point)";
-            }
-            std::cout << '\n';
-        }
-    }
-    if (mismatches) {
-        std::cerr << "histlab-cli: " << mismatches
-                  << " point(s) differ from the CPU reference (see status mismatch)\n";
-        return Mismatch;
-    }
-    if (ok == 0) {
-        std::cerr << "histlab-cli: no point of the sweep could run\n";
-        return DeviceFailure;
-    }
-    return Ok;
 }
 
 // --synthetic KIND --width W --height H [--channels C] [--depth D]: an image made up on the spot,
@@ -1350,8 +1123,6 @@ int runLegacyCommand(const std::string& command, const std::vector<std::string>&
             }
         if (command == "histogram")
             return runHistogramCommand(args, runner);
-        if (command == "sweep")
-            return runSweepCommand(args, runner);
         if (command == "blur")
             return runBlurCommand(args, runner);
         if (command == "equalize")

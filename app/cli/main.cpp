@@ -44,7 +44,6 @@ const std::vector<std::pair<std::string, std::string>> kLegacy = {
     {"histogram", "256-bin histograms of an image file or of synthetic bytes"},
     {"blur", "box blur: the reference text's launches, or the whole image (variants, borders)"},
     {"equalize", "histogram equalization on the device, each stage timed, verified"},
-    {"sweep", "an experiment: kernel configurations x distributions x devices"},
     {"dashboard", "every registered pipeline on each chosen device, against its ceiling"},
 };
 

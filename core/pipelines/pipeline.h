@@ -12,6 +12,7 @@
 // typed functions into these, so each pipeline's own code stays typed.
 #include "image/image.h"
 #include "pipelines/dashboard/dashboard.h"
+#include "pipelines/options.h"
 #include "report/table.h"
 #include "runtime/device.h"
 #include "runtime/runner.h"
@@ -157,6 +158,15 @@ PipelineOption valueOption(std::string name, std::string valueName, std::string 
         set(std::any_cast<Params&>(params), value);
     };
     return o;
+}
+
+/// --repeat N: timed runs after a warm-up, a whole number from 1 to `most`, into `repeats`.
+template <typename Params>
+PipelineOption repeatOption(int Params::*repeats, std::string help, int most = 100000) {
+    return valueOption<Params>("--repeat", "N", std::move(help),
+                               [repeats, most](Params& p, const std::string& v) {
+                                   p.*repeats = int(parseWholeNumber("--repeat", v, 1, most));
+                               });
 }
 
 /// An option without a value.

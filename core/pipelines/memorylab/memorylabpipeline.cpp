@@ -294,12 +294,8 @@ Pipeline memorylabPipeline() {
                        [](P& s, const std::string& v) {
                            s.ceilingBytes = parseByteSize("--ceiling-size", v);
                        }),
-        valueOption<P>("--repeat", "N",
-                       "timed runs after a warm-up (default 5; transfers of 1 MiB or less at "
-                       "least 20)",
-                       [](P& s, const std::string& v) {
-                           s.repeats = int(parseWholeNumber("--repeat", v, 1, 100000));
-                       }),
+        repeatOption<P>(&P::repeats, "timed runs after a warm-up (default 5; transfers of 1 MiB "
+                                     "or less at least 20)"),
     };
     p.csvHelp = "one row per measurement (section, kind, width, bytes, timings, GB/s, status, "
                 "detail)";

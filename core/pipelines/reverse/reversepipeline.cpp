@@ -189,18 +189,6 @@ struct ReverseReport {
     bool timing = false;
 };
 
-std::vector<ReverseVariant> parseReverseVariants(const std::string& text) {
-    if (text == "all")
-        return allReverseVariants();
-    std::vector<ReverseVariant> variants;
-    for (std::size_t b = 0; b <= text.size();) {
-        const std::size_t e = std::min(text.find(',', b), text.size());
-        variants.push_back(parseReverseVariant(text.substr(b, e - b)));
-        b = e + 1;
-    }
-    return variants;
-}
-
 DashboardPipeline reverseDashboardEntry() {
     return {"reverse",
             "buffer reversal of random bytes, the fastest verified of the memory lab's kernels "
@@ -259,13 +247,13 @@ Pipeline reversePipeline() {
             "uint4x4 | uint4_serial (HistLab's) | all (default), or a comma list. Sizes that are "
             "not a multiple of a kernel's vector are handled in the kernel (unaligned loads, the "
             "last bytes one per work-item)",
-            [](P& s, const std::string& v) { s.variants = parseReverseVariants(v); }),
+            [](P& s, const std::string& v) {
+                s.variants =
+                    parseNameList<ReverseVariant>(v, allReverseVariants, parseReverseVariant);
+            }),
         flagOption<P>("--timing", "also every timed run's milliseconds, per kernel",
                       [](P& s) { s.timing = true; }),
-        valueOption<P>("--repeat", "N", "timed runs after a warm-up (default 5): median and min",
-                       [](P& s, const std::string& v) {
-                           s.repeats = int(parseWholeNumber("--repeat", v, 1, 100000));
-                       }),
+        repeatOption<P>(&P::repeats, "timed runs after a warm-up (default 5): median and min"),
         // Every kernel is verified anyway; the reference text's command line has the flag.
         flagOption<P>("--verify",
                       "the reference's flag: every kernel is verified anyway (exit 1 when one "
