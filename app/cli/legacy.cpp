@@ -1,6 +1,5 @@
 // histlab-cli: HistLab's work without a display. Wiring only: parse, submit a job to the core's
 // runner, print and write what comes back. Exit codes are documented in --help and README.
-#include "cli/dashboard.h"
 #include "cli/support.h"
 #include "image/image.h"
 #include "pipelines/blur/blur.h"
@@ -47,8 +46,6 @@ Usage:
   histlab-cli equalize (IMAGE | --synthetic KIND --width W --height H) [--out FILE]
                    [--csv FILE] [--repeat N] [--device SEL] [--quiet]
   histlab-cli scan [--variant V|all] [--wg N|all] [--size MIB | --count N] [options]
-  histlab-cli dashboard [--device SEL[,SEL...]|all] [--pipeline NAME[,NAME...]] [--size BYTES]
-                   [--repeat N] [--json FILE] [--csv FILE] [--baseline FILE] [--quiet] [--list]
 
 Commands:
   devices            every OpenCL device with its index, properties and probe results
@@ -64,11 +61,6 @@ Commands:
   scan               prefix sums of uint32 values: per-segment scans (naive, blelloch,
                      wgscan) and whole-array scans (reduce-then-scan, lookback), each verified
                      bit-exactly and judged against the copy kernel of the same run
-  dashboard          every pipeline registered with the core (the histogram's best variant,
-                     the 3 x 3 blur, the whole-array scan, equalization, the read-only and copy
-                     ceilings, ...) on each chosen device: GB/s, each verified against its CPU
-                     reference and judged against the read-only or copy kernel measured on the
-                     same device in the same run; a table per device
 
 histogram options:
   IMAGE              an image file (PNG, JPEG, TIFF, BMP, PGM/PPM, WebP...): 8- or 16-bit gray,
@@ -172,22 +164,6 @@ equalize options:
   --repeat N         timed runs after a warm-up (default 5): median and min per stage
   --device SEL       as for histogram
   --quiet            no report on stdout
-
-dashboard options (each pipeline's metric is in its --list line and core/dashboard.h):
-  --device SEL       a device (as for histogram), a comma list, or "all"; repeatable
-                     (default: the first GPU, else the CPU)
-  --pipeline NAMES   a comma list of registered pipelines (default: all; --list names them)
-  --size BYTES       each pipeline's input size, e.g. 64K, 16M, 1G (default 256M on a GPU,
-                     64M on a CPU device; at most the device's largest buffer)
-  --repeat N         timed runs after a warm-up (default 5): the median is reported
-  --json FILE        the whole run (devices with their properties and driver, date, every
-                     result); can be given to --baseline later
-  --csv FILE         one row per result ("-" for stdout: no table then)
-  --baseline FILE    a saved run: each result next to the baseline's of the same pipeline on
-                     the device of the same name (or on its only device), with the ratio
-  --note TEXT        stored in the JSON
-  --list             the registered pipelines with what each measures, and nothing else
-  --quiet            no table on stdout (results still go to stderr as they arrive)
 
 Global options:
   --kernel-dir DIR   read kernels/NAME.cl from DIR instead of the embedded copies
@@ -1125,9 +1101,7 @@ int runLegacyCommand(const std::string& command, const std::vector<std::string>&
             return runHistogramCommand(args, runner);
         if (command == "blur")
             return runBlurCommand(args, runner);
-        if (command == "equalize")
-            return runEqualizeCommand(args, runner);
-        return cli::runDashboardCommand(rest, runner);
+        return runEqualizeCommand(args, runner);
     } catch (const UsageFailure& f) {
         std::cerr << "histlab-cli: " << f.message << '\n';
         return Usage;

@@ -38,13 +38,12 @@ Exit codes:
      cannot is a row that says why, and the run goes on)
 )";
 
-// The commands still parsed by their older hand-written code (legacy.cpp, memory.cpp,
-// dashboard.cpp), until their pipelines are registered.
+// The commands still parsed by their older hand-written code (legacy.cpp), until their pipelines
+// are registered.
 const std::vector<std::pair<std::string, std::string>> kLegacy = {
     {"histogram", "256-bin histograms of an image file or of synthetic bytes"},
     {"blur", "box blur: the reference text's launches, or the whole image (variants, borders)"},
     {"equalize", "histogram equalization on the device, each stage timed, verified"},
-    {"dashboard", "every registered pipeline on each chosen device, against its ceiling"},
 };
 
 /// One line for a CLI11 parse error, in this tool's words.

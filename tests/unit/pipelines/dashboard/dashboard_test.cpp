@@ -1,4 +1,4 @@
-// The per-device dashboard (issue 6) on PoCL with 64 KiB inputs: the registry lists the built-in
+// The per-device dashboard on PoCL with 64 KiB inputs: the registry lists the built-in
 // pipelines (ceilings first) and takes new ones without the dashboard naming them; a run yields
 // verified (or, for the ceilings, timed) results with positive, finite GB/s and ceilings that
 // stream out as they finish; a pipeline that throws is one result, not a failed run; runs
@@ -6,7 +6,7 @@
 #include "unitsupport.h"
 
 #include "pipelines/dashboard/dashboard.h"
-#include "report/legacyjson.h"
+#include "report/json.h"
 #include "runtime/cancel.h"
 #include "runtime/errors.h"
 
@@ -220,10 +220,24 @@ TEST(Dashboard, BadFilesAreRefusedWithTheReason) {
     } catch (const InputError& e) {
         EXPECT_NE(std::string(e.what()).find("device 3"), std::string::npos) << e.what();
     }
-    std::string text = dashboardJson(smallRun().run);
-    const std::string verified = "\"status\":\"verified\"";
-    text.replace(text.find(verified), verified.size(), "\"status\":\"splendid\"");
-    EXPECT_THROW(parseDashboardJson(text), InputError);
+    // A status the vocabulary does not have.
+    Json doc = parseJsonText(dashboardJson(smallRun().run), "run.json");
+    doc["results"][2]["status"] = "splendid";
+    try {
+        parseDashboardJson(doc.dump(), "run.json");
+        FAIL() << "accepted a status the vocabulary does not have";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind("run.json: ", 0), 0u) << e.what();
+        EXPECT_NE(std::string(e.what()).find("splendid"), std::string::npos) << e.what();
+    }
+    // A syntax error names the file, the line and the column.
+    try {
+        parseDashboardJson("{\n  \"histlab_dashboard\": 1,,\n}", "run.json");
+        FAIL() << "accepted a file that is not JSON";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("run.json: JSON: "), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("line 2"), std::string::npos) << e.what();
+    }
 }
 
 // A run saved before the files went through nlohmann-json (tests/data/README.md) still opens,
