@@ -4,7 +4,6 @@
 #include "image/image.h"
 #include "report/bytesize.h" // parseByteSize
 #include "report/report.h"
-#include "report/text.h"
 #include "runtime/device.h"
 #include "runtime/errors.h"
 #include "runtime/runner.h"
@@ -139,8 +138,11 @@ inline int report(const JobError& e) {
     return exitFor(e);
 }
 
-using histlab::fixed;    // report/text.h
-using histlab::gbpsText; // report/text.h
+inline std::string fixed(double v, int digits) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << v;
+    return s.str();
+}
 
 /// Device selectors ("auto", an index, "gpu", "cpu", a name, or "all") as device indices, each
 /// once, in the order given; UsageError("--device") for one that matches nothing.

@@ -5,14 +5,14 @@
 
 namespace histlab {
 
-std::string fixed(double v, int digits) {
+std::string fixedText(double value, int digits) {
     std::ostringstream s;
-    s << std::fixed << std::setprecision(digits) << v;
+    s << std::fixed << std::setprecision(digits) << value;
     return s.str();
 }
 
 std::string gbpsText(double gbps) {
-    return fixed(gbps, gbps >= 100 ? 0 : gbps >= 10 ? 1 : 2);
+    return fixedText(gbps, gbps >= 100 ? 0 : gbps >= 10 ? 1 : 2);
 }
 
 } // namespace histlab

@@ -20,7 +20,7 @@ std::string ratioText(bool comparable, double baselineGbps, double gbps) {
     if (!comparable || baselineGbps <= 0)
         return "-";
     std::string ratio = "x"; // appended, not "x" + ...: GCC 12's -O3 -Wrestrict false alarm
-    ratio += fixed(gbps / baselineGbps, 2);
+    ratio += fixedText(gbps / baselineGbps, 2);
     return ratio;
 }
 

@@ -6,6 +6,7 @@
 #include "pipelines/pipeline.h"
 #include "report/files.h"
 #include "report/json.h"
+#include "report/status.h"
 #include "report/table.h"
 #include "runtime/errors.h"
 
@@ -43,6 +44,17 @@ std::vector<PipelineOption> comparisonOptions(Comparison<Run> Params::*compariso
             valueOption<Params>(
                 "--note", "TEXT", noteHelp,
                 [comparison](Params& p, const std::string& v) { (p.*comparison).note = v; })};
+}
+
+/// The row of a baseline that a new row is shown with (found by the run's own rule), and
+/// whether the two compare: both ran without fault (verified or timed).
+template <typename Row> struct BaselineMatch {
+    const Row* row = nullptr;
+    bool comparable = false;
+};
+
+template <typename Row> BaselineMatch<Row> matchBaseline(const Row* found, const Row& row) {
+    return {found, found && statusOk(found->status) && statusOk(row.status)};
 }
 
 /// The CSV columns a run compared with a baseline adds: baseline_device, baseline_gbps,

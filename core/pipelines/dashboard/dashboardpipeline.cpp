@@ -21,20 +21,10 @@ namespace histlab {
 
 namespace {
 
-/// The result of `baseline` to show next to `result`, and whether the two compare: both ran.
-struct BaselineResult {
-    const DashboardResult* result = nullptr;
-    bool comparable = false;
-};
-
-BaselineResult baselineOf(const DashboardRun* baseline, const DashboardRun& run,
-                          const DashboardResult& result) {
-    BaselineResult b;
-    if (baseline) {
-        b.result = findBaselineResult(*baseline, run, result);
-        b.comparable = b.result && b.result->ran() && result.ran();
-    }
-    return b;
+/// The result of `baseline` to show `result` with: the same pipeline on the same device.
+BaselineMatch<DashboardResult> baselineOf(const DashboardRun* baseline, const DashboardRun& run,
+                                          const DashboardResult& result) {
+    return matchBaseline(baseline ? findBaselineResult(*baseline, run, result) : nullptr, result);
 }
 
 Table dashboardTable(const DashboardRun& run, const DashboardRun* baseline) {
@@ -68,11 +58,11 @@ Table dashboardTable(const DashboardRun& run, const DashboardRun* baseline) {
             .add(statusName(r.status))
             .add(r.reason);
         if (baseline) {
-            const BaselineResult b = baselineOf(baseline, run, r);
-            addBaselineCells(
-                table, b.comparable,
-                b.result ? baseline->devices.at(std::size_t(b.result->device)).info.name : "",
-                b.result ? b.result->gbps : 0, r.gbps);
+            const auto b = baselineOf(baseline, run, r);
+            addBaselineCells(table, b.comparable,
+                             b.row ? baseline->devices.at(std::size_t(b.row->device)).info.name
+                                   : "",
+                             b.row ? b.row->gbps : 0, r.gbps);
         }
     }
     return table;
@@ -146,7 +136,7 @@ std::string describeDashboardResult(const DashboardResult& r) {
     std::ostringstream s;
     s << r.pipeline << ": ";
     if (r.ran() && r.ceilingGbps > 0)
-        s << gbpsText(r.gbps) << " GB/s, " << fixed(r.percentOfCeiling, 1) << " % of "
+        s << gbpsText(r.gbps) << " GB/s, " << fixedText(r.percentOfCeiling, 1) << " % of "
           << r.ceilingKind << " (" << gbpsText(r.ceilingGbps) << " GB/s), " << statusName(r.status);
     else if (r.ran()) // a host transfer: no device ceiling
         s << gbpsText(r.gbps) << " GB/s, " << statusName(r.status);
@@ -176,14 +166,14 @@ std::string dashboardText(const DashboardRun& run, const DashboardRun* baseline)
             out << "  " << std::left << std::setw(14) << r.pipeline << std::right << std::setw(10)
                 << (ran ? gbpsText(r.gbps) : "-") << std::setw(22)
                 << (judged ? r.ceilingKind + " " + gbpsText(r.ceilingGbps) : "-") << std::setw(9)
-                << (judged ? fixed(r.percentOfCeiling, 1) : "-") << "  " << std::left
+                << (judged ? fixedText(r.percentOfCeiling, 1) : "-") << "  " << std::left
                 << std::setw(12) << statusName(r.status);
             if (baseline) {
-                const BaselineResult b = baselineOf(baseline, run, r);
-                const bool baselineRan = b.result && b.result->ran();
-                out << std::right << std::setw(10) << (baselineRan ? gbpsText(b.result->gbps) : "-")
+                const auto b = baselineOf(baseline, run, r);
+                const bool baselineRan = b.row && b.row->ran();
+                out << std::right << std::setw(10) << (baselineRan ? gbpsText(b.row->gbps) : "-")
                     << std::setw(8)
-                    << ratioText(b.comparable, baselineRan ? b.result->gbps : 0, r.gbps) << "  "
+                    << ratioText(b.comparable, baselineRan ? b.row->gbps : 0, r.gbps) << "  "
                     << std::left;
             }
             out << (ran ? r.variant : r.reason) << '\n';

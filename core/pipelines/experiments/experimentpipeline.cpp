@@ -21,19 +21,10 @@ namespace histlab {
 
 namespace {
 
-/// The point of `baseline` to compare `point` with, and whether the two compare: both ran.
-struct BaselinePoint {
-    const ExperimentPoint* point = nullptr;
-    bool comparable = false;
-};
-
-BaselinePoint baselineOf(const ExperimentRun* baseline, const ExperimentPoint& point) {
-    BaselinePoint b;
-    if (baseline) {
-        b.point = findBaselinePoint(*baseline, point);
-        b.comparable = b.point && b.point->ok() && point.ok();
-    }
-    return b;
+/// The point of `baseline` to show `point` with: the same distribution and parameters.
+BaselineMatch<ExperimentPoint> baselineOf(const ExperimentRun* baseline,
+                                          const ExperimentPoint& point) {
+    return matchBaseline(baseline ? findBaselinePoint(*baseline, point) : nullptr, point);
 }
 
 Table experimentTable(const ExperimentRun& run, const ExperimentRun* baseline) {
@@ -76,10 +67,10 @@ Table experimentTable(const ExperimentRun& run, const ExperimentRun* baseline) {
             .add(statusName(p.status))
             .add(p.reason);
         if (baseline) {
-            const BaselinePoint b = baselineOf(baseline, p);
+            const auto b = baselineOf(baseline, p);
             addBaselineCells(table, b.comparable,
-                             b.point ? baseline->devices.at(std::size_t(b.point->device)).name : "",
-                             b.point ? b.point->gbps : 0, p.gbps);
+                             b.row ? baseline->devices.at(std::size_t(b.row->device)).name : "",
+                             b.row ? b.row->gbps : 0, p.gbps);
         }
     }
     return table;
@@ -87,7 +78,7 @@ Table experimentTable(const ExperimentRun& run, const ExperimentRun* baseline) {
 
 /// GB/s of a point as the sweep's lines print it: whole numbers from 100 on, else 2 decimals.
 std::string pointGbps(double gbps) {
-    return fixed(gbps, gbps >= 100 ? 0 : 2);
+    return fixedText(gbps, gbps >= 100 ? 0 : 2);
 }
 
 ExperimentRun experimentFromJson(const Json& doc) {
@@ -207,7 +198,7 @@ std::string describeExperimentPoint(ExperimentKind kind, const ExperimentPoint& 
         s << ' ' << experimentAxisName(kind) << '=' << std::setprecision(12) << p.x;
     }
     if (p.ok())
-        s << ": " << pointGbps(p.gbps) << " GB/s, " << fixed(p.percentOfCeiling, 1)
+        s << ": " << pointGbps(p.gbps) << " GB/s, " << fixedText(p.percentOfCeiling, 1)
           << " % of read-only, " << p.status;
     else
         s << ": " << p.status << " (" << p.reason << ")";
@@ -219,20 +210,20 @@ std::string experimentText(const ExperimentRun& run, const ExperimentRun* baseli
     for (const ExperimentPoint& p : run.points)
         ok += p.ok() ? 1 : 0;
     std::ostringstream out;
-    out << "sweep " << experimentKindName(run.kind) << ", " << fixed(run.bytes / 1048576.0, 0)
+    out << "sweep " << experimentKindName(run.kind) << ", " << fixedText(run.bytes / 1048576.0, 0)
         << " MiB per input, " << run.points.size() << " points (" << ok << " ran)\n";
     for (const DeviceInfo& d : run.devices)
         out << deviceLine(d) << '\n';
     for (const ExperimentCeiling& c : run.ceilings)
         out << "read-only ceiling, " << run.devices[std::size_t(c.device)].name << ", "
-            << c.distribution << ": " << fixed(c.ceiling.gbps, 2) << " GB/s\n";
+            << c.distribution << ": " << fixedText(c.ceiling.gbps, 2) << " GB/s\n";
     for (const ExperimentPoint& p : run.points) {
         out << "  " << describeExperimentPoint(run.kind, p);
         if (baseline) {
-            const BaselinePoint b = baselineOf(baseline, p);
-            if (b.comparable && b.point->gbps > 0)
-                out << "  (baseline " << pointGbps(b.point->gbps) << " GB/s, "
-                    << ratioText(true, b.point->gbps, p.gbps) << ")";
+            const auto b = baselineOf(baseline, p);
+            if (b.comparable && b.row->gbps > 0)
+                out << "  (baseline " << pointGbps(b.row->gbps) << " GB/s, "
+                    << ratioText(true, b.row->gbps, p.gbps) << ")";
             else
                 out << "  (no baseline point)";
         }

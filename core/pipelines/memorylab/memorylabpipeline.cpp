@@ -83,15 +83,16 @@ void ceilingsText(std::ostream& out, const CeilingSweep& c) {
         out << std::left << std::setw(8) << elementType(w.width) << std::right << std::setw(7)
             << 4 * w.width;
         if (statusRan(w.status))
-            out << std::setw(12) << fixed(w.read.gbps, 2) << std::setw(12) << fixed(w.copy.gbps, 2);
+            out << std::setw(12) << fixedText(w.read.gbps, 2) << std::setw(12)
+                << fixedText(w.copy.gbps, 2);
         else
             out << std::setw(12) << "-" << std::setw(12) << "-";
         out << "  " << statusName(w.status) << (w.detail.empty() ? "" : ": " + w.detail) << '\n';
     }
     if (c.bestReadWidth > 0)
         out << "best width: read " << elementType(c.bestReadWidth) << " ("
-            << fixed(c.bestReadGbps, 2) << " GB/s), copy " << elementType(c.bestCopyWidth) << " ("
-            << fixed(c.bestCopyGbps, 2) << " GB/s)\n";
+            << fixedText(c.bestReadGbps, 2) << " GB/s), copy " << elementType(c.bestCopyWidth)
+            << " (" << fixedText(c.bestCopyGbps, 2) << " GB/s)\n";
 }
 
 void transfersText(std::ostream& out, const TransferSweep& t) {
@@ -105,9 +106,9 @@ void transfersText(std::ostream& out, const TransferSweep& t) {
         out << std::left << std::setw(14) << transferKindName(p.kind) << std::right << std::setw(11)
             << formatByteSize(p.bytes);
         if (statusRan(p.status))
-            out << std::setw(12) << fixed(p.wall.medianMs, 4) << std::setw(11)
-                << fixed(p.wall.minMs, 4) << std::setw(11) << fixed(p.profiled.medianMs, 4)
-                << std::setw(10) << fixed(p.gbps, 2);
+            out << std::setw(12) << fixedText(p.wall.medianMs, 4) << std::setw(11)
+                << fixedText(p.wall.minMs, 4) << std::setw(11) << fixedText(p.profiled.medianMs, 4)
+                << std::setw(10) << fixedText(p.gbps, 2);
         else
             out << std::setw(12) << "-" << std::setw(11) << "-" << std::setw(11) << "-"
                 << std::setw(10) << "-";
@@ -119,17 +120,18 @@ void transfersText(std::ostream& out, const TransferSweep& t) {
         const TransferPoint* b = t.largest(pageable);
         if (a && b && statusRan(a->status) && statusRan(b->status) && b->gbps > 0)
             out << "pinned / pageable " << what << " at " << formatByteSize(a->bytes) << ": x"
-                << fixed(a->gbps / b->gbps, 2) << " (" << fixed(a->gbps, 2) << " / "
-                << fixed(b->gbps, 2) << " GB/s)\n";
+                << fixedText(a->gbps / b->gbps, 2) << " (" << fixedText(a->gbps, 2) << " / "
+                << fixedText(b->gbps, 2) << " GB/s)\n";
     };
     ratio(TransferKind::HostToDevicePinned, TransferKind::HostToDevicePageable, "host->device");
     ratio(TransferKind::DeviceToHostPinned, TransferKind::DeviceToHostPageable, "device->host");
     if (t.launch) {
         if (t.launch->ran)
             out << "kernel launch latency (do_nothing, 1 work-item, median of "
-                << t.launch->wall.samplesMs.size() << "): " << fixed(t.launch->profiled.medianMs, 4)
-                << " ms on the device (profiled), " << fixed(t.launch->wall.medianMs, 4)
-                << " ms enqueue + finish on the host (min " << fixed(t.launch->wall.minMs, 4)
+                << t.launch->wall.samplesMs.size()
+                << "): " << fixedText(t.launch->profiled.medianMs, 4)
+                << " ms on the device (profiled), " << fixedText(t.launch->wall.medianMs, 4)
+                << " ms enqueue + finish on the host (min " << fixedText(t.launch->wall.minMs, 4)
                 << ")\n";
         else
             out << "kernel launch latency: failed: " << t.launch->detail << '\n';

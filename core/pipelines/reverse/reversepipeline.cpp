@@ -104,8 +104,8 @@ std::string reverseText(const ReverseRun& run, bool timing) {
         << (size.ends_with(" B") ? "" : " (" + size + ")") << '\n';
     out << deviceLine(run.device) << '\n';
     if (run.copy.gbps > 0)
-        out << "copy kernel, same buffer: " << fixed(run.copy.gbps, 2)
-            << " GB/s (bytes read + written), median " << fixed(run.copy.stats.medianMs, 4)
+        out << "copy kernel, same buffer: " << fixedText(run.copy.gbps, 2)
+            << " GB/s (bytes read + written), median " << fixedText(run.copy.stats.medianMs, 4)
             << " ms\n";
     out << std::left << std::setw(17) << "kernel" << std::right << std::setw(12) << "median ms"
         << std::setw(11) << "min ms" << std::setw(10) << "GB/s" << std::setw(9) << "% copy"
@@ -114,9 +114,9 @@ std::string reverseText(const ReverseRun& run, bool timing) {
     for (const ReverseResult& r : run.results) {
         out << std::left << std::setw(17) << r.name << std::right;
         if (statusRan(r.status))
-            out << std::setw(12) << fixed(r.stats.medianMs, 4) << std::setw(11)
-                << fixed(r.stats.minMs, 4) << std::setw(10) << fixed(r.gbps, 2) << std::setw(9)
-                << fixed(r.percentOfCopy, 1) << std::setw(15) << r.correctBytes;
+            out << std::setw(12) << fixedText(r.stats.medianMs, 4) << std::setw(11)
+                << fixedText(r.stats.minMs, 4) << std::setw(10) << fixedText(r.gbps, 2)
+                << std::setw(9) << fixedText(r.percentOfCopy, 1) << std::setw(15) << r.correctBytes;
         else
             out << std::setw(12) << "-" << std::setw(11) << "-" << std::setw(10) << "-"
                 << std::setw(9) << "-" << std::setw(15) << "-";
@@ -128,14 +128,14 @@ std::string reverseText(const ReverseRun& run, bool timing) {
                 out << "timing " << r.name << " (" << r.kernel << ", global " << r.globalSize
                     << ", local " << r.localSize << ", " << r.buildOptions << "), ms:";
                 for (double s : r.stats.samplesMs)
-                    out << ' ' << fixed(s, 4);
+                    out << ' ' << fixedText(s, 4);
                 out << '\n';
             }
     if (const int best = run.best(); best >= 0) {
         const ReverseResult& b = run.results[std::size_t(best)];
-        out << "best: " << b.name << ", " << fixed(b.gbps, 2) << " GB/s";
+        out << "best: " << b.name << ", " << fixedText(b.gbps, 2) << " GB/s";
         if (run.copy.gbps > 0)
-            out << ", " << fixed(b.percentOfCopy, 1) << " % of the copy kernel";
+            out << ", " << fixedText(b.percentOfCopy, 1) << " % of the copy kernel";
         out << '\n';
     }
     return out.str();

@@ -113,13 +113,13 @@ std::string scanText(const ScanRun& run, bool inclusive) {
     const DeviceInfo& d = run.device;
     std::ostringstream out;
     out << "scan " << run.elements << " uint32 values ("
-        << fixed(double(run.elements) * 4 / 1048576.0, 2) << " MiB), "
+        << fixedText(double(run.elements) * 4 / 1048576.0, 2) << " MiB), "
         << scanDistributionName(run.distribution) << ", " << (inclusive ? "inclusive" : "exclusive")
         << " (per-segment variants: exclusive, segments of " << kScanSegment << " values)\n";
     out << deviceLine(d) << '\n';
     if (run.copy.gbps > 0)
-        out << "copy kernel, same buffer: " << fixed(run.copy.gbps, 2)
-            << " GB/s (bytes read + written), median " << fixed(run.copy.stats.medianMs, 4)
+        out << "copy kernel, same buffer: " << fixedText(run.copy.gbps, 2)
+            << " GB/s (bytes read + written), median " << fixedText(run.copy.stats.medianMs, 4)
             << " ms\n";
     out << std::left << std::setw(18) << "variant" << std::right << std::setw(6) << "wg"
         << std::setw(12) << "elements" << std::setw(12) << "median ms" << std::setw(11) << "min ms"
@@ -129,9 +129,9 @@ std::string scanText(const ScanRun& run, bool inclusive) {
         out << std::left << std::setw(18) << scanVariantName(p.variant) << std::right
             << std::setw(6) << p.workGroupSize << std::setw(12) << p.elements;
         if (statusRan(p.status))
-            out << std::setw(12) << fixed(p.stats.medianMs, 4) << std::setw(11)
-                << fixed(p.stats.minMs, 4) << std::setw(10) << fixed(p.gbps, 2) << std::setw(9)
-                << fixed(p.percentOfCopy, 1);
+            out << std::setw(12) << fixedText(p.stats.medianMs, 4) << std::setw(11)
+                << fixedText(p.stats.minMs, 4) << std::setw(10) << fixedText(p.gbps, 2)
+                << std::setw(9) << fixedText(p.percentOfCopy, 1);
         else
             out << std::setw(12) << "-" << std::setw(11) << "-" << std::setw(10) << "-"
                 << std::setw(9) << "-";
