@@ -23,23 +23,12 @@ Registry& registry() {
     return r;
 }
 
-/// The dashboard entries of a registered pipeline family (pipelines/registry.cpp).
-void registerFamilyDashboardPipelines(const std::string& family) {
-    if (const Pipeline* p = findPipeline(family))
-        for (const DashboardPipeline& entry : p->dashboard)
-            registerDashboardPipeline(entry);
-}
-
-/// The one place the built-in pipelines are registered, once, before the registry is first read
-/// or added to (so they come first).
+/// HistLab's own entries: every registered family's, in the registry's order; once, before the
+/// entries are first read or a test adds one (so they come first).
 void registerBuiltinDashboardPipelines() {
-    registerBandwidthDashboardPipelines();
-    registerHistogramDashboardPipelines();
-    registerBlurDashboardPipelines();
-    registerFamilyDashboardPipelines("scan");
-    registerEqualizeDashboardPipelines();
-    registerFamilyDashboardPipelines("reverse");
-    registerFamilyDashboardPipelines("transfer");
+    for (const Pipeline& family : pipelines())
+        for (const DashboardPipeline& entry : family.dashboard)
+            registerDashboardPipeline(entry);
 }
 
 void ensureBuiltins() {

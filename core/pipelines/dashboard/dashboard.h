@@ -147,17 +147,4 @@ std::string dashboardText(const DashboardRun& run, const DashboardRun* baseline 
 /// Every entry with what it measures, one a line (histlab-cli dashboard --list).
 std::string dashboardListText();
 
-// ---------------------------------------------------------------------------------------------
-// The entries of the families not yet registered (dashboardpipelines.cpp), called once from
-// registerBuiltinDashboardPipelines().
-
-/// "read-only" and "copy": the ceilings themselves (kernels/bandwidth.cl) on random bytes.
-void registerBandwidthDashboardPipelines();
-/// "histogram256": the 256-bin histogram, variant auto, on random bytes.
-void registerHistogramDashboardPipelines();
-/// "blur3x3": the 3 x 3 box blur, variant auto (tiled), of a synthetic 8-bit gray image.
-void registerBlurDashboardPipelines();
-/// "equalize": the histogram equalization (all four stages) of a synthetic 8-bit gray image.
-void registerEqualizeDashboardPipelines();
-
 } // namespace histlab
