@@ -13,4 +13,14 @@ Verdict verdictOf(std::size_t rows, std::size_t ran, std::size_t mismatches,
     return {};
 }
 
+void StatusCount::add(Status status) {
+    ++rows;
+    ran += statusRan(status) ? 1 : 0;
+    mismatches += status == Status::Mismatch ? 1 : 0;
+}
+
+Verdict StatusCount::verdict(const std::string& what, const std::string& nothingRan) const {
+    return verdictOf(rows, ran, mismatches, what, nothingRan);
+}
+
 } // namespace histlab

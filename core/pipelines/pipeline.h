@@ -195,6 +195,22 @@ PipelineOption imageOption(std::string name, std::string valueName, std::string 
     return o;
 }
 
+/// How the rows of a run went, counted for their verdict: how many there are, how many ran
+/// (verified, timed or mismatch), how many differ from their CPU reference.
+struct StatusCount {
+    std::size_t rows = 0, ran = 0, mismatches = 0;
+    void add(Status status);
+    /// verdictOf these counts.
+    Verdict verdict(const std::string& what, const std::string& nothingRan) const;
+};
+
+/// The statuses of `rows` (each with a `status`), added to `count`.
+template <typename Rows> StatusCount countStatuses(const Rows& rows, StatusCount count = {}) {
+    for (const auto& row : rows)
+        count.add(row.status);
+    return count;
+}
+
 /// The verdict of rows that each ran or not: Mismatch when any differs from its CPU reference
 /// ("<n> <what> differ from the CPU reference"), NothingRan when there were rows and none ran
 /// (`nothingRan` is the message), else Ok.

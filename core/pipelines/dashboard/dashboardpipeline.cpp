@@ -314,14 +314,11 @@ Pipeline dashboardPipeline() {
             r.table = dashboardTable(run, baseline);
             r.csv = [&run, baseline] { return dashboardCsv(run, baseline); };
             r.json = [&run] { return dashboardJson(run); };
-            std::size_t ran = 0, mismatches = 0;
-            for (const DashboardResult& d : run.results) {
-                ran += d.ran() ? 1 : 0;
-                mismatches += d.status == Status::Mismatch ? 1 : 0;
+            if (!result.list) {
+                StatusCount count = countStatuses(run.results);
+                count.rows = std::max<std::size_t>(count.rows, 1); // none at all: none could run
+                r.verdict = count.verdict("result(s)", "no pipeline of the dashboard could run");
             }
-            if (!result.list) // no result at all is nothing that ran, as none that could
-                r.verdict = verdictOf(std::max<std::size_t>(1, run.results.size()), ran, mismatches,
-                                      "result(s)", "no pipeline of the dashboard could run");
             return r;
         },
         [](DashboardParams& params) {

@@ -374,14 +374,9 @@ Pipeline experimentsPipeline() {
             r.table = experimentTable(run, baseline);
             r.csv = [&run, baseline] { return experimentCsv(run, baseline); };
             r.json = [&run] { return experimentJson(run); };
-            std::size_t ok = 0, mismatches = 0;
-            for (const ExperimentPoint& point : run.points) {
-                ok += point.ok() ? 1 : 0;
-                mismatches += point.status == Status::Mismatch ? 1 : 0;
-            }
-            // No point at all is nothing that ran, as none that could.
-            r.verdict = verdictOf(std::max<std::size_t>(1, run.points.size()), ok, mismatches,
-                                  "point(s)", "no point of the sweep could run");
+            StatusCount count = countStatuses(run.points);
+            count.rows = std::max<std::size_t>(count.rows, 1); // no point at all: none could run
+            r.verdict = count.verdict("point(s)", "no point of the sweep could run");
             return r;
         },
         [](ExperimentParams& params) {

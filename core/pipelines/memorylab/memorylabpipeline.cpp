@@ -340,22 +340,15 @@ Pipeline memorylabPipeline() {
             r.table = memoryTable(run);
             r.csv = [&run] { return memoryCsv(run); };
             r.json = [&run] { return memoryJson(run); };
-            std::size_t rows = 0, ran = 0, mismatches = 0;
-            const auto count = [&](Status s) {
-                ++rows;
-                ran += statusRan(s) ? 1 : 0;
-                mismatches += s == Status::Mismatch ? 1 : 0;
-            };
+            StatusCount count;
             if (run.ceilings)
-                for (const WidthCeiling& w : run.ceilings->widths)
-                    count(w.status);
+                count = countStatuses(run.ceilings->widths, count);
             if (run.transfers)
-                for (const TransferPoint& t : run.transfers->points)
-                    count(t.status);
-            r.verdict = verdictOf(rows, ran, mismatches, "measurement(s)",
-                                  "no measurement could run on " + run.device.name);
+                count = countStatuses(run.transfers->points, count);
+            r.verdict =
+                count.verdict("measurement(s)", "no measurement could run on " + run.device.name);
             if (r.verdict.kind == Verdict::Kind::Mismatch)
-                r.verdict.message = "verification failed: " + std::to_string(mismatches) +
+                r.verdict.message = "verification failed: " + std::to_string(count.mismatches) +
                                     " measurement(s) did not deliver the source's bytes (see "
                                     "status mismatch)";
             return r;

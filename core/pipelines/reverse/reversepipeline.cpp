@@ -296,15 +296,11 @@ Pipeline reversePipeline() {
             r.table = reverseTable(run);
             r.csv = [&run] { return reverseCsv(run); };
             r.json = [&run] { return reverseJson(run); };
-            std::size_t ran = 0, mismatches = 0;
-            for (const ReverseResult& v : run.results) {
-                ran += statusRan(v.status) ? 1 : 0;
-                mismatches += v.status == Status::Mismatch ? 1 : 0;
-            }
-            r.verdict = verdictOf(run.results.size(), ran, mismatches, "kernel(s)",
-                                  "no reversal kernel could run on " + run.device.name);
+            const StatusCount count = countStatuses(run.results);
+            r.verdict =
+                count.verdict("kernel(s)", "no reversal kernel could run on " + run.device.name);
             if (r.verdict.kind == Verdict::Kind::Mismatch)
-                r.verdict.message = "verification failed: " + std::to_string(mismatches) +
+                r.verdict.message = "verification failed: " + std::to_string(count.mismatches) +
                                     " kernel(s) did not reverse every byte (see status mismatch)";
             return r;
         },

@@ -262,13 +262,8 @@ Pipeline scanPipeline() {
             r.table = scanTable(run);
             r.csv = [&run] { return scanCsv(run); };
             r.json = [&run] { return scanJson(run); };
-            std::size_t ran = 0, mismatches = 0;
-            for (const ScanPoint& point : run.points) {
-                ran += statusRan(point.status) ? 1 : 0;
-                mismatches += point.status == Status::Mismatch ? 1 : 0;
-            }
-            r.verdict = verdictOf(run.points.size(), ran, mismatches, "scan(s)",
-                                  "no scan variant could run on " + run.device.name);
+            r.verdict = countStatuses(run.points)
+                            .verdict("scan(s)", "no scan variant could run on " + run.device.name);
             return r;
         });
     p.describeItem = [](const std::any& item) {
