@@ -146,6 +146,25 @@ void bindPipeline(
     };
 }
 
+/// bindPipeline for a family that runs on one device (Pipeline::Devices::One): its plan is for
+/// that device's description, its run gets that device, opened on the worker.
+template <typename Params, typename Plan, typename Result>
+void bindDevicePipeline(
+    Pipeline& p, std::function<Plan(const DeviceInfo&, const Params&)> plan,
+    std::function<Result(JobContext&, Device&, const Plan&, const ItemSink&)> run,
+    std::function<Report(const Result&)> report, std::function<void(Params&)> prepare = {}) {
+    bindPipeline<Params, Plan, Result>(
+        p,
+        [plan](const std::vector<DeviceInfo>& devices, const Params& params) {
+            return plan(devices.front(), params);
+        },
+        [run](JobContext& ctx, const std::vector<int>& devices, const Plan& planned,
+              const ItemSink& onItem) {
+            return run(ctx, ctx.devices().open(devices.front()), planned, onItem);
+        },
+        std::move(report), std::move(prepare));
+}
+
 /// An option that takes a value, stored by `set` into the typed parameters.
 template <typename Params>
 PipelineOption valueOption(std::string name, std::string valueName, std::string help,

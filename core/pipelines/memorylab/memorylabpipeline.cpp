@@ -302,14 +302,9 @@ Pipeline memorylabPipeline() {
     p.csvHelp = "one row per measurement (section, kind, width, bytes, timings, GB/s, status, "
                 "detail)";
     p.jsonHelp = "the whole run: device, metrics, ceilings per width, transfer points, launch";
-    bindPipeline<MemoryLabParams, MemoryLabPlan, MemoryRun>(
-        p,
-        [](const std::vector<DeviceInfo>& devices, const MemoryLabParams& params) {
-            return planMemoryLab(devices.front(), params);
-        },
-        [](JobContext& ctx, const std::vector<int>& devices, const MemoryLabPlan& plan,
-           const ItemSink& onItem) {
-            Device& device = ctx.devices().open(devices.front());
+    bindDevicePipeline<MemoryLabParams, MemoryLabPlan, MemoryRun>(
+        p, planMemoryLab,
+        [](JobContext& ctx, Device& device, const MemoryLabPlan& plan, const ItemSink& onItem) {
             // Progress counts results: the ceilings, each transfer point, the launch.
             const std::size_t total =
                 (plan.ceilingBytes ? 1 : 0) +

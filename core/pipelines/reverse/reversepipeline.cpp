@@ -268,14 +268,12 @@ Pipeline reversePipeline() {
     p.csvHelp = "one row per kernel (variant, kernel, bytes, global, local, timings, GB/s, % of "
                 "copy, correct bytes, status, detail)";
     p.jsonHelp = "the whole run: device, input, copy kernel, every kernel with its timings";
-    bindPipeline<ReverseParams, ReverseJob, ReverseReport>(
+    bindDevicePipeline<ReverseParams, ReverseJob, ReverseReport>(
         p,
-        [](const std::vector<DeviceInfo>& devices, const ReverseParams& params) {
-            return ReverseJob{planReverse(devices.front(), params), params.timing};
+        [](const DeviceInfo& device, const ReverseParams& params) {
+            return ReverseJob{planReverse(device, params), params.timing};
         },
-        [](JobContext& ctx, const std::vector<int>& devices, const ReverseJob& job,
-           const ItemSink& onItem) {
-            Device& device = ctx.devices().open(devices.front());
+        [](JobContext& ctx, Device& device, const ReverseJob& job, const ItemSink& onItem) {
             const double total = double(std::max<std::size_t>(1, job.spec.variants.size()));
             std::size_t done = 0;
             ctx.progress(0.0, "copy kernel");

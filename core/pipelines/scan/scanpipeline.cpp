@@ -233,14 +233,9 @@ Pipeline scanPipeline() {
     p.csvHelp = "one row per point (variant, wg, elements, timings, GB/s, % of copy, status, "
                 "detail)";
     p.jsonHelp = "the whole run: device, input, copy kernel, every point";
-    bindPipeline<ScanParams, ScanRequest, ScanResult>(
-        p,
-        [](const std::vector<DeviceInfo>& devices, const ScanParams& params) {
-            return planScan(devices.front(), params);
-        },
-        [](JobContext& ctx, const std::vector<int>& devices, const ScanRequest& request,
-           const ItemSink& onItem) {
-            Device& device = ctx.devices().open(devices.front());
+    bindDevicePipeline<ScanParams, ScanRequest, ScanResult>(
+        p, planScan,
+        [](JobContext& ctx, Device& device, const ScanRequest& request, const ItemSink& onItem) {
             const std::size_t total = std::max<std::size_t>(1, scanPointCount(request));
             std::size_t done = 0;
             ScanResult result;
