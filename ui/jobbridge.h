@@ -10,6 +10,7 @@
 #include <pipelines/experiments/experiment.h>
 #include <pipelines/histogram256/histogram256.h>
 #include <pipelines/histogram256/histogramstats.h>
+#include <pipelines/memorylab/memorylab.h>
 #include <pipelines/reverse/reverse.h>
 #include <pipelines/scan/scan.h>
 #include <pipelines/transfer/transfer.h>

@@ -16,11 +16,6 @@
 #include "io/imageio.h"
 #endif
 
-namespace histlab::cli {
-const char* legacyHelp();
-int runLegacyCommand(const std::string& command, const std::vector<std::string>& args,
-                     JobRunner& runner);
-} // namespace histlab::cli
 
 using namespace histlab;
 using namespace histlab::cli;
@@ -42,14 +37,6 @@ Exit codes:
      cannot is a row that says why, and the run goes on)
 )";
 
-// The commands still parsed by their older hand-written code (legacy.cpp, memory.cpp,
-// dashboard.cpp), until their pipelines are registered.
-const std::vector<std::pair<std::string, std::string>> kLegacy = {
-    {"sweep", "an experiment: kernel configurations x distributions x devices"},
-    {"reverse", "the memory lab's buffer reversal, each kernel verified byte for byte"},
-    {"memory", "the memory lab: ceilings per vector width, transfers, launch latency"},
-    {"dashboard", "every registered pipeline on each chosen device, against its ceiling"},
-};
 
 /// One line for a CLI11 parse error, in this tool's words.
 std::string describe(const CLI::ParseError& e, const std::string& commands) {
@@ -139,14 +126,6 @@ int main(int argc, char** argv) {
                                           wrapped("CPU reference: " + p.reference, 96) + "\n" +
                                           kExitCodes);
         }
-    std::vector<CLI::App*> legacy;
-    for (const auto& [name, summary] : kLegacy) {
-        CLI::App* sub = app.add_subcommand(name, summary);
-        sub->prefix_command();
-        legacy.push_back(sub);
-        names += ", " + name;
-    }
-
     // Help in lines a terminal shows whole (CLI11 indents the lines that follow the first).
     for (CLI::App* sub : app.get_subcommands({})) {
         sub->description(wrapped(sub->get_description()));
@@ -180,9 +159,6 @@ int main(int argc, char** argv) {
     for (auto& [sub, command] : commands)
         if (sub->parsed())
             return command->run(runner);
-    for (CLI::App* sub : legacy)
-        if (sub->parsed())
-            return runLegacyCommand(sub->get_name(), sub->remaining(), runner);
     std::cerr << "histlab-cli: no command given (" << names << "; see --help)\n";
     return Usage;
 }

@@ -144,11 +144,6 @@ inline std::string fixed(double v, int digits) {
     return s.str();
 }
 
-/// GB/s with as many digits as it deserves: "4370", "12.5", "0.31".
-inline std::string gbpsText(double gbps) {
-    return fixed(gbps, gbps >= 100 ? 0 : gbps >= 10 ? 1 : 2);
-}
-
 /// Device selectors ("auto", an index, "gpu", "cpu", a name, or "all") as device indices, each
 /// once, in the order given; UsageError("--device") for one that matches nothing.
 inline std::vector<int> selectDevices(const std::vector<std::string>& selectors,

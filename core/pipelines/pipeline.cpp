@@ -19,4 +19,14 @@ Verdict verificationVerdict(bool verified, const std::string& detail) {
     return {};
 }
 
+void StatusCount::add(Status status) {
+    ++rows;
+    ran += statusRan(status) ? 1 : 0;
+    mismatches += status == Status::Mismatch ? 1 : 0;
+}
+
+Verdict StatusCount::verdict(const std::string& what, const std::string& nothingRan) const {
+    return verdictOf(rows, ran, mismatches, what, nothingRan);
+}
+
 } // namespace histlab

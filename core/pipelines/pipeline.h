@@ -12,6 +12,7 @@
 // typed functions into these, so each pipeline's own code stays typed.
 #include "image/image.h"
 #include "pipelines/dashboard/dashboard.h"
+#include "pipelines/options.h"
 #include "report/table.h"
 #include "runtime/device.h"
 #include "runtime/runner.h"
@@ -178,6 +179,15 @@ PipelineOption valueOption(std::string name, std::string valueName, std::string 
     return o;
 }
 
+/// --repeat N: timed runs after a warm-up, a whole number from 1 to `most`, into `repeats`.
+template <typename Params>
+PipelineOption repeatOption(int Params::*repeats, std::string help, int most = 100000) {
+    return valueOption<Params>("--repeat", "N", std::move(help),
+                               [repeats, most](Params& p, const std::string& v) {
+                                   p.*repeats = int(parseWholeNumber("--repeat", v, 1, most));
+                               });
+}
+
 /// An option without a value.
 template <typename Params>
 PipelineOption flagOption(std::string name, std::string help, std::function<void(Params&)> set) {
@@ -202,6 +212,22 @@ PipelineOption imageOption(std::string name, std::string valueName, std::string 
         setImage(std::any_cast<Params&>(params), std::move(image));
     };
     return o;
+}
+
+/// How the rows of a run went, counted for their verdict: how many there are, how many ran
+/// (verified, timed or mismatch), how many differ from their CPU reference.
+struct StatusCount {
+    std::size_t rows = 0, ran = 0, mismatches = 0;
+    void add(Status status);
+    /// verdictOf these counts.
+    Verdict verdict(const std::string& what, const std::string& nothingRan) const;
+};
+
+/// The statuses of `rows` (each with a `status`), added to `count`.
+template <typename Rows> StatusCount countStatuses(const Rows& rows, StatusCount count = {}) {
+    for (const auto& row : rows)
+        count.add(row.status);
+    return count;
 }
 
 /// The verdict of rows that each ran or not: Mismatch when any differs from its CPU reference

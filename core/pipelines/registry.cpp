@@ -7,7 +7,11 @@ namespace histlab {
 // The one list: a pipeline family is its folder, its kernel, its tests, its panel (if it has
 // one) and one line here. X(name) stands for the function `Pipeline namePipeline()` that the
 // family's folder defines.
-#define HISTLAB_PIPELINES(X) X(bandwidth) X(histogram256) X(blur) X(scan) X(equalize)
+// clang-format off
+#define HISTLAB_PIPELINES(X)                                                                       \
+    X(bandwidth) X(histogram256) X(blur) X(scan) X(equalize)                                       \
+    X(reverse) X(transfer) X(memorylab) X(experiments) X(dashboard)
+// clang-format on
 
 #define HISTLAB_DECLARE_PIPELINE(name) Pipeline name##Pipeline();
 HISTLAB_PIPELINES(HISTLAB_DECLARE_PIPELINE)

@@ -11,4 +11,8 @@ std::string fixedText(double value, int digits) {
     return s.str();
 }
 
+std::string gbpsText(double gbps) {
+    return fixedText(gbps, gbps >= 100 ? 0 : gbps >= 10 ? 1 : 2);
+}
+
 } // namespace histlab

@@ -8,4 +8,7 @@ namespace histlab {
 /// `value` with `digits` digits after the point ("12.3457").
 std::string fixedText(double value, int digits);
 
+/// GB/s with as many digits as it deserves: "4370", "12.5", "0.31".
+std::string gbpsText(double gbps);
+
 } // namespace histlab

@@ -1,14 +1,13 @@
 #include "pipelines/dashboard/dashboard.h"
 
+#include "pipelines/experiments/experiment.h"
 #include "pipelines/registry.h"
-#include "report/report.h"
+#include "report/files.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 
 #include <algorithm>
-#include <iomanip>
 #include <mutex>
-#include <sstream>
 
 namespace histlab {
 
@@ -24,23 +23,12 @@ Registry& registry() {
     return r;
 }
 
-/// The dashboard entries of a registered pipeline family (pipelines/registry.cpp).
-void registerFamilyDashboardPipelines(const std::string& family) {
-    if (const Pipeline* p = findPipeline(family))
-        for (const DashboardPipeline& entry : p->dashboard)
-            registerDashboardPipeline(entry);
-}
-
-/// The one place the built-in pipelines are registered, once, before the registry is first read
-/// or added to (so they come first).
+/// HistLab's own entries: every registered family's, in the registry's order; once, before the
+/// entries are first read or a test adds one (so they come first).
 void registerBuiltinDashboardPipelines() {
-    registerFamilyDashboardPipelines("bandwidth");
-    registerFamilyDashboardPipelines("histogram");
-    registerFamilyDashboardPipelines("blur");
-    registerFamilyDashboardPipelines("scan");
-    registerFamilyDashboardPipelines("equalize");
-    registerReverseDashboardPipelines();
-    registerTransferDashboardPipelines();
+    for (const Pipeline& family : pipelines())
+        for (const DashboardPipeline& entry : family.dashboard)
+            registerDashboardPipeline(entry);
 }
 
 void ensureBuiltins() {
@@ -111,9 +99,7 @@ std::vector<DashboardPipeline> selectDashboardPipelines(const std::vector<std::s
 }
 
 std::size_t dashboardBytes(const DeviceInfo& device, const DashboardOptions& options) {
-    std::size_t bytes = options.bytes;
-    if (bytes == 0)
-        bytes = (device.type == DeviceType::Cpu ? std::size_t(64) : std::size_t(256)) << 20;
+    std::size_t bytes = options.bytes ? options.bytes : defaultExperimentBytes(device);
     // 32-bit indices in the kernels; one buffer holds the whole input.
     bytes = std::min<std::size_t>(bytes, std::size_t(1) << 31);
     if (device.maxAllocBytes > 0)
@@ -121,7 +107,7 @@ std::size_t dashboardBytes(const DeviceInfo& device, const DashboardOptions& opt
     return std::max<std::size_t>(16, bytes / 16 * 16);
 }
 
-DashboardRun planDashboard(DeviceSet& devices, const std::vector<int>& deviceIndices,
+DashboardRun planDashboard(const std::vector<DeviceInfo>& devices,
                            const std::vector<std::string>& pipelines,
                            const DashboardOptions& options) {
     if (options.repeats < 1)
@@ -129,21 +115,28 @@ DashboardRun planDashboard(DeviceSet& devices, const std::vector<int>& deviceInd
     DashboardRun run;
     for (const DashboardPipeline& p : selectDashboardPipelines(pipelines))
         run.pipelines.push_back(p.name);
-    if (deviceIndices.empty())
+    if (devices.empty())
         throw UsageError("--device", "no device to run on");
-    const std::vector<DeviceInfo>& infos = devices.infos();
-    for (int index : deviceIndices) {
-        if (index < 0 || std::size_t(index) >= infos.size())
-            throw UsageError("--device", "index " + std::to_string(index) + " is out of range");
-        if (std::any_of(run.devices.begin(), run.devices.end(),
-                        [&](const DashboardDevice& d) { return d.info.index == index; }))
-            continue;
-        run.devices.push_back(
-            {infos[std::size_t(index)], dashboardBytes(infos[std::size_t(index)], options)});
-    }
+    for (const DeviceInfo& device : devices)
+        if (std::none_of(run.devices.begin(), run.devices.end(),
+                         [&](const DashboardDevice& d) { return d.info.index == device.index; }))
+            run.devices.push_back({device, dashboardBytes(device, options)});
     run.options = options;
     run.date = utcTimestamp();
     return run;
+}
+
+DashboardRun planDashboard(DeviceSet& devices, const std::vector<int>& deviceIndices,
+                           const std::vector<std::string>& pipelines,
+                           const DashboardOptions& options) {
+    const std::vector<DeviceInfo>& infos = devices.infos();
+    std::vector<DeviceInfo> chosen;
+    for (int index : deviceIndices) {
+        if (index < 0 || std::size_t(index) >= infos.size())
+            throw UsageError("--device", "index " + std::to_string(index) + " is out of range");
+        chosen.push_back(infos[std::size_t(index)]);
+    }
+    return planDashboard(chosen, pipelines, options);
 }
 
 void runDashboard(DeviceSet& devices, DashboardRun& run, const CancelToken& cancel,
@@ -221,112 +214,6 @@ const DashboardResult* findBaselineResult(const DashboardRun& baseline, const Da
             single = &b;
     }
     return single;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Files.
-
-std::string dashboardJson(const DashboardRun& run) {
-    JsonValue::Array pipelines, devices, results;
-    for (const std::string& p : run.pipelines)
-        pipelines.emplace_back(p);
-    // Objects filled key by key: GCC 12 at -O2 warns (maybe-uninitialized, a false positive)
-    // on these initializer lists of JsonValues inside a loop.
-    for (const DashboardDevice& d : run.devices) {
-        JsonValue::Object o;
-        o.emplace("device", deviceInfoJson(d.info));
-        o.emplace("input_bytes", std::uint64_t(d.inputBytes));
-        devices.emplace_back(std::move(o));
-    }
-    for (const DashboardResult& r : run.results) {
-        JsonValue::Object o;
-        o.emplace("device", r.device);
-        o.emplace("pipeline", r.pipeline);
-        o.emplace("variant", r.variant);
-        o.emplace("bytes", r.bytes);
-        o.emplace("timing", timingStatsJson(r.stats));
-        o.emplace("gbps", r.gbps);
-        o.emplace("ceiling", r.ceilingKind);
-        o.emplace("ceiling_gbps", r.ceilingGbps);
-        o.emplace("percent_of_ceiling", r.percentOfCeiling);
-        o.emplace("status", statusName(r.status));
-        o.emplace("reason", r.reason);
-        results.emplace_back(std::move(o));
-    }
-    const JsonValue doc = JsonValue::Object{{"histlab_dashboard", 1},
-                                            {"date", run.date},
-                                            {"note", run.note},
-                                            {"bytes", std::uint64_t(run.options.bytes)},
-                                            {"repeats", run.options.repeats},
-                                            {"pipelines", pipelines},
-                                            {"devices", devices},
-                                            {"results", results}};
-    return doc.dump() + "\n";
-}
-
-DashboardRun parseDashboardJson(const std::string& text) {
-    const JsonValue doc = parseJson(text);
-    if (!doc.isObject() || !doc.find("histlab_dashboard"))
-        throw InputError("not a HistLab dashboard file (no \"histlab_dashboard\")");
-    DashboardRun run;
-    run.date = doc.at("date").asString();
-    if (const JsonValue* note = doc.find("note"))
-        run.note = note->asString();
-    run.options.bytes = std::size_t(doc.at("bytes").asNumber());
-    run.options.repeats = int(doc.at("repeats").asNumber());
-    for (const JsonValue& p : doc.at("pipelines").asArray())
-        run.pipelines.push_back(p.asString());
-    for (const JsonValue& d : doc.at("devices").asArray())
-        run.devices.push_back(
-            {parseDeviceInfoJson(d.at("device")), std::size_t(d.at("input_bytes").asNumber())});
-    for (const JsonValue& v : doc.at("results").asArray()) {
-        DashboardResult r;
-        r.device = int(v.at("device").asNumber());
-        if (r.device < 0 || std::size_t(r.device) >= run.devices.size())
-            throw InputError("a result names device " + std::to_string(r.device) +
-                             ", which the file does not list");
-        r.pipeline = v.at("pipeline").asString();
-        r.variant = v.at("variant").asString();
-        r.bytes = std::uint64_t(v.at("bytes").asNumber());
-        r.stats = parseTimingStatsJson(v.at("timing"));
-        r.gbps = v.at("gbps").asNumber();
-        r.ceilingKind = v.at("ceiling").asString();
-        r.ceilingGbps = v.at("ceiling_gbps").asNumber();
-        r.percentOfCeiling = v.at("percent_of_ceiling").asNumber();
-        r.status = parseStatus(v.at("status").asString());
-        r.reason = v.at("reason").asString();
-        run.results.push_back(r);
-    }
-    return run;
-}
-
-std::string dashboardCsv(const DashboardRun& run, const DashboardRun* baseline) {
-    std::ostringstream out;
-    out << std::setprecision(6);
-    out << "date,device,driver,pipeline,variant,input_bytes,bytes,median_ms,min_ms,max_ms,runs,"
-           "gbps,ceiling,ceiling_gbps,percent_of_ceiling,status,reason";
-    if (baseline)
-        out << ",baseline_device,baseline_gbps,ratio_to_baseline";
-    out << '\n';
-    for (const DashboardResult& r : run.results) {
-        const DashboardDevice& d = run.devices.at(std::size_t(r.device));
-        out << run.date << ',' << csvField(d.info.name) << ',' << csvField(d.info.driverVersion)
-            << ',' << csvField(r.pipeline) << ',' << csvField(r.variant) << ',' << d.inputBytes
-            << ',' << r.bytes << ',' << r.stats.medianMs << ',' << r.stats.minMs << ','
-            << r.stats.maxMs << ',' << r.stats.samplesMs.size() << ',' << r.gbps << ','
-            << r.ceilingKind << ',' << r.ceilingGbps << ',' << r.percentOfCeiling << ','
-            << statusName(r.status) << ',' << csvField(r.reason);
-        if (baseline) {
-            const DashboardResult* b = findBaselineResult(*baseline, run, r);
-            if (b && b->ran() && r.ran() && b->gbps > 0)
-                out << ',' << csvField(baseline->devices[std::size_t(b->device)].info.name) << ','
-                    << b->gbps << ',' << r.gbps / b->gbps;
-            else
-                out << ",,,";
-        }
-        out << '\n';
-    }
-    return out.str();
 }
 
 } // namespace histlab

@@ -1,17 +1,15 @@
 #pragma once
-// The per-device dashboard (issue 6): every benchmarkable pipeline HistLab has, run on each
-// chosen device, each result verified against its CPU reference and judged against a ceiling
-// (the read-only or the copy kernel) measured on the same device in the same run.
+// The per-device dashboard: every benchmarkable pipeline HistLab has, run on each chosen
+// device, each result verified against its CPU reference and judged against a ceiling (the
+// read-only or the copy kernel) measured on the same device in the same run.
 //
-// Pipelines register with the core (registerDashboardPipeline): the dashboard's CLI and tab
-// enumerate the registry and never name a pipeline, so a new pipeline appears in both without
-// editing either. The built-in ones are registered on first use of the registry, from one place
-// (registerBuiltinDashboardPipelines in dashboard.cpp).
+// Its entries are the `dashboard` entries of the registered pipeline families
+// (pipelines/registry.cpp), in the registry's order: the dashboard's command and tab enumerate
+// them and never name one, so a new family's entries appear in both without editing either.
 //
 // Metric: each pipeline says which bytes it counts (DashboardResult::bytes; the pipeline's own
 // metric, e.g. histogram: input bytes read; blur: bytes read + written) and which ceiling it is
 // judged against; GB/s = bytes / median kernel time (event profiling, one warm-up, N timed runs).
-#include "report/legacyjson.h"
 #include "report/status.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
@@ -66,18 +64,21 @@ struct DashboardPipeline {
     DashboardFn run;
 };
 
-/// Adds a pipeline to the registry (thread-safe); a name already registered is replaced.
+/// Adds an entry after the registered families' (thread-safe); an entry of the same name is
+/// replaced. For tests, which run fake entries through the real dashboard: HistLab's own entries
+/// come from the families of pipelines/registry.cpp.
 void registerDashboardPipeline(DashboardPipeline pipeline);
 
-/// Every registered pipeline, in registration order (the built-in ones first).
+/// Every entry: the registered families' in the registry's order, then any a test added.
 std::vector<DashboardPipeline> dashboardPipelines();
 
 /// The pipelines named (all of them for an empty list), in the registry's order; throws
 /// UsageError("--pipeline") naming an unknown one and listing the known ones.
 std::vector<DashboardPipeline> selectDashboardPipelines(const std::vector<std::string>& names);
 
-/// The input size a device runs at: options.bytes, or the default for its type, rounded down to
-/// 16 bytes and to its largest buffer.
+/// The input size a device runs at: options.bytes, or the experiments' default for its type
+/// (defaultExperimentBytes: 256 MiB, 64 MiB on a CPU device), rounded down to 16 bytes, to its
+/// largest buffer and to 2 GiB (the kernels' indices are 32-bit).
 std::size_t dashboardBytes(const DeviceInfo& device, const DashboardOptions& options);
 
 struct DashboardDevice {
@@ -95,10 +96,16 @@ struct DashboardRun {
     std::vector<DashboardResult> results; ///< in the order they finished
 };
 
-/// The run before any result: the date, the devices (indices into devices.infos(), each with
-/// its input size) and the pipelines (all for an empty list). Throws UsageError("--pipeline")
-/// for an unknown pipeline, UsageError("--device") for no device or a bad index,
-/// UsageError("--repeat") for repeats below 1.
+/// The run before any result, for histlab-cli dashboard and the Dashboard tab: the date, the
+/// devices (each once, in the order given, with its input size: dashboardBytes) and the
+/// pipelines (all for an empty list). Throws UsageError("--pipeline") for an unknown pipeline,
+/// UsageError("--device") for no device, UsageError("--repeat") for repeats below 1.
+DashboardRun planDashboard(const std::vector<DeviceInfo>& devices,
+                           const std::vector<std::string>& pipelines,
+                           const DashboardOptions& options);
+
+/// The same for devices given as indices into devices.infos(); UsageError("--device") for an
+/// index out of range.
 DashboardRun planDashboard(DeviceSet& devices, const std::vector<int>& deviceIndices,
                            const std::vector<std::string>& pipelines,
                            const DashboardOptions& options);
@@ -119,21 +126,25 @@ const DashboardResult* findBaselineResult(const DashboardRun& baseline, const Da
                                           const DashboardResult& result);
 
 /// The run as JSON (devices with their properties and driver, date, options, every result), and
-/// back; parsing throws InputError naming what is wrong.
+/// back, also from the files of older versions; parsing throws InputError naming `source` (the
+/// file) and what is wrong.
 std::string dashboardJson(const DashboardRun& run);
-DashboardRun parseDashboardJson(const std::string& text);
+DashboardRun parseDashboardJson(const std::string& text,
+                                const std::string& source = "the saved dashboard run");
 
 /// One row per result (device, driver, pipeline, variant, bytes, timings, GB/s, ceiling, %,
 /// status, reason); with a baseline, its GB/s and the ratio.
 std::string dashboardCsv(const DashboardRun& run, const DashboardRun* baseline = nullptr);
 
-// ---------------------------------------------------------------------------------------------
-// The built-in pipelines, one registration function per module (dashboardpipelines.cpp),
-// called once from registerBuiltinDashboardPipelines().
+/// One line for a result as it arrives: "histogram256: 0.31 GB/s, 6.6 % of read-only (4.70
+/// GB/s), verified", "h2d-pinned: 11.2 GB/s, verified" or "scan: unsupported (why)".
+std::string describeDashboardResult(const DashboardResult& result);
 
-/// "reverse": the memory lab's fastest verified reversal kernel, against the copy kernel.
-/// "h2d-pageable" ... "d2d": one pipeline per transfer kind at the options' size.
-void registerReverseDashboardPipelines();
-void registerTransferDashboardPipelines();
+/// The report histlab-cli dashboard prints: a table per device, with the baseline's GB/s and the
+/// ratio when there is a baseline.
+std::string dashboardText(const DashboardRun& run, const DashboardRun* baseline = nullptr);
+
+/// Every entry with what it measures, one a line (histlab-cli dashboard --list).
+std::string dashboardListText();
 
 } // namespace histlab

@@ -1,6 +1,6 @@
 #include "pipelines/experiments/experiment.h"
 
-#include "report/report.h"
+#include "report/files.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 
@@ -200,6 +200,32 @@ std::vector<std::string> defaultDistributions(ExperimentKind kind) {
     return {"random"};
 }
 
+void checkExperimentDistributions(const std::vector<std::string>& distributions, bool haveImage) {
+    for (const std::string& d : distributions)
+        if (d == "image") {
+            if (!haveImage)
+                throw UsageError("--dist", "'image' needs --image FILE");
+        } else {
+            try {
+                parseSyntheticKind(d);
+            } catch (const UsageError& e) {
+                throw UsageError("--dist", e.what());
+            }
+        }
+}
+
+std::size_t defaultExperimentBytes(const DeviceInfo& device) {
+    return (device.type == DeviceType::Cpu ? std::size_t(64) : std::size_t(256)) << 20;
+}
+
+std::size_t experimentBytes(const DeviceInfo& device, std::size_t requested) {
+    const std::size_t bytes = std::max<std::size_t>(
+        16, (requested ? requested : defaultExperimentBytes(device)) / 16 * 16);
+    if (bytes >= (std::size_t(1) << 32))
+        throw UsageError("--size", "at most 4095 MiB (32-bit counts and offsets)");
+    return bytes;
+}
+
 std::vector<GridEntry> experimentGrid(ExperimentKind kind, Device& device, std::size_t bytes,
                                       const CancelToken& cancel) {
     const DeviceInfo& info = device.info();
@@ -293,30 +319,20 @@ ExperimentRun runExperiment(DeviceSet& devices, const std::vector<int>& deviceIn
     run.repeats = spec.repeats;
     run.maxRepeats = spec.maxRepeats;
     run.date = utcTimestamp();
+    checkExperimentDistributions(run.distributions, spec.image != nullptr);
     std::vector<std::uint8_t> imagePlane;
-    for (const std::string& d : run.distributions) {
-        if (d == "image") {
-            if (!spec.image)
-                throw UsageError("--dist", "'image' needs an image (--image FILE)");
-            imagePlane = grayPlaneOf(*spec.image);
-            if (imagePlane.empty())
-                throw InputError("the image has no pixels");
-        } else {
-            parseSyntheticKind(d); // UsageError for an unknown name
-        }
+    if (std::find(run.distributions.begin(), run.distributions.end(), "image") !=
+        run.distributions.end()) {
+        imagePlane = grayPlaneOf(*spec.image);
+        if (imagePlane.empty())
+            throw InputError("the image has no pixels");
     }
 
     for (std::size_t di = 0; di < deviceIndices.size(); ++di) {
         Device& device = devices.open(deviceIndices[di]);
         run.devices.push_back(device.info());
         const int deviceSlot = int(di);
-        std::size_t bytes = spec.bytes;
-        if (bytes == 0)
-            bytes = (device.info().type == DeviceType::Cpu ? std::size_t(64) : std::size_t(256))
-                    << 20;
-        bytes = std::max<std::size_t>(16, bytes / 16 * 16);
-        if (bytes >= (std::size_t(1) << 32))
-            throw UsageError("--size", "at most 4095 MiB (32-bit counts and offsets)");
+        const std::size_t bytes = experimentBytes(device.info(), spec.bytes);
         run.bytes = bytes; // the same for every device unless left to each (then the last)
         const std::vector<GridEntry> grid = experimentGrid(spec.kind, device, bytes, cancel);
         const double total = double(deviceIndices.size() * run.distributions.size() * grid.size());
@@ -367,152 +383,6 @@ const ExperimentPoint* findBaselinePoint(const ExperimentRun& baseline,
         if (p.distribution == point.distribution && p.params == point.params)
             return &p;
     return nullptr;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Files.
-
-std::string experimentJson(const ExperimentRun& run) {
-    JsonValue::Array devices, ceilings, points, dists;
-    for (const DeviceInfo& d : run.devices)
-        devices.push_back(deviceInfoJson(d));
-    for (const std::string& d : run.distributions)
-        dists.emplace_back(d);
-    for (const ExperimentCeiling& c : run.ceilings)
-        ceilings.push_back(JsonValue::Object{{"device", c.device},
-                                             {"distribution", c.distribution},
-                                             {"kernel", c.ceiling.kernel},
-                                             {"bytes", std::uint64_t(c.ceiling.bytes)},
-                                             {"gbps", c.ceiling.gbps},
-                                             {"timing", timingStatsJson(c.ceiling.stats)}});
-    for (const ExperimentPoint& p : run.points) {
-        JsonValue::Array params;
-        for (const auto& [k, v] : p.params) { // (no initializer list: GCC 12 -O2 false positive)
-            JsonValue::Array pair;
-            pair.emplace_back(k);
-            pair.emplace_back(v);
-            params.emplace_back(std::move(pair));
-        }
-        points.push_back(JsonValue::Object{{"device", p.device},
-                                           {"distribution", p.distribution},
-                                           {"series", p.series},
-                                           {"x", p.x},
-                                           {"y", p.y},
-                                           {"params", params},
-                                           {"timing", timingStatsJson(p.stats)},
-                                           {"gbps", p.gbps},
-                                           {"percent_of_ceiling", p.percentOfCeiling},
-                                           {"status", statusName(p.status)},
-                                           {"reason", p.reason}});
-    }
-    const JsonValue doc = JsonValue::Object{{"histlab_experiment", 1},
-                                            {"experiment", experimentKindName(run.kind)},
-                                            {"axis", experimentAxisName(run.kind)},
-                                            {"date", run.date},
-                                            {"note", run.note},
-                                            {"bytes", std::uint64_t(run.bytes)},
-                                            {"repeats", run.repeats},
-                                            {"max_repeats", run.maxRepeats},
-                                            {"distributions", dists},
-                                            {"devices", devices},
-                                            {"ceilings", ceilings},
-                                            {"points", points}};
-    return doc.dump() + "\n";
-}
-
-ExperimentRun parseExperimentJson(const std::string& text) {
-    const JsonValue doc = parseJson(text);
-    if (!doc.find("histlab_experiment"))
-        throw InputError("not a HistLab experiment file (no \"histlab_experiment\")");
-    ExperimentRun run;
-    run.kind = parseExperimentKind(doc.at("experiment").asString());
-    run.date = doc.at("date").asString();
-    if (const JsonValue* note = doc.find("note"))
-        run.note = note->asString();
-    run.bytes = std::size_t(doc.at("bytes").asNumber());
-    run.repeats = int(doc.at("repeats").asNumber());
-    run.maxRepeats = int(doc.at("max_repeats").asNumber());
-    for (const JsonValue& d : doc.at("distributions").asArray())
-        run.distributions.push_back(d.asString());
-    for (const JsonValue& d : doc.at("devices").asArray())
-        run.devices.push_back(parseDeviceInfoJson(d));
-    for (const JsonValue& c : doc.at("ceilings").asArray()) {
-        ExperimentCeiling ec;
-        ec.device = int(c.at("device").asNumber());
-        ec.distribution = c.at("distribution").asString();
-        ec.ceiling.kernel = c.at("kernel").asString();
-        ec.ceiling.bytes = std::uint64_t(c.at("bytes").asNumber());
-        ec.ceiling.gbps = c.at("gbps").asNumber();
-        ec.ceiling.stats = parseTimingStatsJson(c.at("timing"));
-        run.ceilings.push_back(ec);
-    }
-    for (const JsonValue& v : doc.at("points").asArray()) {
-        ExperimentPoint p;
-        p.device = int(v.at("device").asNumber());
-        if (p.device < 0 || std::size_t(p.device) >= run.devices.size())
-            throw InputError("a point names device " + std::to_string(p.device) +
-                             ", which the file does not list");
-        p.distribution = v.at("distribution").asString();
-        p.series = v.at("series").asString();
-        p.x = v.at("x").asNumber();
-        p.y = v.at("y").asNumber();
-        for (const JsonValue& kv : v.at("params").asArray()) {
-            const JsonValue::Array& pair = kv.asArray();
-            if (pair.size() != 2)
-                throw InputError("a parameter is not a [name, value] pair");
-            p.params.emplace_back(pair[0].asString(), pair[1].asString());
-        }
-        p.stats = parseTimingStatsJson(v.at("timing"));
-        p.gbps = v.at("gbps").asNumber();
-        p.percentOfCeiling = v.at("percent_of_ceiling").asNumber();
-        p.status = parseStatus(v.at("status").asString());
-        p.reason = v.at("reason").asString();
-        run.points.push_back(p);
-    }
-    return run;
-}
-
-std::string experimentCsv(const ExperimentRun& run, const ExperimentRun* baseline) {
-    // Columns: the fixed ones, then every parameter name seen, in first-seen order.
-    std::vector<std::string> names;
-    for (const ExperimentPoint& p : run.points)
-        for (const auto& [k, v] : p.params)
-            if (std::find(names.begin(), names.end(), k) == names.end())
-                names.push_back(k);
-    std::ostringstream out;
-    out << std::setprecision(6);
-    out << "experiment,device,distribution,series,x,y";
-    for (const std::string& n : names)
-        out << ',' << n;
-    out << ",median_ms,min_ms,max_ms,runs,gbps,percent_of_ceiling,status,reason";
-    if (baseline)
-        out << ",baseline_device,baseline_gbps,ratio_to_baseline";
-    out << '\n';
-    for (const ExperimentPoint& p : run.points) {
-        out << experimentKindName(run.kind) << ','
-            << csvField(run.devices[std::size_t(p.device)].name) << ',' << p.distribution << ','
-            << csvField(p.series) << ',' << p.x << ',' << p.y;
-        for (const std::string& n : names) {
-            std::string value;
-            for (const auto& [k, v] : p.params)
-                if (k == n)
-                    value = v;
-            out << ',' << csvField(value);
-        }
-        out << ',' << p.stats.medianMs << ',' << p.stats.minMs << ',' << p.stats.maxMs << ','
-            << p.stats.samplesMs.size() << ',' << p.gbps << ',' << p.percentOfCeiling << ','
-            << statusName(p.status) << ',' << csvField(p.reason);
-        if (baseline) {
-            const ExperimentPoint* b = findBaselinePoint(*baseline, p);
-            if (b && b->ok() && p.ok() && b->gbps > 0)
-                out << ',' << csvField(baseline->devices[std::size_t(b->device)].name) << ','
-                    << b->gbps << ',' << p.gbps / b->gbps;
-            else
-                out << ",,,";
-        }
-        out << '\n';
-    }
-    return out.str();
 }
 
 } // namespace histlab

@@ -17,14 +17,15 @@
 //            private variant, per distribution.
 #include "image/image.h"
 #include "pipelines/bandwidth/bandwidth.h"
+#include "pipelines/dashboard/baseline.h"
 #include "pipelines/histogram256/histogram256.h"
-#include "report/legacyjson.h"
 #include "report/status.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
 #include "runtime/timing.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -43,12 +44,24 @@ const char* experimentAxisName(ExperimentKind kind);
 /// The distributions an experiment runs when none are named.
 std::vector<std::string> defaultDistributions(ExperimentKind kind);
 
+/// Distributions an experiment can run: UsageError("--dist") for a name that is neither a
+/// synthetic kind nor "image", and for "image" without an image.
+void checkExperimentDistributions(const std::vector<std::string>& distributions, bool haveImage);
+
+/// The input size of a device when none is asked for: 256 MiB, 64 MiB on a CPU device (beyond
+/// their caches; a CPU's OpenCL histograms at a few GB/s).
+std::size_t defaultExperimentBytes(const DeviceInfo& device);
+
+/// The input size a device runs at: `requested` (0: defaultExperimentBytes), in whole 16-byte
+/// vectors, at least 16; UsageError("--size") from 4 GiB up (32-bit counts and offsets).
+std::size_t experimentBytes(const DeviceInfo& device, std::size_t requested);
+
 struct ExperimentSpec {
     ExperimentKind kind = ExperimentKind::Banks;
     /// "random", "uniform", "gradient", "skewed", or "image" (the image below, as its gray
     /// plane (luma of a color image), repeated to `bytes`). Empty: defaultDistributions().
     std::vector<std::string> distributions;
-    /// Input size; 0: 256 MiB on a GPU, 64 MiB on a CPU device (beyond their caches).
+    /// Input size; 0: each device's defaultExperimentBytes.
     std::size_t bytes = 0;
     int repeats = 5;                  ///< timed runs at least (after a warm-up)
     int maxRepeats = 20;              ///< more runs while the spread is large, up to this many
@@ -121,11 +134,56 @@ ExperimentRun runExperiment(DeviceSet& devices, const std::vector<int>& deviceIn
 const ExperimentPoint* findBaselinePoint(const ExperimentRun& baseline,
                                          const ExperimentPoint& point);
 
-/// A saved run: everything above, as JSON; and back (throws InputError naming what is wrong).
+/// A saved run: everything above, as JSON; and back, also from the files of older versions.
+/// Throws InputError naming `source` (the file) and what is wrong.
 std::string experimentJson(const ExperimentRun& run);
-ExperimentRun parseExperimentJson(const std::string& text);
+ExperimentRun parseExperimentJson(const std::string& text,
+                                  const std::string& source = "the saved experiment");
 
 /// One row per point, every parameter a column; with a baseline, its GB/s and the ratio.
 std::string experimentCsv(const ExperimentRun& run, const ExperimentRun* baseline = nullptr);
+
+/// What a person asks of an experiment: histlab-cli sweep's arguments, the Experiments tab's
+/// controls.
+struct ExperimentParams {
+    std::optional<ExperimentKind> kind; ///< which experiment (required)
+    /// --dist: the distributions; unset: defaultDistributions, and "image" when there is one.
+    std::optional<std::vector<std::string>> distributions;
+    std::optional<std::string> imagePath;   ///< --image FILE
+    std::shared_ptr<const HostImage> image; ///< loaded from it
+    std::optional<double> sizeMiB;          ///< --size MIB; unset: each device's default
+    int repeats = 5;
+    int maxRepeats = 20;
+    Comparison<ExperimentRun> comparison; ///< --baseline FILE, --note TEXT
+};
+
+/// What runs: the spec (its image points into `image`) and each device's input size.
+struct ExperimentPlan {
+    ExperimentSpec spec;
+    std::shared_ptr<const HostImage> image;
+    std::vector<std::size_t> bytes; ///< per device, in the order given (experimentBytes)
+};
+
+/// What runs of `params` on `devices` (in the order chosen): the experiment, the distributions
+/// (defaultDistributions, plus "image" with an image, when none are named), the repeats (the
+/// cap at least the minimum), each device's input size. Throws UsageError("sweep") for no
+/// experiment, ("--dist") for a distribution it cannot run, ("--size") for a size a device
+/// cannot take, ("--device") for no device.
+ExperimentPlan planExperiment(const std::vector<DeviceInfo>& devices,
+                              const ExperimentParams& params);
+
+/// A point as it streams out of a sweep, with the experiment it belongs to.
+struct ExperimentItem {
+    ExperimentKind kind = ExperimentKind::Banks;
+    ExperimentPoint point;
+};
+
+/// One line for a point: "random naive: 0.20 GB/s, 0.7 % of read-only, verified",
+/// "random banks=4: ...", "gradient auto read-only: ...", or "...: unsupported (why)".
+std::string describeExperimentPoint(ExperimentKind kind, const ExperimentPoint& point);
+
+/// The report histlab-cli sweep prints: the experiment, the devices, each read-only ceiling and
+/// each point (with its baseline's GB/s and the ratio, when there is a baseline).
+std::string experimentText(const ExperimentRun& run, const ExperimentRun* baseline = nullptr);
 
 } // namespace histlab

@@ -3,8 +3,6 @@
 #include "pipelines/reverse/reverse.h"
 
 #include "image/image.h"
-#include "report/legacyjson.h"
-#include "report/report.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 
@@ -220,9 +218,7 @@ ReverseResult measureVariant(Device& device, const ReverseVariantInfo& v,
 
 } // namespace
 
-ReverseRun runReverse(Device& device, const ReverseSpec& spec, const CancelToken& cancel,
-                      const std::function<void(const ReverseResult&)>& progress) {
-    const DeviceInfo& info = device.info();
+void checkReverseSpec(const DeviceInfo& info, const ReverseSpec& spec) {
     if (spec.variants.empty())
         throw UsageError("--kernel", "no reversal kernel to run");
     if (spec.repeats < 1)
@@ -240,6 +236,13 @@ ReverseRun runReverse(Device& device, const ReverseSpec& spec, const CancelToken
                              info.name + " (at most " +
                              std::to_string(std::min(kReverseMaxBytes, info.maxAllocBytes)) +
                              " bytes: 32-bit indices and one buffer)");
+}
+
+ReverseRun runReverse(Device& device, const ReverseSpec& spec, const CancelToken& cancel,
+                      const std::function<void(const ReverseResult&)>& progress) {
+    const DeviceInfo& info = device.info();
+    checkReverseSpec(info, spec);
+    const std::uint64_t n = spec.input ? spec.input->size() : spec.bytes;
     const std::shared_ptr<const std::vector<std::uint8_t>> input =
         spec.input ? spec.input
                    : std::make_shared<const std::vector<std::uint8_t>>(
@@ -272,59 +275,6 @@ ReverseRun runReverse(Device& device, const ReverseSpec& spec, const CancelToken
         run.results.push_back(std::move(r));
     }
     return run;
-}
-
-std::string reverseCsv(const ReverseRun& run) {
-    std::ostringstream out;
-    out << "variant,kernel,bytes,global,local,median_ms,min_ms,gbps,percent_of_copy,"
-           "correct_bytes,status,detail\n";
-    for (const ReverseResult& r : run.results)
-        out << r.name << ',' << r.kernel << ',' << run.bytes << ',' << r.globalSize << ','
-            << r.localSize << ',' << r.stats.medianMs << ',' << r.stats.minMs << ',' << r.gbps
-            << ',' << r.percentOfCopy << ',' << r.correctBytes << ',' << statusName(r.status) << ','
-            << csvField(r.detail) << '\n';
-    return out.str();
-}
-
-std::string reverseJson(const ReverseRun& run) {
-    JsonValue::Array results;
-    for (const ReverseResult& r : run.results) {
-        JsonValue::Array samples;
-        for (double s : r.stats.samplesMs)
-            samples.emplace_back(s);
-        const ReverseVariantInfo& v = reverseVariantInfo(r.variant);
-        results.emplace_back(JsonValue::Object{{"variant", r.name},
-                                               {"kernel", r.kernel},
-                                               {"reference", v.reference},
-                                               {"vector_bytes", v.vectorBytes},
-                                               {"build_options", r.buildOptions},
-                                               {"global", std::uint64_t(r.globalSize)},
-                                               {"local", std::uint64_t(r.localSize)},
-                                               {"status", statusName(r.status)},
-                                               {"detail", r.detail},
-                                               {"median_ms", r.stats.medianMs},
-                                               {"min_ms", r.stats.minMs},
-                                               {"max_ms", r.stats.maxMs},
-                                               {"samples_ms", std::move(samples)},
-                                               {"gbps", r.gbps},
-                                               {"percent_of_copy", r.percentOfCopy},
-                                               {"correct_bytes", r.correctBytes}});
-    }
-    const int best = run.best();
-    JsonValue copy = legacyCeilingJson(run.copy);
-    JsonValue::Object root{
-        {"tool", "histlab-cli reverse"},
-        {"date", utcTimestamp()},
-        {"metric", "GB/s = (n bytes read + n bytes written) / median kernel time"},
-        {"device", run.device.name},
-        {"platform", run.device.platformName},
-        {"driver", run.device.driverVersion},
-        {"input", run.source},
-        {"bytes", run.bytes},
-        {"copy", std::move(copy)},
-        {"best", best < 0 ? JsonValue() : JsonValue(run.results[std::size_t(best)].name)},
-        {"results", std::move(results)}};
-    return JsonValue(std::move(root)).dump() + "\n";
 }
 
 } // namespace histlab

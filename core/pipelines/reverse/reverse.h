@@ -1,5 +1,5 @@
 #pragma once
-// Buffer reversal (issue 6, the memory lab): out[j] = in[n - 1 - j] for every byte, after the
+// Buffer reversal (the memory lab): out[j] = in[n - 1 - j] for every byte, after the
 // reference text "OpenCL simple memory manipulation tests", which reverses a byte buffer four
 // ways and learns that the best access width depends on the device.
 //
@@ -36,6 +36,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -122,6 +123,12 @@ struct ReverseRun {
     int best() const;
 };
 
+/// What `spec` cannot run on `device`, before any work: UsageError("--kernel") for no variant,
+/// ("--repeat") for no timed run, ("--wg") above the device's work-group maximum, ("--size")
+/// for more bytes than kReverseMaxBytes or the device's largest buffer; InputError for an empty
+/// input.
+void checkReverseSpec(const DeviceInfo& device, const ReverseSpec& spec);
+
 /// Reverses the input with every variant of the spec on one device: the copy kernel first, then
 /// each variant timed and verified; `progress` sees each result as it arrives. A variant the
 /// device cannot run or whose OpenCL call fails is a result with that status; the run goes on.
@@ -131,11 +138,42 @@ struct ReverseRun {
 ReverseRun runReverse(Device& device, const ReverseSpec& spec, const CancelToken& cancel = {},
                       const std::function<void(const ReverseResult&)>& progress = {});
 
+/// What a person asks of the reversal: histlab-cli reverse's options, the Memory tab's reversal.
+struct ReverseParams {
+    /// --input FILE: the file's bytes are reversed (readReverseInput reads them into `input`).
+    std::optional<std::string> inputPath;
+    std::shared_ptr<const std::vector<std::uint8_t>> input;
+    std::optional<std::uint64_t> bytes; ///< --size BYTES of random bytes (not with a file)
+    std::vector<ReverseVariant> variants = allReverseVariants();
+    int repeats = 5;
+    std::size_t workGroupSize = 0; ///< 0: each variant's default (ReverseSpec)
+    bool timing = false;           ///< the report lists every timed run's milliseconds
+};
+
+/// The default size of the random input on `device`: 16 MiB on a CPU device, 256 MiB on any
+/// other, never above its largest buffer or kReverseMaxBytes. 16 MiB read and 16 MiB written
+/// stay in a large GPU's L2 cache (50 MiB on an H100), so a GPU gets a size that reaches its
+/// memory; a CPU's OpenCL reverses at a few GB/s, where 16 MiB already passes its caches and
+/// keeps the run short.
+std::uint64_t defaultReverseBytes(const DeviceInfo& device);
+
+/// What runs of `params` on `device`: the input (the file's bytes, --size random bytes, or
+/// defaultReverseBytes), the variants, the work-group size. Throws what checkReverseSpec throws.
+ReverseSpec planReverse(const DeviceInfo& device, const ReverseParams& params);
+
+/// The bytes of a file to reverse: InputError naming it when it is missing, a folder,
+/// unreadable, empty, or larger than the reversal takes.
+std::vector<std::uint8_t> readReverseInput(const std::string& path);
+
+/// The report histlab-cli reverse prints: input, device, copy kernel, one line per variant,
+/// every timed run's milliseconds (`timing`), the best variant.
+std::string reverseText(const ReverseRun& run, bool timing);
+
 /// One row per variant: variant,kernel,bytes,global,local,median_ms,min_ms,gbps,
 /// percent_of_copy,correct_bytes,status,detail.
 std::string reverseCsv(const ReverseRun& run);
 
-/// The whole run: device, input, metric, copy kernel, every variant with its samples.
+/// The whole run: device, input, metric, copy kernel, every variant with its timings.
 std::string reverseJson(const ReverseRun& run);
 
 } // namespace histlab

@@ -148,18 +148,6 @@ struct ScanResult {
     bool inclusive = false;
 };
 
-std::vector<ScanVariant> parseScanVariants(const std::string& text) {
-    if (text == "all")
-        return allScanVariants();
-    std::vector<ScanVariant> variants;
-    for (std::size_t b = 0; b <= text.size();) {
-        const std::size_t e = std::min(text.find(',', b), text.size());
-        variants.push_back(parseScanVariant(text.substr(b, e - b)));
-        b = e + 1;
-    }
-    return variants;
-}
-
 DashboardPipeline scanDashboardEntry() {
     return {"scan",
             "the whole-array exclusive scan, lookback, of random uint32 values; (4 read + 4 "
@@ -210,7 +198,10 @@ Pipeline scanPipeline() {
                        "naive | blelloch | wgscan (exclusive scans of each 65,536-value segment) "
                        "| reduce-then-scan | lookback | auto (whole-array scans) | all (default), "
                        "or a comma list",
-                       [](P& s, const std::string& v) { s.variants = parseScanVariants(v); }),
+                       [](P& s, const std::string& v) {
+                           s.variants =
+                               parseNameList<ScanVariant>(v, allScanVariants, parseScanVariant);
+                       }),
         valueOption<P>("--wg", "N|all",
                        "work-group size, a power of two from 16 to the device's maximum; all: "
                        "every one for the per-segment variants (whole-array ones at their "
@@ -237,10 +228,7 @@ Pipeline scanPipeline() {
         flagOption<P>("--inclusive",
                       "inclusive whole-array scans (per-segment scans stay exclusive)",
                       [](P& s) { s.inclusive = true; }),
-        valueOption<P>("--repeat", "N", "timed runs after a warm-up (default 5)",
-                       [](P& s, const std::string& v) {
-                           s.repeats = int(parseWholeNumber("--repeat", v, 1, 100000));
-                       }),
+        repeatOption<P>(&P::repeats, "timed runs after a warm-up (default 5)"),
     };
     p.csvHelp = "one row per point (variant, wg, elements, timings, GB/s, % of copy, status, "
                 "detail)";
@@ -269,13 +257,8 @@ Pipeline scanPipeline() {
             r.table = scanTable(run);
             r.csv = [&run] { return scanCsv(run); };
             r.json = [&run] { return scanJson(run); };
-            std::size_t ran = 0, mismatches = 0;
-            for (const ScanPoint& point : run.points) {
-                ran += statusRan(point.status) ? 1 : 0;
-                mismatches += point.status == Status::Mismatch ? 1 : 0;
-            }
-            r.verdict = verdictOf(run.points.size(), ran, mismatches, "scan(s)",
-                                  "no scan variant could run on " + run.device.name);
+            r.verdict = countStatuses(run.points)
+                            .verdict("scan(s)", "no scan variant could run on " + run.device.name);
             return r;
         });
     p.describeItem = [](const std::any& item) {

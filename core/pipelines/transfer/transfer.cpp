@@ -4,8 +4,6 @@
 #include "pipelines/transfer/transfer.h"
 
 #include "image/image.h"
-#include "report/legacyjson.h"
-#include "report/report.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 
@@ -65,7 +63,29 @@ std::vector<std::uint64_t> transferSizes(std::uint64_t minBytes, std::uint64_t m
 }
 
 std::uint64_t defaultTransferMax(const DeviceInfo& device) {
-    return std::min<std::uint64_t>(std::uint64_t(1) << 30, device.maxAllocBytes);
+    const std::uint64_t bytes =
+        device.type == DeviceType::Cpu ? std::uint64_t(256) << 20 : std::uint64_t(1) << 30;
+    return std::min(bytes, device.maxAllocBytes);
+}
+
+void checkTransferMax(const DeviceInfo& info, std::uint64_t maxBytes) {
+    if (maxBytes > info.maxAllocBytes)
+        throw UsageError("--max-size",
+                         std::to_string(maxBytes) + " bytes do not fit one buffer of " + info.name +
+                             " (at most " + std::to_string(info.maxAllocBytes) + " bytes)");
+}
+
+void checkTransferSpec(const DeviceInfo& info, const TransferSpec& spec) {
+    const std::uint64_t maxBytes = spec.maxBytes ? spec.maxBytes : defaultTransferMax(info);
+    checkTransferMax(info, maxBytes);
+    if (spec.minBytes == 0)
+        throw UsageError("--min-size", "must be at least 1 byte");
+    if (spec.minBytes > maxBytes)
+        throw UsageError("--min-size", std::to_string(spec.minBytes) +
+                                           " bytes is above --max-size (" +
+                                           std::to_string(maxBytes) + " bytes)");
+    if (spec.repeats < 1)
+        throw UsageError("--repeat", "must be at least 1");
 }
 
 const TransferPoint* TransferSweep::largest(TransferKind kind) const {
@@ -206,19 +226,8 @@ LaunchLatency measureLaunchLatency(Device& device, int repeats, const CancelToke
 TransferSweep runTransfers(Device& device, const TransferSpec& spec, const CancelToken& cancel,
                            const std::function<void(const TransferPoint&)>& progress) {
     const DeviceInfo& info = device.info();
+    checkTransferSpec(info, spec);
     const std::uint64_t maxBytes = spec.maxBytes ? spec.maxBytes : defaultTransferMax(info);
-    if (spec.minBytes == 0)
-        throw UsageError("--min-size", "must be at least 1 byte");
-    if (spec.minBytes > maxBytes)
-        throw UsageError("--max-size", std::to_string(maxBytes) +
-                                           " bytes is below the smallest transfer (" +
-                                           std::to_string(spec.minBytes) + " bytes)");
-    if (maxBytes > info.maxAllocBytes)
-        throw UsageError("--max-size",
-                         std::to_string(maxBytes) + " bytes do not fit one buffer of " + info.name +
-                             " (at most " + std::to_string(info.maxAllocBytes) + " bytes)");
-    if (spec.repeats < 1)
-        throw UsageError("--repeat", "must be at least 1");
     TransferSweep sweep;
     sweep.device = info;
     sweep.sizes = transferSizes(spec.minBytes, maxBytes);
@@ -351,105 +360,6 @@ TransferSweep runTransfers(Device& device, const TransferSpec& spec, const Cance
         sweep.launch = measureLaunchLatency(device, std::max(spec.launchRepeats, 1), cancel);
     }
     return sweep;
-}
-
-namespace {
-
-JsonValue statsJson(const TimingStats& s) {
-    return JsonValue::Object{{"median_ms", s.medianMs}, {"min_ms", s.minMs}, {"max_ms", s.maxMs}};
-}
-
-void csvRow(std::ostringstream& out, const char* section, const std::string& kind,
-            const std::string& width, std::uint64_t bytes, double medianMs, double minMs,
-            double profiledMedianMs, double gbps, const std::string& status,
-            const std::string& detail) {
-    out << section << ',' << kind << ',' << width << ',' << bytes << ',' << medianMs << ',' << minMs
-        << ',' << profiledMedianMs << ',' << gbps << ',' << status << ',' << csvField(detail)
-        << '\n';
-}
-
-} // namespace
-
-std::string memoryCsv(const MemoryRun& run) {
-    std::ostringstream out;
-    out << "section,kind,width,bytes,median_ms,min_ms,profiled_median_ms,gbps,status,detail\n";
-    if (run.ceilings)
-        for (const WidthCeiling& c : run.ceilings->widths)
-            for (const auto* r : {&c.read, &c.copy})
-                csvRow(out, "ceiling", r == &c.read ? "read" : "copy", std::to_string(c.width),
-                       r->bytes, r->stats.medianMs, r->stats.minMs, r->stats.medianMs, r->gbps,
-                       statusName(c.status), c.detail);
-    if (run.transfers) {
-        for (const TransferPoint& p : run.transfers->points)
-            csvRow(out, "transfer", transferKindName(p.kind), "", p.bytes, p.wall.medianMs,
-                   p.wall.minMs, p.profiled.medianMs, p.gbps, statusName(p.status), p.detail);
-        if (const auto& l = run.transfers->launch)
-            csvRow(out, "launch", "do_nothing", "", 0, l->wall.medianMs, l->wall.minMs,
-                   l->profiled.medianMs, 0, l->ran ? "ran" : "failed", l->detail);
-    }
-    return out.str();
-}
-
-std::string memoryJson(const MemoryRun& run) {
-    JsonValue::Object root{
-        {"tool", "histlab-cli memory"},
-        {"date", utcTimestamp()},
-        {"device", run.device.name},
-        {"platform", run.device.platformName},
-        {"driver", run.device.driverVersion},
-        {"metric",
-         JsonValue::Object{
-             {"ceilings", "read: bytes read / median kernel time; copy: bytes read + bytes "
-                          "written / median kernel time (event profiling)"},
-             {"transfers", "latency: host wall time of one blocking transfer; GB/s: bytes "
-                           "transferred (once) / median latency"},
-             {"launch", "do_nothing, one work-item: event-profiled start to end, and host wall "
-                        "time of enqueue + finish"}}}};
-    if (run.ceilings) {
-        const CeilingSweep& c = *run.ceilings;
-        JsonValue::Array widths;
-        for (const WidthCeiling& w : c.widths)
-            widths.emplace_back(JsonValue::Object{{"width", w.width},
-                                                  {"element_bytes", 4 * w.width},
-                                                  {"status", statusName(w.status)},
-                                                  {"detail", w.detail},
-                                                  {"read_kernel", w.read.kernel},
-                                                  {"read_bytes", w.read.bytes},
-                                                  {"read", statsJson(w.read.stats)},
-                                                  {"read_gbps", w.read.gbps},
-                                                  {"copy_kernel", w.copy.kernel},
-                                                  {"copy_bytes", w.copy.bytes},
-                                                  {"copy", statsJson(w.copy.stats)},
-                                                  {"copy_gbps", w.copy.gbps}});
-        root["ceilings"] = JsonValue::Object{{"bytes", c.bytes},
-                                             {"best_read_width", c.bestReadWidth},
-                                             {"best_read_gbps", c.bestReadGbps},
-                                             {"best_copy_width", c.bestCopyWidth},
-                                             {"best_copy_gbps", c.bestCopyGbps},
-                                             {"widths", std::move(widths)}};
-    }
-    if (run.transfers) {
-        const TransferSweep& t = *run.transfers;
-        JsonValue::Array points, sizes;
-        for (std::uint64_t s : t.sizes)
-            sizes.emplace_back(s);
-        for (const TransferPoint& p : t.points)
-            points.emplace_back(JsonValue::Object{{"kind", transferKindName(p.kind)},
-                                                  {"bytes", p.bytes},
-                                                  {"status", statusName(p.status)},
-                                                  {"detail", p.detail},
-                                                  {"latency", statsJson(p.wall)},
-                                                  {"profiled", statsJson(p.profiled)},
-                                                  {"gbps", p.gbps}});
-        root["transfers"] =
-            JsonValue::Object{{"sizes", std::move(sizes)}, {"points", std::move(points)}};
-        if (t.launch)
-            root["launch"] = JsonValue::Object{{"ran", t.launch->ran},
-                                               {"detail", t.launch->detail},
-                                               {"profiled", statsJson(t.launch->profiled)},
-                                               {"wall", statsJson(t.launch->wall)}};
-    }
-    return JsonValue(std::move(root)).dump() + "\n";
 }
 
 } // namespace histlab

@@ -1,5 +1,5 @@
 #pragma once
-// Transfers (issue 6, the memory lab): host->device and device->host from pageable and pinned
+// Transfers (the memory lab): host->device and device->host from pageable and pinned
 // host memory, device->device copies, over a size sweep (4 KiB ... 1 GiB by default), and the
 // latency of launching a kernel.
 //
@@ -55,7 +55,12 @@ std::vector<TransferKind> allTransferKinds();
 /// that ladder.
 std::vector<std::uint64_t> transferSizes(std::uint64_t minBytes, std::uint64_t maxBytes);
 
-/// The default largest transfer: 1 GiB, or the device's largest buffer if smaller.
+/// The default largest transfer of a sweep: 256 MiB on a CPU device, 1 GiB on any other, never
+/// above the device's largest buffer. The sweep must reach past the caches to the memory's
+/// bandwidth: 256 MiB is past the last-level cache of any CPU, and 1 GiB past any GPU's. On a
+/// CPU device every "device" buffer is host memory too, and the sweep holds six buffers of the
+/// largest size and checks every byte of every run: at 1 GiB that is 6 GiB of memory and
+/// minutes of PoCL's time for no new figure; at 256 MiB, 1.5 GiB and well under a minute.
 std::uint64_t defaultTransferMax(const DeviceInfo& device);
 
 struct TransferSpec {
@@ -95,28 +100,23 @@ struct TransferSweep {
     const TransferPoint* largest(TransferKind kind) const;
 };
 
+/// What a sweep's sizes cannot be on `device`, before any work: UsageError("--max-size") for a
+/// largest transfer above the device's largest buffer.
+void checkTransferMax(const DeviceInfo& device, std::uint64_t maxBytes);
+
+/// What `spec` cannot run on `device`, before any work: checkTransferMax (of the spec's maximum
+/// or defaultTransferMax), UsageError("--min-size") below 1 byte or above the maximum,
+/// ("--repeat") below 1.
+void checkTransferSpec(const DeviceInfo& device, const TransferSpec& spec);
+
 /// Every kind of the spec at every size, then the launch latency; `progress` sees each point
 /// as it arrives. A point that cannot run (an allocation or a transfer that fails) is a result
-/// with that status; the sweep goes on. Throws UsageError("--max-size") for sizes below 1 byte,
-/// min above max, or max above the device's largest buffer; CancelledError when cancelled.
+/// with that status; the sweep goes on. Throws what checkTransferSpec throws, CancelledError
+/// when cancelled.
 TransferSweep runTransfers(Device& device, const TransferSpec& spec, const CancelToken& cancel = {},
                            const std::function<void(const TransferPoint&)>& progress = {});
 
 /// The launch latency alone (after a warm-up, `repeats` launches).
 LaunchLatency measureLaunchLatency(Device& device, int repeats, const CancelToken& cancel = {});
-
-/// What `histlab-cli memory` measured on one device: either part may be absent.
-struct MemoryRun {
-    DeviceInfo device;
-    std::optional<CeilingSweep> ceilings;
-    std::optional<TransferSweep> transfers;
-};
-
-/// One row per measurement: section (ceiling, transfer, launch), kind, width, bytes, median_ms,
-/// min_ms, profiled_median_ms, gbps, status, detail.
-std::string memoryCsv(const MemoryRun& run);
-
-/// The whole run: device, metrics, ceilings per width with the best, transfer points, launch.
-std::string memoryJson(const MemoryRun& run);
 
 } // namespace histlab

@@ -1,4 +1,4 @@
-// The per-device dashboard (issue 6) on PoCL with 64 KiB inputs: the registry lists the built-in
+// The per-device dashboard on PoCL with 64 KiB inputs: the registry lists the built-in
 // pipelines (ceilings first) and takes new ones without the dashboard naming them; a run yields
 // verified (or, for the ceilings, timed) results with positive, finite GB/s and ceilings that
 // stream out as they finish; a pipeline that throws is one result, not a failed run; runs
@@ -6,7 +6,7 @@
 #include "unitsupport.h"
 
 #include "pipelines/dashboard/dashboard.h"
-#include "report/legacyjson.h"
+#include "report/json.h"
 #include "runtime/cancel.h"
 #include "runtime/errors.h"
 
@@ -220,10 +220,60 @@ TEST(Dashboard, BadFilesAreRefusedWithTheReason) {
     } catch (const InputError& e) {
         EXPECT_NE(std::string(e.what()).find("device 3"), std::string::npos) << e.what();
     }
-    std::string text = dashboardJson(smallRun().run);
-    const std::string verified = "\"status\":\"verified\"";
-    text.replace(text.find(verified), verified.size(), "\"status\":\"splendid\"");
-    EXPECT_THROW(parseDashboardJson(text), InputError);
+    // A status the vocabulary does not have.
+    Json doc = parseJsonText(dashboardJson(smallRun().run), "run.json");
+    doc["results"][2]["status"] = "splendid";
+    try {
+        parseDashboardJson(doc.dump(), "run.json");
+        FAIL() << "accepted a status the vocabulary does not have";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind("run.json: ", 0), 0u) << e.what();
+        EXPECT_NE(std::string(e.what()).find("splendid"), std::string::npos) << e.what();
+    }
+    // A syntax error names the file, the line and the column.
+    try {
+        parseDashboardJson("{\n  \"histlab_dashboard\": 1,,\n}", "run.json");
+        FAIL() << "accepted a file that is not JSON";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("run.json: JSON: "), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("line 2"), std::string::npos) << e.what();
+    }
+}
+
+// A run saved before the files went through nlohmann-json (tests/data/README.md) still opens,
+// with its figures as they were written and its integers exact.
+TEST(Dashboard, OpensARunSavedBeforeNlohmann) {
+    const std::string path = std::string(HISTLAB_TEST_DATA_DIR) + "/dashboard-8cf2e84.json";
+    const DashboardRun run = parseDashboardJson(test::readFile(path));
+    EXPECT_EQ(run.note, "saved by histlab-cli before nlohmann-json (commit 8cf2e84)");
+    EXPECT_EQ(run.options.bytes, 16384u);
+    EXPECT_EQ(run.options.repeats, 2);
+    ASSERT_EQ(run.pipelines.size(), 12u);
+    EXPECT_EQ(run.pipelines.front(), "read-only");
+    EXPECT_EQ(run.pipelines.back(), "d2d");
+    ASSERT_EQ(run.devices.size(), 1u);
+    EXPECT_EQ(run.devices[0].inputBytes, 16384u);
+    EXPECT_EQ(run.devices[0].info.name, "pthread-skylake-avx512-Intel(R) Xeon(R) Processor");
+    EXPECT_EQ(run.devices[0].info.globalMemBytes, 8416079872u);
+    EXPECT_EQ(run.devices[0].info.maxAllocBytes, 2147483648u);
+    ASSERT_EQ(run.results.size(), 12u);
+    const DashboardResult& first = run.results[0];
+    EXPECT_EQ(first.pipeline, "read-only");
+    EXPECT_EQ(first.status, Status::Timed);
+    EXPECT_EQ(first.bytes, 16384u);
+    EXPECT_EQ(first.ceilingKind, "read-only");
+    EXPECT_EQ(first.percentOfCeiling, 100.0);
+    EXPECT_EQ(first.stats.samplesMs, (std::vector<double>{0.004625, 0.001217}));
+    EXPECT_EQ(first.stats.medianMs, 0.002921);
+    EXPECT_EQ(run.results[5].pipeline, "equalize");
+    EXPECT_EQ(run.results[5].bytes, 49152u);
+    EXPECT_EQ(run.results[11].status, Status::Verified);
+    // As a baseline of a run on a device of another name: its only device's results.
+    DashboardRun now = run;
+    now.devices[0].info.name = "another device";
+    const DashboardResult* b = findBaselineResult(run, now, now.results[4]);
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(b->pipeline, "scan");
 }
 
 TEST(Dashboard, RegisteredPipelinesRunWithoutTheDashboardNamingThem) {

@@ -1,11 +1,12 @@
 // The experiment framework on PoCL with small inputs: grids expand as specified, every point is
 // verified, points stream out as they finish, cancellation stops at the next point, a point
 // that cannot build is reported and the rest go on, runs round-trip through JSON, and a
-// baseline is matched by parameters. Also the small JSON reader the saved runs go through.
+// baseline is matched by parameters; saved runs of older versions still open; the plan's
+// decisions and the sweep's lines.
 #include "unitsupport.h"
 
 #include "pipelines/experiments/experiment.h"
-#include "report/legacyjson.h"
+#include "report/json.h"
 #include "runtime/cancel.h"
 #include "runtime/errors.h"
 #include "runtime/kernelsource.h"
@@ -286,41 +287,160 @@ TEST(ExperimentFiles, JsonRoundTripsAndBaselineMatchesByParameters) {
 TEST(ExperimentFiles, BadFilesNameTheProblem) {
     EXPECT_THROW(parseExperimentJson("{\"points\": []}"), InputError); // not ours
     try {
-        parseExperimentJson("{\"histlab_experiment\": 1, \"experiment\": \"banks\"}");
+        parseExperimentJson("{\"histlab_experiment\": 1, \"experiment\": \"banks\"}", "saved.json");
         FAIL() << "accepted a file without its fields";
     } catch (const InputError& e) {
-        EXPECT_NE(std::string(e.what()).find("\"date\""), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("'date'"), std::string::npos) << e.what();
+        EXPECT_EQ(std::string(e.what()).rfind("saved.json: ", 0), 0u) << e.what();
     }
-}
-
-TEST(Json, ParsesAndWritesBack) {
-    const JsonValue v = parseJson(
-        " {\"a\": [1, -2.5e3, true, false, null], \"b\": {\"c\": \"x\\\"y\\\\z\\n\\u00e9\"}} ");
-    const auto& a = v.at("a").asArray();
-    ASSERT_EQ(a.size(), 5u);
-    EXPECT_EQ(a[0].asNumber(), 1);
-    EXPECT_EQ(a[1].asNumber(), -2500);
-    EXPECT_TRUE(a[2].asBool());
-    EXPECT_FALSE(a[3].asBool());
-    EXPECT_TRUE(a[4].isNull());
-    EXPECT_EQ(v.at("b").at("c").asString(), "x\"y\\z\n\xc3\xa9");
-    EXPECT_EQ(parseJson(v.dump()).dump(), v.dump());
-    EXPECT_EQ(JsonValue(0.1).dump(), "0.1");
-    EXPECT_EQ(JsonValue(std::uint64_t(1) << 40).dump(), "1099511627776");
-}
-
-TEST(Json, ErrorsSayWhere) {
-    for (const char* bad :
-         {"", "{", "[1,]", "{\"a\" 1}", "\"unterminated", "01x", "[1] 2", "{\"a\": tru}"})
-        EXPECT_THROW(parseJson(bad), InputError) << bad;
+    // A syntax error names the file, the line and the column.
     try {
-        parseJson("{\n  \"a\": [1,\n  }\n}");
-        FAIL();
+        parseExperimentJson("{\n  \"histlab_experiment\": 1,\n  }\n", "saved.json");
+        FAIL() << "accepted a file that is not JSON";
     } catch (const InputError& e) {
-        EXPECT_NE(std::string(e.what()).find("line 3"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("saved.json: JSON: "), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("line 3, column 3"), std::string::npos) << e.what();
     }
-    EXPECT_THROW(parseJson("[1]").at("x"), InputError);
-    EXPECT_THROW(parseJson("{\"x\": 1}").at("x").asString(), InputError);
+    // An experiment this version does not know is the file's fault, not a usage error.
+    EXPECT_THROW(parseExperimentJson("{\"histlab_experiment\": 1, \"experiment\": \"nope\"}"),
+                 InputError);
+}
+
+// Integers of a saved run stay exact beyond a double's 2^53 (the old reader's limit).
+TEST(ExperimentFiles, IntegersStayExact) {
+    ExperimentRun run;
+    run.kind = ExperimentKind::Banks;
+    run.date = "2026-01-01T00:00:00Z";
+    DeviceInfo device;
+    device.name = "big";
+    device.globalMemBytes = (std::uint64_t(1) << 60) + 1;
+    device.maxAllocBytes = (std::uint64_t(1) << 53) + 1;
+    run.devices.push_back(device);
+    run.bytes = (std::size_t(1) << 53) + 3;
+    const ExperimentRun back = parseExperimentJson(experimentJson(run));
+    EXPECT_EQ(back.bytes, run.bytes);
+    EXPECT_EQ(back.devices[0].globalMemBytes, device.globalMemBytes);
+    EXPECT_EQ(back.devices[0].maxAllocBytes, device.maxAllocBytes);
+}
+
+ExperimentParams paramsOf(ExperimentKind kind) {
+    ExperimentParams params;
+    params.kind = kind;
+    return params;
+}
+
+// The sweep's plan decides for histlab-cli sweep and the Experiments tab: the distributions when
+// none are named (the experiment's own, plus "image" when an image is given), the cap of
+// repeats (never below the minimum), and each device's input size (64 MiB on a CPU device, 256
+// MiB on any other, in whole 16-byte vectors, below 4 GiB).
+TEST(ExperimentPlan, DefaultsAndEachDevicesSize) {
+    DeviceInfo cpu;
+    cpu.type = DeviceType::Cpu;
+    DeviceInfo gpu;
+    gpu.type = DeviceType::Gpu;
+    DeviceInfo other;
+    ExperimentParams params = paramsOf(ExperimentKind::Stages);
+    ExperimentPlan plan = planExperiment({cpu, gpu, other}, params);
+    EXPECT_EQ(plan.spec.kind, ExperimentKind::Stages);
+    EXPECT_EQ(plan.spec.distributions, (std::vector<std::string>{"random", "uniform"}));
+    EXPECT_EQ(plan.bytes, (std::vector<std::size_t>{std::size_t(64) << 20, std::size_t(256) << 20,
+                                                    std::size_t(256) << 20}));
+    EXPECT_EQ(plan.spec.repeats, 5);
+    EXPECT_EQ(plan.spec.maxRepeats, 20);
+    params.repeats = 30;
+    params.sizeMiB = 1.0 / 1024 + 5.0 / 1048576; // 1029 bytes: whole vectors
+    params.image = std::make_shared<const HostImage>(makeSynthetic(SyntheticKind::Random, 64));
+    plan = planExperiment({gpu}, params);
+    EXPECT_EQ(plan.spec.maxRepeats, 30) << "the cap is at least the minimum";
+    EXPECT_EQ(plan.bytes, (std::vector<std::size_t>{1024}));
+    EXPECT_EQ(plan.spec.distributions, (std::vector<std::string>{"random", "uniform", "image"}));
+    EXPECT_EQ(plan.spec.image, params.image.get());
+    params.distributions = std::vector<std::string>{"skewed"};
+    EXPECT_EQ(planExperiment({gpu}, params).spec.distributions,
+              (std::vector<std::string>{"skewed"}));
+}
+
+/// The option a plan of `params` blames, or "" when it plans.
+std::string blamed(const ExperimentParams& params) {
+    DeviceInfo gpu;
+    gpu.type = DeviceType::Gpu;
+    try {
+        planExperiment({gpu}, params);
+        return "";
+    } catch (const UsageError& e) {
+        return e.parameter();
+    }
+}
+
+TEST(ExperimentPlan, WhatCannotRunIsRefusedByItsOption) {
+    EXPECT_EQ(blamed({}), "sweep") << "which experiment?";
+    ExperimentParams params = paramsOf(ExperimentKind::Banks);
+    params.distributions = std::vector<std::string>{"random", "sparkly"};
+    EXPECT_EQ(blamed(params), "--dist");
+    params.distributions = std::vector<std::string>{"image"};
+    EXPECT_EQ(blamed(params), "--dist") << "'image' needs --image FILE";
+    params.imagePath = "some.png"; // its image is loaded after the plan's device-free checks
+    EXPECT_EQ(blamed(params), "");
+    params = paramsOf(ExperimentKind::Banks);
+    params.sizeMiB = 4096;
+    EXPECT_EQ(blamed(params), "--size");
+    EXPECT_THROW(planExperiment({}, paramsOf(ExperimentKind::Banks)), UsageError);
+}
+
+TEST(ExperimentText, PointLinesSayTheAxisOfTheirExperiment) {
+    ExperimentPoint p;
+    p.distribution = "random";
+    p.series = "";
+    p.x = 4;
+    p.gbps = 123.4;
+    p.percentOfCeiling = 45.67;
+    p.status = Status::Verified;
+    p.params = {{"stage", "+scatter"}};
+    EXPECT_EQ(describeExperimentPoint(ExperimentKind::Banks, p),
+              "random local copies=4: 123 GB/s, 45.7 % of read-only, verified");
+    p.series = "auto";
+    p.status = Status::Timed;
+    p.gbps = 1.5;
+    EXPECT_EQ(describeExperimentPoint(ExperimentKind::Stages, p),
+              "random auto +scatter: 1.50 GB/s, 45.7 % of read-only, timed");
+    p.series = "naive";
+    p.status = Status::Unsupported;
+    p.reason = "no atomics";
+    EXPECT_EQ(describeExperimentPoint(ExperimentKind::Atomics, p),
+              "random naive: unsupported (no atomics)");
+}
+
+// A run saved before the files went through nlohmann-json (tests/data/README.md) still opens,
+// with its figures as they were written and its integers exact.
+TEST(ExperimentFiles, OpensARunSavedBeforeNlohmann) {
+    const std::string path = std::string(HISTLAB_TEST_DATA_DIR) + "/sweep-atomics-8cf2e84.json";
+    const ExperimentRun run = parseExperimentJson(test::readFile(path));
+    EXPECT_EQ(run.kind, ExperimentKind::Atomics);
+    EXPECT_EQ(run.note, "saved by histlab-cli before nlohmann-json (commit 8cf2e84)");
+    EXPECT_EQ(run.bytes, 65536u);
+    EXPECT_EQ(run.repeats, 2);
+    EXPECT_EQ(run.maxRepeats, 2);
+    EXPECT_EQ(run.distributions, (std::vector<std::string>{"uniform", "skewed"}));
+    ASSERT_EQ(run.devices.size(), 1u);
+    EXPECT_EQ(run.devices[0].name, "pthread-skylake-avx512-Intel(R) Xeon(R) Processor");
+    EXPECT_EQ(run.devices[0].globalMemBytes, 8416079872u);
+    ASSERT_EQ(run.ceilings.size(), 2u);
+    EXPECT_EQ(run.ceilings[0].distribution, "uniform");
+    EXPECT_EQ(run.ceilings[0].ceiling.bytes, 65536u);
+    EXPECT_EQ(run.ceilings[0].ceiling.stats.samplesMs.size(), 5u);
+    EXPECT_EQ(run.ceilings[0].ceiling.stats.medianMs, 0.002448);
+    ASSERT_EQ(run.points.size(), 8u);
+    const ExperimentPoint& p = run.points[0];
+    EXPECT_EQ(p.distribution, "uniform");
+    EXPECT_EQ(p.series, "naive");
+    EXPECT_EQ(p.status, Status::Verified);
+    EXPECT_EQ(p.gbps, 0.1959052877329021);
+    EXPECT_EQ(p.stats.samplesMs, (std::vector<double>{0.33868899999999996, 0.33036899999999997}));
+    EXPECT_EQ(p.stats.medianMs, 0.33452899999999997);
+    EXPECT_EQ(p.params.size(), 9u);
+    EXPECT_EQ(p.params[0], (std::pair<std::string, std::string>{"variant", "naive"}));
+    EXPECT_EQ(run.points[7].series, "cpu");
+    EXPECT_EQ(run.points[7].distribution, "skewed");
 }
 
 } // namespace

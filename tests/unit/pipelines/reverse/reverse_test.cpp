@@ -1,15 +1,16 @@
-// The memory lab's reversal (issue 6): the CPU reference and the byte counting by hand, every
+// The memory lab's reversal: the CPU reference and the byte counting by hand, every
 // kernel exact for sizes around its vector (1, 15, 16, 17, 63, 64, 65 bytes), a large prime
 // size and 4 MiB + 3 (tails handled in the kernel), from a file's bytes too; a kernel that
 // reverses wrongly reported as a mismatch with its count, a kernel the device refuses as
 // unsupported and one that is missing as failed, the rest of the run going on; the ceilings
-// per vector width; byte sizes as the command line writes them.
+// per vector width; byte sizes as the command line writes them; the plan's decisions (default
+// size, one input) and the --input file reader.
 #include "unitsupport.h"
 
 #include "pipelines/reverse/reverse.h"
 #include "report/bytesize.h"
-#include "report/legacyjson.h"
-#include "report/report.h"
+#include "report/json.h"
+#include "report/table.h"
 #include "runtime/errors.h"
 #include "runtime/kernelsource.h"
 
@@ -253,17 +254,115 @@ TEST(MemoryReverse, CsvAndJson) {
               "correct_bytes,status,detail");
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
     EXPECT_NE(csv.find("\nchar16_swizzle,reverse_char16_swizzle,1000,"), std::string::npos);
-    const JsonValue json = parseJson(reverseJson(run));
-    EXPECT_EQ(json.at("bytes").asNumber(), 1000);
-    EXPECT_EQ(json.at("tool").asString(), "histlab-cli reverse");
-    ASSERT_EQ(json.at("results").asArray().size(), 2u);
-    const JsonValue& first = json.at("results").asArray()[0];
-    EXPECT_EQ(first.at("variant").asString(), "char16_swizzle");
-    EXPECT_EQ(first.at("status").asString(), "verified");
-    EXPECT_EQ(first.at("correct_bytes").asNumber(), 1000);
-    EXPECT_TRUE(first.at("reference").asBool());
-    EXPECT_EQ(json.at("results").asArray()[1].at("reference").asBool(), false);
-    EXPECT_TRUE(json.at("best").isString());
+    const Json json = parseJsonText(reverseJson(run), "reverse.json");
+    EXPECT_EQ(json.at("bytes"), 1000);
+    EXPECT_EQ(json.at("tool"), "histlab-cli reverse");
+    ASSERT_EQ(json.at("results").size(), 2u);
+    const Json& first = json.at("results")[0];
+    EXPECT_EQ(first.at("variant"), "char16_swizzle");
+    EXPECT_EQ(first.at("status"), "verified");
+    EXPECT_EQ(first.at("correct_bytes"), 1000);
+    EXPECT_EQ(first.at("reference"), true);
+    EXPECT_EQ(json.at("results")[1].at("reference"), false);
+    EXPECT_TRUE(json.at("best").is_string());
+    // The one timings shape and the one device shape of every HistLab file.
+    EXPECT_EQ(timingFromJson(first).samplesMs, run.results[0].stats.samplesMs);
+    EXPECT_EQ(json.at("device").at("name"), run.device.name);
+    EXPECT_EQ(json.at("copy").at("bytes"), run.copy.bytes);
+}
+
+// The reversal's default size, decided once for histlab-cli reverse and the Memory tab. The two
+// differed: the window reversed 256 MiB on a GPU, the CLI 16 MiB on every device. The answer:
+// 16 MiB on a CPU device and 256 MiB on any other, because 16 MiB read plus 16 MiB written fit
+// the L2 cache of a large GPU (50 MiB on an H100), where the figure would be the cache's, not
+// the memory's; a CPU's OpenCL reverses at a few GB/s, and 16 MiB already passes its caches.
+// Never above the device's largest buffer or the 2 GiB the kernels' indices take.
+TEST(MemoryReversePlan, DefaultSizeBySortOfDevice) {
+    DeviceInfo info;
+    info.name = "test device";
+    info.maxWorkGroupSize = 256;
+    info.maxAllocBytes = std::uint64_t(4) << 30;
+    info.type = DeviceType::Cpu;
+    EXPECT_EQ(planReverse(info, {}).bytes, std::uint64_t(16) << 20);
+    info.type = DeviceType::Gpu;
+    EXPECT_EQ(planReverse(info, {}).bytes, std::uint64_t(256) << 20);
+    info.type = DeviceType::Accelerator;
+    EXPECT_EQ(planReverse(info, {}).bytes, std::uint64_t(256) << 20);
+    info.maxAllocBytes = 100 << 20; // a small device: its largest buffer
+    EXPECT_EQ(planReverse(info, {}).bytes, std::uint64_t(100) << 20);
+    ReverseParams params;
+    params.bytes = 4099;
+    params.repeats = 3;
+    params.workGroupSize = 64;
+    params.variants = {ReverseVariant::Uint4};
+    const ReverseSpec spec = planReverse(info, params);
+    EXPECT_EQ(spec.bytes, 4099u);
+    EXPECT_EQ(spec.repeats, 3);
+    EXPECT_EQ(spec.workGroupSize, 64u);
+    EXPECT_EQ(spec.variants, (std::vector<ReverseVariant>{ReverseVariant::Uint4}));
+}
+
+TEST(MemoryReversePlan, RefusesWhatCannotRunBeforeAnyWork) {
+    DeviceInfo info;
+    info.name = "test device";
+    info.type = DeviceType::Gpu;
+    info.maxWorkGroupSize = 256;
+    info.maxAllocBytes = std::uint64_t(1) << 30;
+    ReverseParams params;
+    params.inputPath = "x.bin";
+    params.bytes = 16;
+    try {
+        planReverse(info, params);
+        FAIL() << "a file and a size at once";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("either --input FILE or --size BYTES"),
+                  std::string::npos)
+            << e.what();
+    }
+    params.inputPath.reset();
+    params.bytes = (std::uint64_t(1) << 30) + 1;
+    try {
+        planReverse(info, params);
+        FAIL() << "more than the largest buffer";
+    } catch (const UsageError& e) {
+        EXPECT_EQ(e.parameter(), "--size");
+    }
+    params.bytes = 0;
+    EXPECT_THROW(planReverse(info, params), InputError);
+    params.bytes = 100;
+    params.workGroupSize = 512;
+    try {
+        planReverse(info, params);
+        FAIL() << "a work-group above the device's maximum";
+    } catch (const UsageError& e) {
+        EXPECT_EQ(e.parameter(), "--wg");
+    }
+}
+
+TEST(MemoryReversePlan, InputFilesAreReadOrRefusedByName) {
+    test::TempDir dir;
+    test::writeFile(dir / "three.bin", "abc");
+    test::writeFile(dir / "empty.bin", "");
+    EXPECT_EQ(readReverseInput((dir / "three.bin").string()), (Bytes{'a', 'b', 'c'}));
+    const auto refused = [](const std::string& path, const std::string& why) {
+        try {
+            readReverseInput(path);
+            ADD_FAILURE() << path << " was read";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+        }
+    };
+    refused((dir / "empty.bin").string(), "empty.bin: file is empty");
+    refused((dir / "nope.bin").string(), "nope.bin: no such file");
+    refused(dir.path().string(), "is a folder, not a file");
+    refused("", "--input: the file name is empty");
+    // The file's bytes run, named by the file.
+    ReverseParams params;
+    params.inputPath = (dir / "three.bin").string();
+    params.input = std::make_shared<const Bytes>(readReverseInput(*params.inputPath));
+    const ReverseSpec spec = planReverse(test::sharedDevice().info(), params);
+    EXPECT_EQ(spec.input->size(), 3u);
+    EXPECT_EQ(spec.source, *params.inputPath);
 }
 
 } // namespace

@@ -1,12 +1,11 @@
-// The memory lab's transfers and ceilings (issue 6) on the test device (PoCL in CI), small
+// The memory lab's transfers and ceilings on the test device (PoCL in CI), small
 // sizes: every transfer kind verified at every size of a sweep that ends off the power-of-two
 // ladder, with positive, finite latencies and bandwidths; the kernel launch latency; the
-// read-only and copy ceilings at every vector width with the best one named; the report files;
-// bad sizes refused before any work.
+// read-only and copy ceilings at every vector width with the best one named; bad sizes refused
+// before any work. (The memory lab's report files: pipelines/memorylab.)
 #include "unitsupport.h"
 
 #include "pipelines/transfer/transfer.h"
-#include "report/legacyjson.h"
 #include "runtime/errors.h"
 
 #include <gtest/gtest.h>
@@ -151,38 +150,6 @@ TEST(MemoryCeilings, BadRequestsRefused) {
     const CeilingSweep one = measureCeilingWidths(device, 4096, 1, {}, {16});
     ASSERT_EQ(one.widths.size(), 1u);
     EXPECT_EQ(one.bestCopyWidth, 16);
-}
-
-TEST(MemoryReport, CsvAndJson) {
-    Device& device = test::sharedDevice();
-    MemoryRun run;
-    run.device = device.info();
-    run.ceilings = measureCeilingWidths(device, 4096, 1, {}, {1, 4});
-    TransferSpec spec;
-    spec.minBytes = 1024;
-    spec.maxBytes = 2048;
-    spec.kinds = {TransferKind::HostToDevicePageable, TransferKind::DeviceToDevice};
-    spec.repeats = 1;
-    spec.launchRepeats = 3;
-    run.transfers = runTransfers(device, spec);
-    const std::string csv = memoryCsv(run);
-    EXPECT_EQ(csv.substr(0, csv.find('\n')),
-              "section,kind,width,bytes,median_ms,min_ms,profiled_median_ms,gbps,status,detail");
-    // 2 widths x (read, copy) + 2 kinds x 2 sizes + the launch.
-    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 4 + 4 + 1) << csv;
-    EXPECT_NE(csv.find("\nceiling,copy,4,8192,"), std::string::npos) << csv;
-    EXPECT_NE(csv.find("\ntransfer,d2d,,2048,"), std::string::npos) << csv;
-    EXPECT_NE(csv.find("\nlaunch,do_nothing,,0,"), std::string::npos) << csv;
-    const JsonValue json = parseJson(memoryJson(run));
-    EXPECT_EQ(json.at("tool").asString(), "histlab-cli memory");
-    EXPECT_EQ(json.at("ceilings").at("widths").asArray().size(), 2u);
-    EXPECT_EQ(json.at("transfers").at("points").asArray().size(), 4u);
-    EXPECT_EQ(json.at("transfers").at("points").asArray()[0].at("status").asString(), "verified");
-    EXPECT_TRUE(json.at("launch").at("ran").asBool());
-    // Either part may be absent.
-    MemoryRun ceilingsOnly;
-    ceilingsOnly.ceilings = run.ceilings;
-    EXPECT_EQ(parseJson(memoryJson(ceilingsOnly)).find("transfers"), nullptr);
 }
 
 } // namespace
