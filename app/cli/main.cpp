@@ -16,7 +16,6 @@
 #include "io/imageio.h"
 #endif
 
-
 using namespace histlab;
 using namespace histlab::cli;
 
@@ -36,7 +35,6 @@ Exit codes:
      for commands that run many variants or points: when none of them could run (one that
      cannot is a row that says why, and the run goes on)
 )";
-
 
 /// One line for a CLI11 parse error, in this tool's words.
 std::string describe(const CLI::ParseError& e, const std::string& commands) {

@@ -2,19 +2,14 @@
 // What histlab-cli's command files share: the exit codes of --help, image files in and out,
 // output paths checked before any work, a job's error as an exit code, device selection.
 #include "image/image.h"
-#include "report/bytesize.h" // parseByteSize
-#include "report/report.h"
+#include "report/files.h"
 #include "runtime/device.h"
 #include "runtime/errors.h"
 #include "runtime/runner.h"
 
 #include <algorithm>
-#include <charconv>
-#include <fstream>
-#include <iomanip>
 #include <iostream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 #ifdef HISTLAB_HAVE_OPENCV
@@ -25,61 +20,6 @@ namespace histlab::cli {
 
 /// The exit codes of --help.
 enum Exit { Ok = 0, Mismatch = 1, Usage = 2, Input = 3, DeviceFailure = 4 };
-
-/// A bad command line: the message goes to stderr and the exit code is Usage.
-struct UsageFailure {
-    std::string message;
-};
-
-/// The arguments after the command, read one by one.
-class ArgList {
-public:
-    explicit ArgList(const std::vector<std::string>& args)
-        : m_args(args) {}
-    bool empty() const { return m_pos >= m_args.size(); }
-    const std::string& next() { return m_args[m_pos++]; }
-    const std::string& value(const std::string& option) {
-        if (empty())
-            throw UsageFailure{option + ": needs a value"};
-        return next();
-    }
-
-private:
-    const std::vector<std::string>& m_args;
-    std::size_t m_pos = 0;
-};
-
-/// A whole number in [lo, hi], or UsageFailure naming the option.
-inline int parseCount(const std::string& option, const std::string& text, int lo, int hi) {
-    int v = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || end != text.data() + text.size())
-        throw UsageFailure{option + ": '" + text + "' is not a whole number"};
-    if (v < lo || v > hi)
-        throw UsageFailure{option + ": " + text + " is out of range (" + std::to_string(lo) + ".." +
-                           std::to_string(hi) + ")"};
-    return v;
-}
-
-/// A byte size as parseByteSize reads it ("4099", "64K", "1.5MiB"), or UsageFailure.
-inline std::uint64_t parseSize(const std::string& option, const std::string& text) {
-    try {
-        return parseByteSize(option, text);
-    } catch (const UsageError& e) {
-        throw UsageFailure{e.what()};
-    }
-}
-
-/// "a,b,,c" -> {"a", "b", "c"}.
-inline std::vector<std::string> splitList(const std::string& text) {
-    std::vector<std::string> items;
-    std::string item;
-    std::istringstream in(text);
-    while (std::getline(in, item, ','))
-        if (!item.empty())
-            items.push_back(item);
-    return items;
-}
 
 /// An image file through the OpenCV loader; InputError in a build without it (-DHISTLAB_OPENCV=
 /// OFF), `instead` saying what to use then.
@@ -136,12 +76,6 @@ inline int exitFor(const JobError& e) {
 inline int report(const JobError& e) {
     std::cerr << "histlab-cli: " << e.message << '\n';
     return exitFor(e);
-}
-
-inline std::string fixed(double v, int digits) {
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(digits) << v;
-    return s.str();
 }
 
 /// Device selectors ("auto", an index, "gpu", "cpu", a name, or "all") as device indices, each
