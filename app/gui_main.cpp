@@ -1,8 +1,8 @@
 // histlab: the desktop window. Wiring only: parse the command line, route the core's log into
 // Qt logging, open the window on the given image (or the bundled sample).
-#include "experimentpanel.h"
-#include "logging.h"
-#include "mainwindow.h"
+#include "bridge/logging.h"
+#include "panels/experimentpanel.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

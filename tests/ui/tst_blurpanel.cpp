@@ -5,12 +5,12 @@
 // the running one, Cancel keeps the previous result; the compare view's split and side-by-side
 // modes (one zoom for both panes, a draggable split line, its keys); Save Result writes the
 // output at full depth, and a save that cannot succeed says why and leaves no file.
-#include "blurpanel.h"
-#include "compareview.h"
-#include "imageview.h"
-#include "logging.h"
-#include "mainwindow.h"
+#include "bridge/logging.h"
+#include "panels/blurpanel.h"
 #include "uitestsupport.h"
+#include "views/compareview.h"
+#include "views/imageview.h"
+#include "window/mainwindow.h"
 
 #include <io/imageio.h>
 #include <pipelines/blur/blur.h>

@@ -4,9 +4,9 @@
 // again and, laid under the next as a baseline, adds hatched bars and a ratio of 1 for itself;
 // CSV and PNG exports write valid files; a bad baseline file is refused with the reason; Cancel
 // keeps the results that arrived.
-#include "dashboardpanel.h"
-#include "dashboardplot.h"
-#include "logging.h"
+#include "bridge/logging.h"
+#include "panels/dashboardpanel.h"
+#include "plots/dashboardplot.h"
 #include "uitestsupport.h"
 
 #include <pipelines/dashboard/dashboard.h>

@@ -4,11 +4,11 @@
 // the device's properties on the clipboard; Export JSON writes what `histlab-cli devices
 // --json` prints, and an export that cannot succeed leaves no file. In the window, Ctrl+Shift+D
 // and Ctrl+D open the Devices and Dashboard tabs.
-#include "dashboardpanel.h"
-#include "devicepanel.h"
-#include "logging.h"
-#include "mainwindow.h"
+#include "bridge/logging.h"
+#include "panels/dashboardpanel.h"
+#include "panels/devicepanel.h"
 #include "uitestsupport.h"
+#include "window/mainwindow.h"
 
 #include <QClipboard>
 #include <QFile>

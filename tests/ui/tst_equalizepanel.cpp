@@ -4,11 +4,11 @@
 // before and after and their CDFs (in % on the right axis); Save Result writes the full-depth
 // output and it reloads equal, Export Plot and Export CSV write their files, and a save that
 // cannot succeed says why and leaves no file; a run that fails says why in the tab.
-#include "compareview.h"
-#include "equalizepanel.h"
-#include "logging.h"
-#include "mainwindow.h"
+#include "bridge/logging.h"
+#include "panels/equalizepanel.h"
 #include "uitestsupport.h"
+#include "views/compareview.h"
+#include "window/mainwindow.h"
 
 #include <io/imageio.h>
 #include <pipelines/equalize/equalize.h>

@@ -3,11 +3,11 @@
 // a run saved as JSON opens again with the same points; a saved run laid under a new one as a
 // baseline draws the matching curves; exports write valid files; bad files are refused with
 // the reason.
-#include "experimentpanel.h"
-#include "experimentplot.h"
-#include "logging.h"
-#include "mainwindow.h"
+#include "bridge/logging.h"
+#include "panels/experimentpanel.h"
+#include "plots/experimentplot.h"
 #include "uitestsupport.h"
+#include "window/mainwindow.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

@@ -2,13 +2,13 @@
 // size asked for, the histograms and statistics as the CLI's CSV, the plot on the clipboard. A
 // failed export names the file, leaves neither the file nor a temporary one behind, and the
 // folder of a successful one is remembered (QSettings) as the dialogs' next start folder.
-#include "exportdialog.h"
-#include "exporter.h"
-#include "histogramplot.h"
-#include "logging.h"
-#include "mainwindow.h"
-#include "statisticspanel.h"
+#include "bridge/logging.h"
+#include "panels/statisticspanel.h"
+#include "plots/histogramplot.h"
 #include "uitestsupport.h"
+#include "window/exportdialog.h"
+#include "window/exporter.h"
+#include "window/mainwindow.h"
 
 #include <pipelines/histogram256/histogramstats.h>
 

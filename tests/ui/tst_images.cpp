@@ -2,11 +2,11 @@
 // and QDrop events with file URLs) and the refusals of what is not an image, the Images list
 // with its thumbnails and its failed entries, File › Open Recent, the Log panel, and the
 // window's layout remembered across sessions.
-#include "imagelist.h"
-#include "logging.h"
-#include "logpanel.h"
-#include "mainwindow.h"
+#include "bridge/logging.h"
+#include "panels/logpanel.h"
 #include "uitestsupport.h"
+#include "views/imagelist.h"
+#include "window/mainwindow.h"
 
 #include <QAction>
 #include <QApplication>

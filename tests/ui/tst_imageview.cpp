@@ -2,13 +2,13 @@
 // a dragged region, all in full-image pixels even when the preview is downscaled), then in the
 // window on PoCL: a selected region becomes the histograms' and statistics' input, clearing it
 // brings the whole image back, and of a quick series of regions the last one is what shows.
-#include "histogramplot.h"
-#include "imageview.h"
-#include "logging.h"
-#include "mainwindow.h"
-#include "runpanel.h"
-#include "statisticspanel.h"
+#include "bridge/logging.h"
+#include "panels/runpanel.h"
+#include "panels/statisticspanel.h"
+#include "plots/histogramplot.h"
 #include "uitestsupport.h"
+#include "views/imageview.h"
+#include "window/mainwindow.h"
 
 #include <image/image.h>
 #include <io/imageio.h>

@@ -6,11 +6,11 @@
 //
 // This test runs alone (RUN_SERIAL in CTest): the bound is about this program's event loop, and
 // another test's threads competing for the 2 cores would measure the machine instead.
-#include "imageview.h"
-#include "jobbridge.h"
-#include "logging.h"
-#include "mainwindow.h"
+#include "bridge/jobbridge.h"
+#include "bridge/logging.h"
 #include "uitestsupport.h"
+#include "views/imageview.h"
+#include "window/mainwindow.h"
 
 #include <image/image.h>
 #include <pipelines/histogram256/histogram256.h>

@@ -1,12 +1,12 @@
 // The main window on the offscreen platform: it shows the histograms of what it opened and
 // their statistics, keeps the previous image when a file is bad, lets the newest request win,
 // and never blocks its thread while the worker computes (tst_largeimages measures that).
-#include "histogramplot.h"
-#include "imageview.h"
-#include "logging.h"
-#include "mainwindow.h"
-#include "statisticspanel.h"
+#include "bridge/logging.h"
+#include "panels/statisticspanel.h"
+#include "plots/histogramplot.h"
 #include "uitestsupport.h"
+#include "views/imageview.h"
+#include "window/mainwindow.h"
 
 #include <image/image.h>
 #include <io/imageio.h>

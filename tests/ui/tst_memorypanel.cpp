@@ -6,10 +6,10 @@
 // shown. The pages save as JSON and CSV (reverseJson/reverseCsv, memoryJson/memoryCsv) and
 // export as PNG; a save before any run is refused with a message and writes nothing; a bad
 // size is refused before the run; Cancel stops a longer run.
-#include "logging.h"
-#include "mainwindow.h"
-#include "memorypanel.h"
+#include "bridge/logging.h"
+#include "panels/memorypanel.h"
 #include "uitestsupport.h"
+#include "window/mainwindow.h"
 
 #include <pipelines/reverse/reverse.h>
 #include <pipelines/transfer/transfer.h>

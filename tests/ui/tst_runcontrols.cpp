@@ -3,11 +3,11 @@
 // the image again, a combination the core rejects is reported and changes nothing, F5 runs
 // again, Esc or the Cancel button stops a long job and keeps what is shown, and the chosen
 // device is remembered.
-#include "histogramplot.h"
-#include "logging.h"
-#include "mainwindow.h"
-#include "runpanel.h"
+#include "bridge/logging.h"
+#include "panels/runpanel.h"
+#include "plots/histogramplot.h"
 #include "uitestsupport.h"
+#include "window/mainwindow.h"
 
 #include <pipelines/histogram256/histogram256.h>
 

@@ -4,10 +4,10 @@
 // work_group_scan_exclusive_add) is shown unsupported with its reason, in italics; the plot
 // exports as PNG, the run saves as JSON and CSV (and a save that cannot succeed leaves no
 // file); Cancel stops a longer sweep and keeps the points that finished.
-#include "logging.h"
-#include "mainwindow.h"
-#include "scanpanel.h"
+#include "bridge/logging.h"
+#include "panels/scanpanel.h"
 #include "uitestsupport.h"
+#include "window/mainwindow.h"
 
 #include <pipelines/scan/scan.h>
 #include <report/json.h>

@@ -1,6 +1,6 @@
 #pragma once
 // Helpers shared by the window's Qt tests.
-#include "histogramplot.h"
+#include "plots/histogramplot.h"
 
 #include <QImage>
 #include <QList>
