@@ -51,6 +51,7 @@ int renderExperiment(const QString& runPath, const QString& out, const QString& 
     histlab::ui::JobBridge bridge;
     histlab::ui::ExperimentPanel panel(&bridge);
     panel.resize(1100, 700);
+    panel.setErrorDialogsEnabled(false); // the reason goes to stderr
     QString problem;
     QObject::connect(&panel, &histlab::ui::ExperimentPanel::problem,
                      [&](const QString& message) { problem = message; });

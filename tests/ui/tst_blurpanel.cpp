@@ -138,7 +138,7 @@ void TestBlurPanel::withoutAnImageRunIsDisabled() {
     BlurPanel* panel = window.blurPanel();
     window.tabs()->setCurrentWidget(panel);
     QVERIFY(!panel->runButton()->isEnabled());
-    QVERIFY(!panel->saveButton()->isEnabled());
+    QVERIFY(!panel->saveResultButton()->isEnabled());
     QSignalSpy problems(panel, &BlurPanel::problem);
     panel->startRun(); // as Ctrl+Enter would, were it enabled
     QCOMPARE(problems.count(), 1);
@@ -228,7 +228,7 @@ void TestBlurPanel::wholeImageEqualsReference() {
     QCOMPARE(view->imageSize(), QSize(input.width, input.height));
     QVERIFY(panel->timingsLabel()->text().contains(QStringLiteral("median")));
     QVERIFY(panel->timingsLabel()->text().contains(QStringLiteral("verified")));
-    QVERIFY(panel->saveButton()->isEnabled());
+    QVERIFY(panel->saveResultButton()->isEnabled());
     QVERIFY(!panel->cornersTable()->isEnabled()); // the launch demo's only
 }
 
@@ -292,14 +292,14 @@ void TestBlurPanel::launchDemoShowsExpectedOutcomesAndCorners() {
         QCOMPARE(cell(corners, k, 1), QStringLiteral("(16, 16)"));
         QCOMPARE(cell(corners, k, 2), QStringLiteral("n/a (OpenCL C 1.2)"));
     }
-    QVERIFY(panel->saveButton()->isEnabled());
+    QVERIFY(panel->saveResultButton()->isEnabled());
 
     // A refused launch has no output: its place says why, there is nothing to save.
     panel->selectRow(cl12);
     QVERIFY(panel->compareView()->result().isNull());
     QVERIFY2(panel->compareView()->placeholder().contains(QStringLiteral("refused")),
              qPrintable(panel->compareView()->placeholder()));
-    QVERIFY(!panel->saveButton()->isEnabled());
+    QVERIFY(!panel->saveResultButton()->isEnabled());
     QVERIFY(!panel->selectedOutput());
     QCOMPARE(cell(corners, 0, 0), QString());
 }
@@ -377,8 +377,7 @@ void TestBlurPanel::newRunReplacesRunningOneAndCancelKeepsResult() {
     QVERIFY(run(panel));
     QVERIFY(panel->result().has_value());
     panel->repeatsSpin()->setValue(1000);
-    QSignalSpy progress(window.findChild<histlab::ui::JobBridge*>(),
-                        &histlab::ui::JobBridge::blurProgress);
+    QSignalSpy progress(panel, &BlurPanel::progressChanged);
     ended.clear();
     panel->startRun();
     QVERIFY(panel->isRunning());
@@ -387,7 +386,7 @@ void TestBlurPanel::newRunReplacesRunningOneAndCancelKeepsResult() {
     QVERIFY(QTest::qWaitFor(
         [&] {
             return std::any_of(progress.begin(), progress.end(), [](const QList<QVariant>& p) {
-                return p.at(2).toString() == QStringLiteral("direct");
+                return p.at(1).toString() == QStringLiteral("direct");
             });
         },
         kTimeoutMs));
@@ -421,7 +420,7 @@ void TestBlurPanel::anotherImageClearsTheResult() {
     QVERIFY(shown.wait(kTimeoutMs));
     QCOMPARE(panel->imageSource(), fixture(QStringLiteral("gray8.png")));
     QCOMPARE(panel->runsTable()->rowCount(), 0);
-    QVERIFY(!panel->saveButton()->isEnabled());
+    QVERIFY(!panel->saveResultButton()->isEnabled());
     QCOMPARE(panel->compareView()->imageSize(), QSize(37, 23));
     QVERIFY(panel->compareView()->result().isNull());
 
@@ -573,7 +572,7 @@ void TestBlurPanel::saveWritesTheResultAndReloads() {
         asked = start;
         return path("blurred.png");
     });
-    QTest::mouseClick(panel->saveButton(), Qt::LeftButton);
+    QTest::mouseClick(panel->saveResultButton(), Qt::LeftButton);
     QVERIFY2(asked.contains(QStringLiteral("gray16-blur-r2-")) &&
                  asked.endsWith(QStringLiteral(".png")),
              qPrintable(asked));

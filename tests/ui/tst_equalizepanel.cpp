@@ -111,7 +111,7 @@ void TestEqualizePanel::withoutAnImageRunIsDisabled() {
     window.setErrorDialogsEnabled(false);
     EqualizePanel* panel = window.equalizePanel();
     QVERIFY(!panel->runButton()->isEnabled());
-    QVERIFY(!panel->saveButton()->isEnabled());
+    QVERIFY(!panel->saveResultButton()->isEnabled());
     QVERIFY(!panel->exportPlotButton()->isEnabled());
     QSignalSpy problems(panel, &EqualizePanel::problem);
     panel->startRun();
@@ -192,9 +192,9 @@ void TestEqualizePanel::equalsReference() {
     QVERIFY(!panel->compareView()->result().isNull());
     QCOMPARE(panel->compareView()->result().size(), panel->compareView()->original().size());
     QCOMPARE(panel->compareView()->imageSize(), QSize(input.width, input.height));
-    QVERIFY(panel->saveButton()->isEnabled());
+    QVERIFY(panel->saveResultButton()->isEnabled());
     QVERIFY(panel->exportPlotButton()->isEnabled());
-    QVERIFY(panel->exportCsvButton()->isEnabled());
+    QVERIFY(panel->saveCsvButton()->isEnabled());
 }
 
 void TestEqualizePanel::ctrlEnterRunsInTheTab() {
@@ -226,7 +226,7 @@ void TestEqualizePanel::saveAndExportsWriteFiles() {
         asked = start;
         return path("equalized.png");
     });
-    QTest::mouseClick(panel->saveButton(), Qt::LeftButton);
+    QTest::mouseClick(panel->saveResultButton(), Qt::LeftButton);
     QVERIFY2(asked.endsWith(QStringLiteral("gray16-equalized.png")), qPrintable(asked));
     const HostImage reloaded = load(path("equalized.png"));
     QCOMPARE(reloaded.depth, 16);
@@ -243,7 +243,7 @@ void TestEqualizePanel::saveAndExportsWriteFiles() {
         QVERIFY2(QFileInfo(path(name)).size() > 0, qPrintable(name));
     }
     QVERIFY(!QImage(path("plot.png")).isNull());
-    QVERIFY(panel->exportCsvTo(path("hist.csv")).ok);
+    QVERIFY(panel->saveCsvTo(path("hist.csv")).ok);
     QFile csv(path("hist.csv"));
     QVERIFY(csv.open(QIODevice::ReadOnly));
     const QStringList lines =
@@ -278,7 +278,7 @@ void TestEqualizePanel::failedSaveSaysWhyAndLeavesNoFile() {
     QVERIFY(box->text().contains(saved.message));
     box->close();
     // The CSV likewise.
-    QVERIFY(!panel->exportCsvTo(dir.filePath(QStringLiteral("missing/hist.csv"))).ok);
+    QVERIFY(!panel->saveCsvTo(dir.filePath(QStringLiteral("missing/hist.csv"))).ok);
     // Nothing written, not even a temporary file.
     QCOMPARE(dir.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System),
              QStringList());
@@ -299,7 +299,7 @@ void TestEqualizePanel::failedRunSaysWhyInTheTab() {
              qPrintable(problems.first().first().toString()));
     QVERIFY(panel->statusLabel()->styleSheet().contains(QStringLiteral("c00000")));
     QVERIFY(!panel->result().has_value());
-    QVERIFY(!panel->saveButton()->isEnabled());
+    QVERIFY(!panel->saveResultButton()->isEnabled());
     QVERIFY(panel->runButton()->isEnabled());
 }
 

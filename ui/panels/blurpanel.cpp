@@ -1,28 +1,18 @@
 #include "panels/blurpanel.h"
 
 #include "bridge/logging.h"
+#include "panels/resulttable.h"
 #include "views/compareview.h"
 
-#include <io/imageio.h>
-#include <runtime/errors.h>
-
-#include <QAction>
 #include <QComboBox>
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
 #include <QFormLayout>
-#include <QHBoxLayout>
+#include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QMessageBox>
-#include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
-#include <QToolBar>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -30,32 +20,82 @@
 
 namespace histlab::ui {
 
+// The worker's side ------------------------------------------------------------------------
+
+HostImage launchPlane(const HostImage& image, std::string* note) {
+    HostImage plane = toHighByte(image);
+    std::string why =
+        image.depth == 16 ? "16-bit image: blurred on the high byte of each value" : "";
+    if (plane.channels != 1) {
+        plane.data = lumaPlane(plane);
+        plane.channels = 1;
+        why = image.depth == 16 ? "16-bit color image: blurred on the luma of its high bytes"
+                                : "color image: blurred on its luma (OpenCV's BGR2GRAY)";
+    }
+    if (note)
+        *note = why;
+    return plane;
+}
+
+JobWork blurJob(const BlurRequest& request, std::shared_ptr<ImageCache> images) {
+    return [request, images](JobContext& ctx, const ItemSink&) -> std::any {
+        const std::shared_ptr<const HostImage> full = images->load(ctx, request.source);
+        Device& device = jobDevice(ctx, request.device, "blur");
+        BlurResult result;
+        result.request = request;
+        result.device = device.info();
+        result.imageSize = QSize(full->width, full->height);
+        const int side = request.maxPreviewSide;
+        if (request.mode == BlurRequest::Mode::Launches) {
+            std::string note;
+            const HostImage gray = launchPlane(*full, &note);
+            result.note = QString::fromStdString(note);
+            result.channels = 1;
+            result.inputPreview = previewOf(gray, side);
+            const std::vector<BlurLaunch> launches =
+                request.launches.empty() ? allBlurLaunches() : request.launches;
+            ctx.progress(0.1, launches.size() == 1 ? blurLaunchName(launches.front()) : "launches");
+            result.launches = runBlurLaunches(device, gray, request.radius, launches,
+                                              request.repeats, ctx.cancelToken());
+            for (const BlurLaunchResult& launch : result.launches)
+                result.previews.push_back(launch.output.empty() ? QImage()
+                                                                : previewOf(launch.output, side));
+        } else {
+            result.channels = full->channels;
+            result.depth = full->depth;
+            result.inputPreview = previewOf(*full, side);
+            const std::vector<BlurVariant> variants =
+                request.variants.empty() ? std::vector<BlurVariant>{BlurVariant::Auto}
+                                         : request.variants;
+            std::size_t done = 0;
+            ctx.progress(0.1, blurVariantName(variants.front()));
+            result.runs = runBlurVariants(
+                device, *full, {request.radius}, variants, request.border, request.repeats,
+                ctx.cancelToken(), {}, [&](BlurVariantRow& row) {
+                    result.previews.push_back(row.run && !row.run->output.empty()
+                                                  ? previewOf(row.run->output, side)
+                                                  : QImage());
+                    if (++done < variants.size())
+                        ctx.progress(0.1 + 0.9 * double(done) / double(variants.size()),
+                                     blurVariantName(variants[done]));
+                });
+        }
+        return result;
+    };
+}
+
+// The tab ----------------------------------------------------------------------------------
+
 namespace {
 
 enum class PanelMode { WholeImage, Launches };
 constexpr int kAll = -1; // the variant and launch combos' "all"
-
-const QString kSaveFilter = QObject::tr(
-    "PNG (*.png);;TIFF (*.tif *.tiff);;BMP (*.bmp);;JPEG (*.jpg *.jpeg);;PGM/PPM (*.pgm *.ppm);;"
-    "WebP (*.webp);;All files (*)");
-
-QSettings settings() {
-    return QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
-}
 
 /// Unsupported (a launch refused as the text says it must be, or what the device lacks) and not
 /// applicable (no interior, or a variant not made for the radius): outcomes the core expects,
 /// with their reason; failed is an error of one variant among several.
 bool isExpected(Status status) {
     return status == Status::Unsupported || status == Status::NotApplicable;
-}
-
-QString ms(double value) {
-    return QString::number(value, 'f', value >= 100 ? 1 : value >= 1 ? 3 : 4);
-}
-
-QString gbps(double value) {
-    return QString::number(value, 'f', value >= 100 ? 0 : 2);
 }
 
 QString size2(std::size_t x, std::size_t y);
@@ -79,24 +119,15 @@ QString size2(std::size_t x, std::size_t y) {
 } // namespace
 
 BlurPanel::BlurPanel(JobBridge* bridge, QWidget* parent)
-    : QWidget(parent)
-    , m_bridge(bridge)
-    , m_compare(new CompareView)
+    : ResultPanel(bridge, {QStringLiteral("blur"), tr("blur"), tr("Run Blur"), {}},
+                  {tr("blur"), tr("the Blur tab blurs the image the Image tab shows"),
+                   tr("blurred image"), tr("Save Blurred Image"), tr("Result")},
+                  parent)
     , m_mode(new QComboBox)
     , m_border(new QComboBox)
     , m_variant(new QComboBox)
     , m_launch(new QComboBox)
     , m_radius(new QSpinBox)
-    , m_repeats(new QSpinBox)
-    , m_imageLabel(new QLabel)
-    , m_deviceLabel(new QLabel)
-    , m_run(new QPushButton(tr("Ru&n")))
-    , m_cancel(new QPushButton(tr("Cancel")))
-    , m_save(new QPushButton(tr("Save Result…")))
-    , m_runAction(new QAction(tr("Run Blur"), this))
-    , m_progress(new QProgressBar)
-    , m_status(new QLabel)
-    , m_hover(new QLabel)
     , m_runs(new QTableWidget)
     , m_corners(new QTableWidget)
     , m_cornersTitle(new QLabel)
@@ -138,44 +169,19 @@ BlurPanel::BlurPanel(JobBridge* bridge, QWidget* parent)
     m_radius->setRange(1, 256);
     m_radius->setValue(1);
     m_radius->setToolTip(tr("The window is (2R + 1) × (2R + 1) pixels"));
-    m_repeats->setRange(1, 1000);
-    m_repeats->setValue(5);
-    m_repeats->setToolTip(tr("Timed runs after one warm-up; median and min are shown"));
-    m_imageLabel->setWordWrap(true);
-    m_deviceLabel->setWordWrap(true);
-    m_deviceLabel->setText(tr("the Run dock's"));
-    m_deviceLabel->setToolTip(tr("The device chosen in the Run dock (Run › Run)"));
-    m_cancel->setEnabled(false);
-    m_save->setEnabled(false);
-    m_save->setToolTip(tr("The shown result at full size and depth (PNG, TIFF, BMP, JPEG, "
-                          "PGM/PPM, WebP)"));
-    m_run->setToolTip(tr("Blur the image with these settings (Ctrl+Enter); a run in progress "
-                         "is replaced"));
-    m_progress->setRange(0, 1000);
-    m_progress->setTextVisible(false);
-    m_progress->setVisible(false);
-    m_status->setWordWrap(true);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-
-    // Ctrl+Enter while the focus is anywhere in the tab: F5 is the window's Run Again.
-    m_runAction->setShortcuts(
-        {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
-    m_runAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    addAction(m_runAction);
+    runButton()->setToolTip(tr("Blur the image with these settings (Ctrl+Enter); a run in "
+                               "progress is replaced"));
+    setProgressFormat(tr("blurring: %1…"));
 
     // Mnemonics that the Run dock (always shown) and the menu bar do not use.
-    m_form = new QFormLayout;
-    m_form->addRow(tr("Image"), m_imageLabel);
-    m_form->addRow(tr("M&ode"), m_mode);
-    m_form->addRow(tr("Border"), m_border);
-    m_form->addRow(tr("Varian&t"), m_variant);
-    m_form->addRow(tr("Launc&h"), m_launch);
-    m_form->addRow(tr("R&adius"), m_radius);
-    m_form->addRow(tr("Repeat&s"), m_repeats);
-    m_form->addRow(tr("Device"), m_deviceLabel);
-    auto* runRow = new QHBoxLayout;
-    runRow->addWidget(m_run);
-    runRow->addWidget(m_cancel);
+    form()->addRow(tr("M&ode"), m_mode);
+    form()->addRow(tr("Border"), m_border);
+    form()->addRow(tr("Varian&t"), m_variant);
+    form()->addRow(tr("Launc&h"), m_launch);
+    form()->addRow(tr("R&adius"), m_radius);
+    addRepeatsRow(tr("Timed runs after one warm-up; median and min are shown"));
+    addDeviceRow();
+    filesGrid()->addWidget(saveResultButton(), 0, 0);
 
     // The corners table: small, so it sits with the controls; the runs table takes the width.
     m_corners->setColumnCount(3);
@@ -187,184 +193,83 @@ BlurPanel::BlurPanel(JobBridge* bridge, QWidget* parent)
         {tr("top-left"), tr("top-right"), tr("bottom-left"), tr("bottom-right")});
     m_corners->setToolTip(tr("get_global_id, get_local_size and get_enqueued_local_size as the "
                              "work-item at each corner of the range saw them"));
+    setUpFixedTable(m_corners);
     m_corners->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_corners->horizontalHeader()->setStretchLastSection(true);
-    m_corners->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_corners->setSelectionMode(QAbstractItemView::NoSelection);
-    m_corners->setWordWrap(false);
-    m_corners->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_corners->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_corners->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
-    m_corners->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     m_cornersTitle->setWordWrap(true);
     m_timings->setWordWrap(true);
     m_timings->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_timings->setAlignment(Qt::AlignLeft | Qt::AlignTop);
 
-    auto* controls = new QVBoxLayout;
-    controls->addLayout(m_form);
-    controls->addLayout(runRow);
-    controls->addWidget(m_progress);
-    controls->addWidget(m_status);
-    controls->addWidget(m_save);
-    controls->addSpacing(8);
-    controls->addWidget(m_cornersTitle);
-    controls->addWidget(m_corners);
-    controls->addSpacing(8);
-    controls->addWidget(m_timings);
-    controls->addStretch(1);
-    auto* left = new QWidget;
-    left->setLayout(controls);
-    left->setMaximumWidth(380);
-
-    // The compare view under its tool bar: mode, zoom, and the pixel under the cursor.
-    auto* tools = new QToolBar;
-    tools->setIconSize(QSize(16, 16));
-    tools->addActions(m_compare->modeActions());
-    tools->addSeparator();
-    tools->addActions(m_compare->zoomActions());
-    tools->addSeparator();
-    tools->addWidget(m_hover);
-    auto* viewer = new QWidget;
-    auto* viewerLayout = new QVBoxLayout(viewer);
-    viewerLayout->setContentsMargins(0, 0, 0, 0);
-    viewerLayout->setSpacing(2);
-    viewerLayout->addWidget(tools);
-    viewerLayout->addWidget(m_compare, 1);
+    columnEnd()->addSpacing(8);
+    columnEnd()->addWidget(m_cornersTitle);
+    columnEnd()->addWidget(m_corners);
+    columnEnd()->addSpacing(8);
+    columnEnd()->addWidget(m_timings);
 
     const QStringList headers = {
         tr("variant"),   tr("build options"), tr("range"), tr("local size"), tr("status"),
         tr("median ms"), tr("min ms"),        tr("GB/s"),  tr("verified"),   tr("detail")};
-    m_runs->setColumnCount(ColumnCount);
-    m_runs->setHorizontalHeaderLabels(headers);
-    m_runs->horizontalHeader()->setStretchLastSection(true);
-    m_runs->verticalHeader()->setVisible(false);
-    m_runs->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_runs->setSelectionBehavior(QAbstractItemView::SelectRows);
+    setUpResultTable(m_runs, headers);
     m_runs->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_runs->setWordWrap(false);
     m_runs->setMinimumHeight(120);
 
     auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(viewer);
+    right->addWidget(viewer());
     right->addWidget(m_runs);
     right->setStretchFactor(0, 1);
     right->setStretchFactor(1, 0);
     right->setChildrenCollapsible(false);
     right->setSizes({480, 190}); // five runs and the header
-    auto* layout = new QHBoxLayout(this);
-    layout->addWidget(left);
-    layout->addWidget(right, 1);
+    setResults(right);
 
-    connect(m_run, &QPushButton::clicked, this, &BlurPanel::startRun);
-    connect(m_runAction, &QAction::triggered, this, &BlurPanel::startRun);
-    connect(m_cancel, &QPushButton::clicked, this, &BlurPanel::cancelRun);
-    connect(m_save, &QPushButton::clicked, this, &BlurPanel::chooseSaveFile);
-    connect(m_mode, &QComboBox::currentIndexChanged, this, &BlurPanel::updateControls);
+    connect(m_mode, &QComboBox::currentIndexChanged, this, &BlurPanel::showModeRows);
     connect(m_runs, &QTableWidget::itemSelectionChanged, this, &BlurPanel::showSelection);
-    m_compare->showHoverIn(m_hover);
 
-    connect(m_bridge, &JobBridge::blurProgress, this,
-            [this](quint64, double fraction, const QString& stage) {
-                m_progress->setValue(qRound(fraction * 1000));
-                setStatus(tr("blurring: %1…").arg(stage));
-            });
-    connect(m_bridge, &JobBridge::blurFinished, this,
-            [this](quint64, const BlurResult& result) { showResult(result); });
-    connect(m_bridge, &JobBridge::blurFailed, this,
-            [this](quint64, const JobError& error) { showFailure(error); });
-
-    restoreSettings();
+    remember(m_border, QStringLiteral("border"));
+    remember(m_variant, QStringLiteral("variant"));
+    remember(m_launch, QStringLiteral("launch"));
+    m_mode->setCurrentIndex(settings().value(settingsKey(QStringLiteral("mode"))).toString() ==
+                                    QStringLiteral("launches")
+                                ? 1
+                                : 0);
+    remember(m_radius, QStringLiteral("radius"));
     setImage({}, {}, {});
-    updateControls();
-}
-
-void BlurPanel::restoreSettings() {
-    QSettings s = settings();
-    auto restoreCombo = [&s](QComboBox* combo, const QString& key) {
-        const int index = combo->findText(s.value(key).toString());
-        if (index >= 0)
-            combo->setCurrentIndex(index);
-    };
-    restoreCombo(m_border, QStringLiteral("blur/border"));
-    restoreCombo(m_variant, QStringLiteral("blur/variant"));
-    restoreCombo(m_launch, QStringLiteral("blur/launch"));
-    m_mode->setCurrentIndex(
-        s.value(QStringLiteral("blur/mode")).toString() == QStringLiteral("launches") ? 1 : 0);
-    m_radius->setValue(s.value(QStringLiteral("blur/radius"), m_radius->value()).toInt());
-    m_repeats->setValue(s.value(QStringLiteral("blur/repeats"), m_repeats->value()).toInt());
-    m_compare->rememberModeIn(QStringLiteral("blur/compare"));
+    showModeRows();
 }
 
 void BlurPanel::saveSettings() const {
-    QSettings s = settings();
-    s.setValue(QStringLiteral("blur/mode"),
-               m_mode->currentData().toInt() == int(PanelMode::Launches)
-                   ? QStringLiteral("launches")
-                   : QStringLiteral("whole"));
-    s.setValue(QStringLiteral("blur/border"), m_border->currentText());
-    s.setValue(QStringLiteral("blur/variant"), m_variant->currentText());
-    s.setValue(QStringLiteral("blur/launch"), m_launch->currentText());
-    s.setValue(QStringLiteral("blur/radius"), m_radius->value());
-    s.setValue(QStringLiteral("blur/repeats"), m_repeats->value());
+    settings().setValue(settingsKey(QStringLiteral("mode")),
+                        m_mode->currentData().toInt() == int(PanelMode::Launches)
+                            ? QStringLiteral("launches")
+                            : QStringLiteral("whole"));
 }
 
-void BlurPanel::updateControls() {
+void BlurPanel::showModeRows() {
     const bool launches = m_mode->currentData().toInt() == int(PanelMode::Launches);
-    m_form->setRowVisible(m_border, !launches);
-    m_form->setRowVisible(m_variant, !launches);
-    m_form->setRowVisible(m_launch, launches);
+    form()->setRowVisible(m_border, !launches);
+    form()->setRowVisible(m_variant, !launches);
+    form()->setRowVisible(m_launch, launches);
     m_cornersTitle->setVisible(launches); // the launch demo's kernel records them
     m_corners->setVisible(launches);
-    m_run->setEnabled(!m_source.isEmpty());
-    m_runAction->setEnabled(!m_source.isEmpty());
 }
 
-void BlurPanel::setImage(const QString& source, const QSize& imageSize, const QImage& preview) {
-    if (!source.isEmpty() && source == m_source && imageSize == m_imageSize)
-        return; // the same image (a region of it analysed, or run again): the results stay
-    if (isRunning()) {
-        m_bridge->cancelBlur(); // a blur of the image no longer shown: its answer is dropped
-        m_dropAnswer = true;
-        setRunning(false);
-    }
-    m_source = source;
-    m_imageSize = imageSize;
+void BlurPanel::clearResult() {
     m_result.reset();
     m_runs->setRowCount(0);
     fillCorners(nullptr);
     m_timings->clear();
-    m_save->setEnabled(false);
-    m_compare->setLabels(tr("Original"), tr("Result"));
-    if (source.isEmpty()) {
-        m_imageLabel->setText(tr("none: open one (File › Open)"));
-        m_compare->setPlaceholder(tr("Open an image (File › Open): the Blur tab blurs the image "
-                                     "the Image tab shows."));
-        m_compare->setImages({}, {});
-        setStatus(tr("No image yet: open one first."));
-    } else {
-        QString name = QFileInfo(source).fileName();
-        if (source.startsWith(QLatin1String(":/")))
-            name = tr("the sample image");
-        m_imageLabel->setText(
-            tr("%1, %2 × %3").arg(name).arg(imageSize.width()).arg(imageSize.height()));
-        m_imageLabel->setToolTip(QDir::toNativeSeparators(source));
-        m_compare->setPlaceholder(tr("Run (Ctrl+Enter) to see the blurred image here."));
-        m_compare->setImages(preview, {}, imageSize);
-        setStatus({});
-    }
-    updateControls();
 }
 
 BlurRequest BlurPanel::request() const {
     BlurRequest r;
-    r.source = m_source;
-    r.device = m_deviceSelector ? m_deviceSelector() : QStringLiteral("auto");
+    r.source = imageSource();
+    r.device = deviceSelector();
     r.mode = m_mode->currentData().toInt() == int(PanelMode::Launches)
                  ? BlurRequest::Mode::Launches
                  : BlurRequest::Mode::WholeImage;
     r.radius = m_radius->value();
-    r.repeats = m_repeats->value();
+    r.repeats = repeatsSpin()->value();
     r.border = BorderMode(m_border->currentData().toInt());
     const int variant = m_variant->currentData().toInt();
     r.variants = variant == kAll ? allBlurVariants() : std::vector{BlurVariant(variant)};
@@ -374,81 +279,18 @@ BlurRequest BlurPanel::request() const {
 }
 
 void BlurPanel::startRun() {
-    if (m_source.isEmpty()) {
-        const QString why = tr("No image to blur: open one first (File › Open).");
-        setStatus(why, true);
-        emit problem(why);
+    if (refuseWithoutImage())
         return;
-    }
-    saveSettings();
-    m_dropAnswer = false; // the bridge only answers the newest run: this one
     const BlurRequest r = request();
-    m_bridge->runBlur(r); // replaces a blur still running (lane "blur")
-    setRunning(true);
-    m_deviceLabel->setText(tr("%1 (from the Run dock)").arg(r.device));
-    setStatus(tr("blurring…"));
-    qCInfo(lcUi).noquote() << "blur" << m_source << "radius" << r.radius << "on device" << r.device;
-    emit runStarted();
+    qCInfo(lcUi).noquote() << "blur" << r.source << "radius" << r.radius << "on device" << r.device;
+    start(blurJob(r, bridge()->imageCache()), tr("blurring…"));
 }
 
-void BlurPanel::cancelRun() {
-    if (!isRunning())
-        return;
-    m_bridge->cancelBlur();
-    setStatus(tr("cancelling…"));
-}
-
-void BlurPanel::setRunning(bool running) {
-    m_cancel->setEnabled(running);
-    m_progress->setVisible(running);
-    m_progress->setValue(0);
-}
-
-void BlurPanel::setStatus(const QString& text, bool bad) {
-    m_status->setText(text);
-    m_status->setStyleSheet(bad ? QStringLiteral("color: #c00000; font-weight: bold;") : QString());
-}
-
-void BlurPanel::showFailure(const JobError& error) {
-    setRunning(false);
-    if (std::exchange(m_dropAnswer, false))
-        return;
-    if (error.kind == JobError::Kind::Cancelled) {
-        setStatus(tr("cancelled: the results shown are the previous run's"));
-        emit runEnded(tr("blur cancelled"));
-        return;
-    }
-    QString message = QString::fromStdString(error.message);
-    if (error.kind == JobError::Kind::Usage)
-        message = tr("Cannot run: %1").arg(message); // e.g. tiled above its largest radius
-    QString shown = message;
-    if (!error.buildLog.empty()) {
-        // The build options and log belong with the error (and in the Log dock).
-        m_status->setToolTip(QString::fromStdString(error.kernelFile + " " + error.options +
-                                                    "\n\n" + error.buildLog));
-        shown += tr(" (the tooltip has the build log)");
-    }
-    setStatus(shown, true);
-    qCWarning(lcUi).noquote() << "blur failed:" << jobErrorKindName(error.kind) << message
-                              << QString::fromStdString(error.buildLog);
-    emit problem(message);
-    emit runEnded(message);
-}
-
-void BlurPanel::showResult(const BlurResult& result) {
-    setRunning(false);
-    if (std::exchange(m_dropAnswer, false))
-        return;
-    m_status->setToolTip({});
-    m_result = result;
+QString BlurPanel::present(const BlurResult& result) {
     const bool launches = result.request.mode == BlurRequest::Mode::Launches;
-    m_deviceLabel->setText(QString::fromStdString(result.device.name));
-    m_deviceLabel->setToolTip(QStringLiteral("%1 [%2], %3")
-                                  .arg(QString::fromStdString(result.device.name),
-                                       QString::fromLatin1(deviceTypeName(result.device.type)),
-                                       QString::fromStdString(result.device.platformName)));
-    m_compare->setImages(result.inputPreview, {}, result.imageSize);
-    m_compare->setLabels(launches ? tr("Original (gray plane)") : tr("Original"), tr("Result"));
+    showDevice(result.device);
+    compareView()->setImages(result.inputPreview, {}, result.imageSize);
+    compareView()->setLabels(launches ? tr("Original (gray plane)") : tr("Original"), tr("Result"));
     fillRunsTable(result);
 
     // The first row with an output is shown; its outcome and the summary go to the status.
@@ -474,9 +316,7 @@ void BlurPanel::showResult(const BlurResult& result) {
     else if (ran)
         summary += tr("; verified byte for byte against the CPU reference");
     setStatus(summary, mismatches > 0);
-    qCInfo(lcUi).noquote() << "blur of" << result.request.source << "on"
-                           << QString::fromStdString(result.device.name) << ":" << summary;
-    emit runEnded(summary);
+    return summary;
 }
 
 void BlurPanel::fillRunsTable(const BlurResult& result) {
@@ -530,8 +370,9 @@ void BlurPanel::fillRunsTable(const BlurResult& result) {
                     r.globalX ? size2(r.globalX, r.globalY) : QStringLiteral("—"),
                     r.localX ? size2(r.localX, r.localY) : QStringLiteral("NULL"),
                     QString::fromLatin1(statusName(r.status)),
-                    ran ? ms(r.stats.medianMs) : QString(), ran ? ms(r.stats.minMs) : QString(),
-                    ran ? gbps(r.gbps) : QString(), verifiedText(r.status), detail},
+                    ran ? msText(r.stats.medianMs) : QString(),
+                    ran ? msText(r.stats.minMs) : QString(), ran ? gbpsText(r.gbps) : QString(),
+                    verifiedText(r.status), detail},
                    r.status, detail);
         }
     } else {
@@ -545,9 +386,9 @@ void BlurPanel::fillRunsTable(const BlurResult& result) {
             const QString detail = QString::fromStdString(v.detail);
             addRow({name, run ? QString::fromStdString(run->buildOptions) : QString(), range, local,
                     QString::fromLatin1(statusName(v.status)),
-                    run ? ms(run->stats.medianMs) : QString(),
-                    run ? ms(run->stats.minMs) : QString(), run ? gbps(run->gbps) : QString(),
-                    verifiedText(v.status), detail},
+                    run ? msText(run->stats.medianMs) : QString(),
+                    run ? msText(run->stats.minMs) : QString(),
+                    run ? gbpsText(run->gbps) : QString(), verifiedText(v.status), detail},
                    v.status, detail);
         }
     }
@@ -588,18 +429,19 @@ void BlurPanel::showSelection() {
     const bool launches = result.request.mode == BlurRequest::Mode::Launches;
     const QString name = m_runs->item(row, NameColumn)->text();
     const QString outcome = m_runs->item(row, StatusColumn)->text();
-    m_compare->setLabels(m_compare->originalLabel(),
-                         launches
-                             ? name
-                             : tr("%1, radius %2, %3")
-                                   .arg(QString::fromLatin1(borderModeName(result.request.border)))
-                                   .arg(result.request.radius)
-                                   .arg(name));
-    m_compare->setPlaceholder(
+    CompareView* compare = compareView();
+    compare->setLabels(compare->originalLabel(),
+                       launches
+                           ? name
+                           : tr("%1, radius %2, %3")
+                                 .arg(QString::fromLatin1(borderModeName(result.request.border)))
+                                 .arg(result.request.radius)
+                                 .arg(name));
+    compare->setPlaceholder(
         tr("%1: %2, no output\n\n%3").arg(name, outcome, m_runs->item(row, DetailColumn)->text()));
-    m_compare->setResult(result.previews[std::size_t(row)]);
+    compare->setResult(result.previews[std::size_t(row)]);
     fillCorners(launches ? &result.launches[std::size_t(row)] : nullptr);
-    m_save->setEnabled(selectedOutput() != nullptr);
+    updateActions(); // Save Result follows the selected output
 
     // The timings of the selected row, with what was measured.
     QStringList lines;
@@ -639,9 +481,9 @@ void BlurPanel::showSelection() {
     if (stats) {
         lines << tr("%1: median %2 ms, min %3 ms over %4 timed run(s) after a warm-up · %5 GB/s "
                     "(%6 bytes read + written, per second)")
-                     .arg(name, ms(stats->medianMs), ms(stats->minMs))
+                     .arg(name, msText(stats->medianMs), msText(stats->minMs))
                      .arg(stats->samplesMs.size())
-                     .arg(gbps(rate), launches ? tr("interior") : tr("image"));
+                     .arg(gbpsText(rate), launches ? tr("interior") : tr("image"));
         lines << (verified ? tr("verified: byte for byte equal to the CPU reference")
                            : tr("<b style=\"color:#c00000\">MISMATCH: %1</b>")
                                  .arg(mismatch.toHtmlEscaped()));
@@ -683,56 +525,14 @@ void BlurPanel::fillCorners(const BlurLaunchResult* launch) {
     }
 }
 
-void BlurPanel::chooseSaveFile() {
-    if (!selectedOutput())
-        return;
-    QString start = settings().value(QStringLiteral("lastFolder")).toString();
-    if (start.isEmpty())
-        start = QDir::homePath();
-    QString base = QFileInfo(m_source).completeBaseName();
-    if (base.isEmpty())
-        base = QStringLiteral("histlab");
+QString BlurPanel::resultFileName() const {
     const QString what = m_runs->item(selectedRow(), NameColumn)
                              ->text()
                              .section(QStringLiteral(" → "), -1); // "auto → tiled": tiled
-    start = QDir(start).filePath(
-        QStringLiteral("%1-blur-r%2-%3.png").arg(base).arg(m_result->request.radius).arg(what));
-    QString path = m_saveChooser(this, tr("Save Blurred Image"), start, kSaveFilter);
-    if (path.isEmpty())
-        return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".png");
-    saveResultTo(path);
-}
-
-ExportResult BlurPanel::saveResultTo(const QString& path) {
-    const HostImage* output = selectedOutput();
-    if (!output)
-        return failSave(tr("%1: nothing to save (no blurred image is shown)").arg(path));
-    try {
-        saveImage(*output, QFile::encodeName(path).toStdString());
-    } catch (const std::exception& e) {
-        return failSave(QString::fromStdString(e.what()));
-    }
-    settings().setValue(QStringLiteral("lastFolder"), QFileInfo(path).absolutePath());
-    setStatus(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
-    qCInfo(lcUi).noquote() << "blurred image saved:" << path;
-    return ExportResult::success();
-}
-
-ExportResult BlurPanel::failSave(const QString& message) {
-    setStatus(message, true);
-    qCWarning(lcUi).noquote() << "save failed:" << message;
-    emit problem(message);
-    if (m_errorDialogs) {
-        // Window-modal and opened without exec(): no nested event loop.
-        auto* box = new QMessageBox(QMessageBox::Warning, tr("HistLab"),
-                                    tr("The blurred image was not saved.\n\n%1").arg(message),
-                                    QMessageBox::Ok, this);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
-    }
-    return ExportResult::failure(message);
+    return QStringLiteral("%1-blur-r%2-%3")
+        .arg(imageBaseName())
+        .arg(m_result->request.radius)
+        .arg(what);
 }
 
 } // namespace histlab::ui

@@ -1,70 +1,85 @@
 #pragma once
-// The Blur tab (issue 5): the box blur of the image the window shows, on the device chosen in
-// the Run dock, through the JobBridge (lane "blur": a new run replaces the one running).
+// The Blur tab: the box blur of the image the window shows, on the device chosen in the Run
+// dock (lane "blur": a new run replaces the one running).
 //   Whole image   runBoxBlur: border interior, replicate or reflect101; variant auto, direct,
 //                 tiled, sliding, or all three in turn to compare them
 //   Launch demo   runBlurLaunches on the image's 8-bit gray plane (a color image's luma, a
 //                 16-bit image's high byte): the reference text's launches of the interior blur
 //                 (cl12-null, cl12-16x16, cl20-null, cl20-16x16, padded-16x16, or all)
-// Radius 1..256 and the timed repeats. Run (Ctrl+Enter in the tab), Cancel.
+// Radius 1..256 and the timed repeats.
 //
-// The results: a CompareView (the original, or the gray plane, against the selected row's
-// output; side by side or split), a table of runs (variant or launch, build options, range,
-// local size, status, median and min ms, GB/s, verified, detail; unsupported (a launch refused as
-// the text says it must be) and not applicable are expected, with their reason, a verification
-// failure is red), the selected
+// The results: the original (or the gray plane) against the selected row's output, a table of
+// runs (variant or launch, build options, range, local size, status, median and min ms, GB/s,
+// verified, detail; unsupported (a launch refused as the text says it must be) and not
+// applicable are expected, with their reason, a verification failure is red), the selected
 // launch's corners table (get_global_id, get_local_size, get_enqueued_local_size at the four
-// corners of the range) and its timings. Save Result writes the shown output at full size and
-// depth (saveImage: a temporary file and a rename, so a failure leaves nothing behind).
-//
-// The controls are remembered in QSettings("HistLab", "HistLab") under "blur/...".
-#include "bridge/jobbridge.h"
-#include "window/exportdialog.h"
-#include "window/exporter.h"
+// corners of the range) and its timings. Save Result writes the shown output.
+#include "panels/imagejobpanel.h"
+#include "panels/resultpanel.h"
 
-#include <QImage>
-#include <QSize>
-#include <QString>
-#include <QWidget>
+#include <pipelines/blur/blur.h>
 
-#include <functional>
 #include <optional>
+#include <string>
+#include <vector>
 
-class QAction;
 class QComboBox;
-class QFormLayout;
 class QLabel;
-class QProgressBar;
-class QPushButton;
 class QSpinBox;
 class QTableWidget;
 
 namespace histlab::ui {
 
-class CompareView;
+/// A box blur (lane "blur"): the whole image with a border mode and a variant, or the
+/// reference text's launches of the interior blur on its 8-bit gray plane.
+struct BlurRequest {
+    enum class Mode { WholeImage, Launches };
+    QString source;                          ///< a file or resource path (as AnalysisRequest)
+    QString device = QStringLiteral("auto"); ///< a core device selector (see selectDevice)
+    Mode mode = Mode::WholeImage;
+    int radius = 1;
+    int repeats = 5;
+    BorderMode border = BorderMode::Reflect101; ///< WholeImage
+    /// WholeImage: each is run in turn (several to compare them); empty means {Auto}.
+    std::vector<BlurVariant> variants;
+    std::vector<BlurLaunch> launches; ///< Launches; empty means all of them
+    /// The previews (original and results) are at most this many pixels on the longer side.
+    int maxPreviewSide = 4096;
+};
 
-class BlurPanel : public QWidget {
+/// One finished blur, as values. The previews are 8-bit QImages of the same size (the high
+/// byte of 16-bit data, downscaled alike when the image is larger than maxPreviewSide); the
+/// outputs themselves are full size, for saving.
+struct BlurResult {
+    BlurRequest request;
+    DeviceInfo device;
+    QSize imageSize;
+    int channels = 0; ///< of what was blurred (1 for the launch demonstration)
+    int depth = 8;
+    QString note;        ///< e.g. the launch demonstration of a color image runs on its luma
+    QImage inputPreview; ///< what was blurred: the image, or its gray plane
+    std::vector<BlurVariantRow> runs;       ///< WholeImage: one per requested variant
+    std::vector<BlurLaunchResult> launches; ///< Launches: one per launch
+    std::vector<QImage> previews; ///< one per run or launch, null where there is no output
+};
+
+/// The 8-bit gray plane the launch demonstration runs on: a color image's luma (OpenCV's
+/// BGR2GRAY), a 16-bit image's high byte; `note` says which (empty for 8-bit gray).
+HostImage launchPlane(const HostImage& image, std::string* note = nullptr);
+
+/// The worker's side of the tab: loads the image through `images` (the window's image is
+/// not read again), blurs it and makes the previews; returns the BlurResult.
+JobWork blurJob(const BlurRequest& request, std::shared_ptr<ImageCache> images);
+
+class BlurPanel : public ResultPanel<BlurResult, ImageJobPanel> {
     Q_OBJECT
 public:
     explicit BlurPanel(JobBridge* bridge, QWidget* parent = nullptr);
 
-    /// The image the window shows: its source (file or resource path), full size and display
-    /// preview. A different image clears the results (and cancels a blur of the old one); the
-    /// same one again keeps them.
-    void setImage(const QString& source, const QSize& imageSize, const QImage& preview);
-    QString imageSource() const { return m_source; }
-
-    /// Where the device comes from: asked at each run (the window passes its Run dock's
-    /// selector); "auto" until set.
-    void setDeviceSelectorSource(std::function<QString()> source) {
-        m_deviceSelector = std::move(source);
-    }
-
     /// The request the controls describe (for the image set by setImage).
     BlurRequest request() const;
-    bool isRunning() const { return m_bridge->blurRunning(); }
-    /// The last blur that finished (empty before the first, and after the image changed).
-    const std::optional<BlurResult>& result() const { return m_result; }
+    /// Blurs the image with the controls' values; a run in progress is replaced.
+    void startRun() override;
     /// The runs table's selected row (a variant or a launch of result()), or -1.
     int selectedRow() const;
     void selectRow(int row);
@@ -72,32 +87,14 @@ public:
     /// unsupported, failed, nothing run): what Save Result writes.
     const HostImage* selectedOutput() const;
 
-    /// Writes selectedOutput() to `path` (the format by its suffix: PNG, TIFF, BMP, JPEG,
-    /// PGM/PPM, WebP). A failure is reported (status line, problem(), a message box when
-    /// dialogs are enabled) and returned; no file is left behind.
-    ExportResult saveResultTo(const QString& path);
-    /// How Save Result asks for a file (QFileDialog by default; tests inject their own).
-    void setSaveFileChooser(FileChooser chooser) { m_saveChooser = std::move(chooser); }
-    /// Save errors open a window-modal message box unless turned off (tests, scripts).
-    bool errorDialogsEnabled() const { return m_errorDialogs; }
-    void setErrorDialogsEnabled(bool enabled) { m_errorDialogs = enabled; }
-
-    CompareView* compareView() const { return m_compare; }
     QComboBox* modeCombo() const { return m_mode; }
     QComboBox* borderCombo() const { return m_border; }
     QComboBox* variantCombo() const { return m_variant; }
     QComboBox* launchCombo() const { return m_launch; }
     QSpinBox* radiusSpin() const { return m_radius; }
-    QSpinBox* repeatsSpin() const { return m_repeats; }
-    QPushButton* runButton() const { return m_run; }
-    QPushButton* cancelButton() const { return m_cancel; }
-    QPushButton* saveButton() const { return m_save; }
-    /// Run (Ctrl+Enter while the focus is in the tab).
-    QAction* runAction() const { return m_runAction; }
     QTableWidget* runsTable() const { return m_runs; }
     QTableWidget* cornersTable() const { return m_corners; }
     QLabel* timingsLabel() const { return m_timings; }
-    QLabel* statusLabel() const { return m_status; }
 
     /// The runs table's columns.
     enum Column {
@@ -114,62 +111,28 @@ public:
         ColumnCount
     };
 
-public slots:
-    /// Blurs the image with the controls' values; a run in progress is replaced.
-    void startRun();
-    void cancelRun();
-    /// Save Result…: asks for a file, then saveResultTo().
-    void chooseSaveFile();
-
-signals:
-    void runStarted();
-    /// The run ended (finished, cancelled or failed): `message` says how.
-    void runEnded(const QString& message);
-    /// A run could not start or failed, or a save failed: the reason.
-    void problem(const QString& message);
+protected:
+    QString present(const BlurResult& result) override;
+    void clearResult() override;
+    const HostImage* resultImage() const override { return selectedOutput(); }
+    QString resultFileName() const override;
+    void saveSettings() const override;
 
 private:
-    void updateControls();
-    void setRunning(bool running);
-    void showResult(const BlurResult& result);
-    void showFailure(const JobError& error);
+    void showModeRows();
     void fillRunsTable(const BlurResult& result);
     void showSelection();
     void fillCorners(const BlurLaunchResult* launch);
-    void setStatus(const QString& text, bool bad = false);
-    ExportResult failSave(const QString& message);
-    void restoreSettings();
-    void saveSettings() const;
 
-    JobBridge* m_bridge;
-    CompareView* m_compare;
     QComboBox* m_mode;
     QComboBox* m_border;
     QComboBox* m_variant;
     QComboBox* m_launch;
     QSpinBox* m_radius;
-    QSpinBox* m_repeats;
-    QLabel* m_imageLabel;
-    QLabel* m_deviceLabel;
-    QPushButton* m_run;
-    QPushButton* m_cancel;
-    QPushButton* m_save;
-    QAction* m_runAction;
-    QProgressBar* m_progress;
-    QLabel* m_status;
-    QLabel* m_hover;
     QTableWidget* m_runs;
     QTableWidget* m_corners;
     QLabel* m_cornersTitle;
     QLabel* m_timings;
-    QFormLayout* m_form = nullptr;
-    QString m_source;
-    QSize m_imageSize;
-    std::optional<BlurResult> m_result;
-    std::function<QString()> m_deviceSelector;
-    FileChooser m_saveChooser = nativeSaveFileChooser();
-    bool m_errorDialogs = true;
-    bool m_dropAnswer = false; // the running blur is of an image no longer shown
 };
 
 } // namespace histlab::ui

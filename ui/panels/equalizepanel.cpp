@@ -1,30 +1,20 @@
 #include "panels/equalizepanel.h"
 
 #include "bridge/logging.h"
+#include "panels/resulttable.h"
+#include "plots/plotstyle.h"
 #include "views/compareview.h"
-
-#include <io/imageio.h>
-#include <runtime/errors.h>
 
 #include <qcustomplot.h>
 
-#include <QAction>
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
 #include <QFormLayout>
 #include <QGridLayout>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QMessageBox>
-#include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
-#include <QToolBar>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -33,28 +23,40 @@
 
 namespace histlab::ui {
 
-namespace {
+// The worker's side ------------------------------------------------------------------------
 
-const QString kSaveFilter = QObject::tr(
-    "PNG (*.png);;TIFF (*.tif *.tiff);;BMP (*.bmp);;JPEG (*.jpg *.jpeg);;PGM/PPM (*.pgm *.ppm);;"
-    "WebP (*.webp);;All files (*)");
-const QString kPlotFilter = QObject::tr("PNG (*.png);;PDF (*.pdf);;SVG (*.svg)");
-const QString kCsvFilter = QObject::tr("CSV files (*.csv);;All files (*)");
+JobWork equalizeJob(const EqualizeRequest& request, std::shared_ptr<ImageCache> images) {
+    return [request, images](JobContext& ctx, const ItemSink&) -> std::any {
+        const std::shared_ptr<const HostImage> full = images->load(ctx, request.source);
+        Device& device = jobDevice(ctx, request.device, "equalize");
+        EqualizeResult result;
+        result.request = request;
+        result.device = device.info();
+        result.imageSize = QSize(full->width, full->height);
+        result.channels = full->channels;
+        result.depth = full->depth;
+        ctx.progress(0.1, "equalizing");
+        result.run = histlab::runEqualize(device, *full, request.repeats, ctx.cancelToken());
+        ctx.throwIfCancelled();
+        // The "after" histogram is that of the output's own plane (for a color image its luma,
+        // which the clamping of c + lut[Y] - Y may move off lut[Y]).
+        ctx.progress(0.9, "histogram of the result");
+        result.histogramAfter.assign(std::size_t(result.run.bins), 0);
+        for (std::uint32_t v : equalizePlane(result.run.output))
+            if (v < result.histogramAfter.size())
+                ++result.histogramAfter[v];
+        result.inputPreview = previewOf(*full, request.maxPreviewSide);
+        result.outputPreview = previewOf(result.run.output, request.maxPreviewSide);
+        return result;
+    };
+}
+
+// The tab ----------------------------------------------------------------------------------
+
+namespace {
 
 const QColor kBeforeColor(31, 119, 180);
 const QColor kAfterColor(255, 127, 14);
-
-QSettings settings() {
-    return QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
-}
-
-QString ms(double value) {
-    return QString::number(value, 'f', value >= 100 ? 1 : value >= 1 ? 3 : 4);
-}
-
-QString gbps(double value) {
-    return QString::number(value, 'f', value >= 100 ? 0 : 2);
-}
 
 /// Counts as a step line over bins 0..n-1, and their cumulative sum in % of the total.
 void setHistogramData(QCPGraph* counts, QCPGraph* cdf, const std::vector<std::uint64_t>& hist) {
@@ -77,66 +79,34 @@ void setHistogramData(QCPGraph* counts, QCPGraph* cdf, const std::vector<std::ui
 } // namespace
 
 EqualizePanel::EqualizePanel(JobBridge* bridge, QWidget* parent)
-    : QWidget(parent)
-    , m_bridge(bridge)
-    , m_compare(new CompareView)
+    : ResultPanel(bridge, {QStringLiteral("equalize"), tr("equalization"), tr("Run Equalize"), {}},
+                  {tr("equalize"), tr("the Equalize tab equalizes the image the Image tab shows"),
+                   tr("equalized image"), tr("Save Equalized Image"), tr("Equalized")},
+                  parent)
     , m_plot(new QCustomPlot)
-    , m_repeats(new QSpinBox)
-    , m_imageLabel(new QLabel)
-    , m_deviceLabel(new QLabel)
-    , m_run(new QPushButton(tr("Ru&n")))
-    , m_cancel(new QPushButton(tr("Cancel")))
-    , m_save(new QPushButton(tr("Save Result…")))
-    , m_exportPlot(new QPushButton(tr("Export Plot…")))
-    , m_exportCsv(new QPushButton(tr("Export CSV…")))
-    , m_runAction(new QAction(tr("Run Equalize"), this))
-    , m_progress(new QProgressBar)
-    , m_status(new QLabel)
-    , m_hover(new QLabel)
     , m_timings(new QTableWidget)
     , m_verified(new QLabel) {
-    m_repeats->setRange(1, 1000);
-    m_repeats->setValue(5);
-    m_repeats->setToolTip(tr("Timed runs of each stage after one warm-up; median and min shown"));
-    m_imageLabel->setWordWrap(true);
-    m_deviceLabel->setWordWrap(true);
-    m_deviceLabel->setText(tr("the Run dock's"));
-    m_deviceLabel->setToolTip(tr("The device chosen in the Run dock (Run › Run)"));
-    m_cancel->setEnabled(false);
-    m_save->setEnabled(false);
-    m_save->setToolTip(tr("The equalized image at full size and depth (PNG, TIFF, BMP, JPEG, "
-                          "PGM/PPM, WebP)"));
-    m_exportPlot->setEnabled(false);
-    m_exportPlot->setToolTip(tr("The histogram plot as PNG, PDF or SVG"));
-    m_exportCsv->setEnabled(false);
-    m_exportCsv->setToolTip(tr("bin,count,cdf: the plane's histogram before equalization and its "
-                               "cumulative sum, as histlab-cli equalize --csv writes it"));
-    m_run->setToolTip(tr("Equalize the image (Ctrl+Enter); a run in progress is replaced"));
-    m_progress->setRange(0, 1000);
-    m_progress->setTextVisible(false);
-    m_progress->setVisible(false);
-    m_status->setWordWrap(true);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    saveResultButton()->setToolTip(tr("The equalized image at full size and depth (PNG, TIFF, "
+                                      "BMP, JPEG, PGM/PPM, WebP)"));
+    runButton()->setToolTip(tr("Equalize the image (Ctrl+Enter); a run in progress is replaced"));
+    setProgressFormat(tr("equalizing: %1…"));
+    setPlotExport(QSize(640, 420));
     m_verified->setWordWrap(true);
     m_verified->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    // Ctrl+Enter while the focus is anywhere in the tab, as in the Blur tab.
-    m_runAction->setShortcuts(
-        {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
-    m_runAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    addAction(m_runAction);
-
-    auto* form = new QFormLayout;
-    form->addRow(tr("Image"), m_imageLabel);
-    form->addRow(tr("Repeat&s"), m_repeats);
-    form->addRow(tr("Device"), m_deviceLabel);
-    auto* runRow = new QHBoxLayout;
-    runRow->addWidget(m_run);
-    runRow->addWidget(m_cancel);
-    auto* files = new QGridLayout;
-    files->addWidget(m_save, 0, 0, 1, 2);
-    files->addWidget(m_exportPlot, 1, 0);
-    files->addWidget(m_exportCsv, 1, 1);
+    addRepeatsRow(tr("Timed runs of each stage after one warm-up; median and min shown"));
+    addDeviceRow();
+    filesGrid()->addWidget(saveResultButton(), 0, 0, 1, 2);
+    filesGrid()->addWidget(addOutput(Output::Plot, tr("Export Plot"),
+                                     tr("The histogram plot as PNG, JPG, PDF or SVG")),
+                           1, 0);
+    filesGrid()->addWidget(addOutput(
+                               Output::Csv, tr("Export Histogram CSV"),
+                               tr("bin,count,cdf: the plane's histogram before "
+                                  "equalization and its cumulative sum, as histlab-cli "
+                                  "equalize --csv writes it"),
+                               [this](QString*) { return histogramCsv(); }, tr("Export CSV…")),
+                           1, 1);
 
     // The stages' timings: small, with the controls.
     m_timings->setColumnCount(ColumnCount);
@@ -157,43 +127,12 @@ EqualizePanel::EqualizePanel(JobBridge* bridge, QWidget* parent)
         m_timings->setItem(row, StageColumn, item);
     }
     m_timings->verticalHeader()->setVisible(false);
-    m_timings->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_timings->setSelectionMode(QAbstractItemView::NoSelection);
-    m_timings->setWordWrap(false);
-    m_timings->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_timings->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_timings->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
-    m_timings->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    setUpFixedTable(m_timings);
     m_timings->resizeColumnsToContents();
 
-    auto* controls = new QVBoxLayout;
-    controls->addLayout(form);
-    controls->addLayout(runRow);
-    controls->addWidget(m_progress);
-    controls->addWidget(m_status);
-    controls->addLayout(files);
-    controls->addSpacing(8);
-    controls->addWidget(m_timings);
-    controls->addWidget(m_verified);
-    controls->addStretch(1);
-    auto* left = new QWidget;
-    left->setLayout(controls);
-    left->setMaximumWidth(380);
-
-    // The compare view under its tool bar: mode, zoom, and the pixel under the cursor.
-    auto* tools = new QToolBar;
-    tools->setIconSize(QSize(16, 16));
-    tools->addActions(m_compare->modeActions());
-    tools->addSeparator();
-    tools->addActions(m_compare->zoomActions());
-    tools->addSeparator();
-    tools->addWidget(m_hover);
-    auto* viewer = new QWidget;
-    auto* viewerLayout = new QVBoxLayout(viewer);
-    viewerLayout->setContentsMargins(0, 0, 0, 0);
-    viewerLayout->setSpacing(2);
-    viewerLayout->addWidget(tools);
-    viewerLayout->addWidget(m_compare, 1);
+    columnEnd()->addSpacing(8);
+    columnEnd()->addWidget(m_timings);
+    columnEnd()->addWidget(m_verified);
 
     // The plot: counts on the left axis, the CDFs in % on the right one.
     m_plot->setMinimumHeight(180);
@@ -201,8 +140,7 @@ EqualizePanel::EqualizePanel(JobBridge* bridge, QWidget* parent)
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
     m_plot->setNoAntialiasingOnDrag(true);
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setFont(QFont(font().family(), 8));
+    showSmallLegend(m_plot);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignHCenter);
     m_plot->xAxis->setLabel(tr("value"));
     m_plot->yAxis->setLabel(tr("pixels"));
@@ -226,57 +164,18 @@ EqualizePanel::EqualizePanel(JobBridge* bridge, QWidget* parent)
     m_cdfAfter =
         addGraph(m_plot->yAxis2, tr("CDF after (%)"), kAfterColor, Qt::DashLine, QCPGraph::lsLine);
     m_before->setBrush(QColor(kBeforeColor.red(), kBeforeColor.green(), kBeforeColor.blue(), 50));
+    setExportedPlot(m_plot);
 
     auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(viewer);
+    right->addWidget(viewer());
     right->addWidget(m_plot);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
     right->setChildrenCollapsible(false);
     right->setSizes({400, 280});
-    auto* layout = new QHBoxLayout(this);
-    layout->addWidget(left);
-    layout->addWidget(right, 1);
+    setResults(right);
 
-    connect(m_run, &QPushButton::clicked, this, &EqualizePanel::startRun);
-    connect(m_runAction, &QAction::triggered, this, &EqualizePanel::startRun);
-    connect(m_cancel, &QPushButton::clicked, this, &EqualizePanel::cancelRun);
-    connect(m_save, &QPushButton::clicked, this, &EqualizePanel::chooseSaveFile);
-    connect(m_exportPlot, &QPushButton::clicked, this, &EqualizePanel::chooseExportPlot);
-    connect(m_exportCsv, &QPushButton::clicked, this, &EqualizePanel::chooseExportCsv);
-    m_compare->showHoverIn(m_hover);
-
-    connect(m_bridge, &JobBridge::equalizeProgress, this,
-            [this](quint64, double fraction, const QString& stage) {
-                m_progress->setValue(qRound(fraction * 1000));
-                setStatus(tr("equalizing: %1…").arg(stage));
-            });
-    connect(m_bridge, &JobBridge::equalizeFinished, this,
-            [this](quint64, const EqualizeResult& result) { showResult(result); });
-    connect(m_bridge, &JobBridge::equalizeFailed, this,
-            [this](quint64, const JobError& error) { showFailure(error); });
-
-    restoreSettings();
     setImage({}, {}, {});
-}
-
-void EqualizePanel::restoreSettings() {
-    QSettings s = settings();
-    m_repeats->setValue(s.value(QStringLiteral("equalize/repeats"), m_repeats->value()).toInt());
-    m_compare->rememberModeIn(QStringLiteral("equalize/compare"));
-}
-
-void EqualizePanel::saveSettings() const {
-    settings().setValue(QStringLiteral("equalize/repeats"), m_repeats->value());
-}
-
-void EqualizePanel::updateControls() {
-    m_run->setEnabled(!m_source.isEmpty());
-    m_runAction->setEnabled(!m_source.isEmpty());
-    const bool shown = m_result.has_value();
-    m_save->setEnabled(shown);
-    m_exportPlot->setEnabled(shown);
-    m_exportCsv->setEnabled(shown);
 }
 
 void EqualizePanel::clearResult() {
@@ -291,124 +190,29 @@ void EqualizePanel::clearResult() {
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void EqualizePanel::setImage(const QString& source, const QSize& imageSize, const QImage& preview) {
-    if (!source.isEmpty() && source == m_source && imageSize == m_imageSize)
-        return; // the same image (a region of it analysed, or run again): the results stay
-    if (isRunning()) {
-        m_bridge->cancelEqualize(); // of the image no longer shown: its answer is dropped
-        m_dropAnswer = true;
-        setRunning(false);
-    }
-    m_source = source;
-    m_imageSize = imageSize;
-    clearResult();
-    m_compare->setLabels(tr("Original"), tr("Equalized"));
-    if (source.isEmpty()) {
-        m_imageLabel->setText(tr("none: open one (File › Open)"));
-        m_compare->setPlaceholder(tr("Open an image (File › Open): the Equalize tab equalizes "
-                                     "the image the Image tab shows."));
-        m_compare->setImages({}, {});
-        setStatus(tr("No image yet: open one first."));
-    } else {
-        QString name = QFileInfo(source).fileName();
-        if (source.startsWith(QLatin1String(":/")))
-            name = tr("the sample image");
-        m_imageLabel->setText(
-            tr("%1, %2 × %3").arg(name).arg(imageSize.width()).arg(imageSize.height()));
-        m_imageLabel->setToolTip(QDir::toNativeSeparators(source));
-        m_compare->setPlaceholder(tr("Run (Ctrl+Enter) to see the equalized image here."));
-        m_compare->setImages(preview, {}, imageSize);
-        setStatus({});
-    }
-    updateControls();
-}
-
 EqualizeRequest EqualizePanel::request() const {
     EqualizeRequest r;
-    r.source = m_source;
-    r.device = m_deviceSelector ? m_deviceSelector() : QStringLiteral("auto");
-    r.repeats = m_repeats->value();
+    r.source = imageSource();
+    r.device = deviceSelector();
+    r.repeats = repeatsSpin()->value();
     return r;
 }
 
 void EqualizePanel::startRun() {
-    if (m_source.isEmpty()) {
-        const QString why = tr("No image to equalize: open one first (File › Open).");
-        setStatus(why, true);
-        emit problem(why);
+    if (refuseWithoutImage())
         return;
-    }
-    saveSettings();
-    m_dropAnswer = false; // the bridge only answers the newest run: this one
     const EqualizeRequest r = request();
-    m_bridge->runEqualize(r); // replaces an equalization still running (lane "equalize")
-    setRunning(true);
-    m_deviceLabel->setText(tr("%1 (from the Run dock)").arg(r.device));
-    setStatus(tr("equalizing…"));
-    qCInfo(lcUi).noquote() << "equalize" << m_source << "on device" << r.device;
-    emit runStarted();
+    qCInfo(lcUi).noquote() << "equalize" << r.source << "on device" << r.device;
+    start(equalizeJob(r, bridge()->imageCache()), tr("equalizing…"));
 }
 
-void EqualizePanel::cancelRun() {
-    if (!isRunning())
-        return;
-    m_bridge->cancelEqualize();
-    setStatus(tr("cancelling…"));
-}
-
-void EqualizePanel::setRunning(bool running) {
-    m_cancel->setEnabled(running);
-    m_progress->setVisible(running);
-    m_progress->setValue(0);
-}
-
-void EqualizePanel::setStatus(const QString& text, bool bad) {
-    m_status->setText(text);
-    m_status->setStyleSheet(bad ? QStringLiteral("color: #c00000; font-weight: bold;") : QString());
-}
-
-void EqualizePanel::showFailure(const JobError& error) {
-    setRunning(false);
-    if (std::exchange(m_dropAnswer, false))
-        return;
-    if (error.kind == JobError::Kind::Cancelled) {
-        setStatus(tr("cancelled: the results shown are the previous run's"));
-        emit runEnded(tr("equalize cancelled"));
-        return;
-    }
-    QString message = QString::fromStdString(error.message);
-    if (error.kind == JobError::Kind::Usage)
-        message = tr("Cannot run: %1").arg(message);
-    QString shown = message;
-    m_status->setToolTip({});
-    if (!error.buildLog.empty()) {
-        m_status->setToolTip(QString::fromStdString(error.kernelFile + " " + error.options +
-                                                    "\n\n" + error.buildLog));
-        shown += tr(" (the tooltip has the build log)");
-    }
-    setStatus(shown, true);
-    qCWarning(lcUi).noquote() << "equalize failed:" << jobErrorKindName(error.kind) << message
-                              << QString::fromStdString(error.buildLog);
-    emit problem(message);
-    emit runEnded(message);
-}
-
-void EqualizePanel::showResult(const EqualizeResult& result) {
-    setRunning(false);
-    if (std::exchange(m_dropAnswer, false))
-        return;
-    m_status->setToolTip({});
-    m_result = result;
+QString EqualizePanel::present(const EqualizeResult& result) {
     const EqualizeRun& run = result.run;
-    m_deviceLabel->setText(QString::fromStdString(result.device.name));
-    m_deviceLabel->setToolTip(QStringLiteral("%1 [%2], %3")
-                                  .arg(QString::fromStdString(result.device.name),
-                                       QString::fromLatin1(deviceTypeName(result.device.type)),
-                                       QString::fromStdString(result.device.platformName)));
+    showDevice(result.device);
     const bool color = result.channels >= 3;
-    m_compare->setImages(result.inputPreview, result.outputPreview, result.imageSize);
-    m_compare->setLabels(tr("Original"),
-                         tr("Equalized (%1)").arg(color ? tr("on its luma") : tr("gray")));
+    compareView()->setImages(result.inputPreview, result.outputPreview, result.imageSize);
+    compareView()->setLabels(tr("Original"),
+                             tr("Equalized (%1)").arg(color ? tr("on its luma") : tr("gray")));
     fillTimings(run);
     fillPlot(result);
     if (run.verified) {
@@ -428,23 +232,21 @@ void EqualizePanel::showResult(const EqualizeResult& result) {
             .arg(result.depth)
             .arg(run.bins)
             .arg(color ? tr("luma") : tr("gray"))
-            .arg(ms(run.totalStats.medianMs))
+            .arg(msText(run.totalStats.medianMs))
             .arg(run.verified ? tr("verified") : tr("differs from the CPU reference"));
     setStatus(summary, !run.verified);
-    updateControls();
-    qCInfo(lcUi).noquote() << "equalize of" << result.request.source << "on"
-                           << QString::fromStdString(result.device.name) << ":" << summary;
-    emit runEnded(summary);
+    return summary;
 }
 
 void EqualizePanel::fillTimings(const EqualizeRun& run) {
     const TimingStats* stats[RowCount] = {&run.histogramStats, &run.cdfStats, &run.lutStats,
                                           &run.applyStats, &run.totalStats};
     for (int row = 0; row < RowCount; ++row) {
-        m_timings->setItem(row, MedianColumn, new QTableWidgetItem(ms(stats[row]->medianMs)));
-        m_timings->setItem(row, MinColumn, new QTableWidgetItem(ms(stats[row]->minMs)));
-        m_timings->setItem(row, GbpsColumn,
-                           new QTableWidgetItem(row == ApplyRow ? gbps(run.applyGbps) : QString()));
+        m_timings->setItem(row, MedianColumn, new QTableWidgetItem(msText(stats[row]->medianMs)));
+        m_timings->setItem(row, MinColumn, new QTableWidgetItem(msText(stats[row]->minMs)));
+        m_timings->setItem(
+            row, GbpsColumn,
+            new QTableWidgetItem(row == ApplyRow ? gbpsText(run.applyGbps) : QString()));
         for (int c = MedianColumn; c < GbpsColumn; ++c)
             m_timings->item(row, c)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_timings->item(row, GbpsColumn)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -477,113 +279,25 @@ void EqualizePanel::fillPlot(const EqualizeResult& result) {
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-QString EqualizePanel::defaultPath(const QString& what, const QString& suffix) const {
-    QString start = settings().value(QStringLiteral("lastFolder")).toString();
-    if (start.isEmpty())
-        start = QDir::homePath();
-    QString base = QFileInfo(m_source).completeBaseName();
-    if (base.isEmpty())
-        base = QStringLiteral("histlab");
-    return QDir(start).filePath(QStringLiteral("%1-%2.%3").arg(base, what, suffix));
+QString EqualizePanel::fileBaseName(Output) const {
+    return imageBaseName() + QStringLiteral("-equalize-histogram");
 }
 
-void EqualizePanel::chooseSaveFile() {
-    if (!m_result)
-        return;
-    QString path =
-        m_saveChooser(this, tr("Save Equalized Image"),
-                      defaultPath(QStringLiteral("equalized"), QStringLiteral("png")), kSaveFilter);
-    if (path.isEmpty())
-        return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".png");
-    saveResultTo(path);
+QString EqualizePanel::resultFileName() const {
+    return imageBaseName() + QStringLiteral("-equalized");
 }
 
-void EqualizePanel::chooseExportPlot() {
-    if (!m_result)
-        return;
-    QString path = m_saveChooser(
-        this, tr("Export Plot"),
-        defaultPath(QStringLiteral("equalize-histogram"), QStringLiteral("png")), kPlotFilter);
-    if (path.isEmpty())
-        return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".png");
-    PlotExportOptions options;
-    options.format = plotFormatForFile(path).value_or(PlotFormat::Png);
-    options.width = std::max(m_plot->width(), 640);
-    options.height = std::max(m_plot->height(), 420);
-    exportPlotTo(path, options);
+const HostImage* EqualizePanel::resultImage() const {
+    return m_result ? &m_result->run.output : nullptr;
 }
 
-void EqualizePanel::chooseExportCsv() {
-    if (!m_result)
-        return;
-    const QString path = m_saveChooser(
-        this, tr("Export Histogram CSV"),
-        defaultPath(QStringLiteral("equalize-histogram"), QStringLiteral("csv")), kCsvFilter);
-    if (!path.isEmpty())
-        exportCsvTo(path);
-}
-
-ExportResult EqualizePanel::saveResultTo(const QString& path) {
-    const QString what = tr("The equalized image was not saved.");
-    if (!m_result)
-        return fail(tr("%1: nothing to save (no equalized image is shown)").arg(path), what);
-    try {
-        saveImage(m_result->run.output, QFile::encodeName(path).toStdString());
-    } catch (const std::exception& e) {
-        return fail(QString::fromStdString(e.what()), what);
-    }
-    settings().setValue(QStringLiteral("lastFolder"), QFileInfo(path).absolutePath());
-    setStatus(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
-    qCInfo(lcUi).noquote() << "equalized image saved:" << path;
-    return ExportResult::success();
-}
-
-ExportResult EqualizePanel::exportPlotTo(const QString& path, const PlotExportOptions& options) {
-    const QString what = tr("The plot was not exported.");
-    if (!m_result)
-        return fail(tr("%1: nothing to export (run first)").arg(path), what);
-    const ExportResult result = exportPlot(*m_plot, path, options);
-    if (!result.ok)
-        return fail(result.message, what);
-    settings().setValue(QStringLiteral("lastFolder"), QFileInfo(path).absolutePath());
-    setStatus(tr("Exported %1").arg(QDir::toNativeSeparators(path)));
-    return result;
-}
-
-ExportResult EqualizePanel::exportCsvTo(const QString& path) {
-    const QString what = tr("The CSV was not written.");
-    if (!m_result)
-        return fail(tr("%1: nothing to export (run first)").arg(path), what);
+std::string EqualizePanel::histogramCsv() const {
     const EqualizeRun& run = m_result->run;
     std::ostringstream csv;
     csv << "bin,count,cdf\n";
     for (std::size_t b = 0; b < run.histogram.size() && b < run.cdf.size(); ++b)
         csv << b << ',' << run.histogram[b] << ',' << run.cdf[b] << '\n';
-    const ExportResult result = writeFileSafely(path, QByteArray::fromStdString(csv.str()));
-    if (!result.ok)
-        return fail(result.message, what);
-    settings().setValue(QStringLiteral("lastFolder"), QFileInfo(path).absolutePath());
-    setStatus(tr("Exported %1").arg(QDir::toNativeSeparators(path)));
-    return result;
-}
-
-ExportResult EqualizePanel::fail(const QString& message, const QString& what) {
-    setStatus(message, true);
-    qCWarning(lcUi).noquote() << "equalize tab:" << message;
-    emit problem(message);
-    if (m_errorDialogs) {
-        // Window-modal and opened without exec(): no nested event loop.
-        auto* box =
-            new QMessageBox(QMessageBox::Warning, tr("HistLab"),
-                            QStringLiteral("%1\n\n%2").arg(what, message), QMessageBox::Ok, this);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
-    }
-    return ExportResult::failure(message);
+    return csv.str();
 }
 
 } // namespace histlab::ui

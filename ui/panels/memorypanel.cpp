@@ -1,6 +1,8 @@
 #include "panels/memorypanel.h"
 
 #include "bridge/logging.h"
+#include "panels/resulttable.h"
+#include "plots/plotstyle.h"
 
 #include <report/bytesize.h>
 #include <report/report.h>
@@ -8,21 +10,13 @@
 
 #include <qcustomplot.h>
 
-#include <QAction>
 #include <QCheckBox>
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMessageBox>
-#include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
@@ -35,23 +29,101 @@
 
 namespace histlab::ui {
 
+// The worker's side ------------------------------------------------------------------------
+
+JobWork memoryLabJob(const MemoryLabRequest& request) {
+    return [request](JobContext& ctx, const ItemSink& post) -> std::any {
+        if (!request.reversal && !request.ceilings && !request.transfers)
+            throw UsageError("parts", "nothing to run: choose reversal, ceilings or transfers");
+        if (request.repeats < 1)
+            throw UsageError("repeats", "must be at least 1");
+        Device& device = jobDevice(ctx, request.device, "memory lab");
+        const DeviceInfo& info = device.info();
+        const bool cpu = info.type == DeviceType::Cpu;
+        const std::uint64_t largest = info.maxAllocBytes;
+        const auto tooLarge = [&](const char* parameter, std::uint64_t bytes) {
+            return UsageError(parameter, std::to_string(bytes) +
+                                             " bytes do not fit one buffer of " + info.name +
+                                             " (at most " + std::to_string(largest) + " bytes)");
+        };
+        // Every size is settled and checked before any work: a bad one costs nothing.
+        ReverseSpec reverse;
+        reverse.repeats = request.repeats;
+        reverse.bytes =
+            request.reverseBytes
+                ? request.reverseBytes
+                : std::min({std::uint64_t(cpu ? 16 : 256) << 20, largest, kReverseMaxBytes});
+        if (request.reversal && reverse.bytes > largest)
+            throw tooLarge("reversal size", reverse.bytes);
+        const std::uint64_t ceilingBytes =
+            request.ceilingBytes
+                ? request.ceilingBytes
+                : std::min(std::uint64_t(info.type == DeviceType::Gpu ? 256 : 64) << 20, largest);
+        if (request.ceilings && ceilingBytes < 64)
+            throw UsageError("ceiling size", "the ceilings need at least 64 bytes");
+        if (request.ceilings && ceilingBytes > largest)
+            throw tooLarge("ceiling size", ceilingBytes);
+        TransferSpec transfer;
+        transfer.repeats = request.repeats;
+        transfer.maxBytes = request.transferMaxBytes ? request.transferMaxBytes
+                            : cpu                    ? std::min(std::uint64_t(16) << 20, largest)
+                                                     : defaultTransferMax(info);
+        transfer.minBytes = std::min(transfer.minBytes, transfer.maxBytes);
+        if (request.transfers && transfer.maxBytes > largest)
+            throw tooLarge("transfer max size", transfer.maxBytes);
+
+        // Progress counts results: each variant, the ceilings, each transfer point, the launch.
+        const std::size_t total =
+            (request.reversal ? reverse.variants.size() : 0) + (request.ceilings ? 1 : 0) +
+            (request.transfers
+                 ? transfer.kinds.size() *
+                           transferSizes(transfer.minBytes, transfer.maxBytes).size() +
+                       1
+                 : 0);
+        std::size_t done = 0;
+        const auto step = [&](const std::string& next) {
+            ctx.progress(double(done) / double(std::max<std::size_t>(total, 1)), next);
+        };
+
+        MemoryLabResult result;
+        result.request = request;
+        result.device = info;
+        result.memory.device = info;
+        if (request.reversal) {
+            step("reversal: copy kernel");
+            result.reversal =
+                runReverse(device, reverse, ctx.cancelToken(), [&](const ReverseResult& r) {
+                    post(r);
+                    ++done;
+                    step("reversal: " + r.name);
+                });
+        }
+        if (request.ceilings) {
+            step("ceilings per vector width");
+            result.memory.ceilings = measureCeilingWidths(device, std::size_t(ceilingBytes),
+                                                          request.repeats, ctx.cancelToken());
+            post(*result.memory.ceilings);
+            ++done;
+        }
+        if (request.transfers) {
+            step("transfers");
+            result.memory.transfers =
+                runTransfers(device, transfer, ctx.cancelToken(), [&](const TransferPoint& p) {
+                    post(p);
+                    ++done;
+                    step(std::string(transferKindName(p.kind)) + " " + formatByteSize(p.bytes));
+                });
+        }
+        return result;
+    };
+}
+
+// The tab ----------------------------------------------------------------------------------
+
 namespace {
 
-const QString kPlotFilter = QObject::tr("PNG (*.png);;PDF (*.pdf);;SVG (*.svg)");
 const QColor kReferenceColor(31, 119, 180); // the reference text's four kernels
 const QColor kOwnColor(255, 127, 14);       // HistLab's variants
-
-QSettings settings() {
-    return QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
-}
-
-QString gbpsText(double value) {
-    return QString::number(value, 'f', value >= 100 ? 0 : 2);
-}
-
-QString msText(double value) {
-    return QString::number(value, 'f', value >= 100 ? 1 : value >= 1 ? 3 : 4);
-}
 
 QString bytesText(std::uint64_t bytes) {
     return QString::fromStdString(formatByteSize(bytes));
@@ -70,20 +142,11 @@ QString elementName(int width) {
     return width == 1 ? QStringLiteral("uint") : QStringLiteral("uint%1").arg(width);
 }
 
+/// Host to device blue (pageable) and green (pinned), device to host red and purple, device to
+/// device orange.
 QColor transferColor(TransferKind kind) {
-    switch (kind) {
-    case TransferKind::HostToDevicePageable:
-        return QColor(31, 119, 180);
-    case TransferKind::HostToDevicePinned:
-        return QColor(44, 160, 44);
-    case TransferKind::DeviceToHostPageable:
-        return QColor(214, 39, 40);
-    case TransferKind::DeviceToHostPinned:
-        return QColor(148, 103, 189);
-    case TransferKind::DeviceToDevice:
-        return QColor(255, 127, 14);
-    }
-    return QColor(127, 127, 127);
+    static const int colors[] = {0, 2, 3, 4, 1}; // by TransferKind
+    return seriesColor(colors[int(kind)]);
 }
 
 /// A log2 axis whose tick labels are byte sizes ("4 KiB", "1 MiB").
@@ -94,12 +157,12 @@ protected:
     }
 };
 
-/// The title row above a plot's axes.
-QCPTextElement* addTitle(QCustomPlot* plot, const QString& text, const QFont& base) {
-    plot->plotLayout()->insertRow(0);
-    auto* title = new QCPTextElement(plot, text, QFont(base.family(), 9, QFont::Bold));
-    plot->plotLayout()->addElement(0, 0, title);
-    return title;
+/// A page's plot: a title above it, a small legend in `corner`.
+QCPTextElement* setUpPagePlot(QCustomPlot* plot, const QString& title, Qt::Alignment corner) {
+    plot->setMinimumSize(320, 220);
+    showSmallLegend(plot);
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, corner);
+    return addPlotTitle(plot, title);
 }
 
 /// A size field's value: 0 for empty or "auto", else parseByteSize (UsageError naming it).
@@ -116,8 +179,10 @@ std::uint64_t sizeOf(const QLineEdit* edit, const char* name) {
 } // namespace
 
 MemoryPanel::MemoryPanel(JobBridge* bridge, QWidget* parent)
-    : QWidget(parent)
-    , m_bridge(bridge)
+    : ResultPanel(bridge,
+                  {QStringLiteral("memory"), tr("memory lab"), tr("Run Memory Lab"),
+                   QStringLiteral("memory")},
+                  parent)
     , m_pages(new QTabWidget)
     , m_reversePlot(new QCustomPlot)
     , m_ceilingsPlot(new QCustomPlot)
@@ -130,17 +195,7 @@ MemoryPanel::MemoryPanel(JobBridge* bridge, QWidget* parent)
     , m_doTransfers(new QCheckBox(tr("&Transfers")))
     , m_reverseSize(new QLineEdit)
     , m_ceilingSize(new QLineEdit)
-    , m_transferMax(new QLineEdit)
-    , m_repeats(new QSpinBox)
-    , m_deviceLabel(new QLabel)
-    , m_run(new QPushButton(tr("Ru&n")))
-    , m_cancel(new QPushButton(tr("Cancel")))
-    , m_exportPlot(new QPushButton(tr("Export Plot…")))
-    , m_saveJson(new QPushButton(tr("Save JSON…")))
-    , m_saveCsv(new QPushButton(tr("Save CSV…")))
-    , m_runAction(new QAction(tr("Run Memory Lab"), this))
-    , m_progress(new QProgressBar)
-    , m_status(new QLabel) {
+    , m_transferMax(new QLineEdit) {
     for (QCheckBox* check : {m_doReversal, m_doCeilings, m_doTransfers})
         check->setChecked(true);
     m_doReversal->setToolTip(tr("Reverse a buffer of random bytes with the reference text's "
@@ -158,111 +213,59 @@ MemoryPanel::MemoryPanel(JobBridge* bridge, QWidget* parent)
     m_transferMax->setPlaceholderText(tr("auto (16 MiB CPU, 1 GiB GPU)"));
     m_transferMax->setToolTip(
         tr("The largest transfer; the sweep doubles from 4 KiB up to it. %1").arg(sizeHelp));
-    m_repeats->setRange(1, 1000);
-    m_repeats->setValue(5);
-    m_repeats->setToolTip(tr("Timed runs per measurement after one warm-up; the median is "
-                             "plotted (transfers of 1 MiB and less run at least 20 times)"));
-    m_deviceLabel->setWordWrap(true);
-    m_deviceLabel->setText(tr("the Run dock's"));
-    m_deviceLabel->setToolTip(tr("The device chosen in the Run dock (Run › Run)"));
-    m_cancel->setEnabled(false);
-    m_run->setToolTip(tr("Run the chosen parts (Ctrl+Enter); a run in progress is replaced"));
-    m_progress->setRange(0, 1000);
-    m_progress->setTextVisible(false);
-    m_progress->setVisible(false);
-    m_status->setWordWrap(true);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_exportPlot->setToolTip(tr("The plot of the page shown as PNG, PDF or SVG"));
-    m_saveJson->setToolTip(tr("Reversal page: the reversal as histlab-cli reverse --json "
-                              "writes it; the others: ceilings and transfers as histlab-cli "
-                              "memory --json writes them"));
-    m_saveCsv->setToolTip(tr("As Save JSON, one row per measurement (--csv)"));
-
-    m_runAction->setShortcuts(
-        {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
-    m_runAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    addAction(m_runAction);
+    runButton()->setToolTip(tr("Run the chosen parts (Ctrl+Enter); a run in progress is replaced"));
+    setProgressFormat(tr("%1…"));
 
     auto* parts = new QHBoxLayout;
     parts->addWidget(m_doReversal);
     parts->addWidget(m_doCeilings);
     parts->addWidget(m_doTransfers);
-    auto* form = new QFormLayout;
-    form->addRow(tr("Parts"), parts);
-    form->addRow(tr("Reversal si&ze"), m_reverseSize);
-    form->addRow(tr("Ceiling size"), m_ceilingSize);
-    form->addRow(tr("Transfers &up to"), m_transferMax);
-    form->addRow(tr("Repeat&s"), m_repeats);
-    form->addRow(tr("Device"), m_deviceLabel);
-    auto* runRow = new QHBoxLayout;
-    runRow->addWidget(m_run);
-    runRow->addWidget(m_cancel);
-    auto* files = new QGridLayout;
-    files->addWidget(m_exportPlot, 0, 0, 1, 2);
-    files->addWidget(m_saveJson, 1, 0);
-    files->addWidget(m_saveCsv, 1, 1);
-    auto* controls = new QVBoxLayout;
-    controls->addLayout(form);
-    controls->addLayout(runRow);
-    controls->addWidget(m_progress);
-    controls->addWidget(m_status);
-    controls->addLayout(files);
-    controls->addStretch(1);
-    auto* left = new QWidget;
-    left->setLayout(controls);
-    left->setMaximumWidth(380);
+    form()->addRow(tr("Parts"), parts);
+    form()->addRow(tr("Reversal si&ze"), m_reverseSize);
+    form()->addRow(tr("Ceiling size"), m_ceilingSize);
+    form()->addRow(tr("Transfers &up to"), m_transferMax);
+    addRepeatsRow(tr("Timed runs per measurement after one warm-up; the median is plotted "
+                     "(transfers of 1 MiB and less run at least 20 times)"));
+    addDeviceRow();
+    filesGrid()->addWidget(addOutput(Output::Plot, tr("Export Plot"),
+                                     tr("The plot of the page shown as PNG, JPG, PDF or SVG")),
+                           0, 0, 1, 2);
+    filesGrid()->addWidget(
+        addOutput(Output::Json, tr("Save Memory Lab Run"),
+                  tr("Reversal page: the reversal as histlab-cli reverse --json writes it; the "
+                     "others: ceilings and transfers as histlab-cli memory --json writes them"),
+                  [this](QString* why) { return pageText(true, why); }),
+        1, 0);
+    filesGrid()->addWidget(addOutput(Output::Csv, tr("Save Memory Lab Measurements"),
+                                     tr("As Save JSON, one row per measurement (--csv)"),
+                                     [this](QString* why) { return pageText(false, why); }),
+                           1, 1);
 
     buildReversalPage();
     buildCeilingsPage();
     buildTransfersPage();
+    setResults(m_pages, 380, true);
 
-    auto* splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(left);
-    splitter->addWidget(m_pages);
-    splitter->setStretchFactor(0, 0);
-    splitter->setStretchFactor(1, 1);
-    splitter->setChildrenCollapsible(false);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(splitter);
-
-    restoreSettings();
-    updateControls();
-
-    connect(m_run, &QPushButton::clicked, this, &MemoryPanel::startRun);
-    connect(m_runAction, &QAction::triggered, this, &MemoryPanel::startRun);
-    connect(m_cancel, &QPushButton::clicked, this, &MemoryPanel::cancelRun);
-    connect(m_exportPlot, &QPushButton::clicked, this, &MemoryPanel::chooseExportPlot);
-    connect(m_saveJson, &QPushButton::clicked, this, &MemoryPanel::chooseSaveJson);
-    connect(m_saveCsv, &QPushButton::clicked, this, &MemoryPanel::chooseSaveCsv);
-    connect(m_pages, &QTabWidget::currentChanged, this, [this] { updateControls(); });
-
-    connect(m_bridge, &JobBridge::memoryReverseResult, this,
-            [this](quint64, const ReverseResult& r) { addReverseResult(r); });
-    connect(m_bridge, &JobBridge::memoryCeilings, this,
-            [this](quint64, const CeilingSweep& sweep) { showCeilings(sweep); });
-    connect(m_bridge, &JobBridge::memoryTransferPoint, this,
-            [this](quint64, const TransferPoint& p) { addTransferPoint(p); });
-    connect(m_bridge, &JobBridge::memoryProgress, this,
-            [this](quint64, double fraction, const QString& what) {
-                m_progress->setValue(int(std::lround(fraction * 1000)));
-                setStatus(what + QStringLiteral("…"));
-            });
-    connect(m_bridge, &JobBridge::memoryFinished, this,
-            [this](quint64, const MemoryLabResult& result) { showFinished(result); });
-    connect(m_bridge, &JobBridge::memoryFailed, this,
-            [this](quint64, const JobError& error) { showFailure(error); });
+    remember(m_doReversal, QStringLiteral("reversal"));
+    remember(m_doCeilings, QStringLiteral("ceilings"));
+    remember(m_doTransfers, QStringLiteral("transfers"));
+    remember(m_reverseSize, QStringLiteral("reverseSize"));
+    remember(m_ceilingSize, QStringLiteral("ceilingSize"));
+    remember(m_transferMax, QStringLiteral("transferMax"));
+    m_pages->setCurrentIndex(std::clamp(
+        settings().value(settingsKey(QStringLiteral("page")), 0).toInt(), 0, m_pages->count() - 1));
+    setExportedPlot(plot(Page(m_pages->currentIndex())));
+    updateActions();
+    connect(m_pages, &QTabWidget::currentChanged, this,
+            [this](int page) { setExportedPlot(plot(Page(page))); });
 }
 
 // Reversal: a bar per kernel (x: its place in the core's table), the copy kernel's level, and
 // the table of every kernel below.
 void MemoryPanel::buildReversalPage() {
     QCustomPlot* p = m_reversePlot;
-    p->setMinimumSize(320, 220);
-    p->legend->setVisible(true);
-    p->legend->setFont(QFont(font().family(), 8));
-    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    m_reverseTitle = addTitle(p, tr("Buffer reversal: GB/s per kernel"), font());
+    m_reverseTitle =
+        setUpPagePlot(p, tr("Buffer reversal: GB/s per kernel"), Qt::AlignTop | Qt::AlignRight);
     QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
     const auto& table = reverseVariants();
     for (std::size_t i = 0; i < table.size(); ++i)
@@ -288,14 +291,8 @@ void MemoryPanel::buildReversalPage() {
     m_copyLine->setName(tr("copy kernel"));
     m_copyLine->setPen(QPen(QColor(90, 90, 90), 1.5, Qt::DashLine));
 
-    m_table->setColumnCount(ColumnCount);
-    m_table->setHorizontalHeaderLabels({tr("kernel"), tr("reference?"), tr("GB/s"), tr("% of copy"),
-                                        tr("median ms"), tr("correct bytes"), tr("status"),
-                                        tr("detail")});
-    m_table->verticalHeader()->setVisible(false);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    setUpResultTable(m_table, {tr("kernel"), tr("reference?"), tr("GB/s"), tr("% of copy"),
+                               tr("median ms"), tr("correct bytes"), tr("status"), tr("detail")});
 
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(p);
@@ -311,11 +308,8 @@ void MemoryPanel::buildReversalPage() {
 // Ceilings: read-only and copy GB/s against the element width, on a log2 axis.
 void MemoryPanel::buildCeilingsPage() {
     QCustomPlot* p = m_ceilingsPlot;
-    p->setMinimumSize(320, 220);
-    p->legend->setVisible(true);
-    p->legend->setFont(QFont(font().family(), 8));
-    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
-    m_ceilingsTitle = addTitle(p, tr("Bandwidth ceilings per vector width"), font());
+    m_ceilingsTitle = setUpPagePlot(p, tr("Bandwidth ceilings per vector width"),
+                                    Qt::AlignBottom | Qt::AlignRight);
     p->xAxis->setScaleType(QCPAxis::stLogarithmic);
     QSharedPointer<QCPAxisTickerText> widths(new QCPAxisTickerText);
     for (int w : kCeilingWidths)
@@ -349,11 +343,8 @@ void MemoryPanel::buildCeilingsPage() {
 // Transfers: GB/s against the size, both on log axes, a curve per kind.
 void MemoryPanel::buildTransfersPage() {
     QCustomPlot* p = m_transfersPlot;
-    p->setMinimumSize(320, 220);
-    p->legend->setVisible(true);
-    p->legend->setFont(QFont(font().family(), 8));
-    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
-    m_transfersTitle = addTitle(p, tr("Transfers: GB/s against the size"), font());
+    m_transfersTitle =
+        setUpPagePlot(p, tr("Transfers: GB/s against the size"), Qt::AlignBottom | Qt::AlignRight);
     p->xAxis->setScaleType(QCPAxis::stLogarithmic);
     QSharedPointer<ByteSizeTicker> sizes(new ByteSizeTicker);
     sizes->setLogBase(2);
@@ -405,80 +396,44 @@ QCPGraph* MemoryPanel::transferGraph(TransferKind kind) const {
     return it == m_transferGraphs.end() ? nullptr : it->second;
 }
 
-void MemoryPanel::restoreSettings() {
-    QSettings s = settings();
-    m_doReversal->setChecked(s.value(QStringLiteral("memory/reversal"), true).toBool());
-    m_doCeilings->setChecked(s.value(QStringLiteral("memory/ceilings"), true).toBool());
-    m_doTransfers->setChecked(s.value(QStringLiteral("memory/transfers"), true).toBool());
-    m_reverseSize->setText(s.value(QStringLiteral("memory/reverseSize")).toString());
-    m_ceilingSize->setText(s.value(QStringLiteral("memory/ceilingSize")).toString());
-    m_transferMax->setText(s.value(QStringLiteral("memory/transferMax")).toString());
-    m_repeats->setValue(s.value(QStringLiteral("memory/repeats"), m_repeats->value()).toInt());
-    m_pages->setCurrentIndex(
-        std::clamp(s.value(QStringLiteral("memory/page"), 0).toInt(), 0, m_pages->count() - 1));
-}
-
 void MemoryPanel::saveSettings() const {
-    QSettings s = settings();
-    s.setValue(QStringLiteral("memory/reversal"), m_doReversal->isChecked());
-    s.setValue(QStringLiteral("memory/ceilings"), m_doCeilings->isChecked());
-    s.setValue(QStringLiteral("memory/transfers"), m_doTransfers->isChecked());
-    s.setValue(QStringLiteral("memory/reverseSize"), m_reverseSize->text().trimmed());
-    s.setValue(QStringLiteral("memory/ceilingSize"), m_ceilingSize->text().trimmed());
-    s.setValue(QStringLiteral("memory/transferMax"), m_transferMax->text().trimmed());
-    s.setValue(QStringLiteral("memory/repeats"), m_repeats->value());
-    s.setValue(QStringLiteral("memory/page"), m_pages->currentIndex());
+    settings().setValue(settingsKey(QStringLiteral("page")), m_pages->currentIndex());
 }
 
 MemoryLabRequest MemoryPanel::request() const {
     MemoryLabRequest r;
-    r.device = m_deviceSelector ? m_deviceSelector() : QStringLiteral("auto");
+    r.device = deviceSelector();
     r.reversal = m_doReversal->isChecked();
     r.ceilings = m_doCeilings->isChecked();
     r.transfers = m_doTransfers->isChecked();
     r.reverseBytes = sizeOf(m_reverseSize, "reversal size");
     r.ceilingBytes = sizeOf(m_ceilingSize, "ceiling size");
     r.transferMaxBytes = sizeOf(m_transferMax, "transfers up to");
-    r.repeats = m_repeats->value();
+    r.repeats = repeatsSpin()->value();
     return r;
 }
 
 void MemoryPanel::startRun() {
     MemoryLabRequest r;
-    QString why;
     try {
         r = request();
-        if (!r.reversal && !r.ceilings && !r.transfers)
-            why = tr("Nothing to run: tick reversal, ceilings or transfers.");
     } catch (const UsageError& e) {
-        why = tr("Cannot run: %1").arg(QString::fromStdString(e.what()));
-    }
-    if (!why.isEmpty()) {
-        setStatus(why, true);
-        emit problem(why);
+        refuse(tr("Cannot run: %1").arg(QString::fromStdString(e.what())));
         return;
     }
-    saveSettings();
-    m_bridge->runMemoryLab(r); // replaces a run still going (lane "memory")
+    if (!r.reversal && !r.ceilings && !r.transfers) {
+        refuse(tr("Nothing to run: tick reversal, ceilings or transfers."));
+        return;
+    }
     m_result.reset();
     m_reverseBytes = r.reverseBytes;
     clearPages();
-    // Show the first part that runs.
-    m_pages->setCurrentIndex(r.reversal ? ReversalPage : r.ceilings ? CeilingsPage : TransfersPage);
-    setRunning(true);
-    m_deviceLabel->setText(tr("%1 (from the Run dock)").arg(r.device));
     updateTitles(r.device);
-    setStatus(tr("starting…"));
     qCInfo(lcUi).noquote() << "memory lab on device" << r.device << "reversal" << r.reversal
                            << "ceilings" << r.ceilings << "transfers" << r.transfers;
-    emit runStarted();
-}
-
-void MemoryPanel::cancelRun() {
-    if (!isRunning())
-        return;
-    m_bridge->cancelMemoryLab();
-    setStatus(tr("cancelling…"));
+    start(memoryLabJob(r)); // remembers the page shown until now
+    // Show the first part that runs.
+    m_pages->setCurrentIndex(r.reversal ? ReversalPage : r.ceilings ? CeilingsPage : TransfersPage);
 }
 
 void MemoryPanel::clearPages() {
@@ -510,7 +465,7 @@ void MemoryPanel::updateTitles(const QString& device) {
     QString reversal = tr("Buffer reversal: GB/s per kernel\n%1").arg(name);
     if (m_reverseBytes)
         reversal += tr(" · %1").arg(bytesText(m_reverseBytes));
-    reversal += tr(" · %n repeat(s)", nullptr, m_repeats->value());
+    reversal += tr(" · %n repeat(s)", nullptr, repeatsSpin()->value());
     m_reverseTitle->setText(reversal);
     QString ceilings = tr("Bandwidth ceilings per vector width\n%1").arg(name);
     if (m_ceilings)
@@ -519,24 +474,13 @@ void MemoryPanel::updateTitles(const QString& device) {
     m_transfersTitle->setText(tr("Transfers: GB/s against the size\n%1").arg(name));
 }
 
-void MemoryPanel::setRunning(bool running) {
-    m_cancel->setEnabled(running);
-    m_progress->setVisible(running);
-    m_progress->setValue(0);
-    updateControls();
-}
-
-void MemoryPanel::updateControls() {
-    const bool done = m_result.has_value();
-    m_saveJson->setEnabled(done);
-    m_saveCsv->setEnabled(done);
-    const bool anything = !m_reverse.empty() || m_ceilings || !m_transfers.empty();
-    m_exportPlot->setEnabled(anything || done);
-}
-
-void MemoryPanel::setStatus(const QString& text, bool bad) {
-    m_status->setText(text);
-    m_status->setStyleSheet(bad ? QStringLiteral("color: #c00000; font-weight: bold;") : QString());
+void MemoryPanel::showItem(const std::any& item) {
+    if (const auto* reversed = std::any_cast<ReverseResult>(&item))
+        addReverseResult(*reversed);
+    else if (const auto* sweep = std::any_cast<CeilingSweep>(&item))
+        showCeilings(*sweep);
+    else if (const auto* point = std::any_cast<TransferPoint>(&item))
+        addTransferPoint(*point);
 }
 
 void MemoryPanel::setCopyLine(double gbps) {
@@ -547,11 +491,7 @@ void MemoryPanel::setCopyLine(double gbps) {
 }
 
 void MemoryPanel::fitReversal() {
-    double top = m_copyGbps;
-    for (const ReverseResult& r : m_reverse)
-        if (statusRan(r.status))
-            top = std::max(top, r.gbps);
-    m_reversePlot->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
+    fitFromZero(m_reversePlot->yAxis, highestGbps(m_reverse, m_copyGbps));
 }
 
 void MemoryPanel::addReverseResult(const ReverseResult& r) {
@@ -574,46 +514,24 @@ void MemoryPanel::addReverseResult(const ReverseResult& r) {
                                ran ? QString::number(r.correctBytes) : QString(),
                                QString::fromLatin1(statusName(r.status)),
                                QString::fromStdString(r.detail)};
-    const int row = m_table->rowCount();
-    m_table->insertRow(row);
-    for (int c = 0; c < ColumnCount; ++c) {
-        auto* item = new QTableWidgetItem(cells[c]);
-        item->setToolTip(c == DetailColumn || c == StatusColumn
-                             ? QString::fromStdString(r.detail)
-                             : QStringLiteral("%1 (global %2, local %3) %4")
-                                   .arg(QString::fromStdString(r.kernel))
-                                   .arg(r.globalSize)
-                                   .arg(r.localSize)
-                                   .arg(QString::fromStdString(r.buildOptions)));
-        if (c >= GbpsColumn && c <= CorrectColumn)
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        m_table->setItem(row, c, item);
-    }
-    if (r.status == Status::Unsupported) {
-        // Expected where the device lacks something: the reason, in italics, not an error.
-        for (int c = 0; c < ColumnCount; ++c) {
-            QTableWidgetItem* item = m_table->item(row, c);
-            QFont italic = item->font();
-            italic.setItalic(true);
-            item->setFont(italic);
-            item->setForeground(QColor(100, 100, 100));
-        }
-    } else if (r.status != Status::Verified) {
-        const QColor red(0xc0, 0, 0);
-        for (int c : {int(StatusColumn), int(DetailColumn), int(CorrectColumn)}) {
-            QFont bold = m_table->item(row, c)->font();
-            bold.setBold(true);
-            m_table->item(row, c)->setFont(bold);
-            m_table->item(row, c)->setForeground(red);
-        }
-    } else {
-        m_table->item(row, StatusColumn)->setForeground(QColor(0, 0x80, 0));
-    }
+    const QString launch = QStringLiteral("%1 (global %2, local %3) %4")
+                               .arg(QString::fromStdString(r.kernel))
+                               .arg(r.globalSize)
+                               .arg(r.localSize)
+                               .arg(QString::fromStdString(r.buildOptions));
+    const int row = appendResultRow(m_table, cells,
+                                    [&](int c) {
+                                        return c == DetailColumn || c == StatusColumn
+                                                   ? QString::fromStdString(r.detail)
+                                                   : launch;
+                                    },
+                                    {GbpsColumn, PercentColumn, MedianColumn, CorrectColumn});
+    markRowStatus(m_table, row, r.status, StatusColumn,
+                  {StatusColumn, DetailColumn, CorrectColumn});
     refreshCorrectColumn();
     if (row == 0)
         m_table->resizeColumnsToContents();
     fitReversal();
-    updateControls();
     m_reversePlot->replot(QCustomPlot::rpQueuedReplot); // coalesced: one per event-loop turn
     emit resultAdded();
 }
@@ -648,7 +566,7 @@ void MemoryPanel::showCeilings(const CeilingSweep& sweep) {
                 w.detail.empty() ? QString()
                                  : QStringLiteral(": ") + QString::fromStdString(w.detail));
     }
-    m_ceilingsPlot->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
+    fitFromZero(m_ceilingsPlot->yAxis, top);
     QString text;
     if (sweep.bestReadWidth > 0) {
         m_readWidths->setName(tr("read-only (best %1)").arg(elementName(sweep.bestReadWidth)));
@@ -664,7 +582,6 @@ void MemoryPanel::showCeilings(const CeilingSweep& sweep) {
         text += QLatin1Char(' ') + notes.join(QStringLiteral("; "));
     m_bestWidth->setText(text);
     m_bestWidth->setStyleSheet(notes.isEmpty() ? QString() : QStringLiteral("color: #c00000;"));
-    updateControls();
     m_ceilingsPlot->replot(QCustomPlot::rpQueuedReplot);
     emit resultAdded();
 }
@@ -675,7 +592,6 @@ void MemoryPanel::addTransferPoint(const TransferPoint& point) {
         if (QCPGraph* g = transferGraph(point.kind))
             g->addData(double(point.bytes), point.gbps);
     fitTransfers();
-    updateControls();
     m_transfersPlot->replot(QCustomPlot::rpQueuedReplot);
     emit resultAdded();
 }
@@ -730,15 +646,9 @@ void MemoryPanel::showTransferSummary(const TransferSweep& sweep) {
     m_launch->setStyleSheet(bad ? QStringLiteral("color: #c00000;") : QString());
 }
 
-void MemoryPanel::showFinished(const MemoryLabResult& result) {
-    setRunning(false);
-    m_result = result;
+QString MemoryPanel::present(const MemoryLabResult& result) {
     const QString device = QString::fromStdString(result.device.name);
-    m_deviceLabel->setText(device);
-    m_deviceLabel->setToolTip(QStringLiteral("%1 [%2], %3")
-                                  .arg(device,
-                                       QString::fromLatin1(deviceTypeName(result.device.type)),
-                                       QString::fromStdString(result.device.platformName)));
+    showDevice(result.device);
     QStringList summary;
     bool bad = false;
     if (result.reversal) {
@@ -792,125 +702,36 @@ void MemoryPanel::showFinished(const MemoryLabResult& result) {
     updateTitles(device);
     const QString text = summary.join(QStringLiteral(" · "));
     setStatus(text, bad);
-    updateControls();
     for (QCustomPlot* p : {m_reversePlot, m_ceilingsPlot, m_transfersPlot})
         p->replot(QCustomPlot::rpQueuedReplot);
-    qCInfo(lcUi).noquote() << "memory lab on" << device << ":" << text;
-    emit runEnded(text);
+    return text;
 }
 
-void MemoryPanel::showFailure(const JobError& error) {
-    setRunning(false);
-    if (error.kind == JobError::Kind::Cancelled) {
-        setStatus(tr("cancelled: the results shown are those that finished"));
-        emit runEnded(tr("memory lab cancelled"));
-        return;
-    }
-    QString message = QString::fromStdString(error.message);
-    if (error.kind == JobError::Kind::Usage)
-        message = tr("Cannot run: %1").arg(message);
-    setStatus(message, true);
-    qCWarning(lcUi).noquote() << "memory lab failed:" << jobErrorKindName(error.kind) << message
-                              << QString::fromStdString(error.buildLog);
-    emit problem(message);
-    emit runEnded(message);
+QString MemoryPanel::cancelledStatus() const {
+    return tr("cancelled: the results shown are those that finished");
 }
 
-QString MemoryPanel::defaultPath(const QString& suffix) const {
-    QString start = settings().value(QStringLiteral("lastFolder")).toString();
-    if (start.isEmpty())
-        start = QDir::homePath();
+QString MemoryPanel::fileBaseName(Output kind) const {
     static const char* const names[] = {"reversal", "ceilings", "transfers"};
-    const QString name = suffix == QStringLiteral("png") || m_pages->currentIndex() == 0
-                             ? QString::fromLatin1(names[m_pages->currentIndex()])
-                             : QStringLiteral("memory");
-    return QDir(start).filePath(QStringLiteral("%1.%2").arg(name, suffix));
-}
-
-void MemoryPanel::chooseExportPlot() {
-    QString path =
-        m_saveChooser(this, tr("Export Plot"), defaultPath(QStringLiteral("png")), kPlotFilter);
-    if (path.isEmpty())
-        return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".png");
-    QCustomPlot* shown = plot(Page(m_pages->currentIndex()));
-    PlotExportOptions options;
-    options.format = plotFormatForFile(path).value_or(PlotFormat::Png);
-    options.width = std::max(shown->width(), 720);
-    options.height = std::max(shown->height(), 480);
-    exportPlotTo(path, options);
-}
-
-void MemoryPanel::chooseSaveJson() {
-    const QString path =
-        m_saveChooser(this, tr("Save Memory Lab Run"), defaultPath(QStringLiteral("json")),
-                      tr("JSON (*.json);;All files (*)"));
-    if (!path.isEmpty())
-        saveJsonTo(path);
-}
-
-void MemoryPanel::chooseSaveCsv() {
-    const QString path =
-        m_saveChooser(this, tr("Save Memory Lab Measurements"), defaultPath(QStringLiteral("csv")),
-                      tr("CSV files (*.csv);;All files (*)"));
-    if (!path.isEmpty())
-        saveCsvTo(path);
-}
-
-ExportResult MemoryPanel::exportPlotTo(const QString& path, const PlotExportOptions& options) {
-    const ExportResult result = exportPlot(*plot(Page(m_pages->currentIndex())), path, options);
-    if (!result.ok)
-        return fail(result.message);
-    settings().setValue(QStringLiteral("lastFolder"), QFileInfo(path).absolutePath());
-    setStatus(tr("Exported %1").arg(QDir::toNativeSeparators(path)));
-    return result;
-}
-
-ExportResult MemoryPanel::saveJsonTo(const QString& path) {
-    return save(path, true);
-}
-
-ExportResult MemoryPanel::saveCsvTo(const QString& path) {
-    return save(path, false);
+    return kind == Output::Plot || m_pages->currentIndex() == ReversalPage
+               ? QString::fromLatin1(names[m_pages->currentIndex()])
+               : QStringLiteral("memory");
 }
 
 // The Reversal page saves the reversal; the other two the ceilings and transfers together.
-ExportResult MemoryPanel::save(const QString& path, bool json) {
-    if (!m_result)
-        return fail(tr("%1: nothing to save yet (run the memory lab first)").arg(path));
-    std::string content;
+std::optional<std::string> MemoryPanel::pageText(bool json, QString* why) const {
     if (m_pages->currentIndex() == ReversalPage) {
-        if (!m_result->reversal)
-            return fail(
-                tr("%1: the last run had no reversal (tick Reversal and run again)").arg(path));
-        content = json ? reverseJson(*m_result->reversal) : reverseCsv(*m_result->reversal);
-    } else {
-        if (!m_result->memory.ceilings && !m_result->memory.transfers)
-            return fail(tr("%1: the last run had no ceilings nor transfers (tick them and run "
-                           "again)")
-                            .arg(path));
-        content = json ? memoryJson(m_result->memory) : memoryCsv(m_result->memory);
+        if (!m_result->reversal) {
+            *why = tr("the last run had no reversal (tick Reversal and run again)");
+            return std::nullopt;
+        }
+        return json ? reverseJson(*m_result->reversal) : reverseCsv(*m_result->reversal);
     }
-    const ExportResult result = writeFileSafely(path, QByteArray::fromStdString(content));
-    if (!result.ok)
-        return fail(result.message);
-    settings().setValue(QStringLiteral("lastFolder"), QFileInfo(path).absolutePath());
-    setStatus(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
-    return result;
-}
-
-ExportResult MemoryPanel::fail(const QString& message) {
-    setStatus(message, true);
-    qCWarning(lcUi).noquote() << "memory tab:" << message;
-    emit problem(message);
-    if (m_errorDialogs) {
-        auto* box =
-            new QMessageBox(QMessageBox::Warning, tr("HistLab"), message, QMessageBox::Ok, this);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
+    if (!m_result->memory.ceilings && !m_result->memory.transfers) {
+        *why = tr("the last run had no ceilings nor transfers (tick them and run again)");
+        return std::nullopt;
     }
-    return ExportResult::failure(message);
+    return json ? memoryJson(m_result->memory) : memoryCsv(m_result->memory);
 }
 
 } // namespace histlab::ui

@@ -1,7 +1,6 @@
 #pragma once
-// The Memory tab (issue 6, the memory lab): on the device chosen in the Run dock, through the
-// JobBridge (lane "memory": a new run replaces the one running), the chosen parts in order,
-// each page drawn as its results arrive:
+// The Memory tab, the memory lab: on the device chosen in the Run dock (lane "memory": a new run
+// replaces the one running), the chosen parts in order, each page drawn as its results arrive:
 //   Reversal    GB/s of each buffer-reversal kernel (core/reverse.h: 2n bytes / median), the
 //               reference text's four in one colour and HistLab's in another, a dashed line at
 //               the same run's copy kernel; a table (kernel, reference?, GB/s, % of copy,
@@ -13,25 +12,19 @@
 //               pageable and pinned memory and d2d (core/transfer.h: bytes / median wall
 //               time), the kernel launch latency and pinned / pageable at the largest size
 // Controls: which parts, reversal size, ceiling buffer size, largest transfer (each a byte
-// size such as "16M" or "65539"; empty is auto), repeats; Run (Ctrl+Enter in the tab), Cancel.
-// Export Plot (the page shown, PNG/PDF/SVG), Save JSON / Save CSV: reverseJson / reverseCsv on
-// the Reversal page, memoryJson / memoryCsv on the other two, as histlab-cli reverse and
-// histlab-cli memory write them (a temporary file and a rename).
-//
-// The controls are remembered in QSettings("HistLab", "HistLab") under "memory/...".
-#include "bridge/jobbridge.h"
-#include "window/exportdialog.h"
-#include "window/exporter.h"
+// size such as "16M" or "65539"; empty is auto), repeats. Export Plot writes the page shown;
+// Save JSON / Save CSV write reverseJson / reverseCsv on the Reversal page, memoryJson /
+// memoryCsv on the other two, as histlab-cli reverse and histlab-cli memory write them.
+#include "panels/resultpanel.h"
 
-#include <QString>
-#include <QWidget>
+#include <pipelines/bandwidth/bandwidth.h>
+#include <pipelines/reverse/reverse.h>
+#include <pipelines/transfer/transfer.h>
 
-#include <functional>
 #include <map>
 #include <optional>
 #include <vector>
 
-class QAction;
 class QCheckBox;
 class QCPBars;
 class QCPGraph;
@@ -39,45 +32,57 @@ class QCPTextElement;
 class QCustomPlot;
 class QLabel;
 class QLineEdit;
-class QProgressBar;
-class QPushButton;
-class QSpinBox;
 class QTableWidget;
 class QTabWidget;
 
 namespace histlab::ui {
 
-class MemoryPanel : public QWidget {
+/// The memory lab (lane "memory"): on one device, the chosen parts in order: buffer reversal
+/// (every variant), the bandwidth ceilings per vector width, the transfer sweep and the kernel
+/// launch latency.
+struct MemoryLabRequest {
+    QString device = QStringLiteral("auto"); ///< a core device selector (see selectDevice)
+    bool reversal = true;
+    bool ceilings = true;
+    bool transfers = true;
+    std::uint64_t reverseBytes = 0; ///< 0: 16 MiB on a CPU device, 256 MiB on a GPU
+    /// The ceilings' buffer (rounded down to 64); 0: 64 MiB on a CPU device, 256 MiB on a GPU
+    /// (as histlab-cli memory), never above the device's largest buffer.
+    std::uint64_t ceilingBytes = 0;
+    /// The transfer sweep's largest size (from 4 KiB); 0: 16 MiB on a CPU device, the core's
+    /// default on a GPU (1 GiB, or the device's largest buffer).
+    std::uint64_t transferMaxBytes = 0;
+    int repeats = 5;
+};
+
+/// One finished memory lab run: what the chosen parts measured.
+struct MemoryLabResult {
+    MemoryLabRequest request;
+    DeviceInfo device;
+    std::optional<ReverseRun> reversal; ///< when asked for
+    MemoryRun memory;                   ///< memory.ceilings, memory.transfers: when asked for
+};
+
+/// The worker's side of the tab: streams each ReverseResult, the CeilingSweep once measured and
+/// each TransferPoint, and returns the MemoryLabResult. Every size is checked before any work.
+JobWork memoryLabJob(const MemoryLabRequest& request);
+
+class MemoryPanel : public ResultPanel<MemoryLabResult> {
     Q_OBJECT
 public:
     explicit MemoryPanel(JobBridge* bridge, QWidget* parent = nullptr);
 
-    /// Where the device comes from: asked at each run (the Run dock's selector); "auto" until
-    /// set.
-    void setDeviceSelectorSource(std::function<QString()> source) {
-        m_deviceSelector = std::move(source);
-    }
-
     /// The request the controls describe; a size that does not parse throws UsageError naming
     /// its field.
     MemoryLabRequest request() const;
-    bool isRunning() const { return m_bridge->memoryLabRunning(); }
+    /// Runs the parts ticked (a bad size is refused before anything runs).
+    void startRun() override;
     /// The reversal results of the run shown, in arrival order (the running one's so far).
     const std::vector<ReverseResult>& reverseResults() const { return m_reverse; }
     const std::vector<TransferPoint>& transferPoints() const { return m_transfers; }
-    /// The last run that finished (empty before the first, and while a new one runs).
-    const std::optional<MemoryLabResult>& result() const { return m_result; }
 
-    enum Page { ReversalPage, CeilingsPage, TransfersPage };
     /// The plot of the page shown is what Export Plot writes, and its data what Save writes.
-    ExportResult exportPlotTo(const QString& path, const PlotExportOptions& options);
-    /// reverseJson / reverseCsv on the Reversal page, memoryJson / memoryCsv on the others.
-    ExportResult saveJsonTo(const QString& path);
-    ExportResult saveCsvTo(const QString& path);
-    /// How the export buttons ask for a file (QFileDialog by default; tests inject theirs).
-    void setSaveFileChooser(FileChooser chooser) { m_saveChooser = std::move(chooser); }
-    bool errorDialogsEnabled() const { return m_errorDialogs; }
-    void setErrorDialogsEnabled(bool enabled) { m_errorDialogs = enabled; }
+    enum Page { ReversalPage, CeilingsPage, TransfersPage };
 
     QTabWidget* pages() const { return m_pages; }
     QCustomPlot* reversePlot() const { return m_reversePlot; }
@@ -105,14 +110,6 @@ public:
     QLineEdit* reverseSizeEdit() const { return m_reverseSize; }
     QLineEdit* ceilingSizeEdit() const { return m_ceilingSize; }
     QLineEdit* transferMaxEdit() const { return m_transferMax; }
-    QSpinBox* repeatsSpin() const { return m_repeats; }
-    QPushButton* runButton() const { return m_run; }
-    QPushButton* cancelButton() const { return m_cancel; }
-    QPushButton* exportPlotButton() const { return m_exportPlot; }
-    QPushButton* saveJsonButton() const { return m_saveJson; }
-    QPushButton* saveCsvButton() const { return m_saveCsv; }
-    QAction* runAction() const { return m_runAction; }
-    QLabel* statusLabel() const { return m_status; }
 
     enum Column {
         KernelColumn,
@@ -126,28 +123,22 @@ public:
         ColumnCount
     };
 
-public slots:
-    void startRun();
-    void cancelRun();
-    void chooseExportPlot();
-    void chooseSaveJson();
-    void chooseSaveCsv();
-
 signals:
-    void runStarted();
     /// A result of any part arrived (and is drawn).
     void resultAdded();
-    /// The run ended (finished, cancelled or failed): `message` says how.
-    void runEnded(const QString& message);
-    void problem(const QString& message);
+
+protected:
+    void showItem(const std::any& item) override;
+    QString present(const MemoryLabResult& result) override;
+    QString cancelledStatus() const override;
+    QString fileBaseName(Output kind) const override;
+    void saveSettings() const override;
 
 private:
     void buildReversalPage();
     void buildCeilingsPage();
     void buildTransfersPage();
     void clearPages();
-    void setRunning(bool running);
-    void setStatus(const QString& text, bool bad = false);
     void addReverseResult(const ReverseResult& result);
     void setCopyLine(double gbps);
     void fitReversal();
@@ -156,17 +147,9 @@ private:
     void fitTransfers();
     void showTransferSummary(const TransferSweep& sweep);
     void refreshCorrectColumn();
-    void showFinished(const MemoryLabResult& result);
-    void showFailure(const JobError& error);
-    void updateControls();
+    std::optional<std::string> pageText(bool json, QString* why) const;
     void updateTitles(const QString& device);
-    ExportResult fail(const QString& message);
-    ExportResult save(const QString& path, bool json);
-    QString defaultPath(const QString& suffix) const;
-    void restoreSettings();
-    void saveSettings() const;
 
-    JobBridge* m_bridge;
     QTabWidget* m_pages;
     QCustomPlot* m_reversePlot;
     QCustomPlot* m_ceilingsPlot;
@@ -189,25 +172,11 @@ private:
     QLineEdit* m_reverseSize;
     QLineEdit* m_ceilingSize;
     QLineEdit* m_transferMax;
-    QSpinBox* m_repeats;
-    QLabel* m_deviceLabel;
-    QPushButton* m_run;
-    QPushButton* m_cancel;
-    QPushButton* m_exportPlot;
-    QPushButton* m_saveJson;
-    QPushButton* m_saveCsv;
-    QAction* m_runAction;
-    QProgressBar* m_progress;
-    QLabel* m_status;
     std::vector<ReverseResult> m_reverse;
     std::vector<TransferPoint> m_transfers;
     std::optional<CeilingSweep> m_ceilings;
-    std::optional<MemoryLabResult> m_result;
     std::uint64_t m_reverseBytes = 0; ///< n of the reversal shown, 0 while unknown (auto)
     double m_copyGbps = 0;
-    std::function<QString()> m_deviceSelector;
-    FileChooser m_saveChooser = nativeSaveFileChooser();
-    bool m_errorDialogs = true;
 };
 
 } // namespace histlab::ui

@@ -1,79 +1,126 @@
 #include "panels/scanpanel.h"
 
 #include "bridge/logging.h"
+#include "panels/resulttable.h"
+#include "plots/plotstyle.h"
 
 #include <report/report.h>
 #include <runtime/errors.h>
 
 #include <qcustomplot.h>
 
-#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
-#include <QMessageBox>
-#include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
-#include <QVBoxLayout>
 
 #include <algorithm>
-#include <cmath>
 #include <utility>
 
 namespace histlab::ui {
 
-namespace {
+// The worker's side ------------------------------------------------------------------------
 
-const QString kPlotFilter = QObject::tr("PNG (*.png);;PDF (*.pdf);;SVG (*.svg)");
+JobWork scanBenchJob(const ScanBenchRequest& request) {
+    return [request](JobContext& ctx, const ItemSink& post) -> std::any {
+        Device& device = jobDevice(ctx, request.device, "scans");
+        const DeviceInfo& info = device.info();
+        ScanPlan plan;
+        plan.request = request;
+        plan.device = info;
+        const std::size_t bytes = request.bytes
+                                      ? request.bytes
+                                      : std::size_t(info.type == DeviceType::Cpu ? 16 : 64) << 20;
+        plan.elements = bytes / sizeof(std::uint32_t);
+        for (std::size_t wg : scanWorkGroupSizes(info))
+            if (wg >= request.minWorkGroupSize &&
+                (request.maxWorkGroupSize == 0 || wg <= request.maxWorkGroupSize))
+                plan.workGroupSizes.push_back(wg);
+        std::vector<ScanVariant> segmented, whole;
+        for (ScanVariant v : request.variants)
+            (isSegmentedScan(v) ? segmented : whole).push_back(v);
+        if (segmented.empty() && whole.empty())
+            throw UsageError("--variant", "no variant to run: choose at least one");
+        if (!segmented.empty() && plan.workGroupSizes.empty())
+            throw UsageError(
+                "--wg", "no work-group size from " + std::to_string(request.minWorkGroupSize) +
+                            " to " + std::to_string(request.maxWorkGroupSize) + " on " + info.name +
+                            " (16 to " + std::to_string(info.maxWorkGroupSize) + ")");
+        plan.points = int(segmented.size() * plan.workGroupSizes.size() + whole.size());
+        post(plan);
+
+        int done = 0;
+        auto report = [&](const ScanPoint& point) {
+            ++done;
+            post(point);
+            ctx.progress(double(done) / double(std::max(plan.points, 1)),
+                         std::string(scanVariantName(point.variant)) + " wg " +
+                             std::to_string(point.workGroupSize));
+        };
+        ScanRequest base;
+        base.elements = plan.elements;
+        base.distribution = request.distribution;
+        base.repeats = request.repeats;
+        ScanBenchResult result;
+        result.plan = plan;
+        ctx.progress(0.0, "copy kernel");
+        if (!segmented.empty()) {
+            ScanRequest r = base;
+            r.variants = segmented;
+            r.workGroupSizes = plan.workGroupSizes;
+            result.run = histlab::runScans(device, r, ctx.cancelToken(), report);
+        }
+        if (!whole.empty()) {
+            // At their default work-group size; judged against the first copy kernel's run, so
+            // that every point of the figure has the same reference.
+            ScanRequest r = base;
+            r.variants = whole;
+            const bool first = segmented.empty();
+            const double copyGbps = result.run.copy.gbps;
+            auto rescale = [&](ScanPoint& p) {
+                if (!first && copyGbps > 0 && statusRan(p.status))
+                    p.percentOfCopy = 100.0 * p.gbps / copyGbps;
+            };
+            ScanRun second = histlab::runScans(device, r, ctx.cancelToken(), [&](ScanPoint p) {
+                rescale(p);
+                report(p);
+            });
+            if (first) {
+                result.run = std::move(second);
+            } else {
+                for (ScanPoint& p : second.points) {
+                    rescale(p);
+                    result.run.points.push_back(std::move(p));
+                }
+            }
+        }
+        return result;
+    };
+}
+
+// The tab ----------------------------------------------------------------------------------
+
+namespace {
 
 // Far outside any work-group size: a whole-array scan's level spans the whole x axis.
 constexpr double kLevelFrom = 1;
 constexpr double kLevelTo = 1 << 24;
 constexpr std::size_t kLargestWg = 4096;
 
-QSettings settings() {
-    return QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
-}
-
+/// Naive red, blelloch blue, wgscan green, reduce-then-scan purple, lookback orange.
 QColor variantColor(ScanVariant v) {
-    switch (v) {
-    case ScanVariant::Naive:
-        return QColor(214, 39, 40);
-    case ScanVariant::Blelloch:
-        return QColor(31, 119, 180);
-    case ScanVariant::WgScan:
-        return QColor(44, 160, 44);
-    case ScanVariant::ReduceThenScan:
-        return QColor(148, 103, 189);
-    case ScanVariant::Lookback:
-        return QColor(255, 127, 14);
-    case ScanVariant::Auto:
-        break;
-    }
-    return QColor(127, 127, 127);
+    static const int colors[] = {-1, 3, 0, 2, 4, 1}; // by ScanVariant, from Auto
+    return seriesColor(colors[int(v)]);
 }
 
 QString variantName(ScanVariant v) {
     return QString::fromLatin1(scanVariantName(v));
-}
-
-QString gbpsText(double value) {
-    return QString::number(value, 'f', value >= 100 ? 0 : 2);
-}
-
-QString msText(double value) {
-    return QString::number(value, 'f', value >= 100 ? 1 : value >= 1 ? 3 : 4);
 }
 
 bool drawn(const ScanPoint& p) {
@@ -83,23 +130,15 @@ bool drawn(const ScanPoint& p) {
 } // namespace
 
 ScanPanel::ScanPanel(JobBridge* bridge, QWidget* parent)
-    : QWidget(parent)
-    , m_bridge(bridge)
+    : ResultPanel(bridge,
+                  {QStringLiteral("scan"), tr("scan benchmark"), tr("Run Scan Benchmark"),
+                   QStringLiteral("scans")},
+                  parent)
     , m_plot(new QCustomPlot)
     , m_size(new QSpinBox)
-    , m_repeats(new QSpinBox)
     , m_distribution(new QComboBox)
     , m_minWg(new QComboBox)
     , m_maxWg(new QComboBox)
-    , m_deviceLabel(new QLabel)
-    , m_run(new QPushButton(tr("Ru&n")))
-    , m_cancel(new QPushButton(tr("Cancel")))
-    , m_exportPlot(new QPushButton(tr("Export Plot…")))
-    , m_saveJson(new QPushButton(tr("Save JSON…")))
-    , m_saveCsv(new QPushButton(tr("Save CSV…")))
-    , m_runAction(new QAction(tr("Run Scan Benchmark"), this))
-    , m_progress(new QProgressBar)
-    , m_status(new QLabel)
     , m_table(new QTableWidget) {
     m_size->setRange(0, 2048);
     m_size->setValue(0);
@@ -107,9 +146,6 @@ ScanPanel::ScanPanel(JobBridge* bridge, QWidget* parent)
     m_size->setSpecialValueText(tr("auto (16 MiB CPU, 64 MiB GPU)"));
     m_size->setToolTip(tr("MiB of uint32 values to scan; auto: 16 MiB on a CPU device, 64 MiB "
                           "on a GPU"));
-    m_repeats->setRange(1, 1000);
-    m_repeats->setValue(5);
-    m_repeats->setToolTip(tr("Timed runs per point after one warm-up; the median is plotted"));
     for (ScanDistribution d : {ScanDistribution::Random, ScanDistribution::Ones,
                                ScanDistribution::Bytes, ScanDistribution::Max})
         m_distribution->addItem(QString::fromLatin1(scanDistributionName(d)), int(d));
@@ -123,25 +159,7 @@ ScanPanel::ScanPanel(JobBridge* bridge, QWidget* parent)
     m_minWg->setToolTip(tr("The per-segment scans run at every power of two from this size to "
                            "the largest; the whole-array scans at their default size"));
     m_maxWg->setToolTip(m_minWg->toolTip());
-    m_deviceLabel->setWordWrap(true);
-    m_deviceLabel->setText(tr("the Run dock's"));
-    m_deviceLabel->setToolTip(tr("The device chosen in the Run dock (Run › Run)"));
-    m_cancel->setEnabled(false);
-    m_run->setToolTip(tr("Run the benchmark (Ctrl+Enter); a run in progress is replaced"));
-    m_progress->setRange(0, 1000);
-    m_progress->setTextVisible(false);
-    m_progress->setVisible(false);
-    m_status->setWordWrap(true);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_exportPlot->setToolTip(tr("The figure as PNG, PDF or SVG"));
-    m_saveJson->setToolTip(tr("The run as JSON (device, copy kernel, every point), as "
-                              "histlab-cli scan --json writes it"));
-    m_saveCsv->setToolTip(tr("One row per point, as histlab-cli scan --csv writes it"));
-
-    m_runAction->setShortcuts(
-        {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
-    m_runAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    addAction(m_runAction);
+    runButton()->setToolTip(tr("Run the benchmark (Ctrl+Enter); a run in progress is replaced"));
 
     auto* variants = new QGridLayout;
     int k = 0;
@@ -161,37 +179,30 @@ ScanPanel::ScanPanel(JobBridge* bridge, QWidget* parent)
     wgRow->addWidget(m_minWg);
     wgRow->addWidget(new QLabel(tr("to")));
     wgRow->addWidget(m_maxWg, 1);
-    auto* form = new QFormLayout;
-    form->addRow(tr("Si&ze"), m_size);
-    form->addRow(tr("D&ata"), m_distribution);
-    form->addRow(tr("Repeat&s"), m_repeats);
-    form->addRow(tr("Work-groups"), wgRow);
-    form->addRow(tr("Variants"), variants);
-    form->addRow(tr("Device"), m_deviceLabel);
-    auto* runRow = new QHBoxLayout;
-    runRow->addWidget(m_run);
-    runRow->addWidget(m_cancel);
-    auto* files = new QGridLayout;
-    files->addWidget(m_exportPlot, 0, 0, 1, 2);
-    files->addWidget(m_saveJson, 1, 0);
-    files->addWidget(m_saveCsv, 1, 1);
-    auto* controls = new QVBoxLayout;
-    controls->addLayout(form);
-    controls->addLayout(runRow);
-    controls->addWidget(m_progress);
-    controls->addWidget(m_status);
-    controls->addLayout(files);
-    controls->addStretch(1);
-    auto* left = new QWidget;
-    left->setLayout(controls);
-    left->setMaximumWidth(380);
+    form()->addRow(tr("Si&ze"), m_size);
+    form()->addRow(tr("D&ata"), m_distribution);
+    addRepeatsRow(tr("Timed runs per point after one warm-up; the median is plotted"));
+    form()->addRow(tr("Work-groups"), wgRow);
+    form()->addRow(tr("Variants"), variants);
+    addDeviceRow();
+    filesGrid()->addWidget(
+        addOutput(Output::Plot, tr("Export Plot"), tr("The figure as PNG, JPG, PDF or SVG")), 0, 0,
+        1, 2);
+    filesGrid()->addWidget(addOutput(Output::Json, tr("Save Scan Run"),
+                                     tr("The run as JSON (device, copy kernel, every point), as "
+                                        "histlab-cli scan --json writes it"),
+                                     [this](QString*) { return scanJson(m_result->run); }),
+                           1, 0);
+    filesGrid()->addWidget(addOutput(Output::Csv, tr("Save Scan Points"),
+                                     tr("One row per point, as histlab-cli scan --csv writes it"),
+                                     [this](QString*) { return scanCsv(m_result->run); }),
+                           1, 1);
 
     // The figure: GB/s against the work-group size on a log2 axis.
     m_plot->setMinimumSize(320, 240);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->setNoAntialiasingOnDrag(true);
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setFont(QFont(font().family(), 8));
+    showSmallLegend(m_plot);
     // The legend under the axes, three entries a row: the curves and the levels span the whole
     // axis rect, where a legend would hide some of them.
     m_plot->axisRect()->insetLayout()->take(m_plot->legend);
@@ -200,10 +211,7 @@ ScanPanel::ScanPanel(JobBridge* bridge, QWidget* parent)
     m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
     m_plot->legend->setWrap(3);
     m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
-    m_plot->plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(m_plot, tr("Scans: GB/s against the work-group size"),
-                                 QFont(font().family(), 9, QFont::Bold));
-    m_plot->plotLayout()->addElement(0, 0, m_title);
+    m_title = addPlotTitle(m_plot, tr("Scans: GB/s against the work-group size"));
     m_plot->xAxis->setLabel(tr("work-group size (work-items)"));
     m_plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
     QSharedPointer<QCPAxisTickerLog> log2(new QCPAxisTickerLog);
@@ -230,15 +238,10 @@ ScanPanel::ScanPanel(JobBridge* bridge, QWidget* parent)
     m_copyGraph = m_plot->addGraph();
     m_copyGraph->setName(tr("copy kernel"));
     m_copyGraph->setPen(QPen(QColor(90, 90, 90), 1.6, Qt::DashLine));
+    setExportedPlot(m_plot);
 
-    m_table->setColumnCount(ColumnCount);
-    m_table->setHorizontalHeaderLabels({tr("variant"), tr("wg"), tr("GB/s"), tr("% of copy"),
-                                        tr("median ms"), tr("status"), tr("detail")});
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->verticalHeader()->setVisible(false);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setWordWrap(false);
+    setUpResultTable(m_table, {tr("variant"), tr("wg"), tr("GB/s"), tr("% of copy"),
+                               tr("median ms"), tr("status"), tr("detail")});
     m_table->setMinimumHeight(120);
 
     auto* right = new QSplitter(Qt::Vertical);
@@ -247,33 +250,18 @@ ScanPanel::ScanPanel(JobBridge* bridge, QWidget* parent)
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 1);
     right->setChildrenCollapsible(false);
-    auto* layout = new QHBoxLayout(this);
-    layout->addWidget(left);
-    layout->addWidget(right, 1);
+    setResults(right);
 
-    connect(m_run, &QPushButton::clicked, this, &ScanPanel::startRun);
-    connect(m_runAction, &QAction::triggered, this, &ScanPanel::startRun);
-    connect(m_cancel, &QPushButton::clicked, this, &ScanPanel::cancelRun);
-    connect(m_exportPlot, &QPushButton::clicked, this, &ScanPanel::chooseExportPlot);
-    connect(m_saveJson, &QPushButton::clicked, this, &ScanPanel::chooseSaveJson);
-    connect(m_saveCsv, &QPushButton::clicked, this, &ScanPanel::chooseSaveCsv);
-
-    connect(m_bridge, &JobBridge::scanStarted, this,
-            [this](quint64, const ScanPlan& plan) { resetPlot(plan); });
-    connect(m_bridge, &JobBridge::scanPoint, this,
-            [this](quint64, const ScanPoint& point) { addPoint(point); });
-    connect(m_bridge, &JobBridge::scanProgress, this,
-            [this](quint64, double fraction, const QString& what) {
-                m_progress->setValue(qRound(fraction * 1000));
-                setStatus(tr("running: %1…").arg(what));
-            });
-    connect(m_bridge, &JobBridge::scanFinished, this,
-            [this](quint64, const ScanBenchResult& result) { showFinished(result); });
-    connect(m_bridge, &JobBridge::scanFailed, this,
-            [this](quint64, const JobError& error) { showFailure(error); });
-
-    restoreSettings();
-    updateControls();
+    remember(m_size, QStringLiteral("sizeMiB"));
+    remember(m_distribution, QStringLiteral("data"));
+    remember(m_minWg, QStringLiteral("minWg"));
+    remember(m_maxWg, QStringLiteral("maxWg"));
+    const QStringList chosen =
+        settings().value(settingsKey(QStringLiteral("variants"))).toStringList();
+    if (!chosen.isEmpty())
+        for (const auto& [variant, check] : m_checks)
+            check->setChecked(chosen.contains(variantName(variant)));
+    updateActions();
     setStatus(tr("Run (Ctrl+Enter) to measure the scans on the Run dock's device."));
 }
 
@@ -287,47 +275,23 @@ QCheckBox* ScanPanel::variantCheck(ScanVariant variant) const {
     return it == m_checks.end() ? nullptr : it->second;
 }
 
-void ScanPanel::restoreSettings() {
-    QSettings s = settings();
-    m_size->setValue(s.value(QStringLiteral("scan/sizeMiB"), m_size->value()).toInt());
-    m_repeats->setValue(s.value(QStringLiteral("scan/repeats"), m_repeats->value()).toInt());
-    auto restoreCombo = [&s](QComboBox* combo, const QString& key) {
-        const int index = combo->findText(s.value(key).toString());
-        if (index >= 0)
-            combo->setCurrentIndex(index);
-    };
-    restoreCombo(m_distribution, QStringLiteral("scan/data"));
-    restoreCombo(m_minWg, QStringLiteral("scan/minWg"));
-    restoreCombo(m_maxWg, QStringLiteral("scan/maxWg"));
-    const QStringList chosen = s.value(QStringLiteral("scan/variants")).toStringList();
-    if (!chosen.isEmpty())
-        for (const auto& [variant, check] : m_checks)
-            check->setChecked(chosen.contains(variantName(variant)));
-}
-
 void ScanPanel::saveSettings() const {
-    QSettings s = settings();
-    s.setValue(QStringLiteral("scan/sizeMiB"), m_size->value());
-    s.setValue(QStringLiteral("scan/repeats"), m_repeats->value());
-    s.setValue(QStringLiteral("scan/data"), m_distribution->currentText());
-    s.setValue(QStringLiteral("scan/minWg"), m_minWg->currentText());
-    s.setValue(QStringLiteral("scan/maxWg"), m_maxWg->currentText());
     QStringList chosen;
     for (const auto& [variant, check] : m_checks)
         if (check->isChecked())
             chosen << variantName(variant);
-    s.setValue(QStringLiteral("scan/variants"), chosen);
+    settings().setValue(settingsKey(QStringLiteral("variants")), chosen);
 }
 
 ScanBenchRequest ScanPanel::request() const {
     ScanBenchRequest r;
-    r.device = m_deviceSelector ? m_deviceSelector() : QStringLiteral("auto");
+    r.device = deviceSelector();
     r.variants.clear();
     for (ScanVariant v : allScanVariants())
         if (m_checks.at(v)->isChecked())
             r.variants.push_back(v);
     r.bytes = std::size_t(m_size->value()) << 20;
-    r.repeats = m_repeats->value();
+    r.repeats = repeatsSpin()->value();
     r.distribution = ScanDistribution(m_distribution->currentData().toInt());
     r.minWorkGroupSize = std::size_t(m_minWg->currentData().toULongLong());
     r.maxWorkGroupSize = std::size_t(m_maxWg->currentData().toULongLong());
@@ -337,59 +301,22 @@ ScanBenchRequest ScanPanel::request() const {
 void ScanPanel::startRun() {
     const ScanBenchRequest r = request();
     if (r.variants.empty()) {
-        const QString why = tr("No variant chosen: tick at least one.");
-        setStatus(why, true);
-        emit problem(why);
+        refuse(tr("No variant chosen: tick at least one."));
         return;
     }
-    saveSettings();
-    m_bridge->runScans(r); // replaces a benchmark still running (lane "scan")
     m_result.reset();
     m_points.clear();
     m_plan.reset();
     m_table->setRowCount(0);
-    for (const auto& [variant, graph] : m_graphs)
-        graph->data()->clear();
-    m_copyGraph->data()->clear();
-    m_copyGbps = 0;
+    clearPlot();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
-    setRunning(true);
-    m_deviceLabel->setText(tr("%1 (from the Run dock)").arg(r.device));
-    setStatus(tr("starting…"));
     qCInfo(lcUi).noquote() << "scan benchmark on device" << r.device << "size"
                            << (r.bytes ? QString::number(r.bytes >> 20) + QStringLiteral(" MiB")
                                        : QStringLiteral("auto"));
-    emit runStarted();
+    start(scanBenchJob(r));
 }
 
-void ScanPanel::cancelRun() {
-    if (!isRunning())
-        return;
-    m_bridge->cancelScans();
-    setStatus(tr("cancelling…"));
-}
-
-void ScanPanel::setRunning(bool running) {
-    m_cancel->setEnabled(running);
-    m_progress->setVisible(running);
-    m_progress->setValue(0);
-    updateControls();
-}
-
-void ScanPanel::updateControls() {
-    const bool done = m_result.has_value();
-    m_saveJson->setEnabled(done);
-    m_saveCsv->setEnabled(done);
-    m_exportPlot->setEnabled(!m_points.empty() || done);
-}
-
-void ScanPanel::setStatus(const QString& text, bool bad) {
-    m_status->setText(text);
-    m_status->setStyleSheet(bad ? QStringLiteral("color: #c00000; font-weight: bold;") : QString());
-}
-
-void ScanPanel::resetPlot(const ScanPlan& plan) {
-    m_plan = plan;
+void ScanPanel::clearPlot() {
     m_copyGbps = 0;
     for (const auto& [variant, graph] : m_graphs) {
         graph->data()->clear();
@@ -397,12 +324,20 @@ void ScanPanel::resetPlot(const ScanPlan& plan) {
     }
     m_copyGraph->data()->clear();
     m_copyGraph->setName(tr("copy kernel"));
+}
+
+void ScanPanel::showItem(const std::any& item) {
+    if (const auto* plan = std::any_cast<ScanPlan>(&item))
+        resetPlot(*plan);
+    else if (const auto* point = std::any_cast<ScanPoint>(&item))
+        addPoint(*point);
+}
+
+void ScanPanel::resetPlot(const ScanPlan& plan) {
+    m_plan = plan;
+    clearPlot();
+    showDevice(plan.device);
     const QString device = QString::fromStdString(plan.device.name);
-    m_deviceLabel->setText(device);
-    m_deviceLabel->setToolTip(QStringLiteral("%1 [%2], %3")
-                                  .arg(device,
-                                       QString::fromLatin1(deviceTypeName(plan.device.type)),
-                                       QString::fromStdString(plan.device.platformName)));
     const double mib = double(plan.elements * sizeof(std::uint32_t)) / 1048576.0;
     m_title->setText(tr("Scans: GB/s against the work-group size\n%1 · %2 MiB, %3 · %4 "
                         "repeat(s)")
@@ -417,22 +352,14 @@ void ScanPanel::resetPlot(const ScanPlan& plan) {
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void ScanPanel::setLevel(QCPGraph* graph, double gbps) {
-    graph->setData(QVector<double>{kLevelFrom, kLevelTo}, QVector<double>{gbps, gbps}, true);
-}
-
 void ScanPanel::setCopyLine(double gbps) {
     m_copyGbps = gbps;
-    setLevel(m_copyGraph, gbps);
+    setLevel(m_copyGraph, gbps, kLevelFrom, kLevelTo);
     m_copyGraph->setName(tr("copy kernel (%1 GB/s)").arg(gbpsText(gbps)));
 }
 
 void ScanPanel::fitValueAxis() {
-    double top = m_copyGbps;
-    for (const ScanPoint& p : m_points)
-        if (drawn(p))
-            top = std::max(top, p.gbps);
-    m_plot->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
+    fitFromZero(m_plot->yAxis, highestGbps(m_points, m_copyGbps));
 }
 
 void ScanPanel::addPoint(const ScanPoint& point) {
@@ -445,7 +372,7 @@ void ScanPanel::addPoint(const ScanPoint& point) {
         if (isSegmentedScan(point.variant)) {
             graph->addData(double(point.workGroupSize), point.gbps);
         } else {
-            setLevel(graph, point.gbps);
+            setLevel(graph, point.gbps, kLevelFrom, kLevelTo);
             graph->setName(tr("%1 (wg %2): %3 GB/s")
                                .arg(variantName(point.variant))
                                .arg(point.workGroupSize)
@@ -456,7 +383,6 @@ void ScanPanel::addPoint(const ScanPoint& point) {
     }
     addTableRow(point);
     fitValueAxis();
-    updateControls();
     m_plot->replot(QCustomPlot::rpQueuedReplot); // coalesced: one replot per event-loop turn
     emit pointAdded(point);
 }
@@ -471,47 +397,23 @@ void ScanPanel::addTableRow(const ScanPoint& p) {
         judged ? msText(p.stats.medianMs) : QString(),
         QString::fromLatin1(statusName(p.status)),
         QString::fromStdString(p.detail)};
-    const int row = m_table->rowCount();
-    m_table->insertRow(row);
-    for (int c = 0; c < ColumnCount; ++c) {
-        auto* item = new QTableWidgetItem(cells[c]);
-        item->setToolTip(c == DetailColumn || c == StatusColumn
-                             ? QString::fromStdString(p.detail)
-                             : QString::fromStdString(p.buildOptions));
-        if (c >= WorkGroupColumn && c <= MedianColumn)
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        m_table->setItem(row, c, item);
-    }
-    if (p.status == Status::Unsupported) {
-        // Expected where the device lacks the feature: the reason, in italics, not an error.
-        for (int c = 0; c < ColumnCount; ++c) {
-            QTableWidgetItem* item = m_table->item(row, c);
-            QFont italic = item->font();
-            italic.setItalic(true);
-            item->setFont(italic);
-            item->setForeground(QColor(100, 100, 100));
-        }
+    const int row =
+        appendResultRow(m_table, cells,
+                        [&p](int c) {
+                            return QString::fromStdString(
+                                c == DetailColumn || c == StatusColumn ? p.detail : p.buildOptions);
+                        },
+                        {WorkGroupColumn, GbpsColumn, PercentColumn, MedianColumn});
+    markRowStatus(m_table, row, p.status, StatusColumn, {StatusColumn, DetailColumn});
+    if (p.status == Status::Unsupported)
         m_table->item(row, StatusColumn)
             ->setToolTip(tr("An expected outcome: %1").arg(QString::fromStdString(p.detail)));
-    } else if (p.status != Status::Verified) {
-        const QColor red(0xc0, 0, 0);
-        for (int c : {int(StatusColumn), int(DetailColumn)}) {
-            QFont bold = m_table->item(row, c)->font();
-            bold.setBold(true);
-            m_table->item(row, c)->setFont(bold);
-            m_table->item(row, c)->setForeground(red);
-        }
-    } else {
-        m_table->item(row, StatusColumn)->setForeground(QColor(0, 0x80, 0));
-    }
     if (row == 0)
         m_table->resizeColumnsToContents();
     m_table->scrollToBottom();
 }
 
-void ScanPanel::showFinished(const ScanBenchResult& result) {
-    setRunning(false);
-    m_result = result;
+QString ScanPanel::present(const ScanBenchResult& result) {
     m_plan = result.plan;
     if (result.run.copy.gbps > 0)
         setCopyLine(result.run.copy.gbps); // the exact figure
@@ -531,112 +433,13 @@ void ScanPanel::showFinished(const ScanBenchResult& result) {
     if (result.run.copy.gbps > 0)
         summary += tr(" · copy kernel %1 GB/s").arg(gbpsText(result.run.copy.gbps));
     setStatus(summary, bad > 0);
-    updateControls();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
-    qCInfo(lcUi).noquote() << "scan benchmark on" << QString::fromStdString(result.run.device.name)
-                           << ":" << summary;
-    emit runEnded(summary);
+    return summary;
 }
 
-void ScanPanel::showFailure(const JobError& error) {
-    setRunning(false);
-    if (error.kind == JobError::Kind::Cancelled) {
-        setStatus(tr("cancelled after %1 point(s): the points shown are those that finished")
-                      .arg(m_points.size()));
-        emit runEnded(tr("scan benchmark cancelled"));
-        return;
-    }
-    QString message = QString::fromStdString(error.message);
-    if (error.kind == JobError::Kind::Usage)
-        message = tr("Cannot run: %1").arg(message);
-    setStatus(message, true);
-    qCWarning(lcUi).noquote() << "scan benchmark failed:" << jobErrorKindName(error.kind) << message
-                              << QString::fromStdString(error.buildLog);
-    emit problem(message);
-    emit runEnded(message);
-}
-
-QString ScanPanel::defaultPath(const QString& suffix) const {
-    QString start = settings().value(QStringLiteral("lastFolder")).toString();
-    if (start.isEmpty())
-        start = QDir::homePath();
-    return QDir(start).filePath(QStringLiteral("scans.%1").arg(suffix));
-}
-
-void ScanPanel::chooseExportPlot() {
-    QString path =
-        m_saveChooser(this, tr("Export Plot"), defaultPath(QStringLiteral("png")), kPlotFilter);
-    if (path.isEmpty())
-        return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".png");
-    PlotExportOptions options;
-    options.format = plotFormatForFile(path).value_or(PlotFormat::Png);
-    options.width = std::max(m_plot->width(), 720);
-    options.height = std::max(m_plot->height(), 480);
-    exportPlotTo(path, options);
-}
-
-void ScanPanel::chooseSaveJson() {
-    const QString path =
-        m_saveChooser(this, tr("Save Scan Run"), defaultPath(QStringLiteral("json")),
-                      tr("JSON (*.json);;All files (*)"));
-    if (!path.isEmpty())
-        saveJsonTo(path);
-}
-
-void ScanPanel::chooseSaveCsv() {
-    const QString path =
-        m_saveChooser(this, tr("Save Scan Points"), defaultPath(QStringLiteral("csv")),
-                      tr("CSV files (*.csv);;All files (*)"));
-    if (!path.isEmpty())
-        saveCsvTo(path);
-}
-
-ExportResult ScanPanel::exportPlotTo(const QString& path, const PlotExportOptions& options) {
-    const ExportResult result = exportPlot(*m_plot, path, options);
-    if (!result.ok)
-        return fail(result.message);
-    settings().setValue(QStringLiteral("lastFolder"), QFileInfo(path).absolutePath());
-    setStatus(tr("Exported %1").arg(QDir::toNativeSeparators(path)));
-    return result;
-}
-
-ExportResult ScanPanel::saveJsonTo(const QString& path) {
-    if (!m_result)
-        return fail(tr("%1: nothing to save yet (run the benchmark first)").arg(path));
-    const ExportResult result =
-        writeFileSafely(path, QByteArray::fromStdString(scanJson(m_result->run)));
-    if (!result.ok)
-        return fail(result.message);
-    settings().setValue(QStringLiteral("lastFolder"), QFileInfo(path).absolutePath());
-    setStatus(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
-    return result;
-}
-
-ExportResult ScanPanel::saveCsvTo(const QString& path) {
-    if (!m_result)
-        return fail(tr("%1: nothing to save yet (run the benchmark first)").arg(path));
-    const ExportResult result =
-        writeFileSafely(path, QByteArray::fromStdString(scanCsv(m_result->run)));
-    if (!result.ok)
-        return fail(result.message);
-    settings().setValue(QStringLiteral("lastFolder"), QFileInfo(path).absolutePath());
-    setStatus(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
-    return result;
-}
-
-ExportResult ScanPanel::fail(const QString& message) {
-    setStatus(message, true);
-    qCWarning(lcUi).noquote() << "scans tab:" << message;
-    emit problem(message);
-    if (m_errorDialogs) {
-        auto* box =
-            new QMessageBox(QMessageBox::Warning, tr("HistLab"), message, QMessageBox::Ok, this);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
-    }
-    return ExportResult::failure(message);
+QString ScanPanel::cancelledStatus() const {
+    return tr("cancelled after %1 point(s): the points shown are those that finished")
+        .arg(m_points.size());
 }
 
 } // namespace histlab::ui

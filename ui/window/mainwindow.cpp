@@ -771,10 +771,13 @@ void MainWindow::createRunControls() {
                     m_runPanel->showProblem(QString::fromStdString(error.parameter),
                                             QString::fromStdString(error.message));
             });
-    connect(m_bridge, &JobBridge::busyChanged, this, [this, cancelButton](bool busy) {
-        cancelButton->setVisible(busy);
-        showBusy(busy);
-    });
+    connect(m_bridge, &JobBridge::runningChanged, this,
+            [this, cancelButton](const QString& lane, bool busy) {
+                if (lane != QLatin1String(JobBridge::analysisLane))
+                    return; // the tabs show their own runs
+                cancelButton->setVisible(busy);
+                showBusy(busy);
+            });
 
     connect(m_bridge, &JobBridge::devicesListed, m_runPanel,
             [this](quint64, const std::vector<DeviceEntry>& devices) {
@@ -815,7 +818,7 @@ void MainWindow::cancelRun() {
     if (!isBusy())
         return;
     m_regionDeferred = false;
-    m_bridge->cancel();
+    m_bridge->cancel(QString::fromLatin1(JobBridge::analysisLane));
     statusBar()->showMessage(tr("%1: cancelling…").arg(imageDisplayName(m_requested)));
 }
 
