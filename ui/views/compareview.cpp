@@ -17,10 +17,6 @@ namespace histlab::ui {
 
 namespace {
 
-constexpr double kZoomStep = 1.25; // one key press or button click
-constexpr double kMaxScale = 64;   // screen pixels per image pixel
-// A wheel notch is 120 eighths of a degree; four notches double the scale (as ImageView).
-constexpr double kWheelUnitsPerDoubling = 480;
 constexpr int kGap = 6;             // between the panes, side by side
 constexpr int kSplitGrab = 6;       // how near the split line a press grabs it
 constexpr double kSplitStep = 0.05; // Left/Right in split mode (Shift: a fifth of it)
@@ -43,40 +39,12 @@ bool isZoomKey(const QKeyEvent& key) {
     }
 }
 
-/// The value(s) of the pixel of `image` (standing for an image of `imageSize`) that holds the
-/// centre of image pixel `pixel`.
-QString pixelValue(const QImage& image, const QSize& imageSize, const QPoint& pixel) {
-    if (image.isNull() || imageSize.isEmpty())
-        return QStringLiteral("—");
-    const int px = std::clamp(int((pixel.x() + 0.5) * image.width() / imageSize.width()), 0,
-                              image.width() - 1);
-    const int py = std::clamp(int((pixel.y() + 0.5) * image.height() / imageSize.height()), 0,
-                              image.height() - 1);
-    if (image.format() == QImage::Format_Grayscale8)
-        return QStringLiteral("gray %1").arg(image.constScanLine(py)[px]);
-    if (image.format() == QImage::Format_Grayscale16)
-        return QStringLiteral("gray %1").arg(qGray(image.pixel(px, py)));
-    const QColor c = image.pixelColor(px, py);
-    QString text = QStringLiteral("R %1 G %2 B %3").arg(c.red()).arg(c.green()).arg(c.blue());
-    if (image.hasAlphaChannel())
-        text += QStringLiteral(" A %1").arg(c.alpha());
-    return text;
-}
-
 } // namespace
 
-void CompareView::Layer::set(const QImage& newImage) {
-    image = newImage;
-    pixmap = {}; // made when first painted: a hidden tab converts nothing
-    scaled = {};
-}
-
 CompareView::CompareView(QWidget* parent)
-    : QWidget(parent)
+    : ZoomView(parent)
     , m_sideBySideAction(new QAction(tr("Side by Side"), this))
     , m_splitAction(new QAction(tr("Split"), this)) {
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-    setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus); // the zoom keys and Left/Right need the keyboard
     m_labels[0] = tr("Original");
     m_labels[1] = tr("Result");
@@ -116,18 +84,16 @@ CompareView::CompareView(QWidget* parent)
 void CompareView::setImages(const QImage& original, const QImage& result, const QSize& imageSize) {
     m_layers[0].set(original);
     m_layers[1].set(result);
-    m_imageSize = !imageSize.isEmpty() ? imageSize
-                  : !original.isNull() ? original.size()
-                                       : result.size();
     m_drag = Drag::None;
-    fitToWindow();
+    setImageSize(!imageSize.isEmpty() ? imageSize
+                 : !original.isNull() ? original.size()
+                                      : result.size());
 }
 
 void CompareView::setResult(const QImage& result) {
     m_layers[1].set(result);
-    if (m_imageSize.isEmpty() && !result.isNull()) {
-        m_imageSize = result.size();
-        fitToWindow();
+    if (imageSize().isEmpty() && !result.isNull()) {
+        setImageSize(result.size());
         return;
     }
     update();
@@ -153,10 +119,6 @@ QRect CompareView::paneRect(int pane) const {
     return QRect(left + kGap, 0, std::max(0, width() - left - kGap), height());
 }
 
-QSize CompareView::paneSize() const {
-    return paneRect(0).size();
-}
-
 int CompareView::paneAt(const QPointF& viewPos) const {
     if (m_mode == Mode::Split)
         return 0;
@@ -167,23 +129,14 @@ int CompareView::splitX() const {
     return qRound(m_split * width());
 }
 
-QPointF CompareView::mapToImage(const QPointF& viewPos) const {
-    const QPointF local = viewPos - QPointF(paneRect(paneAt(viewPos)).topLeft());
-    return (local - m_offset) / m_scale;
-}
-
-QPointF CompareView::mapFromImage(const QPointF& imagePos, int pane) const {
-    return imagePos * m_scale + m_offset + QPointF(paneRect(pane).topLeft());
-}
-
 int CompareView::sideAt(const QPointF& viewPos) const {
-    if (m_imageSize.isEmpty())
+    if (imageSize().isEmpty())
         return -1;
     const int pane = paneAt(viewPos);
     if (!QRectF(paneRect(pane)).contains(viewPos))
         return -1; // the gap
     const QPointF p = mapToImage(viewPos);
-    if (p.x() < 0 || p.y() < 0 || p.x() >= m_imageSize.width() || p.y() >= m_imageSize.height())
+    if (p.x() < 0 || p.y() < 0 || p.x() >= imageSize().width() || p.y() >= imageSize().height())
         return -1;
     if (m_mode == Mode::SideBySide)
         return pane;
@@ -191,23 +144,25 @@ int CompareView::sideAt(const QPointF& viewPos) const {
 }
 
 QString CompareView::valueText(const QPoint& pixel) const {
-    if (m_imageSize.isEmpty() || !QRect(QPoint(0, 0), m_imageSize).contains(pixel))
+    if (imageSize().isEmpty() || !QRect(QPoint(0, 0), imageSize()).contains(pixel))
         return {};
-    QString text = tr("original %1 · result %2")
-                       .arg(pixelValue(m_layers[0].image, m_imageSize, pixel),
-                            pixelValue(m_layers[1].image, m_imageSize, pixel));
+    const auto value = [&](const QImage& image) {
+        const QString text = pixelValue(image, imageSize(), pixel);
+        return text.isEmpty() ? QStringLiteral("—") : text;
+    };
+    QString text =
+        tr("original %1 · result %2").arg(value(m_layers[0].image), value(m_layers[1].image));
     const QImage& shown = m_layers[0].image.isNull() ? m_layers[1].image : m_layers[0].image;
-    if (!shown.isNull() && shown.size() != m_imageSize)
+    if (!shown.isNull() && shown.size() != imageSize())
         text += tr(" (downscaled preview)");
     return text;
 }
 
-double CompareView::fitScale() const {
-    const QSize pane = paneSize();
-    if (m_imageSize.isEmpty() || pane.width() <= 0 || pane.height() <= 0)
-        return 1;
-    return std::min(double(pane.width()) / m_imageSize.width(),
-                    double(pane.height()) / m_imageSize.height());
+std::optional<QPoint> CompareView::hoveredPixel(const QPointF& viewPos) const {
+    if (sideAt(viewPos) < 0)
+        return std::nullopt;
+    const QPointF p = mapToImage(viewPos);
+    return QPoint(int(std::floor(p.x())), int(std::floor(p.y())));
 }
 
 void CompareView::setMode(Mode mode) {
@@ -216,16 +171,7 @@ void CompareView::setMode(Mode mode) {
     if (mode == m_mode)
         return;
     // The image point at the centre of the pane stays at the centre of the new pane.
-    const QPointF centre =
-        (QPointF(paneSize().width(), paneSize().height()) / 2 - m_offset) / m_scale;
-    m_mode = mode;
-    if (m_fitted) {
-        fitToWindow();
-    } else {
-        m_offset = QPointF(paneSize().width(), paneSize().height()) / 2 - centre * m_scale;
-        clampOffset();
-        update();
-    }
+    changePanes([this, mode] { m_mode = mode; });
     emit modeChanged(mode);
 }
 
@@ -238,101 +184,8 @@ void CompareView::setSplitPosition(double fraction) {
     emit splitPositionChanged(fraction);
 }
 
-void CompareView::fitToWindow() {
-    m_fitted = true;
-    m_scale = fitScale();
-    clampOffset();
-    update();
-    emit scaleChanged(m_scale);
-}
-
-void CompareView::actualSize() {
-    setScale(1, QRectF(paneRect(0)).center());
-}
-
-void CompareView::zoomIn() {
-    zoomBy(kZoomStep, QRectF(paneRect(0)).center());
-}
-
-void CompareView::zoomOut() {
-    zoomBy(1 / kZoomStep, QRectF(paneRect(0)).center());
-}
-
-void CompareView::zoomBy(double factor, const QPointF& viewPos) {
-    setScale(m_scale * factor, viewPos);
-}
-
-void CompareView::setScale(double scale, const QPointF& viewPos) {
-    if (m_imageSize.isEmpty())
-        return;
-    const double minScale = std::min(fitScale(), 1.0) / 4;
-    scale = std::clamp(scale, minScale, kMaxScale);
-    const QPointF local = viewPos - QPointF(paneRect(paneAt(viewPos)).topLeft());
-    const QPointF anchor = (local - m_offset) / m_scale;
-    m_scale = scale;
-    m_offset = local - anchor * m_scale;
-    m_fitted = false;
-    clampOffset();
-    update();
-    emit scaleChanged(m_scale);
-}
-
-void CompareView::clampOffset() {
-    auto clampAxis = [](double offset, double extent, double available) {
-        if (extent <= available)
-            return (available - extent) / 2;
-        return std::clamp(offset, available - extent, 0.0);
-    };
-    const QSize pane = paneSize();
-    m_offset.setX(clampAxis(m_offset.x(), m_imageSize.width() * m_scale, pane.width()));
-    m_offset.setY(clampAxis(m_offset.y(), m_imageSize.height() * m_scale, pane.height()));
-}
-
 bool CompareView::nearSplit(const QPointF& viewPos) const {
     return m_mode == Mode::Split && std::abs(viewPos.x() - splitX()) <= kSplitGrab;
-}
-
-void CompareView::paintLayer(QPainter& painter, Layer& layer, const QRect& pane,
-                             const QRect& clip) {
-    if (layer.image.isNull() || m_imageSize.isEmpty() || clip.isEmpty())
-        return;
-    painter.save();
-    painter.setClipRect(clip);
-    const QPointF origin = QPointF(pane.topLeft()) + m_offset;
-    const QRectF imageRect(origin, QSizeF(m_imageSize) * m_scale);
-    // Shown pixels per image pixel along each axis (a preview may be smaller than the image).
-    const double kx = double(layer.image.width()) / m_imageSize.width();
-    const double ky = double(layer.image.height()) / m_imageSize.height();
-    if (m_scale / kx < 1) {
-        // Shrunk: a smooth copy at this scale, made once per scale.
-        const qreal dpr = devicePixelRatioF();
-        const QSize size(std::max(1, qRound(imageRect.width() * dpr)),
-                         std::max(1, qRound(imageRect.height() * dpr)));
-        if (layer.scaled.size() != size)
-            layer.scaled = QPixmap::fromImage(
-                layer.image.scaled(size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation));
-        painter.drawPixmap(imageRect, layer.scaled, QRectF(layer.scaled.rect()));
-    } else {
-        // Magnified: only the visible pixels, each a sharp square.
-        const QRectF visible =
-            QRectF((QPointF(clip.topLeft()) - origin) / m_scale,
-                   (QPointF(clip.topLeft() + QPoint(clip.width(), clip.height())) - origin) /
-                       m_scale)
-                .intersected(QRectF(QPointF(0, 0), QSizeF(m_imageSize)));
-        const QRectF source =
-            QRectF(QPointF(std::floor(visible.left() * kx), std::floor(visible.top() * ky)),
-                   QPointF(std::ceil(visible.right() * kx), std::ceil(visible.bottom() * ky)))
-                .intersected(QRectF(layer.image.rect()));
-        if (layer.pixmap.isNull())
-            layer.pixmap = QPixmap::fromImage(layer.image);
-        if (!source.isEmpty()) {
-            const QRectF target(origin + QPointF(source.left() / kx, source.top() / ky) * m_scale,
-                                origin +
-                                    QPointF(source.right() / kx, source.bottom() / ky) * m_scale);
-            painter.drawPixmap(target, layer.pixmap, source);
-        }
-    }
-    painter.restore();
 }
 
 void CompareView::paintPlaceholder(QPainter& painter, const QRect& area) {
@@ -419,16 +272,6 @@ void CompareView::paintEvent(QPaintEvent*) {
     }
 }
 
-void CompareView::resizeEvent(QResizeEvent* event) {
-    QWidget::resizeEvent(event);
-    if (m_fitted) {
-        fitToWindow();
-    } else {
-        clampOffset();
-        update();
-    }
-}
-
 bool CompareView::event(QEvent* event) {
     // The window's View menu has the same keys for the Image tab's view: while this view has
     // the focus they are this view's.
@@ -467,26 +310,13 @@ void CompareView::keyPressEvent(QKeyEvent* event) {
     QWidget::keyPressEvent(event);
 }
 
-void CompareView::wheelEvent(QWheelEvent* event) {
-    const QPoint delta = event->angleDelta();
-    const int units = delta.y() != 0 ? delta.y() : delta.x();
-    if (units == 0 || m_imageSize.isEmpty()) {
-        event->ignore();
-        return;
-    }
-    zoomBy(std::pow(2.0, units / kWheelUnitsPerDoubling), event->position());
-    reportHover(event->position());
-    event->accept();
-}
-
 void CompareView::mousePressEvent(QMouseEvent* event) {
     if (event->button() == Qt::LeftButton && nearSplit(event->position())) {
         m_drag = Drag::Split;
     } else if ((event->button() == Qt::LeftButton || event->button() == Qt::MiddleButton) &&
-               !m_imageSize.isEmpty()) {
+               !imageSize().isEmpty()) {
         m_drag = Drag::Pan;
-        m_pressPos = event->position();
-        m_pressOffset = m_offset;
+        startPan(event->position());
     } else {
         QWidget::mousePressEvent(event);
         return;
@@ -499,10 +329,7 @@ void CompareView::mouseMoveEvent(QMouseEvent* event) {
     if (m_drag == Drag::Split) {
         setSplitPosition(width() > 0 ? event->position().x() / width() : 0.5);
     } else if (m_drag == Drag::Pan) {
-        m_offset = m_pressOffset + (event->position() - m_pressPos);
-        m_fitted = false;
-        clampOffset();
-        update();
+        panTo(event->position());
     }
     reportHover(event->position());
     updateCursor(event->position());
@@ -519,32 +346,12 @@ void CompareView::mouseReleaseEvent(QMouseEvent* event) {
     event->accept();
 }
 
-void CompareView::leaveEvent(QEvent* event) {
-    QWidget::leaveEvent(event);
-    if (m_hovering) {
-        m_hovering = false;
-        emit hoverLeft();
-    }
-}
-
-void CompareView::reportHover(const QPointF& viewPos) {
-    if (sideAt(viewPos) >= 0) {
-        const QPointF p = mapToImage(viewPos);
-        const QPoint pixel(int(std::floor(p.x())), int(std::floor(p.y())));
-        m_hovering = true;
-        emit hovered(pixel, valueText(pixel));
-    } else if (m_hovering) {
-        m_hovering = false;
-        emit hoverLeft();
-    }
-}
-
 void CompareView::updateCursor(const QPointF& viewPos) {
     if (m_drag == Drag::Split || (m_drag == Drag::None && nearSplit(viewPos)))
         setCursor(Qt::SplitHCursor);
     else if (m_drag == Drag::Pan)
         setCursor(Qt::ClosedHandCursor);
-    else if (!m_imageSize.isEmpty())
+    else if (!imageSize().isEmpty())
         setCursor(Qt::OpenHandCursor);
     else
         unsetCursor();

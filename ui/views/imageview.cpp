@@ -12,19 +12,8 @@
 
 namespace histlab::ui {
 
-namespace {
-
-constexpr double kZoomStep = 1.25; // one key press
-constexpr double kMaxScale = 64;   // screen pixels per image pixel
-// A wheel notch is 120 eighths of a degree; four notches double the scale.
-constexpr double kWheelUnitsPerDoubling = 480;
-
-} // namespace
-
 ImageView::ImageView(QWidget* parent)
-    : QWidget(parent) {
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-    setMouseTracking(true);
+    : ZoomView(parent) {
     setFocusPolicy(Qt::StrongFocus); // Esc and Space need the keyboard
     updateCursor();
 
@@ -51,68 +40,39 @@ ImageView::ImageView(QWidget* parent)
 }
 
 void ImageView::setImage(const QImage& preview, const QSize& imageSize) {
-    m_image = preview;
-    m_imageSize = imageSize.isEmpty() ? preview.size() : imageSize;
-    m_pixmap = QPixmap::fromImage(preview);
-    m_scaled = {};
+    m_layer.set(preview);
     m_region.reset();
     m_drag = Drag::None;
     updateCursor();
-    fitToWindow();
+    setImageSize(imageSize.isEmpty() ? preview.size() : imageSize);
 }
 
 void ImageView::setPreview(const QImage& preview) {
-    m_image = preview;
-    m_pixmap = QPixmap::fromImage(preview);
-    m_scaled = {};
+    m_layer.set(preview);
     update();
 }
 
-double ImageView::fitScale() const {
-    if (m_imageSize.isEmpty() || width() <= 0 || height() <= 0)
-        return 1;
-    return std::min(double(width()) / m_imageSize.width(), double(height()) / m_imageSize.height());
-}
-
-QPointF ImageView::mapToImage(const QPointF& viewPos) const {
-    return (viewPos - m_offset) / m_scale;
-}
-
-QPointF ImageView::mapFromImage(const QPointF& imagePos) const {
-    return imagePos * m_scale + m_offset;
-}
-
 std::optional<QPoint> ImageView::pixelAt(const QPointF& viewPos) const {
-    if (m_imageSize.isEmpty())
+    if (imageSize().isEmpty())
         return std::nullopt;
     const QPointF p = mapToImage(viewPos);
     const int x = int(std::floor(p.x()));
     const int y = int(std::floor(p.y()));
-    if (x < 0 || y < 0 || x >= m_imageSize.width() || y >= m_imageSize.height())
+    if (x < 0 || y < 0 || x >= imageSize().width() || y >= imageSize().height())
         return std::nullopt;
     return QPoint(x, y);
 }
 
+std::optional<QPoint> ImageView::hoveredPixel(const QPointF& viewPos) const {
+    return pixelAt(viewPos);
+}
+
 QString ImageView::valueText(const QPoint& pixel) const {
-    if (m_image.isNull() || !QRect(QPoint(0, 0), m_imageSize).contains(pixel))
+    const QImage& preview = m_layer.image;
+    if (preview.isNull() || !QRect(QPoint(0, 0), imageSize()).contains(pixel))
         return {};
-    // The preview pixel whose area holds the centre of the image pixel.
-    const int px = std::clamp(int((pixel.x() + 0.5) * m_image.width() / m_imageSize.width()), 0,
-                              m_image.width() - 1);
-    const int py = std::clamp(int((pixel.y() + 0.5) * m_image.height() / m_imageSize.height()), 0,
-                              m_image.height() - 1);
-    QString text;
-    if (m_image.format() == QImage::Format_Grayscale8) {
-        text = QStringLiteral("gray %1").arg(m_image.constScanLine(py)[px]);
-    } else if (m_image.format() == QImage::Format_Grayscale16) {
-        text = QStringLiteral("gray %1").arg(qGray(m_image.pixel(px, py)));
-    } else {
-        const QColor c = m_image.pixelColor(px, py); // not premultiplied
-        text = QStringLiteral("R %1 G %2 B %3").arg(c.red()).arg(c.green()).arg(c.blue());
-        if (m_image.hasAlphaChannel())
-            text += QStringLiteral(" A %1").arg(c.alpha());
-    }
-    if (m_image.size() != m_imageSize)
+    QString text = pixelValue(preview, imageSize(), pixel);
+    if (preview.size() != imageSize())
         text += tr(" (downscaled preview)");
     else if (m_sourceDepth > 8)
         text += tr(" (high byte)");
@@ -120,7 +80,7 @@ QString ImageView::valueText(const QPoint& pixel) const {
 }
 
 void ImageView::selectRegion(const Region& region) {
-    if (m_imageSize.isEmpty() || region.width <= 0 || region.height <= 0)
+    if (imageSize().isEmpty() || region.width <= 0 || region.height <= 0)
         return;
     const QPointF first(region.x, region.y);
     const QPointF last(double(region.x) + region.width - 1, double(region.y) + region.height - 1);
@@ -137,59 +97,10 @@ void ImageView::clearRegion() {
     emit regionCleared();
 }
 
-void ImageView::zoomIn() {
-    zoomBy(kZoomStep, QRectF(rect()).center());
-}
-
-void ImageView::zoomOut() {
-    zoomBy(1 / kZoomStep, QRectF(rect()).center());
-}
-
-void ImageView::actualSize() {
-    setScale(1, QRectF(rect()).center());
-}
-
-void ImageView::fitToWindow() {
-    m_fitted = true;
-    m_scale = fitScale();
-    clampOffset();
-    update();
-    emit scaleChanged(m_scale);
-}
-
-void ImageView::zoomBy(double factor, const QPointF& viewPos) {
-    setScale(m_scale * factor, viewPos);
-}
-
-void ImageView::setScale(double scale, const QPointF& viewPos) {
-    if (m_imageSize.isEmpty())
-        return;
-    // Down to a quarter of what fits (or of 1:1 for small images), up to 64 screen pixels.
-    const double minScale = std::min(fitScale(), 1.0) / 4;
-    scale = std::clamp(scale, minScale, kMaxScale);
-    const QPointF anchor = mapToImage(viewPos);
-    m_scale = scale;
-    m_offset = viewPos - anchor * m_scale;
-    m_fitted = false;
-    clampOffset();
-    update();
-    emit scaleChanged(m_scale);
-}
-
-void ImageView::clampOffset() {
-    auto clampAxis = [](double offset, double extent, double available) {
-        if (extent <= available)
-            return (available - extent) / 2;
-        return std::clamp(offset, available - extent, 0.0);
-    };
-    m_offset.setX(clampAxis(m_offset.x(), m_imageSize.width() * m_scale, width()));
-    m_offset.setY(clampAxis(m_offset.y(), m_imageSize.height() * m_scale, height()));
-}
-
 Region ImageView::regionBetween(const QPointF& a, const QPointF& b) const {
     auto pixel = [](double v, int size) { return std::clamp(int(std::floor(v)), 0, size - 1); };
-    const int ax = pixel(a.x(), m_imageSize.width()), bx = pixel(b.x(), m_imageSize.width());
-    const int ay = pixel(a.y(), m_imageSize.height()), by = pixel(b.y(), m_imageSize.height());
+    const int ax = pixel(a.x(), imageSize().width()), bx = pixel(b.x(), imageSize().width());
+    const int ay = pixel(a.y(), imageSize().height()), by = pixel(b.y(), imageSize().height());
     Region region;
     region.x = std::min(ax, bx);
     region.y = std::min(ay, by);
@@ -208,22 +119,12 @@ void ImageView::setRegionAndNotify(const Region& region) {
     emit regionChanged(region);
 }
 
-void ImageView::reportHover(const QPointF& viewPos) {
-    if (const std::optional<QPoint> pixel = pixelAt(viewPos)) {
-        m_hovering = true;
-        emit hovered(*pixel, valueText(*pixel));
-    } else if (m_hovering) {
-        m_hovering = false;
-        emit hoverLeft();
-    }
-}
-
 void ImageView::updateCursor() {
     if (m_drag == Drag::Pan)
         setCursor(Qt::ClosedHandCursor);
     else if (m_spaceHeld)
         setCursor(Qt::OpenHandCursor);
-    else if (!m_image.isNull())
+    else if (!m_layer.image.isNull())
         setCursor(Qt::CrossCursor);
     else
         unsetCursor();
@@ -232,37 +133,9 @@ void ImageView::updateCursor() {
 void ImageView::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     painter.fillRect(rect(), palette().color(QPalette::Dark));
-    if (m_image.isNull() || m_imageSize.isEmpty())
+    if (m_layer.image.isNull() || imageSize().isEmpty())
         return;
-    const QRectF imageRect(m_offset, QSizeF(m_imageSize) * m_scale);
-    // Preview pixels per image pixel, along each axis (the preview kept the aspect, rounded).
-    const double kx = double(m_image.width()) / m_imageSize.width();
-    const double ky = double(m_image.height()) / m_imageSize.height();
-    if (m_scale / kx < 1) {
-        // Shrunk: a smooth (area-averaged) copy at this scale, made once per scale.
-        const qreal dpr = devicePixelRatioF();
-        const QSize size(std::max(1, qRound(imageRect.width() * dpr)),
-                         std::max(1, qRound(imageRect.height() * dpr)));
-        if (m_scaled.size() != size)
-            m_scaled = QPixmap::fromImage(
-                m_image.scaled(size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation));
-        painter.drawPixmap(imageRect, m_scaled, QRectF(m_scaled.rect()));
-    } else {
-        // Magnified: only the visible preview pixels, each a sharp square.
-        const QRectF visible =
-            QRectF(mapToImage(QPointF(0, 0)), mapToImage(QPointF(width(), height())))
-                .intersected(QRectF(QPointF(0, 0), QSizeF(m_imageSize)));
-        const QRectF source =
-            QRectF(QPointF(std::floor(visible.left() * kx), std::floor(visible.top() * ky)),
-                   QPointF(std::ceil(visible.right() * kx), std::ceil(visible.bottom() * ky)))
-                .intersected(QRectF(m_image.rect()));
-        if (!source.isEmpty()) {
-            const QRectF target(mapFromImage(QPointF(source.left() / kx, source.top() / ky)),
-                                mapFromImage(QPointF(source.right() / kx, source.bottom() / ky)));
-            painter.drawPixmap(target, m_pixmap, source);
-        }
-    }
-
+    paintLayer(painter, m_layer, rect(), rect());
     if (m_region) {
         const QRectF r(mapFromImage(QPointF(m_region->x, m_region->y)),
                        mapFromImage(QPointF(double(m_region->x) + m_region->width,
@@ -278,30 +151,8 @@ void ImageView::paintEvent(QPaintEvent*) {
     }
 }
 
-void ImageView::resizeEvent(QResizeEvent* event) {
-    QWidget::resizeEvent(event);
-    if (m_fitted) {
-        fitToWindow();
-    } else {
-        clampOffset();
-        update();
-    }
-}
-
-void ImageView::wheelEvent(QWheelEvent* event) {
-    const QPoint delta = event->angleDelta();
-    const int units = delta.y() != 0 ? delta.y() : delta.x();
-    if (units == 0 || m_image.isNull()) {
-        event->ignore();
-        return;
-    }
-    zoomBy(std::pow(2.0, units / kWheelUnitsPerDoubling), event->position());
-    reportHover(event->position());
-    event->accept();
-}
-
 void ImageView::mousePressEvent(QMouseEvent* event) {
-    if (m_image.isNull()) {
+    if (m_layer.image.isNull()) {
         QWidget::mousePressEvent(event);
         return;
     }
@@ -309,8 +160,7 @@ void ImageView::mousePressEvent(QMouseEvent* event) {
         event->button() == Qt::MiddleButton || (event->button() == Qt::LeftButton && m_spaceHeld);
     if (pan) {
         m_drag = Drag::Pan;
-        m_pressPos = event->position();
-        m_pressOffset = m_offset;
+        startPan(event->position());
         updateCursor();
     } else if (event->button() == Qt::LeftButton) {
         m_drag = Drag::Select;
@@ -327,10 +177,7 @@ void ImageView::mousePressEvent(QMouseEvent* event) {
 void ImageView::mouseMoveEvent(QMouseEvent* event) {
     reportHover(event->position());
     if (m_drag == Drag::Pan) {
-        m_offset = m_pressOffset + (event->position() - m_pressPos);
-        m_fitted = false;
-        clampOffset();
-        update();
+        panTo(event->position());
     } else if (m_drag == Drag::Select) {
         if (!m_dragMoved &&
             (event->position() - m_pressPos).manhattanLength() < QApplication::startDragDistance())
@@ -393,14 +240,6 @@ void ImageView::keyReleaseEvent(QKeyEvent* event) {
         event->accept();
     } else {
         QWidget::keyReleaseEvent(event);
-    }
-}
-
-void ImageView::leaveEvent(QEvent* event) {
-    QWidget::leaveEvent(event);
-    if (m_hovering) {
-        m_hovering = false;
-        emit hoverLeft();
     }
 }
 

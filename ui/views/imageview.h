@@ -1,10 +1,10 @@
 #pragma once
-// Shows one image through a preview (at most JobBridge::maxPreviewSide on its longer side):
-// fit to the widget (the default, kept on resize), zoom around the cursor (wheel, Ctrl+= and
-// Ctrl+-), 1:1 (Ctrl+1: one pixel of the file per screen pixel), fit again (Ctrl+0), and pan
-// (drag with the middle button, or with the left button while Space is held). Every position
-// the view reports is in the FULL image's pixels (imageSize()), not the preview's: a
-// downscaled preview only changes what is painted.
+// Shows one image through a preview (at most JobBridge::maxPreviewSide on its longer side), as
+// every ZoomView does: fit to the widget (the default, kept on resize), zoom around the cursor
+// (wheel, Ctrl+= and Ctrl+-), 1:1 (Ctrl+1: one pixel of the file per screen pixel), fit again
+// (Ctrl+0), and pan (drag with the middle button, or with the left button while Space is held).
+// Every position the view reports is in the FULL image's pixels (imageSize()), not the
+// preview's: a downscaled preview only changes what is painted.
 //
 // Hovering reports the pixel under the cursor and its value. The values are the preview's
 // (8-bit: the high byte of a 16-bit file); when the preview is downscaled they are the
@@ -13,16 +13,15 @@
 // Dragging with the left button selects a rectangle of whole pixels (clamped to the image),
 // reported live while dragging and once more on release; a click without a drag, or Esc,
 // clears it. The image itself always shows whole, with the rectangle drawn over it.
+#include "views/zoomview.h"
+
 #include <image/image.h>
 
 #include <QImage>
 #include <QMetaType>
-#include <QPixmap>
 #include <QPointF>
-#include <QRect>
 #include <QSize>
 #include <QString>
-#include <QWidget>
 
 #include <optional>
 
@@ -30,7 +29,7 @@ class QAction;
 
 namespace histlab::ui {
 
-class ImageView : public QWidget {
+class ImageView : public ZoomView {
     Q_OBJECT
 public:
     explicit ImageView(QWidget* parent = nullptr);
@@ -41,25 +40,15 @@ public:
     /// Swaps in a new preview of the same image, keeping zoom, pan and region.
     void setPreview(const QImage& preview);
     /// The preview as given.
-    const QImage& image() const { return m_image; }
-    /// The full image's size in pixels: the space of every position the view reports.
-    QSize imageSize() const { return m_imageSize; }
+    const QImage& image() const { return m_layer.image; }
     /// Bits per channel of the file (8 or 16): only changes the hover text's note.
     void setSourceDepth(int bits) { m_sourceDepth = bits; }
 
-    /// Screen pixels per image pixel.
-    double scale() const { return m_scale; }
-    /// True while the image follows the widget's size (after setImage and fitToWindow).
-    bool isFitted() const { return m_fitted; }
-
-    /// Widget position <-> full-image position (image pixel (x, y) covers [x, x+1) x [y, y+1)).
-    QPointF mapToImage(const QPointF& viewPos) const;
-    QPointF mapFromImage(const QPointF& imagePos) const;
     /// The full-image pixel under a widget position; nullopt outside the image.
     std::optional<QPoint> pixelAt(const QPointF& viewPos) const;
     /// The value(s) of a full-image pixel as shown in the hover text, e.g. "R 12 G 200 B 7";
     /// empty outside the image.
-    QString valueText(const QPoint& pixel) const;
+    QString valueText(const QPoint& pixel) const override;
 
     /// The selected region in full-image pixels, if any.
     std::optional<Region> region() const { return m_region; }
@@ -76,70 +65,41 @@ public:
     QSize minimumSizeHint() const override { return {160, 120}; }
 
 public slots:
-    void zoomIn();
-    void zoomOut();
-    /// 1:1: one image pixel per screen pixel, around the widget's centre.
-    void actualSize();
-    void fitToWindow();
-    /// Multiplies the scale by `factor`, keeping the image point under `viewPos` in place.
-    void zoomBy(double factor, const QPointF& viewPos);
     /// Clears the region; emits regionCleared() if there was one.
     void clearRegion();
 
 signals:
-    /// The cursor is over `pixel` (full-image coordinates); `valueText` as valueText().
-    void hovered(QPoint pixel, const QString& valueText);
-    /// The cursor left the image.
-    void hoverLeft();
     /// The selected region changed (while dragging and on release), in full-image pixels.
     void regionChanged(const histlab::Region& region);
     /// The region was cleared (a click without a drag, Esc, or clearRegion()).
     void regionCleared();
-    /// The scale changed (zoom, 1:1, fit, resize while fitted).
-    void scaleChanged(double scale);
 
 protected:
+    std::optional<QPoint> hoveredPixel(const QPointF& viewPos) const override;
     void paintEvent(QPaintEvent* event) override;
-    void resizeEvent(QResizeEvent* event) override;
-    void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void keyReleaseEvent(QKeyEvent* event) override;
-    void leaveEvent(QEvent* event) override;
 
 private:
     enum class Drag { None, Select, Pan };
 
-    double fitScale() const;
-    void setScale(double scale, const QPointF& viewPos);
-    /// Keeps the image in view: centred along an axis where it is smaller than the widget,
-    /// otherwise without a gap at either edge.
-    void clampOffset();
-    void reportHover(const QPointF& viewPos);
     /// The region spanned by two image positions (both clamped into the image).
     Region regionBetween(const QPointF& a, const QPointF& b) const;
     void setRegionAndNotify(const Region& region);
     void updateCursor();
 
-    QImage m_image;        // the preview
-    QPixmap m_pixmap;      // m_image, for painting at or above one screen pixel per pixel
-    QPixmap m_scaled;      // m_image smoothly downscaled to the current scale
-    QSize m_imageSize;     // of the full image
+    Layer m_layer;         // the preview
     int m_sourceDepth = 8; // of the file
-    double m_scale = 1;    // screen pixels per full-image pixel
-    QPointF m_offset;      // widget position of the image's top-left corner
-    bool m_fitted = true;
     std::optional<Region> m_region;
 
     Drag m_drag = Drag::None;
     bool m_dragMoved = false; // the press moved past the drag distance
     bool m_spaceHeld = false;
-    bool m_hovering = false; // the last hover report was over the image
     QPointF m_pressPos;      // widget position of the press
     QPointF m_pressImagePos; // its image position
-    QPointF m_pressOffset;   // m_offset at the press (panning)
     QList<QAction*> m_actions;
 };
 
