@@ -1,5 +1,5 @@
 #pragma once
-// The Devices tab (issue 6): every OpenCL platform and its devices as a tree, and the chosen
+// The Devices tab: every OpenCL platform and its devices as a tree, and the chosen
 // device's properties as a table grouped as a device query shows them (name, vendor, driver,
 // versions, compute units, clock, work-group and work-item sizes, local, constant and global
 // memory, largest buffer, vector widths, OpenCL 3.0's optional features as reported, extensions)

@@ -119,74 +119,12 @@ MainWindow::MainWindow(QWidget* parent)
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
     splitter->setChildrenCollapsible(false);
-    m_experiments = new ExperimentPanel(m_bridge);
     m_tabs = new QTabWidget;
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(splitter, tr("&Image"));
-    m_tabs->addTab(m_experiments, tr("E&xperiments"));
-    m_tabs->setTabToolTip(1, tr("Why the kernel is as fast as it is: sweeps of copies, reads, "
-                                "work-groups, stages and variants, point by point"));
-    m_blur = new BlurPanel(m_bridge);
-    m_tabs->addTab(m_blur, tr("Bl&ur"));
-    m_tabs->setTabToolTip(2, tr("The box blur of the shown image, next to it or split with it: "
-                                "border modes, variants, the reference text's launches"));
-    m_equalize = new EqualizePanel(m_bridge);
-    m_tabs->addTab(m_equalize, tr("E&qualize"));
-    m_tabs->setTabToolTip(m_tabs->indexOf(m_equalize),
-                          tr("The histogram equalization of the shown image on the device: "
-                             "before and after, per-stage timings, histograms and CDFs"));
-    m_scans = new ScanPanel(m_bridge);
-    m_tabs->addTab(m_scans, tr("S&cans"));
-    m_tabs->setTabToolTip(m_tabs->indexOf(m_scans),
-                          tr("Prefix sums on the device: GB/s against the work-group size, "
-                             "against the same run's copy kernel"));
+    createTabs();
     setCentralWidget(m_tabs);
     m_splitter = splitter;
-    connect(m_experiments, &ExperimentPanel::problem, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
-    connect(m_experiments, &ExperimentPanel::runEnded, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
-    connect(m_blur, &BlurPanel::problem, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
-    connect(m_blur, &BlurPanel::runEnded, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
-    m_blur->setDeviceSelectorSource([this] { return m_runPanel->deviceSelector(); });
-    connect(m_equalize, &EqualizePanel::problem, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
-    connect(m_equalize, &EqualizePanel::runEnded, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
-    m_equalize->setDeviceSelectorSource([this] { return m_runPanel->deviceSelector(); });
-    connect(m_scans, &ScanPanel::problem, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
-    connect(m_scans, &ScanPanel::runEnded, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
-    m_scans->setDeviceSelectorSource([this] { return m_runPanel->deviceSelector(); });
-    m_devices = new DevicePanel(m_bridge);
-    m_tabs->addTab(m_devices, tr("D&evices"));
-    m_tabs->setTabToolTip(m_tabs->indexOf(m_devices),
-                          tr("Every OpenCL platform and device: what it reports and what "
-                             "HistLab's probes found; copy as text, export as JSON"));
-    m_dashboard = new DashboardPanel(m_bridge);
-    m_tabs->addTab(m_dashboard, tr("&Dashboard"));
-    m_tabs->setTabToolTip(m_tabs->indexOf(m_dashboard),
-                          tr("Every pipeline on every chosen device: GB/s and % of the "
-                             "device's own ceiling, live"));
-    connect(m_devices, &DevicePanel::problem, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
-    connect(m_dashboard, &DashboardPanel::problem, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
-    connect(m_dashboard, &DashboardPanel::runEnded, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
-    m_memory = new MemoryPanel(m_bridge);
-    m_tabs->addTab(m_memory, tr("&Memory"));
-    m_tabs->setTabToolTip(m_tabs->indexOf(m_memory),
-                          tr("The memory lab: buffer reversal against the copy kernel, "
-                             "bandwidth per vector width, transfers and launch latency"));
-    connect(m_memory, &MemoryPanel::problem, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
-    connect(m_memory, &MemoryPanel::runEnded, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
-    m_memory->setDeviceSelectorSource([this] { return m_runPanel->deviceSelector(); });
     m_rightSplitter = right;
 
     m_runLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -235,6 +173,72 @@ QString MainWindow::runSummary() const {
     return m_runLabel->text();
 }
 
+// The tabs after the Image tab, in order: each one's title (with its mnemonic, also its View
+// menu entry), the View menu's shortcut, its tooltip, how it is made and, for a run of its own
+// that the Run menu offers, that entry.
+void MainWindow::createTabs() {
+    m_tabTable = {
+        {tr("E&xperiments"), QKeySequence(Qt::CTRL | Qt::Key_T),
+         tr("Why the kernel is as fast as it is: sweeps of copies, reads, work-groups, stages "
+            "and variants, point by point"),
+         [this] { return m_experiments = new ExperimentPanel(m_bridge); }},
+        {tr("Bl&ur"), QKeySequence(Qt::CTRL | Qt::Key_B),
+         tr("The box blur of the shown image, next to it or split with it: border modes, "
+            "variants, the reference text's launches"),
+         [this] { return m_blur = new BlurPanel(m_bridge); }},
+        {tr("E&qualize"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+         tr("The histogram equalization of the shown image on the device: before and after, "
+            "per-stage timings, histograms and CDFs"),
+         [this] { return m_equalize = new EqualizePanel(m_bridge); }, tr("&Equalize Image"),
+         tr("Equalize the shown image on the Run dock's device")},
+        {tr("S&cans"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
+         tr("Prefix sums on the device: GB/s against the work-group size, against the same "
+            "run's copy kernel"),
+         [this] { return m_scans = new ScanPanel(m_bridge); }, tr("Run &Scan Benchmark"),
+         tr("The Scans tab's benchmark with its settings")},
+        {tr("D&evices"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D),
+         tr("Every OpenCL platform and device: what it reports and what HistLab's probes found; "
+            "copy as text, export as JSON"),
+         [this] { return m_devices = new DevicePanel(m_bridge); }},
+        {tr("&Dashboard"), QKeySequence(Qt::CTRL | Qt::Key_D),
+         tr("Every pipeline on every chosen device: GB/s and % of the device's own ceiling, "
+            "live"),
+         [this] { return m_dashboard = new DashboardPanel(m_bridge); }, tr("Run &Dashboard"),
+         tr("The Dashboard tab's run with its devices and pipelines")},
+        {tr("&Memory"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M),
+         tr("The memory lab: buffer reversal against the copy kernel, bandwidth per vector "
+            "width, transfers and launch latency"),
+         [this] { return m_memory = new MemoryPanel(m_bridge); }, tr("Run &Memory Lab"),
+         tr("The Memory tab's run with its parts and sizes")},
+    };
+    for (Tab& tab : m_tabTable) {
+        tab.widget = tab.create();
+        m_tabs->setTabToolTip(m_tabs->addTab(tab.widget, tab.title), tab.toolTip);
+    }
+    // What a tab reports goes to the status bar for a while; the Run dock chooses the device.
+    const auto say = [this](const QString& message) { statusBar()->showMessage(message, 8000); };
+    for (JobPanel* panel : jobPanels()) {
+        connect(panel, &JobPanel::problem, this, say);
+        connect(panel, &JobPanel::runEnded, this, say);
+        panel->setDeviceSelectorSource([this] { return m_runPanel->deviceSelector(); });
+    }
+    connect(m_devices, &DevicePanel::problem, this, say);
+}
+
+std::vector<JobPanel*> MainWindow::jobPanels() const {
+    std::vector<JobPanel*> panels;
+    for (const Tab& tab : m_tabTable)
+        if (auto* panel = qobject_cast<JobPanel*>(tab.widget))
+            panels.push_back(panel);
+    return panels;
+}
+
+void MainWindow::setErrorDialogsEnabled(bool enabled) {
+    m_errorDialogs = enabled;
+    for (JobPanel* panel : jobPanels())
+        panel->setErrorDialogsEnabled(enabled);
+}
+
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::chooseImage);
@@ -274,53 +278,18 @@ void MainWindow::createMenus() {
     statistics->setChecked(true);
     statistics->setStatusTip(tr("Per-channel statistics below the histograms"));
     connect(statistics, &QAction::toggled, m_statistics, &QWidget::setVisible);
-    QAction* experiments = view->addAction(tr("E&xperiments"));
-    experiments->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
-    experiments->setStatusTip(tr("The Experiments tab (Ctrl+T again: back to the image)"));
-    connect(experiments, &QAction::triggered, this,
-            [this] { m_tabs->setCurrentIndex(m_tabs->currentIndex() == 1 ? 0 : 1); });
-    QAction* blur = view->addAction(tr("Bl&ur"));
-    blur->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
-    blur->setStatusTip(tr("The Blur tab (Ctrl+B again: back to the image)"));
-    connect(blur, &QAction::triggered, this, [this] {
-        const int index = m_tabs->indexOf(m_blur);
-        m_tabs->setCurrentIndex(m_tabs->currentIndex() == index ? 0 : index);
-    });
-    QAction* equalize = view->addAction(tr("E&qualize"));
-    equalize->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
-    equalize->setStatusTip(tr("The Equalize tab (Ctrl+Shift+E again: back to the image)"));
-    connect(equalize, &QAction::triggered, this, [this] {
-        const int index = m_tabs->indexOf(m_equalize);
-        m_tabs->setCurrentIndex(m_tabs->currentIndex() == index ? 0 : index);
-    });
-    QAction* scans = view->addAction(tr("S&cans"));
-    scans->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
-    scans->setStatusTip(tr("The Scans tab (Ctrl+Shift+S again: back to the image)"));
-    connect(scans, &QAction::triggered, this, [this] {
-        const int index = m_tabs->indexOf(m_scans);
-        m_tabs->setCurrentIndex(m_tabs->currentIndex() == index ? 0 : index);
-    });
-    QAction* devices = view->addAction(tr("D&evices"));
-    devices->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
-    devices->setStatusTip(tr("The Devices tab (Ctrl+Shift+D again: back to the image)"));
-    connect(devices, &QAction::triggered, this, [this] {
-        const int index = m_tabs->indexOf(m_devices);
-        m_tabs->setCurrentIndex(m_tabs->currentIndex() == index ? 0 : index);
-    });
-    QAction* dashboard = view->addAction(tr("&Dashboard"));
-    dashboard->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
-    dashboard->setStatusTip(tr("The Dashboard tab (Ctrl+D again: back to the image)"));
-    connect(dashboard, &QAction::triggered, this, [this] {
-        const int index = m_tabs->indexOf(m_dashboard);
-        m_tabs->setCurrentIndex(m_tabs->currentIndex() == index ? 0 : index);
-    });
-    QAction* memory = view->addAction(tr("&Memory"));
-    memory->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
-    memory->setStatusTip(tr("The Memory tab (Ctrl+Shift+M again: back to the image)"));
-    connect(memory, &QAction::triggered, this, [this] {
-        const int index = m_tabs->indexOf(m_memory);
-        m_tabs->setCurrentIndex(m_tabs->currentIndex() == index ? 0 : index);
-    });
+    // Each tab's entry shows it; its shortcut again goes back to the image.
+    for (const Tab& tab : m_tabTable) {
+        QAction* show = view->addAction(tab.title);
+        show->setShortcut(tab.shortcut);
+        show->setStatusTip(tr("The %1 tab (%2 again: back to the image)")
+                               .arg(QString(tab.title).remove(QLatin1Char('&')),
+                                    tab.shortcut.toString(QKeySequence::NativeText)));
+        QWidget* page = tab.widget;
+        connect(show, &QAction::triggered, this, [this, page] {
+            m_tabs->setCurrentIndex(m_tabs->currentWidget() == page ? 0 : m_tabs->indexOf(page));
+        });
+    }
     view->addAction(m_imagesDock->toggleViewAction());
     QAction* logAction = m_logDock->toggleViewAction();
     logAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
@@ -726,26 +695,16 @@ void MainWindow::createRunControls() {
     run->addAction(cancelAction);
     run->addSeparator();
     // The tabs' runs, from anywhere: each shows its tab and starts (Ctrl+Enter in the tab).
-    QAction* equalizeImage = run->addAction(tr("&Equalize Image"), this, [this] {
-        m_tabs->setCurrentWidget(m_equalize);
-        m_equalize->startRun();
-    });
-    equalizeImage->setStatusTip(tr("Equalize the shown image on the Run dock's device"));
-    QAction* scanBenchmark = run->addAction(tr("Run &Scan Benchmark"), this, [this] {
-        m_tabs->setCurrentWidget(m_scans);
-        m_scans->startRun();
-    });
-    scanBenchmark->setStatusTip(tr("The Scans tab's benchmark with its settings"));
-    QAction* runDashboard = run->addAction(tr("Run &Dashboard"), this, [this] {
-        m_tabs->setCurrentWidget(m_dashboard);
-        m_dashboard->startRun();
-    });
-    runDashboard->setStatusTip(tr("The Dashboard tab's run with its devices and pipelines"));
-    QAction* runMemory = run->addAction(tr("Run &Memory Lab"), this, [this] {
-        m_tabs->setCurrentWidget(m_memory);
-        m_memory->startRun();
-    });
-    runMemory->setStatusTip(tr("The Memory tab's run with its parts and sizes"));
+    for (const Tab& tab : m_tabTable) {
+        auto* panel = qobject_cast<JobPanel*>(tab.widget);
+        if (!panel || tab.runEntry.isEmpty())
+            continue;
+        QAction* start = run->addAction(tab.runEntry, this, [this, panel] {
+            m_tabs->setCurrentWidget(panel);
+            panel->startRun();
+        });
+        start->setStatusTip(tab.runTip);
+    }
     run->addSeparator();
     run->addAction(dock->toggleViewAction());
     connect(runAgainAction, &QAction::triggered, this, &MainWindow::runAgain);

@@ -8,9 +8,13 @@
 #include "window/exportdialog.h"
 #include "window/exporter.h"
 
+#include <QKeySequence>
 #include <QMainWindow>
 #include <QSize>
 #include <QString>
+
+#include <functional>
+#include <vector>
 
 class QAction;
 class QDockWidget;
@@ -32,6 +36,7 @@ class ExperimentPanel;
 class HistogramPlot;
 class ImageList;
 class ImageView;
+class JobPanel;
 class LogPanel;
 class RunPanel;
 class ScanPanel;
@@ -54,8 +59,9 @@ public:
 
     /// Errors always go to the status bar, lastError() and errorShown(); with dialogs enabled
     /// (the default) they also open a window-modal message box. Tests and scripts turn it off.
+    /// The same holds for the tabs' own failures (a file that cannot be written, …).
     bool errorDialogsEnabled() const { return m_errorDialogs; }
-    void setErrorDialogsEnabled(bool enabled) { m_errorDialogs = enabled; }
+    void setErrorDialogsEnabled(bool enabled);
 
     HistogramPlot* histogramPlot() const { return m_plot; }
     ImageView* imageView() const { return m_imageView; }
@@ -66,20 +72,22 @@ public:
     /// The Log dock (View › Log): what the core and the window reported.
     LogPanel* logPanel() const { return m_log; }
     QDockWidget* logDock() const { return m_logDock; }
-    /// The Experiments tab (issue 4's sweeps, live).
+    /// The Experiments tab: sweeps of the histogram kernel's parameters, live.
     ExperimentPanel* experimentPanel() const { return m_experiments; }
-    /// The Blur tab (issue 5: the box blur of the shown image, compared with it).
+    /// The Blur tab: the box blur of the shown image, compared with it.
     BlurPanel* blurPanel() const { return m_blur; }
-    /// The Equalize tab (issue 5: the histogram equalization of the shown image).
+    /// The Equalize tab: the histogram equalization of the shown image.
     EqualizePanel* equalizePanel() const { return m_equalize; }
-    /// The Scans tab (issue 5: GB/s of the scans against the work-group size, live).
+    /// The Scans tab: GB/s of the scans against the work-group size, live.
     ScanPanel* scanPanel() const { return m_scans; }
-    /// The Devices tab (issue 6: every platform and device, its properties and probes).
+    /// The Devices tab: every platform and device, its properties and probes.
     DevicePanel* devicePanel() const { return m_devices; }
-    /// The Dashboard tab (issue 6: every registered pipeline on the chosen devices, live).
+    /// The Dashboard tab: every registered pipeline on the chosen devices, live.
     DashboardPanel* dashboardPanel() const { return m_dashboard; }
-    /// The Memory tab (issue 6: buffer reversal, ceilings per width, transfers, live).
+    /// The Memory tab: buffer reversal, ceilings per width, transfers, live.
     MemoryPanel* memoryPanel() const { return m_memory; }
+    /// The tabs that run jobs, in tab order.
+    std::vector<JobPanel*> jobPanels() const;
     /// "Image" (the image, its histograms and statistics), "Experiments", "Blur", "Equalize",
     /// "Scans", "Devices", "Dashboard" and "Memory".
     QTabWidget* tabs() const { return m_tabs; }
@@ -156,6 +164,18 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    /// A tab after the Image tab (see createTabs).
+    struct Tab {
+        QString title; ///< with its mnemonic; also its View menu entry
+        QKeySequence shortcut;
+        QString toolTip;
+        std::function<QWidget*()> create;
+        QString runEntry = {}; ///< the Run menu's entry for the tab's own run, if any
+        QString runTip = {};
+        QWidget* widget = nullptr;
+    };
+
+    void createTabs();
     void createMenus();
     void createDocks();
     void fillRecentMenu();
@@ -213,6 +233,7 @@ private:
     DashboardPanel* m_dashboard = nullptr;
     MemoryPanel* m_memory = nullptr;
     QTabWidget* m_tabs = nullptr;
+    std::vector<Tab> m_tabTable;
 };
 
 /// One line describing a run for the status bar, e.g. "pthread-… [cpu] · cpu copies=4 …
