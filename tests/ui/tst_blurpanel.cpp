@@ -5,14 +5,11 @@
 // the running one, Cancel keeps the previous result; the compare view's split and side-by-side
 // modes (one zoom for both panes, a draggable split line, its keys); Save Result writes the
 // output at full depth, and a save that cannot succeed says why and leaves no file.
-#include "bridge/logging.h"
 #include "panels/blurpanel.h"
 #include "uitestsupport.h"
 #include "views/compareview.h"
 #include "views/imageview.h"
-#include "window/mainwindow.h"
 
-#include <io/imageio.h>
 #include <pipelines/blur/blur.h>
 #include <runtime/kernelsource.h>
 
@@ -27,34 +24,15 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include <algorithm>
 
-using histlab::BorderMode;
-using histlab::HostImage;
-using histlab::Status;
-using histlab::ui::BlurPanel;
-using histlab::ui::CompareView;
-using histlab::ui::MainWindow;
-using histlab::uitest::kTimeoutMs;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
 namespace {
-
-QString fixture(const QString& name) {
-    return QStringLiteral(HISTLAB_TEST_DATA_DIR "/") + name;
-}
-
-HostImage load(const QString& path) {
-    return histlab::loadImage(QFile::encodeName(path).toStdString());
-}
-
-void choose(QComboBox* combo, const QString& text) {
-    const int index = combo->findText(text);
-    QVERIFY2(index >= 0, qPrintable(text));
-    combo->setCurrentIndex(index);
-}
 
 /// The runs table's row whose first cell is `name`, or -1.
 int rowNamed(const QTableWidget* table, const QString& name) {
@@ -62,11 +40,6 @@ int rowNamed(const QTableWidget* table, const QString& name) {
         if (table->item(row, BlurPanel::NameColumn)->text() == name)
             return row;
     return -1;
-}
-
-QString cell(const QTableWidget* table, int row, int column) {
-    const QTableWidgetItem* item = table->item(row, column);
-    return item ? item->text() : QString();
 }
 
 } // namespace
@@ -92,43 +65,19 @@ private slots:
 private:
     /// A window showing `image`, on the Blur tab (opened with Ctrl+B).
     static BlurPanel* prepare(MainWindow& window, const QString& image);
-    /// Clicks Run and waits for the end; false on a timeout.
-    static bool run(BlurPanel* panel);
-    QString path(const QString& name) const { return m_dir.filePath(name); }
+    QString path(const QString& name) const { return m_files.path(name); }
 
-    QTemporaryDir m_dir;
+    TestFolder m_files;
 };
 
 void TestBlurPanel::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(path("settings"));
+    QVERIFY(m_files.init());
 }
 
 BlurPanel* TestBlurPanel::prepare(MainWindow& window, const QString& image) {
-    window.setErrorDialogsEnabled(false);
-    window.show();
-    QSignalSpy shown(&window, &MainWindow::histogramShown);
-    window.openImage(image);
-    if (!shown.wait(kTimeoutMs))
-        return nullptr;
-    if (!QTest::qWaitForWindowActive(&window))
-        return nullptr;
-    QTest::keyClick(&window, Qt::Key_B, Qt::ControlModifier); // View › Blur
-    BlurPanel* panel = window.blurPanel();
-    if (window.tabs()->currentWidget() != panel)
-        return nullptr;
-    panel->setErrorDialogsEnabled(false);
-    QObject::connect(panel, &BlurPanel::problem, panel, [](const QString& message) {
-        qWarning("blur tab: %s", qPrintable(message)); // in the test's log
-    });
-    return panel;
-}
-
-bool TestBlurPanel::run(BlurPanel* panel) {
-    QSignalSpy ended(panel, &BlurPanel::runEnded);
-    QTest::mouseClick(panel->runButton(), Qt::LeftButton);
-    return ended.wait(kTimeoutMs);
+    return showWindow(window, image)
+               ? openTab(window, window.blurPanel(), Qt::ControlModifier | Qt::Key_B)
+               : nullptr;
 }
 
 void TestBlurPanel::withoutAnImageRunIsDisabled() {
@@ -180,7 +129,7 @@ void TestBlurPanel::wholeImageEqualsReference() {
     panel->radiusSpin()->setValue(radius);
     panel->repeatsSpin()->setValue(2);
     QVERIFY(panel->runButton()->isEnabled());
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     QVERIFY(panel->result().has_value());
 
     const HostImage input = load(fixture(image));
@@ -242,7 +191,7 @@ void TestBlurPanel::launchDemoShowsExpectedOutcomesAndCorners() {
     choose(panel->launchCombo(), QStringLiteral("all"));
     panel->radiusSpin()->setValue(1); // interior 39 x 27: no multiple of 16
     panel->repeatsSpin()->setValue(1);
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     QVERIFY(panel->result().has_value());
     const QTableWidget* table = panel->runsTable();
     QCOMPARE(table->rowCount(), 5);
@@ -328,7 +277,7 @@ void TestBlurPanel::mismatchIsShownInRed() {
     choose(panel->launchCombo(), QStringLiteral("padded-16x16"));
     panel->radiusSpin()->setValue(2);
     panel->repeatsSpin()->setValue(1);
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     const QTableWidget* table = panel->runsTable();
     QCOMPARE(table->rowCount(), 1);
     QCOMPARE(cell(table, 0, BlurPanel::StatusColumn), QStringLiteral("mismatch"));
@@ -374,7 +323,7 @@ void TestBlurPanel::newRunReplacesRunningOneAndCancelKeepsResult() {
     window.openImage(path("big.png"));
     QVERIFY(shown.wait(kTimeoutMs));
     QVERIFY(!panel->result().has_value()); // another image: the old result went
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     QVERIFY(panel->result().has_value());
     panel->repeatsSpin()->setValue(1000);
     QSignalSpy progress(panel, &BlurPanel::progressChanged);
@@ -408,7 +357,7 @@ void TestBlurPanel::anotherImageClearsTheResult() {
     choose(panel->modeCombo(), QStringLiteral("Whole image"));
     choose(panel->variantCombo(), QStringLiteral("auto"));
     panel->repeatsSpin()->setValue(1);
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     QCOMPARE(panel->runsTable()->rowCount(), 1);
     // The same image analysed again (Run Again): the result stays.
     QSignalSpy shown(&window, &MainWindow::histogramShown);
@@ -561,7 +510,7 @@ void TestBlurPanel::saveWritesTheResultAndReloads() {
     choose(panel->variantCombo(), QStringLiteral("auto"));
     panel->radiusSpin()->setValue(2);
     panel->repeatsSpin()->setValue(1);
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     const HostImage* output = panel->selectedOutput();
     QVERIFY(output);
     QCOMPARE(output->depth, 16);
@@ -608,7 +557,7 @@ void TestBlurPanel::failedSaveSaysWhyAndLeavesNoFile() {
     QVERIFY(panel);
     choose(panel->modeCombo(), QStringLiteral("Whole image"));
     panel->repeatsSpin()->setValue(1);
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     panel->setErrorDialogsEnabled(true); // the message box is part of what is checked
     QSignalSpy problems(panel, &BlurPanel::problem);
     const histlab::ui::ExportResult saved = panel->saveResultTo(dir.filePath(target));

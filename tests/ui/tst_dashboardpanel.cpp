@@ -20,15 +20,11 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QtTest>
 
-using histlab::DashboardResult;
-using histlab::Status;
-using histlab::ui::DashboardPanel;
-using histlab::ui::DashboardPlot;
-using histlab::ui::JobBridge;
-using histlab::uitest::kTimeoutMs;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
 class TestDashboardPanel : public QObject {
     Q_OBJECT
@@ -48,22 +44,19 @@ private slots:
 private:
     /// Runs the panel as set and waits for the end; the results that arrived while it ran.
     int runToTheEnd();
-    QString path(const QString& name) const { return m_dir.filePath(name); }
+    QString path(const QString& name) const { return m_files.path(name); }
 
-    QTemporaryDir m_dir;
+    TestFolder m_files;
     JobBridge* m_bridge = nullptr;
     DashboardPanel* m_panel = nullptr;
 };
 
 void TestDashboardPanel::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(path("settings"));
+    QVERIFY(m_files.init());
     m_bridge = new JobBridge;
     m_panel = new DashboardPanel(m_bridge);
-    connect(m_panel, &DashboardPanel::problem, m_panel, [](const QString& message) {
-        qWarning("dashboard tab: %s", qPrintable(message)); // in the test's log
-    });
+    m_panel->setErrorDialogsEnabled(false);
+    logProblems(m_panel);
     m_bridge->listDevices();
     QTRY_VERIFY_WITH_TIMEOUT(m_panel->deviceList()->item(0)->data(Qt::UserRole).isValid(),
                              kTimeoutMs);

@@ -4,11 +4,9 @@
 // the device's properties on the clipboard; Export JSON writes what `histlab-cli devices
 // --json` prints, and an export that cannot succeed leaves no file. In the window, Ctrl+Shift+D
 // and Ctrl+D open the Devices and Dashboard tabs.
-#include "bridge/logging.h"
 #include "panels/dashboardpanel.h"
 #include "panels/devicepanel.h"
 #include "uitestsupport.h"
-#include "window/mainwindow.h"
 
 #include <QClipboard>
 #include <QFile>
@@ -21,14 +19,12 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QtTest>
 
-using histlab::ui::DevicePanel;
-using histlab::ui::JobBridge;
-using histlab::ui::MainWindow;
-using histlab::uitest::kTimeoutMs;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
 namespace {
 
@@ -54,17 +50,15 @@ private slots:
     void theWindowOpensTheTabs();
 
 private:
-    QString path(const QString& name) const { return m_dir.filePath(name); }
+    QString path(const QString& name) const { return m_files.path(name); }
 
-    QTemporaryDir m_dir;
+    TestFolder m_files;
     JobBridge* m_bridge = nullptr;
     DevicePanel* m_panel = nullptr;
 };
 
 void TestDevicePanel::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(path("settings"));
+    QVERIFY(m_files.init());
     m_bridge = new JobBridge;
     m_panel = new DevicePanel(m_bridge);
     QSignalSpy shown(m_panel, &DevicePanel::devicesShown);

@@ -8,9 +8,7 @@
 #include "panels/equalizepanel.h"
 #include "uitestsupport.h"
 #include "views/compareview.h"
-#include "window/mainwindow.h"
 
-#include <io/imageio.h>
 #include <pipelines/equalize/equalize.h>
 
 #include <qcustomplot.h>
@@ -25,30 +23,11 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QtTest>
 
-using histlab::HostImage;
-using histlab::ui::EqualizePanel;
-using histlab::ui::MainWindow;
-using histlab::uitest::kTimeoutMs;
-
-namespace {
-
-QString fixture(const QString& name) {
-    return QStringLiteral(HISTLAB_TEST_DATA_DIR "/") + name;
-}
-
-HostImage load(const QString& path) {
-    return histlab::loadImage(QFile::encodeName(path).toStdString());
-}
-
-QString cell(const QTableWidget* table, int row, int column) {
-    const QTableWidgetItem* item = table->item(row, column);
-    return item ? item->text() : QString();
-}
-
-} // namespace
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
 class TestEqualizePanel : public QObject {
     Q_OBJECT
@@ -64,46 +43,26 @@ private slots:
     void failedRunSaysWhyInTheTab();
 
 private:
-    /// A window showing `image`, on the Equalize tab (opened with Ctrl+Shift+E).
+    /// A window showing `image`, on the Equalize tab (opened with Ctrl+Shift+E), two timed
+    /// runs.
     static EqualizePanel* prepare(MainWindow& window, const QString& image);
-    /// Clicks Run and waits for the end; false on a timeout.
-    static bool run(EqualizePanel* panel);
-    QString path(const QString& name) const { return m_dir.filePath(name); }
+    QString path(const QString& name) const { return m_files.path(name); }
 
-    QTemporaryDir m_dir;
+    TestFolder m_files;
 };
 
 void TestEqualizePanel::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(path("settings"));
+    QVERIFY(m_files.init());
 }
 
 EqualizePanel* TestEqualizePanel::prepare(MainWindow& window, const QString& image) {
-    window.setErrorDialogsEnabled(false);
-    window.show();
-    QSignalSpy shown(&window, &MainWindow::histogramShown);
-    window.openImage(image);
-    if (!shown.wait(kTimeoutMs))
-        return nullptr;
-    if (!QTest::qWaitForWindowActive(&window))
-        return nullptr;
-    QTest::keyClick(&window, Qt::Key_E, Qt::ControlModifier | Qt::ShiftModifier); // View › Eq.
-    EqualizePanel* panel = window.equalizePanel();
-    if (window.tabs()->currentWidget() != panel)
-        return nullptr;
-    panel->setErrorDialogsEnabled(false);
-    panel->repeatsSpin()->setValue(2);
-    QObject::connect(panel, &EqualizePanel::problem, panel, [](const QString& message) {
-        qWarning("equalize tab: %s", qPrintable(message)); // in the test's log
-    });
+    EqualizePanel* panel = showWindow(window, image)
+                               ? openTab(window, window.equalizePanel(),
+                                         Qt::ControlModifier | Qt::ShiftModifier | Qt::Key_E)
+                               : nullptr;
+    if (panel)
+        panel->repeatsSpin()->setValue(2);
     return panel;
-}
-
-bool TestEqualizePanel::run(EqualizePanel* panel) {
-    QSignalSpy ended(panel, &EqualizePanel::runEnded);
-    QTest::mouseClick(panel->runButton(), Qt::LeftButton);
-    return ended.wait(kTimeoutMs);
 }
 
 void TestEqualizePanel::withoutAnImageRunIsDisabled() {
@@ -135,7 +94,7 @@ void TestEqualizePanel::equalsReference() {
     EqualizePanel* panel = prepare(window, fixture(image));
     QVERIFY(panel);
     QVERIFY(panel->runButton()->isEnabled());
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     QVERIFY(panel->result().has_value());
     QVERIFY(!panel->isRunning());
 
@@ -217,7 +176,7 @@ void TestEqualizePanel::saveAndExportsWriteFiles() {
     MainWindow window;
     EqualizePanel* panel = prepare(window, fixture(QStringLiteral("gray16.png")));
     QVERIFY(panel);
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     const HostImage& output = panel->result()->run.output;
 
     // Save Result through the button and the chooser: the full 16-bit output.
@@ -262,7 +221,7 @@ void TestEqualizePanel::failedSaveSaysWhyAndLeavesNoFile() {
     MainWindow window;
     EqualizePanel* panel = prepare(window, fixture(QStringLiteral("rgb8.png")));
     QVERIFY(panel);
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     panel->setErrorDialogsEnabled(true); // the message box is part of what is checked
     QSignalSpy problems(panel, &EqualizePanel::problem);
     const histlab::ui::ExportResult saved =
@@ -280,8 +239,7 @@ void TestEqualizePanel::failedSaveSaysWhyAndLeavesNoFile() {
     // The CSV likewise.
     QVERIFY(!panel->saveCsvTo(dir.filePath(QStringLiteral("missing/hist.csv"))).ok);
     // Nothing written, not even a temporary file.
-    QCOMPARE(dir.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System),
-             QStringList());
+    QCOMPARE(entries(dir.path()), QStringList());
 }
 
 void TestEqualizePanel::failedRunSaysWhyInTheTab() {
@@ -293,7 +251,7 @@ void TestEqualizePanel::failedRunSaysWhyInTheTab() {
     QVERIFY(panel);
     QVERIFY(QFile::remove(path("vanishing.png")));
     QSignalSpy problems(panel, &EqualizePanel::problem);
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     QCOMPARE(problems.count(), 1);
     QVERIFY2(problems.first().first().toString().contains(QStringLiteral("vanishing.png")),
              qPrintable(problems.first().first().toString()));

@@ -3,11 +3,9 @@
 // a run saved as JSON opens again with the same points; a saved run laid under a new one as a
 // baseline draws the matching curves; exports write valid files; bad files are refused with
 // the reason.
-#include "bridge/logging.h"
 #include "panels/experimentpanel.h"
 #include "plots/experimentplot.h"
 #include "uitestsupport.h"
-#include "window/mainwindow.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -18,19 +16,17 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QtTest>
 
-using histlab::ExperimentKind;
-using histlab::ui::ExperimentPanel;
-using histlab::ui::MainWindow;
-using histlab::uitest::kTimeoutMs;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
 class TestExperiments : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
+    void initTestCase() { QVERIFY(m_files.init()); }
     void smallSweepGrowsThePlot();
     void cancelStopsTheSweep();
     void savedRunOpensAgainAndServesAsBaseline();
@@ -40,32 +36,17 @@ private slots:
 private:
     /// A window with the device list arrived and the tab set for a quick atomics sweep.
     static ExperimentPanel* prepare(MainWindow& window, const QStringList& distributions);
-    static void choose(QListWidget* list, const QStringList& texts);
-    QString path(const QString& name) const { return m_dir.filePath(name); }
+    QString path(const QString& name) const { return m_files.path(name); }
 
-    QTemporaryDir m_dir;
+    TestFolder m_files;
 };
 
-void TestExperiments::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(path("settings"));
-}
-
-void TestExperiments::choose(QListWidget* list, const QStringList& texts) {
-    for (int i = 0; i < list->count(); ++i)
-        list->item(i)->setCheckState(texts.contains(list->item(i)->text()) ? Qt::Checked
-                                                                           : Qt::Unchecked);
-}
-
 ExperimentPanel* TestExperiments::prepare(MainWindow& window, const QStringList& distributions) {
-    window.setErrorDialogsEnabled(false);
-    window.show();
+    if (!showWindow(window))
+        return nullptr;
     window.tabs()->setCurrentIndex(1);
     ExperimentPanel* panel = window.experimentPanel();
-    QObject::connect(panel, &ExperimentPanel::problem, panel, [](const QString& message) {
-        qWarning("experiments tab: %s", qPrintable(message)); // in the test's log
-    });
+    logProblems(panel);
     // The device list comes from the worker.
     if (!QTest::qWaitFor([&] { return panel->deviceList()->item(0)->data(Qt::UserRole).isValid(); },
                          kTimeoutMs))

@@ -31,15 +31,11 @@
 
 #include <memory>
 
-using histlab::ui::ExportDialog;
-using histlab::ui::ExportResult;
-using histlab::ui::MainWindow;
-using histlab::ui::PlotExportOptions;
-using histlab::ui::PlotFormat;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
 Q_DECLARE_METATYPE(histlab::ui::PlotFormat)
-
-using histlab::uitest::kTimeoutMs;
 
 namespace {
 
@@ -62,12 +58,6 @@ QAction* findAction(const MainWindow& window, const QString& text) {
         if (a->text().remove(QLatin1Char('&')) == text)
             return a;
     return nullptr;
-}
-
-/// Every entry of a folder, to see that nothing (no temporary) was left behind.
-QStringList entries(const QString& folder) {
-    return QDir(folder).entryList(QDir::AllEntries | QDir::Hidden | QDir::System |
-                                  QDir::NoDotAndDotDot);
 }
 
 } // namespace
@@ -93,14 +83,12 @@ private:
     /// Runs one export of `kind` ("png", "jpg", "pdf", "svg", "histogram", "statistics").
     ExportResult exportAs(const QString& kind, const QString& path);
 
-    QTemporaryDir m_dir;
+    TestFolder m_files;
     std::unique_ptr<MainWindow> m_window; // shows the bundled sample
 };
 
 void TestExport::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(m_dir.filePath("settings"));
+    QVERIFY(m_files.init());
 
     m_window = std::make_unique<MainWindow>();
     m_window->setErrorDialogsEnabled(false);

@@ -24,12 +24,9 @@
 #include <QUrl>
 #include <QtTest>
 
-using histlab::ui::ImageList;
-using histlab::ui::LogPanel;
-using histlab::ui::MainWindow;
-using histlab::ui::RecentFiles;
-using histlab::uitest::kTimeoutMs;
-using histlab::uitest::makeImage;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
 class TestImages : public QObject {
     Q_OBJECT
@@ -47,17 +44,15 @@ private slots:
     void layoutIsRemembered();
 
 private:
-    QString path(const QString& name) const { return m_dir.filePath(name); }
+    QString path(const QString& name) const { return m_files.path(name); }
     /// Sends a drag-enter and a drop of `mime` onto the window's centre, as a drag would.
     static bool dragAndDrop(MainWindow& window, QMimeData* mime);
 
-    QTemporaryDir m_dir;
+    TestFolder m_files;
 };
 
 void TestImages::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(path("settings"));
+    QVERIFY(m_files.init());
     QVERIFY(makeImage(64, 48, QImage::Format_RGB888).save(path("a.png")));
     QVERIFY(makeImage(33, 17, QImage::Format_Grayscale8).save(path("b.png")));
     QVERIFY(makeImage(120, 80, QImage::Format_RGB888).save(path("c.jpg")));
@@ -71,7 +66,7 @@ void TestImages::initTestCase() {
     damaged.write("\x89PNG\r\n\x1a\n", 8);
     damaged.write(QByteArray(100, 'x'));
     damaged.close();
-    QVERIFY(QDir(m_dir.path()).mkdir(QStringLiteral("folder")));
+    QVERIFY(QDir().mkdir(path(QStringLiteral("folder"))));
 }
 
 void TestImages::init() {

@@ -31,14 +31,9 @@
 #include <optional>
 #include <vector>
 
-using histlab::Region;
-using histlab::ui::ImageView;
-using histlab::ui::MainWindow;
-using histlab::ui::StatisticsPanel;
-
-using histlab::uitest::kTimeoutMs;
-using histlab::uitest::makeImage;
-using histlab::uitest::plottedValues;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
 namespace {
 
@@ -161,16 +156,14 @@ private slots:
     void histogramFollowsTheDrag();
 
 private:
-    QTemporaryDir m_dir;
+    TestFolder m_files;
     QImage m_large; // 3000 x 1000 RGB, also saved as large.ppm
 };
 
 void TestImageView::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(m_dir.filePath("settings"));
+    QVERIFY(m_files.init());
     m_large = makeImage(3000, 1000, QImage::Format_RGB888);
-    QVERIFY(m_large.save(m_dir.filePath("large.ppm")));
+    QVERIFY(m_large.save(m_files.path("large.ppm")));
 }
 
 void TestImageView::mapsAtFit_data() {
@@ -596,7 +589,7 @@ void TestImageView::regionDrivesHistogram() {
 }
 
 void TestImageView::regionOfDownscaledImage() {
-    const QString file = m_dir.filePath("large.ppm");
+    const QString file = m_files.path("large.ppm");
     MainWindow window;
     window.setErrorDialogsEnabled(false);
     window.show();
@@ -688,7 +681,7 @@ void TestImageView::histogramFollowsTheDrag() {
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QSignalSpy shown(&window, &MainWindow::histogramShown);
-    window.openImage(m_dir.filePath("large.ppm"));
+    window.openImage(m_files.path("large.ppm"));
     QVERIFY(shown.wait(kTimeoutMs));
 
     ImageView* view = window.imageView();
@@ -720,7 +713,7 @@ void TestImageView::histogramFollowsTheDrag() {
                              kTimeoutMs);
     QCOMPARE(window.currentRun().passes.front().stats.samplesMs.size(),
              std::size_t(window.runPanel()->repeats()));
-    verifyShown(window, regionCounts(m_dir.filePath("large.ppm"), final),
+    verifyShown(window, regionCounts(m_files.path("large.ppm"), final),
                 std::uint64_t(final.width) * final.height);
     qInfo("%d histograms shown while dragging", shownWhileDragging);
 }

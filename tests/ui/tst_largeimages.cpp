@@ -30,12 +30,9 @@
 #include <thread>
 #include <vector>
 
-using histlab::HostImage;
-using histlab::ui::AnalysisRequest;
-using histlab::ui::ImageAnalysis;
-using histlab::ui::JobBridge;
-using histlab::ui::MainWindow;
-using histlab::uitest::kTimeoutMs;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
 namespace {
 
@@ -98,17 +95,15 @@ private slots:
     void imageLargerThanOnePieceIsExact();
 
 private:
-    QTemporaryDir m_dir;
+    TestFolder m_files;
 };
 
 void TestLargeImages::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(m_dir.filePath("settings"));
+    QVERIFY(m_files.init());
 }
 
 void TestLargeImages::hundredMegapixelsOpenWithoutFreezing() {
-    const QString path = m_dir.filePath(QStringLiteral("100mp.ppm"));
+    const QString path = m_files.path(QStringLiteral("100mp.ppm"));
     const HostImage pixels = writePpm(path, 12500, 8000); // 100 megapixels, 300 MB
     QVERIFY(!pixels.data.empty());
     const auto expected = referenceCounts(pixels);
@@ -197,7 +192,7 @@ void TestLargeImages::hundredMegapixelsOpenWithoutFreezing() {
 
 void TestLargeImages::imageLargerThanOnePieceIsExact() {
     // 3000 x 1001 RGB is about 9 MB; pieces of 1 MiB make 9 of them, the last one short.
-    const QString path = m_dir.filePath(QStringLiteral("pieces.ppm"));
+    const QString path = m_files.path(QStringLiteral("pieces.ppm"));
     const HostImage pixels = writePpm(path, 3000, 1001);
     QVERIFY(!pixels.data.empty());
 

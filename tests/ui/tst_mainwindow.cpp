@@ -28,14 +28,9 @@
 #include <limits>
 #include <vector>
 
-using histlab::ChannelStatistics;
-using histlab::ui::HistogramPlot;
-using histlab::ui::MainWindow;
-using histlab::ui::StatisticsPanel;
-
-using histlab::uitest::kTimeoutMs;
-using histlab::uitest::makeImage;
-using histlab::uitest::plottedValues;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
 namespace {
 
@@ -147,21 +142,19 @@ private:
     /// Opens `source` in `window` and waits for its histograms to be on screen.
     bool openAndWait(MainWindow& window, const QString& source);
 
-    QTemporaryDir m_dir;
+    TestFolder m_files;
 };
 
 void TestMainWindow::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(m_dir.filePath("settings"));
-    QVERIFY(makeImage(64, 48, QImage::Format_RGBA8888).save(m_dir.filePath("rgba.png")));
-    QVERIFY(makeImage(33, 17, QImage::Format_Grayscale8).save(m_dir.filePath("gray.png")));
+    QVERIFY(m_files.init());
+    QVERIFY(makeImage(64, 48, QImage::Format_RGBA8888).save(m_files.path("rgba.png")));
+    QVERIFY(makeImage(33, 17, QImage::Format_Grayscale8).save(m_files.path("gray.png")));
     // Large enough that a run takes a while on PoCL (about 24 MB of RGB).
-    QVERIFY(makeImage(4000, 2000, QImage::Format_RGB888).save(m_dir.filePath("large.ppm")));
-    QFile empty(m_dir.filePath("empty.png"));
+    QVERIFY(makeImage(4000, 2000, QImage::Format_RGB888).save(m_files.path("large.ppm")));
+    QFile empty(m_files.path("empty.png"));
     QVERIFY(empty.open(QIODevice::WriteOnly));
     empty.close();
-    QFile text(m_dir.filePath("notes.png"));
+    QFile text(m_files.path("notes.png"));
     QVERIFY(text.open(QIODevice::WriteOnly | QIODevice::Text));
     text.write("This is a text file with an image's name.\n");
     text.close();
@@ -180,9 +173,9 @@ void TestMainWindow::showsHistograms_data() {
 
     QTest::newRow("bundled sample")
         << MainWindow::sampleImagePath() << 451 * 300 << QStringList{"r", "g", "b", "gray"};
-    QTest::newRow("rgba png") << m_dir.filePath("rgba.png") << 64 * 48
+    QTest::newRow("rgba png") << m_files.path("rgba.png") << 64 * 48
                               << QStringList{"r", "g", "b", "a", "gray"};
-    QTest::newRow("gray png") << m_dir.filePath("gray.png") << 33 * 17 << QStringList{"gray"};
+    QTest::newRow("gray png") << m_files.path("gray.png") << 33 * 17 << QStringList{"gray"};
 }
 
 void TestMainWindow::showsHistograms() {
@@ -360,9 +353,9 @@ void TestMainWindow::badFileKeepsPreviousImage_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("reason"); // a word the core's message must contain
 
-    QTest::newRow("empty file") << m_dir.filePath("empty.png") << "empty";
-    QTest::newRow("text file") << m_dir.filePath("notes.png") << "image";
-    QTest::newRow("missing file") << m_dir.filePath("absent.png") << "no such file";
+    QTest::newRow("empty file") << m_files.path("empty.png") << "empty";
+    QTest::newRow("text file") << m_files.path("notes.png") << "image";
+    QTest::newRow("missing file") << m_files.path("absent.png") << "no such file";
 }
 
 void TestMainWindow::badFileKeepsPreviousImage() {
@@ -403,13 +396,13 @@ void TestMainWindow::newestRequestWins() {
     window.show();
     QSignalSpy shown(&window, &MainWindow::histogramShown);
     QSignalSpy errors(&window, &MainWindow::errorShown);
-    window.openImage(m_dir.filePath("large.ppm"));
-    window.openImage(m_dir.filePath("gray.png")); // replaces the large one before it answers
+    window.openImage(m_files.path("large.ppm"));
+    window.openImage(m_files.path("gray.png")); // replaces the large one before it answers
     QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), kTimeoutMs);
     QTest::qWait(200); // a stale answer would arrive about now
     QCOMPARE(shown.count(), 1);
     QCOMPARE(errors.count(), 0);
-    QCOMPARE(window.currentSource(), m_dir.filePath("gray.png"));
+    QCOMPARE(window.currentSource(), m_files.path("gray.png"));
 }
 
 void TestMainWindow::shortcuts_data() {

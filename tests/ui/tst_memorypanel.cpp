@@ -6,20 +6,16 @@
 // shown. The pages save as JSON and CSV (reverseJson/reverseCsv, memoryJson/memoryCsv) and
 // export as PNG; a save before any run is refused with a message and writes nothing; a bad
 // size is refused before the run; Cancel stops a longer run.
-#include "bridge/logging.h"
 #include "panels/memorypanel.h"
 #include "uitestsupport.h"
-#include "window/mainwindow.h"
 
 #include <pipelines/reverse/reverse.h>
 #include <pipelines/transfer/transfer.h>
-#include <report/json.h>
 
 #include <qcustomplot.h>
 
 #include <QCheckBox>
 #include <QDir>
-#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -27,79 +23,42 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QtTest>
 
-using histlab::ReverseResult;
-using histlab::Status;
-using histlab::TransferKind;
-using histlab::ui::MainWindow;
-using histlab::ui::MemoryPanel;
-using histlab::uitest::kTimeoutMs;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
 namespace {
-
 constexpr std::uint64_t kReverseBytes = 65536 + 3; // not a multiple of 16 or 64: the tail
-
-QString cell(const QTableWidget* table, int row, int column) {
-    const QTableWidgetItem* item = table->item(row, column);
-    return item ? item->text() : QString();
-}
-
-histlab::JsonValue readJson(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return histlab::parseJson(file.readAll().toStdString());
-}
-
-int lineCount(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return -1;
-    return int(QString::fromUtf8(file.readAll()).count(QLatin1Char('\n')));
-}
-
-QStringList entries(const QString& dir) {
-    return QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
-}
-
 } // namespace
 
 class TestMemoryPanel : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
+    void initTestCase() { QVERIFY(m_files.init()); }
     void saveBeforeARunIsRefused();
     void badSizeIsAProblem();
     void smallRunFillsEveryPage();
     void cancelStopsTheRun();
 
 private:
-    /// A window on the Memory tab (opened with Ctrl+Shift+M), small sizes, one timed run.
+    /// A window on the Memory tab (opened with Ctrl+Shift+M), every part, small sizes, one
+    /// timed run.
     static MemoryPanel* prepare(MainWindow& window);
-    QString path(const QString& name) const { return m_dir.filePath(name); }
+    QString path(const QString& name) const { return m_files.path(name); }
 
-    QTemporaryDir m_dir;
+    TestFolder m_files;
 };
 
-void TestMemoryPanel::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(path("settings"));
-}
-
 MemoryPanel* TestMemoryPanel::prepare(MainWindow& window) {
-    window.setErrorDialogsEnabled(false);
-    window.show();
-    if (!QTest::qWaitForWindowActive(&window))
+    if (!showWindow(window))
         return nullptr;
-    QTest::keyClick(&window, Qt::Key_M, Qt::ControlModifier | Qt::ShiftModifier); // View › Memory
-    MemoryPanel* panel = window.memoryPanel();
-    if (window.tabs()->currentWidget() != panel)
+    MemoryPanel* panel =
+        openTab(window, window.memoryPanel(), Qt::ControlModifier | Qt::ShiftModifier | Qt::Key_M);
+    if (!panel)
         return nullptr;
-    panel->setErrorDialogsEnabled(false);
     panel->reverseSizeEdit()->setText(QString::number(kReverseBytes));
     panel->ceilingSizeEdit()->setText(QStringLiteral("64K"));
     panel->transferMaxEdit()->setText(QStringLiteral("64 KiB"));
@@ -107,9 +66,6 @@ MemoryPanel* TestMemoryPanel::prepare(MainWindow& window) {
     for (QCheckBox* check :
          {panel->reversalCheck(), panel->ceilingsCheck(), panel->transfersCheck()})
         check->setChecked(true);
-    QObject::connect(panel, &MemoryPanel::problem, panel, [](const QString& message) {
-        qWarning("memory tab: %s", qPrintable(message)); // in the test's log
-    });
     return panel;
 }
 
@@ -249,7 +205,7 @@ void TestMemoryPanel::smallRunFillsEveryPage() {
         return path("reverse.json");
     });
     QTest::mouseClick(panel->saveJsonButton(), Qt::LeftButton);
-    const histlab::JsonValue reverseJson = readJson(path("reverse.json"));
+    const JsonValue reverseJson = readJson(path("reverse.json"));
     QCOMPARE(reverseJson.at("results").asArray().size(), kernels);
     QCOMPARE(reverseJson.at("bytes").asNumber(), double(kReverseBytes));
     QVERIFY(panel->saveCsvTo(path("reverse.csv")).ok);
@@ -257,7 +213,7 @@ void TestMemoryPanel::smallRunFillsEveryPage() {
 
     panel->pages()->setCurrentIndex(MemoryPanel::CeilingsPage);
     QVERIFY(panel->saveJsonTo(path("memory.json")).ok);
-    const histlab::JsonValue memoryJson = readJson(path("memory.json"));
+    const JsonValue memoryJson = readJson(path("memory.json"));
     QCOMPARE(memoryJson.at("ceilings").at("widths").asArray().size(), std::size_t(5));
     QCOMPARE(memoryJson.at("transfers").at("points").asArray().size(), std::size_t(25));
     QVERIFY(memoryJson.at("launch").at("ran").asBool());

@@ -26,14 +26,9 @@
 #include <QToolButton>
 #include <QtTest>
 
-using histlab::HistogramVariant;
-using histlab::ui::HistogramPlot;
-using histlab::ui::MainWindow;
-using histlab::ui::RunPanel;
-
-using histlab::uitest::kTimeoutMs;
-using histlab::uitest::makeImage;
-using histlab::uitest::plottedValues;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
 namespace {
 
@@ -105,15 +100,13 @@ private:
     /// A shown window (no dialogs) with the bundled sample analysed.
     bool openSample(MainWindow& window);
 
-    QTemporaryDir m_dir;
+    TestFolder m_files;
 };
 
 void TestRunControls::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(m_dir.filePath("settings"));
+    QVERIFY(m_files.init());
     // About 108 MB of RGB: with 20 repeats a run takes seconds on PoCL, long enough to cancel.
-    QVERIFY(makeImage(6000, 6000, QImage::Format_RGB888).save(m_dir.filePath("huge.ppm")));
+    QVERIFY(makeImage(6000, 6000, QImage::Format_RGB888).save(m_files.path("huge.ppm")));
 }
 
 void TestRunControls::init() {
@@ -325,7 +318,7 @@ void TestRunControls::cancelKeepsPrevious() {
     QSignalSpy errors(&window, &MainWindow::errorShown);
     QSignalSpy shown(&window, &MainWindow::histogramShown);
 
-    window.openImage(m_dir.filePath("huge.ppm"));
+    window.openImage(m_files.path("huge.ppm"));
     QVERIFY(window.progressBar()->isVisible());
     // Past loading (10 %): the histogram passes are running.
     QTRY_VERIFY_WITH_TIMEOUT(window.progressBar()->value() > 100, kTimeoutMs);

@@ -4,13 +4,10 @@
 // work_group_scan_exclusive_add) is shown unsupported with its reason, in italics; the plot
 // exports as PNG, the run saves as JSON and CSV (and a save that cannot succeed leaves no
 // file); Cancel stops a longer sweep and keeps the points that finished.
-#include "bridge/logging.h"
 #include "panels/scanpanel.h"
 #include "uitestsupport.h"
-#include "window/mainwindow.h"
 
 #include <pipelines/scan/scan.h>
-#include <report/json.h>
 
 #include <qcustomplot.h>
 
@@ -22,39 +19,18 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QTabWidget>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QtTest>
 
-using histlab::ScanPoint;
-using histlab::ScanVariant;
-using histlab::Status;
-using histlab::statusName;
-using histlab::ui::MainWindow;
-using histlab::ui::ScanPanel;
-using histlab::uitest::kTimeoutMs;
-
-namespace {
-
-void choose(QComboBox* combo, const QString& text) {
-    const int index = combo->findText(text);
-    QVERIFY2(index >= 0, qPrintable(text));
-    combo->setCurrentIndex(index);
-}
-
-QString cell(const QTableWidget* table, int row, int column) {
-    const QTableWidgetItem* item = table->item(row, column);
-    return item ? item->text() : QString();
-}
-
-} // namespace
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
 class TestScanPanel : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
+    void initTestCase() { QVERIFY(m_files.init()); }
     void sweepArrivesLiveAndIsVerified();
     void noVariantIsAProblem();
     void cancelKeepsThePointsThatFinished();
@@ -62,32 +38,20 @@ private slots:
 private:
     /// A window on the Scans tab (opened with Ctrl+Shift+S), 1 MiB, one timed run per point.
     static ScanPanel* prepare(MainWindow& window);
-    QString path(const QString& name) const { return m_dir.filePath(name); }
+    QString path(const QString& name) const { return m_files.path(name); }
 
-    QTemporaryDir m_dir;
+    TestFolder m_files;
 };
 
-void TestScanPanel::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(path("settings"));
-}
-
 ScanPanel* TestScanPanel::prepare(MainWindow& window) {
-    window.setErrorDialogsEnabled(false);
-    window.show();
-    if (!QTest::qWaitForWindowActive(&window))
-        return nullptr;
-    QTest::keyClick(&window, Qt::Key_S, Qt::ControlModifier | Qt::ShiftModifier); // View › Scans
-    ScanPanel* panel = window.scanPanel();
-    if (window.tabs()->currentWidget() != panel)
-        return nullptr;
-    panel->setErrorDialogsEnabled(false);
-    panel->sizeSpin()->setValue(1);
-    panel->repeatsSpin()->setValue(1);
-    QObject::connect(panel, &ScanPanel::problem, panel, [](const QString& message) {
-        qWarning("scans tab: %s", qPrintable(message)); // in the test's log
-    });
+    ScanPanel* panel = showWindow(window)
+                           ? openTab(window, window.scanPanel(),
+                                     Qt::ControlModifier | Qt::ShiftModifier | Qt::Key_S)
+                           : nullptr;
+    if (panel) {
+        panel->sizeSpin()->setValue(1);
+        panel->repeatsSpin()->setValue(1);
+    }
     return panel;
 }
 
@@ -180,21 +144,16 @@ void TestScanPanel::sweepArrivesLiveAndIsVerified() {
     panel->setSaveFileChooser(
         [&](QWidget*, const QString&, const QString&, const QString&) { return path("run.json"); });
     QTest::mouseClick(panel->saveJsonButton(), Qt::LeftButton);
-    QFile json(path("run.json"));
-    QVERIFY(json.open(QIODevice::ReadOnly));
-    const histlab::JsonValue parsed = histlab::parseJson(json.readAll().toStdString());
-    QCOMPARE(parsed.at("points").asArray().size(), std::size_t(17));
+    QVERIFY(QFile::exists(path("run.json")));
+    QCOMPARE(readJson(path("run.json")).at("points").asArray().size(), std::size_t(17));
     QVERIFY(panel->saveCsvTo(path("run.csv")).ok);
-    QFile csv(path("run.csv"));
-    QVERIFY(csv.open(QIODevice::ReadOnly));
-    QCOMPARE(QString::fromUtf8(csv.readAll()).count(QLatin1Char('\n')), 18);
+    QCOMPARE(lineCount(path("run.csv")), 18);
 
     // A save that cannot succeed: the reason, and no file (nor a temporary one).
     QVERIFY(QDir().mkpath(path("fail")));
     QVERIFY(!panel->saveJsonTo(path("fail/missing/run.json")).ok);
     QVERIFY(panel->statusLabel()->text().contains(QStringLiteral("run.json")));
-    QCOMPARE(QDir(path("fail")).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
-             QStringList());
+    QCOMPARE(entries(path("fail")), QStringList());
 }
 
 void TestScanPanel::noVariantIsAProblem() {
