@@ -44,7 +44,18 @@ int rowNamed(const QTableWidget* table, const QString& name) {
 
 } // namespace
 
-class TestBlurPanel : public QObject {
+namespace {
+
+/// A window showing `image`, on the Blur tab (opened with Ctrl+B).
+BlurPanel* prepare(MainWindow& window, const QString& image) {
+    return showWindow(window, image)
+               ? openTab(window, window.blurPanel(), Qt::ControlModifier | Qt::Key_B)
+               : nullptr;
+}
+
+} // namespace
+
+class TestBlurPanel : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
@@ -61,23 +72,10 @@ private slots:
     void saveWritesTheResultAndReloads();
     void failedSaveSaysWhyAndLeavesNoFile_data();
     void failedSaveSaysWhyAndLeavesNoFile();
-
-private:
-    /// A window showing `image`, on the Blur tab (opened with Ctrl+B).
-    static BlurPanel* prepare(MainWindow& window, const QString& image);
-    QString path(const QString& name) const { return m_files.path(name); }
-
-    TestFolder m_files;
 };
 
 void TestBlurPanel::initTestCase() {
-    QVERIFY(m_files.init());
-}
-
-BlurPanel* TestBlurPanel::prepare(MainWindow& window, const QString& image) {
-    return showWindow(window, image)
-               ? openTab(window, window.blurPanel(), Qt::ControlModifier | Qt::Key_B)
-               : nullptr;
+    QVERIFY(setUpFolder());
 }
 
 void TestBlurPanel::withoutAnImageRunIsDisabled() {
@@ -327,7 +325,6 @@ void TestBlurPanel::newRunReplacesRunningOneAndCancelKeepsResult() {
     QVERIFY(panel->result().has_value());
     panel->repeatsSpin()->setValue(1000);
     QSignalSpy progress(panel, &BlurPanel::progressChanged);
-    ended.clear();
     panel->startRun();
     QVERIFY(panel->isRunning());
     QVERIFY(panel->cancelButton()->isEnabled());
@@ -340,12 +337,8 @@ void TestBlurPanel::newRunReplacesRunningOneAndCancelKeepsResult() {
         },
         kTimeoutMs));
     QTest::qWait(100);
-    QTest::mouseClick(panel->cancelButton(), Qt::LeftButton);
-    QVERIFY(ended.wait(kTimeoutMs));
-    QVERIFY2(ended.first().first().toString().contains(QStringLiteral("cancelled")),
-             qPrintable(ended.first().first().toString()));
-    QVERIFY(!panel->isRunning());
-    QVERIFY(!panel->cancelButton()->isEnabled());
+    const QString notCancelled = cancelAndWait(panel);
+    QVERIFY2(notCancelled.isEmpty(), qPrintable(notCancelled)); // and idle, Cancel disabled
     QVERIFY(panel->result().has_value());
     QCOMPARE(panel->result()->request.repeats, 1); // the previous run's
 }

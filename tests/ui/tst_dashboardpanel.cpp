@@ -26,7 +26,7 @@ using namespace histlab;
 using namespace histlab::ui;
 using namespace histlab::uitest;
 
-class TestDashboardPanel : public QObject {
+class TestDashboardPanel : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
@@ -44,15 +44,12 @@ private slots:
 private:
     /// Runs the panel as set and waits for the end; the results that arrived while it ran.
     int runToTheEnd();
-    QString path(const QString& name) const { return m_files.path(name); }
-
-    TestFolder m_files;
     JobBridge* m_bridge = nullptr;
     DashboardPanel* m_panel = nullptr;
 };
 
 void TestDashboardPanel::initTestCase() {
-    QVERIFY(m_files.init());
+    QVERIFY(setUpFolder());
     m_bridge = new JobBridge;
     m_panel = new DashboardPanel(m_bridge);
     m_panel->setErrorDialogsEnabled(false);

@@ -38,7 +38,7 @@ QString propertyValue(const QTableWidget* table, const QString& name) {
 
 } // namespace
 
-class TestDevicePanel : public QObject {
+class TestDevicePanel : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
@@ -50,15 +50,12 @@ private slots:
     void theWindowOpensTheTabs();
 
 private:
-    QString path(const QString& name) const { return m_files.path(name); }
-
-    TestFolder m_files;
     JobBridge* m_bridge = nullptr;
     DevicePanel* m_panel = nullptr;
 };
 
 void TestDevicePanel::initTestCase() {
-    QVERIFY(m_files.init());
+    QVERIFY(setUpFolder());
     m_bridge = new JobBridge;
     m_panel = new DevicePanel(m_bridge);
     QSignalSpy shown(m_panel, &DevicePanel::devicesShown);

@@ -29,7 +29,23 @@ using namespace histlab;
 using namespace histlab::ui;
 using namespace histlab::uitest;
 
-class TestEqualizePanel : public QObject {
+namespace {
+
+/// A window showing `image`, on the Equalize tab (opened with Ctrl+Shift+E), two timed
+/// runs.
+EqualizePanel* prepare(MainWindow& window, const QString& image) {
+    EqualizePanel* panel = showWindow(window, image)
+                               ? openTab(window, window.equalizePanel(),
+                                         Qt::ControlModifier | Qt::ShiftModifier | Qt::Key_E)
+                               : nullptr;
+    if (panel)
+        panel->repeatsSpin()->setValue(2);
+    return panel;
+}
+
+} // namespace
+
+class TestEqualizePanel : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
@@ -41,28 +57,10 @@ private slots:
     void saveAndExportsWriteFiles();
     void failedSaveSaysWhyAndLeavesNoFile();
     void failedRunSaysWhyInTheTab();
-
-private:
-    /// A window showing `image`, on the Equalize tab (opened with Ctrl+Shift+E), two timed
-    /// runs.
-    static EqualizePanel* prepare(MainWindow& window, const QString& image);
-    QString path(const QString& name) const { return m_files.path(name); }
-
-    TestFolder m_files;
 };
 
 void TestEqualizePanel::initTestCase() {
-    QVERIFY(m_files.init());
-}
-
-EqualizePanel* TestEqualizePanel::prepare(MainWindow& window, const QString& image) {
-    EqualizePanel* panel = showWindow(window, image)
-                               ? openTab(window, window.equalizePanel(),
-                                         Qt::ControlModifier | Qt::ShiftModifier | Qt::Key_E)
-                               : nullptr;
-    if (panel)
-        panel->repeatsSpin()->setValue(2);
-    return panel;
+    QVERIFY(setUpFolder());
 }
 
 void TestEqualizePanel::withoutAnImageRunIsDisabled() {

@@ -22,26 +22,10 @@ using namespace histlab;
 using namespace histlab::ui;
 using namespace histlab::uitest;
 
-class TestExperiments : public QObject {
-    Q_OBJECT
+namespace {
 
-private slots:
-    void initTestCase() { QVERIFY(m_files.init()); }
-    void smallSweepGrowsThePlot();
-    void cancelStopsTheSweep();
-    void savedRunOpensAgainAndServesAsBaseline();
-    void badFilesAreRefused();
-    void imageDistributionNeedsAnImage();
-
-private:
-    /// A window with the device list arrived and the tab set for a quick atomics sweep.
-    static ExperimentPanel* prepare(MainWindow& window, const QStringList& distributions);
-    QString path(const QString& name) const { return m_files.path(name); }
-
-    TestFolder m_files;
-};
-
-ExperimentPanel* TestExperiments::prepare(MainWindow& window, const QStringList& distributions) {
+/// A window with the device list arrived and the tab set for a quick atomics sweep.
+ExperimentPanel* prepare(MainWindow& window, const QStringList& distributions) {
     if (!showWindow(window))
         return nullptr;
     window.tabs()->setCurrentIndex(1);
@@ -59,6 +43,20 @@ ExperimentPanel* TestExperiments::prepare(MainWindow& window, const QStringList&
     panel->maxRepeatsSpin()->setValue(2);
     return panel;
 }
+
+} // namespace
+
+class TestExperiments : public QObject, public TestFolder {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(setUpFolder()); }
+    void smallSweepGrowsThePlot();
+    void cancelStopsTheSweep();
+    void savedRunOpensAgainAndServesAsBaseline();
+    void badFilesAreRefused();
+    void imageDistributionNeedsAnImage();
+};
 
 void TestExperiments::smallSweepGrowsThePlot() {
     MainWindow window;
@@ -100,14 +98,11 @@ void TestExperiments::cancelStopsTheSweep() {
     QVERIFY(panel);
     panel->sizeSpin()->setValue(16); // slow enough on PoCL to cancel midway
     panel->repeatsSpin()->setValue(3);
-    QSignalSpy ended(panel, &ExperimentPanel::runEnded);
     QSignalSpy points(panel, &ExperimentPanel::pointAdded);
     panel->startRun();
     QVERIFY(points.wait(kTimeoutMs)); // the first point
-    QTest::mouseClick(panel->cancelButton(), Qt::LeftButton);
-    QVERIFY(ended.wait(kTimeoutMs));
-    QVERIFY2(ended.first().first().toString().contains(QStringLiteral("cancelled")),
-             qPrintable(ended.first().first().toString()));
+    const QString notCancelled = cancelAndWait(panel);
+    QVERIFY2(notCancelled.isEmpty(), qPrintable(notCancelled));
     QVERIFY(panel->plot()->pointCount() < 16);
     QVERIFY(!panel->isRunning());
     QVERIFY(panel->runButton()->isEnabled());

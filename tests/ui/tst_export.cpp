@@ -62,7 +62,7 @@ QAction* findAction(const MainWindow& window, const QString& text) {
 
 } // namespace
 
-class TestExport : public QObject {
+class TestExport : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
@@ -83,12 +83,11 @@ private:
     /// Runs one export of `kind` ("png", "jpg", "pdf", "svg", "histogram", "statistics").
     ExportResult exportAs(const QString& kind, const QString& path);
 
-    TestFolder m_files;
     std::unique_ptr<MainWindow> m_window; // shows the bundled sample
 };
 
 void TestExport::initTestCase() {
-    QVERIFY(m_files.init());
+    QVERIFY(setUpFolder());
 
     m_window = std::make_unique<MainWindow>();
     m_window->setErrorDialogsEnabled(false);

@@ -28,7 +28,7 @@ using namespace histlab;
 using namespace histlab::ui;
 using namespace histlab::uitest;
 
-class TestImages : public QObject {
+class TestImages : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
@@ -44,15 +44,12 @@ private slots:
     void layoutIsRemembered();
 
 private:
-    QString path(const QString& name) const { return m_files.path(name); }
     /// Sends a drag-enter and a drop of `mime` onto the window's centre, as a drag would.
     static bool dragAndDrop(MainWindow& window, QMimeData* mime);
-
-    TestFolder m_files;
 };
 
 void TestImages::initTestCase() {
-    QVERIFY(m_files.init());
+    QVERIFY(setUpFolder());
     QVERIFY(makeImage(64, 48, QImage::Format_RGB888).save(path("a.png")));
     QVERIFY(makeImage(33, 17, QImage::Format_Grayscale8).save(path("b.png")));
     QVERIFY(makeImage(120, 80, QImage::Format_RGB888).save(path("c.jpg")));

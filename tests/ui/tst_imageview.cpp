@@ -131,7 +131,7 @@ void verifyShown(const MainWindow& window,
 
 } // namespace
 
-class TestImageView : public QObject {
+class TestImageView : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
@@ -156,14 +156,13 @@ private slots:
     void histogramFollowsTheDrag();
 
 private:
-    TestFolder m_files;
     QImage m_large; // 3000 x 1000 RGB, also saved as large.ppm
 };
 
 void TestImageView::initTestCase() {
-    QVERIFY(m_files.init());
+    QVERIFY(setUpFolder());
     m_large = makeImage(3000, 1000, QImage::Format_RGB888);
-    QVERIFY(m_large.save(m_files.path("large.ppm")));
+    QVERIFY(m_large.save(path("large.ppm")));
 }
 
 void TestImageView::mapsAtFit_data() {
@@ -589,7 +588,7 @@ void TestImageView::regionDrivesHistogram() {
 }
 
 void TestImageView::regionOfDownscaledImage() {
-    const QString file = m_files.path("large.ppm");
+    const QString file = path("large.ppm");
     MainWindow window;
     window.setErrorDialogsEnabled(false);
     window.show();
@@ -681,7 +680,7 @@ void TestImageView::histogramFollowsTheDrag() {
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QSignalSpy shown(&window, &MainWindow::histogramShown);
-    window.openImage(m_files.path("large.ppm"));
+    window.openImage(path("large.ppm"));
     QVERIFY(shown.wait(kTimeoutMs));
 
     ImageView* view = window.imageView();
@@ -713,7 +712,7 @@ void TestImageView::histogramFollowsTheDrag() {
                              kTimeoutMs);
     QCOMPARE(window.currentRun().passes.front().stats.samplesMs.size(),
              std::size_t(window.runPanel()->repeats()));
-    verifyShown(window, regionCounts(m_files.path("large.ppm"), final),
+    verifyShown(window, regionCounts(path("large.ppm"), final),
                 std::uint64_t(final.width) * final.height);
     qInfo("%d histograms shown while dragging", shownWhileDragging);
 }

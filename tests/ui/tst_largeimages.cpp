@@ -86,25 +86,22 @@ bool sameCounts(const histlab::HistogramRun& run,
 
 } // namespace
 
-class TestLargeImages : public QObject {
+class TestLargeImages : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
     void initTestCase();
     void hundredMegapixelsOpenWithoutFreezing();
     void imageLargerThanOnePieceIsExact();
-
-private:
-    TestFolder m_files;
 };
 
 void TestLargeImages::initTestCase() {
-    QVERIFY(m_files.init());
+    QVERIFY(setUpFolder());
 }
 
 void TestLargeImages::hundredMegapixelsOpenWithoutFreezing() {
-    const QString path = m_files.path(QStringLiteral("100mp.ppm"));
-    const HostImage pixels = writePpm(path, 12500, 8000); // 100 megapixels, 300 MB
+    const QString file = path(QStringLiteral("100mp.ppm"));
+    const HostImage pixels = writePpm(file, 12500, 8000); // 100 megapixels, 300 MB
     QVERIFY(!pixels.data.empty());
     const auto expected = referenceCounts(pixels);
 
@@ -145,7 +142,7 @@ void TestLargeImages::hundredMegapixelsOpenWithoutFreezing() {
     });
     timer.start();
     guiTicks.push_back(clock.elapsed());
-    window.openImage(path);
+    window.openImage(file);
     const qint64 submitMs = clock.elapsed();
     // A real event loop: QTRY_* would sleep in QTest::qWait between its checks, and those
     // sleeps are what the timer would then measure.
@@ -192,15 +189,15 @@ void TestLargeImages::hundredMegapixelsOpenWithoutFreezing() {
 
 void TestLargeImages::imageLargerThanOnePieceIsExact() {
     // 3000 x 1001 RGB is about 9 MB; pieces of 1 MiB make 9 of them, the last one short.
-    const QString path = m_files.path(QStringLiteral("pieces.ppm"));
-    const HostImage pixels = writePpm(path, 3000, 1001);
+    const QString file = path(QStringLiteral("pieces.ppm"));
+    const HostImage pixels = writePpm(file, 3000, 1001);
     QVERIFY(!pixels.data.empty());
 
     JobBridge bridge;
     QSignalSpy finished(&bridge, &JobBridge::analysisFinished);
     QSignalSpy failed(&bridge, &JobBridge::analysisFailed);
     AnalysisRequest request;
-    request.source = path;
+    request.source = file;
     request.device = QStringLiteral("cpu");
     request.repeats = 1;
     request.maxPieceBytes = std::size_t(1) << 20;

@@ -120,7 +120,7 @@ std::vector<PixelSummary> summarisePixels(const histlab::HostImage& image) {
 
 } // namespace
 
-class TestMainWindow : public QObject {
+class TestMainWindow : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
@@ -141,20 +141,18 @@ private slots:
 private:
     /// Opens `source` in `window` and waits for its histograms to be on screen.
     bool openAndWait(MainWindow& window, const QString& source);
-
-    TestFolder m_files;
 };
 
 void TestMainWindow::initTestCase() {
-    QVERIFY(m_files.init());
-    QVERIFY(makeImage(64, 48, QImage::Format_RGBA8888).save(m_files.path("rgba.png")));
-    QVERIFY(makeImage(33, 17, QImage::Format_Grayscale8).save(m_files.path("gray.png")));
+    QVERIFY(setUpFolder());
+    QVERIFY(makeImage(64, 48, QImage::Format_RGBA8888).save(path("rgba.png")));
+    QVERIFY(makeImage(33, 17, QImage::Format_Grayscale8).save(path("gray.png")));
     // Large enough that a run takes a while on PoCL (about 24 MB of RGB).
-    QVERIFY(makeImage(4000, 2000, QImage::Format_RGB888).save(m_files.path("large.ppm")));
-    QFile empty(m_files.path("empty.png"));
+    QVERIFY(makeImage(4000, 2000, QImage::Format_RGB888).save(path("large.ppm")));
+    QFile empty(path("empty.png"));
     QVERIFY(empty.open(QIODevice::WriteOnly));
     empty.close();
-    QFile text(m_files.path("notes.png"));
+    QFile text(path("notes.png"));
     QVERIFY(text.open(QIODevice::WriteOnly | QIODevice::Text));
     text.write("This is a text file with an image's name.\n");
     text.close();
@@ -173,9 +171,9 @@ void TestMainWindow::showsHistograms_data() {
 
     QTest::newRow("bundled sample")
         << MainWindow::sampleImagePath() << 451 * 300 << QStringList{"r", "g", "b", "gray"};
-    QTest::newRow("rgba png") << m_files.path("rgba.png") << 64 * 48
+    QTest::newRow("rgba png") << path("rgba.png") << 64 * 48
                               << QStringList{"r", "g", "b", "a", "gray"};
-    QTest::newRow("gray png") << m_files.path("gray.png") << 33 * 17 << QStringList{"gray"};
+    QTest::newRow("gray png") << path("gray.png") << 33 * 17 << QStringList{"gray"};
 }
 
 void TestMainWindow::showsHistograms() {
@@ -353,9 +351,9 @@ void TestMainWindow::badFileKeepsPreviousImage_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("reason"); // a word the core's message must contain
 
-    QTest::newRow("empty file") << m_files.path("empty.png") << "empty";
-    QTest::newRow("text file") << m_files.path("notes.png") << "image";
-    QTest::newRow("missing file") << m_files.path("absent.png") << "no such file";
+    QTest::newRow("empty file") << path("empty.png") << "empty";
+    QTest::newRow("text file") << path("notes.png") << "image";
+    QTest::newRow("missing file") << path("absent.png") << "no such file";
 }
 
 void TestMainWindow::badFileKeepsPreviousImage() {
@@ -396,13 +394,13 @@ void TestMainWindow::newestRequestWins() {
     window.show();
     QSignalSpy shown(&window, &MainWindow::histogramShown);
     QSignalSpy errors(&window, &MainWindow::errorShown);
-    window.openImage(m_files.path("large.ppm"));
-    window.openImage(m_files.path("gray.png")); // replaces the large one before it answers
+    window.openImage(path("large.ppm"));
+    window.openImage(path("gray.png")); // replaces the large one before it answers
     QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), kTimeoutMs);
     QTest::qWait(200); // a stale answer would arrive about now
     QCOMPARE(shown.count(), 1);
     QCOMPARE(errors.count(), 0);
-    QCOMPARE(window.currentSource(), m_files.path("gray.png"));
+    QCOMPARE(window.currentSource(), path("gray.png"));
 }
 
 void TestMainWindow::shortcuts_data() {

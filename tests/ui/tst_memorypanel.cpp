@@ -33,26 +33,11 @@ namespace {
 constexpr std::uint64_t kReverseBytes = 65536 + 3; // not a multiple of 16 or 64: the tail
 } // namespace
 
-class TestMemoryPanel : public QObject {
-    Q_OBJECT
+namespace {
 
-private slots:
-    void initTestCase() { QVERIFY(m_files.init()); }
-    void saveBeforeARunIsRefused();
-    void badSizeIsAProblem();
-    void smallRunFillsEveryPage();
-    void cancelStopsTheRun();
-
-private:
-    /// A window on the Memory tab (opened with Ctrl+Shift+M), every part, small sizes, one
-    /// timed run.
-    static MemoryPanel* prepare(MainWindow& window);
-    QString path(const QString& name) const { return m_files.path(name); }
-
-    TestFolder m_files;
-};
-
-MemoryPanel* TestMemoryPanel::prepare(MainWindow& window) {
+/// A window on the Memory tab (opened with Ctrl+Shift+M), every part, small sizes, one
+/// timed run.
+MemoryPanel* prepare(MainWindow& window) {
     if (!showWindow(window))
         return nullptr;
     MemoryPanel* panel =
@@ -68,6 +53,19 @@ MemoryPanel* TestMemoryPanel::prepare(MainWindow& window) {
         check->setChecked(true);
     return panel;
 }
+
+} // namespace
+
+class TestMemoryPanel : public QObject, public TestFolder {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(setUpFolder()); }
+    void saveBeforeARunIsRefused();
+    void badSizeIsAProblem();
+    void smallRunFillsEveryPage();
+    void cancelStopsTheRun();
+};
 
 void TestMemoryPanel::saveBeforeARunIsRefused() {
     MainWindow window;
@@ -241,15 +239,10 @@ void TestMemoryPanel::cancelStopsTheRun() {
     panel->reverseSizeEdit()->setText(QStringLiteral("4M"));
     panel->repeatsSpin()->setValue(20);
     QSignalSpy added(panel, &MemoryPanel::resultAdded);
-    QSignalSpy ended(panel, &MemoryPanel::runEnded);
     panel->startRun();
     QVERIFY(added.wait(kTimeoutMs));
-    QTest::mouseClick(panel->cancelButton(), Qt::LeftButton);
-    QVERIFY(ended.wait(kTimeoutMs));
-    QVERIFY2(ended.first().first().toString().contains(QStringLiteral("cancelled")),
-             qPrintable(ended.first().first().toString()));
-    QVERIFY(!panel->isRunning());
-    QVERIFY(!panel->cancelButton()->isEnabled());
+    const QString notCancelled = cancelAndWait(panel);
+    QVERIFY2(notCancelled.isEmpty(), qPrintable(notCancelled)); // and idle, Cancel disabled
     QVERIFY(!panel->result().has_value());
     QVERIFY(!panel->saveJsonButton()->isEnabled());
     const int kept = int(panel->reverseResults().size());

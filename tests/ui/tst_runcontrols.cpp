@@ -77,7 +77,7 @@ int poclRow(const QComboBox& combo) {
 
 } // namespace
 
-class TestRunControls : public QObject {
+class TestRunControls : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
@@ -99,14 +99,12 @@ private slots:
 private:
     /// A shown window (no dialogs) with the bundled sample analysed.
     bool openSample(MainWindow& window);
-
-    TestFolder m_files;
 };
 
 void TestRunControls::initTestCase() {
-    QVERIFY(m_files.init());
+    QVERIFY(setUpFolder());
     // About 108 MB of RGB: with 20 repeats a run takes seconds on PoCL, long enough to cancel.
-    QVERIFY(makeImage(6000, 6000, QImage::Format_RGB888).save(m_files.path("huge.ppm")));
+    QVERIFY(makeImage(6000, 6000, QImage::Format_RGB888).save(path("huge.ppm")));
 }
 
 void TestRunControls::init() {
@@ -318,7 +316,7 @@ void TestRunControls::cancelKeepsPrevious() {
     QSignalSpy errors(&window, &MainWindow::errorShown);
     QSignalSpy shown(&window, &MainWindow::histogramShown);
 
-    window.openImage(m_files.path("huge.ppm"));
+    window.openImage(path("huge.ppm"));
     QVERIFY(window.progressBar()->isVisible());
     // Past loading (10 %): the histogram passes are running.
     QTRY_VERIFY_WITH_TIMEOUT(window.progressBar()->value() > 100, kTimeoutMs);

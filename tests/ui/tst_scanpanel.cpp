@@ -26,24 +26,10 @@ using namespace histlab;
 using namespace histlab::ui;
 using namespace histlab::uitest;
 
-class TestScanPanel : public QObject {
-    Q_OBJECT
+namespace {
 
-private slots:
-    void initTestCase() { QVERIFY(m_files.init()); }
-    void sweepArrivesLiveAndIsVerified();
-    void noVariantIsAProblem();
-    void cancelKeepsThePointsThatFinished();
-
-private:
-    /// A window on the Scans tab (opened with Ctrl+Shift+S), 1 MiB, one timed run per point.
-    static ScanPanel* prepare(MainWindow& window);
-    QString path(const QString& name) const { return m_files.path(name); }
-
-    TestFolder m_files;
-};
-
-ScanPanel* TestScanPanel::prepare(MainWindow& window) {
+/// A window on the Scans tab (opened with Ctrl+Shift+S), 1 MiB, one timed run per point.
+ScanPanel* prepare(MainWindow& window) {
     ScanPanel* panel = showWindow(window)
                            ? openTab(window, window.scanPanel(),
                                      Qt::ControlModifier | Qt::ShiftModifier | Qt::Key_S)
@@ -54,6 +40,18 @@ ScanPanel* TestScanPanel::prepare(MainWindow& window) {
     }
     return panel;
 }
+
+} // namespace
+
+class TestScanPanel : public QObject, public TestFolder {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(setUpFolder()); }
+    void sweepArrivesLiveAndIsVerified();
+    void noVariantIsAProblem();
+    void cancelKeepsThePointsThatFinished();
+};
 
 void TestScanPanel::sweepArrivesLiveAndIsVerified() {
     MainWindow window;
@@ -181,15 +179,10 @@ void TestScanPanel::cancelKeepsThePointsThatFinished() {
     for (ScanVariant v : histlab::allScanVariants())
         panel->variantCheck(v)->setChecked(v != ScanVariant::WgScan);
     QSignalSpy points(panel, &ScanPanel::pointAdded);
-    QSignalSpy ended(panel, &ScanPanel::runEnded);
     panel->startRun();
     QVERIFY(points.wait(kTimeoutMs));
-    QTest::mouseClick(panel->cancelButton(), Qt::LeftButton);
-    QVERIFY(ended.wait(kTimeoutMs));
-    QVERIFY2(ended.first().first().toString().contains(QStringLiteral("cancelled")),
-             qPrintable(ended.first().first().toString()));
-    QVERIFY(!panel->isRunning());
-    QVERIFY(!panel->cancelButton()->isEnabled());
+    const QString notCancelled = cancelAndWait(panel);
+    QVERIFY2(notCancelled.isEmpty(), qPrintable(notCancelled)); // and idle, Cancel disabled
     QVERIFY(!panel->result().has_value());
     QVERIFY(!panel->saveJsonButton()->isEnabled());
     const int kept = int(panel->points().size());

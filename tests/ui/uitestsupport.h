@@ -43,10 +43,11 @@ inline void isolateSettings(const QString& dir) {
 }
 
 /// A test program's temporary folder, where its settings live too (see isolateSettings), with
-/// the core's log in the test's output. init() comes first in initTestCase().
+/// the core's log in the test's output: a base of the test classes, whose initTestCase() calls
+/// setUpFolder() first.
 class TestFolder {
 public:
-    bool init() {
+    bool setUpFolder() {
         ui::routeCoreLogToQt();
         if (!m_dir.isValid())
             return false;
@@ -173,6 +174,23 @@ inline bool runToEnd(ui::JobPanel* panel) {
     QSignalSpy ended(panel, &ui::JobPanel::runEnded);
     QTest::mouseClick(panel->runButton(), Qt::LeftButton);
     return ended.wait(kTimeoutMs);
+}
+
+/// Clicks Cancel while the panel runs and waits for the run's end. Empty when the run ended as
+/// cancelled (runEnded() says so) with the panel idle and Cancel disabled; else what was not so.
+inline QString cancelAndWait(ui::JobPanel* panel) {
+    QSignalSpy ended(panel, &ui::JobPanel::runEnded);
+    QTest::mouseClick(panel->cancelButton(), Qt::LeftButton);
+    if (!ended.wait(kTimeoutMs))
+        return QStringLiteral("the run did not end");
+    const QString message = ended.first().first().toString();
+    if (!message.contains(QStringLiteral("cancelled")))
+        return QStringLiteral("the run ended as: ") + message;
+    if (panel->isRunning())
+        return QStringLiteral("the panel still runs");
+    if (panel->cancelButton()->isEnabled())
+        return QStringLiteral("Cancel is still enabled");
+    return {};
 }
 
 } // namespace histlab::uitest
