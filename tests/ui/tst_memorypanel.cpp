@@ -117,12 +117,8 @@ void TestMemoryPanel::smallRunFillsEveryPage() {
         if (panel->isRunning())
             ++whileRunning;
     });
-    QSignalSpy ended(panel, &MemoryPanel::runEnded);
-    QTest::mouseClick(panel->runButton(), Qt::LeftButton);
-    QVERIFY(panel->isRunning());
-    QVERIFY(panel->cancelButton()->isEnabled());
-    QVERIFY(ended.wait(kTimeoutMs));
-    QVERIFY(!panel->isRunning());
+    const QString ran = watchRun(panel); // running with Cancel enabled, then idle
+    QVERIFY2(ran.isEmpty(), qPrintable(ran));
     QVERIFY2(panel->result().has_value(), qPrintable(panel->statusLabel()->text()));
     const histlab::ui::MemoryLabResult& result = *panel->result();
     QVERIFY(result.reversal.has_value());
@@ -225,10 +221,8 @@ void TestMemoryPanel::smallRunFillsEveryPage() {
     QVERIFY(!QImage(path("transfers.png")).isNull());
 
     // A save that cannot succeed: the reason, and no file (nor a temporary one).
-    QVERIFY(QDir().mkpath(path("fail")));
-    QVERIFY(!panel->saveJsonTo(path("fail/missing/run.json")).ok);
-    QVERIFY(panel->statusLabel()->text().contains(QStringLiteral("run.json")));
-    QCOMPARE(entries(path("fail")), QStringList());
+    const QString saved = refusedSaveLeavesNothing(panel, path("fail"));
+    QVERIFY2(saved.isEmpty(), qPrintable(saved));
 }
 
 void TestMemoryPanel::cancelStopsTheRun() {

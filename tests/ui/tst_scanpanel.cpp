@@ -69,12 +69,8 @@ void TestScanPanel::sweepArrivesLiveAndIsVerified() {
             ++whileRunning;
     });
     QSignalSpy points(panel, &ScanPanel::pointAdded);
-    QSignalSpy ended(panel, &ScanPanel::runEnded);
-    QTest::mouseClick(panel->runButton(), Qt::LeftButton);
-    QVERIFY(panel->isRunning());
-    QVERIFY(panel->cancelButton()->isEnabled());
-    QVERIFY(ended.wait(kTimeoutMs));
-    QVERIFY(!panel->isRunning());
+    const QString ran = watchRun(panel); // running with Cancel enabled, then idle
+    QVERIFY2(ran.isEmpty(), qPrintable(ran));
     QVERIFY(panel->result().has_value());
     const histlab::ScanRun& run = panel->result()->run;
 
@@ -148,10 +144,8 @@ void TestScanPanel::sweepArrivesLiveAndIsVerified() {
     QCOMPARE(lineCount(path("run.csv")), 18);
 
     // A save that cannot succeed: the reason, and no file (nor a temporary one).
-    QVERIFY(QDir().mkpath(path("fail")));
-    QVERIFY(!panel->saveJsonTo(path("fail/missing/run.json")).ok);
-    QVERIFY(panel->statusLabel()->text().contains(QStringLiteral("run.json")));
-    QCOMPARE(entries(path("fail")), QStringList());
+    const QString saved = refusedSaveLeavesNothing(panel, path("fail"));
+    QVERIFY2(saved.isEmpty(), qPrintable(saved));
 }
 
 void TestScanPanel::noVariantIsAProblem() {

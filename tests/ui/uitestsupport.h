@@ -176,6 +176,37 @@ inline bool runToEnd(ui::JobPanel* panel) {
     return ended.wait(kTimeoutMs);
 }
 
+/// Clicks Run and watches the run: empty when the panel ran with Cancel enabled and then ended,
+/// idle, within the timeout; else what was not so.
+inline QString watchRun(ui::JobPanel* panel) {
+    QSignalSpy ended(panel, &ui::JobPanel::runEnded);
+    QTest::mouseClick(panel->runButton(), Qt::LeftButton);
+    if (!panel->isRunning())
+        return QStringLiteral("Run did not start a run");
+    if (!panel->cancelButton()->isEnabled())
+        return QStringLiteral("Cancel is disabled while the panel runs");
+    if (!ended.wait(kTimeoutMs))
+        return QStringLiteral("the run did not end");
+    if (panel->isRunning())
+        return QStringLiteral("the panel still runs");
+    return {};
+}
+
+/// Saves the panel's JSON where it cannot succeed (in a folder that does not exist, inside
+/// `folder`): empty when the save failed, the status line names the file, and `folder` stays
+/// empty (no file, no temporary); else what was not so.
+inline QString refusedSaveLeavesNothing(ui::JobPanel* panel, const QString& folder) {
+    if (!QDir().mkpath(folder))
+        return QStringLiteral("cannot make ") + folder;
+    if (panel->saveJsonTo(QDir(folder).filePath(QStringLiteral("missing/run.json"))).ok)
+        return QStringLiteral("the save succeeded");
+    if (!panel->statusLabel()->text().contains(QStringLiteral("run.json")))
+        return QStringLiteral("the status does not name the file: ") + panel->statusLabel()->text();
+    if (!entries(folder).isEmpty())
+        return QStringLiteral("left behind: ") + entries(folder).join(QStringLiteral(", "));
+    return {};
+}
+
 /// Clicks Cancel while the panel runs and waits for the run's end. Empty when the run ended as
 /// cancelled (runEnded() says so) with the panel idle and Cancel disabled; else what was not so.
 inline QString cancelAndWait(ui::JobPanel* panel) {

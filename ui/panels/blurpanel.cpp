@@ -39,18 +39,16 @@ HostImage launchPlane(const HostImage& image, std::string* note) {
 
 JobWork blurJob(const BlurRequest& request, std::shared_ptr<ImageCache> images) {
     return [request, images](JobContext& ctx, const ItemSink&) -> std::any {
-        const std::shared_ptr<const HostImage> full = images->load(ctx, request.source);
-        Device& device = jobDevice(ctx, request.device, "blur");
         BlurResult result;
         result.request = request;
-        result.device = device.info();
-        result.imageSize = QSize(full->width, full->height);
+        const auto [full, device] = openImageJob(ctx, *images, request, "blur", result);
         const int side = request.maxPreviewSide;
         if (request.mode == BlurRequest::Mode::Launches) {
             std::string note;
             const HostImage gray = launchPlane(*full, &note);
             result.note = QString::fromStdString(note);
-            result.channels = 1;
+            result.channels = 1; // the 8-bit gray plane
+            result.depth = 8;
             result.inputPreview = previewOf(gray, side);
             const std::vector<BlurLaunch> launches =
                 request.launches.empty() ? allBlurLaunches() : request.launches;
@@ -61,8 +59,6 @@ JobWork blurJob(const BlurRequest& request, std::shared_ptr<ImageCache> images) 
                 result.previews.push_back(launch.output.empty() ? QImage()
                                                                 : previewOf(launch.output, side));
         } else {
-            result.channels = full->channels;
-            result.depth = full->depth;
             result.inputPreview = previewOf(*full, side);
             const std::vector<BlurVariant> variants =
                 request.variants.empty() ? std::vector<BlurVariant>{BlurVariant::Auto}

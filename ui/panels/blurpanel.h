@@ -32,32 +32,24 @@ namespace histlab::ui {
 
 /// A box blur (lane "blur"): the whole image with a border mode and a variant, or the
 /// reference text's launches of the interior blur on its 8-bit gray plane.
-struct BlurRequest {
+struct BlurRequest : ImageJobRequest {
     enum class Mode { WholeImage, Launches };
-    QString source;                          ///< a file or resource path (as AnalysisRequest)
-    QString device = QStringLiteral("auto"); ///< a core device selector (see selectDevice)
     Mode mode = Mode::WholeImage;
     int radius = 1;
-    int repeats = 5;
     BorderMode border = BorderMode::Reflect101; ///< WholeImage
     /// WholeImage: each is run in turn (several to compare them); empty means {Auto}.
     std::vector<BlurVariant> variants;
     std::vector<BlurLaunch> launches; ///< Launches; empty means all of them
-    /// The previews (original and results) are at most this many pixels on the longer side.
-    int maxPreviewSide = 4096;
 };
 
 /// One finished blur, as values. The previews are 8-bit QImages of the same size (the high
 /// byte of 16-bit data, downscaled alike when the image is larger than maxPreviewSide); the
 /// outputs themselves are full size, for saving.
-struct BlurResult {
+/// channels, depth and inputPreview are those of what was blurred: the image, or for the launch
+/// demonstration its 8-bit gray plane.
+struct BlurResult : ImageJobRun {
     BlurRequest request;
-    DeviceInfo device;
-    QSize imageSize;
-    int channels = 0; ///< of what was blurred (1 for the launch demonstration)
-    int depth = 8;
-    QString note;        ///< e.g. the launch demonstration of a color image runs on its luma
-    QImage inputPreview; ///< what was blurred: the image, or its gray plane
+    QString note; ///< e.g. the launch demonstration of a color image runs on its luma
     std::vector<BlurVariantRow> runs;       ///< WholeImage: one per requested variant
     std::vector<BlurLaunchResult> launches; ///< Launches: one per launch
     std::vector<QImage> previews; ///< one per run or launch, null where there is no output

@@ -27,14 +27,9 @@ namespace histlab::ui {
 
 JobWork equalizeJob(const EqualizeRequest& request, std::shared_ptr<ImageCache> images) {
     return [request, images](JobContext& ctx, const ItemSink&) -> std::any {
-        const std::shared_ptr<const HostImage> full = images->load(ctx, request.source);
-        Device& device = jobDevice(ctx, request.device, "equalize");
         EqualizeResult result;
         result.request = request;
-        result.device = device.info();
-        result.imageSize = QSize(full->width, full->height);
-        result.channels = full->channels;
-        result.depth = full->depth;
+        const auto [full, device] = openImageJob(ctx, *images, request, "equalize", result);
         ctx.progress(0.1, "equalizing");
         result.run = histlab::runEqualize(device, *full, request.repeats, ctx.cancelToken());
         ctx.throwIfCancelled();

@@ -29,23 +29,12 @@ class QTableWidget;
 namespace histlab::ui {
 
 /// A histogram equalization (lane "equalize"): runEqualize on the image the window shows.
-struct EqualizeRequest {
-    QString source;                          ///< a file or resource path (as AnalysisRequest)
-    QString device = QStringLiteral("auto"); ///< a core device selector (see selectDevice)
-    int repeats = 5;
-    /// The previews (original and result) are at most this many pixels on the longer side.
-    int maxPreviewSide = 4096;
-};
+struct EqualizeRequest : ImageJobRequest {};
 
 /// One finished equalization, as values: the core's run (the full-size output, histogram, CDF,
 /// table, per-stage timings, verification) and what the tab draws from it.
-struct EqualizeResult {
+struct EqualizeResult : ImageJobRun {
     EqualizeRequest request;
-    DeviceInfo device;
-    QSize imageSize;
-    int channels = 0;
-    int depth = 8;
-    QImage inputPreview;  ///< 8-bit, as previewOf
     QImage outputPreview; ///< the same size as inputPreview
     EqualizeRun run;
     /// The histogram of the output's plane (its gray values or luma; run.bins bins), computed

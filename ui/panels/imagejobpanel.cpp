@@ -24,6 +24,17 @@ const QString kImageFilter = QObject::tr(
 
 } // namespace
 
+ImageJobInput openImageJob(JobContext& context, ImageCache& images, const ImageJobRequest& request,
+                           const std::string& purpose, ImageJobRun& run) {
+    std::shared_ptr<const HostImage> image = images.load(context, request.source);
+    Device& device = jobDevice(context, request.device, purpose);
+    run.device = device.info();
+    run.imageSize = QSize(image->width, image->height);
+    run.channels = image->channels;
+    run.depth = image->depth;
+    return {std::move(image), device};
+}
+
 ImageJobPanel::ImageJobPanel(JobBridge* bridge, Job job, Words words, QWidget* parent)
     : JobPanel(bridge, std::move(job), parent)
     , m_words(std::move(words))

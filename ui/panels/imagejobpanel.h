@@ -18,6 +18,35 @@ namespace histlab::ui {
 
 class CompareView;
 
+/// What a job on the window's image is asked: the image, the device, the timed repeats, and how
+/// large its previews may be.
+struct ImageJobRequest {
+    QString source;                          ///< a file or resource path (as AnalysisRequest)
+    QString device = QStringLiteral("auto"); ///< a core device selector (see selectDevice)
+    int repeats = 5;
+    /// The previews (original and results) are at most this many pixels on the longer side.
+    int maxPreviewSide = 4096;
+};
+
+/// What a job on the window's image says of what it ran on.
+struct ImageJobRun {
+    DeviceInfo device;
+    QSize imageSize;     ///< of the file, in pixels
+    int channels = 0;    ///< of what was processed
+    int depth = 8;       ///< of what was processed
+    QImage inputPreview; ///< what was processed, 8-bit (as previewOf)
+};
+
+/// On the worker, the start of a job on the window's image: its image, loaded through `images`
+/// (the image the window shows is not read again), and its device (logged for `purpose`); `run`
+/// says what they are.
+struct ImageJobInput {
+    std::shared_ptr<const HostImage> image;
+    Device& device;
+};
+ImageJobInput openImageJob(JobContext& context, ImageCache& images, const ImageJobRequest& request,
+                           const std::string& purpose, ImageJobRun& run);
+
 class ImageJobPanel : public JobPanel {
     Q_OBJECT
 public:

@@ -287,9 +287,8 @@ void MemoryPanel::buildReversalPage() {
     };
     m_referenceBars = bars(tr("the reference text's kernels"), kReferenceColor);
     m_ownBars = bars(tr("HistLab's kernels"), kOwnColor);
-    m_copyLine = p->addGraph();
-    m_copyLine->setName(tr("copy kernel"));
-    m_copyLine->setPen(QPen(QColor(90, 90, 90), 1.5, Qt::DashLine));
+    m_copyLine = std::make_unique<CopyKernelLine>(p, -1, double(table.size()),
+                                                  tr("copy kernel, same run (%1 GB/s)"), 1.5);
 
     setUpResultTable(m_table, {tr("kernel"), tr("reference?"), tr("GB/s"), tr("% of copy"),
                                tr("median ms"), tr("correct bytes"), tr("status"), tr("detail")});
@@ -440,12 +439,10 @@ void MemoryPanel::clearPages() {
     m_reverse.clear();
     m_transfers.clear();
     m_ceilings.reset();
-    m_copyGbps = 0;
     m_table->setRowCount(0);
     m_referenceBars->data()->clear();
     m_ownBars->data()->clear();
-    m_copyLine->data()->clear();
-    m_copyLine->setName(tr("copy kernel"));
+    m_copyLine->clear();
     m_readWidths->data()->clear();
     m_copyWidths->data()->clear();
     m_readWidths->setName(tr("read-only"));
@@ -483,22 +480,13 @@ void MemoryPanel::showItem(const std::any& item) {
         addTransferPoint(*point);
 }
 
-void MemoryPanel::setCopyLine(double gbps) {
-    m_copyGbps = gbps;
-    const double right = double(reverseVariants().size());
-    m_copyLine->setData(QVector<double>{-1, right}, QVector<double>{gbps, gbps}, true);
-    m_copyLine->setName(tr("copy kernel, same run (%1 GB/s)").arg(gbpsText(gbps)));
-}
-
 void MemoryPanel::fitReversal() {
-    fitFromZero(m_reversePlot->yAxis, highestGbps(m_reverse, m_copyGbps));
+    fitFromZero(m_reversePlot->yAxis, highestGbps(m_reverse, m_copyLine->gbps()));
 }
 
 void MemoryPanel::addReverseResult(const ReverseResult& r) {
     m_reverse.push_back(r);
-    // The copy kernel runs first: a judged result carries its GB/s in its ratio.
-    if (m_copyGbps <= 0 && r.percentOfCopy > 0 && r.gbps > 0)
-        setCopyLine(r.gbps * 100.0 / r.percentOfCopy);
+    m_copyLine->learnFrom(r.gbps, r.percentOfCopy);
     const ReverseVariantInfo& info = reverseVariantInfo(r.variant);
     // Unsupported and failed kernels have no bar, only their row (with the reason).
     if (statusRan(r.status) && r.gbps > 0)
@@ -655,7 +643,7 @@ QString MemoryPanel::present(const MemoryLabResult& result) {
         const ReverseRun& run = *result.reversal;
         m_reverseBytes = run.bytes;
         if (run.copy.gbps > 0)
-            setCopyLine(run.copy.gbps); // the exact figure
+            m_copyLine->set(run.copy.gbps); // the exact figure
         refreshCorrectColumn();
         fitReversal();
         m_table->resizeColumnsToContents();

@@ -15,6 +15,7 @@
 // size such as "16M" or "65539"; empty is auto), repeats. Export Plot writes the page shown;
 // Save JSON / Save CSV write reverseJson / reverseCsv on the Reversal page, memoryJson /
 // memoryCsv on the other two, as histlab-cli reverse and histlab-cli memory write them.
+#include "panels/copykernelline.h"
 #include "panels/resultpanel.h"
 
 #include <pipelines/bandwidth/bandwidth.h>
@@ -22,6 +23,7 @@
 #include <pipelines/transfer/transfer.h>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -95,7 +97,7 @@ public:
     QCPBars* referenceBars() const { return m_referenceBars; }
     QCPBars* ownBars() const { return m_ownBars; }
     /// The same run's copy kernel: a dashed line (empty until known).
-    QCPGraph* copyLine() const { return m_copyLine; }
+    QCPGraph* copyLine() const { return m_copyLine->graph(); }
     QCPGraph* readWidthGraph() const { return m_readWidths; }
     QCPGraph* copyWidthGraph() const { return m_copyWidths; }
     QCPGraph* transferGraph(TransferKind kind) const;
@@ -140,7 +142,6 @@ private:
     void buildTransfersPage();
     void clearPages();
     void addReverseResult(const ReverseResult& result);
-    void setCopyLine(double gbps);
     void fitReversal();
     void showCeilings(const CeilingSweep& sweep);
     void addTransferPoint(const TransferPoint& point);
@@ -159,7 +160,7 @@ private:
     QCPTextElement* m_transfersTitle = nullptr;
     QCPBars* m_referenceBars = nullptr;
     QCPBars* m_ownBars = nullptr;
-    QCPGraph* m_copyLine = nullptr;
+    std::unique_ptr<CopyKernelLine> m_copyLine;
     QCPGraph* m_readWidths = nullptr;
     QCPGraph* m_copyWidths = nullptr;
     std::map<TransferKind, QCPGraph*> m_transferGraphs;
@@ -176,7 +177,6 @@ private:
     std::vector<TransferPoint> m_transfers;
     std::optional<CeilingSweep> m_ceilings;
     std::uint64_t m_reverseBytes = 0; ///< n of the reversal shown, 0 while unknown (auto)
-    double m_copyGbps = 0;
 };
 
 } // namespace histlab::ui

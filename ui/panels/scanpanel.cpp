@@ -235,9 +235,8 @@ ScanPanel::ScanPanel(JobBridge* bridge, QWidget* parent)
         }
         m_graphs[v] = graph;
     }
-    m_copyGraph = m_plot->addGraph();
-    m_copyGraph->setName(tr("copy kernel"));
-    m_copyGraph->setPen(QPen(QColor(90, 90, 90), 1.6, Qt::DashLine));
+    m_copyLine = std::make_unique<CopyKernelLine>(m_plot, kLevelFrom, kLevelTo,
+                                                  tr("copy kernel (%1 GB/s)"), 1.6);
     setExportedPlot(m_plot);
 
     setUpResultTable(m_table, {tr("variant"), tr("wg"), tr("GB/s"), tr("% of copy"),
@@ -317,13 +316,11 @@ void ScanPanel::startRun() {
 }
 
 void ScanPanel::clearPlot() {
-    m_copyGbps = 0;
     for (const auto& [variant, graph] : m_graphs) {
         graph->data()->clear();
         graph->setName(variantName(variant));
     }
-    m_copyGraph->data()->clear();
-    m_copyGraph->setName(tr("copy kernel"));
+    m_copyLine->clear();
 }
 
 void ScanPanel::showItem(const std::any& item) {
@@ -352,21 +349,13 @@ void ScanPanel::resetPlot(const ScanPlan& plan) {
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void ScanPanel::setCopyLine(double gbps) {
-    m_copyGbps = gbps;
-    setLevel(m_copyGraph, gbps, kLevelFrom, kLevelTo);
-    m_copyGraph->setName(tr("copy kernel (%1 GB/s)").arg(gbpsText(gbps)));
-}
-
 void ScanPanel::fitValueAxis() {
-    fitFromZero(m_plot->yAxis, highestGbps(m_points, m_copyGbps));
+    fitFromZero(m_plot->yAxis, highestGbps(m_points, m_copyLine->gbps()));
 }
 
 void ScanPanel::addPoint(const ScanPoint& point) {
     m_points.push_back(point);
-    // The copy kernel runs first: the first judged point carries its GB/s in its ratio.
-    if (m_copyGbps <= 0 && point.percentOfCopy > 0 && point.gbps > 0)
-        setCopyLine(point.gbps * 100.0 / point.percentOfCopy);
+    m_copyLine->learnFrom(point.gbps, point.percentOfCopy);
     QCPGraph* graph = variantGraph(point.variant);
     if (graph && drawn(point)) {
         if (isSegmentedScan(point.variant)) {
@@ -416,7 +405,7 @@ void ScanPanel::addTableRow(const ScanPoint& p) {
 QString ScanPanel::present(const ScanBenchResult& result) {
     m_plan = result.plan;
     if (result.run.copy.gbps > 0)
-        setCopyLine(result.run.copy.gbps); // the exact figure
+        m_copyLine->set(result.run.copy.gbps); // the exact figure
     fitValueAxis();
     m_table->resizeColumnsToContents();
     int verified = 0, unsupported = 0, bad = 0;

@@ -12,11 +12,13 @@
 // the work-group range. A table of points (variant, wg, GB/s, % of copy, median ms, status,
 // detail; "unsupported" rows in italics with the reason, a mismatch in red). Export Plot
 // (PNG/JPG/PDF/SVG), Save JSON / Save CSV (scanJson/scanCsv, as histlab-cli scan writes them).
+#include "panels/copykernelline.h"
 #include "panels/resultpanel.h"
 
 #include <pipelines/scan/scan.h>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -78,7 +80,7 @@ public:
     /// The curve (per-segment variants) or the horizontal line (whole-array ones) of a variant.
     QCPGraph* variantGraph(ScanVariant variant) const;
     /// The copy kernel's dashed line (empty until the first point says its GB/s).
-    QCPGraph* copyGraph() const { return m_copyGraph; }
+    QCPGraph* copyGraph() const { return m_copyLine->graph(); }
     /// Size in MiB; 0 is auto (16 on a CPU device, 64 on a GPU).
     QSpinBox* sizeSpin() const { return m_size; }
     QComboBox* distributionCombo() const { return m_distribution; }
@@ -114,13 +116,12 @@ private:
     void resetPlot(const ScanPlan& plan);
     void addPoint(const ScanPoint& point);
     void addTableRow(const ScanPoint& point);
-    void setCopyLine(double gbps);
     void fitValueAxis();
 
     QCustomPlot* m_plot;
     QCPTextElement* m_title = nullptr;
     std::map<ScanVariant, QCPGraph*> m_graphs;
-    QCPGraph* m_copyGraph = nullptr;
+    std::unique_ptr<CopyKernelLine> m_copyLine;
     std::map<ScanVariant, QCheckBox*> m_checks;
     QSpinBox* m_size;
     QComboBox* m_distribution;
@@ -129,7 +130,6 @@ private:
     QTableWidget* m_table;
     std::vector<ScanPoint> m_points;
     std::optional<ScanPlan> m_plan;
-    double m_copyGbps = 0;
 };
 
 } // namespace histlab::ui
