@@ -32,29 +32,6 @@ using namespace histlab;
 using namespace histlab::ui;
 using namespace histlab::uitest;
 
-namespace {
-
-/// The runs table's row whose first cell is `name`, or -1.
-int rowNamed(const QTableWidget* table, const QString& name) {
-    for (int row = 0; row < table->rowCount(); ++row)
-        if (table->item(row, BlurPanel::NameColumn)->text() == name)
-            return row;
-    return -1;
-}
-
-} // namespace
-
-namespace {
-
-/// A window showing `image`, on the Blur tab (opened with Ctrl+B).
-BlurPanel* prepare(MainWindow& window, const QString& image) {
-    return showWindow(window, image)
-               ? openTab(window, window.blurPanel(), Qt::ControlModifier | Qt::Key_B)
-               : nullptr;
-}
-
-} // namespace
-
 class TestBlurPanel : public QObject, public TestFolder {
     Q_OBJECT
 
@@ -73,6 +50,13 @@ private slots:
     void failedSaveSaysWhyAndLeavesNoFile_data();
     void failedSaveSaysWhyAndLeavesNoFile();
 };
+
+/// A window showing `image`, on the Blur tab (opened with Ctrl+B).
+static BlurPanel* prepare(MainWindow& window, const QString& image) {
+    return showWindow(window, image)
+               ? openTab(window, window.blurPanel(), Qt::ControlModifier | Qt::Key_B)
+               : nullptr;
+}
 
 void TestBlurPanel::initTestCase() {
     QVERIFY(setUpFolder());
@@ -100,7 +84,8 @@ void TestBlurPanel::wholeImageEqualsReference_data() {
     QTest::addColumn<QString>("border");
     QTest::addColumn<int>("radius");
     QTest::addColumn<QString>("variant");
-    // The case first; then every border, gray/RGBA/16-bit, and all variants at once.
+    // The case the Blur tab was specified with first; then every border, gray/RGBA/16-bit, and
+    // all variants at once.
     QTest::newRow("rgb8 reflect101 r2") << "rgb8.png"
                                         << "reflect101" << 2 << "auto";
     QTest::newRow("rgba8 replicate r1 direct") << "rgba8.png"
@@ -196,14 +181,14 @@ void TestBlurPanel::launchDemoShowsExpectedOutcomesAndCorners() {
     QCOMPARE(table->horizontalHeaderItem(BlurPanel::NameColumn)->text(), QStringLiteral("launch"));
 
     // The reference text's outcomes: expected, with their reason, not errors.
-    const int cl12 = rowNamed(table, QStringLiteral("cl12-16x16"));
+    const int cl12 = rowOf(table, BlurPanel::NameColumn, QStringLiteral("cl12-16x16"));
     QVERIFY(cl12 >= 0);
     QCOMPARE(cell(table, cl12, BlurPanel::StatusColumn), QStringLiteral("unsupported"));
     QVERIFY2(cell(table, cl12, BlurPanel::DetailColumn).contains(QStringLiteral("refused")),
              qPrintable(cell(table, cl12, BlurPanel::DetailColumn)));
     QVERIFY2(cell(table, cl12, BlurPanel::DetailColumn).contains(QStringLiteral("divide")),
              qPrintable(cell(table, cl12, BlurPanel::DetailColumn)));
-    const int cl20 = rowNamed(table, QStringLiteral("cl20-16x16"));
+    const int cl20 = rowOf(table, BlurPanel::NameColumn, QStringLiteral("cl20-16x16"));
     QVERIFY(cl20 >= 0);
     QCOMPARE(cell(table, cl20, BlurPanel::StatusColumn), QStringLiteral("unsupported")); // PoCL
     QVERIFY(!cell(table, cl20, BlurPanel::DetailColumn).isEmpty());
@@ -216,14 +201,15 @@ void TestBlurPanel::launchDemoShowsExpectedOutcomesAndCorners() {
         if (histlab::statusRan(r.status)) {
             QVERIFY2(r.output.data == reference.data, histlab::blurLaunchName(r.launch));
             QCOMPARE(cell(table,
-                          rowNamed(table, QString::fromLatin1(histlab::blurLaunchName(r.launch))),
+                          rowOf(table, BlurPanel::NameColumn,
+                                QString::fromLatin1(histlab::blurLaunchName(r.launch))),
                           BlurPanel::VerifiedColumn),
                      QStringLiteral("yes"));
         }
     QCOMPARE(panel->compareView()->original().format(), QImage::Format_Grayscale8);
 
     // The padded launch: the range rounded up to 16 x 16 groups, corners at the interior's.
-    const int padded = rowNamed(table, QStringLiteral("padded-16x16"));
+    const int padded = rowOf(table, BlurPanel::NameColumn, QStringLiteral("padded-16x16"));
     QVERIFY(padded >= 0);
     QCOMPARE(cell(table, padded, BlurPanel::StatusColumn), QStringLiteral("verified"));
     QCOMPARE(cell(table, padded, BlurPanel::RangeColumn), QStringLiteral("48×32"));

@@ -1,10 +1,10 @@
 // The Dashboard tab offscreen, on PoCL with 64 KiB inputs: the pipelines listed are the core's
-// registry; a run fills the chart bar by bar while it goes on and the table beside it, every
-// result verified (the ceilings timed); the bars switch to % of the ceiling; a saved run opens
+// registry; Save JSON and Export CSV are disabled until a run is complete and enabled then; a run
+// fills the chart bar by bar while it goes on and the table beside it, every result verified
+// (the ceilings timed); the bars switch to % of the ceiling; a saved run opens
 // again and, laid under the next as a baseline, adds hatched bars and a ratio of 1 for itself;
 // CSV and PNG exports write valid files; a bad baseline file is refused with the reason; Cancel
 // keeps the results that arrived.
-#include "bridge/logging.h"
 #include "panels/dashboardpanel.h"
 #include "plots/dashboardplot.h"
 #include "uitestsupport.h"

@@ -30,10 +30,8 @@ namespace {
 
 /// The value of the table's row named `name` (empty when there is none).
 QString propertyValue(const QTableWidget* table, const QString& name) {
-    for (int row = 0; row < table->rowCount(); ++row)
-        if (table->item(row, 0) && table->item(row, 0)->text() == name && table->item(row, 1))
-            return table->item(row, 1)->text();
-    return {};
+    const int row = rowOf(table, 0, name);
+    return row < 0 ? QString() : cell(table, row, 1);
 }
 
 } // namespace

@@ -29,22 +29,6 @@ using namespace histlab;
 using namespace histlab::ui;
 using namespace histlab::uitest;
 
-namespace {
-
-/// A window showing `image`, on the Equalize tab (opened with Ctrl+Shift+E), two timed
-/// runs.
-EqualizePanel* prepare(MainWindow& window, const QString& image) {
-    EqualizePanel* panel = showWindow(window, image)
-                               ? openTab(window, window.equalizePanel(),
-                                         Qt::ControlModifier | Qt::ShiftModifier | Qt::Key_E)
-                               : nullptr;
-    if (panel)
-        panel->repeatsSpin()->setValue(2);
-    return panel;
-}
-
-} // namespace
-
 class TestEqualizePanel : public QObject, public TestFolder {
     Q_OBJECT
 
@@ -58,6 +42,18 @@ private slots:
     void failedSaveSaysWhyAndLeavesNoFile();
     void failedRunSaysWhyInTheTab();
 };
+
+/// A window showing `image`, on the Equalize tab (opened with Ctrl+Shift+E), two timed
+/// runs.
+static EqualizePanel* prepare(MainWindow& window, const QString& image) {
+    EqualizePanel* panel = showWindow(window, image)
+                               ? openTab(window, window.equalizePanel(),
+                                         Qt::ControlModifier | Qt::ShiftModifier | Qt::Key_E)
+                               : nullptr;
+    if (panel)
+        panel->repeatsSpin()->setValue(2);
+    return panel;
+}
 
 void TestEqualizePanel::initTestCase() {
     QVERIFY(setUpFolder());

@@ -22,10 +22,20 @@ using namespace histlab;
 using namespace histlab::ui;
 using namespace histlab::uitest;
 
-namespace {
+class TestExperiments : public QObject, public TestFolder {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(setUpFolder()); }
+    void smallSweepGrowsThePlot();
+    void cancelStopsTheSweep();
+    void savedRunOpensAgainAndServesAsBaseline();
+    void badFilesAreRefused();
+    void imageDistributionNeedsAnImage();
+};
 
 /// A window with the device list arrived and the tab set for a quick atomics sweep.
-ExperimentPanel* prepare(MainWindow& window, const QStringList& distributions) {
+static ExperimentPanel* prepare(MainWindow& window, const QStringList& distributions) {
     if (!showWindow(window))
         return nullptr;
     window.tabs()->setCurrentIndex(1);
@@ -43,20 +53,6 @@ ExperimentPanel* prepare(MainWindow& window, const QStringList& distributions) {
     panel->maxRepeatsSpin()->setValue(2);
     return panel;
 }
-
-} // namespace
-
-class TestExperiments : public QObject, public TestFolder {
-    Q_OBJECT
-
-private slots:
-    void initTestCase() { QVERIFY(setUpFolder()); }
-    void smallSweepGrowsThePlot();
-    void cancelStopsTheSweep();
-    void savedRunOpensAgainAndServesAsBaseline();
-    void badFilesAreRefused();
-    void imageDistributionNeedsAnImage();
-};
 
 void TestExperiments::smallSweepGrowsThePlot() {
     MainWindow window;

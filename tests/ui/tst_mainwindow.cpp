@@ -405,7 +405,7 @@ void TestMainWindow::newestRequestWins() {
 
 void TestMainWindow::shortcuts_data() {
     QTest::addColumn<QKeySequence>("keys");
-    // The list, and the window's own additions.
+    // The shortcuts the window was specified with, and its own additions.
     QTest::newRow("open") << QKeySequence(Qt::CTRL | Qt::Key_O);
     QTest::newRow("export plot") << QKeySequence(Qt::CTRL | Qt::Key_E);
     QTest::newRow("run again") << QKeySequence(Qt::Key_F5);

@@ -33,11 +33,20 @@ namespace {
 constexpr std::uint64_t kReverseBytes = 65536 + 3; // not a multiple of 16 or 64: the tail
 } // namespace
 
-namespace {
+class TestMemoryPanel : public QObject, public TestFolder {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(setUpFolder()); }
+    void saveBeforeARunIsRefused();
+    void badSizeIsAProblem();
+    void smallRunFillsEveryPage();
+    void cancelStopsTheRun();
+};
 
 /// A window on the Memory tab (opened with Ctrl+Shift+M), every part, small sizes, one
 /// timed run.
-MemoryPanel* prepare(MainWindow& window) {
+static MemoryPanel* prepare(MainWindow& window) {
     if (!showWindow(window))
         return nullptr;
     MemoryPanel* panel =
@@ -53,19 +62,6 @@ MemoryPanel* prepare(MainWindow& window) {
         check->setChecked(true);
     return panel;
 }
-
-} // namespace
-
-class TestMemoryPanel : public QObject, public TestFolder {
-    Q_OBJECT
-
-private slots:
-    void initTestCase() { QVERIFY(setUpFolder()); }
-    void saveBeforeARunIsRefused();
-    void badSizeIsAProblem();
-    void smallRunFillsEveryPage();
-    void cancelStopsTheRun();
-};
 
 void TestMemoryPanel::saveBeforeARunIsRefused() {
     MainWindow window;
@@ -215,14 +211,14 @@ void TestMemoryPanel::smallRunFillsEveryPage() {
     // Header, read and copy per width, the transfer points, the launch.
     QCOMPARE(lineCount(path("memory.csv")), 1 + 2 * 5 + 25 + 1);
 
+    // A save that cannot succeed: the reason, and no file (nor a temporary one).
+    const QString saved = refusedSaveLeavesNothing(panel, path("fail"));
+    QVERIFY2(saved.isEmpty(), qPrintable(saved));
+
     // The plot of the page shown exports.
     panel->pages()->setCurrentIndex(MemoryPanel::TransfersPage);
     QVERIFY(panel->exportPlotTo(path("transfers.png"), {}).ok);
     QVERIFY(!QImage(path("transfers.png")).isNull());
-
-    // A save that cannot succeed: the reason, and no file (nor a temporary one).
-    const QString saved = refusedSaveLeavesNothing(panel, path("fail"));
-    QVERIFY2(saved.isEmpty(), qPrintable(saved));
 }
 
 void TestMemoryPanel::cancelStopsTheRun() {

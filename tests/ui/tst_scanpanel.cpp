@@ -26,10 +26,18 @@ using namespace histlab;
 using namespace histlab::ui;
 using namespace histlab::uitest;
 
-namespace {
+class TestScanPanel : public QObject, public TestFolder {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(setUpFolder()); }
+    void sweepArrivesLiveAndIsVerified();
+    void noVariantIsAProblem();
+    void cancelKeepsThePointsThatFinished();
+};
 
 /// A window on the Scans tab (opened with Ctrl+Shift+S), 1 MiB, one timed run per point.
-ScanPanel* prepare(MainWindow& window) {
+static ScanPanel* prepare(MainWindow& window) {
     ScanPanel* panel = showWindow(window)
                            ? openTab(window, window.scanPanel(),
                                      Qt::ControlModifier | Qt::ShiftModifier | Qt::Key_S)
@@ -40,18 +48,6 @@ ScanPanel* prepare(MainWindow& window) {
     }
     return panel;
 }
-
-} // namespace
-
-class TestScanPanel : public QObject, public TestFolder {
-    Q_OBJECT
-
-private slots:
-    void initTestCase() { QVERIFY(setUpFolder()); }
-    void sweepArrivesLiveAndIsVerified();
-    void noVariantIsAProblem();
-    void cancelKeepsThePointsThatFinished();
-};
 
 void TestScanPanel::sweepArrivesLiveAndIsVerified() {
     MainWindow window;

@@ -100,6 +100,14 @@ inline QString cell(const QTableWidget* table, int row, int column) {
     return item ? item->text() : QString();
 }
 
+/// The first row whose cell in `column` reads `text`, or -1.
+inline int rowOf(const QTableWidget* table, int column, const QString& text) {
+    for (int row = 0; row < table->rowCount(); ++row)
+        if (cell(table, row, column) == text)
+            return row;
+    return -1;
+}
+
 /// Chooses the combo box's item `text` (the test fails if there is none).
 inline void choose(QComboBox* combo, const QString& text) {
     const int index = combo->findText(text);

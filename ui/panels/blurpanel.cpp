@@ -37,12 +37,16 @@ HostImage launchPlane(const HostImage& image, std::string* note) {
     return plane;
 }
 
+namespace {
+
+/// The worker's side of the tab: loads the image through `images` (the window's image is
+/// not read again), blurs it and makes the previews; returns the BlurResult.
 JobWork blurJob(const BlurRequest& request, std::shared_ptr<ImageCache> images) {
     return [request, images](JobContext& ctx, const ItemSink&) -> std::any {
+        const int side = request.maxPreviewSide; // of every preview
         BlurResult result;
         result.request = request;
         const auto [full, device] = openImageJob(ctx, *images, request, "blur", result);
-        const int side = request.maxPreviewSide;
         if (request.mode == BlurRequest::Mode::Launches) {
             std::string note;
             const HostImage gray = launchPlane(*full, &note);
@@ -80,6 +84,8 @@ JobWork blurJob(const BlurRequest& request, std::shared_ptr<ImageCache> images) 
     };
 }
 
+} // namespace
+
 // The tab ----------------------------------------------------------------------------------
 
 namespace {
@@ -115,7 +121,8 @@ QString size2(std::size_t x, std::size_t y) {
 } // namespace
 
 BlurPanel::BlurPanel(JobBridge* bridge, QWidget* parent)
-    : ResultPanel(bridge, {QStringLiteral("blur"), tr("blur"), tr("Run Blur"), {}},
+    : ResultPanel(bridge,
+                  {QStringLiteral("blur"), tr("blur"), tr("Run Blur"), QStringLiteral("blur")},
                   {tr("blur"), tr("the Blur tab blurs the image the Image tab shows"),
                    tr("blurred image"), tr("Save Blurred Image"), tr("Result")},
                   parent)

@@ -59,36 +59,15 @@ struct BlurResult : ImageJobRun {
 /// BGR2GRAY), a 16-bit image's high byte; `note` says which (empty for 8-bit gray).
 HostImage launchPlane(const HostImage& image, std::string* note = nullptr);
 
-/// The worker's side of the tab: loads the image through `images` (the window's image is
-/// not read again), blurs it and makes the previews; returns the BlurResult.
-JobWork blurJob(const BlurRequest& request, std::shared_ptr<ImageCache> images);
-
 class BlurPanel : public ResultPanel<BlurResult, ImageJobPanel> {
     Q_OBJECT
 public:
     explicit BlurPanel(JobBridge* bridge, QWidget* parent = nullptr);
-
-    /// The request the controls describe (for the image set by setImage).
-    BlurRequest request() const;
     /// Blurs the image with the controls' values; a run in progress is replaced.
     void startRun() override;
-    /// The runs table's selected row (a variant or a launch of result()), or -1.
-    int selectedRow() const;
-    void selectRow(int row);
-    /// The full-size output of the selected row, or nullptr when it has none (refused,
-    /// unsupported, failed, nothing run): what Save Result writes.
-    const HostImage* selectedOutput() const;
 
-    QComboBox* modeCombo() const { return m_mode; }
-    QComboBox* borderCombo() const { return m_border; }
-    QComboBox* variantCombo() const { return m_variant; }
-    QComboBox* launchCombo() const { return m_launch; }
-    QSpinBox* radiusSpin() const { return m_radius; }
+    /// The runs table: one row per variant or launch of result().
     QTableWidget* runsTable() const { return m_runs; }
-    QTableWidget* cornersTable() const { return m_corners; }
-    QLabel* timingsLabel() const { return m_timings; }
-
-    /// The runs table's columns.
     enum Column {
         NameColumn,
         OptionsColumn,
@@ -102,15 +81,30 @@ public:
         DetailColumn,
         ColumnCount
     };
+    /// The selected row, or -1.
+    int selectedRow() const;
+    void selectRow(int row);
+    /// The full-size output of the selected row, or nullptr when it has none (refused,
+    /// unsupported, failed, nothing run): what Save Result writes.
+    const HostImage* selectedOutput() const;
+    /// The selected launch's corners, and the selected row's timings.
+    QTableWidget* cornersTable() const { return m_corners; }
+    QLabel* timingsLabel() const { return m_timings; }
 
-protected:
+    QComboBox* modeCombo() const { return m_mode; }
+    QComboBox* borderCombo() const { return m_border; }
+    QComboBox* variantCombo() const { return m_variant; }
+    QComboBox* launchCombo() const { return m_launch; }
+    QSpinBox* radiusSpin() const { return m_radius; }
+
+private:
+    /// The request the controls describe (for the image set by setImage).
+    BlurRequest request() const;
+    void saveSettings() const override;
     QString present(const BlurResult& result) override;
     void clearResult() override;
     const HostImage* resultImage() const override { return selectedOutput(); }
     QString resultFileName() const override;
-    void saveSettings() const override;
-
-private:
     void showModeRows();
     void fillRunsTable(const BlurResult& result);
     void showSelection();

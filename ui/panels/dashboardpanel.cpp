@@ -19,6 +19,10 @@ namespace histlab::ui {
 
 // The worker's side ------------------------------------------------------------------------
 
+namespace {
+
+/// The worker's side of the tab: streams the plan (a DashboardRun without results: devices,
+/// pipelines, input sizes), then each DashboardResult as it arrives, and returns the whole run.
 JobWork dashboardJob(const DashboardRequest& request) {
     return [request](JobContext& ctx, const ItemSink& post) -> std::any {
         std::vector<int> devices = request.devices;
@@ -34,6 +38,8 @@ JobWork dashboardJob(const DashboardRequest& request) {
         return run;
     };
 }
+
+} // namespace
 
 // The tab ----------------------------------------------------------------------------------
 

@@ -34,37 +34,23 @@ struct DashboardRequest {
     DashboardOptions options;
 };
 
-/// The worker's side of the tab: streams the plan (a DashboardRun without results: devices,
-/// pipelines, input sizes), then each DashboardResult as it arrives, and returns the whole run.
-JobWork dashboardJob(const DashboardRequest& request);
-
 class DashboardPanel : public ResultPanel<DashboardRun, BaselinePanel> {
     Q_OBJECT
 public:
     /// Listens to the bridge's device listings and to its own lane.
     explicit DashboardPanel(JobBridge* bridge, QWidget* parent = nullptr);
-
     /// The request the controls describe (checked devices and pipelines, size, repeats).
     DashboardRequest request() const;
     void startRun() override;
+    void clearBaseline() override;
+
     /// The run shown: the one running (its results so far), the last finished, or one opened.
     const DashboardRun& shownRun() const { return m_shown; }
     /// True when shownRun() is complete (finished or opened, as result()): what Save JSON
     /// writes.
     bool hasCompleteRun() const { return result().has_value(); }
-    const std::optional<DashboardRun>& baseline() const { return m_baseline; }
-
-    void clearBaseline() override;
-
     DashboardPlot* plot() const { return m_plot; }
     QTableWidget* table() const { return m_table; }
-    CheckList* deviceList() const { return m_devices; }
-    CheckList* pipelineList() const { return m_pipelines; }
-    /// MiB per input; 0: the device's default (256 MiB on a GPU, 64 MiB on a CPU device).
-    QDoubleSpinBox* sizeSpin() const { return m_size; }
-    /// "GB/s" or "% of ceiling": what the bars show.
-    QComboBox* measureCombo() const { return m_measure; }
-
     enum Column {
         DeviceColumn,
         PipelineColumn,
@@ -78,24 +64,31 @@ public:
         ColumnCount
     };
 
+    CheckList* deviceList() const { return m_devices; }
+    CheckList* pipelineList() const { return m_pipelines; }
+    /// MiB per input; 0: the device's default (256 MiB on a GPU, 64 MiB on a CPU device).
+    QDoubleSpinBox* sizeSpin() const { return m_size; }
+    /// "GB/s" or "% of ceiling": what the bars show.
+    QComboBox* measureCombo() const { return m_measure; }
+    /// The saved run laid under the one shown, if any.
+    const std::optional<DashboardRun>& baseline() const { return m_baseline; }
+
 signals:
     /// One result arrived (and is in the chart and the table).
     void resultAdded(const histlab::DashboardResult& result);
 
-protected:
+private:
+    void setDevices(const std::vector<DeviceListing>& devices);
+    void saveSettings() const override;
     void showItem(const std::any& item) override;
     QString present(const DashboardRun& run) override;
     QString cancelledStatus() const override;
-    void saveSettings() const override;
+    void fillTable();
+    void addTableRow(const DashboardResult& result);
     std::string runJson() const override;
     std::string runCsv() const override;
     QString showSavedRun(const std::string& json) override;
     QString useBaseline(const std::string& json) override;
-
-private:
-    void setDevices(const std::vector<DeviceListing>& devices);
-    void fillTable();
-    void addTableRow(const DashboardResult& result);
 
     DashboardPlot* m_plot;
     QTableWidget* m_table;

@@ -25,6 +25,10 @@ namespace histlab::ui {
 
 // The worker's side ------------------------------------------------------------------------
 
+namespace {
+
+/// The worker's side of the tab: loads the image through `images`, equalizes it, counts the
+/// result's histogram and makes the previews; returns the EqualizeResult.
 JobWork equalizeJob(const EqualizeRequest& request, std::shared_ptr<ImageCache> images) {
     return [request, images](JobContext& ctx, const ItemSink&) -> std::any {
         EqualizeResult result;
@@ -45,6 +49,8 @@ JobWork equalizeJob(const EqualizeRequest& request, std::shared_ptr<ImageCache> 
         return result;
     };
 }
+
+} // namespace
 
 // The tab ----------------------------------------------------------------------------------
 

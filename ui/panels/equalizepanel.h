@@ -42,38 +42,30 @@ struct EqualizeResult : ImageJobRun {
     std::vector<std::uint64_t> histogramAfter;
 };
 
-/// The worker's side of the tab: loads the image through `images`, equalizes it, counts the
-/// result's histogram and makes the previews; returns the EqualizeResult.
-JobWork equalizeJob(const EqualizeRequest& request, std::shared_ptr<ImageCache> images);
-
 class EqualizePanel : public ResultPanel<EqualizeResult, ImageJobPanel> {
     Q_OBJECT
 public:
     explicit EqualizePanel(JobBridge* bridge, QWidget* parent = nullptr);
-
-    EqualizeRequest request() const;
     /// Equalizes the image; a run in progress is replaced.
     void startRun() override;
 
-    QCustomPlot* plot() const { return m_plot; }
-    /// The plot's graphs: the histogram before and after, and their CDFs (right axis, %).
-    QCPGraph* histogramGraph(bool after) const { return after ? m_after : m_before; }
-    QCPGraph* cdfGraph(bool after) const { return after ? m_cdfAfter : m_cdfBefore; }
     /// One row per stage: histogram, cdf, lut, apply, total.
     QTableWidget* timingsTable() const { return m_timings; }
-    QLabel* verifiedLabel() const { return m_verified; }
-
     enum Column { StageColumn, MedianColumn, MinColumn, GbpsColumn, ColumnCount };
     enum Row { HistogramRow, CdfRow, LutRow, ApplyRow, TotalRow, RowCount };
+    QLabel* verifiedLabel() const { return m_verified; }
+    /// The plot's graphs: the histogram before and after, and their CDFs (right axis, %).
+    QCustomPlot* plot() const { return m_plot; }
+    QCPGraph* histogramGraph(bool after) const { return after ? m_after : m_before; }
+    QCPGraph* cdfGraph(bool after) const { return after ? m_cdfAfter : m_cdfBefore; }
 
-protected:
+private:
+    EqualizeRequest request() const;
     QString present(const EqualizeResult& result) override;
     QString fileBaseName(Output kind) const override;
     void clearResult() override;
     const HostImage* resultImage() const override;
     QString resultFileName() const override;
-
-private:
     void fillTimings(const EqualizeRun& run);
     void fillPlot(const EqualizeResult& result);
     /// bin,count,cdf: the plane's histogram and its cumulative sum (256 or 65,536 rows).

@@ -22,6 +22,10 @@ namespace histlab::ui {
 
 // The worker's side ------------------------------------------------------------------------
 
+namespace {
+
+/// The worker's side of the tab: streams each ExperimentPoint and returns the ExperimentRun.
+/// The "image" distribution reads the image through `images`.
 JobWork experimentJob(const ExperimentRequest& request, std::shared_ptr<ImageCache> images) {
     return [request, images](JobContext& ctx, const ItemSink& post) -> std::any {
         ExperimentSpec spec = request.spec;
@@ -42,6 +46,8 @@ JobWork experimentJob(const ExperimentRequest& request, std::shared_ptr<ImageCac
             [&ctx](double fraction, const std::string& what) { ctx.progress(fraction, what); });
     };
 }
+
+} // namespace
 
 // The tab ----------------------------------------------------------------------------------
 

@@ -32,48 +32,40 @@ struct ExperimentRequest {
     QString imageSource;      ///< for the "image" distribution: a file or resource path
 };
 
-/// The worker's side of the tab: streams each ExperimentPoint and returns the ExperimentRun.
-/// The "image" distribution reads the image through `images`.
-JobWork experimentJob(const ExperimentRequest& request, std::shared_ptr<ImageCache> images);
-
 class ExperimentPanel : public ResultPanel<ExperimentRun, BaselinePanel> {
     Q_OBJECT
 public:
     explicit ExperimentPanel(JobBridge* bridge, QWidget* parent = nullptr);
-
-    ExperimentPlot* plot() const { return m_plot; }
-    QTableWidget* table() const { return m_table; }
-    QComboBox* experimentCombo() const { return m_experiment; }
-    CheckList* deviceList() const { return m_devices; }
-    CheckList* distributionList() const { return m_distributions; }
-    QDoubleSpinBox* sizeSpin() const { return m_size; }
-    QSpinBox* maxRepeatsSpin() const { return m_maxRepeats; }
-
     /// The devices to offer (the Run dock's list); the first GPU, else the first, is checked.
     void setDevices(const std::vector<DeviceEntry>& devices);
     /// The image the window shows: the "image" distribution repeats its gray plane.
     void setImageSource(const QString& source);
     /// Starts the experiment chosen with the controls' values (not while one runs).
     void startRun() override;
-
     void clearBaseline() override;
+
+    ExperimentPlot* plot() const { return m_plot; }
+    QTableWidget* table() const { return m_table; }
+    QComboBox* experimentCombo() const { return m_experiment; }
+    QDoubleSpinBox* sizeSpin() const { return m_size; }
+    QSpinBox* maxRepeatsSpin() const { return m_maxRepeats; }
+    CheckList* deviceList() const { return m_devices; }
+    CheckList* distributionList() const { return m_distributions; }
 
 signals:
     /// One point arrived (and is in the plot and the table).
     void pointAdded(const histlab::ExperimentPoint& point);
 
-protected:
+private:
     void showItem(const std::any& item) override;
+    void addTableRow(const ExperimentPoint& point, const std::vector<DeviceInfo>& devices);
+    void fillTable(const ExperimentRun& run);
     QString present(const ExperimentRun& run) override;
     QString cancelledStatus() const override;
     std::string runJson() const override;
     std::string runCsv() const override;
     QString showSavedRun(const std::string& json) override;
     QString useBaseline(const std::string& json) override;
-
-private:
-    void addTableRow(const ExperimentPoint& point, const std::vector<DeviceInfo>& devices);
-    void fillTable(const ExperimentRun& run);
 
     ExperimentPlot* m_plot;
     QTableWidget* m_table;

@@ -260,10 +260,10 @@ private:
     QAction* m_runAction;
     QProgressBar* m_progress;
     QLabel* m_status;
-    QLabel* m_deviceLabel = nullptr;
+    OutputButton m_outputs[int(Output::Count)];
+    QLabel* m_deviceLabel = nullptr; // the optional rows, and the plot Export Plot writes
     QSpinBox* m_repeats = nullptr;
     QCustomPlot* m_plot = nullptr;
-    OutputButton m_outputs[int(Output::Count)];
     int m_itemsShown = 0;                                  // streamed by the run shown
     std::vector<std::function<void(QSettings&)>> m_savers; // the remembered controls
     std::function<QString()> m_deviceSelector;

@@ -31,6 +31,10 @@ namespace histlab::ui {
 
 // The worker's side ------------------------------------------------------------------------
 
+namespace {
+
+/// The worker's side of the tab: streams each ReverseResult, the CeilingSweep once measured and
+/// each TransferPoint, and returns the MemoryLabResult. Every size is checked before any work.
 JobWork memoryLabJob(const MemoryLabRequest& request) {
     return [request](JobContext& ctx, const ItemSink& post) -> std::any {
         if (!request.reversal && !request.ceilings && !request.transfers)
@@ -117,6 +121,8 @@ JobWork memoryLabJob(const MemoryLabRequest& request) {
         return result;
     };
 }
+
+} // namespace
 
 // The tab ----------------------------------------------------------------------------------
 

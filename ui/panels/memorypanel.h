@@ -65,33 +65,21 @@ struct MemoryLabResult {
     MemoryRun memory;                   ///< memory.ceilings, memory.transfers: when asked for
 };
 
-/// The worker's side of the tab: streams each ReverseResult, the CeilingSweep once measured and
-/// each TransferPoint, and returns the MemoryLabResult. Every size is checked before any work.
-JobWork memoryLabJob(const MemoryLabRequest& request);
-
 class MemoryPanel : public ResultPanel<MemoryLabResult> {
     Q_OBJECT
 public:
     explicit MemoryPanel(JobBridge* bridge, QWidget* parent = nullptr);
-
-    /// The request the controls describe; a size that does not parse throws UsageError naming
-    /// its field.
-    MemoryLabRequest request() const;
     /// Runs the parts ticked (a bad size is refused before anything runs).
     void startRun() override;
-    /// The reversal results of the run shown, in arrival order (the running one's so far).
-    const std::vector<ReverseResult>& reverseResults() const { return m_reverse; }
-    const std::vector<TransferPoint>& transferPoints() const { return m_transfers; }
 
     /// The plot of the page shown is what Export Plot writes, and its data what Save writes.
     enum Page { ReversalPage, CeilingsPage, TransfersPage };
-
     QTabWidget* pages() const { return m_pages; }
+    /// The page's plot.
+    QCustomPlot* plot(Page page) const;
     QCustomPlot* reversePlot() const { return m_reversePlot; }
     QCustomPlot* ceilingsPlot() const { return m_ceilingsPlot; }
     QCustomPlot* transfersPlot() const { return m_transfersPlot; }
-    /// The page's plot.
-    QCustomPlot* plot(Page page) const;
     /// Bars of the reference text's kernels and of HistLab's (x: the variant's place in
     /// reverseVariants()).
     QCPBars* referenceBars() const { return m_referenceBars; }
@@ -101,18 +89,9 @@ public:
     QCPGraph* readWidthGraph() const { return m_readWidths; }
     QCPGraph* copyWidthGraph() const { return m_copyWidths; }
     QCPGraph* transferGraph(TransferKind kind) const;
-    QTableWidget* reverseTable() const { return m_table; }
     QLabel* bestWidthLabel() const { return m_bestWidth; }
     QLabel* launchLabel() const { return m_launch; }
-
-    QCheckBox* reversalCheck() const { return m_doReversal; }
-    QCheckBox* ceilingsCheck() const { return m_doCeilings; }
-    QCheckBox* transfersCheck() const { return m_doTransfers; }
-    /// Byte sizes ("16M", "65539", "64 KiB"); empty is auto.
-    QLineEdit* reverseSizeEdit() const { return m_reverseSize; }
-    QLineEdit* ceilingSizeEdit() const { return m_ceilingSize; }
-    QLineEdit* transferMaxEdit() const { return m_transferMax; }
-
+    QTableWidget* reverseTable() const { return m_table; }
     enum Column {
         KernelColumn,
         ReferenceColumn,
@@ -124,19 +103,31 @@ public:
         DetailColumn,
         ColumnCount
     };
+    /// The reversal results of the run shown, in arrival order (the running one's so far).
+    const std::vector<ReverseResult>& reverseResults() const { return m_reverse; }
+    const std::vector<TransferPoint>& transferPoints() const { return m_transfers; }
+
+    QCheckBox* reversalCheck() const { return m_doReversal; }
+    QCheckBox* ceilingsCheck() const { return m_doCeilings; }
+    QCheckBox* transfersCheck() const { return m_doTransfers; }
+    /// Byte sizes ("16M", "65539", "64 KiB"); empty is auto.
+    QLineEdit* reverseSizeEdit() const { return m_reverseSize; }
+    QLineEdit* ceilingSizeEdit() const { return m_ceilingSize; }
+    QLineEdit* transferMaxEdit() const { return m_transferMax; }
 
 signals:
     /// A result of any part arrived (and is drawn).
     void resultAdded();
 
-protected:
+private:
+    /// The request the controls describe; a size that does not parse throws UsageError naming
+    /// its field.
+    MemoryLabRequest request() const;
+    QString cancelledStatus() const override;
     void showItem(const std::any& item) override;
     QString present(const MemoryLabResult& result) override;
-    QString cancelledStatus() const override;
     QString fileBaseName(Output kind) const override;
     void saveSettings() const override;
-
-private:
     void buildReversalPage();
     void buildCeilingsPage();
     void buildTransfersPage();

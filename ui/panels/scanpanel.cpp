@@ -27,6 +27,10 @@ namespace histlab::ui {
 
 // The worker's side ------------------------------------------------------------------------
 
+namespace {
+
+/// The worker's side of the tab: streams the ScanPlan, then each ScanPoint as it finishes, and
+/// returns the ScanBenchResult.
 JobWork scanBenchJob(const ScanBenchRequest& request) {
     return [request](JobContext& ctx, const ItemSink& post) -> std::any {
         Device& device = jobDevice(ctx, request.device, "scans");
@@ -103,6 +107,8 @@ JobWork scanBenchJob(const ScanBenchRequest& request) {
         return result;
     };
 }
+
+} // namespace
 
 // The tab ----------------------------------------------------------------------------------
 

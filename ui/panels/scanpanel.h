@@ -61,35 +61,20 @@ struct ScanBenchResult {
     ScanRun run;
 };
 
-/// The worker's side of the tab: streams the ScanPlan, then each ScanPoint as it finishes, and
-/// returns the ScanBenchResult.
-JobWork scanBenchJob(const ScanBenchRequest& request);
-
 class ScanPanel : public ResultPanel<ScanBenchResult> {
     Q_OBJECT
 public:
     explicit ScanPanel(JobBridge* bridge, QWidget* parent = nullptr);
-
-    /// The request the controls describe.
-    ScanBenchRequest request() const;
     void startRun() override;
+
+    /// The figure: a curve (per-segment variants) or a horizontal line (whole-array ones) per
+    /// variant, and the copy kernel's dashed line (empty until the first point says its GB/s).
+    QCustomPlot* plot() const { return m_plot; }
+    QCPGraph* variantGraph(ScanVariant variant) const;
+    QCPGraph* copyGraph() const { return m_copyLine->graph(); }
     /// The points of the run shown, in arrival order (the running one's so far).
     const std::vector<ScanPoint>& points() const { return m_points; }
-
-    QCustomPlot* plot() const { return m_plot; }
-    /// The curve (per-segment variants) or the horizontal line (whole-array ones) of a variant.
-    QCPGraph* variantGraph(ScanVariant variant) const;
-    /// The copy kernel's dashed line (empty until the first point says its GB/s).
-    QCPGraph* copyGraph() const { return m_copyLine->graph(); }
-    /// Size in MiB; 0 is auto (16 on a CPU device, 64 on a GPU).
-    QSpinBox* sizeSpin() const { return m_size; }
-    QComboBox* distributionCombo() const { return m_distribution; }
-    /// Work-group sizes from (16 …) and up to ("device max", 32 …).
-    QComboBox* minWorkGroupCombo() const { return m_minWg; }
-    QComboBox* maxWorkGroupCombo() const { return m_maxWg; }
-    QCheckBox* variantCheck(ScanVariant variant) const;
     QTableWidget* pointsTable() const { return m_table; }
-
     enum Column {
         VariantColumn,
         WorkGroupColumn,
@@ -101,23 +86,33 @@ public:
         ColumnCount
     };
 
+    QCheckBox* variantCheck(ScanVariant variant) const;
+    /// Size in MiB; 0 is auto (16 on a CPU device, 64 on a GPU).
+    QSpinBox* sizeSpin() const { return m_size; }
+    QComboBox* distributionCombo() const { return m_distribution; }
+    /// Work-group sizes from (16 …) and up to ("device max", 32 …).
+    QComboBox* minWorkGroupCombo() const { return m_minWg; }
+    QComboBox* maxWorkGroupCombo() const { return m_maxWg; }
+
 signals:
     /// One point arrived (and is in the plot and the table).
     void pointAdded(const histlab::ScanPoint& point);
 
-protected:
+private:
+    /// The request the controls describe.
+    ScanBenchRequest request() const;
+    void saveSettings() const override;
     void showItem(const std::any& item) override;
     QString present(const ScanBenchResult& result) override;
     QString cancelledStatus() const override;
-    void saveSettings() const override;
-
-private:
     void clearPlot();
     void resetPlot(const ScanPlan& plan);
     void addPoint(const ScanPoint& point);
     void addTableRow(const ScanPoint& point);
     void fitValueAxis();
 
+    std::vector<ScanPoint> m_points;
+    std::optional<ScanPlan> m_plan;
     QCustomPlot* m_plot;
     QCPTextElement* m_title = nullptr;
     std::map<ScanVariant, QCPGraph*> m_graphs;
@@ -128,8 +123,6 @@ private:
     QComboBox* m_minWg;
     QComboBox* m_maxWg;
     QTableWidget* m_table;
-    std::vector<ScanPoint> m_points;
-    std::optional<ScanPlan> m_plan;
 };
 
 } // namespace histlab::ui
