@@ -13,10 +13,10 @@
 //
 // Without --image it makes the 24 MP JPEG from the bundled sample (upscaled, with noise, quality
 // 92). Results: one JSON and one CSV in --out, with the device, the machine and the date.
-#include "imageview.h"
-#include "jobbridge.h"
-#include "mainwindow.h"
-#include "runpanel.h"
+#include "bridge/jobbridge.h"
+#include "panels/runpanel.h"
+#include "views/imageview.h"
+#include "window/mainwindow.h"
 
 #include <io/imageio.h>
 #include <report/report.h>

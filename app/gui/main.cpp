@@ -1,8 +1,8 @@
 // histlab: the desktop window. Wiring only: parse the command line, route the core's log into
 // Qt logging, open the window on the given image (or the bundled sample).
-#include "experimentpanel.h"
-#include "logging.h"
-#include "mainwindow.h"
+#include "bridge/logging.h"
+#include "panels/experimentpanel.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -51,6 +51,7 @@ int renderExperiment(const QString& runPath, const QString& out, const QString& 
     histlab::ui::JobBridge bridge;
     histlab::ui::ExperimentPanel panel(&bridge);
     panel.resize(1100, 700);
+    panel.setErrorDialogsEnabled(false); // the reason goes to stderr
     QString problem;
     QObject::connect(&panel, &histlab::ui::ExperimentPanel::problem,
                      [&](const QString& message) { problem = message; });

@@ -5,14 +5,11 @@
 // the running one, Cancel keeps the previous result; the compare view's split and side-by-side
 // modes (one zoom for both panes, a draggable split line, its keys); Save Result writes the
 // output at full depth, and a save that cannot succeed says why and leaves no file.
-#include "blurpanel.h"
-#include "compareview.h"
-#include "imageview.h"
-#include "logging.h"
-#include "mainwindow.h"
+#include "panels/blurpanel.h"
 #include "uitestsupport.h"
+#include "views/compareview.h"
+#include "views/imageview.h"
 
-#include <io/imageio.h>
 #include <pipelines/blur/blur.h>
 #include <runtime/kernelsource.h>
 
@@ -27,51 +24,15 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include <algorithm>
 
-using histlab::BorderMode;
-using histlab::HostImage;
-using histlab::Status;
-using histlab::ui::BlurPanel;
-using histlab::ui::CompareView;
-using histlab::ui::MainWindow;
-using histlab::uitest::kTimeoutMs;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
-namespace {
-
-QString fixture(const QString& name) {
-    return QStringLiteral(HISTLAB_TEST_DATA_DIR "/") + name;
-}
-
-HostImage load(const QString& path) {
-    return histlab::loadImage(QFile::encodeName(path).toStdString());
-}
-
-void choose(QComboBox* combo, const QString& text) {
-    const int index = combo->findText(text);
-    QVERIFY2(index >= 0, qPrintable(text));
-    combo->setCurrentIndex(index);
-}
-
-/// The runs table's row whose first cell is `name`, or -1.
-int rowNamed(const QTableWidget* table, const QString& name) {
-    for (int row = 0; row < table->rowCount(); ++row)
-        if (table->item(row, BlurPanel::NameColumn)->text() == name)
-            return row;
-    return -1;
-}
-
-QString cell(const QTableWidget* table, int row, int column) {
-    const QTableWidgetItem* item = table->item(row, column);
-    return item ? item->text() : QString();
-}
-
-} // namespace
-
-class TestBlurPanel : public QObject {
+class TestBlurPanel : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
@@ -88,47 +49,17 @@ private slots:
     void saveWritesTheResultAndReloads();
     void failedSaveSaysWhyAndLeavesNoFile_data();
     void failedSaveSaysWhyAndLeavesNoFile();
-
-private:
-    /// A window showing `image`, on the Blur tab (opened with Ctrl+B).
-    static BlurPanel* prepare(MainWindow& window, const QString& image);
-    /// Clicks Run and waits for the end; false on a timeout.
-    static bool run(BlurPanel* panel);
-    QString path(const QString& name) const { return m_dir.filePath(name); }
-
-    QTemporaryDir m_dir;
 };
 
+/// A window showing `image`, on the Blur tab (opened with Ctrl+B).
+static BlurPanel* prepare(MainWindow& window, const QString& image) {
+    return showWindow(window, image)
+               ? openTab(window, window.blurPanel(), Qt::ControlModifier | Qt::Key_B)
+               : nullptr;
+}
+
 void TestBlurPanel::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(path("settings"));
-}
-
-BlurPanel* TestBlurPanel::prepare(MainWindow& window, const QString& image) {
-    window.setErrorDialogsEnabled(false);
-    window.show();
-    QSignalSpy shown(&window, &MainWindow::histogramShown);
-    window.openImage(image);
-    if (!shown.wait(kTimeoutMs))
-        return nullptr;
-    if (!QTest::qWaitForWindowActive(&window))
-        return nullptr;
-    QTest::keyClick(&window, Qt::Key_B, Qt::ControlModifier); // View › Blur
-    BlurPanel* panel = window.blurPanel();
-    if (window.tabs()->currentWidget() != panel)
-        return nullptr;
-    panel->setErrorDialogsEnabled(false);
-    QObject::connect(panel, &BlurPanel::problem, panel, [](const QString& message) {
-        qWarning("blur tab: %s", qPrintable(message)); // in the test's log
-    });
-    return panel;
-}
-
-bool TestBlurPanel::run(BlurPanel* panel) {
-    QSignalSpy ended(panel, &BlurPanel::runEnded);
-    QTest::mouseClick(panel->runButton(), Qt::LeftButton);
-    return ended.wait(kTimeoutMs);
+    QVERIFY(setUpFolder());
 }
 
 void TestBlurPanel::withoutAnImageRunIsDisabled() {
@@ -138,7 +69,7 @@ void TestBlurPanel::withoutAnImageRunIsDisabled() {
     BlurPanel* panel = window.blurPanel();
     window.tabs()->setCurrentWidget(panel);
     QVERIFY(!panel->runButton()->isEnabled());
-    QVERIFY(!panel->saveButton()->isEnabled());
+    QVERIFY(!panel->saveResultButton()->isEnabled());
     QSignalSpy problems(panel, &BlurPanel::problem);
     panel->startRun(); // as Ctrl+Enter would, were it enabled
     QCOMPARE(problems.count(), 1);
@@ -153,7 +84,8 @@ void TestBlurPanel::wholeImageEqualsReference_data() {
     QTest::addColumn<QString>("border");
     QTest::addColumn<int>("radius");
     QTest::addColumn<QString>("variant");
-    // The case first; then every border, gray/RGBA/16-bit, and all variants at once.
+    // The case the Blur tab was specified with first; then every border, gray/RGBA/16-bit, and
+    // all variants at once.
     QTest::newRow("rgb8 reflect101 r2") << "rgb8.png"
                                         << "reflect101" << 2 << "auto";
     QTest::newRow("rgba8 replicate r1 direct") << "rgba8.png"
@@ -180,7 +112,7 @@ void TestBlurPanel::wholeImageEqualsReference() {
     panel->radiusSpin()->setValue(radius);
     panel->repeatsSpin()->setValue(2);
     QVERIFY(panel->runButton()->isEnabled());
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     QVERIFY(panel->result().has_value());
 
     const HostImage input = load(fixture(image));
@@ -228,7 +160,7 @@ void TestBlurPanel::wholeImageEqualsReference() {
     QCOMPARE(view->imageSize(), QSize(input.width, input.height));
     QVERIFY(panel->timingsLabel()->text().contains(QStringLiteral("median")));
     QVERIFY(panel->timingsLabel()->text().contains(QStringLiteral("verified")));
-    QVERIFY(panel->saveButton()->isEnabled());
+    QVERIFY(panel->saveResultButton()->isEnabled());
     QVERIFY(!panel->cornersTable()->isEnabled()); // the launch demo's only
 }
 
@@ -242,41 +174,42 @@ void TestBlurPanel::launchDemoShowsExpectedOutcomesAndCorners() {
     choose(panel->launchCombo(), QStringLiteral("all"));
     panel->radiusSpin()->setValue(1); // interior 39 x 27: no multiple of 16
     panel->repeatsSpin()->setValue(1);
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     QVERIFY(panel->result().has_value());
     const QTableWidget* table = panel->runsTable();
     QCOMPARE(table->rowCount(), 5);
     QCOMPARE(table->horizontalHeaderItem(BlurPanel::NameColumn)->text(), QStringLiteral("launch"));
 
     // The reference text's outcomes: expected, with their reason, not errors.
-    const int cl12 = rowNamed(table, QStringLiteral("cl12-16x16"));
+    const int cl12 = rowOf(table, BlurPanel::NameColumn, QStringLiteral("cl12-16x16"));
     QVERIFY(cl12 >= 0);
     QCOMPARE(cell(table, cl12, BlurPanel::StatusColumn), QStringLiteral("unsupported"));
     QVERIFY2(cell(table, cl12, BlurPanel::DetailColumn).contains(QStringLiteral("refused")),
              qPrintable(cell(table, cl12, BlurPanel::DetailColumn)));
     QVERIFY2(cell(table, cl12, BlurPanel::DetailColumn).contains(QStringLiteral("divide")),
              qPrintable(cell(table, cl12, BlurPanel::DetailColumn)));
-    const int cl20 = rowNamed(table, QStringLiteral("cl20-16x16"));
+    const int cl20 = rowOf(table, BlurPanel::NameColumn, QStringLiteral("cl20-16x16"));
     QVERIFY(cl20 >= 0);
     QCOMPARE(cell(table, cl20, BlurPanel::StatusColumn), QStringLiteral("unsupported")); // PoCL
     QVERIFY(!cell(table, cl20, BlurPanel::DetailColumn).isEmpty());
     QVERIFY(!panel->statusLabel()->text().contains(QStringLiteral("differ")));
 
     // Every launch that ran equals the reference on the gray plane (the image's luma).
-    const HostImage gray = histlab::ui::launchPlane(load(fixture(QStringLiteral("rgb8.png"))));
+    const HostImage gray = histlab::blurLaunchPlane(load(fixture(QStringLiteral("rgb8.png"))));
     const HostImage reference = histlab::boxBlurReference(gray, 1, BorderMode::Interior);
     for (const histlab::BlurLaunchResult& r : panel->result()->launches)
         if (histlab::statusRan(r.status)) {
             QVERIFY2(r.output.data == reference.data, histlab::blurLaunchName(r.launch));
             QCOMPARE(cell(table,
-                          rowNamed(table, QString::fromLatin1(histlab::blurLaunchName(r.launch))),
+                          rowOf(table, BlurPanel::NameColumn,
+                                QString::fromLatin1(histlab::blurLaunchName(r.launch))),
                           BlurPanel::VerifiedColumn),
                      QStringLiteral("yes"));
         }
     QCOMPARE(panel->compareView()->original().format(), QImage::Format_Grayscale8);
 
     // The padded launch: the range rounded up to 16 x 16 groups, corners at the interior's.
-    const int padded = rowNamed(table, QStringLiteral("padded-16x16"));
+    const int padded = rowOf(table, BlurPanel::NameColumn, QStringLiteral("padded-16x16"));
     QVERIFY(padded >= 0);
     QCOMPARE(cell(table, padded, BlurPanel::StatusColumn), QStringLiteral("verified"));
     QCOMPARE(cell(table, padded, BlurPanel::RangeColumn), QStringLiteral("48×32"));
@@ -292,14 +225,14 @@ void TestBlurPanel::launchDemoShowsExpectedOutcomesAndCorners() {
         QCOMPARE(cell(corners, k, 1), QStringLiteral("(16, 16)"));
         QCOMPARE(cell(corners, k, 2), QStringLiteral("n/a (OpenCL C 1.2)"));
     }
-    QVERIFY(panel->saveButton()->isEnabled());
+    QVERIFY(panel->saveResultButton()->isEnabled());
 
     // A refused launch has no output: its place says why, there is nothing to save.
     panel->selectRow(cl12);
     QVERIFY(panel->compareView()->result().isNull());
     QVERIFY2(panel->compareView()->placeholder().contains(QStringLiteral("refused")),
              qPrintable(panel->compareView()->placeholder()));
-    QVERIFY(!panel->saveButton()->isEnabled());
+    QVERIFY(!panel->saveResultButton()->isEnabled());
     QVERIFY(!panel->selectedOutput());
     QCOMPARE(cell(corners, 0, 0), QString());
 }
@@ -328,7 +261,7 @@ void TestBlurPanel::mismatchIsShownInRed() {
     choose(panel->launchCombo(), QStringLiteral("padded-16x16"));
     panel->radiusSpin()->setValue(2);
     panel->repeatsSpin()->setValue(1);
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     const QTableWidget* table = panel->runsTable();
     QCOMPARE(table->rowCount(), 1);
     QCOMPARE(cell(table, 0, BlurPanel::StatusColumn), QStringLiteral("mismatch"));
@@ -374,12 +307,10 @@ void TestBlurPanel::newRunReplacesRunningOneAndCancelKeepsResult() {
     window.openImage(path("big.png"));
     QVERIFY(shown.wait(kTimeoutMs));
     QVERIFY(!panel->result().has_value()); // another image: the old result went
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     QVERIFY(panel->result().has_value());
     panel->repeatsSpin()->setValue(1000);
-    QSignalSpy progress(window.findChild<histlab::ui::JobBridge*>(),
-                        &histlab::ui::JobBridge::blurProgress);
-    ended.clear();
+    QSignalSpy progress(panel, &BlurPanel::progressChanged);
     panel->startRun();
     QVERIFY(panel->isRunning());
     QVERIFY(panel->cancelButton()->isEnabled());
@@ -387,17 +318,13 @@ void TestBlurPanel::newRunReplacesRunningOneAndCancelKeepsResult() {
     QVERIFY(QTest::qWaitFor(
         [&] {
             return std::any_of(progress.begin(), progress.end(), [](const QList<QVariant>& p) {
-                return p.at(2).toString() == QStringLiteral("direct");
+                return p.at(1).toString() == QStringLiteral("direct");
             });
         },
         kTimeoutMs));
     QTest::qWait(100);
-    QTest::mouseClick(panel->cancelButton(), Qt::LeftButton);
-    QVERIFY(ended.wait(kTimeoutMs));
-    QVERIFY2(ended.first().first().toString().contains(QStringLiteral("cancelled")),
-             qPrintable(ended.first().first().toString()));
-    QVERIFY(!panel->isRunning());
-    QVERIFY(!panel->cancelButton()->isEnabled());
+    const QString notCancelled = cancelAndWait(panel);
+    QVERIFY2(notCancelled.isEmpty(), qPrintable(notCancelled)); // and idle, Cancel disabled
     QVERIFY(panel->result().has_value());
     QCOMPARE(panel->result()->request.repeats, 1); // the previous run's
 }
@@ -409,7 +336,7 @@ void TestBlurPanel::anotherImageClearsTheResult() {
     choose(panel->modeCombo(), QStringLiteral("Whole image"));
     choose(panel->variantCombo(), QStringLiteral("auto"));
     panel->repeatsSpin()->setValue(1);
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     QCOMPARE(panel->runsTable()->rowCount(), 1);
     // The same image analysed again (Run Again): the result stays.
     QSignalSpy shown(&window, &MainWindow::histogramShown);
@@ -421,7 +348,7 @@ void TestBlurPanel::anotherImageClearsTheResult() {
     QVERIFY(shown.wait(kTimeoutMs));
     QCOMPARE(panel->imageSource(), fixture(QStringLiteral("gray8.png")));
     QCOMPARE(panel->runsTable()->rowCount(), 0);
-    QVERIFY(!panel->saveButton()->isEnabled());
+    QVERIFY(!panel->saveResultButton()->isEnabled());
     QCOMPARE(panel->compareView()->imageSize(), QSize(37, 23));
     QVERIFY(panel->compareView()->result().isNull());
 
@@ -562,7 +489,7 @@ void TestBlurPanel::saveWritesTheResultAndReloads() {
     choose(panel->variantCombo(), QStringLiteral("auto"));
     panel->radiusSpin()->setValue(2);
     panel->repeatsSpin()->setValue(1);
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     const HostImage* output = panel->selectedOutput();
     QVERIFY(output);
     QCOMPARE(output->depth, 16);
@@ -573,7 +500,7 @@ void TestBlurPanel::saveWritesTheResultAndReloads() {
         asked = start;
         return path("blurred.png");
     });
-    QTest::mouseClick(panel->saveButton(), Qt::LeftButton);
+    QTest::mouseClick(panel->saveResultButton(), Qt::LeftButton);
     QVERIFY2(asked.contains(QStringLiteral("gray16-blur-r2-")) &&
                  asked.endsWith(QStringLiteral(".png")),
              qPrintable(asked));
@@ -609,7 +536,7 @@ void TestBlurPanel::failedSaveSaysWhyAndLeavesNoFile() {
     QVERIFY(panel);
     choose(panel->modeCombo(), QStringLiteral("Whole image"));
     panel->repeatsSpin()->setValue(1);
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     panel->setErrorDialogsEnabled(true); // the message box is part of what is checked
     QSignalSpy problems(panel, &BlurPanel::problem);
     const histlab::ui::ExportResult saved = panel->saveResultTo(dir.filePath(target));

@@ -4,10 +4,8 @@
 // the device's properties on the clipboard; Export JSON writes what `histlab-cli devices
 // --json` prints, and an export that cannot succeed leaves no file. In the window, Ctrl+Shift+D
 // and Ctrl+D open the Devices and Dashboard tabs.
-#include "dashboardpanel.h"
-#include "devicepanel.h"
-#include "logging.h"
-#include "mainwindow.h"
+#include "panels/dashboardpanel.h"
+#include "panels/devicepanel.h"
 #include "uitestsupport.h"
 
 #include <QClipboard>
@@ -21,28 +19,24 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QtTest>
 
-using histlab::ui::DevicePanel;
-using histlab::ui::JobBridge;
-using histlab::ui::MainWindow;
-using histlab::uitest::kTimeoutMs;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
 namespace {
 
 /// The value of the table's row named `name` (empty when there is none).
 QString propertyValue(const QTableWidget* table, const QString& name) {
-    for (int row = 0; row < table->rowCount(); ++row)
-        if (table->item(row, 0) && table->item(row, 0)->text() == name && table->item(row, 1))
-            return table->item(row, 1)->text();
-    return {};
+    const int row = rowOf(table, 0, name);
+    return row < 0 ? QString() : cell(table, row, 1);
 }
 
 } // namespace
 
-class TestDevicePanel : public QObject {
+class TestDevicePanel : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
@@ -54,17 +48,12 @@ private slots:
     void theWindowOpensTheTabs();
 
 private:
-    QString path(const QString& name) const { return m_dir.filePath(name); }
-
-    QTemporaryDir m_dir;
     JobBridge* m_bridge = nullptr;
     DevicePanel* m_panel = nullptr;
 };
 
 void TestDevicePanel::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(path("settings"));
+    QVERIFY(setUpFolder());
     m_bridge = new JobBridge;
     m_panel = new DevicePanel(m_bridge);
     QSignalSpy shown(m_panel, &DevicePanel::devicesShown);

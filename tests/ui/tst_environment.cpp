@@ -6,7 +6,7 @@
 // the window's tests crashed in CI inside getenv(). This test wraps setenv/unsetenv/putenv,
 // drives a JobBridge through a device listing and an analysis, and fails on any environment
 // write made off the GUI thread.
-#include "jobbridge.h"
+#include "bridge/jobbridge.h"
 #include "uitestsupport.h"
 
 #include <QSignalSpy>

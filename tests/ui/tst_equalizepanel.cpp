@@ -4,13 +4,11 @@
 // before and after and their CDFs (in % on the right axis); Save Result writes the full-depth
 // output and it reloads equal, Export Plot and Export CSV write their files, and a save that
 // cannot succeed says why and leaves no file; a run that fails says why in the tab.
-#include "compareview.h"
-#include "equalizepanel.h"
-#include "logging.h"
-#include "mainwindow.h"
+#include "bridge/logging.h"
+#include "panels/equalizepanel.h"
 #include "uitestsupport.h"
+#include "views/compareview.h"
 
-#include <io/imageio.h>
 #include <pipelines/equalize/equalize.h>
 
 #include <qcustomplot.h>
@@ -25,32 +23,13 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QtTest>
 
-using histlab::HostImage;
-using histlab::ui::EqualizePanel;
-using histlab::ui::MainWindow;
-using histlab::uitest::kTimeoutMs;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
-namespace {
-
-QString fixture(const QString& name) {
-    return QStringLiteral(HISTLAB_TEST_DATA_DIR "/") + name;
-}
-
-HostImage load(const QString& path) {
-    return histlab::loadImage(QFile::encodeName(path).toStdString());
-}
-
-QString cell(const QTableWidget* table, int row, int column) {
-    const QTableWidgetItem* item = table->item(row, column);
-    return item ? item->text() : QString();
-}
-
-} // namespace
-
-class TestEqualizePanel : public QObject {
+class TestEqualizePanel : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
@@ -62,48 +41,22 @@ private slots:
     void saveAndExportsWriteFiles();
     void failedSaveSaysWhyAndLeavesNoFile();
     void failedRunSaysWhyInTheTab();
-
-private:
-    /// A window showing `image`, on the Equalize tab (opened with Ctrl+Shift+E).
-    static EqualizePanel* prepare(MainWindow& window, const QString& image);
-    /// Clicks Run and waits for the end; false on a timeout.
-    static bool run(EqualizePanel* panel);
-    QString path(const QString& name) const { return m_dir.filePath(name); }
-
-    QTemporaryDir m_dir;
 };
 
-void TestEqualizePanel::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(path("settings"));
-}
-
-EqualizePanel* TestEqualizePanel::prepare(MainWindow& window, const QString& image) {
-    window.setErrorDialogsEnabled(false);
-    window.show();
-    QSignalSpy shown(&window, &MainWindow::histogramShown);
-    window.openImage(image);
-    if (!shown.wait(kTimeoutMs))
-        return nullptr;
-    if (!QTest::qWaitForWindowActive(&window))
-        return nullptr;
-    QTest::keyClick(&window, Qt::Key_E, Qt::ControlModifier | Qt::ShiftModifier); // View › Eq.
-    EqualizePanel* panel = window.equalizePanel();
-    if (window.tabs()->currentWidget() != panel)
-        return nullptr;
-    panel->setErrorDialogsEnabled(false);
-    panel->repeatsSpin()->setValue(2);
-    QObject::connect(panel, &EqualizePanel::problem, panel, [](const QString& message) {
-        qWarning("equalize tab: %s", qPrintable(message)); // in the test's log
-    });
+/// A window showing `image`, on the Equalize tab (opened with Ctrl+Shift+E), two timed
+/// runs.
+static EqualizePanel* prepare(MainWindow& window, const QString& image) {
+    EqualizePanel* panel = showWindow(window, image)
+                               ? openTab(window, window.equalizePanel(),
+                                         Qt::ControlModifier | Qt::ShiftModifier | Qt::Key_E)
+                               : nullptr;
+    if (panel)
+        panel->repeatsSpin()->setValue(2);
     return panel;
 }
 
-bool TestEqualizePanel::run(EqualizePanel* panel) {
-    QSignalSpy ended(panel, &EqualizePanel::runEnded);
-    QTest::mouseClick(panel->runButton(), Qt::LeftButton);
-    return ended.wait(kTimeoutMs);
+void TestEqualizePanel::initTestCase() {
+    QVERIFY(setUpFolder());
 }
 
 void TestEqualizePanel::withoutAnImageRunIsDisabled() {
@@ -111,7 +64,7 @@ void TestEqualizePanel::withoutAnImageRunIsDisabled() {
     window.setErrorDialogsEnabled(false);
     EqualizePanel* panel = window.equalizePanel();
     QVERIFY(!panel->runButton()->isEnabled());
-    QVERIFY(!panel->saveButton()->isEnabled());
+    QVERIFY(!panel->saveResultButton()->isEnabled());
     QVERIFY(!panel->exportPlotButton()->isEnabled());
     QSignalSpy problems(panel, &EqualizePanel::problem);
     panel->startRun();
@@ -135,7 +88,7 @@ void TestEqualizePanel::equalsReference() {
     EqualizePanel* panel = prepare(window, fixture(image));
     QVERIFY(panel);
     QVERIFY(panel->runButton()->isEnabled());
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     QVERIFY(panel->result().has_value());
     QVERIFY(!panel->isRunning());
 
@@ -192,9 +145,9 @@ void TestEqualizePanel::equalsReference() {
     QVERIFY(!panel->compareView()->result().isNull());
     QCOMPARE(panel->compareView()->result().size(), panel->compareView()->original().size());
     QCOMPARE(panel->compareView()->imageSize(), QSize(input.width, input.height));
-    QVERIFY(panel->saveButton()->isEnabled());
+    QVERIFY(panel->saveResultButton()->isEnabled());
     QVERIFY(panel->exportPlotButton()->isEnabled());
-    QVERIFY(panel->exportCsvButton()->isEnabled());
+    QVERIFY(panel->saveCsvButton()->isEnabled());
 }
 
 void TestEqualizePanel::ctrlEnterRunsInTheTab() {
@@ -217,7 +170,7 @@ void TestEqualizePanel::saveAndExportsWriteFiles() {
     MainWindow window;
     EqualizePanel* panel = prepare(window, fixture(QStringLiteral("gray16.png")));
     QVERIFY(panel);
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     const HostImage& output = panel->result()->run.output;
 
     // Save Result through the button and the chooser: the full 16-bit output.
@@ -226,7 +179,7 @@ void TestEqualizePanel::saveAndExportsWriteFiles() {
         asked = start;
         return path("equalized.png");
     });
-    QTest::mouseClick(panel->saveButton(), Qt::LeftButton);
+    QTest::mouseClick(panel->saveResultButton(), Qt::LeftButton);
     QVERIFY2(asked.endsWith(QStringLiteral("gray16-equalized.png")), qPrintable(asked));
     const HostImage reloaded = load(path("equalized.png"));
     QCOMPARE(reloaded.depth, 16);
@@ -243,7 +196,7 @@ void TestEqualizePanel::saveAndExportsWriteFiles() {
         QVERIFY2(QFileInfo(path(name)).size() > 0, qPrintable(name));
     }
     QVERIFY(!QImage(path("plot.png")).isNull());
-    QVERIFY(panel->exportCsvTo(path("hist.csv")).ok);
+    QVERIFY(panel->saveCsvTo(path("hist.csv")).ok);
     QFile csv(path("hist.csv"));
     QVERIFY(csv.open(QIODevice::ReadOnly));
     const QStringList lines =
@@ -262,7 +215,7 @@ void TestEqualizePanel::failedSaveSaysWhyAndLeavesNoFile() {
     MainWindow window;
     EqualizePanel* panel = prepare(window, fixture(QStringLiteral("rgb8.png")));
     QVERIFY(panel);
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     panel->setErrorDialogsEnabled(true); // the message box is part of what is checked
     QSignalSpy problems(panel, &EqualizePanel::problem);
     const histlab::ui::ExportResult saved =
@@ -278,10 +231,9 @@ void TestEqualizePanel::failedSaveSaysWhyAndLeavesNoFile() {
     QVERIFY(box->text().contains(saved.message));
     box->close();
     // The CSV likewise.
-    QVERIFY(!panel->exportCsvTo(dir.filePath(QStringLiteral("missing/hist.csv"))).ok);
+    QVERIFY(!panel->saveCsvTo(dir.filePath(QStringLiteral("missing/hist.csv"))).ok);
     // Nothing written, not even a temporary file.
-    QCOMPARE(dir.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System),
-             QStringList());
+    QCOMPARE(entries(dir.path()), QStringList());
 }
 
 void TestEqualizePanel::failedRunSaysWhyInTheTab() {
@@ -293,13 +245,13 @@ void TestEqualizePanel::failedRunSaysWhyInTheTab() {
     QVERIFY(panel);
     QVERIFY(QFile::remove(path("vanishing.png")));
     QSignalSpy problems(panel, &EqualizePanel::problem);
-    QVERIFY(run(panel));
+    QVERIFY(runToEnd(panel));
     QCOMPARE(problems.count(), 1);
     QVERIFY2(problems.first().first().toString().contains(QStringLiteral("vanishing.png")),
              qPrintable(problems.first().first().toString()));
     QVERIFY(panel->statusLabel()->styleSheet().contains(QStringLiteral("c00000")));
     QVERIFY(!panel->result().has_value());
-    QVERIFY(!panel->saveButton()->isEnabled());
+    QVERIFY(!panel->saveResultButton()->isEnabled());
     QVERIFY(panel->runButton()->isEnabled());
 }
 

@@ -3,10 +3,8 @@
 // a run saved as JSON opens again with the same points; a saved run laid under a new one as a
 // baseline draws the matching curves; exports write valid files; bad files are refused with
 // the reason.
-#include "experimentpanel.h"
-#include "experimentplot.h"
-#include "logging.h"
-#include "mainwindow.h"
+#include "panels/experimentpanel.h"
+#include "plots/experimentplot.h"
 #include "uitestsupport.h"
 
 #include <QComboBox>
@@ -18,54 +16,31 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QtTest>
 
-using histlab::ExperimentKind;
-using histlab::ui::ExperimentPanel;
-using histlab::ui::MainWindow;
-using histlab::uitest::kTimeoutMs;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
-class TestExperiments : public QObject {
+class TestExperiments : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
+    void initTestCase() { QVERIFY(setUpFolder()); }
     void smallSweepGrowsThePlot();
     void cancelStopsTheSweep();
     void savedRunOpensAgainAndServesAsBaseline();
     void badFilesAreRefused();
     void imageDistributionNeedsAnImage();
-
-private:
-    /// A window with the device list arrived and the tab set for a quick atomics sweep.
-    static ExperimentPanel* prepare(MainWindow& window, const QStringList& distributions);
-    static void choose(QListWidget* list, const QStringList& texts);
-    QString path(const QString& name) const { return m_dir.filePath(name); }
-
-    QTemporaryDir m_dir;
 };
 
-void TestExperiments::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(path("settings"));
-}
-
-void TestExperiments::choose(QListWidget* list, const QStringList& texts) {
-    for (int i = 0; i < list->count(); ++i)
-        list->item(i)->setCheckState(texts.contains(list->item(i)->text()) ? Qt::Checked
-                                                                           : Qt::Unchecked);
-}
-
-ExperimentPanel* TestExperiments::prepare(MainWindow& window, const QStringList& distributions) {
-    window.setErrorDialogsEnabled(false);
-    window.show();
+/// A window with the device list arrived and the tab set for a quick atomics sweep.
+static ExperimentPanel* prepare(MainWindow& window, const QStringList& distributions) {
+    if (!showWindow(window))
+        return nullptr;
     window.tabs()->setCurrentIndex(1);
     ExperimentPanel* panel = window.experimentPanel();
-    QObject::connect(panel, &ExperimentPanel::problem, panel, [](const QString& message) {
-        qWarning("experiments tab: %s", qPrintable(message)); // in the test's log
-    });
+    logProblems(panel);
     // The device list comes from the worker.
     if (!QTest::qWaitFor([&] { return panel->deviceList()->item(0)->data(Qt::UserRole).isValid(); },
                          kTimeoutMs))
@@ -85,11 +60,10 @@ void TestExperiments::smallSweepGrowsThePlot() {
     QVERIFY(panel);
     QSignalSpy ended(panel, &ExperimentPanel::runEnded);
     int pointsSeenWhileRunning = 0;
-    connect(window.findChild<histlab::ui::JobBridge*>(), &histlab::ui::JobBridge::experimentPoint,
-            this, [&] {
-                if (panel->isRunning())
-                    pointsSeenWhileRunning = panel->plot()->pointCount();
-            });
+    connect(panel, &ExperimentPanel::pointAdded, this, [&] {
+        if (panel->isRunning())
+            pointsSeenWhileRunning = panel->plot()->pointCount();
+    });
     QTest::mouseClick(panel->runButton(), Qt::LeftButton);
     QVERIFY(panel->isRunning());
     QVERIFY(!panel->runButton()->isEnabled());
@@ -99,8 +73,8 @@ void TestExperiments::smallSweepGrowsThePlot() {
     QVERIFY2(pointsSeenWhileRunning >= 7, qPrintable(QString::number(pointsSeenWhileRunning)));
     QCOMPARE(panel->plot()->graphCount(), 2); // one curve per distribution
     QCOMPARE(panel->table()->rowCount(), 8);
-    QVERIFY(panel->run().has_value());
-    for (const histlab::ExperimentPoint& p : panel->run()->points)
+    QVERIFY(panel->result().has_value());
+    for (const histlab::ExperimentPoint& p : panel->result()->points)
         QCOMPARE(p.status, histlab::Status::Verified);
     QVERIFY(panel->runButton()->isEnabled());
     // A tooltip at a drawn point names its parameters.
@@ -120,15 +94,11 @@ void TestExperiments::cancelStopsTheSweep() {
     QVERIFY(panel);
     panel->sizeSpin()->setValue(16); // slow enough on PoCL to cancel midway
     panel->repeatsSpin()->setValue(3);
-    QSignalSpy ended(panel, &ExperimentPanel::runEnded);
-    QSignalSpy points(window.findChild<histlab::ui::JobBridge*>(),
-                      &histlab::ui::JobBridge::experimentPoint);
+    QSignalSpy points(panel, &ExperimentPanel::pointAdded);
     panel->startRun();
     QVERIFY(points.wait(kTimeoutMs)); // the first point
-    QTest::mouseClick(panel->cancelButton(), Qt::LeftButton);
-    QVERIFY(ended.wait(kTimeoutMs));
-    QVERIFY2(ended.first().first().toString().contains(QStringLiteral("cancelled")),
-             qPrintable(ended.first().first().toString()));
+    const QString notCancelled = cancelAndWait(panel);
+    QVERIFY2(notCancelled.isEmpty(), qPrintable(notCancelled));
     QVERIFY(panel->plot()->pointCount() < 16);
     QVERIFY(!panel->isRunning());
     QVERIFY(panel->runButton()->isEnabled());
@@ -141,8 +111,8 @@ void TestExperiments::savedRunOpensAgainAndServesAsBaseline() {
     QSignalSpy ended(panel, &ExperimentPanel::runEnded);
     panel->startRun();
     QVERIFY(ended.wait(kTimeoutMs));
-    QVERIFY(panel->saveRunTo(path("run.json")).ok);
-    QVERIFY(panel->exportCsvTo(path("run.csv")).ok);
+    QVERIFY(panel->saveJsonTo(path("run.json")).ok);
+    QVERIFY(panel->saveCsvTo(path("run.csv")).ok);
     histlab::ui::PlotExportOptions png;
     QVERIFY(panel->exportPlotTo(path("run.png"), png).ok);
     QFile image(path("run.png"));
@@ -159,9 +129,9 @@ void TestExperiments::savedRunOpensAgainAndServesAsBaseline() {
     QVERIFY(reopened->openRunFrom(path("run.json")).ok);
     QCOMPARE(reopened->plot()->pointCount(), 4);
     QCOMPARE(reopened->table()->rowCount(), 4);
-    QCOMPARE(reopened->run()->points.size(), panel->run()->points.size());
+    QCOMPARE(reopened->result()->points.size(), panel->result()->points.size());
     for (std::size_t i = 0; i < 4; ++i)
-        QCOMPARE(reopened->run()->points[i].gbps, panel->run()->points[i].gbps);
+        QCOMPARE(reopened->result()->points[i].gbps, panel->result()->points[i].gbps);
 
     // As a baseline under a new run: its curve is drawn dashed, the CSV compares point by point.
     QVERIFY(panel->openBaselineFrom(path("run.json")).ok);
@@ -176,7 +146,7 @@ void TestExperiments::savedRunOpensAgainAndServesAsBaseline() {
         dashed = dashed || (panel->plot()->graph(i)->pen().style() == Qt::DashLine &&
                             panel->plot()->graph(i)->name().contains(QStringLiteral("baseline")));
     QVERIFY(dashed);
-    QVERIFY(panel->exportCsvTo(path("compared.csv")).ok);
+    QVERIFY(panel->saveCsvTo(path("compared.csv")).ok);
     QFile compared(path("compared.csv"));
     QVERIFY(compared.open(QIODevice::ReadOnly | QIODevice::Text));
     const QStringList lines =
@@ -201,7 +171,7 @@ void TestExperiments::badFilesAreRefused() {
     text.close();
     QVERIFY(!panel->openRunFrom(path("notes.json")).ok);
     QVERIFY(!panel->openRunFrom(path("missing.json")).ok);
-    QVERIFY(!panel->saveRunTo(path("nothing.json")).ok); // nothing has run
+    QVERIFY(!panel->saveJsonTo(path("nothing.json")).ok); // nothing has run
     QCOMPARE(problems.count(), 3);
     QVERIFY(problems[0].first().toString().contains(QStringLiteral("not a HistLab experiment")));
     QVERIFY(problems[1].first().toString().contains(QStringLiteral("missing.json")));
@@ -226,7 +196,7 @@ void TestExperiments::imageDistributionNeedsAnImage() {
     panel->startRun();
     QVERIFY(ended.wait(kTimeoutMs));
     QCOMPARE(panel->plot()->pointCount(), 4);
-    for (const histlab::ExperimentPoint& p : panel->run()->points) {
+    for (const histlab::ExperimentPoint& p : panel->result()->points) {
         QCOMPARE(QString::fromStdString(p.distribution), QStringLiteral("image"));
         QCOMPARE(p.status, histlab::Status::Verified);
     }

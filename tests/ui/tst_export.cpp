@@ -2,13 +2,13 @@
 // size asked for, the histograms and statistics as the CLI's CSV, the plot on the clipboard. A
 // failed export names the file, leaves neither the file nor a temporary one behind, and the
 // folder of a successful one is remembered (QSettings) as the dialogs' next start folder.
-#include "exportdialog.h"
-#include "exporter.h"
-#include "histogramplot.h"
-#include "logging.h"
-#include "mainwindow.h"
-#include "statisticspanel.h"
+#include "bridge/logging.h"
+#include "panels/statisticspanel.h"
+#include "plots/histogramplot.h"
 #include "uitestsupport.h"
+#include "window/exportdialog.h"
+#include "window/exporter.h"
+#include "window/mainwindow.h"
 
 #include <pipelines/histogram256/histogramstats.h>
 
@@ -31,15 +31,11 @@
 
 #include <memory>
 
-using histlab::ui::ExportDialog;
-using histlab::ui::ExportResult;
-using histlab::ui::MainWindow;
-using histlab::ui::PlotExportOptions;
-using histlab::ui::PlotFormat;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
 Q_DECLARE_METATYPE(histlab::ui::PlotFormat)
-
-using histlab::uitest::kTimeoutMs;
 
 namespace {
 
@@ -64,15 +60,9 @@ QAction* findAction(const MainWindow& window, const QString& text) {
     return nullptr;
 }
 
-/// Every entry of a folder, to see that nothing (no temporary) was left behind.
-QStringList entries(const QString& folder) {
-    return QDir(folder).entryList(QDir::AllEntries | QDir::Hidden | QDir::System |
-                                  QDir::NoDotAndDotDot);
-}
-
 } // namespace
 
-class TestExport : public QObject {
+class TestExport : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
@@ -93,14 +83,11 @@ private:
     /// Runs one export of `kind` ("png", "jpg", "pdf", "svg", "histogram", "statistics").
     ExportResult exportAs(const QString& kind, const QString& path);
 
-    QTemporaryDir m_dir;
     std::unique_ptr<MainWindow> m_window; // shows the bundled sample
 };
 
 void TestExport::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(m_dir.filePath("settings"));
+    QVERIFY(setUpFolder());
 
     m_window = std::make_unique<MainWindow>();
     m_window->setErrorDialogsEnabled(false);

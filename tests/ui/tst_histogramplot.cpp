@@ -1,6 +1,6 @@
 // The histogram plot's options (ui/histogramplot.h): channel visibility, bars or lines, a
 // logarithmic count axis, the cumulative overlay, the tooltip text and the options menu.
-#include "histogramplot.h"
+#include "plots/histogramplot.h"
 
 #include <QMenu>
 #include <QSignalSpy>

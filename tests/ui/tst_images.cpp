@@ -2,11 +2,11 @@
 // and QDrop events with file URLs) and the refusals of what is not an image, the Images list
 // with its thumbnails and its failed entries, File › Open Recent, the Log panel, and the
 // window's layout remembered across sessions.
-#include "imagelist.h"
-#include "logging.h"
-#include "logpanel.h"
-#include "mainwindow.h"
+#include "bridge/logging.h"
+#include "panels/logpanel.h"
 #include "uitestsupport.h"
+#include "views/imagelist.h"
+#include "window/mainwindow.h"
 
 #include <QAction>
 #include <QApplication>
@@ -24,14 +24,11 @@
 #include <QUrl>
 #include <QtTest>
 
-using histlab::ui::ImageList;
-using histlab::ui::LogPanel;
-using histlab::ui::MainWindow;
-using histlab::ui::RecentFiles;
-using histlab::uitest::kTimeoutMs;
-using histlab::uitest::makeImage;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
-class TestImages : public QObject {
+class TestImages : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
@@ -47,17 +44,12 @@ private slots:
     void layoutIsRemembered();
 
 private:
-    QString path(const QString& name) const { return m_dir.filePath(name); }
     /// Sends a drag-enter and a drop of `mime` onto the window's centre, as a drag would.
     static bool dragAndDrop(MainWindow& window, QMimeData* mime);
-
-    QTemporaryDir m_dir;
 };
 
 void TestImages::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(path("settings"));
+    QVERIFY(setUpFolder());
     QVERIFY(makeImage(64, 48, QImage::Format_RGB888).save(path("a.png")));
     QVERIFY(makeImage(33, 17, QImage::Format_Grayscale8).save(path("b.png")));
     QVERIFY(makeImage(120, 80, QImage::Format_RGB888).save(path("c.jpg")));
@@ -71,7 +63,7 @@ void TestImages::initTestCase() {
     damaged.write("\x89PNG\r\n\x1a\n", 8);
     damaged.write(QByteArray(100, 'x'));
     damaged.close();
-    QVERIFY(QDir(m_dir.path()).mkdir(QStringLiteral("folder")));
+    QVERIFY(QDir().mkdir(path(QStringLiteral("folder"))));
 }
 
 void TestImages::init() {

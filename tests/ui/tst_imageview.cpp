@@ -2,13 +2,13 @@
 // a dragged region, all in full-image pixels even when the preview is downscaled), then in the
 // window on PoCL: a selected region becomes the histograms' and statistics' input, clearing it
 // brings the whole image back, and of a quick series of regions the last one is what shows.
-#include "histogramplot.h"
-#include "imageview.h"
-#include "logging.h"
-#include "mainwindow.h"
-#include "runpanel.h"
-#include "statisticspanel.h"
+#include "bridge/logging.h"
+#include "panels/runpanel.h"
+#include "panels/statisticspanel.h"
+#include "plots/histogramplot.h"
 #include "uitestsupport.h"
+#include "views/imageview.h"
+#include "window/mainwindow.h"
 
 #include <image/image.h>
 #include <io/imageio.h>
@@ -31,14 +31,9 @@
 #include <optional>
 #include <vector>
 
-using histlab::Region;
-using histlab::ui::ImageView;
-using histlab::ui::MainWindow;
-using histlab::ui::StatisticsPanel;
-
-using histlab::uitest::kTimeoutMs;
-using histlab::uitest::makeImage;
-using histlab::uitest::plottedValues;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
 namespace {
 
@@ -136,7 +131,7 @@ void verifyShown(const MainWindow& window,
 
 } // namespace
 
-class TestImageView : public QObject {
+class TestImageView : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
@@ -161,16 +156,13 @@ private slots:
     void histogramFollowsTheDrag();
 
 private:
-    QTemporaryDir m_dir;
     QImage m_large; // 3000 x 1000 RGB, also saved as large.ppm
 };
 
 void TestImageView::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(m_dir.filePath("settings"));
+    QVERIFY(setUpFolder());
     m_large = makeImage(3000, 1000, QImage::Format_RGB888);
-    QVERIFY(m_large.save(m_dir.filePath("large.ppm")));
+    QVERIFY(m_large.save(path("large.ppm")));
 }
 
 void TestImageView::mapsAtFit_data() {
@@ -596,7 +588,7 @@ void TestImageView::regionDrivesHistogram() {
 }
 
 void TestImageView::regionOfDownscaledImage() {
-    const QString file = m_dir.filePath("large.ppm");
+    const QString file = path("large.ppm");
     MainWindow window;
     window.setErrorDialogsEnabled(false);
     window.show();
@@ -688,7 +680,7 @@ void TestImageView::histogramFollowsTheDrag() {
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QSignalSpy shown(&window, &MainWindow::histogramShown);
-    window.openImage(m_dir.filePath("large.ppm"));
+    window.openImage(path("large.ppm"));
     QVERIFY(shown.wait(kTimeoutMs));
 
     ImageView* view = window.imageView();
@@ -720,7 +712,7 @@ void TestImageView::histogramFollowsTheDrag() {
                              kTimeoutMs);
     QCOMPARE(window.currentRun().passes.front().stats.samplesMs.size(),
              std::size_t(window.runPanel()->repeats()));
-    verifyShown(window, regionCounts(m_dir.filePath("large.ppm"), final),
+    verifyShown(window, regionCounts(path("large.ppm"), final),
                 std::uint64_t(final.width) * final.height);
     qInfo("%d histograms shown while dragging", shownWhileDragging);
 }

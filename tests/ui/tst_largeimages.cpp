@@ -6,11 +6,11 @@
 //
 // This test runs alone (RUN_SERIAL in CTest): the bound is about this program's event loop, and
 // another test's threads competing for the 2 cores would measure the machine instead.
-#include "imageview.h"
-#include "jobbridge.h"
-#include "logging.h"
-#include "mainwindow.h"
+#include "bridge/jobbridge.h"
+#include "bridge/logging.h"
 #include "uitestsupport.h"
+#include "views/imageview.h"
+#include "window/mainwindow.h"
 
 #include <image/image.h>
 #include <pipelines/histogram256/histogram256.h>
@@ -30,12 +30,9 @@
 #include <thread>
 #include <vector>
 
-using histlab::HostImage;
-using histlab::ui::AnalysisRequest;
-using histlab::ui::ImageAnalysis;
-using histlab::ui::JobBridge;
-using histlab::ui::MainWindow;
-using histlab::uitest::kTimeoutMs;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
 namespace {
 
@@ -89,27 +86,22 @@ bool sameCounts(const histlab::HistogramRun& run,
 
 } // namespace
 
-class TestLargeImages : public QObject {
+class TestLargeImages : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
     void initTestCase();
     void hundredMegapixelsOpenWithoutFreezing();
     void imageLargerThanOnePieceIsExact();
-
-private:
-    QTemporaryDir m_dir;
 };
 
 void TestLargeImages::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(m_dir.filePath("settings"));
+    QVERIFY(setUpFolder());
 }
 
 void TestLargeImages::hundredMegapixelsOpenWithoutFreezing() {
-    const QString path = m_dir.filePath(QStringLiteral("100mp.ppm"));
-    const HostImage pixels = writePpm(path, 12500, 8000); // 100 megapixels, 300 MB
+    const QString file = path(QStringLiteral("100mp.ppm"));
+    const HostImage pixels = writePpm(file, 12500, 8000); // 100 megapixels, 300 MB
     QVERIFY(!pixels.data.empty());
     const auto expected = referenceCounts(pixels);
 
@@ -150,7 +142,7 @@ void TestLargeImages::hundredMegapixelsOpenWithoutFreezing() {
     });
     timer.start();
     guiTicks.push_back(clock.elapsed());
-    window.openImage(path);
+    window.openImage(file);
     const qint64 submitMs = clock.elapsed();
     // A real event loop: QTRY_* would sleep in QTest::qWait between its checks, and those
     // sleeps are what the timer would then measure.
@@ -197,15 +189,15 @@ void TestLargeImages::hundredMegapixelsOpenWithoutFreezing() {
 
 void TestLargeImages::imageLargerThanOnePieceIsExact() {
     // 3000 x 1001 RGB is about 9 MB; pieces of 1 MiB make 9 of them, the last one short.
-    const QString path = m_dir.filePath(QStringLiteral("pieces.ppm"));
-    const HostImage pixels = writePpm(path, 3000, 1001);
+    const QString file = path(QStringLiteral("pieces.ppm"));
+    const HostImage pixels = writePpm(file, 3000, 1001);
     QVERIFY(!pixels.data.empty());
 
     JobBridge bridge;
     QSignalSpy finished(&bridge, &JobBridge::analysisFinished);
     QSignalSpy failed(&bridge, &JobBridge::analysisFailed);
     AnalysisRequest request;
-    request.source = path;
+    request.source = file;
     request.device = QStringLiteral("cpu");
     request.repeats = 1;
     request.maxPieceBytes = std::size_t(1) << 20;

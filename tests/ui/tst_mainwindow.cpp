@@ -1,12 +1,12 @@
 // The main window on the offscreen platform: it shows the histograms of what it opened and
 // their statistics, keeps the previous image when a file is bad, lets the newest request win,
 // and never blocks its thread while the worker computes (tst_largeimages measures that).
-#include "histogramplot.h"
-#include "imageview.h"
-#include "logging.h"
-#include "mainwindow.h"
-#include "statisticspanel.h"
+#include "bridge/logging.h"
+#include "panels/statisticspanel.h"
+#include "plots/histogramplot.h"
 #include "uitestsupport.h"
+#include "views/imageview.h"
+#include "window/mainwindow.h"
 
 #include <image/image.h>
 #include <io/imageio.h>
@@ -28,14 +28,9 @@
 #include <limits>
 #include <vector>
 
-using histlab::ChannelStatistics;
-using histlab::ui::HistogramPlot;
-using histlab::ui::MainWindow;
-using histlab::ui::StatisticsPanel;
-
-using histlab::uitest::kTimeoutMs;
-using histlab::uitest::makeImage;
-using histlab::uitest::plottedValues;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
 namespace {
 
@@ -125,7 +120,7 @@ std::vector<PixelSummary> summarisePixels(const histlab::HostImage& image) {
 
 } // namespace
 
-class TestMainWindow : public QObject {
+class TestMainWindow : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
@@ -146,22 +141,18 @@ private slots:
 private:
     /// Opens `source` in `window` and waits for its histograms to be on screen.
     bool openAndWait(MainWindow& window, const QString& source);
-
-    QTemporaryDir m_dir;
 };
 
 void TestMainWindow::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(m_dir.filePath("settings"));
-    QVERIFY(makeImage(64, 48, QImage::Format_RGBA8888).save(m_dir.filePath("rgba.png")));
-    QVERIFY(makeImage(33, 17, QImage::Format_Grayscale8).save(m_dir.filePath("gray.png")));
+    QVERIFY(setUpFolder());
+    QVERIFY(makeImage(64, 48, QImage::Format_RGBA8888).save(path("rgba.png")));
+    QVERIFY(makeImage(33, 17, QImage::Format_Grayscale8).save(path("gray.png")));
     // Large enough that a run takes a while on PoCL (about 24 MB of RGB).
-    QVERIFY(makeImage(4000, 2000, QImage::Format_RGB888).save(m_dir.filePath("large.ppm")));
-    QFile empty(m_dir.filePath("empty.png"));
+    QVERIFY(makeImage(4000, 2000, QImage::Format_RGB888).save(path("large.ppm")));
+    QFile empty(path("empty.png"));
     QVERIFY(empty.open(QIODevice::WriteOnly));
     empty.close();
-    QFile text(m_dir.filePath("notes.png"));
+    QFile text(path("notes.png"));
     QVERIFY(text.open(QIODevice::WriteOnly | QIODevice::Text));
     text.write("This is a text file with an image's name.\n");
     text.close();
@@ -180,9 +171,9 @@ void TestMainWindow::showsHistograms_data() {
 
     QTest::newRow("bundled sample")
         << MainWindow::sampleImagePath() << 451 * 300 << QStringList{"r", "g", "b", "gray"};
-    QTest::newRow("rgba png") << m_dir.filePath("rgba.png") << 64 * 48
+    QTest::newRow("rgba png") << path("rgba.png") << 64 * 48
                               << QStringList{"r", "g", "b", "a", "gray"};
-    QTest::newRow("gray png") << m_dir.filePath("gray.png") << 33 * 17 << QStringList{"gray"};
+    QTest::newRow("gray png") << path("gray.png") << 33 * 17 << QStringList{"gray"};
 }
 
 void TestMainWindow::showsHistograms() {
@@ -360,9 +351,9 @@ void TestMainWindow::badFileKeepsPreviousImage_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("reason"); // a word the core's message must contain
 
-    QTest::newRow("empty file") << m_dir.filePath("empty.png") << "empty";
-    QTest::newRow("text file") << m_dir.filePath("notes.png") << "image";
-    QTest::newRow("missing file") << m_dir.filePath("absent.png") << "no such file";
+    QTest::newRow("empty file") << path("empty.png") << "empty";
+    QTest::newRow("text file") << path("notes.png") << "image";
+    QTest::newRow("missing file") << path("absent.png") << "no such file";
 }
 
 void TestMainWindow::badFileKeepsPreviousImage() {
@@ -403,18 +394,18 @@ void TestMainWindow::newestRequestWins() {
     window.show();
     QSignalSpy shown(&window, &MainWindow::histogramShown);
     QSignalSpy errors(&window, &MainWindow::errorShown);
-    window.openImage(m_dir.filePath("large.ppm"));
-    window.openImage(m_dir.filePath("gray.png")); // replaces the large one before it answers
+    window.openImage(path("large.ppm"));
+    window.openImage(path("gray.png")); // replaces the large one before it answers
     QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), kTimeoutMs);
     QTest::qWait(200); // a stale answer would arrive about now
     QCOMPARE(shown.count(), 1);
     QCOMPARE(errors.count(), 0);
-    QCOMPARE(window.currentSource(), m_dir.filePath("gray.png"));
+    QCOMPARE(window.currentSource(), path("gray.png"));
 }
 
 void TestMainWindow::shortcuts_data() {
     QTest::addColumn<QKeySequence>("keys");
-    // The list, and the window's own additions.
+    // The shortcuts the window was specified with, and its own additions.
     QTest::newRow("open") << QKeySequence(Qt::CTRL | Qt::Key_O);
     QTest::newRow("export plot") << QKeySequence(Qt::CTRL | Qt::Key_E);
     QTest::newRow("run again") << QKeySequence(Qt::Key_F5);

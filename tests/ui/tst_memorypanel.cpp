@@ -6,20 +6,16 @@
 // shown. The pages save as JSON and CSV (reverseJson/reverseCsv, memoryJson/memoryCsv) and
 // export as PNG; a save before any run is refused with a message and writes nothing; a bad
 // size is refused before the run; Cancel stops a longer run.
-#include "logging.h"
-#include "mainwindow.h"
-#include "memorypanel.h"
+#include "panels/memorypanel.h"
 #include "uitestsupport.h"
 
 #include <pipelines/reverse/reverse.h>
 #include <pipelines/transfer/transfer.h>
-#include <report/legacyjson.h>
 
 #include <qcustomplot.h>
 
 #include <QCheckBox>
 #include <QDir>
-#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -27,79 +23,36 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QtTest>
 
-using histlab::ReverseResult;
-using histlab::Status;
-using histlab::TransferKind;
-using histlab::ui::MainWindow;
-using histlab::ui::MemoryPanel;
-using histlab::uitest::kTimeoutMs;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
 namespace {
-
 constexpr std::uint64_t kReverseBytes = 65536 + 3; // not a multiple of 16 or 64: the tail
-
-QString cell(const QTableWidget* table, int row, int column) {
-    const QTableWidgetItem* item = table->item(row, column);
-    return item ? item->text() : QString();
-}
-
-histlab::JsonValue readJson(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return histlab::parseJson(file.readAll().toStdString());
-}
-
-int lineCount(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return -1;
-    return int(QString::fromUtf8(file.readAll()).count(QLatin1Char('\n')));
-}
-
-QStringList entries(const QString& dir) {
-    return QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
-}
-
 } // namespace
 
-class TestMemoryPanel : public QObject {
+class TestMemoryPanel : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
+    void initTestCase() { QVERIFY(setUpFolder()); }
     void saveBeforeARunIsRefused();
     void badSizeIsAProblem();
     void smallRunFillsEveryPage();
     void cancelStopsTheRun();
-
-private:
-    /// A window on the Memory tab (opened with Ctrl+Shift+M), small sizes, one timed run.
-    static MemoryPanel* prepare(MainWindow& window);
-    QString path(const QString& name) const { return m_dir.filePath(name); }
-
-    QTemporaryDir m_dir;
 };
 
-void TestMemoryPanel::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(path("settings"));
-}
-
-MemoryPanel* TestMemoryPanel::prepare(MainWindow& window) {
-    window.setErrorDialogsEnabled(false);
-    window.show();
-    if (!QTest::qWaitForWindowActive(&window))
+/// A window on the Memory tab (opened with Ctrl+Shift+M), every part, small sizes, one
+/// timed run.
+static MemoryPanel* prepare(MainWindow& window) {
+    if (!showWindow(window))
         return nullptr;
-    QTest::keyClick(&window, Qt::Key_M, Qt::ControlModifier | Qt::ShiftModifier); // View › Memory
-    MemoryPanel* panel = window.memoryPanel();
-    if (window.tabs()->currentWidget() != panel)
+    MemoryPanel* panel =
+        openTab(window, window.memoryPanel(), Qt::ControlModifier | Qt::ShiftModifier | Qt::Key_M);
+    if (!panel)
         return nullptr;
-    panel->setErrorDialogsEnabled(false);
     panel->reverseSizeEdit()->setText(QString::number(kReverseBytes));
     panel->ceilingSizeEdit()->setText(QStringLiteral("64K"));
     panel->transferMaxEdit()->setText(QStringLiteral("64 KiB"));
@@ -107,9 +60,6 @@ MemoryPanel* TestMemoryPanel::prepare(MainWindow& window) {
     for (QCheckBox* check :
          {panel->reversalCheck(), panel->ceilingsCheck(), panel->transfersCheck()})
         check->setChecked(true);
-    QObject::connect(panel, &MemoryPanel::problem, panel, [](const QString& message) {
-        qWarning("memory tab: %s", qPrintable(message)); // in the test's log
-    });
     return panel;
 }
 
@@ -163,12 +113,8 @@ void TestMemoryPanel::smallRunFillsEveryPage() {
         if (panel->isRunning())
             ++whileRunning;
     });
-    QSignalSpy ended(panel, &MemoryPanel::runEnded);
-    QTest::mouseClick(panel->runButton(), Qt::LeftButton);
-    QVERIFY(panel->isRunning());
-    QVERIFY(panel->cancelButton()->isEnabled());
-    QVERIFY(ended.wait(kTimeoutMs));
-    QVERIFY(!panel->isRunning());
+    const QString ran = watchRun(panel); // running with Cancel enabled, then idle
+    QVERIFY2(ran.isEmpty(), qPrintable(ran));
     QVERIFY2(panel->result().has_value(), qPrintable(panel->statusLabel()->text()));
     const histlab::ui::MemoryLabResult& result = *panel->result();
     QVERIFY(result.reversal.has_value());
@@ -249,32 +195,30 @@ void TestMemoryPanel::smallRunFillsEveryPage() {
         return path("reverse.json");
     });
     QTest::mouseClick(panel->saveJsonButton(), Qt::LeftButton);
-    const histlab::JsonValue reverseJson = readJson(path("reverse.json"));
-    QCOMPARE(reverseJson.at("results").asArray().size(), kernels);
-    QCOMPARE(reverseJson.at("bytes").asNumber(), double(kReverseBytes));
+    const Json reverseJson = readJson(path("reverse.json"));
+    QCOMPARE(reverseJson.at("results").size(), kernels);
+    QCOMPARE(reverseJson.at("bytes").get<std::uint64_t>(), std::uint64_t(kReverseBytes));
     QVERIFY(panel->saveCsvTo(path("reverse.csv")).ok);
     QCOMPARE(lineCount(path("reverse.csv")), 1 + int(kernels));
 
     panel->pages()->setCurrentIndex(MemoryPanel::CeilingsPage);
     QVERIFY(panel->saveJsonTo(path("memory.json")).ok);
-    const histlab::JsonValue memoryJson = readJson(path("memory.json"));
-    QCOMPARE(memoryJson.at("ceilings").at("widths").asArray().size(), std::size_t(5));
-    QCOMPARE(memoryJson.at("transfers").at("points").asArray().size(), std::size_t(25));
-    QVERIFY(memoryJson.at("launch").at("ran").asBool());
+    const Json memoryJson = readJson(path("memory.json"));
+    QCOMPARE(memoryJson.at("ceilings").at("widths").size(), std::size_t(5));
+    QCOMPARE(memoryJson.at("transfers").at("points").size(), std::size_t(25));
+    QVERIFY(memoryJson.at("launch").at("ran").get<bool>());
     QVERIFY(panel->saveCsvTo(path("memory.csv")).ok);
     // Header, read and copy per width, the transfer points, the launch.
     QCOMPARE(lineCount(path("memory.csv")), 1 + 2 * 5 + 25 + 1);
+
+    // A save that cannot succeed: the reason, and no file (nor a temporary one).
+    const QString saved = refusedSaveLeavesNothing(panel, path("fail"));
+    QVERIFY2(saved.isEmpty(), qPrintable(saved));
 
     // The plot of the page shown exports.
     panel->pages()->setCurrentIndex(MemoryPanel::TransfersPage);
     QVERIFY(panel->exportPlotTo(path("transfers.png"), {}).ok);
     QVERIFY(!QImage(path("transfers.png")).isNull());
-
-    // A save that cannot succeed: the reason, and no file (nor a temporary one).
-    QVERIFY(QDir().mkpath(path("fail")));
-    QVERIFY(!panel->saveJsonTo(path("fail/missing/run.json")).ok);
-    QVERIFY(panel->statusLabel()->text().contains(QStringLiteral("run.json")));
-    QCOMPARE(entries(path("fail")), QStringList());
 }
 
 void TestMemoryPanel::cancelStopsTheRun() {
@@ -285,15 +229,10 @@ void TestMemoryPanel::cancelStopsTheRun() {
     panel->reverseSizeEdit()->setText(QStringLiteral("4M"));
     panel->repeatsSpin()->setValue(20);
     QSignalSpy added(panel, &MemoryPanel::resultAdded);
-    QSignalSpy ended(panel, &MemoryPanel::runEnded);
     panel->startRun();
     QVERIFY(added.wait(kTimeoutMs));
-    QTest::mouseClick(panel->cancelButton(), Qt::LeftButton);
-    QVERIFY(ended.wait(kTimeoutMs));
-    QVERIFY2(ended.first().first().toString().contains(QStringLiteral("cancelled")),
-             qPrintable(ended.first().first().toString()));
-    QVERIFY(!panel->isRunning());
-    QVERIFY(!panel->cancelButton()->isEnabled());
+    const QString notCancelled = cancelAndWait(panel);
+    QVERIFY2(notCancelled.isEmpty(), qPrintable(notCancelled)); // and idle, Cancel disabled
     QVERIFY(!panel->result().has_value());
     QVERIFY(!panel->saveJsonButton()->isEnabled());
     const int kept = int(panel->reverseResults().size());

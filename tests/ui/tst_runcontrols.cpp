@@ -3,11 +3,11 @@
 // the image again, a combination the core rejects is reported and changes nothing, F5 runs
 // again, Esc or the Cancel button stops a long job and keeps what is shown, and the chosen
 // device is remembered.
-#include "histogramplot.h"
-#include "logging.h"
-#include "mainwindow.h"
-#include "runpanel.h"
+#include "bridge/logging.h"
+#include "panels/runpanel.h"
+#include "plots/histogramplot.h"
 #include "uitestsupport.h"
+#include "window/mainwindow.h"
 
 #include <pipelines/histogram256/histogram256.h>
 
@@ -26,14 +26,9 @@
 #include <QToolButton>
 #include <QtTest>
 
-using histlab::HistogramVariant;
-using histlab::ui::HistogramPlot;
-using histlab::ui::MainWindow;
-using histlab::ui::RunPanel;
-
-using histlab::uitest::kTimeoutMs;
-using histlab::uitest::makeImage;
-using histlab::uitest::plottedValues;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
 namespace {
 
@@ -82,7 +77,7 @@ int poclRow(const QComboBox& combo) {
 
 } // namespace
 
-class TestRunControls : public QObject {
+class TestRunControls : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
@@ -104,16 +99,12 @@ private slots:
 private:
     /// A shown window (no dialogs) with the bundled sample analysed.
     bool openSample(MainWindow& window);
-
-    QTemporaryDir m_dir;
 };
 
 void TestRunControls::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(m_dir.filePath("settings"));
+    QVERIFY(setUpFolder());
     // About 108 MB of RGB: with 20 repeats a run takes seconds on PoCL, long enough to cancel.
-    QVERIFY(makeImage(6000, 6000, QImage::Format_RGB888).save(m_dir.filePath("huge.ppm")));
+    QVERIFY(makeImage(6000, 6000, QImage::Format_RGB888).save(path("huge.ppm")));
 }
 
 void TestRunControls::init() {
@@ -325,7 +316,7 @@ void TestRunControls::cancelKeepsPrevious() {
     QSignalSpy errors(&window, &MainWindow::errorShown);
     QSignalSpy shown(&window, &MainWindow::histogramShown);
 
-    window.openImage(m_dir.filePath("huge.ppm"));
+    window.openImage(path("huge.ppm"));
     QVERIFY(window.progressBar()->isVisible());
     // Past loading (10 %): the histogram passes are running.
     QTRY_VERIFY_WITH_TIMEOUT(window.progressBar()->value() > 100, kTimeoutMs);

@@ -4,13 +4,10 @@
 // work_group_scan_exclusive_add) is shown unsupported with its reason, in italics; the plot
 // exports as PNG, the run saves as JSON and CSV (and a save that cannot succeed leaves no
 // file); Cancel stops a longer sweep and keeps the points that finished.
-#include "logging.h"
-#include "mainwindow.h"
-#include "scanpanel.h"
+#include "panels/scanpanel.h"
 #include "uitestsupport.h"
 
 #include <pipelines/scan/scan.h>
-#include <report/legacyjson.h>
 
 #include <qcustomplot.h>
 
@@ -22,72 +19,33 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QTabWidget>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QtTest>
 
-using histlab::ScanPoint;
-using histlab::ScanVariant;
-using histlab::Status;
-using histlab::statusName;
-using histlab::ui::MainWindow;
-using histlab::ui::ScanPanel;
-using histlab::uitest::kTimeoutMs;
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
 
-namespace {
-
-void choose(QComboBox* combo, const QString& text) {
-    const int index = combo->findText(text);
-    QVERIFY2(index >= 0, qPrintable(text));
-    combo->setCurrentIndex(index);
-}
-
-QString cell(const QTableWidget* table, int row, int column) {
-    const QTableWidgetItem* item = table->item(row, column);
-    return item ? item->text() : QString();
-}
-
-} // namespace
-
-class TestScanPanel : public QObject {
+class TestScanPanel : public QObject, public TestFolder {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
+    void initTestCase() { QVERIFY(setUpFolder()); }
     void sweepArrivesLiveAndIsVerified();
     void noVariantIsAProblem();
     void cancelKeepsThePointsThatFinished();
-
-private:
-    /// A window on the Scans tab (opened with Ctrl+Shift+S), 1 MiB, one timed run per point.
-    static ScanPanel* prepare(MainWindow& window);
-    QString path(const QString& name) const { return m_dir.filePath(name); }
-
-    QTemporaryDir m_dir;
 };
 
-void TestScanPanel::initTestCase() {
-    histlab::ui::routeCoreLogToQt();
-    QVERIFY(m_dir.isValid());
-    histlab::uitest::isolateSettings(path("settings"));
-}
-
-ScanPanel* TestScanPanel::prepare(MainWindow& window) {
-    window.setErrorDialogsEnabled(false);
-    window.show();
-    if (!QTest::qWaitForWindowActive(&window))
-        return nullptr;
-    QTest::keyClick(&window, Qt::Key_S, Qt::ControlModifier | Qt::ShiftModifier); // View › Scans
-    ScanPanel* panel = window.scanPanel();
-    if (window.tabs()->currentWidget() != panel)
-        return nullptr;
-    panel->setErrorDialogsEnabled(false);
-    panel->sizeSpin()->setValue(1);
-    panel->repeatsSpin()->setValue(1);
-    QObject::connect(panel, &ScanPanel::problem, panel, [](const QString& message) {
-        qWarning("scans tab: %s", qPrintable(message)); // in the test's log
-    });
+/// A window on the Scans tab (opened with Ctrl+Shift+S), 1 MiB, one timed run per point.
+static ScanPanel* prepare(MainWindow& window) {
+    ScanPanel* panel = showWindow(window)
+                           ? openTab(window, window.scanPanel(),
+                                     Qt::ControlModifier | Qt::ShiftModifier | Qt::Key_S)
+                           : nullptr;
+    if (panel) {
+        panel->sizeSpin()->setValue(1);
+        panel->repeatsSpin()->setValue(1);
+    }
     return panel;
 }
 
@@ -107,12 +65,8 @@ void TestScanPanel::sweepArrivesLiveAndIsVerified() {
             ++whileRunning;
     });
     QSignalSpy points(panel, &ScanPanel::pointAdded);
-    QSignalSpy ended(panel, &ScanPanel::runEnded);
-    QTest::mouseClick(panel->runButton(), Qt::LeftButton);
-    QVERIFY(panel->isRunning());
-    QVERIFY(panel->cancelButton()->isEnabled());
-    QVERIFY(ended.wait(kTimeoutMs));
-    QVERIFY(!panel->isRunning());
+    const QString ran = watchRun(panel); // running with Cancel enabled, then idle
+    QVERIFY2(ran.isEmpty(), qPrintable(ran));
     QVERIFY(panel->result().has_value());
     const histlab::ScanRun& run = panel->result()->run;
 
@@ -180,21 +134,14 @@ void TestScanPanel::sweepArrivesLiveAndIsVerified() {
     panel->setSaveFileChooser(
         [&](QWidget*, const QString&, const QString&, const QString&) { return path("run.json"); });
     QTest::mouseClick(panel->saveJsonButton(), Qt::LeftButton);
-    QFile json(path("run.json"));
-    QVERIFY(json.open(QIODevice::ReadOnly));
-    const histlab::JsonValue parsed = histlab::parseJson(json.readAll().toStdString());
-    QCOMPARE(parsed.at("points").asArray().size(), std::size_t(17));
+    QVERIFY(QFile::exists(path("run.json")));
+    QCOMPARE(readJson(path("run.json")).at("points").size(), std::size_t(17));
     QVERIFY(panel->saveCsvTo(path("run.csv")).ok);
-    QFile csv(path("run.csv"));
-    QVERIFY(csv.open(QIODevice::ReadOnly));
-    QCOMPARE(QString::fromUtf8(csv.readAll()).count(QLatin1Char('\n')), 18);
+    QCOMPARE(lineCount(path("run.csv")), 18);
 
     // A save that cannot succeed: the reason, and no file (nor a temporary one).
-    QVERIFY(QDir().mkpath(path("fail")));
-    QVERIFY(!panel->saveJsonTo(path("fail/missing/run.json")).ok);
-    QVERIFY(panel->statusLabel()->text().contains(QStringLiteral("run.json")));
-    QCOMPARE(QDir(path("fail")).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
-             QStringList());
+    const QString saved = refusedSaveLeavesNothing(panel, path("fail"));
+    QVERIFY2(saved.isEmpty(), qPrintable(saved));
 }
 
 void TestScanPanel::noVariantIsAProblem() {
@@ -222,15 +169,10 @@ void TestScanPanel::cancelKeepsThePointsThatFinished() {
     for (ScanVariant v : histlab::allScanVariants())
         panel->variantCheck(v)->setChecked(v != ScanVariant::WgScan);
     QSignalSpy points(panel, &ScanPanel::pointAdded);
-    QSignalSpy ended(panel, &ScanPanel::runEnded);
     panel->startRun();
     QVERIFY(points.wait(kTimeoutMs));
-    QTest::mouseClick(panel->cancelButton(), Qt::LeftButton);
-    QVERIFY(ended.wait(kTimeoutMs));
-    QVERIFY2(ended.first().first().toString().contains(QStringLiteral("cancelled")),
-             qPrintable(ended.first().first().toString()));
-    QVERIFY(!panel->isRunning());
-    QVERIFY(!panel->cancelButton()->isEnabled());
+    const QString notCancelled = cancelAndWait(panel);
+    QVERIFY2(notCancelled.isEmpty(), qPrintable(notCancelled)); // and idle, Cancel disabled
     QVERIFY(!panel->result().has_value());
     QVERIFY(!panel->saveJsonButton()->isEnabled());
     const int kept = int(panel->points().size());

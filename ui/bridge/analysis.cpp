@@ -1,0 +1,39 @@
+#include "bridge/analysis.h"
+
+#include "bridge/jobbridge.h"
+
+namespace histlab::ui {
+
+ImageAnalysis analyseImage(const AnalysisRequest& request, ImageCache& images, int maxPreviewSide,
+                           JobContext& context) {
+    const std::shared_ptr<const HostImage> full = images.load(context, request.source);
+    ImageAnalysis result;
+    result.source = request.source;
+    result.imageSize = QSize(full->width, full->height);
+    result.region = request.region;
+    // A region is analysed on its own (no preview: the window keeps the whole image's).
+    HostImage cropped;
+    if (request.region)
+        cropped = cropImage(*full, *request.region);
+    else
+        result.preview = previewOf(*full, maxPreviewSide);
+    const HostImage& image = request.region ? cropped : *full;
+    context.throwIfCancelled();
+
+    Device& device = jobDevice(context, request.device, "histograms");
+    HistogramRunOptions options;
+    options.repeats = request.repeats;
+    options.verify = request.verify;
+    options.maxChunkBytes = request.maxPieceBytes;
+    result.run = runHistogram(device, image, request.histogram, options, context.cancelToken(),
+                              [&context](double fraction, const std::string& stage) {
+                                  context.progress(0.1 + 0.9 * fraction, stage);
+                              });
+    // 256 bins per channel: cheap, but it belongs with the other values the job returns.
+    result.statistics.reserve(result.run.histograms.size());
+    for (const ChannelHistogram& h : result.run.histograms)
+        result.statistics.push_back(channelStatistics(h.name, h.counts));
+    return result;
+}
+
+} // namespace histlab::ui

@@ -1,0 +1,63 @@
+#include "bridge/imagecache.h"
+
+#include <io/imageio.h>
+#include <runtime/errors.h>
+
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryFile>
+
+namespace histlab::ui {
+
+namespace {
+
+/// The core's loader takes paths, so a Qt resource (the bundled sample) goes through a
+/// temporary file first.
+HostImage loadSource(const QString& source) {
+    if (source.startsWith(QLatin1String(":/"))) {
+        std::unique_ptr<QTemporaryFile> copy(QTemporaryFile::createNativeFile(source));
+        if (!copy)
+            throw InputError(source.toStdString() + ": not found in the application's resources");
+        HostImage image = loadImage(QFile::encodeName(copy->fileName()).toStdString());
+        image.source = source.toStdString();
+        return image;
+    }
+    return loadImage(QFile::encodeName(source).toStdString());
+}
+
+} // namespace
+
+std::shared_ptr<const HostImage> ImageCache::get(const QString& source) {
+    const QFileInfo info(source);
+    if (m_image && source == m_source && info.lastModified() == m_modified &&
+        info.size() == m_bytes)
+        return m_image;
+    m_image.reset(); // one image in memory at a time
+    m_image = std::make_shared<const HostImage>(loadSource(source));
+    m_source = source;
+    m_modified = info.lastModified();
+    m_bytes = info.size();
+    return m_image;
+}
+
+std::shared_ptr<const HostImage> ImageCache::load(JobContext& context, const QString& source) {
+    context.progress(0.0, "loading");
+    std::shared_ptr<const HostImage> image = get(source);
+    context.throwIfCancelled();
+    return image;
+}
+
+QImage previewOf(const HostImage& image, int maxSide) {
+    // Scaled first (OpenCV's area average, on all cores, straight from the interleaved bytes),
+    // then only the small result is converted.
+    const HostImage small = downscaleToFit(image, maxSide);
+    const HostImage img8 = toHighByte(small);
+    const QImage::Format format = img8.channels == 1   ? QImage::Format_Grayscale8
+                                  : img8.channels == 3 ? QImage::Format_RGB888
+                                                       : QImage::Format_RGBA8888;
+    const QImage view(img8.data.data(), img8.width, img8.height,
+                      qsizetype(img8.width) * img8.channels, format);
+    return view.copy(); // the view borrows img8's pixels
+}
+
+} // namespace histlab::ui

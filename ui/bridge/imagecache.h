@@ -1,0 +1,40 @@
+#pragma once
+// What the worker-side jobs share about images: the image the worker loaded last (ImageCache),
+// and the small 8-bit copies the GUI thread is given to show (previewOf).
+#include <image/image.h>
+#include <runtime/runner.h>
+
+#include <QDateTime>
+#include <QImage>
+#include <QString>
+
+#include <memory>
+
+namespace histlab::ui {
+
+/// The image the worker loaded last. A request for the same, unchanged file (a region being
+/// dragged, the whole image again, a blur or an equalization of the image the window shows)
+/// reuses it instead of reading the file again. One image is held at a time. Only the worker
+/// thread calls get(); jobs hold it through a shared_ptr copied into their work.
+class ImageCache {
+public:
+    /// The image of `source` (a file path, or a Qt resource path ":/..."), loaded if it is not
+    /// the one held or has changed on disk since. Throws the loader's InputError.
+    std::shared_ptr<const HostImage> get(const QString& source);
+    /// get() as a job's first step: says "loading", and stops if the job was cancelled
+    /// meanwhile.
+    std::shared_ptr<const HostImage> load(JobContext& context, const QString& source);
+
+private:
+    QString m_source;
+    QDateTime m_modified;
+    qint64 m_bytes = -1;
+    std::shared_ptr<const HostImage> m_image;
+};
+
+/// An 8-bit QImage of `image` (the high byte of 16-bit data), smoothly scaled down to at most
+/// `maxSide` pixels on its longer side when it is larger. For the worker and other non-GUI
+/// threads: the GUI thread only ever gets the modest result.
+QImage previewOf(const HostImage& image, int maxSide);
+
+} // namespace histlab::ui

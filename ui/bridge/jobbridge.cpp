@@ -1,0 +1,178 @@
+#include "bridge/jobbridge.h"
+
+#include "bridge/logging.h"
+
+#include <runtime/log.h>
+
+#include <utility>
+
+namespace histlab::ui {
+
+JobWatcher::JobWatcher(JobBridge* bridge, QString lane, quint64 id)
+    : QObject(bridge)
+    , m_bridge(bridge)
+    , m_lane(std::move(lane))
+    , m_id(id) {}
+
+void JobWatcher::cancel() {
+    if (m_bridge->current(m_lane, m_id))
+        m_bridge->m_runner->cancel(m_id);
+}
+
+Device& jobDevice(JobContext& context, const QString& selector, const std::string& purpose) {
+    Device& device = context.devices().select(selector.toStdString());
+    logInfo("device", "selected device " + std::to_string(device.info().index) + ": " +
+                          device.info().name + " (" + purpose + ")");
+    return device;
+}
+
+namespace {
+std::unique_ptr<JobRunner> startRunner() {
+    loadOpenClDrivers(); // before the worker thread exists: see its comment in device.h
+    return std::make_unique<JobRunner>();
+}
+} // namespace
+
+JobBridge::JobBridge(QObject* parent)
+    : QObject(parent)
+    , m_runner(startRunner())
+    , m_images(std::make_shared<ImageCache>()) {}
+
+JobBridge::~JobBridge() {
+    // Join the worker while this object is whole: callbacks that run meanwhile may still post
+    // to it; ~QObject then discards those posted events.
+    m_runner.reset();
+}
+
+JobWatcher* JobBridge::current(const QString& lane, quint64 id) const {
+    const auto it = m_lanes.find(lane);
+    return it != m_lanes.end() && it->second.id == id ? it->second.watcher.data() : nullptr;
+}
+
+JobWatcher* JobBridge::release(const QString& lane) {
+    Lane& l = m_lanes[lane];
+    JobWatcher* watcher = l.watcher.data();
+    l = Lane{};
+    if (watcher)
+        watcher->deleteLater(); // after the signal its caller emits on it
+    emit runningChanged(lane, false);
+    return watcher;
+}
+
+bool JobBridge::isRunning(const QString& lane) const {
+    const auto it = m_lanes.find(lane);
+    return it != m_lanes.end() && it->second.id != 0;
+}
+
+// The newest-wins rule lives here. Every answer of the worker is re-posted to the GUI thread
+// with its job's id and emitted only while that id is its lane's newest; the result or the
+// error ends the lane's run.
+JobWatcher* JobBridge::submit(const QString& lane, JobWork work) {
+    // The handlers and the item sink run on the worker thread: they copy values and post.
+    JobRunner::Handlers handlers;
+    handlers.progress = [this, lane](JobId id, const Progress& p) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, lane, id, fraction = p.fraction, stage = QString::fromStdString(p.stage)] {
+                if (JobWatcher* watcher = current(lane, id))
+                    emit watcher->progressChanged(fraction, stage);
+            },
+            Qt::QueuedConnection);
+    };
+    handlers.finished = [this, lane](JobId id, std::any value) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, lane, id, value = std::move(value)] {
+                if (current(lane, id))
+                    emit release(lane)->finished(value);
+            },
+            Qt::QueuedConnection);
+    };
+    handlers.failed = [this, lane](JobId id, const JobError& error) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, lane, id, error] {
+                if (current(lane, id))
+                    emit release(lane)->failed(error);
+            },
+            Qt::QueuedConnection);
+    };
+    JobRunner::Work run = [this, lane, work = std::move(work)](JobContext& context) -> std::any {
+        const JobId id = context.id();
+        const ItemSink post = [this, lane, id](std::any item) {
+            QMetaObject::invokeMethod(
+                this,
+                [this, lane, id, item = std::move(item)] {
+                    if (JobWatcher* watcher = current(lane, id))
+                        emit watcher->itemReady(item);
+                },
+                Qt::QueuedConnection);
+        };
+        return work(context, post);
+    };
+
+    const bool wasRunning = isRunning(lane);
+    // The runner cancels the lane's older job; its answers no longer match the lane's id.
+    const quint64 id = m_runner->submit(lane.toStdString(), std::move(run), std::move(handlers));
+    Lane& l = m_lanes[lane];
+    if (l.watcher)
+        l.watcher->deleteLater(); // superseded: it hears nothing more
+    auto* watcher = new JobWatcher(this, lane, id);
+    l.id = id;
+    l.watcher = watcher;
+    qCDebug(lcUi) << "job" << id << "submitted on lane" << lane;
+    if (!wasRunning)
+        emit runningChanged(lane, true);
+    return watcher;
+}
+
+void JobBridge::cancel(const QString& lane) {
+    const auto it = m_lanes.find(lane);
+    if (it == m_lanes.end() || it->second.id == 0)
+        return;
+    qCDebug(lcUi) << "job" << it->second.id << "on lane" << lane << "cancel requested";
+    m_runner->cancel(it->second.id);
+}
+
+void JobBridge::discard(const QString& lane) {
+    if (!isRunning(lane))
+        return;
+    cancel(lane);
+    release(lane);
+}
+
+JobWatcher* JobBridge::analyse(const AnalysisRequest& request) {
+    JobWatcher* watcher =
+        submit(QString::fromLatin1(analysisLane),
+               [request, images = m_images](JobContext& context, const ItemSink&) -> std::any {
+                   return analyseImage(request, *images, maxPreviewSide, context);
+               });
+    const quint64 id = watcher->id();
+    connect(watcher, &JobWatcher::progressChanged, this,
+            [this, id](double fraction, const QString& stage) {
+                emit progressChanged(id, fraction, stage);
+            });
+    connect(watcher, &JobWatcher::finished, this, [this, id](const std::any& result) {
+        emit analysisFinished(id, std::any_cast<const ImageAnalysis&>(result));
+    });
+    connect(watcher, &JobWatcher::failed, this,
+            [this, id](const JobError& error) { emit analysisFailed(id, error); });
+    qCDebug(lcUi) << "analysis" << id << "of" << request.source;
+    return watcher;
+}
+
+JobWatcher* JobBridge::listDevices() {
+    JobWatcher* watcher =
+        submit(QStringLiteral("devices"), [](JobContext& context, const ItemSink&) -> std::any {
+            return histlab::listDevices(context.devices());
+        });
+    const quint64 id = watcher->id();
+    connect(watcher, &JobWatcher::finished, this, [this, id](const std::any& result) {
+        emit devicesListed(id, std::any_cast<const std::vector<DeviceEntry>&>(result));
+    });
+    connect(watcher, &JobWatcher::failed, this,
+            [this, id](const JobError& error) { emit devicesFailed(id, error); });
+    return watcher;
+}
+
+} // namespace histlab::ui

@@ -1,0 +1,148 @@
+#pragma once
+// The UI's one way onto the worker. JobBridge owns the core's JobRunner, whose thread owns every
+// OpenCL object. A job is a function that runs there (JobWork); submit() returns at once with a
+// JobWatcher, which reports on the GUI thread what the job sends: progress, the items it streams
+// (points, rows) and its result or its error, as signals carrying values.
+//
+// Jobs run in lanes ("blur", "scan", "histogram", ...). The newest request of a lane wins: a new
+// job cancels the lane's older one (the runner does that), and whatever the older one still
+// answers is dropped here, in one place, so whoever asked only ever hears about the request it
+// made last (as in Qt's Mandelbrot example).
+//
+// Two services that several parts of the window listen to are built on submit(): the Image
+// tab's analysis (analyse(): lane "histogram", its answers also as this object's signals, for
+// the status bar, the Run dock and the tests) and the device listing (listDevices(): every
+// panel with a device list hears devicesListed).
+#include "bridge/analysis.h"
+#include "bridge/imagecache.h"
+
+#include <runtime/device.h>
+#include <runtime/runner.h>
+
+#include <QMetaType>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <any>
+#include <functional>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace histlab::ui {
+
+/// One OpenCL device as the worker sees it: what it reports and what its probes found.
+using DeviceEntry = DeviceListing;
+
+/// Sends one intermediate item of a job (a point, a row, a plan) to the GUI thread, where the
+/// job's watcher emits it as itemReady. Called on the worker thread, from inside the job.
+using ItemSink = std::function<void(std::any item)>;
+
+/// A job: what runs on the worker thread. It uses the devices, reports progress and checks for
+/// cancellation through the context, may stream items through the sink, and returns its result;
+/// what it throws reaches the watcher as a JobError value.
+using JobWork = std::function<std::any(JobContext& context, const ItemSink& post)>;
+
+/// On the worker: the device `selector` names (see selectDevice); the choice goes to the log
+/// as "selected device <index>: <name> (<purpose>)".
+Device& jobDevice(JobContext& context, const QString& selector, const std::string& purpose);
+
+class JobBridge;
+
+/// What the GUI thread hears of one submitted job, while it is the newest of its lane. The
+/// bridge owns it and deletes it (later) once the job has answered, or once a newer job or
+/// discard() replaced it: connect to it right after submit(), and keep it only in a QPointer.
+class JobWatcher : public QObject {
+    Q_OBJECT
+public:
+    quint64 id() const { return m_id; }
+    const QString& lane() const { return m_lane; }
+    /// Asks the job to stop between two launches; it then fails as Cancelled.
+    void cancel();
+
+signals:
+    void progressChanged(double fraction, const QString& stage);
+    /// One item the job streamed (std::any holding the job's own type).
+    void itemReady(const std::any& item);
+    /// The job's result; the lane is no longer running when this is emitted.
+    void finished(const std::any& result);
+    /// The job's error (Cancelled when it was cancelled); the lane is no longer running.
+    void failed(const histlab::JobError& error);
+
+private:
+    friend class JobBridge;
+    JobWatcher(JobBridge* bridge, QString lane, quint64 id);
+
+    JobBridge* m_bridge;
+    QString m_lane;
+    quint64 m_id;
+};
+
+class JobBridge : public QObject {
+    Q_OBJECT
+public:
+    /// Large images are shown through a smaller copy made on the worker.
+    static constexpr int maxPreviewSide = 2048;
+    /// The Image tab's lane.
+    static constexpr const char* analysisLane = "histogram";
+
+    explicit JobBridge(QObject* parent = nullptr);
+    ~JobBridge() override; ///< cancels what runs and joins the worker
+
+    /// Queues `work` on `lane`, cancelling the lane's running job (whose answers are dropped
+    /// from now on). Returns at once with the job's watcher.
+    JobWatcher* submit(const QString& lane, JobWork work);
+    /// Cancels the lane's newest job, if it has not answered; it then fails as Cancelled.
+    void cancel(const QString& lane);
+    /// Cancels the lane's newest job and drops whatever it still answers: nobody hears of it
+    /// again, and the lane is idle at once (e.g. a blur of an image no longer shown).
+    void discard(const QString& lane);
+    /// True from a submit() until the lane's newest job has answered (or was discarded).
+    bool isRunning(const QString& lane) const;
+    /// The image the worker loaded last, for jobs that read the window's images.
+    std::shared_ptr<ImageCache> imageCache() const { return m_images; }
+
+    /// Loads the image and computes its histograms on the worker (lane "histogram"); the
+    /// answer comes as the watcher's signals and as analysisFinished / analysisFailed.
+    JobWatcher* analyse(const AnalysisRequest& request);
+    /// True until the newest analysis has answered.
+    bool busy() const { return isRunning(QString::fromLatin1(analysisLane)); }
+
+    /// Lists every OpenCL device and probes its capabilities on the worker (lane "devices");
+    /// answers with devicesListed or devicesFailed.
+    JobWatcher* listDevices();
+
+signals:
+    /// A lane started (a job submitted while it was idle) or stopped (its newest job answered,
+    /// or was discarded).
+    void runningChanged(const QString& lane, bool running);
+    /// The newest analysis's progress, result and error.
+    void progressChanged(quint64 id, double fraction, const QString& stage);
+    void analysisFinished(quint64 id, const histlab::ui::ImageAnalysis& result);
+    void analysisFailed(quint64 id, const histlab::JobError& error);
+    void devicesListed(quint64 id, const std::vector<histlab::ui::DeviceEntry>& devices);
+    void devicesFailed(quint64 id, const histlab::JobError& error);
+
+private:
+    friend class JobWatcher;
+    /// What the GUI thread knows of a lane: its newest job, until it answers.
+    struct Lane {
+        quint64 id = 0;
+        QPointer<JobWatcher> watcher;
+    };
+    /// The lane's watcher while job `id` is the lane's newest, else nullptr (a stale answer).
+    JobWatcher* current(const QString& lane, quint64 id) const;
+    /// Forgets the lane's job and says the lane stopped; returns its watcher (deleted later).
+    JobWatcher* release(const QString& lane);
+
+    std::unique_ptr<JobRunner> m_runner;
+    std::shared_ptr<ImageCache> m_images; // copied into jobs; only the worker touches it
+    std::map<QString, Lane> m_lanes;      // GUI thread only
+};
+
+} // namespace histlab::ui
+
+Q_DECLARE_METATYPE(std::any)
+Q_DECLARE_METATYPE(histlab::JobError)
+Q_DECLARE_METATYPE(histlab::ui::ImageAnalysis)

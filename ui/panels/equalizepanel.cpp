@@ -1,0 +1,304 @@
+#include "panels/equalizepanel.h"
+
+#include "bridge/logging.h"
+#include "panels/resulttable.h"
+#include "plots/plotstyle.h"
+#include "views/compareview.h"
+
+#include <qcustomplot.h>
+
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <sstream>
+#include <utility>
+
+namespace histlab::ui {
+
+// The worker's side ------------------------------------------------------------------------
+
+namespace {
+
+/// The worker's side of the tab: loads the image through `images`, equalizes it, counts the
+/// result's histogram and makes the previews; returns the EqualizeResult.
+JobWork equalizeJob(const EqualizeRequest& request, std::shared_ptr<ImageCache> images) {
+    return [request, images](JobContext& ctx, const ItemSink&) -> std::any {
+        EqualizeResult result;
+        result.request = request;
+        const auto [full, device] = openImageJob(ctx, *images, request, "equalize", result);
+        ctx.progress(0.1, "equalizing");
+        result.run = histlab::runEqualize(device, *full, request.repeats, ctx.cancelToken());
+        ctx.throwIfCancelled();
+        // The "after" histogram is that of the output's own plane (for a color image its luma,
+        // which the clamping of c + lut[Y] - Y may move off lut[Y]).
+        ctx.progress(0.9, "histogram of the result");
+        result.histogramAfter.assign(std::size_t(result.run.bins), 0);
+        for (std::uint32_t v : equalizePlane(result.run.output))
+            if (v < result.histogramAfter.size())
+                ++result.histogramAfter[v];
+        result.inputPreview = previewOf(*full, request.maxPreviewSide);
+        result.outputPreview = previewOf(result.run.output, request.maxPreviewSide);
+        return result;
+    };
+}
+
+} // namespace
+
+// The tab ----------------------------------------------------------------------------------
+
+namespace {
+
+const QColor kBeforeColor(31, 119, 180);
+const QColor kAfterColor(255, 127, 14);
+
+/// Counts as a step line over bins 0..n-1, and their cumulative sum in % of the total.
+void setHistogramData(QCPGraph* counts, QCPGraph* cdf, const std::vector<std::uint64_t>& hist) {
+    QVector<double> keys(qsizetype(hist.size())), values(qsizetype(hist.size())),
+        cumulative(qsizetype(hist.size()));
+    std::uint64_t total = 0;
+    for (std::uint64_t c : hist)
+        total += c;
+    std::uint64_t sum = 0;
+    for (std::size_t b = 0; b < hist.size(); ++b) {
+        sum += hist[b];
+        keys[qsizetype(b)] = double(b);
+        values[qsizetype(b)] = double(hist[b]);
+        cumulative[qsizetype(b)] = total ? 100.0 * double(sum) / double(total) : 0.0;
+    }
+    counts->setData(keys, values, true);
+    cdf->setData(keys, cumulative, true);
+}
+
+} // namespace
+
+EqualizePanel::EqualizePanel(JobBridge* bridge, QWidget* parent)
+    : ResultPanel(bridge, {QStringLiteral("equalize"), tr("equalization"), tr("Run Equalize"), {}},
+                  {tr("equalize"), tr("the Equalize tab equalizes the image the Image tab shows"),
+                   tr("equalized image"), tr("Save Equalized Image"), tr("Equalized")},
+                  parent)
+    , m_plot(new QCustomPlot)
+    , m_timings(new QTableWidget)
+    , m_verified(new QLabel) {
+    saveResultButton()->setToolTip(tr("The equalized image at full size and depth (PNG, TIFF, "
+                                      "BMP, JPEG, PGM/PPM, WebP)"));
+    runButton()->setToolTip(tr("Equalize the image (Ctrl+Enter); a run in progress is replaced"));
+    setProgressFormat(tr("equalizing: %1…"));
+    setPlotExport(QSize(640, 420));
+    m_verified->setWordWrap(true);
+    m_verified->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    addRepeatsRow(tr("Timed runs of each stage after one warm-up; median and min shown"));
+    addDeviceRow();
+    filesGrid()->addWidget(saveResultButton(), 0, 0, 1, 2);
+    filesGrid()->addWidget(addOutput(Output::Plot, tr("Export Plot"),
+                                     tr("The histogram plot as PNG, JPG, PDF or SVG")),
+                           1, 0);
+    filesGrid()->addWidget(addOutput(
+                               Output::Csv, tr("Export Histogram CSV"),
+                               tr("bin,count,cdf: the plane's histogram before "
+                                  "equalization and its cumulative sum, as histlab-cli "
+                                  "equalize --csv writes it"),
+                               [this](QString*) { return histogramCsv(); }, tr("Export CSV…")),
+                           1, 1);
+
+    // The stages' timings: small, with the controls.
+    m_timings->setColumnCount(ColumnCount);
+    m_timings->setRowCount(RowCount);
+    m_timings->setHorizontalHeaderLabels({tr("stage"), tr("median ms"), tr("min ms"), tr("GB/s")});
+    m_timings->horizontalHeaderItem(GbpsColumn)
+        ->setToolTip(tr("The apply pass: image bytes read + written per second (the table's "
+                        "reads are not counted)"));
+    const QStringList stages = {tr("histogram"), tr("cdf"), tr("lut"), tr("apply"), tr("total")};
+    const QStringList stageTips = {
+        tr("Zeroing the bins and counting the plane into them (local histograms, global atomics)"),
+        tr("The inclusive scan of the bins (core/scan.h's whole-array scan)"),
+        tr("The look-up table, one work-item per bin"), tr("Every pixel through the table"),
+        tr("The four stages' sum, per run")};
+    for (int row = 0; row < RowCount; ++row) {
+        auto* item = new QTableWidgetItem(stages[row]);
+        item->setToolTip(stageTips[row]);
+        m_timings->setItem(row, StageColumn, item);
+    }
+    m_timings->verticalHeader()->setVisible(false);
+    setUpFixedTable(m_timings);
+    m_timings->resizeColumnsToContents();
+
+    columnEnd()->addSpacing(8);
+    columnEnd()->addWidget(m_timings);
+    columnEnd()->addWidget(m_verified);
+
+    // The plot: counts on the left axis, the CDFs in % on the right one.
+    m_plot->setMinimumHeight(180);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
+    m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
+    m_plot->setNoAntialiasingOnDrag(true);
+    showSmallLegend(m_plot);
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignHCenter);
+    m_plot->xAxis->setLabel(tr("value"));
+    m_plot->yAxis->setLabel(tr("pixels"));
+    m_plot->yAxis2->setVisible(true);
+    m_plot->yAxis2->setLabel(tr("cumulative, % of the pixels"));
+    m_plot->yAxis2->setRange(0, 100);
+    auto addGraph = [this](QCPAxis* valueAxis, const QString& name, const QColor& color,
+                           Qt::PenStyle style, QCPGraph::LineStyle line) {
+        QCPGraph* graph = m_plot->addGraph(m_plot->xAxis, valueAxis);
+        graph->setName(name);
+        graph->setPen(QPen(color, 1.2, style));
+        graph->setLineStyle(line);
+        return graph;
+    };
+    m_before =
+        addGraph(m_plot->yAxis, tr("before"), kBeforeColor, Qt::SolidLine, QCPGraph::lsStepCenter);
+    m_after =
+        addGraph(m_plot->yAxis, tr("after"), kAfterColor, Qt::SolidLine, QCPGraph::lsStepCenter);
+    m_cdfBefore = addGraph(m_plot->yAxis2, tr("CDF before (%)"), kBeforeColor, Qt::DashLine,
+                           QCPGraph::lsLine);
+    m_cdfAfter =
+        addGraph(m_plot->yAxis2, tr("CDF after (%)"), kAfterColor, Qt::DashLine, QCPGraph::lsLine);
+    m_before->setBrush(QColor(kBeforeColor.red(), kBeforeColor.green(), kBeforeColor.blue(), 50));
+    setExportedPlot(m_plot);
+
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(viewer());
+    right->addWidget(m_plot);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+    right->setChildrenCollapsible(false);
+    right->setSizes({400, 280});
+    setResults(right);
+
+    setImage({}, {}, {});
+}
+
+void EqualizePanel::clearResult() {
+    m_result.reset();
+    for (int row = 0; row < RowCount; ++row)
+        for (int c = MedianColumn; c < ColumnCount; ++c)
+            m_timings->setItem(row, c, new QTableWidgetItem);
+    m_verified->clear();
+    m_verified->setStyleSheet({});
+    for (QCPGraph* g : {m_before, m_after, m_cdfBefore, m_cdfAfter})
+        g->data()->clear();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+EqualizeRequest EqualizePanel::request() const {
+    EqualizeRequest r;
+    r.source = imageSource();
+    r.device = deviceSelector();
+    r.repeats = repeatsSpin()->value();
+    return r;
+}
+
+void EqualizePanel::startRun() {
+    if (refuseWithoutImage())
+        return;
+    const EqualizeRequest r = request();
+    qCInfo(lcUi).noquote() << "equalize" << r.source << "on device" << r.device;
+    start(equalizeJob(r, bridge()->imageCache()), tr("equalizing…"));
+}
+
+QString EqualizePanel::present(const EqualizeResult& result) {
+    const EqualizeRun& run = result.run;
+    showDevice(result.device);
+    const bool color = result.channels >= 3;
+    compareView()->setImages(result.inputPreview, result.outputPreview, result.imageSize);
+    compareView()->setLabels(tr("Original"),
+                             tr("Equalized (%1)").arg(color ? tr("on its luma") : tr("gray")));
+    fillTimings(run);
+    fillPlot(result);
+    if (run.verified) {
+        m_verified->setText(tr("verified: the image, histogram, CDF and table equal the CPU "
+                               "reference byte for byte"));
+        m_verified->setStyleSheet(QStringLiteral("color: #008000;"));
+    } else {
+        m_verified->setText(tr("NOT verified: %1").arg(QString::fromStdString(run.verifyDetail)));
+        m_verified->setStyleSheet(QStringLiteral("color: #c00000; font-weight: bold;"));
+    }
+    m_verified->setToolTip(QString::fromStdString(run.buildOptions));
+    const QString summary =
+        tr("%1 × %2, %3 channel(s), %4-bit, %5 bins of %6 · total %7 ms · %8")
+            .arg(result.imageSize.width())
+            .arg(result.imageSize.height())
+            .arg(result.channels)
+            .arg(result.depth)
+            .arg(run.bins)
+            .arg(color ? tr("luma") : tr("gray"))
+            .arg(msText(run.totalStats.medianMs))
+            .arg(run.verified ? tr("verified") : tr("differs from the CPU reference"));
+    setStatus(summary, !run.verified);
+    return summary;
+}
+
+void EqualizePanel::fillTimings(const EqualizeRun& run) {
+    const TimingStats* stats[RowCount] = {&run.histogramStats, &run.cdfStats, &run.lutStats,
+                                          &run.applyStats, &run.totalStats};
+    for (int row = 0; row < RowCount; ++row) {
+        m_timings->setItem(row, MedianColumn, new QTableWidgetItem(msText(stats[row]->medianMs)));
+        m_timings->setItem(row, MinColumn, new QTableWidgetItem(msText(stats[row]->minMs)));
+        m_timings->setItem(
+            row, GbpsColumn,
+            new QTableWidgetItem(row == ApplyRow ? gbpsText(run.applyGbps) : QString()));
+        for (int c = MedianColumn; c < GbpsColumn; ++c)
+            m_timings->item(row, c)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        m_timings->item(row, GbpsColumn)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    QFont bold = m_timings->item(TotalRow, StageColumn)->font();
+    bold.setBold(true);
+    for (int c = 0; c < ColumnCount; ++c)
+        m_timings->item(TotalRow, c)->setFont(bold);
+    m_timings->resizeColumnsToContents();
+}
+
+void EqualizePanel::fillPlot(const EqualizeResult& result) {
+    const EqualizeRun& run = result.run;
+    setHistogramData(m_before, m_cdfBefore, run.histogram);
+    setHistogramData(m_after, m_cdfAfter, result.histogramAfter);
+    const double top = std::max(
+        run.histogram.empty()
+            ? 0.0
+            : double(*std::max_element(run.histogram.begin(), run.histogram.end())),
+        result.histogramAfter.empty() ? 0.0
+                                      : double(*std::max_element(result.histogramAfter.begin(),
+                                                                 result.histogramAfter.end())));
+    m_plot->xAxis->setRange(-0.5, double(run.bins) - 0.5);
+    m_plot->yAxis->setRange(0, std::max(1.0, top * 1.05));
+    m_plot->yAxis2->setRange(0, 105);
+    m_plot->xAxis->setLabel(
+        tr("value (%1 bins of %2)")
+            .arg(run.bins)
+            .arg(result.channels >= 3 ? tr("the luma") : tr("the gray values")));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString EqualizePanel::fileBaseName(Output) const {
+    return imageBaseName() + QStringLiteral("-equalize-histogram");
+}
+
+QString EqualizePanel::resultFileName() const {
+    return imageBaseName() + QStringLiteral("-equalized");
+}
+
+const HostImage* EqualizePanel::resultImage() const {
+    return m_result ? &m_result->run.output : nullptr;
+}
+
+std::string EqualizePanel::histogramCsv() const {
+    const EqualizeRun& run = m_result->run;
+    std::ostringstream csv;
+    csv << "bin,count,cdf\n";
+    for (std::size_t b = 0; b < run.histogram.size() && b < run.cdf.size(); ++b)
+        csv << b << ',' << run.histogram[b] << ',' << run.cdf[b] << '\n';
+    return csv.str();
+}
+
+} // namespace histlab::ui

@@ -1,0 +1,99 @@
+#pragma once
+// The run controls: which OpenCL device, which histogram variant and its parameters, how many
+// timed repeats, and "Run again" (F5) / "Cancel" (Esc). The panel only describes a request; the
+// window submits it through its JobBridge. The device list comes from the worker (JobBridge::
+// listDevices): the panel never calls OpenCL. The chosen device is remembered by name in
+// QSettings("HistLab", "HistLab") under "device".
+#include "bridge/jobbridge.h"
+
+#include <pipelines/histogram256/histogram256.h>
+
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+class QAction;
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace histlab::ui {
+
+class RunPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunPanel(QWidget* parent = nullptr);
+
+    /// The core device selector for the next run: "auto", a device index once the list has
+    /// arrived and a device is chosen, else what setDeviceSelector() or the settings gave.
+    QString deviceSelector() const;
+    /// Sets the selector (e.g. from --device); shown in the combo once the list has arrived.
+    /// It is not remembered: only a device chosen in the combo is.
+    void setDeviceSelector(const QString& selector);
+    /// The device remembered in the settings ("auto" when none).
+    static QString rememberedDevice();
+
+    /// Fills the device combo from the worker's list (with a tooltip per device).
+    void setDevices(const std::vector<DeviceEntry>& devices);
+    /// The list could not be made (no OpenCL platform, ...): the combo says so.
+    void setDeviceListError(const QString& message);
+    const std::vector<DeviceEntry>& devices() const { return m_devices; }
+
+    /// The variant and its parameters as chosen (0 / "choose" leaves them to the core).
+    HistogramRequest histogramRequest() const;
+    int repeats() const;
+
+    QComboBox* deviceCombo() const { return m_device; }
+    QComboBox* variantCombo() const { return m_variant; }
+    QSpinBox* banksSpin() const { return m_banks; }
+    QSpinBox* groupsPerCuSpin() const { return m_groupsPerCu; }
+    QSpinBox* workGroupSizeSpin() const { return m_workGroupSize; }
+    QComboBox* readCombo() const { return m_read; }
+    QComboBox* loadCombo() const { return m_load; }
+    QComboBox* mergeCombo() const { return m_merge; }
+    QSpinBox* repeatsSpin() const { return m_repeats; }
+    /// "Run Again" (F5) and "Cancel" (Esc); the window puts them in its Run menu.
+    QAction* runAgainAction() const { return m_runAgain; }
+    QAction* cancelAction() const { return m_cancel; }
+
+    /// Shows below the controls why the core refused the request (a usage error naming the
+    /// parameter at fault, e.g. "--read"), with that control's label in bold; an empty message
+    /// clears it.
+    void showProblem(const QString& parameter, const QString& message);
+    QString problem() const;
+
+signals:
+    /// The person changed the device, the variant or a parameter: the image should run again.
+    void requestChanged();
+
+private:
+    void chooseDeviceFromSelector();
+    void deviceChosen();
+    void showDeviceToolTip();
+
+    QComboBox* m_device;
+    QComboBox* m_variant;
+    QSpinBox* m_banks;
+    QSpinBox* m_groupsPerCu;
+    QSpinBox* m_workGroupSize;
+    QComboBox* m_read;
+    QComboBox* m_load;
+    QComboBox* m_merge;
+    QSpinBox* m_repeats;
+    QPushButton* m_runButton;
+    QLabel* m_problem;
+    QFormLayout* m_form = nullptr;
+    QAction* m_runAgain;
+    QAction* m_cancel;
+    QString m_selector; // until the list arrives, and for "auto"
+    std::vector<DeviceEntry> m_devices;
+    bool m_listed = false; // the worker's list has arrived
+};
+
+/// A device's properties and probe results, one per line: the device combo's tooltip.
+QString describeDevice(const DeviceEntry& device);
+
+} // namespace histlab::ui

@@ -1,0 +1,254 @@
+#include "plots/dashboardplot.h"
+
+#include "plots/experimentplot.h" // paletteColor
+
+#include <QMouseEvent>
+#include <QToolTip>
+
+#include <algorithm>
+
+namespace histlab::ui {
+
+namespace {
+
+QString gbpsText(double gbps) {
+    return QString::number(gbps, 'f', gbps >= 100 ? 0 : gbps >= 10 ? 1 : 2);
+}
+
+/// The result of `run` with this device slot and pipeline, or nullptr.
+const DashboardResult* resultOf(const DashboardRun& run, int slot, const std::string& pipeline) {
+    const DashboardResult* found = nullptr;
+    for (const DashboardResult& r : run.results)
+        if (r.device == slot && r.pipeline == pipeline)
+            found = &r; // the last, as the bars show it
+    return found;
+}
+
+QString describe(const DashboardRun& run, const DashboardResult& r, const QString& what) {
+    const DashboardDevice& d = run.devices.at(std::size_t(r.device));
+    return QObject::tr(
+               "%1%2\n%3 on %4\n%5 GB/s, %6 % of %7 (%8 GB/s)\nmedian %9 ms, %10 run(s), %11")
+        .arg(QString::fromStdString(r.pipeline), what, QString::fromStdString(r.variant),
+             QString::fromStdString(d.info.name), gbpsText(r.gbps))
+        .arg(r.percentOfCeiling, 0, 'f', 1)
+        .arg(QString::fromStdString(r.ceilingKind), gbpsText(r.ceilingGbps))
+        .arg(r.stats.medianMs, 0, 'g', 4)
+        .arg(r.stats.samplesMs.size())
+        .arg(QString::fromLatin1(statusName(r.status)));
+}
+
+} // namespace
+
+DashboardPlot::DashboardPlot(QWidget* parent)
+    : QCustomPlot(parent)
+    , m_group(new QCPBarsGroup(this)) {
+    setMinimumSize(360, 260);
+    setMouseTracking(true);
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    axisRect()->setRangeDrag(Qt::Vertical);
+    axisRect()->setRangeZoom(Qt::Vertical);
+    setNoAntialiasingOnDrag(true);
+    legend->setVisible(true);
+    legend->setFont(QFont(font().family(), 8));
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    plotLayout()->insertRow(0);
+    m_title = new QCPTextElement(this, tr("Dashboard"), QFont(font().family(), 10, QFont::Bold));
+    plotLayout()->addElement(0, 0, m_title);
+    m_group->setSpacingType(QCPBarsGroup::stAbsolute);
+    m_group->setSpacing(1);
+    xAxis->setTickLabelRotation(-20);
+    xAxis->grid()->setVisible(false);
+    rebuild();
+}
+
+double DashboardPlot::keyOf(const std::string& pipeline) const {
+    const auto it = std::find(m_run.pipelines.begin(), m_run.pipelines.end(), pipeline);
+    return it == m_run.pipelines.end() ? 0.0 : double(it - m_run.pipelines.begin() + 1);
+}
+
+double DashboardPlot::valueOf(const DashboardResult& r) const {
+    return m_measure == Measure::Gbps ? r.gbps : r.percentOfCeiling;
+}
+
+void DashboardPlot::reset(const DashboardRun& plan) {
+    m_run = plan;
+    m_run.results.clear();
+    rebuild();
+}
+
+void DashboardPlot::showRun(const DashboardRun& run) {
+    m_run = run;
+    rebuild();
+}
+
+void DashboardPlot::addResult(const DashboardResult& result) {
+    if (result.device < 0 || std::size_t(result.device) >= m_bars.size())
+        return;
+    m_run.results.push_back(result);
+    fillBars(result.device);
+    fitAxes();
+    replot(rpQueuedReplot);
+}
+
+void DashboardPlot::setBaseline(const std::optional<DashboardRun>& run) {
+    m_baseline = run;
+    rebuild();
+}
+
+void DashboardPlot::setMeasure(Measure measure) {
+    if (measure == m_measure)
+        return;
+    m_measure = measure;
+    rebuild();
+}
+
+void DashboardPlot::rebuild() {
+    clearPlottables(); // the bars leave the group as they go
+    m_bars.clear();
+    m_baselineBars.clear();
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (std::size_t i = 0; i < m_run.pipelines.size(); ++i)
+        ticker->addTick(double(i + 1), QString::fromStdString(m_run.pipelines[i]));
+    xAxis->setTicker(ticker);
+    xAxis->setLabel(tr("pipeline"));
+    yAxis->setLabel(m_measure == Measure::Gbps
+                        ? tr("GB/s (the bytes each pipeline counts / median kernel time)")
+                        : tr("% of the ceiling measured in the same run (read-only or copy)"));
+    const std::size_t series = m_run.devices.size() * (m_baseline ? 2 : 1);
+    const double width = 0.8 / double(std::max<std::size_t>(1, series));
+    for (std::size_t slot = 0; slot < m_run.devices.size(); ++slot) {
+        const QColor color = paletteColor(int(slot));
+        const QString name = QString::fromStdString(m_run.devices[slot].info.name);
+        auto* bars = new QCPBars(xAxis, yAxis);
+        bars->setName(name);
+        bars->setPen(QPen(color.darker(120)));
+        bars->setBrush(color);
+        bars->setWidth(width);
+        bars->setBarsGroup(m_group);
+        m_bars.push_back(bars);
+        if (m_baseline) {
+            auto* base = new QCPBars(xAxis, yAxis);
+            base->setName(tr("%1 (baseline)").arg(name));
+            base->setPen(QPen(color));
+            base->setBrush(QBrush(color.lighter(150), Qt::BDiagPattern));
+            base->setWidth(width);
+            base->setBarsGroup(m_group);
+            m_baselineBars.push_back(base);
+        }
+        fillBars(int(slot));
+    }
+    updateTitle();
+    fitAxes();
+    replot(rpQueuedReplot);
+}
+
+void DashboardPlot::fillBars(int slot) {
+    QVector<double> keys, values;
+    for (const std::string& p : m_run.pipelines)
+        if (const DashboardResult* r = resultOf(m_run, slot, p); r && r->ran()) {
+            keys << keyOf(p);
+            values << valueOf(*r);
+        }
+    m_bars[std::size_t(slot)]->setData(keys, values, true);
+    if (!m_baseline)
+        return;
+    keys.clear();
+    values.clear();
+    DashboardResult probe; // what findBaselineResult matches on: the device and the pipeline
+    probe.device = slot;
+    for (const std::string& p : m_run.pipelines) {
+        probe.pipeline = p;
+        if (const DashboardResult* b = findBaselineResult(*m_baseline, m_run, probe);
+            b && b->ran()) {
+            keys << keyOf(p);
+            values << valueOf(*b);
+        }
+    }
+    m_baselineBars[std::size_t(slot)]->setData(keys, values, true);
+}
+
+void DashboardPlot::fitAxes() {
+    xAxis->setRange(0.4, double(std::max<std::size_t>(1, m_run.pipelines.size())) + 0.6);
+    double top = 0;
+    for (const std::vector<QCPBars*>* set : {&m_bars, &m_baselineBars})
+        for (const QCPBars* bars : *set)
+            for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+                top = std::max(top, it->value);
+    if (m_measure == Measure::PercentOfCeiling)
+        top = std::max(top, 100.0); // the ceiling itself in view
+    yAxis->setRange(0, top > 0 ? top * 1.12 : 1.0);
+}
+
+void DashboardPlot::updateTitle() {
+    QString title = m_measure == Measure::Gbps ? tr("GB/s per pipeline and device")
+                                               : tr("% of each device's own ceiling");
+    if (!m_run.date.empty())
+        title += QStringLiteral(" · ") + QString::fromStdString(m_run.date);
+    if (m_baseline)
+        title += tr(" · hatched: baseline of %1").arg(QString::fromStdString(m_baseline->date));
+    m_title->setText(title);
+}
+
+int DashboardPlot::barCount() const {
+    int n = 0;
+    for (const QCPBars* bars : m_bars)
+        n += bars->data()->size();
+    return n;
+}
+
+int DashboardPlot::baselineBarCount() const {
+    int n = 0;
+    for (const QCPBars* bars : m_baselineBars)
+        n += bars->data()->size();
+    return n;
+}
+
+QCPBars* DashboardPlot::deviceBars(int slot) const {
+    return slot >= 0 && std::size_t(slot) < m_bars.size() ? m_bars[std::size_t(slot)] : nullptr;
+}
+
+QCPBars* DashboardPlot::baselineBars(int slot) const {
+    return slot >= 0 && std::size_t(slot) < m_baselineBars.size()
+               ? m_baselineBars[std::size_t(slot)]
+               : nullptr;
+}
+
+QString DashboardPlot::toolTipAt(const QPoint& pos) const {
+    for (int baseline = 0; baseline < 2; ++baseline) {
+        const std::vector<QCPBars*>& set = baseline ? m_baselineBars : m_bars;
+        for (std::size_t slot = 0; slot < set.size(); ++slot) {
+            QVariant details;
+            if (set[slot]->selectTest(pos, false, &details) < 0)
+                continue;
+            const QCPDataSelection hit = details.value<QCPDataSelection>();
+            if (hit.isEmpty())
+                continue;
+            const double key = set[slot]->data()->at(hit.dataRange().begin())->key;
+            const std::string& pipeline = m_run.pipelines.at(std::size_t(key) - 1);
+            if (!baseline) {
+                if (const DashboardResult* r = resultOf(m_run, int(slot), pipeline))
+                    return describe(m_run, *r, QString());
+                continue;
+            }
+            DashboardResult probe;
+            probe.device = int(slot);
+            probe.pipeline = pipeline;
+            if (const DashboardResult* b = findBaselineResult(*m_baseline, m_run, probe))
+                return describe(
+                    *m_baseline, *b,
+                    tr(" (baseline of %1)").arg(QString::fromStdString(m_baseline->date)));
+        }
+    }
+    return {};
+}
+
+void DashboardPlot::mouseMoveEvent(QMouseEvent* event) {
+    QCustomPlot::mouseMoveEvent(event);
+    const QString tip = toolTipAt(event->pos());
+    if (tip.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), tip, this);
+}
+
+} // namespace histlab::ui

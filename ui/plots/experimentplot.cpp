@@ -1,0 +1,359 @@
+#include "plots/experimentplot.h"
+
+#include <QMouseEvent>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace histlab::ui {
+
+namespace {
+
+const char* kStageLabels[] = {"read-only", "+scatter", "+local reduce", "+global merge"};
+const char* kVariantLabels[] = {"naive", "local", "banked", "cpu"};
+
+bool isCategorical(ExperimentKind k) {
+    return k == ExperimentKind::Stages || k == ExperimentKind::Atomics;
+}
+
+} // namespace
+
+QColor paletteColor(int i) {
+    static const QColor colors[] = {
+        QColor(31, 119, 180), QColor(214, 39, 40), QColor(44, 160, 44),   QColor(148, 103, 189),
+        QColor(255, 127, 14), QColor(140, 86, 75), QColor(227, 119, 194), QColor(127, 127, 127)};
+    return colors[i % 8];
+}
+
+std::pair<double, double> gbpsRange(const ExperimentPoint& p) {
+    // GB/s is bytes / median time, so the same bytes over the slowest and fastest runs scale it
+    // by median / max and median / min (each device's input size may differ: it is not needed).
+    if (p.stats.maxMs <= 0 || p.stats.minMs <= 0)
+        return {p.gbps, p.gbps};
+    return {p.gbps * p.stats.medianMs / p.stats.maxMs, p.gbps * p.stats.medianMs / p.stats.minMs};
+}
+
+ExperimentPlot::ExperimentPlot(QWidget* parent)
+    : QCustomPlot(parent) {
+    setMinimumSize(320, 240);
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    setMouseTracking(true);
+    legend->setVisible(true);
+    legend->setFont(QFont(font().family(), 8));
+    setNoAntialiasingOnDrag(true);
+    plotLayout()->insertRow(0);
+    m_title = new QCPTextElement(this, QString(), QFont(font().family(), 10, QFont::Bold));
+    plotLayout()->addElement(0, 0, m_title);
+    setUpAxes();
+}
+
+void ExperimentPlot::setUpAxes() {
+    xAxis->setLabel(QString::fromLatin1(experimentAxisName(m_kind)));
+    yAxis->setLabel(tr("GB/s"));
+    xAxis->setScaleType(QCPAxis::stLinear);
+    yAxis->setScaleType(QCPAxis::stLinear);
+    yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    switch (m_kind) {
+    case ExperimentKind::Banks:
+    case ExperimentKind::Reads: {
+        xAxis->setScaleType(QCPAxis::stLogarithmic);
+        QSharedPointer<QCPAxisTickerLog> log(new QCPAxisTickerLog);
+        log->setLogBase(m_kind == ExperimentKind::Banks ? 2 : 4);
+        xAxis->setTicker(log);
+        xAxis->setNumberFormat(QStringLiteral("f"));
+        xAxis->setNumberPrecision(0);
+        break;
+    }
+    case ExperimentKind::Stages:
+    case ExperimentKind::Atomics: {
+        QSharedPointer<QCPAxisTickerText> text(new QCPAxisTickerText);
+        for (int i = 0; i < 4; ++i)
+            text->addTick(i, QString::fromLatin1(m_kind == ExperimentKind::Stages
+                                                     ? kStageLabels[i]
+                                                     : kVariantLabels[i]));
+        xAxis->setTicker(text);
+        xAxis->setRange(-0.5, 3.5);
+        if (m_kind == ExperimentKind::Atomics) {
+            yAxis->setScaleType(QCPAxis::stLogarithmic);
+            yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        }
+        break;
+    }
+    case ExperimentKind::Groups: {
+        QSharedPointer<QCPAxisTickerText> across(new QCPAxisTickerText);
+        for (int w = 32, i = 5; w <= 1024; w *= 2, ++i)
+            across->addTick(i, QString::number(w));
+        xAxis->setTicker(across);
+        QSharedPointer<QCPAxisTickerText> up(new QCPAxisTickerText);
+        for (int g = 1, i = 0; g <= 32; g *= 2, ++i)
+            up->addTick(i, QString::number(g));
+        yAxis->setTicker(up);
+        yAxis->setLabel(tr("work-groups per compute unit"));
+        break;
+    }
+    }
+}
+
+void ExperimentPlot::updateTitle() {
+    QStringList names;
+    for (const DeviceInfo& d : m_devices)
+        names << QString::fromStdString(d.name);
+    QString title = QString::fromLatin1(experimentKindName(m_kind));
+    if (!names.isEmpty())
+        title += QStringLiteral(" · ") + names.join(QStringLiteral(", "));
+    if (m_bytes)
+        title += QStringLiteral(" · %1 MiB per input").arg(double(m_bytes) / 1048576.0, 0, 'g', 4);
+    if (!m_date.isEmpty())
+        title += QStringLiteral(" · ") + m_date;
+    if (m_baseline)
+        title += tr(" · dashed: baseline of %1").arg(QString::fromStdString(m_baseline->date));
+    m_title->setText(title);
+}
+
+void ExperimentPlot::fitAxes() {
+    rescaleAxes(true);
+    if (isCategorical(m_kind)) {
+        xAxis->setRange(-0.5, 3.5);
+    } else {
+        const QCPRange x = xAxis->range(); // log2/log4 axes: a quarter of a step either side
+        xAxis->setRange(x.lower / 1.25, x.upper * 1.25);
+    }
+    const QCPRange y = yAxis->range();
+    if (yAxis->scaleType() == QCPAxis::stLinear)
+        yAxis->setRange(0, y.upper * 1.06); // throughput from zero: no exaggerated gaps
+    else
+        yAxis->setRange(y.lower / 2, y.upper * 2);
+}
+
+void ExperimentPlot::reset(ExperimentKind kind, const std::vector<DeviceInfo>& devices,
+                           std::size_t bytes) {
+    m_kind = kind;
+    m_devices = devices;
+    m_bytes = bytes;
+    m_date.clear();
+    m_points.clear();
+    if (m_baseline && m_baseline->kind != kind)
+        m_baseline.reset();
+    rebuild();
+}
+
+void ExperimentPlot::showRun(const ExperimentRun& run) {
+    reset(run.kind, run.devices, run.bytes);
+    m_date = QString::fromStdString(run.date);
+    for (const ExperimentPoint& p : run.points)
+        m_points.push_back(p);
+    rebuild();
+}
+
+void ExperimentPlot::addPoint(const ExperimentPoint& point) {
+    m_points.push_back(point);
+    if (m_kind == ExperimentKind::Groups) {
+        rebuild(); // the heatmap is redrawn whole
+        return;
+    }
+    plotPoint(m_points.back(), false);
+    fitAxes();
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool ExperimentPlot::setBaseline(const std::optional<ExperimentRun>& run) {
+    if (run && !m_points.empty() && run->kind != m_kind)
+        return false;
+    if (run && m_points.empty())
+        m_kind = run->kind; // nothing drawn yet: the baseline sets the figure
+    m_baseline = run;
+    rebuild();
+    return true;
+}
+
+QString ExperimentPlot::curveName(const ExperimentPoint& p, bool baseline) const {
+    QStringList parts;
+    const std::vector<DeviceInfo>& devices = baseline ? m_baseline->devices : m_devices;
+    const bool several = devices.size() > 1 || baseline || m_baseline;
+    if (several && p.device >= 0 && std::size_t(p.device) < devices.size())
+        parts << QString::fromStdString(devices[std::size_t(p.device)].name).left(28);
+    parts << QString::fromStdString(p.distribution);
+    if (!p.series.empty() && m_kind != ExperimentKind::Atomics)
+        parts << QString::fromStdString(p.series);
+    QString name = parts.join(QStringLiteral(", "));
+    if (baseline)
+        name += tr(" (baseline)");
+    return name;
+}
+
+ExperimentPlot::Curve& ExperimentPlot::curveFor(const ExperimentPoint& p, bool baseline) {
+    // Atomics: one curve per distribution across the variants; otherwise per series too.
+    const std::string series = m_kind == ExperimentKind::Atomics ? std::string() : p.series;
+    const CurveKey key{baseline, p.device, p.distribution, series};
+    auto it = m_curves.find(key);
+    if (it != m_curves.end())
+        return it->second;
+    // The colour follows (distribution, series), so a baseline curve matches its new one.
+    std::vector<std::pair<std::string, std::string>> seen;
+    for (const auto& [k, c] : m_curves) {
+        const auto ds = std::make_pair(std::get<2>(k), std::get<3>(k));
+        if (std::find(seen.begin(), seen.end(), ds) == seen.end())
+            seen.push_back(ds);
+    }
+    const auto ds = std::make_pair(p.distribution, series);
+    const auto pos = std::find(seen.begin(), seen.end(), ds);
+    const int colorIndex = int(pos - seen.begin()) + p.device * 3;
+    Curve curve;
+    curve.graph = addGraph();
+    curve.graph->setName(curveName(p, baseline));
+    QPen pen(paletteColor(colorIndex), baseline ? 1.2 : 1.8);
+    if (baseline)
+        pen.setStyle(Qt::DashLine);
+    curve.graph->setPen(pen);
+    curve.graph->setScatterStyle(
+        QCPScatterStyle(baseline ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssDisc, 5));
+    curve.errors = new QCPErrorBars(xAxis, yAxis);
+    curve.errors->removeFromLegend();
+    curve.errors->setDataPlottable(curve.graph);
+    curve.errors->setPen(QPen(paletteColor(colorIndex).lighter(130)));
+    return m_curves.emplace(key, curve).first->second;
+}
+
+void ExperimentPlot::plotPoint(const ExperimentPoint& p, bool baseline) {
+    if (!p.ok())
+        return; // unsupported or failed: in the table and the tooltip of the run, not drawn
+    Curve& curve = curveFor(p, baseline);
+    // Keep the graph's data sorted by x and the points in the same order, error bars alike.
+    const auto at = std::upper_bound(curve.points.begin(), curve.points.end(), p.x,
+                                     [](double x, const ExperimentPoint* q) { return x < q->x; });
+    curve.points.insert(at, &p);
+    QVector<double> keys, values, minus, plus;
+    for (const ExperimentPoint* q : curve.points) {
+        keys << q->x;
+        values << q->gbps;
+        const auto [slow, fast] = gbpsRange(*q);
+        minus << std::max(0.0, q->gbps - slow);
+        plus << std::max(0.0, fast - q->gbps);
+    }
+    curve.graph->setData(keys, values, true);
+    curve.errors->setData(minus, plus);
+    if (baseline)
+        ++m_baselinePointCount;
+    else
+        ++m_pointCount;
+}
+
+void ExperimentPlot::rebuild() {
+    clearGraphs();
+    clearPlottables();
+    if (m_scale) {
+        plotLayout()->remove(m_scale);
+        m_scale = nullptr;
+    }
+    m_heatmap = nullptr;
+    m_curves.clear();
+    m_pointCount = m_baselinePointCount = 0;
+    setUpAxes();
+    updateTitle();
+    if (m_kind == ExperimentKind::Groups) {
+        // The first device and distribution of the run: a heatmap cannot overlay others.
+        m_heatmap = new QCPColorMap(xAxis, yAxis);
+        m_heatmap->data()->setSize(6, 6);
+        m_heatmap->data()->setRange(QCPRange(5, 10), QCPRange(0, 5));
+        for (int i = 0; i < 6; ++i)
+            for (int j = 0; j < 6; ++j)
+                m_heatmap->data()->setCell(i, j, std::nan(""));
+        m_scale = new QCPColorScale(this);
+        plotLayout()->addElement(1, 1, m_scale); // row 0 is the title
+        m_scale->axis()->setLabel(tr("GB/s"));
+        m_heatmap->setColorScale(m_scale);
+        m_heatmap->setGradient(QCPColorGradient::gpThermal);
+        m_heatmap->setInterpolate(false); // one cell per configuration
+        m_heatmap->setName(tr("GB/s"));
+        for (const ExperimentPoint& p : m_points) {
+            if (!p.ok() || p.device != m_points.front().device ||
+                p.distribution != m_points.front().distribution)
+                continue;
+            const int i = int(std::lround(std::log2(std::max(1.0, p.x)))) - 5;
+            const int j = int(std::lround(std::log2(std::max(1.0, p.y))));
+            if (i >= 0 && i < 6 && j >= 0 && j < 6) {
+                m_heatmap->data()->setCell(i, j, p.gbps);
+                ++m_pointCount;
+            }
+        }
+        m_heatmap->rescaleDataRange(true);
+        xAxis->setRange(4.5, 10.5);
+        yAxis->setRange(-0.5, 5.5);
+        legend->setVisible(false);
+        replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    legend->setVisible(true);
+    // Where the curves of each experiment leave room (throughput starts at zero).
+    const Qt::Alignment corner = m_kind == ExperimentKind::Reads ? Qt::AlignTop | Qt::AlignLeft
+                                 : m_kind == ExperimentKind::Atomics
+                                     ? Qt::AlignBottom | Qt::AlignHCenter
+                                     : Qt::AlignBottom | Qt::AlignRight;
+    axisRect()->insetLayout()->setInsetAlignment(0, corner);
+    if (m_baseline)
+        for (const ExperimentPoint& p : m_baseline->points)
+            plotPoint(p, true);
+    for (const ExperimentPoint& p : m_points)
+        plotPoint(p, false);
+    fitAxes();
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString ExperimentPlot::describe(const ExperimentPoint& p, bool baseline) const {
+    QStringList lines;
+    lines << curveName(p, baseline);
+    for (const auto& [k, v] : p.params)
+        lines << QStringLiteral("%1: %2").arg(QString::fromStdString(k), QString::fromStdString(v));
+    if (p.ok())
+        lines << tr("%1 GB/s (%2 % of read-only), median %3 ms, min %4, max %5, %6 runs")
+                     .arg(p.gbps, 0, 'f', p.gbps >= 100 ? 0 : 2)
+                     .arg(p.percentOfCeiling, 0, 'f', 1)
+                     .arg(p.stats.medianMs, 0, 'f', 3)
+                     .arg(p.stats.minMs, 0, 'f', 3)
+                     .arg(p.stats.maxMs, 0, 'f', 3)
+                     .arg(p.stats.samplesMs.size());
+    lines << QString::fromLatin1(statusName(p.status)) +
+                 (p.reason.empty() ? QString()
+                                   : QStringLiteral(": ") + QString::fromStdString(p.reason));
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString ExperimentPlot::toolTipAt(const QPoint& pos) const {
+    if (m_kind == ExperimentKind::Groups && m_heatmap) {
+        const double x = xAxis->pixelToCoord(pos.x()), y = yAxis->pixelToCoord(pos.y());
+        for (const ExperimentPoint& p : m_points)
+            if (p.device == m_points.front().device &&
+                p.distribution == m_points.front().distribution &&
+                std::abs(std::log2(std::max(1.0, p.x)) - x) < 0.5 &&
+                std::abs(std::log2(std::max(1.0, p.y)) - y) < 0.5)
+                return describe(p, false);
+        return {};
+    }
+    const ExperimentPoint* best = nullptr;
+    bool bestIsBaseline = false;
+    double bestDistance = 12; // pixels
+    for (const auto& [key, curve] : m_curves)
+        for (const ExperimentPoint* p : curve.points) {
+            const double dx = xAxis->coordToPixel(p->x) - pos.x();
+            const double dy = yAxis->coordToPixel(p->gbps) - pos.y();
+            const double d = std::hypot(dx, dy);
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = p;
+                bestIsBaseline = std::get<0>(key);
+            }
+        }
+    return best ? describe(*best, bestIsBaseline) : QString();
+}
+
+void ExperimentPlot::mouseMoveEvent(QMouseEvent* event) {
+    QCustomPlot::mouseMoveEvent(event);
+    const QString text = toolTipAt(event->pos());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+}
+
+} // namespace histlab::ui

@@ -1,0 +1,256 @@
+#include "views/imagelist.h"
+
+#include "bridge/jobbridge.h"
+
+#include <io/imageio.h>
+#include <runtime/errors.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QIcon>
+#include <QImageReader>
+#include <QMimeData>
+#include <QPainter>
+#include <QPixmap>
+#include <QSettings>
+#include <QStyle>
+#include <QThreadPool>
+#include <QUrl>
+
+namespace histlab::ui {
+
+namespace {
+
+constexpr int kPathRole = Qt::UserRole;
+constexpr int kThumbnailRole = Qt::UserRole + 1; // bool: decoded (or failed to)
+constexpr int kFailedRole = Qt::UserRole + 2;    // bool: the window could not open it
+
+/// Decodes a small copy of the image: Qt's readers first (a JPEG decodes straight at a reduced
+/// scale), then the core's OpenCV loader for what Qt cannot read. Runs on the pool's thread.
+QImage decodeThumbnail(const QString& path, QString* detail) {
+    QImageReader reader(path);
+    reader.setAutoTransform(false); // as OpenCV decodes it, and as the window shows it
+    const QSize full = reader.size();
+    if (full.isValid()) {
+        *detail = QObject::tr("%1 × %2 px").arg(full.width()).arg(full.height());
+        reader.setScaledSize(
+            full.scaled(ImageList::thumbnailSide, ImageList::thumbnailSide, Qt::KeepAspectRatio));
+        QImage image = reader.read();
+        if (!image.isNull())
+            return image;
+    }
+    if (path.startsWith(QLatin1String(":/")))
+        return {};
+    try {
+        const HostImage image = loadImage(QFile::encodeName(path).toStdString());
+        *detail = QObject::tr("%1 × %2 px").arg(image.width).arg(image.height);
+        return previewOf(image, ImageList::thumbnailSide);
+    } catch (const InputError& e) {
+        *detail = QString::fromStdString(e.what());
+        return {};
+    }
+}
+
+QString sourceTooltip(const QString& path, const QString& detail) {
+    const QString where = path.startsWith(QLatin1String(":/")) ? QObject::tr("bundled with HistLab")
+                                                               : QFileInfo(path).absoluteFilePath();
+    return detail.isEmpty() ? where : where + QLatin1Char('\n') + detail;
+}
+
+} // namespace
+
+QString imageDisplayName(const QString& source) {
+    if (source.startsWith(QLatin1String(":/")))
+        return QObject::tr("%1 (bundled)").arg(QFileInfo(source).fileName());
+    return QFileInfo(source).fileName();
+}
+
+ImageList::ImageList(QWidget* parent)
+    : QListWidget(parent)
+    , m_pool(std::make_unique<QThreadPool>()) {
+    m_pool->setMaxThreadCount(1);
+    m_pool->setThreadPriority(QThread::IdlePriority); // SCHED_IDLE on Linux
+    setViewMode(QListView::ListMode);
+    setIconSize(QSize(thumbnailSide, thumbnailSide));
+    setUniformItemSizes(true);
+    setSelectionMode(QAbstractItemView::ExtendedSelection);
+    setContextMenuPolicy(Qt::ActionsContextMenu);
+    setToolTip(tr("The images opened in this session: select one to show it; Delete removes "
+                  "it from the list"));
+    auto* remove = new QAction(tr("Remove from List"), this);
+    remove->setShortcut(QKeySequence::Delete);
+    remove->setShortcutContext(Qt::WidgetShortcut);
+    connect(remove, &QAction::triggered, this, &ImageList::removeSelected);
+    addAction(remove);
+    connect(this, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
+        if (item && !m_settingCurrent)
+            emit imageChosen(item->data(kPathRole).toString());
+    });
+}
+
+ImageList::~ImageList() {
+    m_pool->clear(); // thumbnails not started yet
+    m_pool->waitForDone();
+}
+
+QListWidgetItem* ImageList::itemFor(const QString& path) const {
+    for (int i = 0; i < count(); ++i)
+        if (item(i)->data(kPathRole).toString() == path)
+            return item(i);
+    return nullptr;
+}
+
+bool ImageList::contains(const QString& path) const {
+    return itemFor(path) != nullptr;
+}
+
+QStringList ImageList::paths() const {
+    QStringList all;
+    for (int i = 0; i < count(); ++i)
+        all << item(i)->data(kPathRole).toString();
+    return all;
+}
+
+int ImageList::addImages(const QStringList& paths) {
+    int added = 0;
+    for (const QString& path : paths) {
+        if (path.isEmpty() || contains(path))
+            continue;
+        auto* entry = new QListWidgetItem(imageDisplayName(path));
+        entry->setData(kPathRole, path);
+        entry->setData(kThumbnailRole, false);
+        entry->setToolTip(sourceTooltip(path, {}));
+        QPixmap blank(thumbnailSide, thumbnailSide);
+        blank.fill(palette().color(QPalette::Base));
+        entry->setIcon(QIcon(blank));
+        addItem(entry);
+        requestThumbnail(path);
+        ++added;
+    }
+    return added;
+}
+
+void ImageList::requestThumbnail(const QString& path) {
+    m_pool->start([this, path] {
+        QString detail;
+        const QImage thumbnail = decodeThumbnail(path, &detail);
+        // Queued to the GUI thread; the destructor waits for this task, so `this` is alive.
+        QMetaObject::invokeMethod(
+            this, [this, path, thumbnail, detail] { setThumbnail(path, thumbnail, detail); },
+            Qt::QueuedConnection);
+    });
+}
+
+void ImageList::setThumbnail(const QString& path, const QImage& thumbnail, const QString& detail) {
+    QListWidgetItem* entry = itemFor(path);
+    if (!entry)
+        return; // removed meanwhile
+    entry->setData(kThumbnailRole, true);
+    if (!thumbnail.isNull()) {
+        // Centred on a square, so names line up whatever the aspect ratio.
+        QPixmap square(thumbnailSide, thumbnailSide);
+        square.fill(Qt::transparent);
+        QPainter painter(&square);
+        const QImage scaled = thumbnail.scaled(thumbnailSide, thumbnailSide, Qt::KeepAspectRatio,
+                                               Qt::SmoothTransformation);
+        painter.drawImage((thumbnailSide - scaled.width()) / 2,
+                          (thumbnailSide - scaled.height()) / 2, scaled);
+        painter.end();
+        entry->setIcon(QIcon(square));
+    }
+    if (!entry->data(kFailedRole).toBool()) // a failure's tooltip stays
+        entry->setToolTip(sourceTooltip(path, detail));
+    emit thumbnailReady(path);
+}
+
+bool ImageList::hasThumbnail(const QString& path) const {
+    const QListWidgetItem* entry = itemFor(path);
+    return entry && entry->data(kThumbnailRole).toBool();
+}
+
+void ImageList::setCurrentImage(const QString& path) {
+    if (!contains(path))
+        addImages({path});
+    QListWidgetItem* entry = itemFor(path);
+    m_settingCurrent = true;
+    setCurrentItem(entry, QItemSelectionModel::ClearAndSelect);
+    m_settingCurrent = false;
+    scrollToItem(entry);
+}
+
+void ImageList::setFailed(const QString& path, const QString& message) {
+    QListWidgetItem* entry = itemFor(path);
+    if (!entry)
+        return;
+    entry->setData(kFailedRole, true);
+    entry->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+    entry->setToolTip(message);
+}
+
+void ImageList::removeSelected() {
+    const QList<QListWidgetItem*> selected = selectedItems();
+    m_settingCurrent = true; // removing must not open the neighbour
+    for (QListWidgetItem* entry : selected)
+        delete takeItem(row(entry));
+    m_settingCurrent = false;
+}
+
+DropScreening screenDrop(const QMimeData& mime) {
+    DropScreening result;
+    if (!mime.hasUrls()) {
+        result.refused << (mime.hasText()
+                               ? QObject::tr("the dropped text: only image files can be dropped")
+                               : QObject::tr("the dropped data: only image files can be dropped"));
+        return result;
+    }
+    for (const QUrl& url : mime.urls()) {
+        if (!url.isLocalFile()) {
+            result.refused << QObject::tr("%1: not a local file (download it first)")
+                                  .arg(url.toDisplayString());
+            continue;
+        }
+        const QString path = url.toLocalFile();
+        const std::string why = whyNotAnImage(QFile::encodeName(path).toStdString());
+        if (why.empty())
+            result.images << path;
+        else
+            result.refused << QStringLiteral("%1: %2").arg(path, QString::fromStdString(why));
+    }
+    return result;
+}
+
+namespace {
+const QString kRecentKey = QStringLiteral("recentFiles");
+QSettings histlabSettings() {
+    return QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
+}
+} // namespace
+
+QStringList RecentFiles::load() {
+    return histlabSettings().value(kRecentKey).toStringList();
+}
+
+QStringList RecentFiles::add(const QString& path) {
+    QStringList recent = load();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > maxRecent)
+        recent.removeLast();
+    histlabSettings().setValue(kRecentKey, recent);
+    return recent;
+}
+
+QStringList RecentFiles::remove(const QString& path) {
+    QStringList recent = load();
+    recent.removeAll(path);
+    histlabSettings().setValue(kRecentKey, recent);
+    return recent;
+}
+
+void RecentFiles::clear() {
+    histlabSettings().remove(kRecentKey);
+}
+
+} // namespace histlab::ui

@@ -1,0 +1,246 @@
+#include "views/imageview.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace histlab::ui {
+
+ImageView::ImageView(QWidget* parent)
+    : ZoomView(parent) {
+    setFocusPolicy(Qt::StrongFocus); // Esc and Space need the keyboard
+    updateCursor();
+
+    auto addViewAction = [this](const QString& text, const QList<QKeySequence>& keys,
+                                const QString& tip, void (ImageView::*slot)()) {
+        auto* action = new QAction(text, this);
+        action->setShortcuts(keys);
+        action->setShortcutContext(Qt::WindowShortcut);
+        action->setStatusTip(tip);
+        connect(action, &QAction::triggered, this, slot);
+        addAction(action);
+        m_actions << action;
+    };
+    addViewAction(tr("Zoom &In"),
+                  {QKeySequence(Qt::CTRL | Qt::Key_Equal), QKeySequence(Qt::CTRL | Qt::Key_Plus)},
+                  tr("Zoom in around the centre (the wheel zooms around the cursor)"),
+                  &ImageView::zoomIn);
+    addViewAction(tr("Zoom &Out"), {QKeySequence(Qt::CTRL | Qt::Key_Minus)},
+                  tr("Zoom out around the centre"), &ImageView::zoomOut);
+    addViewAction(tr("&Actual Size"), {QKeySequence(Qt::CTRL | Qt::Key_1)},
+                  tr("One image pixel per screen pixel"), &ImageView::actualSize);
+    addViewAction(tr("&Fit Image"), {QKeySequence(Qt::CTRL | Qt::Key_0)},
+                  tr("The whole image, as large as the view allows"), &ImageView::fitToWindow);
+}
+
+void ImageView::setImage(const QImage& preview, const QSize& imageSize) {
+    m_layer.set(preview);
+    m_region.reset();
+    m_drag = Drag::None;
+    updateCursor();
+    setImageSize(imageSize.isEmpty() ? preview.size() : imageSize);
+}
+
+void ImageView::setPreview(const QImage& preview) {
+    m_layer.set(preview);
+    update();
+}
+
+std::optional<QPoint> ImageView::pixelAt(const QPointF& viewPos) const {
+    if (imageSize().isEmpty())
+        return std::nullopt;
+    const QPointF p = mapToImage(viewPos);
+    const int x = int(std::floor(p.x()));
+    const int y = int(std::floor(p.y()));
+    if (x < 0 || y < 0 || x >= imageSize().width() || y >= imageSize().height())
+        return std::nullopt;
+    return QPoint(x, y);
+}
+
+std::optional<QPoint> ImageView::hoveredPixel(const QPointF& viewPos) const {
+    return pixelAt(viewPos);
+}
+
+QString ImageView::valueText(const QPoint& pixel) const {
+    const QImage& preview = m_layer.image;
+    if (preview.isNull() || !QRect(QPoint(0, 0), imageSize()).contains(pixel))
+        return {};
+    QString text = pixelValue(preview, imageSize(), pixel);
+    if (preview.size() != imageSize())
+        text += tr(" (downscaled preview)");
+    else if (m_sourceDepth > 8)
+        text += tr(" (high byte)");
+    return text;
+}
+
+void ImageView::selectRegion(const Region& region) {
+    if (imageSize().isEmpty() || region.width <= 0 || region.height <= 0)
+        return;
+    const QPointF first(region.x, region.y);
+    const QPointF last(double(region.x) + region.width - 1, double(region.y) + region.height - 1);
+    m_region = regionBetween(first, last);
+    update();
+    emit regionChanged(*m_region);
+}
+
+void ImageView::clearRegion() {
+    if (!m_region)
+        return;
+    m_region.reset();
+    update();
+    emit regionCleared();
+}
+
+Region ImageView::regionBetween(const QPointF& a, const QPointF& b) const {
+    auto pixel = [](double v, int size) { return std::clamp(int(std::floor(v)), 0, size - 1); };
+    const int ax = pixel(a.x(), imageSize().width()), bx = pixel(b.x(), imageSize().width());
+    const int ay = pixel(a.y(), imageSize().height()), by = pixel(b.y(), imageSize().height());
+    Region region;
+    region.x = std::min(ax, bx);
+    region.y = std::min(ay, by);
+    region.width = std::abs(ax - bx) + 1;
+    region.height = std::abs(ay - by) + 1;
+    return region;
+}
+
+void ImageView::setRegionAndNotify(const Region& region) {
+    const bool same = m_region && m_region->x == region.x && m_region->y == region.y &&
+                      m_region->width == region.width && m_region->height == region.height;
+    if (same)
+        return;
+    m_region = region;
+    update();
+    emit regionChanged(region);
+}
+
+void ImageView::updateCursor() {
+    if (m_drag == Drag::Pan)
+        setCursor(Qt::ClosedHandCursor);
+    else if (m_spaceHeld)
+        setCursor(Qt::OpenHandCursor);
+    else if (!m_layer.image.isNull())
+        setCursor(Qt::CrossCursor);
+    else
+        unsetCursor();
+}
+
+void ImageView::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    painter.fillRect(rect(), palette().color(QPalette::Dark));
+    if (m_layer.image.isNull() || imageSize().isEmpty())
+        return;
+    paintLayer(painter, m_layer, rect(), rect());
+    if (m_region) {
+        const QRectF r(mapFromImage(QPointF(m_region->x, m_region->y)),
+                       mapFromImage(QPointF(double(m_region->x) + m_region->width,
+                                            double(m_region->y) + m_region->height)));
+        painter.fillRect(r, QColor(255, 255, 255, 40));
+        QPen pen(Qt::black, 0); // cosmetic: one screen pixel at any zoom
+        painter.setPen(pen);
+        painter.drawRect(r);
+        pen.setColor(Qt::white);
+        pen.setStyle(Qt::DashLine);
+        painter.setPen(pen);
+        painter.drawRect(r);
+    }
+}
+
+void ImageView::mousePressEvent(QMouseEvent* event) {
+    if (m_layer.image.isNull()) {
+        QWidget::mousePressEvent(event);
+        return;
+    }
+    const bool pan =
+        event->button() == Qt::MiddleButton || (event->button() == Qt::LeftButton && m_spaceHeld);
+    if (pan) {
+        m_drag = Drag::Pan;
+        startPan(event->position());
+        updateCursor();
+    } else if (event->button() == Qt::LeftButton) {
+        m_drag = Drag::Select;
+        m_dragMoved = false;
+        m_pressPos = event->position();
+        m_pressImagePos = mapToImage(event->position());
+    } else {
+        QWidget::mousePressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+void ImageView::mouseMoveEvent(QMouseEvent* event) {
+    reportHover(event->position());
+    if (m_drag == Drag::Pan) {
+        panTo(event->position());
+    } else if (m_drag == Drag::Select) {
+        if (!m_dragMoved &&
+            (event->position() - m_pressPos).manhattanLength() < QApplication::startDragDistance())
+            return;
+        m_dragMoved = true;
+        setRegionAndNotify(regionBetween(m_pressImagePos, mapToImage(event->position())));
+    }
+    event->accept();
+}
+
+void ImageView::mouseReleaseEvent(QMouseEvent* event) {
+    const Drag drag = m_drag;
+    if (drag == Drag::None) {
+        QWidget::mouseReleaseEvent(event);
+        return;
+    }
+    if ((drag == Drag::Pan && event->button() != Qt::MiddleButton &&
+         event->button() != Qt::LeftButton) ||
+        (drag == Drag::Select && event->button() != Qt::LeftButton)) {
+        event->accept(); // another button: the drag goes on
+        return;
+    }
+    m_drag = Drag::None;
+    if (drag == Drag::Pan) {
+        updateCursor();
+    } else if (m_dragMoved) {
+        // Once more on release, so a listener that waits for the end hears it too.
+        m_region = regionBetween(m_pressImagePos, mapToImage(event->position()));
+        update();
+        emit regionChanged(*m_region);
+    } else {
+        clearRegion(); // a click
+    }
+    event->accept();
+}
+
+void ImageView::keyPressEvent(QKeyEvent* event) {
+    if (event->key() == Qt::Key_Escape) {
+        if (m_drag == Drag::Select)
+            m_drag = Drag::None;
+        clearRegion();
+        event->accept();
+    } else if (event->key() == Qt::Key_Space) {
+        if (!event->isAutoRepeat()) {
+            m_spaceHeld = true;
+            updateCursor();
+        }
+        event->accept();
+    } else {
+        QWidget::keyPressEvent(event);
+    }
+}
+
+void ImageView::keyReleaseEvent(QKeyEvent* event) {
+    if (event->key() == Qt::Key_Space) {
+        if (!event->isAutoRepeat()) {
+            m_spaceHeld = false;
+            updateCursor();
+        }
+        event->accept();
+    } else {
+        QWidget::keyReleaseEvent(event);
+    }
+}
+
+} // namespace histlab::ui

@@ -1,0 +1,108 @@
+#pragma once
+// Shows one image through a preview (at most JobBridge::maxPreviewSide on its longer side), as
+// every ZoomView does: fit to the widget (the default, kept on resize), zoom around the cursor
+// (wheel, Ctrl+= and Ctrl+-), 1:1 (Ctrl+1: one pixel of the file per screen pixel), fit again
+// (Ctrl+0), and pan (drag with the middle button, or with the left button while Space is held).
+// Every position the view reports is in the FULL image's pixels (imageSize()), not the
+// preview's: a downscaled preview only changes what is painted.
+//
+// Hovering reports the pixel under the cursor and its value. The values are the preview's
+// (8-bit: the high byte of a 16-bit file); when the preview is downscaled they are the
+// preview's smoothed value at that place, and the text says so.
+//
+// Dragging with the left button selects a rectangle of whole pixels (clamped to the image),
+// reported live while dragging and once more on release; a click without a drag, or Esc,
+// clears it. The image itself always shows whole, with the rectangle drawn over it.
+#include "views/zoomview.h"
+
+#include <image/image.h>
+
+#include <QImage>
+#include <QMetaType>
+#include <QPointF>
+#include <QSize>
+#include <QString>
+
+#include <optional>
+
+class QAction;
+
+namespace histlab::ui {
+
+class ImageView : public ZoomView {
+    Q_OBJECT
+public:
+    explicit ImageView(QWidget* parent = nullptr);
+
+    /// Shows `preview` as an image of `imageSize` pixels (the preview's own size when empty),
+    /// fitted to the widget; clears the region without signalling.
+    void setImage(const QImage& preview, const QSize& imageSize = {});
+    /// Swaps in a new preview of the same image, keeping zoom, pan and region.
+    void setPreview(const QImage& preview);
+    /// The preview as given.
+    const QImage& image() const { return m_layer.image; }
+    /// Bits per channel of the file (8 or 16): only changes the hover text's note.
+    void setSourceDepth(int bits) { m_sourceDepth = bits; }
+
+    /// The full-image pixel under a widget position; nullopt outside the image.
+    std::optional<QPoint> pixelAt(const QPointF& viewPos) const;
+    /// The value(s) of a full-image pixel as shown in the hover text, e.g. "R 12 G 200 B 7";
+    /// empty outside the image.
+    QString valueText(const QPoint& pixel) const override;
+
+    /// The selected region in full-image pixels, if any.
+    std::optional<Region> region() const { return m_region; }
+    /// True while the left button is dragging out a region (its end is not known yet).
+    bool isSelecting() const { return m_drag == Drag::Select; }
+    /// Selects a region as a drag would (clamped to the image; emits regionChanged).
+    void selectRegion(const Region& region);
+
+    /// The view's actions (Zoom In, Zoom Out, Actual Size, Fit), with their shortcuts, for
+    /// a menu; they are also added to the view itself.
+    QList<QAction*> viewActions() const { return m_actions; }
+
+    QSize sizeHint() const override { return {480, 360}; }
+    QSize minimumSizeHint() const override { return {160, 120}; }
+
+public slots:
+    /// Clears the region; emits regionCleared() if there was one.
+    void clearRegion();
+
+signals:
+    /// The selected region changed (while dragging and on release), in full-image pixels.
+    void regionChanged(const histlab::Region& region);
+    /// The region was cleared (a click without a drag, Esc, or clearRegion()).
+    void regionCleared();
+
+protected:
+    std::optional<QPoint> hoveredPixel(const QPointF& viewPos) const override;
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void keyReleaseEvent(QKeyEvent* event) override;
+
+private:
+    enum class Drag { None, Select, Pan };
+
+    /// The region spanned by two image positions (both clamped into the image).
+    Region regionBetween(const QPointF& a, const QPointF& b) const;
+    void setRegionAndNotify(const Region& region);
+    void updateCursor();
+
+    Layer m_layer;         // the preview
+    int m_sourceDepth = 8; // of the file
+    std::optional<Region> m_region;
+
+    Drag m_drag = Drag::None;
+    bool m_dragMoved = false; // the press moved past the drag distance
+    bool m_spaceHeld = false;
+    QPointF m_pressPos;      // widget position of the press
+    QPointF m_pressImagePos; // its image position
+    QList<QAction*> m_actions;
+};
+
+} // namespace histlab::ui
+
+Q_DECLARE_METATYPE(histlab::Region)

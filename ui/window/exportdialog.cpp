@@ -1,0 +1,153 @@
+#include "window/exportdialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+
+#include <algorithm>
+
+namespace histlab::ui {
+
+namespace {
+
+constexpr int kMaxSide = 16384;
+
+QString filterFor(PlotFormat format) {
+    switch (format) {
+    case PlotFormat::Png:
+        return QObject::tr("PNG image (*.png)");
+    case PlotFormat::Jpg:
+        return QObject::tr("JPEG image (*.jpg *.jpeg)");
+    case PlotFormat::Pdf:
+        return QObject::tr("PDF document (*.pdf)");
+    case PlotFormat::Svg:
+        return QObject::tr("SVG drawing (*.svg)");
+    }
+    return {};
+}
+
+} // namespace
+
+FileChooser nativeSaveFileChooser() {
+    return [](QWidget* parent, const QString& caption, const QString& startPath,
+              const QString& filter) {
+        return QFileDialog::getSaveFileName(parent, caption, startPath, filter);
+    };
+}
+
+FileChooser nativeOpenFileChooser() {
+    return [](QWidget* parent, const QString& caption, const QString& startPath,
+              const QString& filter) {
+        return QFileDialog::getOpenFileName(parent, caption, startPath, filter);
+    };
+}
+
+ExportDialog::ExportDialog(const QSize& plotSize, const QString& startFolder, QWidget* parent)
+    : QDialog(parent)
+    , m_startFolder(startFolder)
+    , m_chooser(nativeSaveFileChooser())
+    , m_format(new QComboBox)
+    , m_width(new QSpinBox)
+    , m_height(new QSpinBox)
+    , m_scale(new QComboBox)
+    , m_path(new QLineEdit)
+    , m_buttons(new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel)) {
+    setWindowTitle(tr("Export Plot"));
+    for (PlotFormat f : {PlotFormat::Png, PlotFormat::Jpg, PlotFormat::Pdf, PlotFormat::Svg})
+        m_format->addItem(plotFormatName(f), int(f));
+    for (QSpinBox* box : {m_width, m_height}) {
+        box->setRange(16, kMaxSide);
+        box->setSuffix(tr(" px"));
+    }
+    m_width->setValue(std::max(16, plotSize.width()));
+    m_height->setValue(std::max(16, plotSize.height()));
+    m_scale->addItem(tr("1x"), 1.0);
+    m_scale->addItem(tr("2x"), 2.0);
+    m_scale->setToolTip(tr("Raster formats only: 2x doubles the image's pixels"));
+
+    auto* browseButton = new QPushButton(tr("Browse…"));
+    auto* fileRow = new QHBoxLayout;
+    fileRow->addWidget(m_path, 1);
+    fileRow->addWidget(browseButton);
+
+    auto* form = new QFormLayout(this);
+    form->addRow(tr("&Format:"), m_format);
+    form->addRow(tr("&Width:"), m_width);
+    form->addRow(tr("&Height:"), m_height);
+    form->addRow(tr("&Scale:"), m_scale);
+    form->addRow(tr("F&ile:"), fileRow);
+    form->addRow(m_buttons);
+
+    connect(browseButton, &QPushButton::clicked, this, &ExportDialog::browse);
+    connect(m_format, &QComboBox::currentIndexChanged, this, &ExportDialog::formatChanged);
+    connect(m_path, &QLineEdit::textChanged, this, &ExportDialog::updateOk);
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    formatChanged();
+}
+
+PlotExportOptions ExportDialog::options() const {
+    PlotExportOptions o;
+    o.format = PlotFormat(m_format->currentData().toInt());
+    o.width = m_width->value();
+    o.height = m_height->value();
+    o.scale = isRasterFormat(o.format) ? m_scale->currentData().toDouble() : 1.0;
+    return o;
+}
+
+void ExportDialog::setOptions(const PlotExportOptions& options) {
+    m_format->setCurrentIndex(m_format->findData(int(options.format)));
+    m_width->setValue(options.width);
+    m_height->setValue(options.height);
+    const int scale = m_scale->findData(options.scale);
+    if (scale >= 0)
+        m_scale->setCurrentIndex(scale);
+}
+
+QString ExportDialog::filePath() const {
+    return m_path->text().trimmed();
+}
+
+void ExportDialog::setFilePath(const QString& path) {
+    m_path->setText(path);
+    // A known suffix picks the format, so that "plot.svg" is not written as a PNG.
+    if (const auto format = plotFormatForFile(path))
+        m_format->setCurrentIndex(m_format->findData(int(*format)));
+}
+
+void ExportDialog::browse() {
+    const PlotFormat format = options().format;
+    QString start = filePath();
+    if (start.isEmpty())
+        start = QDir(m_startFolder).filePath(tr("histogram.%1").arg(plotFormatSuffix(format)));
+    const QString chosen = m_chooser(this, tr("Export Plot"), start, filterFor(format));
+    if (!chosen.isEmpty())
+        setFilePath(chosen);
+}
+
+void ExportDialog::formatChanged() {
+    const PlotFormat format = options().format;
+    m_scale->setEnabled(isRasterFormat(format));
+    // Keep the file's suffix in step with the format.
+    const QString path = filePath();
+    if (!path.isEmpty() && plotFormatForFile(path) != format) {
+        const QFileInfo info(path);
+        const QString base =
+            info.suffix().isEmpty() ? path : path.left(path.size() - info.suffix().size() - 1);
+        m_path->setText(base + QLatin1Char('.') + plotFormatSuffix(format));
+    }
+    updateOk();
+}
+
+void ExportDialog::updateOk() {
+    m_buttons->button(QDialogButtonBox::Save)->setEnabled(!filePath().isEmpty());
+}
+
+} // namespace histlab::ui

@@ -1,0 +1,784 @@
+#include "window/mainwindow.h"
+
+#include "bridge/logging.h"
+#include "panels/blurpanel.h"
+#include "panels/dashboardpanel.h"
+#include "panels/devicepanel.h"
+#include "panels/equalizepanel.h"
+#include "panels/experimentpanel.h"
+#include "panels/logpanel.h"
+#include "panels/memorypanel.h"
+#include "panels/runpanel.h"
+#include "panels/scanpanel.h"
+#include "panels/statisticspanel.h"
+#include "plots/histogramplot.h"
+#include "views/imagelist.h"
+#include "views/imageview.h"
+
+#include <QAction>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QToolButton>
+
+#include <algorithm>
+
+// A static library's resources must be registered by name, from the global namespace.
+static void initHistlabResources() {
+    Q_INIT_RESOURCE(resources);
+}
+
+namespace histlab::ui {
+
+QString describeRun(const HistogramRun& run) {
+    QStringList parts;
+    parts << QString::fromStdString(run.device.name);
+    parts << QString::fromStdString(run.config.describe());
+    if (!run.passes.empty()) {
+        const PassTiming& pass = run.passes.front(); // the channels' histogram pass
+        parts << QStringLiteral("median %1 ms").arg(pass.stats.medianMs, 0, 'f', 3);
+        parts << QStringLiteral("%1 GB/s").arg(pass.gbps, 0, 'f', 2);
+        parts << QStringLiteral("%1 % of read-only ceiling").arg(pass.percentOfCeiling, 0, 'f', 1);
+    }
+    if (!run.verified)
+        parts << QStringLiteral("not checked");
+    else if (*run.verified)
+        parts << QStringLiteral("verified");
+    else
+        parts << QStringLiteral("MISMATCH: %1").arg(QString::fromStdString(run.verifyDetail));
+    return parts.join(QStringLiteral(" · "));
+}
+
+namespace {
+
+/// Every pass and the ceiling, one per line: the status bar's tooltip.
+QString describePasses(const HistogramRun& run) {
+    QStringList lines;
+    lines << QStringLiteral("%1 [%2], %3")
+                 .arg(QString::fromStdString(run.device.name),
+                      QString::fromLatin1(deviceTypeName(run.device.type)),
+                      QString::fromStdString(run.device.platformName));
+    lines << QStringLiteral("%1 (%2)").arg(QString::fromStdString(run.config.describe()),
+                                           QString::fromStdString(run.config.chosenBy));
+    auto row = [&](const QString& what, const TimingStats& stats, double gbps, double percent) {
+        lines << QStringLiteral("%1: median %2 ms, min %3 ms, %4 GB/s, %5 % of read-only")
+                     .arg(what)
+                     .arg(stats.medianMs, 0, 'f', 3)
+                     .arg(stats.minMs, 0, 'f', 3)
+                     .arg(gbps, 0, 'f', 2)
+                     .arg(percent, 0, 'f', 1);
+    };
+    for (const PassTiming& pass : run.passes)
+        row(QString::fromStdString(pass.what), pass.stats, pass.gbps, pass.percentOfCeiling);
+    row(QStringLiteral("read-only ceiling (%1)").arg(QString::fromStdString(run.ceiling.kernel)),
+        run.ceiling.stats, run.ceiling.gbps, 100.0);
+    for (const std::string& note : run.notes)
+        lines << QString::fromStdString(note);
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_bridge(new JobBridge(this))
+    , m_imageView(new ImageView)
+    , m_plot(new HistogramPlot)
+    , m_statistics(new StatisticsPanel)
+    , m_runLabel(new QLabel) {
+    initHistlabResources();
+    setWindowTitle(tr("HistLab"));
+
+    // Right: the plot above the statistics; the plot takes what the table does not need.
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(m_plot);
+    right->addWidget(m_statistics);
+    right->setStretchFactor(0, 1);
+    right->setStretchFactor(1, 0);
+    right->setChildrenCollapsible(false);
+
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(m_imageView);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    splitter->setChildrenCollapsible(false);
+    m_tabs = new QTabWidget;
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(splitter, tr("&Image"));
+    createTabs();
+    setCentralWidget(m_tabs);
+    m_splitter = splitter;
+    m_rightSplitter = right;
+
+    m_runLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long device name must not set the window's minimum width (the tooltip has it all);
+    // progress messages cover the label for a while, then it shows again.
+    m_runLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    statusBar()->addWidget(m_runLabel, 1);
+    createDocks();
+    createMenus();
+    connectImageView();
+    createRunControls();
+    setAcceptDrops(true);
+    resize(1200, 700);
+    splitter->setSizes({560, 640});
+    const int tableHeight = m_statistics->sizeHint().height();
+    right->setSizes({std::max(m_plot->minimumHeight(), 640 - tableHeight), tableHeight});
+    restoreSettings();
+
+    connect(m_bridge, &JobBridge::analysisFinished, this,
+            [this](quint64, const ImageAnalysis& analysis) {
+                showAnalysis(analysis);
+                submitDeferredRegion();
+            });
+    connect(m_bridge, &JobBridge::analysisFailed, this, [this](quint64, const JobError& error) {
+        showFailure(error);
+        submitDeferredRegion();
+    });
+    connect(
+        m_bridge, &JobBridge::progressChanged, this,
+        [this](quint64, double fraction, const QString& stage) { showProgress(fraction, stage); });
+    connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
+        if (m_announcePending) {
+            m_announcePending = false;
+            emit histogramShown();
+        }
+    });
+}
+
+MainWindow::~MainWindow() = default;
+
+QString MainWindow::sampleImagePath() {
+    return QStringLiteral(":/histlab/sample.png");
+}
+
+QString MainWindow::runSummary() const {
+    return m_runLabel->text();
+}
+
+// The tabs after the Image tab, in order: each one's title (with its mnemonic, also its View
+// menu entry), the View menu's shortcut, its tooltip, how it is made and, for a run of its own
+// that the Run menu offers, that entry.
+void MainWindow::createTabs() {
+    m_tabTable = {
+        {tr("E&xperiments"), QKeySequence(Qt::CTRL | Qt::Key_T),
+         tr("Why the kernel is as fast as it is: sweeps of copies, reads, work-groups, stages "
+            "and variants, point by point"),
+         [this] { return m_experiments = new ExperimentPanel(m_bridge); }},
+        {tr("Bl&ur"), QKeySequence(Qt::CTRL | Qt::Key_B),
+         tr("The box blur of the shown image, next to it or split with it: border modes, "
+            "variants, the reference text's launches"),
+         [this] { return m_blur = new BlurPanel(m_bridge); }},
+        {tr("E&qualize"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+         tr("The histogram equalization of the shown image on the device: before and after, "
+            "per-stage timings, histograms and CDFs"),
+         [this] { return m_equalize = new EqualizePanel(m_bridge); }, tr("&Equalize Image"),
+         tr("Equalize the shown image on the Run dock's device")},
+        {tr("S&cans"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
+         tr("Prefix sums on the device: GB/s against the work-group size, against the same "
+            "run's copy kernel"),
+         [this] { return m_scans = new ScanPanel(m_bridge); }, tr("Run &Scan Benchmark"),
+         tr("The Scans tab's benchmark with its settings")},
+        {tr("D&evices"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D),
+         tr("Every OpenCL platform and device: what it reports and what HistLab's probes found; "
+            "copy as text, export as JSON"),
+         [this] { return m_devices = new DevicePanel(m_bridge); }},
+        {tr("&Dashboard"), QKeySequence(Qt::CTRL | Qt::Key_D),
+         tr("Every pipeline on every chosen device: GB/s and % of the device's own ceiling, "
+            "live"),
+         [this] { return m_dashboard = new DashboardPanel(m_bridge); }, tr("Run &Dashboard"),
+         tr("The Dashboard tab's run with its devices and pipelines")},
+        {tr("&Memory"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M),
+         tr("The memory lab: buffer reversal against the copy kernel, bandwidth per vector "
+            "width, transfers and launch latency"),
+         [this] { return m_memory = new MemoryPanel(m_bridge); }, tr("Run &Memory Lab"),
+         tr("The Memory tab's run with its parts and sizes")},
+    };
+    for (Tab& tab : m_tabTable) {
+        tab.widget = tab.create();
+        m_tabs->setTabToolTip(m_tabs->addTab(tab.widget, tab.title), tab.toolTip);
+    }
+    // What a tab reports goes to the status bar for a while; the Run dock chooses the device.
+    const auto say = [this](const QString& message) { statusBar()->showMessage(message, 8000); };
+    for (JobPanel* panel : jobPanels()) {
+        connect(panel, &JobPanel::problem, this, say);
+        connect(panel, &JobPanel::runEnded, this, say);
+        panel->setDeviceSelectorSource([this] { return m_runPanel->deviceSelector(); });
+    }
+    connect(m_devices, &DevicePanel::problem, this, say);
+}
+
+std::vector<JobPanel*> MainWindow::jobPanels() const {
+    std::vector<JobPanel*> panels;
+    for (const Tab& tab : m_tabTable)
+        if (auto* panel = qobject_cast<JobPanel*>(tab.widget))
+            panels.push_back(panel);
+    return panels;
+}
+
+void MainWindow::setErrorDialogsEnabled(bool enabled) {
+    m_errorDialogs = enabled;
+    for (JobPanel* panel : jobPanels())
+        panel->setErrorDialogsEnabled(enabled);
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::chooseImage);
+    open->setShortcut(QKeySequence::Open);
+    open->setStatusTip(tr("One or more images; several go to the Images list"));
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    fillRecentMenu();
+    QAction* sample = file->addAction(tr("Open &Sample"), this, &MainWindow::openSample);
+    sample->setStatusTip(tr("The bundled sample photograph"));
+    file->addSeparator();
+    QAction* exportPlotAction = file->addAction(tr("&Export Plot…"), this, &MainWindow::exportPlot);
+    exportPlotAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportPlotAction->setStatusTip(tr("The histogram plot as PNG, JPG, PDF or SVG"));
+    QAction* histogramCsvAction =
+        file->addAction(tr("Export &Histogram CSV…"), this, &MainWindow::chooseHistogramCsv);
+    histogramCsvAction->setStatusTip(
+        tr("bin,r,g,b,gray: the counts, as histlab-cli --csv writes them"));
+    QAction* statisticsCsvAction =
+        file->addAction(tr("Export S&tatistics CSV…"), this, &MainWindow::chooseStatisticsCsv);
+    statisticsCsvAction->setStatusTip(
+        tr("One row per channel, as histlab-cli --stats-csv writes them"));
+    QAction* copy = file->addAction(tr("&Copy Plot"), this, &MainWindow::copyPlot);
+    copy->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    copy->setStatusTip(tr("The histogram plot as an image on the clipboard"));
+    m_exportActions = {exportPlotAction, histogramCsvAction, statisticsCsvAction, copy};
+    for (QAction* action : m_exportActions)
+        action->setEnabled(false); // until there is something to export
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* statistics = view->addAction(tr("&Statistics"));
+    statistics->setCheckable(true);
+    statistics->setChecked(true);
+    statistics->setStatusTip(tr("Per-channel statistics below the histograms"));
+    connect(statistics, &QAction::toggled, m_statistics, &QWidget::setVisible);
+    // Each tab's entry shows it; its shortcut again goes back to the image.
+    for (const Tab& tab : m_tabTable) {
+        QAction* show = view->addAction(tab.title);
+        show->setShortcut(tab.shortcut);
+        show->setStatusTip(tr("The %1 tab (%2 again: back to the image)")
+                               .arg(QString(tab.title).remove(QLatin1Char('&')),
+                                    tab.shortcut.toString(QKeySequence::NativeText)));
+        QWidget* page = tab.widget;
+        connect(show, &QAction::triggered, this, [this, page] {
+            m_tabs->setCurrentIndex(m_tabs->currentWidget() == page ? 0 : m_tabs->indexOf(page));
+        });
+    }
+    view->addAction(m_imagesDock->toggleViewAction());
+    QAction* logAction = m_logDock->toggleViewAction();
+    logAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    view->addAction(logAction);
+    view->addSeparator();
+    view->addActions(m_imageView->viewActions()); // zoom in/out, 1:1, fit
+}
+
+// The Images dock (left; shown once a second image joins the list) and the Log dock (bottom,
+// hidden until View › Log). Where they are, and whether they show, is remembered.
+void MainWindow::createDocks() {
+    m_images = new ImageList;
+    m_imagesDock = new QDockWidget(tr("Images"), this);
+    m_imagesDock->setObjectName(QStringLiteral("imagesDock"));
+    m_imagesDock->setWidget(m_images);
+    addDockWidget(Qt::LeftDockWidgetArea, m_imagesDock);
+    m_imagesDock->hide();
+    connect(m_images, &ImageList::imageChosen, this, &MainWindow::openImage);
+
+    m_log = new LogPanel;
+    m_logDock = new QDockWidget(tr("Log"), this);
+    m_logDock->setObjectName(QStringLiteral("logDock"));
+    m_logDock->setWidget(m_log);
+    addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
+    m_logDock->hide();
+}
+
+void MainWindow::fillRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList recent = RecentFiles::load();
+    int number = 0;
+    for (const QString& path : recent) {
+        ++number;
+        const bool exists = QFileInfo::exists(path);
+        QString label = QFileInfo(path).fileName();
+        label.replace(QLatin1Char('&'), QStringLiteral("&&"));
+        if (number < 10)
+            label.prepend(QStringLiteral("&%1 ").arg(number));
+        if (!exists)
+            label += tr(" (missing)");
+        QAction* action =
+            m_recentMenu->addAction(label, this, [this, path] { openImages({path}); });
+        action->setToolTip(QDir::toNativeSeparators(path));
+        action->setStatusTip(QDir::toNativeSeparators(path));
+        action->setEnabled(exists);
+    }
+    if (recent.isEmpty())
+        m_recentMenu->addAction(tr("(none yet)"))->setEnabled(false);
+    m_recentMenu->addSeparator();
+    QAction* clear = m_recentMenu->addAction(tr("&Clear Menu"), this, [this] {
+        RecentFiles::clear();
+        fillRecentMenu();
+    });
+    clear->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::openImages(const QStringList& paths) {
+    if (paths.isEmpty())
+        return;
+    const int before = m_images->count();
+    m_images->addImages(paths);
+    showImagesDockOnSecond(before);
+    openImage(paths.first());
+}
+
+void MainWindow::showImagesDockOnSecond(int countBefore) {
+    // Once, when the list first holds two images: after that, closing the dock is respected.
+    if (countBefore < 2 && m_images->count() >= 2)
+        m_imagesDock->show();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    // Files, and anything else that might be mistaken for one: what is not an image is refused
+    // with a reason on drop, not silently with a forbidden cursor.
+    if (event->mimeData()->hasUrls() || event->mimeData()->hasText())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    dropFiles(*event->mimeData());
+    event->acceptProposedAction();
+}
+
+QStringList MainWindow::dropFiles(const QMimeData& mime) {
+    const DropScreening screening = screenDrop(mime);
+    openImages(screening.images);
+    if (screening.refused.isEmpty())
+        return {};
+    const QString message = tr("Not opened (only image files can be dropped):\n%1")
+                                .arg(screening.refused.join(QLatin1Char('\n')));
+    m_lastError = message;
+    statusBar()->showMessage(screening.refused.size() == 1
+                                 ? tr("Not opened: %1").arg(screening.refused.first())
+                                 : tr("%1 dropped items were not opened: View › Log says why")
+                                       .arg(screening.refused.size()));
+    qCWarning(lcUi).noquote() << message;
+    emit errorShown(message);
+    if (m_errorDialogs)
+        showMessageBox(message);
+    return screening.refused;
+}
+
+void MainWindow::showMessageBox(const QString& message, const QString& details) {
+    // Window-modal and opened without exec(): no nested event loop, the window stays live.
+    auto* box =
+        new QMessageBox(QMessageBox::Warning, tr("HistLab"), message, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    if (!details.isEmpty())
+        box->setDetailedText(details);
+    box->open();
+}
+
+void MainWindow::chooseImage() {
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open Images"), m_lastDir,
+        tr("Images (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.pgm *.ppm *.pnm *.pbm *.webp *.jp2 "
+           "*.exr *.hdr *.pic *.sr *.ras);;All files (*)"));
+    if (paths.isEmpty())
+        return;
+    rememberFolder(paths.first());
+    openImages(paths);
+}
+
+// Settings live in QSettings("HistLab", "HistLab"): the last folder as soon as it changes, the
+// window's geometry and splitters when it closes.
+void MainWindow::restoreSettings() {
+    QSettings settings(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
+    m_lastDir = settings.value(QStringLiteral("lastFolder"), m_lastDir).toString();
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    m_splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
+    m_rightSplitter->restoreState(
+        settings.value(QStringLiteral("window/rightSplitter")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/docks")).toByteArray()); // docks, shown
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
+    settings.setValue(QStringLiteral("window/rightSplitter"), m_rightSplitter->saveState());
+    settings.setValue(QStringLiteral("window/docks"), saveState());
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::rememberFolder(const QString& file) {
+    m_lastDir = QFileInfo(file).absolutePath();
+    QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"))
+        .setValue(QStringLiteral("lastFolder"), m_lastDir);
+}
+
+/// "<last folder>/<image name>-<what>.<suffix>", e.g. ".../sample-histogram.png".
+QString MainWindow::defaultExportPath(const QString& what, const QString& suffix) const {
+    QString base = QFileInfo(m_current.source).completeBaseName();
+    if (base.isEmpty())
+        base = QStringLiteral("histlab");
+    base += QLatin1Char('-');
+    base += what;
+    base += QLatin1Char('.');
+    base += suffix;
+    return QDir(m_lastDir.isEmpty() ? QDir::homePath() : m_lastDir).filePath(base);
+}
+
+void MainWindow::exportPlot() {
+    auto* dialog = new ExportDialog(m_plot->size(), m_lastDir, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setFileChooser(m_saveChooser);
+    dialog->setFilePath(defaultExportPath(QStringLiteral("histogram"), QStringLiteral("png")));
+    connect(dialog, &QDialog::accepted, this,
+            [this, dialog] { exportPlotTo(dialog->filePath(), dialog->options()); });
+    dialog->open(); // window-modal, no nested event loop
+}
+
+void MainWindow::chooseHistogramCsv() {
+    const QString path =
+        m_saveChooser(this, tr("Export Histogram CSV"),
+                      defaultExportPath(QStringLiteral("histogram"), QStringLiteral("csv")),
+                      tr("CSV files (*.csv);;All files (*)"));
+    if (!path.isEmpty())
+        exportHistogramCsvTo(path);
+}
+
+void MainWindow::chooseStatisticsCsv() {
+    const QString path =
+        m_saveChooser(this, tr("Export Statistics CSV"),
+                      defaultExportPath(QStringLiteral("statistics"), QStringLiteral("csv")),
+                      tr("CSV files (*.csv);;All files (*)"));
+    if (!path.isEmpty())
+        exportStatisticsCsvTo(path);
+}
+
+ExportResult MainWindow::exportPlotTo(const QString& path, const PlotExportOptions& options) {
+    return finishExport(histlab::ui::exportPlot(*m_plot, path, options), path);
+}
+
+ExportResult MainWindow::exportHistogramCsvTo(const QString& path) {
+    return finishExport(exportHistogramCsv(m_current.run, path), path);
+}
+
+ExportResult MainWindow::exportStatisticsCsvTo(const QString& path) {
+    return finishExport(exportStatisticsCsv(m_current.statistics, path), path);
+}
+
+void MainWindow::copyPlot() {
+    QGuiApplication::clipboard()->setImage(renderPlot(*m_plot, m_plot->width(), m_plot->height()));
+    statusBar()->showMessage(tr("Plot copied to the clipboard"), 3000);
+}
+
+ExportResult MainWindow::finishExport(const ExportResult& result, const QString& path) {
+    if (result.ok) {
+        rememberFolder(path);
+        statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
+        return result;
+    }
+    m_lastError = result.message;
+    statusBar()->showMessage(result.message);
+    qCWarning(lcUi).noquote() << "export failed:" << result.message;
+    if (m_errorDialogs)
+        showMessageBox(result.message);
+    return result;
+}
+
+void MainWindow::openImage(const QString& path) {
+    submit(path, false);
+    statusBar()->showMessage(tr("Opening %1…").arg(imageDisplayName(path)));
+}
+
+void MainWindow::submit(const QString& path, bool quick) {
+    m_regionDeferred = false; // this request is newer than the deferred region
+    m_inFlightQuick = quick;
+    m_requested = path;
+    const int before = m_images->count();
+    m_images->setCurrentImage(path); // the list shows what was asked for (adding it if new)
+    showImagesDockOnSecond(before);
+    AnalysisRequest request;
+    request.source = path;
+    if (path == m_current.source)
+        request.region = m_region;
+    request.device = m_runPanel->deviceSelector();
+    request.histogram = m_runPanel->histogramRequest();
+    request.repeats = quick ? 1 : m_runPanel->repeats();
+    m_bridge->analyse(request);
+}
+
+void MainWindow::showProgress(double fraction, const QString& stage) {
+    statusBar()->showMessage(
+        tr("%1: %2 (%3 %)").arg(imageDisplayName(m_requested), stage).arg(qRound(fraction * 100)));
+    m_progress->setValue(qRound(fraction * 1000));
+}
+
+void MainWindow::showAnalysis(const ImageAnalysis& analysis) {
+    // A region's answer comes without a preview: the view keeps the whole image, as it does
+    // (zoom, pan, region) when the same image is analysed again.
+    const bool sameImage = analysis.source == m_current.source &&
+                           analysis.imageSize == m_current.imageSize &&
+                           !m_imageView->image().isNull();
+    const QImage preview = analysis.region ? m_current.preview : analysis.preview;
+    m_current = analysis;
+    m_current.preview = preview;
+    if (!sameImage) {
+        m_region.reset();
+        m_imageView->setImage(preview, analysis.imageSize);
+    } else if (!analysis.region) {
+        m_imageView->setPreview(preview);
+    }
+    m_imageView->setSourceDepth(analysis.run.sourceDepth);
+    m_plot->setHistograms(analysis.run.histograms);
+    m_statistics->setStatistics(analysis.statistics);
+    for (QAction* action : m_exportActions)
+        action->setEnabled(true);
+    m_announcePending = true; // the plot replots on the next event-loop turn
+    QString summary = describeRun(analysis.run);
+    if (const std::optional<Region>& r = analysis.region)
+        summary.prepend(
+            tr("region %1,%2 %3×%4 · ").arg(r->x).arg(r->y).arg(r->width).arg(r->height));
+    m_runLabel->setText(summary);
+    m_runLabel->setToolTip(describePasses(analysis.run));
+    setWindowTitle(tr("%1 (%2 × %3) — HistLab")
+                       .arg(imageDisplayName(analysis.source))
+                       .arg(analysis.imageSize.width())
+                       .arg(analysis.imageSize.height()));
+    statusBar()->clearMessage();
+    m_images->setCurrentImage(analysis.source);
+    m_experiments->setImageSource(analysis.source);
+    m_blur->setImage(m_current.source, m_current.imageSize, m_current.preview);
+    m_equalize->setImage(m_current.source, m_current.imageSize, m_current.preview);
+    if (!sameImage && !analysis.source.startsWith(QLatin1String(":/")))
+        RecentFiles::add(QFileInfo(analysis.source).absoluteFilePath());
+    qCInfo(lcUi).noquote() << analysis.source << "analysed:" << summary;
+    for (const std::string& note : analysis.run.notes)
+        qCInfo(lcUi).noquote() << analysis.source << "note:" << QString::fromStdString(note);
+}
+
+// The pixel under the cursor and the zoom in the status bar; a region selected on the image
+// becomes the histograms' input.
+void MainWindow::connectImageView() {
+    auto* pixelLabel = new QLabel;
+    pixelLabel->setObjectName(QStringLiteral("pixelLabel"));
+    auto* zoomLabel = new QLabel;
+    zoomLabel->setObjectName(QStringLiteral("zoomLabel"));
+    zoomLabel->setToolTip(tr("Zoom: screen pixels per image pixel (View › Actual Size is 100 %)"));
+    statusBar()->addPermanentWidget(pixelLabel);
+    statusBar()->addPermanentWidget(zoomLabel);
+    connect(m_imageView, &ImageView::hovered, pixelLabel,
+            [pixelLabel](QPoint pixel, const QString& value) {
+                pixelLabel->setText(tr("x %1, y %2: %3").arg(pixel.x()).arg(pixel.y()).arg(value));
+            });
+    connect(m_imageView, &ImageView::hoverLeft, pixelLabel, &QLabel::clear);
+    connect(m_imageView, &ImageView::scaleChanged, zoomLabel, [zoomLabel](double scale) {
+        zoomLabel->setText(QStringLiteral("%1 %").arg(scale * 100, 0, 'f', scale < 0.1 ? 1 : 0));
+    });
+    connect(m_imageView, &ImageView::regionChanged, this,
+            [this](const Region& region) { analyseRegion(region); });
+    connect(m_imageView, &ImageView::regionCleared, this, [this] { analyseRegion(std::nullopt); });
+}
+
+void MainWindow::analyseRegion(const std::optional<Region>& region) {
+    const auto same = [](const std::optional<Region>& a, const std::optional<Region>& b) {
+        if (!a || !b)
+            return !a && !b;
+        return a->x == b->x && a->y == b->y && a->width == b->width && a->height == b->height;
+    };
+    // While a region is being dragged each request runs once; the release asks again, with the
+    // Run panel's repeats, for the same region.
+    const bool quick = region && m_imageView->isSelecting();
+    if (m_current.source.isEmpty() || (same(region, m_region) && (quick || !m_regionQuick)))
+        return;
+    // While another image loads, a request for this one would replace it (the newest wins);
+    // the loaded image clears the region anyway.
+    if (isBusy() && m_requested != m_current.source)
+        return;
+    m_region = region;
+    m_regionQuick = quick;
+    if (quick && isBusy() && m_inFlightQuick) {
+        // Cancelling the running region for each mouse move would show nothing until the mouse
+        // stops: let it finish, then ask for the newest region (finishRegionDeferral).
+        m_regionDeferred = true;
+        return;
+    }
+    submit(m_current.source, quick); // with m_region: the newest region wins
+    if (region)
+        statusBar()->showMessage(tr("Analysing region %1,%2 %3×%4…")
+                                     .arg(region->x)
+                                     .arg(region->y)
+                                     .arg(region->width)
+                                     .arg(region->height));
+}
+
+void MainWindow::submitDeferredRegion() {
+    if (m_regionDeferred)
+        submit(m_current.source, m_regionQuick); // the newest region, with m_region
+}
+
+void MainWindow::showFailure(const JobError& error) {
+    // A request replaced by a newer one never gets here (JobBridge drops it): this is Cancel.
+    if (error.kind == JobError::Kind::Cancelled) {
+        statusBar()->showMessage(tr("%1: cancelled").arg(imageDisplayName(m_requested)));
+        qCInfo(lcUi).noquote() << m_requested << "cancelled";
+        return;
+    }
+    m_lastError = QString::fromStdString(error.message);
+    if (error.kind == JobError::Kind::Usage) {
+        // A parameter combination the core rejects: the status bar says why, no dialog while
+        // the person is still turning the knobs.
+        statusBar()->showMessage(tr("Cannot run: %1").arg(m_lastError));
+        qCWarning(lcUi).noquote() << "usage error:" << m_lastError;
+        emit errorShown(m_lastError);
+        return;
+    }
+    statusBar()->showMessage(tr("Could not open %1").arg(imageDisplayName(m_requested)));
+    // The list marks the file that failed and goes back to the image still shown.
+    m_images->setFailed(m_requested, m_lastError);
+    if (!m_current.source.isEmpty())
+        m_images->setCurrentImage(m_current.source);
+    QString details;
+    if (!error.buildLog.empty())
+        details =
+            QStringLiteral("%1 %2\n\n%3")
+                .arg(QString::fromStdString(error.kernelFile),
+                     QString::fromStdString(error.options), QString::fromStdString(error.buildLog));
+    QString logged = m_lastError;
+    if (!details.isEmpty())
+        logged += QLatin1Char('\n') + details; // the build log, in the Log panel
+    qCWarning(lcUi).noquote() << jobErrorKindName(error.kind) << "error:" << logged;
+    emit errorShown(m_lastError);
+    if (m_errorDialogs)
+        showMessageBox(m_lastError, details);
+}
+
+// The Run dock (device, variant, parameters), the Run menu (F5, Esc) and the status bar's
+// progress bar and Cancel button, shown while a job runs.
+void MainWindow::createRunControls() {
+    m_runPanel = new RunPanel;
+    auto* dock = new QDockWidget(tr("Run"), this);
+    dock->setObjectName(QStringLiteral("runDock"));
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
+    dock->setWidget(m_runPanel);
+    addDockWidget(Qt::RightDockWidgetArea, dock);
+
+    QAction* runAgainAction = m_runPanel->runAgainAction();
+    QAction* cancelAction = m_runPanel->cancelAction();
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(runAgainAction);
+    run->addAction(cancelAction);
+    run->addSeparator();
+    // The tabs' runs, from anywhere: each shows its tab and starts (Ctrl+Enter in the tab).
+    for (const Tab& tab : m_tabTable) {
+        auto* panel = qobject_cast<JobPanel*>(tab.widget);
+        if (!panel || tab.runEntry.isEmpty())
+            continue;
+        QAction* start = run->addAction(tab.runEntry, this, [this, panel] {
+            m_tabs->setCurrentWidget(panel);
+            panel->startRun();
+        });
+        start->setStatusTip(tab.runTip);
+    }
+    run->addSeparator();
+    run->addAction(dock->toggleViewAction());
+    connect(runAgainAction, &QAction::triggered, this, &MainWindow::runAgain);
+    connect(cancelAction, &QAction::triggered, this, &MainWindow::cancelRun);
+    connect(m_runPanel, &RunPanel::requestChanged, this, &MainWindow::runAgain);
+
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumWidth(160);
+    m_progress->setVisible(false);
+    auto* cancelButton = new QToolButton;
+    cancelButton->setDefaultAction(cancelAction);
+    cancelButton->setToolTip(tr("Cancel the running analysis (Esc)"));
+    cancelButton->setVisible(false);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(cancelButton);
+    connect(m_bridge, &JobBridge::analysisFinished, m_runPanel,
+            [this] { m_runPanel->showProblem({}, {}); });
+    connect(m_bridge, &JobBridge::analysisFailed, m_runPanel,
+            [this](quint64, const JobError& error) {
+                if (error.kind == JobError::Kind::Usage)
+                    m_runPanel->showProblem(QString::fromStdString(error.parameter),
+                                            QString::fromStdString(error.message));
+            });
+    connect(m_bridge, &JobBridge::runningChanged, this,
+            [this, cancelButton](const QString& lane, bool busy) {
+                if (lane != QLatin1String(JobBridge::analysisLane))
+                    return; // the tabs show their own runs
+                cancelButton->setVisible(busy);
+                showBusy(busy);
+            });
+
+    connect(m_bridge, &JobBridge::devicesListed, m_runPanel,
+            [this](quint64, const std::vector<DeviceEntry>& devices) {
+                m_runPanel->setDevices(devices);
+                m_experiments->setDevices(devices);
+            });
+    connect(
+        m_bridge, &JobBridge::devicesFailed, m_runPanel, [this](quint64, const JobError& error) {
+            m_runPanel->setDeviceListError(QString::fromStdString(error.message));
+            qCWarning(lcUi).noquote() << "no device list:" << QString::fromStdString(error.message);
+        });
+    m_bridge->listDevices();
+}
+
+void MainWindow::setDeviceSelector(const QString& selector) {
+    m_runPanel->setDeviceSelector(selector);
+}
+
+QString MainWindow::deviceSelector() const {
+    return m_runPanel->deviceSelector();
+}
+
+void MainWindow::showBusy(bool busy) {
+    m_progress->setValue(0);
+    m_progress->setVisible(busy);
+    m_runPanel->cancelAction()->setEnabled(busy);
+}
+
+void MainWindow::runAgain() {
+    // While a job runs, its image is the current one; else what is shown, or, when nothing is
+    // (the first run failed, e.g. on a device that does not exist), what was asked for.
+    const QString source = isBusy() || m_current.source.isEmpty() ? m_requested : m_current.source;
+    if (!source.isEmpty())
+        openImage(source);
+}
+
+void MainWindow::cancelRun() {
+    if (!isBusy())
+        return;
+    m_regionDeferred = false;
+    m_bridge->cancel(QString::fromLatin1(JobBridge::analysisLane));
+    statusBar()->showMessage(tr("%1: cancelling…").arg(imageDisplayName(m_requested)));
+}
+
+} // namespace histlab::ui

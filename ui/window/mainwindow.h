@@ -1,0 +1,243 @@
+#pragma once
+// HistLab's main window: the image on the left, its 256-bin histograms on the right above a
+// table of per-channel statistics (View › Statistics hides it), and the last run (device,
+// configuration, median time, GB/s, % of the read-only ceiling, verification) in the status bar.
+// All work goes through a JobBridge; the window only asks and listens, so it never blocks and never
+// touches OpenCL.
+#include "bridge/jobbridge.h"
+#include "window/exportdialog.h"
+#include "window/exporter.h"
+
+#include <QKeySequence>
+#include <QMainWindow>
+#include <QSize>
+#include <QString>
+
+#include <functional>
+#include <vector>
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QMimeData;
+class QProgressBar;
+class QSplitter;
+class QTabWidget;
+
+namespace histlab::ui {
+
+class BlurPanel;
+class DashboardPanel;
+class MemoryPanel;
+class DevicePanel;
+class EqualizePanel;
+class ExperimentPanel;
+class HistogramPlot;
+class ImageList;
+class ImageView;
+class JobPanel;
+class LogPanel;
+class RunPanel;
+class ScanPanel;
+class StatisticsPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+    Q_PROPERTY(bool errorDialogsEnabled READ errorDialogsEnabled WRITE setErrorDialogsEnabled)
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// The bundled sample photograph, as a Qt resource path.
+    static QString sampleImagePath();
+
+    /// The core device selector used for the next runs ("auto", an index, "gpu", "cpu", ...);
+    /// without one, the device remembered from the Run panel (see RunPanel).
+    void setDeviceSelector(const QString& selector);
+    QString deviceSelector() const;
+
+    /// Errors always go to the status bar, lastError() and errorShown(); with dialogs enabled
+    /// (the default) they also open a window-modal message box. Tests and scripts turn it off.
+    /// The same holds for the tabs' own failures (a file that cannot be written, …).
+    bool errorDialogsEnabled() const { return m_errorDialogs; }
+    void setErrorDialogsEnabled(bool enabled);
+
+    HistogramPlot* histogramPlot() const { return m_plot; }
+    ImageView* imageView() const { return m_imageView; }
+    StatisticsPanel* statisticsPanel() const { return m_statistics; }
+    /// The Images dock's list: every image opened in this session, with thumbnails.
+    ImageList* imageList() const { return m_images; }
+    QDockWidget* imagesDock() const { return m_imagesDock; }
+    /// The Log dock (View › Log): what the core and the window reported.
+    LogPanel* logPanel() const { return m_log; }
+    QDockWidget* logDock() const { return m_logDock; }
+    /// The Experiments tab: sweeps of the histogram kernel's parameters, live.
+    ExperimentPanel* experimentPanel() const { return m_experiments; }
+    /// The Blur tab: the box blur of the shown image, compared with it.
+    BlurPanel* blurPanel() const { return m_blur; }
+    /// The Equalize tab: the histogram equalization of the shown image.
+    EqualizePanel* equalizePanel() const { return m_equalize; }
+    /// The Scans tab: GB/s of the scans against the work-group size, live.
+    ScanPanel* scanPanel() const { return m_scans; }
+    /// The Devices tab: every platform and device, its properties and probes.
+    DevicePanel* devicePanel() const { return m_devices; }
+    /// The Dashboard tab: every registered pipeline on the chosen devices, live.
+    DashboardPanel* dashboardPanel() const { return m_dashboard; }
+    /// The Memory tab: buffer reversal, ceilings per width, transfers, live.
+    MemoryPanel* memoryPanel() const { return m_memory; }
+    /// The tabs that run jobs, in tab order.
+    std::vector<JobPanel*> jobPanels() const;
+    /// "Image" (the image, its histograms and statistics), "Experiments", "Blur", "Equalize",
+    /// "Scans", "Devices", "Dashboard" and "Memory".
+    QTabWidget* tabs() const { return m_tabs; }
+    /// File › Open Recent, rebuilt each time it opens.
+    QMenu* recentMenu() const { return m_recentMenu; }
+    /// The Run dock's controls: device, variant, parameters, Run Again (F5), Cancel (Esc).
+    RunPanel* runPanel() const { return m_runPanel; }
+    /// In the status bar while a job runs.
+    QProgressBar* progressBar() const { return m_progress; }
+    /// What the shown image was opened from (empty before the first result).
+    QString currentSource() const { return m_current.source; }
+    QSize currentImageSize() const { return m_current.imageSize; }
+    /// The region of the image that the histograms and statistics shown describe, if any
+    /// (selected on the image view; full-image pixels).
+    std::optional<Region> currentRegion() const { return m_current.region; }
+    /// The run behind what is shown (empty before the first result).
+    const HistogramRun& currentRun() const { return m_current.run; }
+    /// The status bar's description of the last run.
+    QString runSummary() const;
+    QString lastError() const { return m_lastError; }
+    /// True while a request has not answered.
+    bool isBusy() const { return m_bridge->busy(); }
+
+    /// Where the open and export dialogs start: the folder of the last file opened or exported
+    /// (remembered in QSettings("HistLab", "HistLab") under "lastFolder").
+    QString lastFolder() const { return m_lastDir; }
+    /// How export actions ask for a file (QFileDialog by default; tests inject their own).
+    void setSaveFileChooser(FileChooser chooser) { m_saveChooser = std::move(chooser); }
+
+    /// Exports what is shown to `path`; a failure is reported like an analysis error (status
+    /// bar, lastError(), a message box when enabled) and returned. Success remembers the folder.
+    ExportResult exportPlotTo(const QString& path, const PlotExportOptions& options);
+    ExportResult exportHistogramCsvTo(const QString& path);
+    ExportResult exportStatisticsCsvTo(const QString& path);
+
+public slots:
+    /// Starts loading and analysing an image; returns at once. The window keeps showing the
+    /// previous image until the new one has its histograms; a failure leaves it in place.
+    /// Opening the shown image again analyses its selected region, if there is one.
+    void openImage(const QString& path);
+    void openSample() { openImage(sampleImagePath()); }
+    /// Adds every path to the Images list and opens the first; the others wait there until
+    /// selected. (File › Open with several files, several on the command line, a drop.)
+    void openImages(const QStringList& paths);
+    /// File › Open: asks for one or more files, then openImages().
+    void chooseImage();
+    /// What a drop does: the image files are opened (openImages); everything else is refused
+    /// with one line per item naming it and the reason, in the status bar, the log, errorShown()
+    /// and (when enabled) a message box. Returns the refusals.
+    QStringList dropFiles(const QMimeData& mime);
+    /// File › Export plot (Ctrl+E): opens an ExportDialog (window-modal, without a nested event
+    /// loop); accepting it writes the file.
+    void exportPlot();
+    /// File › Export histogram CSV / statistics CSV: asks for a file, then writes it.
+    void chooseHistogramCsv();
+    void chooseStatisticsCsv();
+    /// File › Copy plot (Ctrl+Shift+C): the plot as an image on the clipboard.
+    void copyPlot();
+    /// Run › Run Again (F5): analyses the current image (or the one loading) again with the
+    /// Run panel's device and parameters; the newest request wins.
+    void runAgain();
+    /// Run › Cancel (Esc): stops the running job; what is shown stays, the status says so.
+    void cancelRun();
+
+signals:
+    /// A new image and its histograms are on screen (emitted after the plot's replot).
+    void histogramShown();
+    /// An analysis failed; `message` is the core's (it names the file and the reason).
+    void errorShown(const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    /// A tab after the Image tab (see createTabs).
+    struct Tab {
+        QString title; ///< with its mnemonic; also its View menu entry
+        QKeySequence shortcut;
+        QString toolTip;
+        std::function<QWidget*()> create;
+        QString runEntry = {}; ///< the Run menu's entry for the tab's own run, if any
+        QString runTip = {};
+        QWidget* widget = nullptr;
+    };
+
+    void createTabs();
+    void createMenus();
+    void createDocks();
+    void fillRecentMenu();
+    void showImagesDockOnSecond(int countBefore);
+    /// A region dragged while a quick request ran: ask for it now that that one answered.
+    void submitDeferredRegion();
+    /// Asks for `path`'s histograms; `quick` (a region being dragged) runs once instead of the
+    /// Run panel's repeats, so the histogram keeps up with the mouse.
+    void submit(const QString& path, bool quick);
+    void showMessageBox(const QString& message, const QString& details = {});
+    void restoreSettings();
+    void rememberFolder(const QString& file);
+    QString defaultExportPath(const QString& what, const QString& suffix) const;
+    ExportResult finishExport(const ExportResult& result, const QString& path);
+    void showAnalysis(const ImageAnalysis& analysis);
+    void showFailure(const JobError& error);
+    void showProgress(double fraction, const QString& stage);
+    void createRunControls();
+    void showBusy(bool busy);
+    void connectImageView();
+    /// The view's region changed or was cleared: analyse the shown image's new region.
+    void analyseRegion(const std::optional<Region>& region);
+
+    JobBridge* m_bridge;
+    ImageView* m_imageView;
+    HistogramPlot* m_plot;
+    StatisticsPanel* m_statistics;
+    QLabel* m_runLabel;
+    ImageAnalysis m_current;
+    QString m_requested; // the newest source asked for, for messages
+    QString m_lastError;
+    RunPanel* m_runPanel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QString m_lastDir;
+    bool m_errorDialogs = true;
+    bool m_announcePending = false;       // emit histogramShown() after the next replot
+    QSplitter* m_splitter = nullptr;      // image | right
+    QSplitter* m_rightSplitter = nullptr; // plot over statistics
+    QList<QAction*> m_exportActions;      // enabled once something is shown
+    FileChooser m_saveChooser = nativeSaveFileChooser();
+    std::optional<Region> m_region; // selected on the view; requests for the shown image carry it
+    bool m_regionQuick = false;     // the last region request was a quick one (while dragging)
+    bool m_inFlightQuick = false;   // the request submitted last is a quick one
+    bool m_regionDeferred = false;  // a newer region waits for the running quick request
+    ImageList* m_images = nullptr;
+    QDockWidget* m_imagesDock = nullptr;
+    LogPanel* m_log = nullptr;
+    QDockWidget* m_logDock = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    ExperimentPanel* m_experiments = nullptr;
+    BlurPanel* m_blur = nullptr;
+    EqualizePanel* m_equalize = nullptr;
+    ScanPanel* m_scans = nullptr;
+    DevicePanel* m_devices = nullptr;
+    DashboardPanel* m_dashboard = nullptr;
+    MemoryPanel* m_memory = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    std::vector<Tab> m_tabTable;
+};
+
+/// One line describing a run for the status bar, e.g. "pthread-… [cpu] · cpu copies=4 …
+/// · histogram (r,g,b): median 1.24 ms · 0.33 GB/s · 1.5 % of read-only · verified".
+QString describeRun(const HistogramRun& run);
+
+} // namespace histlab::ui
