@@ -1,5 +1,7 @@
 #include "unitsupport.h"
 
+#include "report/json.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -127,6 +129,15 @@ std::any runPipeline(const Pipeline& pipeline, const std::any& params) {
         return {};
     }
     return std::get<std::any>(outcome);
+}
+
+::testing::AssertionResult validJson(const std::string& json) {
+    try {
+        parseJsonText(json, "test");
+    } catch (const InputError& e) {
+        return ::testing::AssertionFailure() << e.what();
+    }
+    return ::testing::AssertionSuccess();
 }
 
 } // namespace histlab::test

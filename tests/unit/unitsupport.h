@@ -6,6 +6,8 @@
 #include "runtime/device.h"
 #include "runtime/errors.h"
 
+#include <gtest/gtest.h>
+
 #include <any>
 #include <array>
 #include <cstdint>
@@ -70,5 +72,8 @@ DeviceInfo describedDevice(DeviceType type);
 /// histlab-cli runs it; the result (for the pipeline's report), or the job's error as a
 /// failed test (an empty any).
 std::any runPipeline(const Pipeline& pipeline, const std::any& params);
+
+/// The text parses as one JSON document (the error says where it does not).
+::testing::AssertionResult validJson(const std::string& json);
 
 } // namespace histlab::test

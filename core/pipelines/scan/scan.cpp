@@ -1,6 +1,5 @@
 #include "pipelines/scan/scan.h"
 
-#include "report/legacyjson.h"
 #include "report/report.h"
 #include "runtime/buildoptions.h"
 #include "runtime/errors.h"
