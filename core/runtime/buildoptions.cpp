@@ -7,6 +7,11 @@ BuildOptions& BuildOptions::standard(const std::string& version) {
     return *this;
 }
 
+BuildOptions& BuildOptions::define(const std::string& name) {
+    m_defines += (m_defines.empty() ? "" : " ") + std::string("-D ") + name;
+    return *this;
+}
+
 BuildOptions& BuildOptions::define(const std::string& name, long long value) {
     m_defines +=
         (m_defines.empty() ? "" : " ") + std::string("-D ") + name + "=" + std::to_string(value);

@@ -11,6 +11,8 @@ class BuildOptions {
 public:
     /// -cl-std=VERSION ("CL1.2", "CL2.0"): the OpenCL C version, first in the string.
     BuildOptions& standard(const std::string& version);
+    /// -D NAME: defined, with no value (for #ifdef).
+    BuildOptions& define(const std::string& name);
     /// -D NAME=VALUE; a bool is written 1 or 0.
     BuildOptions& define(const std::string& name, long long value);
     BuildOptions& define(const std::string& name, bool value);

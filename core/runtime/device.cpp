@@ -1,4 +1,5 @@
 #include "runtime/device.h"
+#include "runtime/buildoptions.h"
 
 #include "report/bytesize.h" // formatByteSize
 #include "runtime/errors.h"
@@ -400,7 +401,7 @@ const Capabilities& Device::capabilities() {
     // Non-uniform work-groups: 17 items in groups of 16 must run, and the last group must be
     // one item wide.
     try {
-        cl::Program p = program("probe", "-cl-std=CL2.0");
+        cl::Program p = program("probe", BuildOptions().standard("CL2.0").text());
         cl::Kernel k(p, "probe_local_size");
         cl::Buffer out(m_context, CL_MEM_WRITE_ONLY, 17 * sizeof(cl_uint));
         k.setArg(0, out);
@@ -421,7 +422,7 @@ const Capabilities& Device::capabilities() {
     }
     // Work-group scan: 64 ones scanned must give 0..63 in every group.
     try {
-        cl::Program p = program("probe_scan", "-cl-std=CL2.0");
+        cl::Program p = program("probe_scan", BuildOptions().standard("CL2.0").text());
         cl::Kernel k(p, "probe_scan");
         const std::size_t n = 256, wg = 64;
         cl::Buffer out(m_context, CL_MEM_WRITE_ONLY, n * sizeof(cl_uint));

@@ -1,6 +1,7 @@
 #include "pipelines/bandwidth/bandwidth.h"
 
 #include "image/image.h"
+#include "runtime/buildoptions.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 
@@ -17,9 +18,8 @@ struct Launch {
 
 Launch prepare(Device& device, const char* name, int width) {
     const bool serial = device.info().type == DeviceType::Cpu;
-    cl::Program program =
-        device.program("bandwidth", std::string("-D SERIAL=") + (serial ? "1" : "0") +
-                                        " -D WIDTH=" + std::to_string(width));
+    cl::Program program = device.program(
+        "bandwidth", BuildOptions().define("SERIAL", serial).define("WIDTH", width).text());
     const std::size_t wg = serial ? 1 : std::min<std::size_t>(256, device.info().maxWorkGroupSize);
     const std::size_t groups = std::size_t(device.info().computeUnits) * (serial ? 4 : 8);
     return {cl::Kernel(program, name), cl::NDRange(groups * wg), cl::NDRange(wg), serial};

@@ -1,5 +1,6 @@
 #include "pipelines/blur/blur.h"
 
+#include "runtime/buildoptions.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 
@@ -206,8 +207,8 @@ std::vector<BlurLaunchResult> runBlurLaunches(Device& device, const HostImage& i
         const bool padded = launch == BlurLaunch::Padded16;
         const bool local16 = launch != BlurLaunch::Cl12Null && launch != BlurLaunch::Cl20Null;
         // OpenCL C 1.2 is asked for by name: without -cl-std PoCL 3.1 builds OpenCL C 3.0.
-        r.buildOptions = std::string(cl20 ? "-cl-std=CL2.0" : "-cl-std=CL1.2") +
-                         " -D PADDED=" + (padded ? "1" : "0");
+        r.buildOptions =
+            BuildOptions().standard(cl20 ? "CL2.0" : "CL1.2").define("PADDED", padded).text();
         r.localX = r.localY = local16 ? 16 : 0;
         if (iw <= 0 || ih <= 0) {
             r.status = Status::NotApplicable;
@@ -386,9 +387,11 @@ BlurRun runBoxBlur(Device& device, const HostImage& image, int radius, BorderMod
     const std::size_t rowBytes = std::size_t(image.width) * image.channels * valueBytes;
     const std::size_t rowElems = std::size_t(image.width) * image.channels;
     const std::size_t height = std::size_t(image.height);
-    run.buildOptions = "-D BORDER=" + std::to_string(int(mode)) +
-                       " -D NCHAN=" + std::to_string(image.channels) +
-                       " -D DEPTH16=" + (image.depth == 16 ? "1" : "0");
+    BuildOptions options;
+    options.define("BORDER", int(mode))
+        .define("NCHAN", image.channels)
+        .define("DEPTH16", image.depth == 16);
+    run.buildOptions = options.text();
     const DeviceInfo& info = device.info();
     const BlurTuning devTuning = blurTuningFor(info, tuning);
     try {
@@ -444,10 +447,12 @@ BlurRun runBoxBlur(Device& device, const HostImage& image, int radius, BorderMod
                                     : (cpu && swar ? 4 : 1);
             const int rows = tuning.rows > 0 ? tuning.rows : packed ? 4 : (cpu && swar ? 8 : 16);
             const std::size_t wg = std::size_t(tuning.workGroup > 0 ? tuning.workGroup : 128);
-            run.buildOptions +=
-                " -D RADIUS=" + std::to_string(radius) + " -D ROWS=" + std::to_string(rows) +
-                " -D PACKED=" + (packed ? "1" : "0") + " -D SWAR=" + (swar ? "1" : "0") +
-                " -D VECS=" + std::to_string(vectors);
+            run.buildOptions = options.define("RADIUS", radius)
+                                   .define("ROWS", rows)
+                                   .define("PACKED", packed)
+                                   .define("SWAR", swar)
+                                   .define("VECS", vectors)
+                                   .text();
             k1 = cl::Kernel(device.program("blur", run.buildOptions), "blur_tiled");
             k1.setArg(0, in);
             k1.setArg(1, out);
@@ -476,8 +481,7 @@ BlurRun runBoxBlur(Device& device, const HostImage& image, int radius, BorderMod
                                        std::to_string(radius) + " needs " +
                                        std::to_string(localBytes) + " bytes of local memory; " +
                                        info.name + " has " + std::to_string(info.localMemBytes));
-            run.buildOptions += std::string(" -D COLSUM16=") + (colsum16 ? "1" : "0") +
-                                " -D PER=" + std::to_string(per);
+            run.buildOptions = options.define("COLSUM16", colsum16).define("PER", per).text();
             const cl::Program& program = device.program("blur", run.buildOptions);
             const std::size_t sumPitch = roundUp(rowElems, 4);
             sums = cl::Buffer(ctx, CL_MEM_READ_WRITE, sumPitch * height * (colsum16 ? 2 : 4));

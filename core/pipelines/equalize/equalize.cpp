@@ -2,6 +2,7 @@
 
 #include "pipelines/histogram256/histogram256.h"
 #include "pipelines/scan/scan.h"
+#include "runtime/buildoptions.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 
@@ -189,9 +190,12 @@ EqualizeRun runEqualize(Device& device, const HostImage& image, int repeats,
             (maxSliceBins && slice > maxSliceBins)))
         slice /= 2;
     const std::uint32_t slices = bins / slice;
-    run.buildOptions = "-cl-std=CL1.2 -D NCHAN=" + std::to_string(image.channels) +
-                       " -D DEPTH16=" + (image.depth == 16 ? "1" : "0") +
-                       " -D SLICE=" + std::to_string(slice);
+    run.buildOptions = BuildOptions()
+                           .standard("CL1.2")
+                           .define("NCHAN", image.channels)
+                           .define("DEPTH16", image.depth == 16)
+                           .define("SLICE", int(slice))
+                           .text();
     const cl_ulong pixels = image.pixelCount();
     std::vector<cl_uint> hist(bins), cdf(bins), lut(bins);
     std::vector<double> histMs, cdfMs, lutMs, applyMs;

@@ -1,5 +1,6 @@
 #include "pipelines/histogram256/histogram256.h"
 
+#include "runtime/buildoptions.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 
@@ -140,20 +141,22 @@ std::string HistogramConfig::describe() const {
 }
 
 std::string histogramBuildOptions(const HistogramConfig& c, int nchan, int stage) {
-    std::ostringstream o;
     HistogramVariant v = c.variant;
     if (v == HistogramVariant::Naive && stage < 3)
         v = HistogramVariant::Local; // the naive kernel has no stages: its reads are the same
-    o << "-D "
-      << (v == HistogramVariant::Naive     ? "NAIVE"
-          : v == HistogramVariant::Private ? "PRIVATE"
-                                           : "LOCAL");
-    o << " -D NCHAN=" << nchan << " -D LOAD_VEC=" << (c.load == LoadWidth::Uint4 ? 1 : 0)
-      << " -D READ_SERIAL=" << (c.read == ReadPattern::Serial ? 1 : 0) << " -D UNROLL=" << c.unroll
-      << " -D NBANKS=" << (usesLocal(v) ? c.banks : 1)
-      << " -D PCOPIES=" << (v == HistogramVariant::Private ? c.banks : 1)
-      << " -D MERGE_ATOMIC=" << (c.merge == MergeMode::Atomic ? 1 : 0) << " -D STAGE=" << stage;
-    return o.str();
+    return BuildOptions()
+        .define(v == HistogramVariant::Naive     ? "NAIVE"
+                : v == HistogramVariant::Private ? "PRIVATE"
+                                                 : "LOCAL")
+        .define("NCHAN", nchan)
+        .define("LOAD_VEC", c.load == LoadWidth::Uint4)
+        .define("READ_SERIAL", c.read == ReadPattern::Serial)
+        .define("UNROLL", c.unroll)
+        .define("NBANKS", usesLocal(v) ? c.banks : 1)
+        .define("PCOPIES", v == HistogramVariant::Private ? c.banks : 1)
+        .define("MERGE_ATOMIC", c.merge == MergeMode::Atomic)
+        .define("STAGE", stage)
+        .text();
 }
 
 // ---------------------------------------------------------------------------------------------

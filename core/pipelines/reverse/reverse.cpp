@@ -3,6 +3,7 @@
 #include "pipelines/reverse/reverse.h"
 
 #include "image/image.h"
+#include "runtime/buildoptions.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 
@@ -142,7 +143,7 @@ void runVariant(Device& device, const ReverseVariantInfo& v, const std::vector<s
     const std::size_t n = input.size();
     const std::size_t w = std::size_t(v.vectorBytes);
     const cl_uint nvec = cl_uint(n / w), tail = cl_uint(n % w);
-    r.buildOptions = std::string("-D ALIGNED=") + (tail == 0 ? "1" : "0");
+    r.buildOptions = BuildOptions().define("ALIGNED", tail == 0).text();
     cl::Kernel kernel(device.program("reverse", r.buildOptions), v.kernel);
     const bool serial = v.vectorsPerItem == 0;
     const bool cpu = info.type == DeviceType::Cpu;
