@@ -1,4 +1,4 @@
-// The box blur's CPU reference (issue 5): the border modes' indices, windows counted by hand,
+// The box blur's CPU reference: the border modes' indices, windows counted by hand,
 // the interior mode's copied frame (and images too small to have an interior), 16-bit values,
 // several channels, and the rounding (to nearest).
 #include "unitsupport.h"

@@ -1,4 +1,4 @@
-// Histogram equalization against OpenCV (issue 5): the 8-bit gray reference is cv::equalizeHist
+// Histogram equalization against OpenCV: the 8-bit gray reference is cv::equalizeHist
 // bit for bit (OpenCV 4.6) on synthetic images of many sizes and distributions, on one image of
 // more than 2^24 pixels (where the float conversion of the counts rounds), and on every image of
 // the repository; color is close to OpenCV's YCrCb route (equalize Y, keep Cr and Cb), not equal.

@@ -1,4 +1,4 @@
-// Histogram equalization (issue 5): the CPU reference on tables worked by hand (OpenCV's 8-bit
+// Histogram equalization: the CPU reference on tables worked by hand (OpenCV's 8-bit
 // float rule, the 16-bit integer rule, color through luma, single-valued images unchanged), the
 // device's exact float scale against the host's division, and the device pipeline against the
 // reference byte for byte over formats, awkward sizes and distributions (PoCL in CI).

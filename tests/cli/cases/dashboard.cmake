@@ -1,0 +1,30 @@
+# histlab-cli dashboard: its cases, each with the exit code and messages --help documents.
+# --- dashboard: every registered pipeline on PoCL at 64 KiB -----------------------------------
+cli_test(dashboard_json EXIT 0
+         EXPECT --check "${check} json @W@/d.json --key histlab_dashboard=1 --key repeats=1 --nonempty devices --nonempty results"
+                --check "${check} sweepcsv @W@/d.csv --rows 12 --columns date,device,driver,pipeline,variant,gbps,ceiling,ceiling_gbps,percent_of_ceiling,status --filled gbps --filled ceiling_gbps"
+                --check "test $(grep -c ',verified,' @W@/d.csv) -eq 10"
+                --stdout "^device 0: .* 64 KiB per input"
+                --stdout "^  histogram256 +[0-9.]+ +read-only [0-9.]+ +[0-9.]+  verified"
+                --stderr "^[[]6[]] .*: equalize: "
+         ARGS dashboard --size 64K --repeat 1 --json @W@/d.json --csv @W@/d.csv)
+cli_test(dashboard_pipeline_csv_stdout EXIT 0
+         EXPECT --no-stdout "^device " --check "test $(grep -c ',scan,' @STDOUT@) -eq 1"
+         ARGS dashboard --device portable --pipeline scan --size 16K --repeat 1 --csv -)
+cli_test(dashboard_list EXIT 0 EXPECT --stdout "^read-only " --stdout "^histogram256 +the 256-bin"
+         ARGS dashboard --list)
+cli_test(dashboard_unknown_pipeline EXIT 2
+         EXPECT --stderr "--pipeline: unknown pipeline 'nope' [(]read-only, copy, histogram256"
+                --absent @W@/d.json
+         ARGS dashboard --pipeline scan,nope --json @W@/d.json)
+cli_test(dashboard_bad_size EXIT 2 EXPECT --stderr "--size: 'lots' is not a size"
+         ARGS dashboard --size lots)
+# A run saved by an older version (tests/data/README.md) is still a baseline: its only device's
+# results stand next to this device's.
+cli_test(dashboard_baseline_saved_before EXIT 0
+         EXPECT --stdout "^  scan .*  verified +8[.]71 +x[0-9.]+  lookback"
+         ARGS dashboard --pipeline scan --size 16K --repeat 1
+              --baseline ${data}/dashboard-8cf2e84.json)
+cli_test(dashboard_missing_baseline EXIT 3 EXPECT --stderr "nothere[.]json: cannot be read"
+         --absent @W@/d.json
+         ARGS dashboard --baseline @W@/nothere.json --json @W@/d.json)

@@ -1,0 +1,169 @@
+# histlab-cli histogram: its cases, each with the exit code and messages --help documents.
+# --- exit 0 ----------------------------------------------------------------------------------
+cli_test(synthetic_17_bytes EXIT 0 EXPECT --stdout "^verified: yes"
+         ARGS histogram --synthetic random --bytes 17 --verify)
+foreach(variant naive local banked cpu auto)
+    set(extra)
+    if(variant STREQUAL "banked")
+        set(extra --banks 4)
+    endif()
+    cli_test(variant_${variant} EXIT 0 EXPECT --stdout "^verified: yes"
+             ARGS histogram ${syn} --variant ${variant} ${extra} --verify)
+    cli_test(variant_${variant}_rgba EXIT 0 EXPECT --stdout "^verified: yes"
+             ARGS histogram ${data}/rgba8.png --repeat 1 --variant ${variant} ${extra} --verify)
+endforeach()
+cli_test(image_gray8 EXIT 0 EXPECT --stdout "37 x 23, 1 channel, 8-bit" --stdout "^verified: yes"
+         ARGS histogram ${data}/gray8.png --repeat 1 --verify --channel all)
+cli_test(image_rgb8 EXIT 0 EXPECT --stdout "41 x 29, 3 channels" --stdout "^verified: yes"
+         ARGS histogram ${data}/rgb8.png --repeat 1 --verify --channel all)
+cli_test(image_rgba8 EXIT 0 EXPECT --stdout "19 x 13, 4 channels" --stdout "^a +[|]"
+         --stdout "^verified: yes" ARGS histogram ${data}/rgba8.png --repeat 1 --verify --channel all)
+cli_test(image_gray16_high_byte EXIT 0 EXPECT --stdout "16-bit" --stdout "high byte"
+         --stdout "^verified: yes"
+         ARGS histogram ${data}/gray16.png --repeat 1 --verify --channel all)
+cli_test(image_jpeg EXIT 0 EXPECT --stdout "48 x 32, 3 channels" --stdout "^verified: yes"
+         ARGS histogram ${data}/rgb.jpg --repeat 1 --verify)
+cli_test(channel_g EXIT 0 EXPECT --check "${check} csv @W@/g.csv --header bin,g --total 1189"
+         ARGS histogram ${data}/rgb8.png --repeat 1 --channel g --verify --csv @W@/g.csv)
+cli_test(stages EXIT 0 EXPECT --stdout "^stage table" --stdout "^  read-only "
+         --stdout "^  [+]scatter " --stdout "^  [+]local reduce " --stdout "^  [+]global merge "
+         ARGS histogram ${syn} --variant banked --banks 4 --stages)
+cli_test(csv_rgb EXIT 0
+         EXPECT --exists @W@/out.csv
+                --check "${check} csv @W@/out.csv --header bin,r,g,b,gray --total 1189"
+         ARGS histogram ${data}/rgb8.png --repeat 1 --verify --csv @W@/out.csv)
+cli_test(stats_csv_rgba EXIT 0
+         EXPECT --check "${check} stats @W@/s.csv --histogram @W@/h.csv"
+                --check "${check} json @W@/r.json --nonempty statistics"
+                --stdout "^stats +pixels +min +max +mean +median +mode +std.dev +p1 +p5"
+         ARGS histogram ${data}/rgba8.png --repeat 1 --verify --csv @W@/h.csv
+              --stats-csv @W@/s.csv --json @W@/r.json)
+cli_test(stats_csv_missing_folder EXIT 3 EXPECT --stderr "--stats-csv|nosuchfolder"
+         --absent @W@/nosuchfolder/s.csv
+         ARGS histogram ${data}/gray8.png --repeat 1 --stats-csv @W@/nosuchfolder/s.csv)
+cli_test(region_rgb EXIT 0
+         EXPECT --stdout "^input: .*rgb8[.]png [[]region 3,4 20x10[]], 20 x 10"
+                --check "${check} csv @W@/h.csv --header bin,r,g,b,gray --total 200"
+         ARGS histogram ${data}/rgb8.png --region 3,4,20,10 --repeat 1 --verify --csv @W@/h.csv)
+cli_test(region_outside EXIT 2 EXPECT --stderr "--region: .*does not lie inside the 41 x 29 image"
+         --absent @W@/h.csv
+         ARGS histogram ${data}/rgb8.png --region 30,4,20,10 --csv @W@/h.csv)
+cli_test(region_malformed EXIT 2 EXPECT --stderr "--region: '1,2,3' is not X,Y,W,H"
+         ARGS histogram ${data}/rgb8.png --region 1,2,3)
+cli_test(json_rgb EXIT 0
+         EXPECT --check "${check} json @W@/out.json --key verified=true --nonempty histograms"
+         ARGS histogram ${data}/rgb8.png --repeat 1 --verify --json @W@/out.json)
+cli_test(csv_and_json EXIT 0
+         EXPECT --check "${check} csv @W@/h.csv --header bin,gray --total 851"
+                --check "${check} json @W@/h.json --key verified=true"
+         ARGS histogram ${data}/gray8.png --repeat 1 --verify --csv @W@/h.csv --json @W@/h.json)
+cli_test(csv_stdout EXIT 0 EXPECT --no-stdout "^device "
+         --check "${check} csv @STDOUT@ --header bin,gray --total 4099"
+         ARGS histogram ${syn} --verify --csv -)
+cli_test(json_stdout EXIT 0 EXPECT --check "${check} json @STDOUT@ --key verified=true"
+         ARGS histogram ${syn} --verify --json -)
+cli_test(quiet EXIT 0 EXPECT --no-stdout "." --exists @W@/out.csv
+         ARGS histogram ${syn} --verify --quiet --csv @W@/out.csv)
+
+# --- exit 2: usage ---------------------------------------------------------------------------
+cli_test(unknown_histogram_option EXIT 2
+         EXPECT --stderr "unknown option '--bogus'" --absent @W@/out.csv
+         ARGS histogram ${syn} --csv @W@/out.csv --bogus)
+cli_test(missing_value EXIT 2 EXPECT --stderr "--banks: needs a value"
+         ARGS histogram ${syn} --banks)
+cli_test(banks_not_power_of_two EXIT 2
+         EXPECT --stderr "--banks: 3 is not a power of two" --absent @W@/out.csv
+         ARGS histogram ${syn} --variant banked --banks 3 --csv @W@/out.csv)
+cli_test(banks_exceed_local_memory EXIT 2
+         EXPECT --stderr "--banks: 1048576 .*local memory" --absent @W@/out.json
+         ARGS histogram ${syn} --variant banked --banks 1048576 --json @W@/out.json)
+cli_test(banks_cpu_range EXIT 2 EXPECT --stderr "--banks: .*cpu"
+         ARGS histogram ${syn} --variant cpu --banks 64)
+cli_test(banks_not_a_number EXIT 2 EXPECT --stderr "--banks: 'four' is not a whole number"
+         ARGS histogram ${syn} --banks four)
+cli_test(wg_over_device_max EXIT 2 EXPECT --stderr "--wg: 100000 .*allows 1[.][.]"
+         --absent @W@/out.csv ARGS histogram ${syn} --variant local --wg 100000 --csv @W@/out.csv)
+cli_test(device_no_match EXIT 2 EXPECT --stderr "--device: no device matches 'nosuchdevice'"
+         ARGS histogram ${syn} --device nosuchdevice)
+cli_test(device_index_out_of_range EXIT 2 EXPECT --stderr "--device: index 99 is out of range"
+         ARGS histogram ${syn} --device 99)
+cli_test(device_gpu_absent EXIT 2 EXPECT --stderr "--device: no gpu device"
+         ARGS histogram ${syn} --device gpu)
+cli_test(variant_bogus EXIT 2 EXPECT --stderr "--variant: unknown variant 'bogus'"
+         ARGS histogram ${syn} --variant bogus)
+cli_test(channel_r_on_gray EXIT 2 EXPECT --stderr "--channel: .*gray8.png is a gray image"
+         --absent @W@/out.csv ARGS histogram ${data}/gray8.png --channel r --csv @W@/out.csv)
+cli_test(channel_a_on_rgb EXIT 2 EXPECT --stderr "--channel: .*rgb8.png has no alpha channel"
+         ARGS histogram ${data}/rgb8.png --channel a)
+cli_test(channel_bogus EXIT 2 EXPECT --stderr "--channel" ARGS histogram ${syn} --channel x)
+cli_test(read_coalesced_cpu EXIT 2 EXPECT --stderr "--read: the cpu variant reads serially"
+         ARGS histogram ${syn} --variant cpu --read coalesced)
+cli_test(synthetic_without_size EXIT 2 EXPECT --stderr "--synthetic: give its size"
+         ARGS histogram --synthetic random)
+cli_test(synthetic_bogus_kind EXIT 2 EXPECT --stderr "--synthetic: unknown kind 'bogus'"
+         ARGS histogram --synthetic bogus --bytes 16)
+cli_test(image_and_synthetic EXIT 2 EXPECT --stderr "either an IMAGE file or --synthetic"
+         ARGS histogram ${data}/gray8.png --synthetic random --bytes 16)
+cli_test(no_input EXIT 2 EXPECT --stderr "either an IMAGE file or --synthetic" ARGS histogram)
+cli_test(two_images EXIT 2 EXPECT --stderr "more than one image"
+         ARGS histogram ${data}/gray8.png ${data}/rgb8.png)
+cli_test(size_with_image EXIT 2 EXPECT --stderr "only with --synthetic"
+         ARGS histogram ${data}/gray8.png --bytes 16)
+cli_test(repeat_zero EXIT 2 EXPECT --stderr "--repeat: 0 is out of range"
+         ARGS histogram --synthetic random --bytes 16 --repeat 0)
+cli_test(size_not_a_number EXIT 2 EXPECT --stderr "--size: 'abc' is not a number"
+         ARGS histogram --synthetic random --size abc)
+
+# --- exit 3: input ---------------------------------------------------------------------------
+cli_test(missing_file EXIT 3 EXPECT --stderr "missing[.]png: no such file" --absent @W@/out.csv
+         ARGS histogram ${data}/missing.png --csv @W@/out.csv)
+cli_test(folder_as_image EXIT 3 EXPECT --stderr "is a folder, not an image file"
+         ARGS histogram ${data})
+cli_test(empty_file EXIT 3 EXPECT --stderr "empty[.]png: file is empty" --absent @W@/out.json
+         ARGS histogram ${data}/empty.png --json @W@/out.json)
+cli_test(not_an_image EXIT 3 EXPECT --stderr "not_an_image[.]png: not an image"
+         --absent @W@/out.csv ARGS histogram ${data}/not_an_image.png --csv @W@/out.csv)
+cli_test(truncated_jpeg EXIT 3 EXPECT --stderr "truncated[.]jpg: truncated JPEG"
+         --absent @W@/out.csv ARGS histogram ${data}/truncated.jpg --csv @W@/out.csv)
+cli_test(unsupported_depth EXIT 3 EXPECT --stderr "float32[.]pfm: .*CV_32F.* not supported"
+         --absent @W@/out.csv ARGS histogram ${data}/float32.pfm --csv @W@/out.csv)
+cli_test(synthetic_size_zero EXIT 3 EXPECT --stderr "--size: .*empty"
+         ARGS histogram --synthetic random --size 0)
+cli_test(synthetic_bytes_zero EXIT 3 EXPECT --stderr "--bytes: .*empty"
+         ARGS histogram --synthetic random --bytes 0)
+cli_test(csv_folder_missing EXIT 3 EXPECT --stderr "folder '.*/missing' does not exist"
+         --absent @W@/missing --absent @W@/out.json
+         ARGS histogram ${syn} --json @W@/out.json --csv @W@/missing/out.csv)
+cli_test(json_is_a_folder EXIT 3 EXPECT --stderr "is a folder, not a file" --absent @W@/out.csv
+         ARGS histogram ${syn} --csv @W@/out.csv --json @W@)
+# An empty --csv value must not be taken as "no CSV" (exit 0 with nothing written).
+cli_test(csv_empty_path EXIT 3 EXPECT --stderr "output path is empty"
+         ARGS histogram ${syn} --csv @EMPTY@)
+
+# --- exit 4: device and kernel build ---------------------------------------------------------
+cli_test(no_opencl_platform_histogram EXIT 4
+         EXPECT --env OCL_ICD_VENDORS=@W@ --stderr "no OpenCL platform" --absent @W@/out.csv
+         ARGS histogram ${syn} --csv @W@/out.csv)
+cli_test(kernel_build_failure EXIT 4
+         EXPECT --setup "${breakKernel} syntax ${kernel} @W@/kernels/histogram256.cl"
+                --stderr "kernels/histogram256[.]cl" --stderr "-D NCHAN=1"
+                --stderr "CL_BUILD_PROGRAM_FAILURE" --stderr "unknown type name 'this'"
+                --absent @W@/out.csv --absent @W@/out.json
+         ARGS --kernel-dir @W@/kernels histogram ${syn} --verify --csv @W@/out.csv
+              --json @W@/out.json)
+
+# --- exit 1: verification mismatch -----------------------------------------------------------
+# The device must be wrong for this: a copy of the kernel whose local/banked scatter skips bin
+# 0. The run still writes its CSV and JSON (the JSON records "verified": false) and then exits 1.
+cli_test(verify_mismatch EXIT 1
+         EXPECT --setup "${breakKernel} miscount ${kernel} @W@/kernels/histogram256.cl"
+                --stderr "verification failed: histogram [(]gray[)] bin 0: device 0, CPU reference"
+                --stdout "^verified: NO" --exists @W@/out.csv
+                --check "${check} json @W@/out.json --key verified=false"
+         ARGS --kernel-dir @W@/kernels histogram ${syn} --variant banked --banks 4 --verify
+              --csv @W@/out.csv --json @W@/out.json)
+# The same broken kernel is not used by the cpu variant: it verifies.
+cli_test(verify_kernel_dir_cpu EXIT 0
+         EXPECT --setup "${breakKernel} miscount ${kernel} @W@/kernels/histogram256.cl"
+                --stdout "^verified: yes"
+         ARGS --kernel-dir @W@/kernels histogram ${syn} --variant cpu --verify)
