@@ -5,13 +5,7 @@
 # next to the copy kernel on the same bytes in the same run.
 #   source .device/gpu-env.sh && scripts/gpu-blur.sh "$OUT"
 set -uo pipefail
-out=${1:?usage: gpu-blur.sh OUTDIR}
-mkdir -p "$out"
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTLAB_GUI=OFF -DHISTLAB_OPENCV=OFF \
-    -DBUILD_TESTING=OFF >/dev/null && cmake --build build-gpu >/dev/null || exit 1
-cli=./build-gpu/app/histlab-cli
-$cli devices --json > "$out/devices.json"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$out/nvidia-smi.csv" 2>/dev/null
+source "$(dirname "$0")/gpu-common.sh" "${1:-}"
 img=(--synthetic random --width 8192 --height 8192 --device gpu)
 {
     echo "== 3 x 3, 8192 x 8192 8-bit gray: every variant"

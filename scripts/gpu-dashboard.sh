@@ -7,13 +7,7 @@
 # or the Dashboard tab's Baseline…).
 #   source .device/gpu-env.sh && scripts/gpu-dashboard.sh "$OUT/dashboard"
 set -uo pipefail
-out=${1:?usage: gpu-dashboard.sh OUTDIR}
-mkdir -p "$out"
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTLAB_GUI=OFF -DHISTLAB_OPENCV=OFF \
-    -DBUILD_TESTING=OFF >/dev/null && cmake --build build-gpu >/dev/null || exit 1
-cli=./build-gpu/app/histlab-cli
-$cli devices --json > "$out/devices.json"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$out/nvidia-smi.csv" 2>/dev/null
+source "$(dirname "$0")/gpu-common.sh" "${1:-}"
 {
     echo "== devices"
     $cli devices

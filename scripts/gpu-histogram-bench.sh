@@ -3,14 +3,8 @@
 # builds the Qt-free core + CLI, then writes JSON/CSV results to the folder given as $1.
 #   source .device/gpu-env.sh && scripts/gpu-histogram-bench.sh "$OUT"
 set -uo pipefail
-out=${1:?usage: gpu-histogram-bench.sh OUTDIR}
-mkdir -p "$out"
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTLAB_GUI=OFF -DHISTLAB_OPENCV=OFF \
-    -DBUILD_TESTING=OFF >/dev/null && cmake --build build-gpu >/dev/null || exit 1
-cli=./build-gpu/app/histlab-cli
+source "$(dirname "$0")/gpu-common.sh" "${1:-}"
 $cli devices | tee "$out/devices.txt"
-$cli devices --json > "$out/devices.json"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$out/nvidia-smi.csv" 2>/dev/null
 for size in 1024 16; do
     for dist in random uniform skewed; do
         echo "== auto $dist $size MiB"

@@ -4,13 +4,7 @@
 # one archive in the folder given as $1. Every point is verified against the CPU reference.
 #   source .device/gpu-env.sh && scripts/gpu-scan-equalize.sh "$OUT/scan"
 set -uo pipefail
-out=${1:?usage: gpu-scan-equalize.sh OUTDIR}
-mkdir -p "$out"
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTLAB_GUI=OFF -DHISTLAB_OPENCV=OFF \
-    -DBUILD_TESTING=OFF >/dev/null && cmake --build build-gpu >/dev/null || exit 1
-cli=./build-gpu/app/histlab-cli
-$cli devices --json > "$out/devices.json"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$out/nvidia-smi.csv" 2>/dev/null
+source "$(dirname "$0")/gpu-common.sh" "${1:-}"
 {
     echo "== per-segment scans (65,536 values each): GB/s against work-group size, 64 MiB"
     $cli scan --device gpu --variant naive,blelloch,wgscan --wg all --size 64 --repeat 10 \
