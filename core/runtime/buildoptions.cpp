@@ -2,19 +2,27 @@
 
 namespace histlab {
 
+// Appended piece by piece, not with operator+: GCC 12 at -O3 warns wrongly about
+// `std::string + std::string` (PR 105329), and warnings are errors here.
+
 BuildOptions& BuildOptions::standard(const std::string& version) {
-    m_standard = "-cl-std=" + version;
+    m_standard = "-cl-std=";
+    m_standard += version;
     return *this;
 }
 
 BuildOptions& BuildOptions::define(const std::string& name) {
-    m_defines += (m_defines.empty() ? "" : " ") + std::string("-D ") + name;
+    if (!m_defines.empty())
+        m_defines += ' ';
+    m_defines += "-D ";
+    m_defines += name;
     return *this;
 }
 
 BuildOptions& BuildOptions::define(const std::string& name, long long value) {
-    m_defines +=
-        (m_defines.empty() ? "" : " ") + std::string("-D ") + name + "=" + std::to_string(value);
+    define(name);
+    m_defines += '=';
+    m_defines += std::to_string(value);
     return *this;
 }
 
@@ -23,9 +31,11 @@ BuildOptions& BuildOptions::define(const std::string& name, bool value) {
 }
 
 std::string BuildOptions::text() const {
-    if (m_standard.empty())
-        return m_defines;
-    return m_defines.empty() ? m_standard : m_standard + " " + m_defines;
+    std::string text = m_standard;
+    if (!text.empty() && !m_defines.empty())
+        text += ' ';
+    text += m_defines;
+    return text;
 }
 
 } // namespace histlab
