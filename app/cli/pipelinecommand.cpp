@@ -57,7 +57,7 @@ CLI::Option* PipelineCommand::addValue(CLI::App& sub, Given& given, const std::s
     if (name[0] == '-')
         o->expected(1)->take_all()->allow_extra_args(false);
     else
-        o->expected(0, 1 << 20); // positionals: every one given reaches the pipeline
+        o->expected(-1); // positionals: every one given reaches the pipeline (which may refuse it)
     given.cli = o;
     return o;
 }
