@@ -30,6 +30,15 @@ bool tooMuchForDevice(int code) {
 
 } // namespace
 
+std::string statusText(Status status, const std::string& detail) {
+    std::string text = statusName(status);
+    if (!detail.empty()) {
+        text += ": ";
+        text += detail;
+    }
+    return text;
+}
+
 const char* statusName(Status status) {
     for (const auto& [s, name] : kNames)
         if (s == status)

@@ -21,6 +21,9 @@ enum class Status { Verified, Timed, Mismatch, Unsupported, NotApplicable, Faile
 /// "verified", "timed", "mismatch", "unsupported", "not applicable", "failed", "cancelled".
 const char* statusName(Status status);
 
+/// "name" or "name: detail", as a text report's status column says it.
+std::string statusText(Status status, const std::string& detail);
+
 /// The name, for messages and test output.
 std::ostream& operator<<(std::ostream& out, Status status);
 

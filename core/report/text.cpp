@@ -1,7 +1,9 @@
 #include "report/text.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
+#include <utility>
 
 namespace histlab {
 
@@ -13,6 +15,70 @@ std::string fixedText(double value, int digits) {
 
 std::string gbpsText(double gbps) {
     return fixedText(gbps, gbps >= 100 ? 0 : gbps >= 10 ? 1 : 2);
+}
+
+TextTable::TextTable(std::vector<Column> columns, std::string indent)
+    : m_columns(std::move(columns))
+    , m_indent(std::move(indent)) {}
+
+void TextTable::add(std::vector<std::string> cells, std::string note) {
+    cells.resize(m_columns.size());
+    m_rows.push_back({std::move(cells), "", std::move(note), false});
+}
+
+void TextTable::addSpan(std::vector<std::string> cells, std::string text) {
+    if (cells.size() > m_columns.size())
+        cells.resize(m_columns.size());
+    m_rows.push_back({std::move(cells), std::move(text), "", true});
+}
+
+std::string TextTable::text() const {
+    std::vector<std::size_t> widths;
+    for (const Column& c : m_columns)
+        widths.push_back(c.header.size());
+    for (const Row& row : m_rows)
+        for (std::size_t i = 0; i < row.cells.size(); ++i)
+            widths[i] = std::max(widths[i], row.cells[i].size());
+    std::string out;
+    auto line = [&](const std::vector<std::string>& cells, const std::string* span) {
+        std::string text = m_indent;
+        for (std::size_t i = 0; i < cells.size(); ++i) {
+            const std::string& cell = cells[i];
+            const std::size_t pad = widths[i] - cell.size();
+            const bool last = i + 1 == m_columns.size();
+            if (i > 0)
+                text += "  ";
+            if (m_columns[i].align == Align::Right)
+                text.append(pad, ' ');
+            text += cell;
+            if (m_columns[i].align == Align::Left && !last)
+                text.append(pad, ' ');
+        }
+        if (span) {
+            while (!text.empty() && text.back() == ' ')
+                text.pop_back();
+            text += "  ";
+            text += *span;
+        }
+        while (!text.empty() && text.back() == ' ')
+            text.pop_back();
+        out += text;
+        out += '\n';
+    };
+    std::vector<std::string> headers;
+    for (const Column& c : m_columns)
+        headers.push_back(c.header);
+    line(headers, nullptr);
+    for (const Row& row : m_rows) {
+        line(row.cells, row.spans ? &row.span : nullptr);
+        if (!row.note.empty()) {
+            out += m_indent;
+            out += "    ";
+            out += row.note;
+            out += '\n';
+        }
+    }
+    return out;
 }
 
 } // namespace histlab

@@ -149,25 +149,29 @@ std::string launchesText(const BlurResult& result) {
         << std::max(0, gray.height - 2 * radius) << "\n";
     if (!result.note.empty())
         out << "note: " << result.note << "\n";
-    out << std::left << std::setw(14) << "launch" << std::setw(28) << "build options"
-        << std::setw(14) << "range" << std::setw(8) << "local" << std::setw(16) << "status"
-        << std::right << std::setw(11) << "median ms" << std::setw(9) << "GB/s"
-        << "  verified\n";
+    using A = TextTable::Align;
+    TextTable launches({{"launch", A::Left},
+                        {"build options", A::Left},
+                        {"range", A::Left},
+                        {"local", A::Left},
+                        {"status", A::Left},
+                        {"median ms"},
+                        {"GB/s"},
+                        {"verified", A::Left}});
     for (const BlurLaunchResult& r : result.launches) {
-        const std::string range = r.globalX ? sizeText(r.globalX, r.globalY) : "-";
-        const std::string local = r.localX ? sizeText(r.localX, r.localY) : "NULL";
-        out << std::left << std::setw(14) << blurLaunchName(r.launch) << std::setw(28)
-            << r.buildOptions << std::setw(14) << range << std::setw(8) << local << std::setw(16)
-            << r.status << std::right;
-        const bool ran = statusRan(r.status);
-        if (ran)
-            out << std::setw(11) << fixedText(r.stats.medianMs, 4) << std::setw(9)
-                << fixedText(r.gbps, 2) << "  "
-                << (r.status == Status::Verified ? "yes" : "NO - " + r.detail);
-        out << '\n';
-        if (!ran && !r.detail.empty())
-            out << "    " << r.detail << '\n';
+        std::vector<std::string> cells{blurLaunchName(r.launch), r.buildOptions,
+                                       r.globalX ? sizeText(r.globalX, r.globalY) : "-",
+                                       r.localX ? sizeText(r.localX, r.localY) : "NULL",
+                                       statusName(r.status)};
+        if (statusRan(r.status)) {
+            cells.insert(cells.end(), {fixedText(r.stats.medianMs, 4), fixedText(r.gbps, 2),
+                                       r.status == Status::Verified ? "yes" : "NO - " + r.detail});
+            launches.add(std::move(cells));
+        } else {
+            launches.add(std::move(cells), r.detail);
+        }
     }
+    out << launches.text();
     if (result.plan.corners) {
         static const char* names[] = {"top-left", "top-right", "bottom-left", "bottom-right"};
         for (const BlurLaunchResult& r : result.launches) {
@@ -199,31 +203,32 @@ std::string wholeImageText(const BlurResult& result) {
     out << "blur " << image.source << ", " << image.width << " x " << image.height << ", "
         << image.channels << " channel(s), " << image.depth << "-bit, border "
         << borderModeName(result.plan.border) << " (GB/s: image bytes read + written)\n";
-    out << std::left << std::setw(9) << "variant" << std::right << std::setw(7) << "radius"
-        << std::setw(11) << "median ms" << std::setw(10) << "min ms" << std::setw(10) << "GB/s"
-        << std::setw(10) << "copy GB/s" << std::setw(8) << "% copy";
+    using A = TextTable::Align;
+    std::vector<TextTable::Column> columns{
+        {"variant", A::Left}, {"radius"}, {"median ms"}, {"min ms"}, {"GB/s"},
+        {"copy GB/s"},        {"% copy"}};
     if (result.opencv)
-        out << std::setw(11) << "x cv::blur";
-    out << "  verified\n";
+        columns.push_back({"x cv::blur"});
+    columns.push_back({"verified", A::Left});
+    TextTable table(std::move(columns));
     for (const BlurVariantRow& r : result.rows) {
-        out << std::left << std::setw(9) << rowVariantName(r) << std::right << std::setw(7)
-            << r.radius;
+        std::vector<std::string> cells{rowVariantName(r), std::to_string(r.radius)};
         if (!r.run) {
-            out << "  " << r.status << ": " << r.detail << '\n';
+            table.addSpan(std::move(cells), statusText(r.status, r.detail));
             continue;
         }
         const BlurRun& run = *r.run;
-        out << std::setw(11) << fixedText(run.stats.medianMs, 4) << std::setw(10)
-            << fixedText(run.stats.minMs, 4) << std::setw(10) << fixedText(run.gbps, 2)
-            << std::setw(10) << (run.copy ? fixedText(run.copy->gbps, 2) : "-") << std::setw(8)
-            << fixedText(run.percentOfCopy, 1);
+        cells.insert(cells.end(),
+                     {fixedText(run.stats.medianMs, 4), fixedText(run.stats.minMs, 4),
+                      fixedText(run.gbps, 2), run.copy ? fixedText(run.copy->gbps, 2) : "-",
+                      fixedText(run.percentOfCopy, 1)});
         if (result.opencv)
-            out << std::setw(11) << (r.radius == cvRadius ? fixedText(run.gbps / cvGbps, 2) : "-");
-        out << "  "
-            << (run.verified ? "yes, byte for byte against the CPU reference"
-                             : "NO - " + run.verifyDetail)
-            << '\n';
+            cells.push_back(r.radius == cvRadius ? fixedText(run.gbps / cvGbps, 2) : "-");
+        cells.push_back(run.verified ? "yes, byte for byte against the CPU reference"
+                                     : "NO - " + run.verifyDetail);
+        table.add(std::move(cells));
     }
+    out << table.text();
     if (result.opencv)
         out << "cv::blur (host, radius " << cvRadius << "): median "
             << fixedText(result.opencv->medianMs, 4) << " ms, min "

@@ -152,32 +152,31 @@ std::string dashboardText(const DashboardRun& run, const DashboardRun* baseline)
         out << "device " << d.info.index << ": " << d.info.name << " ["
             << deviceTypeName(d.info.type) << "], " << d.info.platformName << ", driver "
             << d.info.driverVersion << ", " << formatByteSize(d.inputBytes) << " per input\n";
-        out << "  " << std::left << std::setw(14) << "pipeline" << std::right << std::setw(10)
-            << "GB/s" << std::setw(22) << "ceiling GB/s" << std::setw(9) << "%"
-            << "  " << std::left << std::setw(12) << "status";
+        using A = TextTable::Align;
+        std::vector<TextTable::Column> columns{
+            {"pipeline", A::Left}, {"GB/s"}, {"ceiling GB/s"}, {"%"}, {"status", A::Left}};
         if (baseline)
-            out << std::right << std::setw(10) << "baseline" << std::setw(8) << "ratio"
-                << "  " << std::left;
-        out << "variant or reason\n";
+            columns.insert(columns.end(), {{"baseline"}, {"ratio"}});
+        columns.push_back({"variant or reason", A::Left});
+        TextTable table(std::move(columns), "  ");
         for (const DashboardResult& r : run.results) {
             if (r.device != int(slot))
                 continue;
             const bool ran = r.ran(), judged = ran && r.ceilingGbps > 0;
-            out << "  " << std::left << std::setw(14) << r.pipeline << std::right << std::setw(10)
-                << (ran ? gbpsText(r.gbps) : "-") << std::setw(22)
-                << (judged ? r.ceilingKind + " " + gbpsText(r.ceilingGbps) : "-") << std::setw(9)
-                << (judged ? fixedText(r.percentOfCeiling, 1) : "-") << "  " << std::left
-                << std::setw(12) << statusName(r.status);
+            std::vector<std::string> cells{
+                r.pipeline, ran ? gbpsText(r.gbps) : "-",
+                judged ? r.ceilingKind + " " + gbpsText(r.ceilingGbps) : "-",
+                judged ? fixedText(r.percentOfCeiling, 1) : "-", statusName(r.status)};
             if (baseline) {
                 const auto b = baselineOf(baseline, run, r);
                 const bool baselineRan = b.row && b.row->ran();
-                out << std::right << std::setw(10) << (baselineRan ? gbpsText(b.row->gbps) : "-")
-                    << std::setw(8)
-                    << ratioText(b.comparable, baselineRan ? b.row->gbps : 0, r.gbps) << "  "
-                    << std::left;
+                cells.push_back(baselineRan ? gbpsText(b.row->gbps) : "-");
+                cells.push_back(ratioText(b.comparable, baselineRan ? b.row->gbps : 0, r.gbps));
             }
-            out << (ran ? r.variant : r.reason) << '\n';
+            cells.push_back(ran ? r.variant : r.reason);
+            table.add(std::move(cells));
         }
+        out << table.text();
     }
     return out.str();
 }

@@ -32,20 +32,19 @@ std::string equalizeText(const EqualizeResult& result) {
         << image.channels << " channel(s), " << image.depth << "-bit, " << run.bins << " bins of "
         << (image.channels == 1 ? "gray" : "luma") << "\n";
     out << deviceLine(result.device) << '\n';
-    out << std::left << std::setw(11) << "stage" << std::right << std::setw(11) << "median ms"
-        << std::setw(11) << "min ms" << '\n';
+    using A = TextTable::Align;
+    TextTable table({{"stage", A::Left}, {"median ms"}, {"min ms"}, {"", A::Left}});
     const std::pair<const char*, const TimingStats*> stages[] = {{"histogram", &run.histogramStats},
                                                                  {"cdf", &run.cdfStats},
                                                                  {"lut", &run.lutStats},
                                                                  {"apply", &run.applyStats},
                                                                  {"total", &run.totalStats}};
-    for (const auto& [name, stats] : stages) {
-        out << std::left << std::setw(11) << name << std::right << std::setw(11)
-            << fixedText(stats->medianMs, 4) << std::setw(11) << fixedText(stats->minMs, 4);
-        if (stats == &run.applyStats)
-            out << "  " << fixedText(run.applyGbps, 2) << " GB/s (bytes read + written)";
-        out << '\n';
-    }
+    for (const auto& [name, stats] : stages)
+        table.add({name, fixedText(stats->medianMs, 4), fixedText(stats->minMs, 4),
+                   stats == &run.applyStats
+                       ? fixedText(run.applyGbps, 2) + " GB/s (bytes read + written)"
+                       : ""});
+    out << table.text();
     out << "verified: "
         << (run.verified ? "yes, byte for byte against the CPU reference"
                          : "NO - " + run.verifyDetail)

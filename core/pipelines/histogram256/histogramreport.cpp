@@ -152,26 +152,36 @@ std::string histogramText(const HistogramRun& run) {
         << run.channels << (run.channels == 1 ? " channel, " : " channels, ") << run.sourceDepth
         << "-bit (" << run.bytes << " bytes)\n";
     out << "config: " << run.config.describe() << " (" << run.config.chosenBy << ")\n";
-    out << std::left << std::setw(22) << "pass" << std::right << std::setw(13) << "bytes"
-        << std::setw(12) << "median ms" << std::setw(11) << "min ms" << std::setw(10) << "GB/s"
-        << std::setw(13) << "% read-only" << '\n';
-    auto row = [&](const std::string& what, std::uint64_t bytes, const TimingStats& t, double g,
-                   double pct) {
-        out << std::left << std::setw(22) << what << std::right << std::setw(13) << bytes
-            << std::setw(12) << fixedText(t.medianMs, 4) << std::setw(11) << fixedText(t.minMs, 4)
-            << std::setw(10) << fixedText(g, 2) << std::setw(13) << fixedText(pct, 1) << '\n';
+    using A = TextTable::Align;
+    auto timedRow = [](const std::string& what, std::uint64_t bytes, const TimingStats& t, double g,
+                       double pct) {
+        return std::vector<std::string>{what,
+                                        std::to_string(bytes),
+                                        fixedText(t.medianMs, 4),
+                                        fixedText(t.minMs, 4),
+                                        fixedText(g, 2),
+                                        fixedText(pct, 1)};
     };
+    const std::vector<TextTable::Column> columns{{"pass", A::Left}, {"bytes"}, {"median ms"},
+                                                 {"min ms"},        {"GB/s"},  {"% read-only"}};
+    TextTable passes(columns);
     for (const auto& p : run.passes)
-        row(p.what, p.bytes, p.stats, p.gbps, p.percentOfCeiling);
-    row("read-only ceiling", run.ceiling.bytes, run.ceiling.stats, run.ceiling.gbps, 100.0);
+        passes.add(timedRow(p.what, p.bytes, p.stats, p.gbps, p.percentOfCeiling));
+    passes.add(timedRow("read-only ceiling", run.ceiling.bytes, run.ceiling.stats, run.ceiling.gbps,
+                        100.0));
+    out << passes.text();
     if (!run.stages.empty()) {
         out << "stage table (" << run.config.describe() << "):\n";
+        std::vector<TextTable::Column> stageColumns = columns;
+        stageColumns.front().header = "stage";
+        TextTable stages(std::move(stageColumns), "  ");
         for (const auto& s : run.stages) {
             if (s.applicable)
-                row("  " + s.stage, run.bytes, s.stats, s.gbps, s.percentOfCeiling);
+                stages.add(timedRow(s.stage, run.bytes, s.stats, s.gbps, s.percentOfCeiling));
             else
-                out << "  " << std::left << std::setw(20) << s.stage << "n/a for this variant\n";
+                stages.addSpan({s.stage}, "n/a for this variant");
         }
+        out << stages.text();
     }
     out << "host memory: peak resident " << (peakRssBytes() >> 20) << " MiB (input "
         << (run.bytes >> 20) << " MiB)\n";
@@ -190,22 +200,28 @@ std::string histogramText(const HistogramRun& run) {
         out << std::left << std::setw(5) << h.name << std::right << "|" << sparkline(h.counts)
             << "| total " << total << ", mode " << mode << " (" << peak << ")\n";
     }
-    out << std::left << std::setw(6) << "stats" << std::right << std::setw(11) << "pixels"
-        << std::setw(5) << "min" << std::setw(5) << "max" << std::setw(9) << "mean" << std::setw(7)
-        << "median" << std::setw(6) << "mode" << std::setw(9) << "std.dev";
-    for (double p : kPercentiles) {
-        out << std::setw(5) << percentileLabel(p);
-    }
-    out << std::setw(9) << "entropy" << '\n';
+    std::vector<TextTable::Column> statColumns{
+        {"stats", A::Left}, {"pixels"}, {"min"},  {"max"},
+        {"mean"},           {"median"}, {"mode"}, {"std.dev"}};
+    for (double p : kPercentiles)
+        statColumns.push_back({percentileLabel(p)});
+    statColumns.push_back({"entropy"});
+    TextTable stats(std::move(statColumns));
     for (const ChannelStatistics& st : statisticsOf(run.histograms)) {
-        out << std::left << std::setw(6) << st.name << std::right << std::setw(11) << st.count
-            << std::setw(5) << st.min << std::setw(5) << st.max << std::setw(9)
-            << fixedText(st.mean, 2) << std::setw(7) << st.median << std::setw(6) << st.mode
-            << std::setw(9) << fixedText(st.stddev, 2);
+        std::vector<std::string> cells{st.name,
+                                       std::to_string(st.count),
+                                       std::to_string(st.min),
+                                       std::to_string(st.max),
+                                       fixedText(st.mean, 2),
+                                       std::to_string(st.median),
+                                       std::to_string(st.mode),
+                                       fixedText(st.stddev, 2)};
         for (int p : st.percentiles)
-            out << std::setw(5) << p;
-        out << std::setw(9) << fixedText(st.entropy, 3) << '\n';
+            cells.push_back(std::to_string(p));
+        cells.push_back(fixedText(st.entropy, 3));
+        stats.add(std::move(cells));
     }
+    out << stats.text();
     printVerified(out, run.verified, run.verifyDetail, true);
     return out.str();
 }
@@ -242,15 +258,14 @@ std::string endToEndText(const EndToEndRun& run, const std::string& input) {
         << run.chunkBytes << " bytes, " << run.hostThreads
         << " host copy threads\nconfig: " << run.config.describe() << " (" << run.config.chosenBy
         << ")\n";
-    out << std::left << std::setw(44) << "wall clock, whole input" << std::right << std::setw(11)
-        << "median ms" << std::setw(11) << "min ms" << std::setw(10) << "GB/s" << std::setw(10)
-        << "% pinned" << '\n';
+    using A = TextTable::Align;
+    TextTable table(
+        {{"wall clock, whole input", A::Left}, {"median ms"}, {"min ms"}, {"GB/s"}, {"% pinned"}});
     const double pinned = run.pinnedGBps;
     for (const EndToEndMode& m : endToEndModes(run))
-        out << std::left << std::setw(44) << m.what << std::right << std::setw(11)
-            << fixedText(m.stats->medianMs, 3) << std::setw(11) << fixedText(m.stats->minMs, 3)
-            << std::setw(10) << fixedText(m.gbps, 2) << std::setw(10)
-            << fixedText(pinned > 0 ? 100 * m.gbps / pinned : 0, 1) << '\n';
+        table.add({m.what, fixedText(m.stats->medianMs, 3), fixedText(m.stats->minMs, 3),
+                   fixedText(m.gbps, 2), fixedText(pinned > 0 ? 100 * m.gbps / pinned : 0, 1)});
+    out << table.text();
     printVerified(out, run.verified, run.verifyDetail, false);
     return out.str();
 }

@@ -76,19 +76,16 @@ Table memoryTable(const MemoryRun& run) {
 void ceilingsText(std::ostream& out, const CeilingSweep& c) {
     out << "bandwidth ceilings on " << formatByteSize(c.bytes)
         << " of random bytes (read: bytes read; copy: bytes read + written; GB/s of the median)\n";
-    out << std::left << std::setw(8) << "element" << std::right << std::setw(7) << "bytes"
-        << std::setw(12) << "read GB/s" << std::setw(12) << "copy GB/s"
-        << "  status\n";
+    using A = TextTable::Align;
+    TextTable table(
+        {{"element", A::Left}, {"bytes"}, {"read GB/s"}, {"copy GB/s"}, {"status", A::Left}});
     for (const WidthCeiling& w : c.widths) {
-        out << std::left << std::setw(8) << elementType(w.width) << std::right << std::setw(7)
-            << 4 * w.width;
-        if (statusRan(w.status))
-            out << std::setw(12) << fixedText(w.read.gbps, 2) << std::setw(12)
-                << fixedText(w.copy.gbps, 2);
-        else
-            out << std::setw(12) << "-" << std::setw(12) << "-";
-        out << "  " << statusName(w.status) << (w.detail.empty() ? "" : ": " + w.detail) << '\n';
+        const bool ran = statusRan(w.status);
+        table.add({elementType(w.width), std::to_string(4 * w.width),
+                   ran ? fixedText(w.read.gbps, 2) : "-", ran ? fixedText(w.copy.gbps, 2) : "-",
+                   statusText(w.status, w.detail)});
     }
+    out << table.text();
     if (c.bestReadWidth > 0)
         out << "best width: read " << elementType(c.bestReadWidth) << " ("
             << fixedText(c.bestReadGbps, 2) << " GB/s), copy " << elementType(c.bestCopyWidth)
@@ -98,22 +95,23 @@ void ceilingsText(std::ostream& out, const CeilingSweep& c) {
 void transfersText(std::ostream& out, const TransferSweep& t) {
     out << "transfers (latency: host wall time of one blocking transfer; GB/s: bytes / median "
            "latency; device ms: event profiling)\n";
-    out << std::left << std::setw(14) << "kind" << std::right << std::setw(11) << "size"
-        << std::setw(12) << "median ms" << std::setw(11) << "min ms" << std::setw(11) << "device ms"
-        << std::setw(10) << "GB/s"
-        << "  status\n";
+    using A = TextTable::Align;
+    TextTable table({{"kind", A::Left},
+                     {"size"},
+                     {"median ms"},
+                     {"min ms"},
+                     {"device ms"},
+                     {"GB/s"},
+                     {"status", A::Left}});
     for (const TransferPoint& p : t.points) {
-        out << std::left << std::setw(14) << transferKindName(p.kind) << std::right << std::setw(11)
-            << formatByteSize(p.bytes);
-        if (statusRan(p.status))
-            out << std::setw(12) << fixedText(p.wall.medianMs, 4) << std::setw(11)
-                << fixedText(p.wall.minMs, 4) << std::setw(11) << fixedText(p.profiled.medianMs, 4)
-                << std::setw(10) << fixedText(p.gbps, 2);
-        else
-            out << std::setw(12) << "-" << std::setw(11) << "-" << std::setw(11) << "-"
-                << std::setw(10) << "-";
-        out << "  " << statusName(p.status) << (p.detail.empty() ? "" : ": " + p.detail) << '\n';
+        const bool ran = statusRan(p.status);
+        table.add({transferKindName(p.kind), formatByteSize(p.bytes),
+                   ran ? fixedText(p.wall.medianMs, 4) : "-",
+                   ran ? fixedText(p.wall.minMs, 4) : "-",
+                   ran ? fixedText(p.profiled.medianMs, 4) : "-", ran ? fixedText(p.gbps, 2) : "-",
+                   statusText(p.status, p.detail)});
     }
+    out << table.text();
     // Pinned against pageable at the largest size, where the bandwidth (not latency) shows.
     const auto ratio = [&](TransferKind pinned, TransferKind pageable, const char* what) {
         const TransferPoint* a = t.largest(pinned);

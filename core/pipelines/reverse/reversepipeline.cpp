@@ -107,21 +107,22 @@ std::string reverseText(const ReverseRun& run, bool timing) {
         out << "copy kernel, same buffer: " << fixedText(run.copy.gbps, 2)
             << " GB/s (bytes read + written), median " << fixedText(run.copy.stats.medianMs, 4)
             << " ms\n";
-    out << std::left << std::setw(17) << "kernel" << std::right << std::setw(12) << "median ms"
-        << std::setw(11) << "min ms" << std::setw(10) << "GB/s" << std::setw(9) << "% copy"
-        << std::setw(15) << "correct bytes"
-        << "  status\n";
+    using A = TextTable::Align;
+    TextTable table({{"kernel", A::Left},
+                     {"median ms"},
+                     {"min ms"},
+                     {"GB/s"},
+                     {"% copy"},
+                     {"correct bytes"},
+                     {"status", A::Left}});
     for (const ReverseResult& r : run.results) {
-        out << std::left << std::setw(17) << r.name << std::right;
-        if (statusRan(r.status))
-            out << std::setw(12) << fixedText(r.stats.medianMs, 4) << std::setw(11)
-                << fixedText(r.stats.minMs, 4) << std::setw(10) << fixedText(r.gbps, 2)
-                << std::setw(9) << fixedText(r.percentOfCopy, 1) << std::setw(15) << r.correctBytes;
-        else
-            out << std::setw(12) << "-" << std::setw(11) << "-" << std::setw(10) << "-"
-                << std::setw(9) << "-" << std::setw(15) << "-";
-        out << "  " << statusName(r.status) << (r.detail.empty() ? "" : ": " + r.detail) << '\n';
+        const bool ran = statusRan(r.status);
+        table.add({r.name, ran ? fixedText(r.stats.medianMs, 4) : "-",
+                   ran ? fixedText(r.stats.minMs, 4) : "-", ran ? fixedText(r.gbps, 2) : "-",
+                   ran ? fixedText(r.percentOfCopy, 1) : "-",
+                   ran ? std::to_string(r.correctBytes) : "-", statusText(r.status, r.detail)});
     }
+    out << table.text();
     if (timing)
         for (const ReverseResult& r : run.results)
             if (statusRan(r.status)) {

@@ -121,22 +121,23 @@ std::string scanText(const ScanRun& run, bool inclusive) {
         out << "copy kernel, same buffer: " << fixedText(run.copy.gbps, 2)
             << " GB/s (bytes read + written), median " << fixedText(run.copy.stats.medianMs, 4)
             << " ms\n";
-    out << std::left << std::setw(18) << "variant" << std::right << std::setw(6) << "wg"
-        << std::setw(12) << "elements" << std::setw(12) << "median ms" << std::setw(11) << "min ms"
-        << std::setw(10) << "GB/s" << std::setw(9) << "% copy"
-        << "  status\n";
+    using A = TextTable::Align;
+    TextTable table({{"variant", A::Left},
+                     {"wg"},
+                     {"elements"},
+                     {"median ms"},
+                     {"min ms"},
+                     {"GB/s"},
+                     {"% copy"},
+                     {"status", A::Left}});
     for (const ScanPoint& p : run.points) {
-        out << std::left << std::setw(18) << scanVariantName(p.variant) << std::right
-            << std::setw(6) << p.workGroupSize << std::setw(12) << p.elements;
-        if (statusRan(p.status))
-            out << std::setw(12) << fixedText(p.stats.medianMs, 4) << std::setw(11)
-                << fixedText(p.stats.minMs, 4) << std::setw(10) << fixedText(p.gbps, 2)
-                << std::setw(9) << fixedText(p.percentOfCopy, 1);
-        else
-            out << std::setw(12) << "-" << std::setw(11) << "-" << std::setw(10) << "-"
-                << std::setw(9) << "-";
-        out << "  " << statusName(p.status) << (p.detail.empty() ? "" : ": " + p.detail) << '\n';
+        const bool ran = statusRan(p.status);
+        table.add({scanVariantName(p.variant), std::to_string(p.workGroupSize),
+                   std::to_string(p.elements), ran ? fixedText(p.stats.medianMs, 4) : "-",
+                   ran ? fixedText(p.stats.minMs, 4) : "-", ran ? fixedText(p.gbps, 2) : "-",
+                   ran ? fixedText(p.percentOfCopy, 1) : "-", statusText(p.status, p.detail)});
     }
+    out << table.text();
     return out.str();
 }
 
