@@ -26,6 +26,20 @@ BuildOptions& BuildOptions::define(const std::string& name, long long value) {
     return *this;
 }
 
+BuildOptions& BuildOptions::flag(const std::string& option) {
+    if (!m_defines.empty())
+        m_defines += ' ';
+    m_defines += option;
+    return *this;
+}
+
+BuildOptions& BuildOptions::defineText(const std::string& name, const std::string& text) {
+    define(name);
+    m_defines += '=';
+    m_defines += text;
+    return *this;
+}
+
 BuildOptions& BuildOptions::define(const std::string& name, bool value) {
     return define(name, value ? 1LL : 0LL);
 }

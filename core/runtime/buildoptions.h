@@ -16,6 +16,11 @@ public:
     /// -D NAME=VALUE; a bool is written 1 or 0.
     BuildOptions& define(const std::string& name, long long value);
     BuildOptions& define(const std::string& name, bool value);
+    /// A compiler option of its own ("-cl-fp32-correctly-rounded-divide-sqrt").
+    BuildOptions& flag(const std::string& option);
+    /// -D NAME=TEXT: a type or an expression ("-D SAMPLE_T=ushort"). A name of its own, so that a
+    /// string literal never picks the bool overload.
+    BuildOptions& defineText(const std::string& name, const std::string& text);
     BuildOptions& define(const std::string& name, int value) {
         return define(name, (long long)value);
     }

@@ -1,0 +1,687 @@
+#include "pipelines/largebin/largebin.h"
+
+#include "pipelines/options.h"
+#include "runtime/buildoptions.h"
+#include "runtime/errors.h"
+#include "runtime/log.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <sstream>
+
+namespace histlab {
+
+namespace {
+
+constexpr std::size_t kRowBudgetBytes = std::size_t(256) << 20; // private/tagged matrices
+constexpr std::uint32_t kTaggedMaxCount = (1u << 27) - 1;
+
+template <typename T> T sampleAt(const SamplePlane& plane, std::size_t i) {
+    T v;
+    std::memcpy(&v, plane.bytes.data() + i * sizeof(T), sizeof(T));
+    return v;
+}
+
+template <typename T> void storeSample(std::vector<std::uint8_t>& bytes, std::size_t i, T v) {
+    std::memcpy(bytes.data() + i * sizeof(T), &v, sizeof(T));
+}
+
+double sampleAsDouble(const SamplePlane& plane, std::size_t i) {
+    switch (plane.type) {
+    case SampleType::U8:
+        return plane.bytes[i];
+    case SampleType::U16:
+        return sampleAt<std::uint16_t>(plane, i);
+    case SampleType::F32:
+        return sampleAt<float>(plane, i);
+    }
+    return 0;
+}
+
+bool isInteger(SampleType t) {
+    return t != SampleType::F32;
+}
+
+double typeTop(SampleType t) {
+    return t == SampleType::U8 ? 256.0 : 65536.0;
+}
+
+/// The float32 constants of NumPy's steps for float32 data.
+struct FloatRule {
+    float lo, hi, denom, bins;
+};
+
+FloatRule floatRule(const BinSpec& spec) {
+    return {static_cast<float>(spec.lo), static_cast<float>(spec.hi),
+            static_cast<float>(spec.hi - spec.lo), static_cast<float>(spec.bins)};
+}
+
+} // namespace
+
+SampleType parseSampleType(const std::string& name) {
+    if (name == "u8")
+        return SampleType::U8;
+    if (name == "u16")
+        return SampleType::U16;
+    if (name == "f32")
+        return SampleType::F32;
+    throw UsageError("--type", "'" + name + "' is not one of u8, u16, f32");
+}
+
+const char* sampleTypeName(SampleType type) {
+    switch (type) {
+    case SampleType::U8:
+        return "u8";
+    case SampleType::U16:
+        return "u16";
+    case SampleType::F32:
+        return "f32";
+    }
+    return "?";
+}
+
+std::size_t sampleBytes(SampleType type) {
+    return type == SampleType::U8 ? 1 : type == SampleType::U16 ? 2 : 4;
+}
+
+SamplePlane imagePlane(const HostImage& image, const std::string& channel) {
+    validateImage(image);
+    SamplePlane plane;
+    plane.type = image.depth == 16 ? SampleType::U16 : SampleType::U8;
+    plane.source = image.source;
+    const std::size_t pixels = image.pixelCount(), bytes = std::size_t(image.depth / 8);
+    plane.bytes.resize(pixels * bytes);
+    auto value = [&](std::size_t pixel, int c) -> std::uint32_t {
+        const std::size_t at = (pixel * std::size_t(image.channels) + std::size_t(c)) * bytes;
+        if (bytes == 1)
+            return image.data[at];
+        std::uint16_t v;
+        std::memcpy(&v, image.data.data() + at, 2);
+        return v;
+    };
+    auto store = [&](std::size_t pixel, std::uint32_t v) {
+        if (bytes == 1)
+            plane.bytes[pixel] = std::uint8_t(v);
+        else
+            storeSample(plane.bytes, pixel, std::uint16_t(v));
+    };
+    int c = -1;
+    if (channel == "gray") {
+        if (image.channels == 1) {
+            c = 0;
+        } else {
+            // Luma with OpenCV's fixed-point weights (lumaOf), for 16-bit values as well: the
+            // products stay below 2^32.
+            for (std::size_t i = 0; i < pixels; ++i)
+                store(i, (value(i, 0) * 9798u + value(i, 1) * 19235u + value(i, 2) * 3735u +
+                          (1u << 14)) >>
+                             15);
+            plane.source += " (luma)";
+            return plane;
+        }
+    } else if (channel == "r" || channel == "g" || channel == "b" || channel == "a") {
+        c = std::string("rgba").find(channel[0]);
+        if (image.channels == 1 || c >= image.channels)
+            throw UsageError("--channel", image.source + " has no channel '" + channel + "' (" +
+                                              std::to_string(image.channels) + " channel(s))");
+        plane.source += " (" + channel + ")";
+    } else {
+        throw UsageError("--channel", "'" + channel + "' is not one of gray, r, g, b, a");
+    }
+    for (std::size_t i = 0; i < pixels; ++i)
+        store(i, value(i, c));
+    return plane;
+}
+
+LargeBinData parseLargeBinData(const std::string& name) {
+    if (name == "random")
+        return LargeBinData::Random;
+    if (name == "skewed")
+        return LargeBinData::Skewed;
+    if (name == "smooth")
+        return LargeBinData::Smooth;
+    throw UsageError("--data", "'" + name + "' is not one of random, skewed, smooth");
+}
+
+const char* largeBinDataName(LargeBinData data) {
+    switch (data) {
+    case LargeBinData::Random:
+        return "random";
+    case LargeBinData::Skewed:
+        return "skewed";
+    case LargeBinData::Smooth:
+        return "smooth";
+    }
+    return "?";
+}
+
+SamplePlane makeLargeBinData(LargeBinData data, SampleType type, std::size_t samples,
+                             std::uint64_t seed) {
+    SamplePlane plane;
+    plane.type = type;
+    plane.bytes.resize(samples * sampleBytes(type));
+    plane.source = std::string("synthetic ") + largeBinDataName(data) + " " + sampleTypeName(type);
+    std::mt19937_64 rng(seed);
+    // A value in [0, 1) for each sample; integers scale it to the type's range.
+    const double top = isInteger(type) ? typeTop(type) : 1.0;
+    const double skewValue = 0.4 * top;
+    for (std::size_t i = 0; i < samples; ++i) {
+        const std::uint64_t r = rng();
+        double u = double(r >> 11) * 0x1.0p-53;
+        if (data == LargeBinData::Skewed && (r & 0xFF) < 230) // 230/256 ~ 90 %
+            u = skewValue / top;
+        else if (data == LargeBinData::Smooth)
+            u = std::fmod(0.5 + 0.45 * std::sin(double(i) * 1e-6) + 0.002 * (u - 0.5) + 1.0, 1.0);
+        const double v = u * top;
+        if (type == SampleType::U8)
+            plane.bytes[i] = std::uint8_t(std::min(v, 255.0));
+        else if (type == SampleType::U16)
+            storeSample(plane.bytes, i, std::uint16_t(std::min(v, 65535.0)));
+        else
+            storeSample(plane.bytes, i, float(std::min(u, 0x1.fffffep-1)));
+    }
+    return plane;
+}
+
+BinRange parseBinRange(const std::string& text) {
+    const std::size_t comma = text.find(',');
+    auto number = [&](const std::string& s) {
+        char* end = nullptr;
+        const double v = std::strtod(s.c_str(), &end);
+        if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v))
+            throw UsageError("--range", "'" + text + "' is not LO,HI (two finite numbers)");
+        return v;
+    };
+    if (comma == std::string::npos)
+        throw UsageError("--range", "'" + text + "' is not LO,HI (two finite numbers)");
+    const BinRange r{number(text.substr(0, comma)), number(text.substr(comma + 1))};
+    if (!(r.lo < r.hi))
+        throw UsageError("--range", "'" + text + "': LO must be below HI");
+    return r;
+}
+
+BinRange autoRange(const SamplePlane& plane) {
+    if (isInteger(plane.type))
+        return {0, typeTop(plane.type)};
+    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+    for (std::size_t i = 0; i < plane.count(); ++i) {
+        const float v = sampleAt<float>(plane, i);
+        if (std::isfinite(v)) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    }
+    if (lo > hi)
+        return {0, 1};
+    if (lo == hi)
+        return {double(lo) - 0.5, double(hi) + 0.5};
+    return {lo, hi};
+}
+
+int defaultBins(SampleType type) {
+    return type == SampleType::U16 ? kMaxBins : 256;
+}
+
+BinSpec makeBinSpec(const SamplePlane& plane, int bins, const std::optional<BinRange>& range) {
+    if (bins < 1 || bins > kMaxBins)
+        throw UsageError("--bins", std::to_string(bins) + " is not from 1 to 65536");
+    BinSpec spec;
+    spec.type = plane.type;
+    spec.bins = bins;
+    const BinRange r = range ? *range : autoRange(plane);
+    if (isInteger(plane.type)) {
+        const double top = typeTop(plane.type);
+        if (r.lo != std::floor(r.lo) || r.hi != std::floor(r.hi) || r.lo < 0 || r.hi > top)
+            throw UsageError("--range", "for " + std::string(sampleTypeName(plane.type)) +
+                                            " samples LO and HI are whole numbers from 0 to " +
+                                            std::to_string(int(top)));
+    } else if (std::fabs(r.lo) > 3.0e38 || std::fabs(r.hi) > 3.0e38) {
+        throw UsageError("--range", "beyond the range of float");
+    }
+    spec.lo = r.lo;
+    spec.hi = r.hi;
+    return spec;
+}
+
+std::uint64_t LargeHistogram::total() const {
+    std::uint64_t t = 0;
+    for (std::uint64_t c : counts)
+        t += c;
+    return t;
+}
+
+std::vector<float> floatEdges(const BinSpec& spec) {
+    // NumPy's linspace with dtype float32: lo + i * step in double, then rounded to float32;
+    // the last edge hi itself.
+    const double step = (spec.hi - spec.lo) / spec.bins;
+    std::vector<float> edges(std::size_t(spec.bins) + 1);
+    for (int i = 0; i < spec.bins; ++i)
+        edges[std::size_t(i)] = static_cast<float>(double(i) * step + spec.lo);
+    edges.back() = static_cast<float>(spec.hi);
+    return edges;
+}
+
+std::uint32_t referenceSlot(const BinSpec& spec, const std::vector<float>& edges, double x) {
+    const std::uint32_t bins = std::uint32_t(spec.bins);
+    if (std::isnan(x))
+        return bins + 2;
+    if (isInteger(spec.type)) {
+        if (x < spec.lo)
+            return bins;
+        if (x > spec.hi)
+            return bins + 1;
+        const std::uint64_t d = std::uint64_t(x - spec.lo), span = std::uint64_t(spec.hi - spec.lo);
+        return d >= span ? bins - 1 : std::uint32_t(d * bins / span);
+    }
+    // NumPy's steps for float32 data, in float32 (numpy/lib/histograms.py): the range compared
+    // as float32, the guess ((x - lo) / (hi - lo)) * bins, then one step down and one step up.
+    const FloatRule r = floatRule(spec);
+    const float f = static_cast<float>(x);
+    if (f < r.lo)
+        return bins;
+    if (f > r.hi)
+        return bins + 1;
+    volatile float ratio = (f - r.lo) / r.denom; // volatile: each step rounded to float
+    long i = long(ratio * r.bins);
+    if (i >= long(bins))
+        i = long(bins) - 1;
+    if (f < edges[std::size_t(i)])
+        --i;
+    if (i != long(bins) - 1 && f >= edges[std::size_t(i) + 1])
+        ++i;
+    return std::uint32_t(i);
+}
+
+LargeHistogram largeHistogramReference(const SamplePlane& plane, const BinSpec& spec) {
+    LargeHistogram h;
+    h.counts.assign(std::size_t(spec.bins), 0);
+    const std::vector<float> edges = isInteger(spec.type) ? std::vector<float>{} : floatEdges(spec);
+    const std::uint32_t bins = std::uint32_t(spec.bins);
+    for (std::size_t i = 0; i < plane.count(); ++i) {
+        const std::uint32_t s = referenceSlot(spec, edges, sampleAsDouble(plane, i));
+        if (s < bins)
+            ++h.counts[s];
+        else if (s == bins)
+            ++h.below;
+        else if (s == bins + 1)
+            ++h.above;
+        else
+            ++h.nan;
+    }
+    return h;
+}
+
+std::string firstHistogramMismatch(const LargeHistogram& reference,
+                                   const std::vector<std::uint32_t>& deviceSlots) {
+    const std::size_t bins = reference.counts.size();
+    if (deviceSlots.size() != bins + 3)
+        return "the device returned " + std::to_string(deviceSlots.size()) + " slots, not " +
+               std::to_string(bins + 3);
+    std::size_t differ = 0, first = 0;
+    auto expected = [&](std::size_t s) {
+        return s < bins        ? reference.counts[s]
+               : s == bins     ? reference.below
+               : s == bins + 1 ? reference.above
+                               : reference.nan;
+    };
+    for (std::size_t s = 0; s < bins + 3; ++s)
+        if (deviceSlots[s] != expected(s) && differ++ == 0)
+            first = s;
+    if (!differ)
+        return "";
+    const std::string name = first < bins        ? "bin " + std::to_string(first)
+                             : first == bins     ? std::string("below the range")
+                             : first == bins + 1 ? std::string("above the range")
+                                                 : std::string("NaN");
+    return std::to_string(differ) + (differ == 1 ? " slot differs; " : " slots differ; ") + name +
+           ": device " + std::to_string(deviceSlots[first]) + ", CPU reference " +
+           std::to_string(expected(first));
+}
+
+LargeBinMethod parseLargeBinMethod(const std::string& name) {
+    for (LargeBinMethod m : allLargeBinMethods())
+        if (name == largeBinMethodName(m))
+            return m;
+    if (name == "auto")
+        return LargeBinMethod::Auto;
+    throw UsageError("--method", "'" + name +
+                                     "' is not one of auto, global, local, multipass, local16, "
+                                     "private, tagged, all");
+}
+
+const char* largeBinMethodName(LargeBinMethod method) {
+    switch (method) {
+    case LargeBinMethod::Auto:
+        return "auto";
+    case LargeBinMethod::Global:
+        return "global";
+    case LargeBinMethod::Local:
+        return "local";
+    case LargeBinMethod::Multipass:
+        return "multipass";
+    case LargeBinMethod::Local16:
+        return "local16";
+    case LargeBinMethod::Private:
+        return "private";
+    case LargeBinMethod::Tagged:
+        return "tagged";
+    }
+    return "?";
+}
+
+std::vector<LargeBinMethod> allLargeBinMethods() {
+    return {LargeBinMethod::Global,  LargeBinMethod::Local,   LargeBinMethod::Multipass,
+            LargeBinMethod::Local16, LargeBinMethod::Private, LargeBinMethod::Tagged};
+}
+
+std::string LargeBinGeometry::describe() const {
+    std::ostringstream s;
+    s << "wg " << workGroupSize << " x " << groups << " groups";
+    switch (method) {
+    case LargeBinMethod::Local:
+        s << ", " << copies << (copies == 1 ? " local copy" : " local copies");
+        break;
+    case LargeBinMethod::Multipass:
+    case LargeBinMethod::Local16:
+        s << ", " << passes << (passes == 1 ? " pass" : " passes") << " of " << slice << " slots";
+        if (method == LargeBinMethod::Local16)
+            s << ", flush every " << perItem * workGroupSize << " samples";
+        break;
+    case LargeBinMethod::Private:
+    case LargeBinMethod::Tagged:
+        s << ", " << rows << " rows";
+        break;
+    default:
+        break;
+    }
+    return s.str();
+}
+
+LargeBinMethod autoLargeBinMethod(const DeviceInfo& device, const BinSpec& spec) {
+    if (device.type == DeviceType::Cpu)
+        return LargeBinMethod::Private;
+    if (spec.slots() * 4 * 4 <= device.localMemBytes)
+        return LargeBinMethod::Local;
+    return LargeBinMethod::Local16;
+}
+
+LargeBinGeometry planLargeBinGeometry(const DeviceInfo& device, const BinSpec& spec,
+                                      std::size_t samples, LargeBinMethod method) {
+    if (method == LargeBinMethod::Auto)
+        method = autoLargeBinMethod(device, spec);
+    LargeBinGeometry g;
+    g.method = method;
+    const bool cpu = device.type == DeviceType::Cpu;
+    const std::size_t cus = std::max<std::size_t>(1, device.computeUnits);
+    const std::size_t slots = spec.slots();
+    const std::size_t localSlots = device.localMemBytes / 4;
+    g.workGroupSize =
+        std::min<std::size_t>(cpu ? 64 : 256, std::max<std::size_t>(1, device.maxWorkGroupSize));
+    g.groups = cus * (cpu ? 2 : 8);
+    auto unsupported = [&](std::string why) {
+        g.supported = false;
+        g.why = std::move(why);
+        return g;
+    };
+    switch (method) {
+    case LargeBinMethod::Global:
+        break;
+    case LargeBinMethod::Local:
+        if (slots > localSlots)
+            return unsupported(std::to_string(slots) + " slots of 4 bytes do not fit " +
+                               std::to_string(device.localMemBytes) +
+                               " bytes of local memory (multipass or local16 split them)");
+        g.copies = std::min<std::size_t>({32, g.workGroupSize, localSlots / slots});
+        g.slice = slots;
+        break;
+    case LargeBinMethod::Multipass:
+        g.slice = std::min(slots, localSlots);
+        g.passes = (slots + g.slice - 1) / g.slice;
+        break;
+    case LargeBinMethod::Local16: {
+        g.slice = std::min(slots, 2 * localSlots);
+        g.passes = (slots + g.slice - 1) / g.slice;
+        const std::size_t perVec = 16 / sampleBytes(spec.type);
+        g.perItem = 65535 / g.workGroupSize / perVec * perVec;
+        if (g.perItem == 0)
+            return unsupported("a work-group of " + std::to_string(g.workGroupSize) +
+                               " items cannot count a whole vector each within 65,535 samples");
+        break;
+    }
+    case LargeBinMethod::Private:
+    case LargeBinMethod::Tagged: {
+        // Rows of the slots in global memory, within a budget: the matrix is the method's cost.
+        const std::size_t budget = std::min<std::size_t>(kRowBudgetBytes, device.maxAllocBytes);
+        const std::size_t maxRows = budget / (slots * 4);
+        const std::size_t perRow = method == LargeBinMethod::Tagged ? 32 : 1;
+        if (method == LargeBinMethod::Tagged)
+            g.workGroupSize = std::max<std::size_t>(32, g.workGroupSize / 32 * 32);
+        else if (cpu)
+            g.workGroupSize = 1; // a CPU thread per row: no two rows on one core
+        std::size_t items = cpu && method == LargeBinMethod::Private
+                                ? cus * 2
+                                : std::min(g.groups * g.workGroupSize, maxRows * perRow);
+        items = items / g.workGroupSize * g.workGroupSize;
+        if (items == 0 || items / perRow > maxRows)
+            return unsupported(std::to_string(slots) + " slots x " +
+                               std::to_string(g.workGroupSize / perRow) + " rows exceed the " +
+                               std::to_string(budget >> 20) + " MiB the matrix may take");
+        g.groups = items / g.workGroupSize;
+        g.rows = items / perRow;
+        if (method == LargeBinMethod::Tagged && samples / g.rows > kTaggedMaxCount)
+            return unsupported("more than 2^27 samples per warp row: the tag leaves 27 bits");
+        break;
+    }
+    case LargeBinMethod::Auto:
+        break;
+    }
+    return g;
+}
+
+cl::Buffer uploadPlane(Device& device, const SamplePlane& plane) {
+    // Whole 16-byte vectors (at least one), the padding zero: kernels read only the samples.
+    std::vector<std::uint8_t> padded((plane.bytes.size() + 15) / 16 * 16 +
+                                     (plane.bytes.empty() ? 16 : 0));
+    std::copy(plane.bytes.begin(), plane.bytes.end(), padded.begin());
+    try {
+        return cl::Buffer(device.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, padded.size(),
+                          padded.data());
+    } catch (const cl::Error& e) {
+        rethrowClError(e);
+    }
+}
+
+namespace {
+
+/// The kernel argument every method takes: the rule in the shape kernels/largebin.cl reads.
+struct BinParams {
+    cl_uint bins, lo, span, hiInt;
+    cl_float loF, hiF, denom, binsF;
+};
+static_assert(sizeof(BinParams) == 32);
+
+BinParams binParams(const BinSpec& spec) {
+    BinParams p{};
+    p.bins = cl_uint(spec.bins);
+    if (isInteger(spec.type)) {
+        p.lo = cl_uint(spec.lo);
+        p.span = cl_uint(spec.hi - spec.lo);
+        p.hiInt = cl_uint(std::min(spec.hi, typeTop(spec.type) - 1));
+    } else {
+        const FloatRule r = floatRule(spec);
+        p.loF = r.lo;
+        p.hiF = r.hi;
+        p.denom = r.denom;
+        p.binsF = r.bins;
+    }
+    return p;
+}
+
+std::string buildOptionsFor(const BinSpec& spec) {
+    BuildOptions o;
+    switch (spec.type) {
+    case SampleType::U8:
+        o.defineText("SAMPLE_T", "uchar").defineText("VEC_T", "uchar16");
+        break;
+    case SampleType::U16:
+        o.defineText("SAMPLE_T", "ushort").defineText("VEC_T", "ushort8");
+        break;
+    case SampleType::F32:
+        o.defineText("SAMPLE_T", "float").defineText("VEC_T", "float4");
+        break;
+    }
+    o.define("SAMPLE_BYTES", int(sampleBytes(spec.type)));
+    o.define("IS_FLOAT", !isInteger(spec.type));
+    if (!isInteger(spec.type))
+        o.flag("-cl-fp32-correctly-rounded-divide-sqrt"); // the guess divides as NumPy does
+    if (isInteger(spec.type)) {
+        const auto span = std::uint32_t(spec.hi - spec.lo);
+        if (span % std::uint32_t(spec.bins) == 0 &&
+            std::has_single_bit(span / std::uint32_t(spec.bins)))
+            o.define("BIN_SHIFT", int(std::countr_zero(span / std::uint32_t(spec.bins))));
+    }
+    return o.text();
+}
+
+} // namespace
+
+LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::size_t count,
+                               const BinSpec& spec, const LargeHistogram& reference,
+                               LargeBinMethod method, int repeats, const CancelToken& cancel) {
+    const std::size_t n = count;
+    LargeBinPoint p;
+    p.bins = spec.bins;
+    p.samples = n;
+    p.bytes = n * sampleBytes(spec.type);
+    const LargeBinGeometry g = planLargeBinGeometry(device.info(), spec, n, method);
+    p.method = g.method;
+    p.geometry = g.describe();
+    if (!g.supported) {
+        p.status = Status::Unsupported;
+        p.detail = g.why;
+        return p;
+    }
+    try {
+        if (!isInteger(spec.type) && !(device.device().getInfo<CL_DEVICE_SINGLE_FP_CONFIG>() &
+                                       CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT))
+            throw UnsupportedError("float bins need a correctly rounded division (NumPy's "
+                                   "rule), which " +
+                                   device.info().name + " does not offer");
+        p.buildOptions = buildOptionsFor(spec);
+        cl::Program program = device.program("largebin", p.buildOptions);
+        const cl::Context& ctx = device.context();
+        cl::CommandQueue& q = device.queue();
+        const std::size_t slots = spec.slots();
+        const BinParams params = binParams(spec);
+        const std::vector<float> edgeTable =
+            isInteger(spec.type) ? std::vector<float>{0.0f} : floatEdges(spec);
+        cl::Buffer edges(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                         edgeTable.size() * sizeof(float), const_cast<float*>(edgeTable.data()));
+        cl::Buffer hist(ctx, CL_MEM_READ_WRITE, slots * sizeof(cl_uint));
+        std::optional<cl::Buffer> rows;
+        if (g.rows)
+            rows.emplace(ctx, CL_MEM_READ_WRITE, g.rows * slots * sizeof(cl_uint));
+        const cl::NDRange global(g.groups * g.workGroupSize), local(g.workGroupSize);
+        const cl_uint zero = 0;
+
+        cl::Kernel count;
+        switch (g.method) {
+        case LargeBinMethod::Global:
+            count = cl::Kernel(program, "hist_global");
+            break;
+        case LargeBinMethod::Local:
+        case LargeBinMethod::Multipass:
+            count = cl::Kernel(program, "hist_local");
+            break;
+        case LargeBinMethod::Local16:
+            count = cl::Kernel(program, "hist_local16");
+            break;
+        case LargeBinMethod::Private:
+            count = cl::Kernel(program, "hist_private");
+            break;
+        case LargeBinMethod::Tagged:
+            count = cl::Kernel(program, "hist_tagged");
+            break;
+        case LargeBinMethod::Auto:
+            break;
+        }
+        count.setArg(0, samples);
+        count.setArg(1, cl_uint(n));
+        count.setArg(2, sizeof(BinParams), &params);
+        count.setArg(3, edges);
+        count.setArg(4, rows ? *rows : hist);
+        cl::Kernel reduce;
+        if (rows) {
+            reduce = cl::Kernel(program, "reduce_rows");
+            reduce.setArg(0, *rows);
+            reduce.setArg(1, cl_uint(g.rows));
+            reduce.setArg(2, cl_uint(slots));
+            reduce.setArg(
+                3, cl_uint(g.method == LargeBinMethod::Tagged ? kTaggedMaxCount : 0xFFFFFFFFu));
+            reduce.setArg(4, hist);
+        }
+
+        // One histogram: clear, count (one launch per slice), reduce. Returns its events.
+        auto once = [&]() {
+            std::vector<cl::Event> events(1);
+            if (rows)
+                q.enqueueFillBuffer(*rows, zero, 0, g.rows * slots * sizeof(cl_uint), nullptr,
+                                    &events[0]);
+            else
+                q.enqueueFillBuffer(hist, zero, 0, slots * sizeof(cl_uint), nullptr, &events[0]);
+            for (std::size_t pass = 0; pass < g.passes; ++pass) {
+                if (g.method == LargeBinMethod::Local || g.method == LargeBinMethod::Multipass ||
+                    g.method == LargeBinMethod::Local16) {
+                    const std::size_t first = pass * g.slice;
+                    const std::size_t slice = std::min(g.slice, slots - first);
+                    count.setArg(5, cl_uint(first));
+                    count.setArg(6, cl_uint(slice));
+                    if (g.method == LargeBinMethod::Local16) {
+                        count.setArg(7, cl_uint(g.perItem));
+                        count.setArg(8, cl::Local((slice + 1) / 2 * sizeof(cl_uint)));
+                    } else {
+                        count.setArg(7, cl_uint(g.copies));
+                        count.setArg(8, cl::Local(slice * g.copies * sizeof(cl_uint)));
+                    }
+                }
+                events.emplace_back();
+                q.enqueueNDRangeKernel(count, cl::NullRange, global, local, nullptr,
+                                       &events.back());
+            }
+            if (rows) {
+                events.emplace_back();
+                const std::size_t rwg = 256;
+                q.enqueueNDRangeKernel(reduce, cl::NullRange,
+                                       cl::NDRange((slots + rwg - 1) / rwg * rwg), cl::NullRange,
+                                       nullptr, &events.back());
+            }
+            q.finish();
+            return profiledMs(events);
+        };
+        p.stats = timeRepeated(repeats, once, cancel);
+        p.slots.resize(slots);
+        q.enqueueReadBuffer(hist, CL_TRUE, 0, slots * sizeof(cl_uint), p.slots.data());
+        p.detail = firstHistogramMismatch(reference, p.slots);
+        p.status = p.detail.empty() ? Status::Verified : Status::Mismatch;
+        if (!p.detail.empty())
+            p.mismatchedBins = std::stoul(p.detail);
+        p.gbps = gbPerSecond(p.bytes, p.stats.medianMs);
+        p.gsps = p.stats.medianMs > 0 ? double(n) / (p.stats.medianMs * 1e6) : 0;
+    } catch (const CancelledError&) {
+        throw;
+    } catch (...) {
+        const RowError e = rowErrorOf(std::current_exception());
+        p.status = e.status;
+        p.detail = e.detail;
+    }
+    logInfo("largebin", std::string(largeBinMethodName(p.method)) + " " + std::to_string(p.bins) +
+                            " bins: " + statusName(p.status) +
+                            (p.detail.empty() ? std::string() : " (" + p.detail + ")"));
+    return p;
+}
+
+} // namespace histlab

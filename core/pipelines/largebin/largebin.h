@@ -1,0 +1,194 @@
+#pragma once
+// Large-bin histograms: 8-bit, 16-bit and 32-bit float samples into any number of bins from 1
+// to 65,536, on the device by several methods side by side, each verified bit-exactly against
+// the CPU reference (kernels/largebin.cl).
+//
+// The bin rule is NumPy's `histogram` with uniform bins over [lo, hi]: bin i holds
+// lo + i*w <= x < lo + (i+1)*w with w = (hi - lo) / bins, and the last bin is closed (it also
+// holds x == hi). Values below lo or above hi are dropped and counted (below, above); NaN is
+// counted apart and never binned; -inf and +inf are below and above. (OpenCV's calcHist with
+// uniform ranges uses the same half-open bins but drops x == hi.) Floats are binned by NumPy's
+// own steps for float32 data, in float32 as NumPy does them: its edges are float32 (lo + i*w in
+// double, rounded), the range is compared in float32, the guess is
+// (int)((x - lo) / (hi - lo) * bins), then one step down if x is below its edge and one step up
+// if it reaches the next (NumPy 1.24.2's results are a test fixture). The device divides
+// correctly rounded (-cl-fp32-correctly-rounded-divide-sqrt); a device that cannot is reported
+// unsupported for floats. Integers are binned exactly, in integers:
+// floor((v - lo) * bins / (hi - lo)), which is what NumPy gives for 8- and 16-bit data.
+//
+// The automatic range: the whole type for integers ([0, 256] for 8-bit, [0, 65536] for 16-bit,
+// so the default of 2^depth bins gives every value a bin of its own); for floats the smallest
+// and largest finite sample (NumPy's: a single value v gives [v - 0.5, v + 0.5]; no finite
+// sample gives [0, 1]).
+//
+// Methods (every one counts the same extended slots: the bins, then below, above and NaN):
+//   global     one global atomic increment per sample
+//   local      local-memory sub-histograms of all the slots, as many copies as fit (up to 32);
+//              unsupported where one copy does not fit local memory
+//   multipass  local sub-histograms over slices of the slots that fit local memory, one launch
+//              per slice, each reading all the data
+//   local16    the same with 16-bit local counters (twice the slots per slice), each work-group
+//              flushing them to the global histogram after every 65,535 samples it counts
+//   private    Method 2 of Shams & Kennedy: every work-item its own sub-histogram in global
+//              memory (a rows x slots matrix, no conflicts at all), reduced in parallel
+//   tagged     Method 1 of Shams & Kennedy: a software atomic (write the count tagged with the
+//              lane in the top 5 bits, retry until it reads back) on one sub-histogram per 32
+//              work-items; correct only where those run in lock-step -- run as written, its
+//              mismatches are reported, not hidden
+//   auto       what the plan picks for the device and bin count
+#include "image/image.h"
+#include "pipelines/bandwidth/bandwidth.h"
+#include "report/status.h"
+#include "runtime/cancel.h"
+#include "runtime/device.h"
+#include "runtime/timing.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace histlab {
+
+inline constexpr int kMaxBins = 65536;
+
+enum class SampleType { U8, U16, F32 };
+
+/// "u8", "u16", "f32"; throws UsageError("--type").
+SampleType parseSampleType(const std::string& name);
+const char* sampleTypeName(SampleType type);
+std::size_t sampleBytes(SampleType type);
+
+/// One plane of samples, tightly packed in host byte order.
+struct SamplePlane {
+    SampleType type = SampleType::U16;
+    std::vector<std::uint8_t> bytes;
+    std::string source;
+    std::size_t count() const { return bytes.size() / sampleBytes(type); }
+};
+
+/// The plane of an image's channel: "gray" (the image itself when it has one channel, else its
+/// luma: OpenCV's fixed-point BGR2GRAY weights, for 16-bit data too), "r", "g", "b" or "a".
+/// Throws UsageError("--channel") for a channel the image does not have.
+SamplePlane imagePlane(const HostImage& image, const std::string& channel);
+
+/// Synthetic data for the benchmarks:
+///   random  uniformly distributed over the whole type (floats: [0, 1))
+///   skewed  90 % one value, the rest random
+///   smooth  a slowly varying ramp with a little noise (neighbours fall in the same or nearby
+///           bins, as in a real photograph)
+enum class LargeBinData { Random, Skewed, Smooth };
+LargeBinData parseLargeBinData(const std::string& name); ///< throws UsageError("--data")
+const char* largeBinDataName(LargeBinData data);
+SamplePlane makeLargeBinData(LargeBinData data, SampleType type, std::size_t samples,
+                             std::uint64_t seed = 1);
+
+struct BinRange {
+    double lo = 0, hi = 0;
+};
+
+/// "LO,HI" (numbers, LO < HI, both finite); throws UsageError("--range").
+BinRange parseBinRange(const std::string& text);
+
+/// What a histogram counts: `bins` bins over [lo, hi] of samples of `type`.
+struct BinSpec {
+    SampleType type = SampleType::U16;
+    int bins = kMaxBins;
+    double lo = 0, hi = 65536;
+    std::size_t slots() const { return std::size_t(bins) + 3; } ///< bins, below, above, NaN
+};
+
+/// The automatic range of `plane` (see above).
+BinRange autoRange(const SamplePlane& plane);
+
+/// Checks and completes a bin spec: bins from 1 to 65,536 (else UsageError("--bins")); for
+/// integer types the range in whole numbers with 0 <= lo < hi <= 2^depth (else
+/// UsageError("--range")); no range: autoRange(plane).
+BinSpec makeBinSpec(const SamplePlane& plane, int bins, const std::optional<BinRange>& range);
+
+/// The default bin count of a type: 256 for 8-bit, 65,536 for 16-bit, 256 for floats.
+int defaultBins(SampleType type);
+
+/// Counts per bin and the samples left out.
+struct LargeHistogram {
+    std::vector<std::uint64_t> counts;
+    std::uint64_t below = 0, above = 0, nan = 0;
+    std::uint64_t total() const; ///< binned samples
+};
+
+/// NumPy's float32 edges for float32 data: lo + i*w in double rounded to float32, the last one hi.
+std::vector<float> floatEdges(const BinSpec& spec);
+
+/// The bin of one sample by the rule above: 0 ... bins-1, or bins (below), bins+1 (above),
+/// bins+2 (NaN).
+std::uint32_t referenceSlot(const BinSpec& spec, const std::vector<float>& edges, double x);
+
+/// The CPU reference: every sample of `plane` counted by the rule above.
+LargeHistogram largeHistogramReference(const SamplePlane& plane, const BinSpec& spec);
+
+/// "" when the device's slots (bins, below, above, NaN) equal the reference, else how many bins
+/// differ and the first ("3 bins differ; bin 17: device 4, CPU reference 5").
+std::string firstHistogramMismatch(const LargeHistogram& reference,
+                                   const std::vector<std::uint32_t>& deviceSlots);
+
+enum class LargeBinMethod { Auto, Global, Local, Multipass, Local16, Private, Tagged };
+/// "auto", "global", "local", "multipass", "local16", "private", "tagged"; throws
+/// UsageError("--method").
+LargeBinMethod parseLargeBinMethod(const std::string& name);
+const char* largeBinMethodName(LargeBinMethod method);
+std::vector<LargeBinMethod> allLargeBinMethods(); ///< every method but auto
+
+/// How a method runs on a device: launch geometry and what it keeps where. `supported` false
+/// with `why` when the device cannot run it (one local copy does not fit, the matrix is too big).
+struct LargeBinGeometry {
+    LargeBinMethod method = LargeBinMethod::Global;
+    bool supported = true;
+    std::string why;
+    std::size_t workGroupSize = 256, groups = 1;
+    std::size_t copies = 1;       ///< local: copies of the slots
+    std::size_t slice = 0;        ///< multipass, local16: slots per launch
+    std::size_t passes = 1;       ///< launches over the data
+    std::size_t rows = 0;         ///< private, tagged: sub-histogram rows
+    std::size_t perItem = 0;      ///< local16: samples per work-item per round
+    std::string describe() const; ///< "wg 256 x 528 groups, 6 passes of 12288 slots"
+};
+
+/// The geometry of `method` for `spec` on the device with `samples` samples (auto resolved).
+LargeBinGeometry planLargeBinGeometry(const DeviceInfo& device, const BinSpec& spec,
+                                      std::size_t samples, LargeBinMethod method);
+
+/// What auto picks: on a CPU device private (a few rows, one per hardware thread: no atomics);
+/// elsewhere local while at least 4 copies fit, else local16 in the fewest passes.
+LargeBinMethod autoLargeBinMethod(const DeviceInfo& device, const BinSpec& spec);
+
+/// One method on one input.
+struct LargeBinPoint {
+    LargeBinMethod method = LargeBinMethod::Global;
+    int bins = 0;
+    std::size_t samples = 0, bytes = 0;
+    std::string geometry;
+    std::string buildOptions;
+    Status status = Status::Failed;
+    std::string detail; ///< why unsupported or failed, or the first mismatch
+    std::size_t mismatchedBins = 0;
+    TimingStats stats; ///< every launch of one histogram (clear, passes, reduction)
+    double gbps = 0;   ///< input bytes / median
+    double gsps = 0;   ///< G samples / s
+    double percentOfCeiling = 0;
+    std::vector<std::uint32_t> slots; ///< the device's counts (bins, below, above, NaN)
+};
+
+/// Runs `method` (auto resolved) on the `count` samples of `samples` (uploadPlane): clears,
+/// counts, reduces, `repeats` timed runs after a warm-up, the last result compared slot by slot
+/// with `reference`. Never throws for a device that cannot run the method: unsupported or
+/// failed with the reason (rowErrorOf). Throws CancelledError when cancelled.
+LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::size_t count,
+                               const BinSpec& spec, const LargeHistogram& reference,
+                               LargeBinMethod method, int repeats, const CancelToken& cancel = {});
+
+/// Uploads a plane to a new device buffer (padded to whole 16-byte vectors with zeros that no
+/// kernel reads).
+cl::Buffer uploadPlane(Device& device, const SamplePlane& plane);
+
+} // namespace histlab

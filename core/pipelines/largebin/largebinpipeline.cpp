@@ -1,0 +1,408 @@
+// The large-bin family as the front ends see it: histlab-cli largebin's options, its plan, its
+// report (text, CSV, JSON, the counts), and the dashboard's 65,536-bin 16-bit histogram.
+// Metric: GB/s = input bytes / median time of one whole histogram (clear, every pass, the
+// reduction), judged against the read-only kernel on the same buffer in the same run; also G
+// samples/s, the figure that compares across sample sizes.
+#include "pipelines/largebin/largebin.h"
+#include "pipelines/options.h"
+#include "pipelines/pipeline.h"
+#include "report/bytesize.h"
+#include "report/files.h"
+#include "report/json.h"
+#include "report/table.h"
+#include "report/text.h"
+#include "runtime/errors.h"
+
+#include <cmath>
+#include <memory>
+#include <sstream>
+
+namespace histlab {
+
+/// What a person asks of histlab-cli largebin.
+struct LargeBinParams {
+    std::string path;                         ///< IMAGE ("" for synthetic data)
+    std::shared_ptr<const HostImage> image;   ///< IMAGE once loaded
+    std::string channel = "gray";             ///< --channel
+    LargeBinData data = LargeBinData::Random; ///< --data (synthetic)
+    SampleType type = SampleType::U16;        ///< --type (synthetic)
+    std::optional<double> sizeMiB;            ///< --size (synthetic)
+    std::optional<std::size_t> count;         ///< --count (synthetic)
+    std::vector<int> bins;                    ///< --bins (empty: the type's default)
+    std::optional<BinRange> range;            ///< --range
+    std::vector<LargeBinMethod> methods{LargeBinMethod::Auto};
+    int repeats = 5;
+};
+
+/// What runs: the input (an image's plane, or synthetic data made on the worker), bin counts,
+/// methods.
+struct LargeBinRequest {
+    std::shared_ptr<const SamplePlane> plane; ///< null: synthetic
+    LargeBinData data = LargeBinData::Random;
+    SampleType type = SampleType::U16;
+    std::size_t samples = 0;
+    std::vector<int> bins;
+    std::optional<BinRange> range;
+    std::vector<LargeBinMethod> methods;
+    int repeats = 5;
+};
+
+/// One bin count: its spec and the CPU reference.
+struct LargeBinSpecRun {
+    BinSpec spec;
+    LargeHistogram reference;
+};
+
+struct LargeBinRun {
+    DeviceInfo device;
+    std::string source;
+    SampleType type = SampleType::U16;
+    std::size_t samples = 0, bytes = 0;
+    CeilingResult ceiling; ///< read-only kernel on the same buffer
+    std::vector<LargeBinSpecRun> specs;
+    std::vector<LargeBinPoint> points;
+};
+
+namespace {
+
+constexpr std::size_t kMaxSamples = std::size_t(0xFFFFFFFFu); // 32-bit indices in the kernels
+
+LargeBinRequest planLargeBin(const DeviceInfo& device, const LargeBinParams& params) {
+    if (params.methods.empty())
+        throw UsageError("--method", "no method to run: choose at least one");
+    LargeBinRequest r;
+    r.methods = params.methods;
+    r.repeats = params.repeats;
+    r.range = params.range;
+    if (params.image) {
+        if (params.sizeMiB || params.count)
+            throw UsageError(params.sizeMiB ? "--size" : "--count",
+                             "sizes synthetic data; an image has its own size");
+        r.plane = std::make_shared<const SamplePlane>(imagePlane(*params.image, params.channel));
+        r.type = r.plane->type;
+        r.samples = r.plane->count();
+    } else {
+        r.data = params.data;
+        r.type = params.type;
+        // 1 GiB on a GPU (the benchmarks' size), 16 MiB on a CPU device (PoCL runs these at a
+        // few GB/s at best).
+        const double mib = params.sizeMiB                   ? *params.sizeMiB
+                           : device.type == DeviceType::Cpu ? 16.0
+                                                            : 1024.0;
+        if (params.sizeMiB && params.count)
+            throw UsageError("largebin", "give the size with either --size MIB or --count N, "
+                                         "not both");
+        r.samples = params.count
+                        ? *params.count
+                        : std::size_t(std::llround(mib * 1048576.0 / double(sampleBytes(r.type))));
+    }
+    const std::string sizeOption = params.image ? "IMAGE" : params.count ? "--count" : "--size";
+    if (r.samples > kMaxSamples)
+        throw UsageError(sizeOption, std::to_string(r.samples) + " samples: at most 4,294,967,295");
+    if (r.samples * sampleBytes(r.type) > device.maxAllocBytes)
+        throw UsageError(sizeOption, std::to_string(r.samples * sampleBytes(r.type)) +
+                                         " bytes exceed one buffer of " + device.name + " (" +
+                                         std::to_string(device.maxAllocBytes) + " bytes)");
+    r.bins = params.bins.empty() ? std::vector<int>{defaultBins(r.type)} : params.bins;
+    // The range's checks that need no data (the type's bounds); float auto ranges come later.
+    SamplePlane probe;
+    probe.type = r.type;
+    for (int b : r.bins)
+        makeBinSpec(probe, b, r.range ? r.range : std::optional<BinRange>(BinRange{0, 1}));
+    return r;
+}
+
+std::string rangeText(const BinSpec& s) {
+    std::ostringstream out;
+    out.precision(9);
+    out << "[" << s.lo << ", " << s.hi << "]";
+    return out.str();
+}
+
+Table pointTable(const LargeBinRun& run) {
+    Table table({"method", "bins", "samples", "bytes", "geometry", "median_ms", "min_ms", "gbps",
+                 "gsamples_per_s", "percent_of_read_only", "status", "detail"});
+    for (const LargeBinPoint& p : run.points)
+        table.row()
+            .add(largeBinMethodName(p.method))
+            .add(p.bins)
+            .add(p.samples)
+            .add(p.bytes)
+            .add(p.geometry)
+            .add(p.stats.medianMs)
+            .add(p.stats.minMs)
+            .add(p.gbps)
+            .add(p.gsps)
+            .add(p.percentOfCeiling)
+            .add(statusName(p.status))
+            .add(p.detail);
+    return table;
+}
+
+/// The first bin count's histogram: one row per bin with its edges (NumPy's, in double).
+Table countsTable(const LargeBinSpecRun& s) {
+    Table table({"bin", "lo", "hi", "count"});
+    const double w = (s.spec.hi - s.spec.lo) / s.spec.bins;
+    for (int i = 0; i < s.spec.bins; ++i)
+        table.row()
+            .add(i)
+            .add(s.spec.lo + double(i) * w)
+            .add(i + 1 == s.spec.bins ? s.spec.hi : s.spec.lo + double(i + 1) * w)
+            .add(s.reference.counts[std::size_t(i)]);
+    return table;
+}
+
+std::string largeBinText(const LargeBinRun& run) {
+    std::ostringstream out;
+    out << "largebin " << run.source << ", " << run.samples << " samples of "
+        << sampleTypeName(run.type) << " (" << formatByteSize(run.bytes) << ")\n";
+    out << deviceLine(run.device) << '\n';
+    if (run.ceiling.gbps > 0)
+        out << "read-only kernel, same buffer: " << fixedText(run.ceiling.gbps, 2) << " GB/s\n";
+    for (const LargeBinSpecRun& s : run.specs)
+        out << s.spec.bins << " bins over " << rangeText(s.spec) << ": binned "
+            << s.reference.total() << ", below " << s.reference.below << ", above "
+            << s.reference.above << ", NaN " << s.reference.nan << '\n';
+    using A = TextTable::Align;
+    TextTable table({{"method", A::Left},
+                     {"bins"},
+                     {"median ms"},
+                     {"GB/s"},
+                     {"G samples/s"},
+                     {"% read-only"},
+                     {"geometry", A::Left},
+                     {"status", A::Left}});
+    for (const LargeBinPoint& p : run.points) {
+        const bool ran = statusRan(p.status);
+        table.add({largeBinMethodName(p.method), std::to_string(p.bins),
+                   ran ? fixedText(p.stats.medianMs, 4) : "-", ran ? fixedText(p.gbps, 2) : "-",
+                   ran ? fixedText(p.gsps, 2) : "-",
+                   ran && run.ceiling.gbps > 0 ? fixedText(p.percentOfCeiling, 1) : "-", p.geometry,
+                   statusText(p.status, p.detail)});
+    }
+    out << table.text();
+    return out.str();
+}
+
+std::string largeBinJson(const LargeBinRun& run) {
+    Json specs = Json::array();
+    for (const LargeBinSpecRun& s : run.specs)
+        specs.push_back({{"bins", s.spec.bins},
+                         {"lo", s.spec.lo},
+                         {"hi", s.spec.hi},
+                         {"binned", s.reference.total()},
+                         {"below", s.reference.below},
+                         {"above", s.reference.above},
+                         {"nan", s.reference.nan}});
+    Json points = Json::array();
+    for (const LargeBinPoint& p : run.points)
+        points.push_back({{"method", largeBinMethodName(p.method)},
+                          {"bins", p.bins},
+                          {"geometry", p.geometry},
+                          {"build_options", p.buildOptions},
+                          {"status", statusName(p.status)},
+                          {"detail", p.detail},
+                          {"mismatched_slots", p.mismatchedBins},
+                          {"timing", timingJson(p.stats)},
+                          {"gbps", p.gbps},
+                          {"gsamples_per_s", p.gsps},
+                          {"percent_of_read_only", p.percentOfCeiling}});
+    return jsonText({{"tool", "histlab-cli largebin"},
+                     {"date", utcTimestamp()},
+                     {"metric", "GB/s = input bytes / median time of one whole histogram (clear, "
+                                "passes, reduction)"},
+                     {"bin_rule", "NumPy histogram, uniform bins over [lo, hi], last bin closed"},
+                     {"device", deviceJson(run.device)},
+                     {"source", run.source},
+                     {"type", sampleTypeName(run.type)},
+                     {"samples", run.samples},
+                     {"bytes", run.bytes},
+                     {"read_only", ceilingJson(run.ceiling)},
+                     {"histograms", std::move(specs)},
+                     {"points", std::move(points)}});
+}
+
+LargeBinRun runLargeBin(Device& device, const LargeBinRequest& r, const CancelToken& cancel,
+                        const std::function<void(const LargeBinPoint&)>& onPoint,
+                        const std::function<void(double, const std::string&)>& progress) {
+    LargeBinRun run;
+    run.device = device.info();
+    if (progress)
+        progress(0.0, "input");
+    const std::shared_ptr<const SamplePlane> plane =
+        r.plane ? r.plane
+                : std::make_shared<const SamplePlane>(makeLargeBinData(r.data, r.type, r.samples));
+    run.source = plane->source;
+    run.type = plane->type;
+    run.samples = plane->count();
+    run.bytes = plane->bytes.size();
+    cancel.throwIfCancelled();
+    const cl::Buffer buffer = uploadPlane(device, *plane);
+    if (run.bytes >= 16)
+        run.ceiling = measureReadCeiling(device, buffer, run.bytes, r.repeats, cancel);
+    const std::size_t total = r.bins.size() * r.methods.size();
+    std::size_t done = 0;
+    for (int bins : r.bins) {
+        const BinSpec spec = makeBinSpec(*plane, bins, r.range);
+        run.specs.push_back({spec, largeHistogramReference(*plane, spec)});
+        for (LargeBinMethod m : r.methods) {
+            cancel.throwIfCancelled();
+            LargeBinPoint p = runLargeBinPoint(device, buffer, run.samples, spec,
+                                               run.specs.back().reference, m, r.repeats, cancel);
+            if (run.ceiling.gbps > 0 && statusRan(p.status))
+                p.percentOfCeiling = 100.0 * p.gbps / run.ceiling.gbps;
+            p.slots.clear();
+            p.slots.shrink_to_fit();
+            if (onPoint)
+                onPoint(p);
+            if (progress)
+                progress(double(++done) / double(total), std::string(largeBinMethodName(p.method)) +
+                                                             ", " + std::to_string(bins) + " bins");
+            run.points.push_back(std::move(p));
+        }
+    }
+    return run;
+}
+
+DashboardPipeline largeBinDashboardEntry() {
+    return {"largebin",
+            "the exact 65,536-bin histogram of random 16-bit samples, the method auto picks; "
+            "input bytes, against the read-only kernel",
+            [](Device& device, const DashboardOptions& o, const CancelToken& cancel) {
+                LargeBinRequest request;
+                request.type = SampleType::U16;
+                request.samples = std::max<std::size_t>(1, o.bytes / 2);
+                request.bins = {kMaxBins};
+                request.methods = {LargeBinMethod::Auto};
+                request.repeats = o.repeats;
+                const LargeBinRun run = runLargeBin(device, request, cancel, {}, {});
+                const LargeBinPoint& p = run.points.front();
+                DashboardResult d;
+                d.variant = std::string(largeBinMethodName(p.method)) + ", " + p.geometry;
+                d.bytes = p.bytes;
+                d.stats = p.stats;
+                d.gbps = p.gbps;
+                d.ceilingKind = "read-only";
+                d.ceilingGbps = run.ceiling.gbps;
+                d.status = p.status;
+                d.reason = p.status == Status::Verified ? std::string() : p.detail;
+                return std::vector<DashboardResult>{d};
+            }};
+}
+
+} // namespace
+
+Pipeline largebinPipeline() {
+    Pipeline p;
+    p.name = "largebin";
+    p.summary = "histograms of 8-bit, 16-bit and float samples into 1 to 65,536 bins by every "
+                "method side by side (global, local, multipass, local16, private, tagged), each "
+                "verified bit-exactly, against the read-only kernel";
+    p.description =
+        "Histograms of many bins: an image's channel (8- or 16-bit) or synthetic samples (u8, "
+        "u16, f32; random, skewed, smooth) into 1 to 65,536 bins over [LO, HI], NumPy's rule "
+        "(uniform bins, the last one closed; values outside counted apart, NaN apart). Each "
+        "method counts on the device and is compared slot by slot with the CPU reference. GB/s "
+        "= input bytes / median time of one whole histogram, against the read-only kernel on the "
+        "same buffer in the same run. A method the device cannot run is reported unsupported; "
+        "'tagged' (software atomics that assume lock-step warps) is run as written and its "
+        "mismatches are reported.";
+    p.reference = "largeHistogramReference: every sample binned on the host by the same rule "
+                  "(integers exactly; floats against NumPy's double edges), compared slot by slot "
+                  "(bins, below, above, NaN)";
+    using P = LargeBinParams;
+    p.options = {
+        imageOption<P>(
+            "IMAGE", "FILE",
+            "an image file (8- or 16-bit); without one, synthetic samples (--data, --type, "
+            "--size)",
+            [](P& s, const std::string& path) {
+                if (!s.path.empty())
+                    throw UsageError("largebin", "more than one image given ('" + s.path + "', '" +
+                                                     path + "')");
+                s.path = path;
+            },
+            [](P& s, HostImage image) {
+                s.image = std::make_shared<const HostImage>(std::move(image));
+            }),
+        valueOption<P>("--channel", "C",
+                       "gray (default: the image itself, or the luma of a color image) | r | g | "
+                       "b | a",
+                       [](P& s, const std::string& v) { s.channel = v; }),
+        valueOption<P>("--bins", "N[,N...]",
+                       "bin counts, 1 to 65536 each (default 65536 for 16-bit samples, 256 "
+                       "otherwise)",
+                       [](P& s, const std::string& v) {
+                           s.bins.clear();
+                           for (const std::string& b : splitList(v))
+                               s.bins.push_back(int(parseWholeNumber("--bins", b, 1, kMaxBins)));
+                           if (s.bins.empty())
+                               throw UsageError("--bins", "no bin count given");
+                       }),
+        valueOption<P>("--range", "LO,HI",
+                       "the binned range, last bin closed (default: the whole type for integers, "
+                       "[min, max] of the finite samples for floats)",
+                       [](P& s, const std::string& v) { s.range = parseBinRange(v); }),
+        valueOption<P>("--method", "M",
+                       "auto (default) | global | local | multipass | local16 | private | tagged "
+                       "| all, or a comma list",
+                       [](P& s, const std::string& v) {
+                           s.methods = parseNameList<LargeBinMethod>(v, allLargeBinMethods,
+                                                                     parseLargeBinMethod);
+                       }),
+        valueOption<P>("--data", "D", "synthetic samples: random (default) | skewed | smooth",
+                       [](P& s, const std::string& v) { s.data = parseLargeBinData(v); }),
+        valueOption<P>("--type", "T", "synthetic sample type: u8 | u16 (default) | f32",
+                       [](P& s, const std::string& v) { s.type = parseSampleType(v); }),
+        valueOption<P>(
+            "--size", "MIB", "synthetic samples, in MiB (default 1024, 16 on a CPU device)",
+            [](P& s, const std::string& v) { s.sizeMiB = parseNonNegative("--size", v); }),
+        valueOption<P>("--count", "N", "synthetic samples, a count (not with --size)",
+                       [](P& s, const std::string& v) {
+                           s.count = std::size_t(parseWholeNumber("--count", v, 0, 1ll << 40));
+                       }),
+        repeatOption<P>(&P::repeats, "timed runs after a warm-up (default 5)"),
+    };
+    p.csvHelp = "one row per method and bin count (timings, GB/s, G samples/s, % of read-only, "
+                "status, detail)";
+    p.jsonHelp = "the whole run: device, input, read-only kernel, each histogram's range and "
+                 "out-of-range counts, every point";
+    p.outputs = {{"--counts",
+                  "the first bin count's histogram: bin,lo,hi,count (the CPU "
+                  "reference, equal to every verified method)",
+                  false}};
+    bindDevicePipeline<LargeBinParams, LargeBinRequest, LargeBinRun>(
+        p, planLargeBin,
+        [](JobContext& ctx, Device& device, const LargeBinRequest& request,
+           const ItemSink& onItem) {
+            return runLargeBin(
+                device, request, ctx.cancelToken(),
+                [&](const LargeBinPoint& point) {
+                    if (onItem)
+                        onItem(point);
+                },
+                [&](double f, const std::string& what) { ctx.progress(f, what); });
+        },
+        [](const LargeBinRun& run) {
+            Report r;
+            r.text = largeBinText(run);
+            r.table = pointTable(run);
+            r.csv = [&run] { return pointTable(run).csv(); };
+            r.json = [&run] { return largeBinJson(run); };
+            r.files["--counts"] = [&run] {
+                return run.specs.empty() ? std::string() : countsTable(run.specs.front()).csv();
+            };
+            r.verdict = countStatuses(run.points)
+                            .verdict("histogram(s)", "no method could run on " + run.device.name);
+            return r;
+        });
+    p.describeItem = [](const std::any& item) {
+        const LargeBinPoint& point = std::any_cast<const LargeBinPoint&>(item);
+        return std::string(largeBinMethodName(point.method)) + ", " + std::to_string(point.bins) +
+               " bins: " + statusName(point.status);
+    };
+    p.dashboard = {largeBinDashboardEntry()};
+    return p;
+}
+
+} // namespace histlab

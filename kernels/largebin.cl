@@ -1,0 +1,233 @@
+// Large-bin histograms: 8-bit, 16-bit and float samples into any number of bins (1 ... 65,536),
+// every method counting into the same extended bin space of BINS + 3 slots: the bins, then the
+// samples below the range, above it, and NaN (never binned).
+//
+// Build options:
+//   SAMPLE_T, VEC_T, SAMPLE_BYTES  uchar, uchar16, 1 / ushort, ushort8, 2 / float, float4, 4:
+//              a sample, the samples of one uint4 read, and a sample's bytes
+//   IS_FLOAT   1 for float samples: bins from the float rule below, with the edge table
+//   BIN_SHIFT  integer samples whose bin width (hi - lo) / bins is 2^BIN_SHIFT: a shift;
+//              else BIN_DIV: (v - lo) * bins / (hi - lo) in 32 bits (exact: both < 2^16 + 1)
+//
+// The bin rule is NumPy's histogram with uniform bins: bin i holds lo + i*w <= x < lo + (i+1)*w,
+// the last bin also holds x == hi; x < lo or x > hi is out of range; NaN apart.
+// Floats: NumPy's own steps for float32 data, in float32 as NumPy does them (its edges are
+// float32 there): keep lo <= x <= hi; guess i = (int)((x - lo) / (hi - lo) * bins), with a
+// correctly rounded division (built with -cl-fp32-correctly-rounded-divide-sqrt); i == bins ->
+// bins - 1; one step down if x < edges[i]; then one step up if x >= edges[i + 1], except in the
+// last bin. `edges` holds NumPy's float32 edges (bins + 1 floats).
+
+#define SLOT_BELOW (bins)
+#define SLOT_ABOVE (bins + 1)
+#define SLOT_NAN (bins + 2)
+
+typedef struct {
+    uint bins; // number of bins
+    uint lo;   // integers: the range's low end
+    uint span; // integers: hi - lo (<= 65,536)
+    uint hiInt; // integers: the highest value in range (hi itself, last bin closed)
+    float loF;   // floats: lo as float32
+    float hiF;   // floats: hi as float32
+    float denom; // floats: hi - lo (computed in double) as float32
+    float binsF; // floats: bins as float32
+} BinParams;
+
+inline uint binOf(SAMPLE_T x, const BinParams p, __global const float* edges) {
+    const uint bins = p.bins;
+#if IS_FLOAT
+    if (isnan(x))
+        return SLOT_NAN;
+    if (x < p.loF)
+        return SLOT_BELOW;
+    if (x > p.hiF)
+        return SLOT_ABOVE;
+    int i = (int)(((x - p.loF) / p.denom) * p.binsF);
+    if (i >= (int)bins)
+        i = (int)bins - 1;
+    if (x < edges[i])
+        --i;
+    if (i != (int)bins - 1 && x >= edges[i + 1])
+        ++i;
+    return (uint)i;
+#else
+    const uint v = (uint)x;
+    if (v < p.lo)
+        return SLOT_BELOW;
+    if (v > p.hiInt)
+        return SLOT_ABOVE;
+    const uint d = v - p.lo;
+    if (d >= p.span)
+        return bins - 1; // v == hi: the last bin is closed
+#ifdef BIN_SHIFT
+    return d >> BIN_SHIFT;
+#else
+    return (d * bins) / p.span;
+#endif
+#endif
+}
+
+// Calls BODY(x) for every sample this work-item owns: whole uint4 vectors strided by the global
+// size (coalesced), then the tail after the last whole vector, one sample per work-item.
+#define SAMPLES_PER_VEC (16u / SAMPLE_BYTES)
+#if IS_FLOAT
+#define AS_SAMPLES(v) as_float4(v)
+#elif SAMPLE_BYTES == 2
+#define AS_SAMPLES(v) as_ushort8(v)
+#else
+#define AS_SAMPLES(v) as_uchar16(v)
+#endif
+
+#define FOR_EACH_SAMPLE(data, n, first, stride, BODY)                                         \
+    {                                                                                          \
+        const uint nvec = (n) / SAMPLES_PER_VEC;                                               \
+        __global const uint4* vec = (__global const uint4*)(data);                             \
+        for (uint k = (first); k < nvec; k += (stride)) {                                      \
+            const VEC_T s = AS_SAMPLES(vec[k]);                                                \
+            for (uint j = 0; j < SAMPLES_PER_VEC; ++j) {                                       \
+                const SAMPLE_T x = ((const SAMPLE_T*)&s)[j];                                   \
+                BODY;                                                                          \
+            }                                                                                  \
+        }                                                                                      \
+        for (uint k = nvec * SAMPLES_PER_VEC + (first); k < (n); k += (stride)) {              \
+            const SAMPLE_T x = (data)[k];                                                      \
+            BODY;                                                                              \
+        }                                                                                      \
+    }
+
+// Global atomics: every sample one atomic increment of its bin in the global histogram.
+__kernel void hist_global(__global const SAMPLE_T* data, uint n, BinParams p,
+                          __global const float* edges, __global uint* hist) {
+    const uint gid = get_global_id(0), gsz = get_global_size(0);
+    FOR_EACH_SAMPLE(data, n, gid, gsz, atomic_inc(&hist[binOf(x, p, edges)]))
+}
+
+// Local sub-histograms of the slots [first, first + slice): `copies` copies of the slice in
+// local memory (work-item l counts into copy l % copies, so neighbours rarely collide), merged
+// over the copies and added to the global histogram at the end. With the whole extended space
+// as one slice this is the "local" method; with slices that fit local memory, launched once per
+// slice, it is "multipass" (every launch reads all the data and counts only its slice).
+__kernel void hist_local(__global const SAMPLE_T* data, uint n, BinParams p,
+                         __global const float* edges, __global uint* hist, uint first, uint slice,
+                         uint copies, __local uint* lh) {
+    const uint lid = get_local_id(0), lsz = get_local_size(0);
+    for (uint i = lid; i < slice * copies; i += lsz)
+        lh[i] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local uint* mine = lh + (lid % copies) * slice;
+    const uint gid = get_global_id(0), gsz = get_global_size(0);
+    FOR_EACH_SAMPLE(data, n, gid, gsz, {
+        const uint b = binOf(x, p, edges) - first; // wraps above slice when below first
+        if (b < slice)
+            atomic_inc(&mine[b]);
+    })
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < slice; i += lsz) {
+        uint sum = 0;
+        for (uint c = 0; c < copies; ++c)
+            sum += lh[c * slice + i];
+        if (sum)
+            atomic_add(&hist[first + i], sum);
+    }
+}
+
+// 16-bit local counters, two to a 32-bit word, over the slots [first, first + slice) (twice the
+// slots per pass of hist_local). A counter must not pass 65,535: the work-group counts in rounds
+// of at most 65,535 samples (`perItem` samples per work-item, a multiple of SAMPLES_PER_VEC,
+// perItem x work-group size <= 65,535), and after each round adds its non-zero counters to the
+// global histogram and clears them. Work-group w takes the rounds w, w + groups, ... of whole
+// vectors; work-group 0 also the tail after the last whole vector.
+inline void flush16(__local uint* lh, uint slice, uint first, __global uint* hist) {
+    const uint lid = get_local_id(0), lsz = get_local_size(0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < (slice + 1) / 2; i += lsz) {
+        const uint w = lh[i];
+        if (w) {
+            lh[i] = 0;
+            if (w & 0xFFFFu)
+                atomic_add(&hist[first + 2 * i], w & 0xFFFFu);
+            if (w >> 16)
+                atomic_add(&hist[first + 2 * i + 1], w >> 16);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+#define COUNT16(x)                                                                             \
+    {                                                                                          \
+        const uint b = binOf((x), p, edges) - first;                                           \
+        if (b < slice)                                                                         \
+            atomic_add(&lh[b >> 1], 1u << ((b & 1u) * 16u));                                   \
+    }
+
+__kernel void hist_local16(__global const SAMPLE_T* data, uint n, BinParams p,
+                           __global const float* edges, __global uint* hist, uint first,
+                           uint slice, uint perItem, __local uint* lh) {
+    const uint lid = get_local_id(0), lsz = get_local_size(0);
+    const uint nvec = n / SAMPLES_PER_VEC;
+    const uint vecPerRound = (perItem / SAMPLES_PER_VEC) * lsz;
+    const uint rounds = (nvec + vecPerRound - 1) / vecPerRound;
+    __global const uint4* vec = (__global const uint4*)data;
+    for (uint i = lid; i < (slice + 1) / 2; i += lsz)
+        lh[i] = 0;
+    for (uint r = get_group_id(0); r < rounds; r += get_num_groups(0)) {
+        const uint end = min(nvec, (r + 1) * vecPerRound);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint k = r * vecPerRound + lid; k < end; k += lsz) {
+            const VEC_T s = AS_SAMPLES(vec[k]);
+            for (uint j = 0; j < SAMPLES_PER_VEC; ++j)
+                COUNT16(((const SAMPLE_T*)&s)[j])
+        }
+        flush16(lh, slice, first, hist);
+    }
+    if (get_group_id(0) == 0) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint k = nvec * SAMPLES_PER_VEC + lid; k < n; k += lsz)
+            COUNT16(data[k])
+        flush16(lh, slice, first, hist);
+    }
+}
+
+// Method 2 of Shams & Kennedy: every work-item its own sub-histogram of the extended space in
+// global memory (a B x slots matrix, row t for work-item t), counted with plain increments --
+// no two work-items ever touch the same counter -- then reduced over the rows by reduce_rows.
+__kernel void hist_private(__global const SAMPLE_T* data, uint n, BinParams p,
+                           __global const float* edges, __global uint* rows) {
+    const uint gid = get_global_id(0), gsz = get_global_size(0);
+    __global uint* mine = rows + (size_t)gid * (p.bins + 3);
+    FOR_EACH_SAMPLE(data, n, gid, gsz, mine[binOf(x, p, edges)] += 1)
+}
+
+// Method 1 of Shams & Kennedy: a software atomic increment. Each warp (32 consecutive work-items
+// of a work-group) has its own sub-histogram row in global memory; a work-item writes the count
+// + 1 tagged with its lane in the top 5 bits and retries until it reads its own tagged value
+// back. Correct only where a warp's 32 work-items run in lock-step (one of the colliding writes
+// wins, the others see it and retry); where they do not, an update can be lost -- run as
+// written, its mismatch count is the lesson. Counts live in the low 27 bits (the run keeps each
+// warp under 2^27 samples); reduce_rows masks the tags away.
+__kernel void hist_tagged(__global const SAMPLE_T* data, uint n, BinParams p,
+                          __global const float* edges, __global uint* rows) {
+    const uint gid = get_global_id(0), gsz = get_global_size(0);
+    const uint tag = (get_local_id(0) & 31u) << 27;
+    __global uint* warpRow = rows + (size_t)(gid / 32u) * (p.bins + 3);
+    FOR_EACH_SAMPLE(data, n, gid, gsz, {
+        volatile __global uint* c = warpRow + binOf(x, p, edges);
+        uint v;
+        do {
+            v = (((*c) & 0x07FFFFFFu) + 1u) | tag;
+            *c = v;
+        } while (*c != v);
+    })
+}
+
+// hist[s] = the sum over rows r of rows[r * slots + s] & mask, one work-item per slot (reading
+// down a column: neighbouring work-items read neighbouring counters).
+__kernel void reduce_rows(__global const uint* rows, uint nrows, uint slots, uint mask,
+                          __global uint* hist) {
+    const uint s = get_global_id(0);
+    if (s >= slots)
+        return;
+    uint sum = 0;
+    for (uint r = 0; r < nrows; ++r)
+        sum += rows[(size_t)r * slots + s] & mask;
+    hist[s] = sum;
+}
