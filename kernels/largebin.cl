@@ -7,7 +7,9 @@
 //              a sample, the samples of one uint4 read, and a sample's bytes
 //   IS_FLOAT   1 for float samples: bins from the float rule below, with the edge table
 //   BIN_SHIFT  integer samples whose bin width (hi - lo) / bins is 2^BIN_SHIFT: a shift;
-//              else BIN_DIV: (v - lo) * bins / (hi - lo) in 32 bits (exact: both < 2^16 + 1)
+//   SPAN_SHIFT else, when hi - lo is 2^SPAN_SHIFT: (v - lo) * bins >> SPAN_SHIFT;
+//              else (v - lo) * bins / (hi - lo) (< 2^32), the quotient guessed in float and
+//              corrected to the exact one (an integer division costs dozens of instructions)
 //
 // The bin rule is NumPy's histogram with uniform bins: bin i holds lo + i*w <= x < lo + (i+1)*w,
 // the last bin also holds x == hi; x < lo or x > hi is out of range; NaN apart.
@@ -30,6 +32,8 @@ typedef struct {
     float hiF;   // floats: hi as float32
     float denom; // floats: hi - lo (computed in double) as float32
     float binsF; // floats: bins as float32
+    float invSpan; // integers: 1 / (hi - lo), for the quotient's first guess
+    uint pad[3];
 } BinParams;
 
 inline uint binOf(SAMPLE_T x, const BinParams p, __global const float* edges) {
@@ -58,10 +62,20 @@ inline uint binOf(SAMPLE_T x, const BinParams p, __global const float* edges) {
     const uint d = v - p.lo;
     if (d >= p.span)
         return bins - 1; // v == hi: the last bin is closed
-#ifdef BIN_SHIFT
+#if defined(BIN_SHIFT)
     return d >> BIN_SHIFT;
+#elif defined(SPAN_SHIFT)
+    return (d * bins) >> SPAN_SHIFT;
 #else
-    return (d * bins) / p.span;
+    // d < span, so the quotient is at most bins - 1 and (q + 1) * span <= bins * span < 2^32
+    // (bins * span == 2^32 only for 65,536 bins over 65,536 values: BIN_SHIFT).
+    const uint num = d * bins;
+    uint q = min((uint)((float)num * p.invSpan), bins - 1);
+    if (q * p.span > num)
+        --q;
+    else if ((q + 1) * p.span <= num)
+        ++q;
+    return q;
 #endif
 #endif
 }
@@ -101,45 +115,56 @@ __kernel void hist_global(__global const SAMPLE_T* data, uint n, BinParams p,
     FOR_EACH_SAMPLE(data, n, gid, gsz, atomic_inc(&hist[binOf(x, p, edges)]))
 }
 
-// Local sub-histograms of the slots [first, first + slice): `copies` copies of the slice in
-// local memory (work-item l counts into copy l % copies, so neighbours rarely collide), merged
-// over the copies and added to the global histogram at the end. With the whole extended space
-// as one slice this is the "local" method; with slices that fit local memory, launched once per
-// slice, it is "multipass" (every launch reads all the data and counts only its slice).
+// Slices: the extended slots are cut into `passes` slices of `slice` slots (the last may be
+// shorter); work-group g counts slice g % passes over the data of walker g / passes. The groups
+// of one walker are neighbours in the launch, so they read the same data at about the same time
+// and all but the first find it in L2: the data comes from memory about once however many
+// slices there are.
+#define SLICE_OF_GROUP()                                                                       \
+    const uint slots = p.bins + 3;                                                             \
+    const uint first = (get_group_id(0) % passes) * slice;                                     \
+    const uint here = min(slice, slots - first);                                               \
+    const uint walker = get_group_id(0) / passes;                                              \
+    const uint walkers = get_num_groups(0) / passes;
+
+// Local sub-histograms of one slice: `copies` copies of it in local memory (work-item l counts
+// into copy l % copies, so neighbours rarely collide), merged over the copies and added to the
+// global histogram at the end. With the whole extended space as one slice this is the "local"
+// method; with several slices that fit local memory it is "multipass".
 __kernel void hist_local(__global const SAMPLE_T* data, uint n, BinParams p,
-                         __global const float* edges, __global uint* hist, uint first, uint slice,
+                         __global const float* edges, __global uint* hist, uint slice, uint passes,
                          uint copies, __local uint* lh) {
+    SLICE_OF_GROUP()
     const uint lid = get_local_id(0), lsz = get_local_size(0);
-    for (uint i = lid; i < slice * copies; i += lsz)
+    for (uint i = lid; i < here * copies; i += lsz)
         lh[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    __local uint* mine = lh + (lid % copies) * slice;
-    const uint gid = get_global_id(0), gsz = get_global_size(0);
-    FOR_EACH_SAMPLE(data, n, gid, gsz, {
-        const uint b = binOf(x, p, edges) - first; // wraps above slice when below first
-        if (b < slice)
+    __local uint* mine = lh + (lid % copies) * here;
+    FOR_EACH_SAMPLE(data, n, walker * lsz + lid, walkers * lsz, {
+        const uint b = binOf(x, p, edges) - first; // wraps above `here` when below first
+        if (b < here)
             atomic_inc(&mine[b]);
     })
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint i = lid; i < slice; i += lsz) {
+    for (uint i = lid; i < here; i += lsz) {
         uint sum = 0;
         for (uint c = 0; c < copies; ++c)
-            sum += lh[c * slice + i];
+            sum += lh[c * here + i];
         if (sum)
             atomic_add(&hist[first + i], sum);
     }
 }
 
-// 16-bit local counters, two to a 32-bit word, over the slots [first, first + slice) (twice the
-// slots per pass of hist_local). A counter must not pass 65,535: the work-group counts in rounds
-// of at most 65,535 samples (`perItem` samples per work-item, a multiple of SAMPLES_PER_VEC,
-// perItem x work-group size <= 65,535), and after each round adds its non-zero counters to the
-// global histogram and clears them. Work-group w takes the rounds w, w + groups, ... of whole
-// vectors; work-group 0 also the tail after the last whole vector.
-inline void flush16(__local uint* lh, uint slice, uint first, __global uint* hist) {
+// 16-bit local counters, two to a 32-bit word, over one slice (twice the slots per slice of
+// hist_local). A counter must not pass 65,535: the work-group counts in rounds of at most 65,535
+// samples (`perItem` samples per work-item, a multiple of SAMPLES_PER_VEC, perItem x work-group
+// size <= 65,535), and after each round adds its non-zero counters to the global histogram and
+// clears them. Walker w takes the rounds w, w + walkers, ... of whole vectors; walker 0 also the
+// tail after the last whole vector.
+inline void flush16(__local uint* lh, uint here, uint first, __global uint* hist) {
     const uint lid = get_local_id(0), lsz = get_local_size(0);
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint i = lid; i < (slice + 1) / 2; i += lsz) {
+    for (uint i = lid; i < (here + 1) / 2; i += lsz) {
         const uint w = lh[i];
         if (w) {
             lh[i] = 0;
@@ -155,21 +180,22 @@ inline void flush16(__local uint* lh, uint slice, uint first, __global uint* his
 #define COUNT16(x)                                                                             \
     {                                                                                          \
         const uint b = binOf((x), p, edges) - first;                                           \
-        if (b < slice)                                                                         \
+        if (b < here)                                                                          \
             atomic_add(&lh[b >> 1], 1u << ((b & 1u) * 16u));                                   \
     }
 
 __kernel void hist_local16(__global const SAMPLE_T* data, uint n, BinParams p,
-                           __global const float* edges, __global uint* hist, uint first,
-                           uint slice, uint perItem, __local uint* lh) {
+                           __global const float* edges, __global uint* hist, uint slice,
+                           uint passes, uint perItem, __local uint* lh) {
+    SLICE_OF_GROUP()
     const uint lid = get_local_id(0), lsz = get_local_size(0);
     const uint nvec = n / SAMPLES_PER_VEC;
     const uint vecPerRound = (perItem / SAMPLES_PER_VEC) * lsz;
     const uint rounds = (nvec + vecPerRound - 1) / vecPerRound;
     __global const uint4* vec = (__global const uint4*)data;
-    for (uint i = lid; i < (slice + 1) / 2; i += lsz)
+    for (uint i = lid; i < (here + 1) / 2; i += lsz)
         lh[i] = 0;
-    for (uint r = get_group_id(0); r < rounds; r += get_num_groups(0)) {
+    for (uint r = walker; r < rounds; r += walkers) {
         const uint end = min(nvec, (r + 1) * vecPerRound);
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint k = r * vecPerRound + lid; k < end; k += lsz) {
@@ -177,13 +203,13 @@ __kernel void hist_local16(__global const SAMPLE_T* data, uint n, BinParams p,
             for (uint j = 0; j < SAMPLES_PER_VEC; ++j)
                 COUNT16(((const SAMPLE_T*)&s)[j])
         }
-        flush16(lh, slice, first, hist);
+        flush16(lh, here, first, hist);
     }
-    if (get_group_id(0) == 0) {
+    if (walker == 0) {
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint k = nvec * SAMPLES_PER_VEC + lid; k < n; k += lsz)
             COUNT16(data[k])
-        flush16(lh, slice, first, hist);
+        flush16(lh, here, first, hist);
     }
 }
 

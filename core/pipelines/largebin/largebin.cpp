@@ -387,7 +387,7 @@ std::string LargeBinGeometry::describe() const {
         break;
     case LargeBinMethod::Multipass:
     case LargeBinMethod::Local16:
-        s << ", " << passes << (passes == 1 ? " pass" : " passes") << " of " << slice << " slots";
+        s << ", " << passes << (passes == 1 ? " slice" : " slices") << " of " << slice << " slots";
         if (method == LargeBinMethod::Local16)
             s << ", flush every " << perItem * workGroupSize << " samples";
         break;
@@ -404,8 +404,8 @@ std::string LargeBinGeometry::describe() const {
 LargeBinMethod autoLargeBinMethod(const DeviceInfo& device, const BinSpec& spec) {
     if (device.type == DeviceType::Cpu)
         return LargeBinMethod::Private;
-    if (spec.slots() * 4 * 4 <= device.localMemBytes)
-        return LargeBinMethod::Local;
+    if (spec.slots() * 4 + 1024 <= device.localMemBytes)
+        return LargeBinMethod::Multipass;
     return LargeBinMethod::Local16;
 }
 
@@ -418,7 +418,12 @@ LargeBinGeometry planLargeBinGeometry(const DeviceInfo& device, const BinSpec& s
     const bool cpu = device.type == DeviceType::Cpu;
     const std::size_t cus = std::max<std::size_t>(1, device.computeUnits);
     const std::size_t slots = spec.slots();
-    const std::size_t localSlots = device.localMemBytes / 4;
+    // CUDA reserves 1 KiB of shared memory per block on compute capability 8.0 and later (CUDA
+    // C++ Programming Guide, "Shared Memory" of 8.x/9.0): NVIDIA's OpenCL refuses a 48 KiB
+    // local buffer with CL_OUT_OF_RESOURCES (H100, driver 580). Leave 1 KiB on every GPU.
+    const std::size_t usableLocal =
+        device.localMemBytes - (cpu ? 0 : std::min<std::uint64_t>(1024, device.localMemBytes / 2));
+    const std::size_t localSlots = usableLocal / 4;
     g.workGroupSize =
         std::min<std::size_t>(cpu ? 64 : 256, std::max<std::size_t>(1, device.maxWorkGroupSize));
     g.groups = cus * (cpu ? 2 : 8);
@@ -433,18 +438,20 @@ LargeBinGeometry planLargeBinGeometry(const DeviceInfo& device, const BinSpec& s
     case LargeBinMethod::Local:
         if (slots > localSlots)
             return unsupported(std::to_string(slots) + " slots of 4 bytes do not fit " +
-                               std::to_string(device.localMemBytes) +
-                               " bytes of local memory (multipass or local16 split them)");
+                               std::to_string(usableLocal) +
+                               " usable bytes of local memory (multipass or local16 split them)");
         g.copies = std::min<std::size_t>({32, g.workGroupSize, localSlots / slots});
         g.slice = slots;
         break;
     case LargeBinMethod::Multipass:
         g.slice = std::min(slots, localSlots);
         g.passes = (slots + g.slice - 1) / g.slice;
+        g.groups *= g.passes;
         break;
     case LargeBinMethod::Local16: {
         g.slice = std::min(slots, 2 * localSlots);
         g.passes = (slots + g.slice - 1) / g.slice;
+        g.groups *= g.passes;
         const std::size_t perVec = 16 / sampleBytes(spec.type);
         g.perItem = 65535 / g.workGroupSize / perVec * perVec;
         if (g.perItem == 0)
@@ -501,8 +508,10 @@ namespace {
 struct BinParams {
     cl_uint bins, lo, span, hiInt;
     cl_float loF, hiF, denom, binsF;
+    cl_float invSpan;
+    cl_uint pad[3];
 };
-static_assert(sizeof(BinParams) == 32);
+static_assert(sizeof(BinParams) == 48);
 
 BinParams binParams(const BinSpec& spec) {
     BinParams p{};
@@ -511,6 +520,7 @@ BinParams binParams(const BinSpec& spec) {
         p.lo = cl_uint(spec.lo);
         p.span = cl_uint(spec.hi - spec.lo);
         p.hiInt = cl_uint(std::min(spec.hi, typeTop(spec.type) - 1));
+        p.invSpan = 1.0f / float(p.span);
     } else {
         const FloatRule r = floatRule(spec);
         p.loF = r.lo;
@@ -543,6 +553,8 @@ std::string buildOptionsFor(const BinSpec& spec) {
         if (span % std::uint32_t(spec.bins) == 0 &&
             std::has_single_bit(span / std::uint32_t(spec.bins)))
             o.define("BIN_SHIFT", int(std::countr_zero(span / std::uint32_t(spec.bins))));
+        else if (std::has_single_bit(span))
+            o.define("SPAN_SHIFT", int(std::countr_zero(span)));
     }
     return o.text();
 }
@@ -552,12 +564,19 @@ std::string buildOptionsFor(const BinSpec& spec) {
 LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::size_t count,
                                const BinSpec& spec, const LargeHistogram& reference,
                                LargeBinMethod method, int repeats, const CancelToken& cancel) {
+    return runLargeBinPoint(device, samples, count, spec, reference,
+                            planLargeBinGeometry(device.info(), spec, count, method), repeats,
+                            cancel);
+}
+
+LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::size_t count,
+                               const BinSpec& spec, const LargeHistogram& reference,
+                               const LargeBinGeometry& g, int repeats, const CancelToken& cancel) {
     const std::size_t n = count;
     LargeBinPoint p;
     p.bins = spec.bins;
     p.samples = n;
     p.bytes = n * sampleBytes(spec.type);
-    const LargeBinGeometry g = planLargeBinGeometry(device.info(), spec, n, method);
     p.method = g.method;
     p.geometry = g.describe();
     if (!g.supported) {
@@ -614,6 +633,18 @@ LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::s
         count.setArg(2, sizeof(BinParams), &params);
         count.setArg(3, edges);
         count.setArg(4, rows ? *rows : hist);
+        if (g.slice) {
+            // All slices in one launch (kernels/largebin.cl: SLICE_OF_GROUP).
+            count.setArg(5, cl_uint(g.slice));
+            count.setArg(6, cl_uint(g.passes));
+            if (g.method == LargeBinMethod::Local16) {
+                count.setArg(7, cl_uint(g.perItem));
+                count.setArg(8, cl::Local((g.slice + 1) / 2 * sizeof(cl_uint)));
+            } else {
+                count.setArg(7, cl_uint(g.copies));
+                count.setArg(8, cl::Local(g.slice * g.copies * sizeof(cl_uint)));
+            }
+        }
         cl::Kernel reduce;
         if (rows) {
             reduce = cl::Kernel(program, "reduce_rows");
@@ -633,25 +664,8 @@ LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::s
                                     &events[0]);
             else
                 q.enqueueFillBuffer(hist, zero, 0, slots * sizeof(cl_uint), nullptr, &events[0]);
-            for (std::size_t pass = 0; pass < g.passes; ++pass) {
-                if (g.method == LargeBinMethod::Local || g.method == LargeBinMethod::Multipass ||
-                    g.method == LargeBinMethod::Local16) {
-                    const std::size_t first = pass * g.slice;
-                    const std::size_t slice = std::min(g.slice, slots - first);
-                    count.setArg(5, cl_uint(first));
-                    count.setArg(6, cl_uint(slice));
-                    if (g.method == LargeBinMethod::Local16) {
-                        count.setArg(7, cl_uint(g.perItem));
-                        count.setArg(8, cl::Local((slice + 1) / 2 * sizeof(cl_uint)));
-                    } else {
-                        count.setArg(7, cl_uint(g.copies));
-                        count.setArg(8, cl::Local(slice * g.copies * sizeof(cl_uint)));
-                    }
-                }
-                events.emplace_back();
-                q.enqueueNDRangeKernel(count, cl::NullRange, global, local, nullptr,
-                                       &events.back());
-            }
+            events.emplace_back();
+            q.enqueueNDRangeKernel(count, cl::NullRange, global, local, nullptr, &events.back());
             if (rows) {
                 events.emplace_back();
                 const std::size_t rwg = 256;

@@ -25,8 +25,10 @@
 //   global     one global atomic increment per sample
 //   local      local-memory sub-histograms of all the slots, as many copies as fit (up to 32);
 //              unsupported where one copy does not fit local memory
-//   multipass  local sub-histograms over slices of the slots that fit local memory, one launch
-//              per slice, each reading all the data
+//   multipass  one local sub-histogram of a slice of the slots that fits local memory (1 KiB
+//              left to the driver on a GPU); the slices are counted side by side in one launch,
+//              neighbouring work-groups counting different slices of the same data, so the
+//              data comes from memory about once and from L2 for the other slices
 //   local16    the same with 16-bit local counters (twice the slots per slice), each work-group
 //              flushing them to the global histogram after every 65,535 samples it counts
 //   private    Method 2 of Shams & Kennedy: every work-item its own sub-histogram in global
@@ -148,7 +150,7 @@ struct LargeBinGeometry {
     std::size_t workGroupSize = 256, groups = 1;
     std::size_t copies = 1;       ///< local: copies of the slots
     std::size_t slice = 0;        ///< multipass, local16: slots per launch
-    std::size_t passes = 1;       ///< launches over the data
+    std::size_t passes = 1;       ///< slices (counted side by side, one launch)
     std::size_t rows = 0;         ///< private, tagged: sub-histogram rows
     std::size_t perItem = 0;      ///< local16: samples per work-item per round
     std::string describe() const; ///< "wg 256 x 528 groups, 6 passes of 12288 slots"
@@ -159,7 +161,8 @@ LargeBinGeometry planLargeBinGeometry(const DeviceInfo& device, const BinSpec& s
                                       std::size_t samples, LargeBinMethod method);
 
 /// What auto picks: on a CPU device private (a few rows, one per hardware thread: no atomics);
-/// elsewhere local while at least 4 copies fit, else local16 in the fewest passes.
+/// elsewhere multipass while one 32-bit slice holds every slot (one local copy beat 32 copies
+/// on the H100 at 256 to 4,096 bins), else local16 (half the slices).
 LargeBinMethod autoLargeBinMethod(const DeviceInfo& device, const BinSpec& spec);
 
 /// One method on one input.
@@ -186,6 +189,13 @@ struct LargeBinPoint {
 LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::size_t count,
                                const BinSpec& spec, const LargeHistogram& reference,
                                LargeBinMethod method, int repeats, const CancelToken& cancel = {});
+
+/// The same with a geometry chosen by the caller (planLargeBinGeometry for another device's
+/// local memory, to see how slices behave): the tests run many slices on PoCL this way.
+LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::size_t count,
+                               const BinSpec& spec, const LargeHistogram& reference,
+                               const LargeBinGeometry& geometry, int repeats,
+                               const CancelToken& cancel = {});
 
 /// Uploads a plane to a new device buffer (padded to whole 16-byte vectors with zeros that no
 /// kernel reads).
