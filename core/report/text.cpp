@@ -17,6 +17,20 @@ std::string gbpsText(double gbps) {
     return fixedText(gbps, gbps >= 100 ? 0 : gbps >= 10 ? 1 : 2);
 }
 
+std::string sparkline(const std::uint64_t* counts, std::size_t n) {
+    static const char* blocks[] = {" ",      "\u2581", "\u2582", "\u2583", "\u2584",
+                                   "\u2585", "\u2586", "\u2587", "\u2588"};
+    const std::size_t columns = std::min<std::size_t>(64, n);
+    std::vector<std::uint64_t> cols(columns, 0);
+    for (std::size_t b = 0; b < n; ++b)
+        cols[b * columns / n] += counts[b];
+    const std::uint64_t top = cols.empty() ? 0 : *std::max_element(cols.begin(), cols.end());
+    std::string s;
+    for (std::uint64_t c : cols)
+        s += blocks[top ? (c == 0 ? 0 : 1 + (c * 7) / top) : 0];
+    return s;
+}
+
 TextTable::TextTable(std::vector<Column> columns, std::string indent)
     : m_columns(std::move(columns))
     , m_indent(std::move(indent)) {}

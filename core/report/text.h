@@ -13,6 +13,11 @@ std::string fixedText(double value, int digits);
 /// GB/s with as many digits as it deserves: "4370", "12.5", "0.31".
 std::string gbpsText(double gbps);
 
+/// Counts as a row of 64 block characters, enough to recognise a histogram in a terminal (the
+/// eighths U+2581 ... U+2588, a space for none): `counts` grouped into 64 columns of equal
+/// width (fewer counts: each its own column).
+std::string sparkline(const std::uint64_t* counts, std::size_t n);
+
 /// A table for people to read: each column as wide as its widest cell, columns two spaces
 /// apart, so a number of any size never runs into its neighbour (a noisy 0.0006 ms copy kernel
 /// once made "% copy" eight digits wide). Text columns align left, numbers right; the last

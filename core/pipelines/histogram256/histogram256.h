@@ -5,6 +5,7 @@
 #include "image/image.h"
 #include "pipelines/bandwidth/bandwidth.h"
 #include "pipelines/imageinput.h"
+#include "pipelines/largebin/imagehistogram.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
 #include "runtime/timing.h"
@@ -250,6 +251,11 @@ struct HistogramParams {
     HistogramRunOptions options;
     bool endToEnd = false; ///< host memory -> histogram on the host, streamed in chunks
     double chunkMiB = 32;  ///< the end-to-end chunk
+    /// --bins, --range, --method: the large-bin methods (pipelines/largebin), which also run
+    /// for every 16-bit image (its exact 65,536-bin histogram by default).
+    std::optional<int> bins;
+    std::optional<BinRange> range;
+    std::optional<LargeBinMethod> method;
 };
 
 /// The checks of the parameters that need neither a device nor an image: an image file or
@@ -267,6 +273,8 @@ struct HistogramPlan {
     HistogramRunOptions options;
     bool endToEnd = false;
     EndToEndOptions endToEndOptions; ///< with the chunk the device will take
+    /// Set when the large-bin methods run instead (a 16-bit image, or --bins/--range/--method).
+    std::optional<ImageBinsRequest> largeBins;
 };
 
 /// What a device runs of `params`: checkHistogramParams, the input (synthetic bytes made, the

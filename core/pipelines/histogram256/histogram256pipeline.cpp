@@ -40,6 +40,43 @@ HistogramPlan planHistogram(const DeviceInfo& device, const HistogramParams& par
     }
     if (params.region)
         plan.input = std::make_shared<const HostImage>(cropImage(*plan.input, *params.region));
+    if (plan.input->depth == 16 || params.bins || params.range || params.method) {
+        // Exact histograms of any bin count: the large-bin methods. The 256-bin pipeline's own
+        // options do not apply there; say so rather than ignore them.
+        const HistogramRequest& q = params.request;
+        const char* refused = params.endToEnd                       ? "--end-to-end"
+                              : params.options.stages               ? "--stages"
+                              : q.variant != HistogramVariant::Auto ? "--variant"
+                              : q.banks                             ? "--banks"
+                              : q.groupsPerCu                       ? "--groups-per-cu"
+                              : q.workGroupSize                     ? "--wg"
+                              : q.unroll                            ? "--unroll"
+                              : q.read                              ? "--read"
+                              : q.load                              ? "--load"
+                              : q.merge                             ? "--merge"
+                                                                    : nullptr;
+        if (refused)
+            throw UsageError(refused, "tunes the 256-bin pipeline of 8-bit data; " +
+                                          std::string(plan.input->depth == 16
+                                                          ? "a 16-bit image"
+                                                          : "--bins, --range or --method") +
+                                          " runs the large-bin methods (choose one with --method)");
+        ImageBinsRequest r;
+        static const char* names[] = {"gray", "r", "g", "b", "a", "all"};
+        r.channels = imageBinChannels(*plan.input, names[int(params.options.channel)]);
+        r.bins = params.bins.value_or(0);
+        r.range = params.range;
+        r.method = params.method.value_or(LargeBinMethod::Auto);
+        r.repeats = params.options.repeats;
+        // The checks that need no device: each channel exists, the bins and range fit the type.
+        for (const std::string& c : r.channels)
+            checkImageChannel(plan.input->channels, c, plan.input->source);
+        SamplePlane probe;
+        probe.type = plan.input->depth == 16 ? SampleType::U16 : SampleType::U8;
+        makeBinSpec(probe, r.bins ? r.bins : defaultBins(probe.type), r.range);
+        plan.largeBins = std::move(r);
+        return plan;
+    }
     plan.request = params.request;
     plan.options = params.options;
     plan.endToEnd = params.endToEnd;
@@ -64,6 +101,7 @@ namespace {
 
 /// A finished run: the histogram's, or the end-to-end one with the input it streamed.
 struct HistogramResult {
+    std::optional<ImageBinsRun> bins;
     std::optional<HistogramRun> run;
     std::optional<EndToEndRun> endToEnd;
     std::string endToEndInput;
@@ -75,6 +113,12 @@ HistogramResult runPlan(JobContext& ctx, Device& device, const HistogramPlan& pl
     auto progress = [&ctx](double fraction, const std::string& stage) {
         ctx.progress(fraction, stage);
     };
+    if (plan.largeBins) {
+        progress(0.0, "large-bin histogram");
+        result.bins = runImageBins(device, *plan.input, *plan.largeBins, ctx.cancelToken());
+        progress(1.0, "done");
+        return result;
+    }
     if (!plan.endToEnd) {
         result.run = runHistogram(device, *plan.input, plan.request, plan.options,
                                   ctx.cancelToken(), progress);
@@ -95,6 +139,29 @@ HistogramResult runPlan(JobContext& ctx, Device& device, const HistogramPlan& pl
 
 Report reportOf(const HistogramResult& result) {
     Report r;
+    if (result.bins) {
+        const ImageBinsRun& run = *result.bins;
+        r.text = imageBinsText(run);
+        r.table = Table({"channel", "bins", "method", "median_ms", "gbps", "status", "detail"});
+        StatusCount count;
+        for (const ImageChannelBins& c : run.results) {
+            r.table.row()
+                .add(c.name)
+                .add(c.spec.bins)
+                .add(largeBinMethodName(c.point.method))
+                .add(c.point.stats.medianMs)
+                .add(c.point.gbps)
+                .add(statusName(c.point.status))
+                .add(c.point.detail);
+            count.add(c.point.status);
+        }
+        r.csv = [&run] { return imageBinsCsv(run); };
+        r.json = [&run] { return imageBinsJson(run); };
+        r.files["--stats-csv"] = [&run] { return statisticsCsv(imageBinsStatistics(run)); };
+        r.verdict =
+            count.verdict("channel(s)", "no large-bin method could run on " + run.device.name);
+        return r;
+    }
     if (result.run) {
         const HistogramRun& run = *result.run;
         r.text = histogramText(run);
@@ -156,21 +223,25 @@ int wholeNumber(const std::string& option, const std::string& value, int lo, int
 Pipeline histogram256Pipeline() {
     Pipeline p;
     p.name = "histogram";
-    p.summary = "256-bin histograms of an image file or of synthetic bytes";
+    p.summary = "exact histograms of an image file or of synthetic bytes (256 bins for 8-bit "
+                "data, 65,536 for 16-bit, or --bins N)";
     p.description =
-        "256-bin histograms (32-bit bins) of an 8-bit image, per channel and of its gray plane "
-        "(a color image's luma as OpenCV's BGR2GRAY computes it; a 16-bit image on the high "
-        "byte of each value), or of synthetic bytes. GB/s = input bytes read / median kernel "
-        "time (event profiling, one warm-up), against the read-only kernel on the same buffer "
-        "in the same run. --end-to-end: input bytes / wall time from host memory to the "
-        "histogram on the host, against the host->device write of the same run.";
+        "Histograms of an image, per channel and of its gray plane (a color image's luma as "
+        "OpenCV's BGR2GRAY computes it), or of synthetic bytes. 8-bit data: the tuned 256-bin "
+        "pipeline (32-bit bins). 16-bit data, or --bins/--range/--method: the large-bin methods, "
+        "by default the exact histogram (65,536 bins for 16-bit: every value its own bin), each "
+        "channel verified slot by slot. GB/s = input bytes read / median kernel time (event "
+        "profiling, one warm-up), against the read-only kernel on the same buffer in the same "
+        "run. --end-to-end: input bytes / wall time from host memory to the histogram on the "
+        "host, against the host->device write of the same run.";
     p.reference = "referenceHistogram: every byte counted on the host, compared bin by bin "
                   "(bit-exact) with --verify";
     using P = HistogramParams;
     p.options = {
         imageArgument<P>(&P::input, "histogram",
                          "an image file (PNG, JPEG, TIFF, BMP, PGM/PPM, WebP...): 8- or 16-bit "
-                         "gray, RGB or RGBA; 16-bit images are histogrammed on their high byte"),
+                         "gray, RGB or RGBA; a 16-bit image gets its exact 65,536-bin histogram "
+                         "(every value its own bin)"),
         syntheticKindOption<P>(&P::input, "random | uniform | gradient | skewed bytes (gray)"),
         valueOption<P>(
             "--size", "MIB", "size of the synthetic data in MiB (fractions allowed)",
@@ -185,6 +256,20 @@ Pipeline histogram256Pipeline() {
         valueOption<P>("--region", "X,Y,W,H",
                        "only the pixels of that rectangle (left, top, width, height)",
                        [](P& s, const std::string& v) { s.region = parseRegion(v); }),
+        valueOption<P>("--bins", "N",
+                       "bins, 1 to 65536 (default: 256 for 8-bit data, 65536 for 16-bit): runs "
+                       "the large-bin methods, as every 16-bit image does",
+                       [](P& s, const std::string& v) {
+                           s.bins = int(parseWholeNumber("--bins", v, 1, kMaxBins));
+                       }),
+        valueOption<P>("--range", "LO,HI",
+                       "the binned range, whole numbers, last bin closed (default: the whole "
+                       "type, [0, 256] or [0, 65536]); values outside are counted apart",
+                       [](P& s, const std::string& v) { s.range = parseBinRange(v); }),
+        valueOption<P>("--method", "M",
+                       "the large-bin method: auto | global | local | multipass | local16 | "
+                       "private | tagged (histlab-cli largebin compares them)",
+                       [](P& s, const std::string& v) { s.method = parseLargeBinMethod(v); }),
         valueOption<P>("--variant", "V", "auto | naive | local | banked | cpu (default auto)",
                        [](P& s, const std::string& v) { s.request.variant = parseVariant(v); }),
         valueOption<P>("--banks", "N",

@@ -12,20 +12,6 @@ namespace histlab {
 
 namespace {
 
-// 64 columns, 4 bins each, eight heights: enough to recognise a histogram in a terminal.
-std::string sparkline(const std::array<std::uint64_t, 256>& counts) {
-    static const char* blocks[] = {" ",      "\u2581", "\u2582", "\u2583", "\u2584",
-                                   "\u2585", "\u2586", "\u2587", "\u2588"};
-    std::array<std::uint64_t, 64> cols{};
-    for (int b = 0; b < 256; ++b)
-        cols[std::size_t(b / 4)] += counts[std::size_t(b)];
-    const std::uint64_t top = *std::max_element(cols.begin(), cols.end());
-    std::string s;
-    for (auto c : cols)
-        s += blocks[top ? (c == 0 ? 0 : 1 + (c * 7) / top) : 0];
-    return s;
-}
-
 // "verified: ..." for a run (nothing, or "not checked", when it was not verified).
 void printVerified(std::ostream& out, const std::optional<bool>& verified,
                    const std::string& detail, bool sayNotChecked) {
@@ -197,8 +183,9 @@ std::string histogramText(const HistogramRun& run) {
                 mode = b;
             }
         }
-        out << std::left << std::setw(5) << h.name << std::right << "|" << sparkline(h.counts)
-            << "| total " << total << ", mode " << mode << " (" << peak << ")\n";
+        out << std::left << std::setw(5) << h.name << std::right << "|"
+            << sparkline(h.counts.data(), h.counts.size()) << "| total " << total << ", mode "
+            << mode << " (" << peak << ")\n";
     }
     std::vector<TextTable::Column> statColumns{
         {"stats", A::Left}, {"pixels"}, {"min"},  {"max"},

@@ -7,14 +7,14 @@ namespace histlab {
 namespace {
 
 // Smallest value whose cumulative count reaches `rank` (1-based).
-int valueAtRank(const std::array<std::uint64_t, 256>& counts, std::uint64_t rank) {
+int valueAtRank(const std::uint64_t* counts, std::size_t values, std::uint64_t rank) {
     std::uint64_t seen = 0;
-    for (int v = 0; v < 256; ++v) {
+    for (std::size_t v = 0; v < values; ++v) {
         seen += counts[v];
         if (seen >= rank)
-            return v;
+            return int(v);
     }
-    return 255;
+    return int(values) - 1;
 }
 
 // Nearest rank of percentile p among n values: ceil(p / 100 * n), at least 1.
@@ -23,29 +23,27 @@ std::uint64_t nearestRank(double p, std::uint64_t n) {
     return r < 1 ? 1 : r;
 }
 
-} // namespace
-
-ChannelStatistics channelStatistics(const std::string& name,
-                                    const std::array<std::uint64_t, 256>& counts) {
+ChannelStatistics statisticsOfCounts(const std::string& name, const std::uint64_t* counts,
+                                     std::size_t values) {
     ChannelStatistics s;
     s.name = name;
     std::uint64_t n = 0;
     long double sum = 0;
-    for (int v = 0; v < 256; ++v) {
+    for (std::size_t v = 0; v < values; ++v) {
         n += counts[v];
         sum += static_cast<long double>(counts[v]) * v;
     }
     s.count = n;
     if (n == 0)
         return s;
-    s.min = valueAtRank(counts, 1);
-    s.max = 255;
+    s.min = valueAtRank(counts, values, 1);
+    s.max = int(values) - 1;
     while (counts[s.max] == 0)
         --s.max;
     s.mean = static_cast<double>(sum / n);
     long double var = 0, entropy = 0;
     std::uint64_t best = 0;
-    for (int v = 0; v < 256; ++v) {
+    for (std::size_t v = 0; v < values; ++v) {
         const std::uint64_t c = counts[v];
         if (c == 0)
             continue;
@@ -55,15 +53,27 @@ ChannelStatistics channelStatistics(const std::string& name,
         entropy -= p * std::log2(p);
         if (c > best) {
             best = c;
-            s.mode = v;
+            s.mode = int(v);
         }
     }
     s.stddev = static_cast<double>(std::sqrt(var / n));
     s.entropy = static_cast<double>(entropy) + 0.0; // + 0.0 turns -0 into 0
-    s.median = valueAtRank(counts, nearestRank(50, n));
+    s.median = valueAtRank(counts, values, nearestRank(50, n));
     for (std::size_t i = 0; i < kPercentiles.size(); ++i)
-        s.percentiles[i] = valueAtRank(counts, nearestRank(kPercentiles[i], n));
+        s.percentiles[i] = valueAtRank(counts, values, nearestRank(kPercentiles[i], n));
     return s;
+}
+
+} // namespace
+
+ChannelStatistics channelStatistics(const std::string& name,
+                                    const std::array<std::uint64_t, 256>& counts) {
+    return statisticsOfCounts(name, counts.data(), counts.size());
+}
+
+ChannelStatistics channelStatistics(const std::string& name,
+                                    const std::vector<std::uint64_t>& countsByValue) {
+    return statisticsOfCounts(name, countsByValue.data(), countsByValue.size());
 }
 
 std::string statisticsCsv(const std::vector<ChannelStatistics>& stats) {

@@ -1,7 +1,8 @@
 #pragma once
-// Statistics of a channel computed from its 256-bin histogram (exact: every 8-bit value has its
-// own bin). Percentiles are nearest-rank: the smallest value v whose cumulative count reaches
-// p % of the pixels (so the 50th percentile is the lower median). Entropy is Shannon's, in bits.
+// Statistics of a channel computed from its exact histogram (every value its own bin: 256 for
+// 8-bit data, 65,536 for 16-bit). Percentiles are nearest-rank: the smallest value v whose
+// cumulative count reaches p % of the pixels (so the 50th percentile is the lower median). Entropy
+// is Shannon's, in bits.
 #include <array>
 #include <cstdint>
 #include <string>
@@ -18,7 +19,7 @@ struct ChannelStatistics {
     int mode = 0;                     ///< most frequent value (the smallest one on a tie)
     double stddev = 0;                ///< population standard deviation
     std::array<int, 6> percentiles{}; ///< at kPercentiles
-    double entropy = 0;               ///< bits per pixel, 0..8
+    double entropy = 0;               ///< bits per pixel, 0..8 (0..16 for 16-bit values)
 };
 
 /// The percentiles reported, in order.
@@ -27,6 +28,10 @@ inline constexpr std::array<double, 6> kPercentiles{1, 5, 25, 75, 95, 99};
 /// Statistics of one channel's histogram; all zero (count 0) for an empty histogram.
 ChannelStatistics channelStatistics(const std::string& name,
                                     const std::array<std::uint64_t, 256>& counts);
+
+/// The same from counts of the values 0 ... size-1 (a 16-bit channel's 65,536 exact bins).
+ChannelStatistics channelStatistics(const std::string& name,
+                                    const std::vector<std::uint64_t>& countsByValue);
 
 /// CSV with one row per channel: channel,count,min,max,mean,median,mode,stddev,p1,p5,p25,p75,
 /// p95,p99,entropy_bits.

@@ -88,6 +88,16 @@ std::size_t sampleBytes(SampleType type) {
     return type == SampleType::U8 ? 1 : type == SampleType::U16 ? 2 : 4;
 }
 
+void checkImageChannel(int channels, const std::string& channel, const std::string& source) {
+    if (channel == "gray")
+        return;
+    if (channel != "r" && channel != "g" && channel != "b" && channel != "a")
+        throw UsageError("--channel", "'" + channel + "' is not one of gray, r, g, b, a");
+    if (channels == 1 || int(std::string("rgba").find(channel[0])) >= channels)
+        throw UsageError("--channel", source + " has no channel '" + channel + "' (" +
+                                          std::to_string(channels) + " channel(s))");
+}
+
 SamplePlane imagePlane(const HostImage& image, const std::string& channel) {
     validateImage(image);
     SamplePlane plane;
@@ -109,6 +119,7 @@ SamplePlane imagePlane(const HostImage& image, const std::string& channel) {
         else
             storeSample(plane.bytes, pixel, std::uint16_t(v));
     };
+    checkImageChannel(image.channels, channel, image.source);
     int c = -1;
     if (channel == "gray") {
         if (image.channels == 1) {
@@ -123,14 +134,9 @@ SamplePlane imagePlane(const HostImage& image, const std::string& channel) {
             plane.source += " (luma)";
             return plane;
         }
-    } else if (channel == "r" || channel == "g" || channel == "b" || channel == "a") {
-        c = std::string("rgba").find(channel[0]);
-        if (image.channels == 1 || c >= image.channels)
-            throw UsageError("--channel", image.source + " has no channel '" + channel + "' (" +
-                                              std::to_string(image.channels) + " channel(s))");
-        plane.source += " (" + channel + ")";
     } else {
-        throw UsageError("--channel", "'" + channel + "' is not one of gray, r, g, b, a");
+        c = int(std::string("rgba").find(channel[0]));
+        plane.source += " (" + channel + ")";
     }
     for (std::size_t i = 0; i < pixels; ++i)
         store(i, value(i, c));
@@ -404,7 +410,7 @@ std::string LargeBinGeometry::describe() const {
 LargeBinMethod autoLargeBinMethod(const DeviceInfo& device, const BinSpec& spec) {
     if (device.type == DeviceType::Cpu)
         return LargeBinMethod::Private;
-    if (spec.slots() * 4 + 1024 <= device.localMemBytes)
+    if (spec.slotCount() * 4 + 1024 <= device.localMemBytes)
         return LargeBinMethod::Multipass;
     return LargeBinMethod::Local16;
 }
@@ -417,7 +423,7 @@ LargeBinGeometry planLargeBinGeometry(const DeviceInfo& device, const BinSpec& s
     g.method = method;
     const bool cpu = device.type == DeviceType::Cpu;
     const std::size_t cus = std::max<std::size_t>(1, device.computeUnits);
-    const std::size_t slots = spec.slots();
+    const std::size_t slots = spec.slotCount();
     // CUDA reserves 1 KiB of shared memory per block on compute capability 8.0 and later (CUDA
     // C++ Programming Guide, "Shared Memory" of 8.x/9.0): NVIDIA's OpenCL refuses a 48 KiB
     // local buffer with CL_OUT_OF_RESOURCES (H100, driver 580). Leave 1 KiB on every GPU.
@@ -594,7 +600,7 @@ LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::s
         cl::Program program = device.program("largebin", p.buildOptions);
         const cl::Context& ctx = device.context();
         cl::CommandQueue& q = device.queue();
-        const std::size_t slots = spec.slots();
+        const std::size_t slots = spec.slotCount();
         const BinParams params = binParams(spec);
         const std::vector<float> edgeTable =
             isInteger(spec.type) ? std::vector<float>{0.0f} : floatEdges(spec);
@@ -677,9 +683,9 @@ LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::s
             return profiledMs(events);
         };
         p.stats = timeRepeated(repeats, once, cancel);
-        p.slots.resize(slots);
-        q.enqueueReadBuffer(hist, CL_TRUE, 0, slots * sizeof(cl_uint), p.slots.data());
-        p.detail = firstHistogramMismatch(reference, p.slots);
+        p.deviceSlots.resize(slots);
+        q.enqueueReadBuffer(hist, CL_TRUE, 0, slots * sizeof(cl_uint), p.deviceSlots.data());
+        p.detail = firstHistogramMismatch(reference, p.deviceSlots);
         p.status = p.detail.empty() ? Status::Verified : Status::Mismatch;
         if (!p.detail.empty())
             p.mismatchedBins = std::stoul(p.detail);

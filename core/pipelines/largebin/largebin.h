@@ -75,6 +75,10 @@ struct SamplePlane {
 /// Throws UsageError("--channel") for a channel the image does not have.
 SamplePlane imagePlane(const HostImage& image, const std::string& channel);
 
+/// imagePlane's check alone: throws UsageError("--channel") unless an image of `channels`
+/// channels (named `source` in the message) has `channel`.
+void checkImageChannel(int channels, const std::string& channel, const std::string& source);
+
 /// Synthetic data for the benchmarks:
 ///   random  uniformly distributed over the whole type (floats: [0, 1))
 ///   skewed  90 % one value, the rest random
@@ -98,7 +102,7 @@ struct BinSpec {
     SampleType type = SampleType::U16;
     int bins = kMaxBins;
     double lo = 0, hi = 65536;
-    std::size_t slots() const { return std::size_t(bins) + 3; } ///< bins, below, above, NaN
+    std::size_t slotCount() const { return std::size_t(bins) + 3; } ///< bins, below, above, NaN
 };
 
 /// The automatic range of `plane` (see above).
@@ -179,7 +183,7 @@ struct LargeBinPoint {
     double gbps = 0;   ///< input bytes / median
     double gsps = 0;   ///< G samples / s
     double percentOfCeiling = 0;
-    std::vector<std::uint32_t> slots; ///< the device's counts (bins, below, above, NaN)
+    std::vector<std::uint32_t> deviceSlots; ///< the device's counts (bins, below, above, NaN)
 };
 
 /// Runs `method` (auto resolved) on the `count` samples of `samples` (uploadPlane): clears,

@@ -251,8 +251,8 @@ LargeBinRun runLargeBin(Device& device, const LargeBinRequest& r, const CancelTo
                                                run.specs.back().reference, m, r.repeats, cancel);
             if (run.ceiling.gbps > 0 && statusRan(p.status))
                 p.percentOfCeiling = 100.0 * p.gbps / run.ceiling.gbps;
-            p.slots.clear();
-            p.slots.shrink_to_fit();
+            p.deviceSlots.clear();
+            p.deviceSlots.shrink_to_fit();
             if (onPoint)
                 onPoint(p);
             if (progress)

@@ -18,9 +18,40 @@ cli_test(image_rgb8 EXIT 0 EXPECT --stdout "41 x 29, 3 channels" --stdout "^veri
          ARGS histogram ${data}/rgb8.png --repeat 1 --verify --channel all)
 cli_test(image_rgba8 EXIT 0 EXPECT --stdout "19 x 13, 4 channels" --stdout "^a +[|]"
          --stdout "^verified: yes" ARGS histogram ${data}/rgba8.png --repeat 1 --verify --channel all)
-cli_test(image_gray16_high_byte EXIT 0 EXPECT --stdout "16-bit" --stdout "high byte"
-         --stdout "^verified: yes"
-         ARGS histogram ${data}/gray16.png --repeat 1 --verify --channel all)
+# 16-bit images: their exact 65,536-bin histogram by the large-bin methods, verified slot by slot.
+cli_test(image_gray16_exact EXIT 0
+         EXPECT --stdout "31 x 17, 1 channel, 16-bit"
+                --stdout "^gray +65536 +[[]0, 65536[]] +0 +0 +[a-z0-9]+ +[0-9.]+ +[0-9.]+ +verified$"
+                --stdout "^gray +527 "
+                --check "test $(wc -l < @W@/g16.csv) -eq 65537"
+                --check "grep -qx 'bin,lo,hi,gray' @W@/g16.csv"
+         ARGS histogram ${data}/gray16.png --repeat 1 --verify --channel all --csv @W@/g16.csv)
+# A 16-bit image whose values lie in 0-255: 256 bins of one each, not all in bin 0 (the high
+# byte), and statistics of the values themselves.
+cli_test(image_low16_statistics EXIT 0
+         EXPECT --stdout "^gray +256 +0 +255 +127[.]50 +127 +0 +73[.]90 .* 8[.]000$"
+                --check "grep -q '^gray,256,0,255,127.5,127,0,' @W@/s.csv"
+         ARGS histogram ${data}/low16.pgm --repeat 1 --stats-csv @W@/s.csv)
+cli_test(image_bins_range EXIT 0
+         EXPECT --stdout "^r +16 +[[]0, 255[]] +0 +0 .* verified$" --stdout "^gray +16 "
+                --check "test $(wc -l < @W@/b.csv) -eq 17"
+                --check "grep -qx 'bin,lo,hi,r,g,b,gray' @W@/b.csv"
+                --check "${check} json @W@/b.json --nonempty channels"
+         ARGS histogram ${data}/rgb8.png --bins 16 --range 0,255 --repeat 1 --csv @W@/b.csv
+              --json @W@/b.json)
+cli_test(image_bins_method EXIT 0 EXPECT --stdout "^gray +1000 .* global .* verified$"
+         ARGS histogram ${data}/gray16.png --bins 1000 --method global --repeat 1)
+cli_test(image16_variant_refused EXIT 2
+         EXPECT --stderr "--variant: tunes the 256-bin pipeline of 8-bit data; a 16-bit image runs the large-bin methods"
+         ARGS histogram ${data}/gray16.png --variant banked)
+cli_test(image_bins_stages_refused EXIT 2 EXPECT --stderr "--stages: tunes the 256-bin pipeline"
+         ARGS histogram ${data}/rgb8.png --bins 100 --stages)
+cli_test(image_bins_zero EXIT 2 EXPECT --stderr "--bins: 0 is out of range"
+         ARGS histogram ${data}/rgb8.png --bins 0)
+cli_test(image_bins_too_many EXIT 2 EXPECT --stderr "--bins: 65537 is out of range"
+         ARGS histogram ${data}/rgb8.png --bins 65537)
+cli_test(image_range_beyond_type EXIT 2 EXPECT --stderr "--range: for u8 samples LO and HI are whole numbers from 0 to 256"
+         ARGS histogram ${data}/rgb8.png --range 0,1000)
 cli_test(image_jpeg EXIT 0 EXPECT --stdout "48 x 32, 3 channels" --stdout "^verified: yes"
          ARGS histogram ${data}/rgb.jpg --repeat 1 --verify)
 cli_test(channel_g EXIT 0 EXPECT --check "${check} csv @W@/g.csv --header bin,g --total 1189"

@@ -65,10 +65,10 @@ TEST(DashboardRegistry, ListsTheBuiltInPipelinesCeilingsFirst) {
     const std::vector<std::string> all = names(dashboardPipelines());
     ASSERT_GE(all.size(), 13u);
     const std::vector<std::string> first(all.begin(), all.begin() + 13);
-    EXPECT_EQ(first, (std::vector<std::string>{"read-only", "copy", "histogram256", "blur3x3",
-                                               "scan", "equalize", "largebin", "reverse",
-                                               "h2d-pageable", "h2d-pinned", "d2h-pageable",
-                                               "d2h-pinned", "d2d"}));
+    EXPECT_EQ(first,
+              (std::vector<std::string>{"read-only", "copy", "histogram256", "blur3x3", "scan",
+                                        "equalize", "largebin", "reverse", "h2d-pageable",
+                                        "h2d-pinned", "d2h-pageable", "d2h-pinned", "d2d"}));
     for (const DashboardPipeline& p : dashboardPipelines()) {
         EXPECT_FALSE(p.description.empty()) << p.name;
         EXPECT_TRUE(bool(p.run)) << p.name;

@@ -28,8 +28,24 @@ int percentileOf(std::vector<int> sorted, double p) {
     return sorted[rank - 1];
 }
 
+// 16-bit values: the same statistics from their 65,536 exact bins.
+TEST(ChannelStatistics, SixteenBitValuesFromTheirExactBins) {
+    std::vector<std::uint64_t> counts(65536, 0);
+    counts[0] = 1;
+    counts[1000] = 2;
+    counts[65535] = 1;
+    const ChannelStatistics s = channelStatistics("gray", counts);
+    EXPECT_EQ(s.count, 4u);
+    EXPECT_EQ(s.min, 0);
+    EXPECT_EQ(s.max, 65535);
+    EXPECT_DOUBLE_EQ(s.mean, (0 + 2000 + 65535) / 4.0);
+    EXPECT_EQ(s.median, 1000);
+    EXPECT_EQ(s.mode, 1000);
+    EXPECT_DOUBLE_EQ(s.entropy, 1.5); // p = 1/4, 1/2, 1/4
+}
+
 TEST(ChannelStatistics, EmptyHistogramIsAllZero) {
-    const ChannelStatistics s = channelStatistics("gray", {});
+    const ChannelStatistics s = channelStatistics("gray", std::array<std::uint64_t, 256>{});
     EXPECT_EQ(s.name, "gray");
     EXPECT_EQ(s.count, 0u);
     EXPECT_EQ(s.min, 0);

@@ -1,0 +1,205 @@
+#include "pipelines/largebin/imagehistogram.h"
+
+#include "report/files.h"
+#include "report/json.h"
+#include "report/table.h"
+#include "report/text.h"
+#include "runtime/errors.h"
+
+#include <cstring>
+#include <sstream>
+
+namespace histlab {
+
+std::vector<std::string> imageBinChannels(const HostImage& image, const std::string& selection) {
+    if (selection != "all")
+        return {selection};
+    if (image.channels == 1)
+        return {"gray"};
+    std::vector<std::string> names{"r", "g", "b"};
+    if (image.channels == 4)
+        names.push_back("a");
+    names.push_back("gray");
+    return names;
+}
+
+namespace {
+
+/// Counts of every value of an integer plane (256 or 65,536 of them): the statistics' input.
+std::vector<std::uint64_t> countsByValue(const SamplePlane& plane) {
+    std::vector<std::uint64_t> counts(plane.type == SampleType::U8 ? 256 : 65536, 0);
+    if (plane.type == SampleType::U8) {
+        for (std::uint8_t v : plane.bytes)
+            ++counts[v];
+    } else {
+        for (std::size_t i = 0; i < plane.count(); ++i) {
+            std::uint16_t v;
+            std::memcpy(&v, plane.bytes.data() + 2 * i, 2);
+            ++counts[v];
+        }
+    }
+    return counts;
+}
+
+} // namespace
+
+ImageBinsRun runImageBins(Device& device, const HostImage& image, const ImageBinsRequest& request,
+                          const CancelToken& cancel) {
+    validateImage(image);
+    ImageBinsRun run;
+    run.device = device.info();
+    run.width = image.width;
+    run.height = image.height;
+    run.channels = image.channels;
+    run.depth = image.depth;
+    run.input = image.source;
+    for (const std::string& name : request.channels) {
+        cancel.throwIfCancelled();
+        const SamplePlane plane = imagePlane(image, name);
+        ImageChannelBins c;
+        c.name = name;
+        c.spec = makeBinSpec(plane, request.bins ? request.bins : defaultBins(plane.type),
+                             request.range);
+        c.histogram = largeHistogramReference(plane, c.spec);
+        const cl::Buffer buffer = uploadPlane(device, plane);
+        c.point = runLargeBinPoint(device, buffer, plane.count(), c.spec, c.histogram,
+                                   request.method, request.repeats, cancel);
+        c.point.deviceSlots.clear();
+        c.statistics = channelStatistics(name, countsByValue(plane));
+        run.results.push_back(std::move(c));
+    }
+    return run;
+}
+
+std::vector<ChannelStatistics> imageBinsStatistics(const ImageBinsRun& run) {
+    std::vector<ChannelStatistics> stats;
+    for (const ImageChannelBins& c : run.results)
+        stats.push_back(c.statistics);
+    return stats;
+}
+
+std::string imageBinsText(const ImageBinsRun& run) {
+    std::ostringstream out;
+    out << deviceLine(run.device) << '\n';
+    out << "input: " << run.input << ", " << run.width << " x " << run.height << ", "
+        << run.channels << (run.channels == 1 ? " channel, " : " channels, ") << run.depth
+        << "-bit\n";
+    using A = TextTable::Align;
+    TextTable table({{"channel", A::Left},
+                     {"bins"},
+                     {"range", A::Left},
+                     {"below"},
+                     {"above"},
+                     {"method", A::Left},
+                     {"median ms"},
+                     {"GB/s"},
+                     {"status", A::Left}});
+    for (const ImageChannelBins& c : run.results) {
+        const LargeBinPoint& p = c.point;
+        const bool ran = statusRan(p.status);
+        std::ostringstream range;
+        range.precision(9);
+        range << "[" << c.spec.lo << ", " << c.spec.hi << "]";
+        table.add({c.name, std::to_string(c.spec.bins), range.str(),
+                   std::to_string(c.histogram.below), std::to_string(c.histogram.above),
+                   largeBinMethodName(p.method), ran ? fixedText(p.stats.medianMs, 4) : "-",
+                   ran ? fixedText(p.gbps, 2) : "-", statusText(p.status, p.detail)});
+    }
+    out << table.text();
+    for (const ImageChannelBins& c : run.results)
+        out << c.name << std::string(c.name.size() < 5 ? 5 - c.name.size() : 1, ' ') << "|"
+            << sparkline(c.histogram.counts.data(), c.histogram.counts.size()) << "| binned "
+            << c.histogram.total() << '\n';
+    std::vector<TextTable::Column> statColumns{
+        {"stats", A::Left}, {"pixels"}, {"min"},  {"max"},
+        {"mean"},           {"median"}, {"mode"}, {"std.dev"}};
+    for (double pct : kPercentiles) {
+        std::ostringstream label;
+        label << 'p' << pct;
+        statColumns.push_back({label.str()});
+    }
+    statColumns.push_back({"entropy"});
+    TextTable stats(std::move(statColumns));
+    for (const ImageChannelBins& c : run.results) {
+        const ChannelStatistics& st = c.statistics;
+        std::vector<std::string> cells{st.name,
+                                       std::to_string(st.count),
+                                       std::to_string(st.min),
+                                       std::to_string(st.max),
+                                       fixedText(st.mean, 2),
+                                       std::to_string(st.median),
+                                       std::to_string(st.mode),
+                                       fixedText(st.stddev, 2)};
+        for (int pct : st.percentiles)
+            cells.push_back(std::to_string(pct));
+        cells.push_back(fixedText(st.entropy, 3));
+        stats.add(std::move(cells));
+    }
+    out << stats.text();
+    out << "statistics: of the exact values (every value its own bin), whatever --bins\n";
+    return out.str();
+}
+
+std::string imageBinsCsv(const ImageBinsRun& run) {
+    if (run.results.empty())
+        return "bin,lo,hi\n";
+    // Every channel shares the first one's bins (the same request on planes of one type).
+    const BinSpec& spec = run.results.front().spec;
+    std::vector<std::string> columns{"bin", "lo", "hi"};
+    for (const ImageChannelBins& c : run.results)
+        columns.push_back(c.name);
+    Table table(columns);
+    const double w = (spec.hi - spec.lo) / spec.bins;
+    for (int i = 0; i < spec.bins; ++i) {
+        table.row()
+            .add(i)
+            .add(spec.lo + double(i) * w)
+            .add(i + 1 == spec.bins ? spec.hi : spec.lo + double(i + 1) * w);
+        for (const ImageChannelBins& c : run.results)
+            table.add(c.histogram.counts[std::size_t(i)]);
+    }
+    return table.csv();
+}
+
+std::string imageBinsJson(const ImageBinsRun& run) {
+    Json channels = Json::array();
+    for (const ImageChannelBins& c : run.results) {
+        const LargeBinPoint& p = c.point;
+        const ChannelStatistics& st = c.statistics;
+        channels.push_back({{"name", c.name},
+                            {"bins", c.spec.bins},
+                            {"lo", c.spec.lo},
+                            {"hi", c.spec.hi},
+                            {"below", c.histogram.below},
+                            {"above", c.histogram.above},
+                            {"method", largeBinMethodName(p.method)},
+                            {"geometry", p.geometry},
+                            {"status", statusName(p.status)},
+                            {"detail", p.detail},
+                            {"timing", timingJson(p.stats)},
+                            {"gbps", p.gbps},
+                            {"statistics",
+                             {{"count", st.count},
+                              {"min", st.min},
+                              {"max", st.max},
+                              {"mean", st.mean},
+                              {"median", st.median},
+                              {"mode", st.mode},
+                              {"stddev", st.stddev},
+                              {"entropy_bits", st.entropy}}},
+                            {"counts", c.histogram.counts}});
+    }
+    return jsonText({{"tool", "histlab-cli histogram"},
+                     {"date", utcTimestamp()},
+                     {"bin_rule", "NumPy histogram, uniform bins over [lo, hi], last bin closed"},
+                     {"device", deviceJson(run.device)},
+                     {"input",
+                      {{"source", run.input},
+                       {"width", run.width},
+                       {"height", run.height},
+                       {"channels", run.channels},
+                       {"depth", run.depth}}},
+                     {"channels", std::move(channels)}});
+}
+
+} // namespace histlab
