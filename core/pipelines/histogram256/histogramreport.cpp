@@ -187,28 +187,7 @@ std::string histogramText(const HistogramRun& run) {
             << sparkline(h.counts.data(), h.counts.size()) << "| total " << total << ", mode "
             << mode << " (" << peak << ")\n";
     }
-    std::vector<TextTable::Column> statColumns{
-        {"stats", A::Left}, {"pixels"}, {"min"},  {"max"},
-        {"mean"},           {"median"}, {"mode"}, {"std.dev"}};
-    for (double p : kPercentiles)
-        statColumns.push_back({percentileLabel(p)});
-    statColumns.push_back({"entropy"});
-    TextTable stats(std::move(statColumns));
-    for (const ChannelStatistics& st : statisticsOf(run.histograms)) {
-        std::vector<std::string> cells{st.name,
-                                       std::to_string(st.count),
-                                       std::to_string(st.min),
-                                       std::to_string(st.max),
-                                       fixedText(st.mean, 2),
-                                       std::to_string(st.median),
-                                       std::to_string(st.mode),
-                                       fixedText(st.stddev, 2)};
-        for (int p : st.percentiles)
-            cells.push_back(std::to_string(p));
-        cells.push_back(fixedText(st.entropy, 3));
-        stats.add(std::move(cells));
-    }
-    out << stats.text();
+    out << statisticsText(statisticsOf(run.histograms));
     printVerified(out, run.verified, run.verifyDetail, true);
     return out.str();
 }

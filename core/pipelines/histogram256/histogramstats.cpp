@@ -1,5 +1,7 @@
 #include "pipelines/histogram256/histogramstats.h"
 
+#include "report/text.h"
+
 #include <cmath>
 #include <sstream>
 
@@ -74,6 +76,34 @@ ChannelStatistics channelStatistics(const std::string& name,
 ChannelStatistics channelStatistics(const std::string& name,
                                     const std::vector<std::uint64_t>& countsByValue) {
     return statisticsOfCounts(name, countsByValue.data(), countsByValue.size());
+}
+
+std::string statisticsText(const std::vector<ChannelStatistics>& stats) {
+    using A = TextTable::Align;
+    std::vector<TextTable::Column> columns{{"stats", A::Left}, {"pixels"}, {"min"},  {"max"},
+                                           {"mean"},           {"median"}, {"mode"}, {"std.dev"}};
+    for (double p : kPercentiles) {
+        std::string label = "p"; // appended, not "p" + ...: GCC 12 at -O3 warns wrongly
+        label += std::to_string(int(p));
+        columns.push_back({label});
+    }
+    columns.push_back({"entropy"});
+    TextTable table(std::move(columns));
+    for (const ChannelStatistics& st : stats) {
+        std::vector<std::string> cells{st.name,
+                                       std::to_string(st.count),
+                                       std::to_string(st.min),
+                                       std::to_string(st.max),
+                                       fixedText(st.mean, 2),
+                                       std::to_string(st.median),
+                                       std::to_string(st.mode),
+                                       fixedText(st.stddev, 2)};
+        for (int p : st.percentiles)
+            cells.push_back(std::to_string(p));
+        cells.push_back(fixedText(st.entropy, 3));
+        table.add(std::move(cells));
+    }
+    return table.text();
 }
 
 std::string statisticsCsv(const std::vector<ChannelStatistics>& stats) {

@@ -33,6 +33,10 @@ ChannelStatistics channelStatistics(const std::string& name,
 ChannelStatistics channelStatistics(const std::string& name,
                                     const std::vector<std::uint64_t>& countsByValue);
 
+/// The statistics as a table for people: stats, pixels, min, max, mean, median, mode, std.dev,
+/// the percentiles, entropy; one row per channel.
+std::string statisticsText(const std::vector<ChannelStatistics>& stats);
+
 /// CSV with one row per channel: channel,count,min,max,mean,median,mode,stddev,p1,p5,p25,p75,
 /// p95,p99,entropy_bits.
 std::string statisticsCsv(const std::vector<ChannelStatistics>& stats);

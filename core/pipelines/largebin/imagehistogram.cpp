@@ -110,32 +110,7 @@ std::string imageBinsText(const ImageBinsRun& run) {
         out << c.name << std::string(c.name.size() < 5 ? 5 - c.name.size() : 1, ' ') << "|"
             << sparkline(c.histogram.counts.data(), c.histogram.counts.size()) << "| binned "
             << c.histogram.total() << '\n';
-    std::vector<TextTable::Column> statColumns{
-        {"stats", A::Left}, {"pixels"}, {"min"},  {"max"},
-        {"mean"},           {"median"}, {"mode"}, {"std.dev"}};
-    for (double pct : kPercentiles) {
-        std::ostringstream label;
-        label << 'p' << pct;
-        statColumns.push_back({label.str()});
-    }
-    statColumns.push_back({"entropy"});
-    TextTable stats(std::move(statColumns));
-    for (const ImageChannelBins& c : run.results) {
-        const ChannelStatistics& st = c.statistics;
-        std::vector<std::string> cells{st.name,
-                                       std::to_string(st.count),
-                                       std::to_string(st.min),
-                                       std::to_string(st.max),
-                                       fixedText(st.mean, 2),
-                                       std::to_string(st.median),
-                                       std::to_string(st.mode),
-                                       fixedText(st.stddev, 2)};
-        for (int pct : st.percentiles)
-            cells.push_back(std::to_string(pct));
-        cells.push_back(fixedText(st.entropy, 3));
-        stats.add(std::move(cells));
-    }
-    out << stats.text();
+    out << statisticsText(imageBinsStatistics(run));
     out << "statistics: of the exact values (every value its own bin), whatever --bins\n";
     return out.str();
 }
