@@ -22,13 +22,6 @@ void printVerified(std::ostream& out, const std::optional<bool>& verified,
         out << "verified: not checked (add --verify)\n";
 }
 
-/// "p95": a percentile's column and key.
-std::string percentileLabel(double percentile) {
-    std::string label = "p"; // appended, not "p" + ...: GCC 12 at -O3 warns wrongly (PR 105329)
-    label += std::to_string(int(percentile));
-    return label;
-}
-
 } // namespace
 
 Table histogramTable(const std::vector<ChannelHistogram>& histograms) {
@@ -81,20 +74,7 @@ std::string histogramJson(const HistogramRun& run) {
     Json statistics = Json::array();
     Json histograms = Json::object();
     for (const ChannelHistogram& h : run.histograms) {
-        const ChannelStatistics st = channelStatistics(h.name, h.counts);
-        Json percentiles = Json::object();
-        for (std::size_t k = 0; k < kPercentiles.size(); ++k)
-            percentiles[percentileLabel(kPercentiles[k])] = st.percentiles[k];
-        statistics.push_back({{"channel", st.name},
-                              {"count", st.count},
-                              {"min", st.min},
-                              {"max", st.max},
-                              {"mean", st.mean},
-                              {"median", st.median},
-                              {"mode", st.mode},
-                              {"stddev", st.stddev},
-                              {"percentiles", std::move(percentiles)},
-                              {"entropy_bits", st.entropy}});
+        statistics.push_back(statisticsJson(channelStatistics(h.name, h.counts)));
         histograms[h.name] = h.counts;
     }
     Json j{{"tool", "histlab-cli histogram"},

@@ -19,6 +19,13 @@ int valueAtRank(const std::uint64_t* counts, std::size_t values, std::uint64_t r
     return int(values) - 1;
 }
 
+// "p95": a percentile's column and key.
+std::string percentileLabel(double percentile) {
+    std::string label = "p"; // appended, not "p" + ...: GCC 12 at -O3 warns wrongly (PR 105329)
+    label += std::to_string(int(percentile));
+    return label;
+}
+
 // Nearest rank of percentile p among n values: ceil(p / 100 * n), at least 1.
 std::uint64_t nearestRank(double p, std::uint64_t n) {
     const auto r = static_cast<std::uint64_t>(std::ceil(p / 100.0 * double(n)));
@@ -78,15 +85,29 @@ ChannelStatistics channelStatistics(const std::string& name,
     return statisticsOfCounts(name, countsByValue.data(), countsByValue.size());
 }
 
+Json statisticsJson(const ChannelStatistics& st) {
+    Json percentiles = Json::object();
+    for (std::size_t k = 0; k < kPercentiles.size(); ++k) {
+        percentiles[percentileLabel(kPercentiles[k])] = st.percentiles[k];
+    }
+    return {{"channel", st.name},
+            {"count", st.count},
+            {"min", st.min},
+            {"max", st.max},
+            {"mean", st.mean},
+            {"median", st.median},
+            {"mode", st.mode},
+            {"stddev", st.stddev},
+            {"percentiles", std::move(percentiles)},
+            {"entropy_bits", st.entropy}};
+}
+
 std::string statisticsText(const std::vector<ChannelStatistics>& stats) {
     using A = TextTable::Align;
     std::vector<TextTable::Column> columns{{"stats", A::Left}, {"pixels"}, {"min"},  {"max"},
                                            {"mean"},           {"median"}, {"mode"}, {"std.dev"}};
-    for (double p : kPercentiles) {
-        std::string label = "p"; // appended, not "p" + ...: GCC 12 at -O3 warns wrongly
-        label += std::to_string(int(p));
-        columns.push_back({label});
-    }
+    for (double p : kPercentiles)
+        columns.push_back({percentileLabel(p)});
     columns.push_back({"entropy"});
     TextTable table(std::move(columns));
     for (const ChannelStatistics& st : stats) {

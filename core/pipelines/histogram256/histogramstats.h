@@ -3,6 +3,8 @@
 // 8-bit data, 65,536 for 16-bit). Percentiles are nearest-rank: the smallest value v whose
 // cumulative count reaches p % of the pixels (so the 50th percentile is the lower median). Entropy
 // is Shannon's, in bits.
+#include "report/json.h"
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -36,6 +38,10 @@ ChannelStatistics channelStatistics(const std::string& name,
 /// The statistics as a table for people: stats, pixels, min, max, mean, median, mode, std.dev,
 /// the percentiles, entropy; one row per channel.
 std::string statisticsText(const std::vector<ChannelStatistics>& stats);
+
+/// One channel's statistics as JSON: channel, count, min, max, mean, median, mode, stddev,
+/// percentiles {"p1": ...}, entropy_bits.
+Json statisticsJson(const ChannelStatistics& st);
 
 /// CSV with one row per channel: channel,count,min,max,mean,median,mode,stddev,p1,p5,p25,p75,
 /// p95,p99,entropy_bits.

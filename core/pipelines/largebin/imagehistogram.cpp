@@ -153,15 +153,7 @@ std::string imageBinsJson(const ImageBinsRun& run) {
                             {"detail", p.detail},
                             {"timing", timingJson(p.stats)},
                             {"gbps", p.gbps},
-                            {"statistics",
-                             {{"count", st.count},
-                              {"min", st.min},
-                              {"max", st.max},
-                              {"mean", st.mean},
-                              {"median", st.median},
-                              {"mode", st.mode},
-                              {"stddev", st.stddev},
-                              {"entropy_bits", st.entropy}}},
+                            {"statistics", statisticsJson(st)},
                             {"counts", c.histogram.counts}});
     }
     return jsonText({{"tool", "histlab-cli histogram"},
