@@ -30,18 +30,6 @@ template <typename T> void storeSample(std::vector<std::uint8_t>& bytes, std::si
     std::memcpy(bytes.data() + i * sizeof(T), &v, sizeof(T));
 }
 
-double sampleAsDouble(const SamplePlane& plane, std::size_t i) {
-    switch (plane.type) {
-    case SampleType::U8:
-        return plane.bytes[i];
-    case SampleType::U16:
-        return sampleAt<std::uint16_t>(plane, i);
-    case SampleType::F32:
-        return sampleAt<float>(plane, i);
-    }
-    return 0;
-}
-
 bool isInteger(SampleType t) {
     return t != SampleType::F32;
 }
@@ -61,6 +49,18 @@ FloatRule floatRule(const BinSpec& spec) {
 }
 
 } // namespace
+
+double sampleValue(const SamplePlane& plane, std::size_t i) {
+    switch (plane.type) {
+    case SampleType::U8:
+        return plane.bytes[i];
+    case SampleType::U16:
+        return sampleAt<std::uint16_t>(plane, i);
+    case SampleType::F32:
+        return sampleAt<float>(plane, i);
+    }
+    return 0;
+}
 
 SampleType parseSampleType(const std::string& name) {
     if (name == "u8")
@@ -308,7 +308,7 @@ LargeHistogram largeHistogramReference(const SamplePlane& plane, const BinSpec& 
     const std::vector<float> edges = isInteger(spec.type) ? std::vector<float>{} : floatEdges(spec);
     const std::uint32_t bins = std::uint32_t(spec.bins);
     for (std::size_t i = 0; i < plane.count(); ++i) {
-        const std::uint32_t s = referenceSlot(spec, edges, sampleAsDouble(plane, i));
+        const std::uint32_t s = referenceSlot(spec, edges, sampleValue(plane, i));
         if (s < bins)
             ++h.counts[s];
         else if (s == bins)

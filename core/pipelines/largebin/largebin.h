@@ -70,6 +70,9 @@ struct SamplePlane {
     std::size_t count() const { return bytes.size() / sampleBytes(type); }
 };
 
+/// Sample i of a plane as a double (exact for every type).
+double sampleValue(const SamplePlane& plane, std::size_t i);
+
 /// The plane of an image's channel: "gray" (the image itself when it has one channel, else its
 /// luma: OpenCV's fixed-point BGR2GRAY weights, for 16-bit data too), "r", "g", "b" or "a".
 /// Throws UsageError("--channel") for a channel the image does not have.

@@ -1,0 +1,139 @@
+#include "pipelines/largebin/joint.h"
+
+#include "pipelines/options.h"
+#include "runtime/errors.h"
+
+#include <cmath>
+
+namespace histlab {
+
+std::pair<int, int> parseJointBins(const std::string& text) {
+    const std::size_t comma = text.find(',');
+    if (comma == std::string::npos) {
+        const int b = int(parseWholeNumber("--bins", text, 1, kMaxJointBinsPerAxis));
+        return {b, b};
+    }
+    return {int(parseWholeNumber("--bins", text.substr(0, comma), 1, kMaxJointBinsPerAxis)),
+            int(parseWholeNumber("--bins", text.substr(comma + 1), 1, kMaxJointBinsPerAxis))};
+}
+
+JointSpec makeJointSpec(const SamplePlane& a, const SamplePlane& b, int binsA, int binsB,
+                        const std::optional<BinRange>& rangeA,
+                        const std::optional<BinRange>& rangeB) {
+    if (a.count() != b.count())
+        throw InputError(a.source + " and " + b.source + " differ in size (" +
+                         std::to_string(a.count()) + " and " + std::to_string(b.count()) +
+                         " samples)");
+    if (a.type != b.type)
+        throw InputError(a.source + " and " + b.source + " differ in sample type (" +
+                         sampleTypeName(a.type) + " and " + sampleTypeName(b.type) + ")");
+    for (int bins : {binsA, binsB})
+        if (bins < 1 || bins > kMaxJointBinsPerAxis)
+            throw UsageError("--bins", std::to_string(bins) + " is not from 1 to 1024 per axis");
+    return {makeBinSpec(a, binsA, rangeA), makeBinSpec(b, binsB, rangeB)};
+}
+
+std::uint64_t JointHistogram::counted() const {
+    std::uint64_t n = 0;
+    for (std::uint64_t c : counts)
+        n += c;
+    return n;
+}
+
+std::vector<std::uint64_t> JointHistogram::marginalA() const {
+    std::vector<std::uint64_t> m(std::size_t(binsA), 0);
+    for (int i = 0; i < binsA; ++i)
+        for (int j = 0; j < binsB; ++j)
+            m[std::size_t(i)] += counts[std::size_t(i) * std::size_t(binsB) + std::size_t(j)];
+    return m;
+}
+
+std::vector<std::uint64_t> JointHistogram::marginalB() const {
+    std::vector<std::uint64_t> m(std::size_t(binsB), 0);
+    for (int i = 0; i < binsA; ++i)
+        for (int j = 0; j < binsB; ++j)
+            m[std::size_t(j)] += counts[std::size_t(i) * std::size_t(binsB) + std::size_t(j)];
+    return m;
+}
+
+JointHistogram jointHistogramReference(const SamplePlane& a, const SamplePlane& b,
+                                       const JointSpec& spec,
+                                       const std::vector<std::uint8_t>& mask) {
+    JointHistogram h;
+    h.binsA = spec.a.bins;
+    h.binsB = spec.b.bins;
+    h.counts.assign(spec.cells(), 0);
+    const std::vector<float> edgesA =
+        a.type == SampleType::F32 ? floatEdges(spec.a) : std::vector<float>{};
+    const std::vector<float> edgesB =
+        b.type == SampleType::F32 ? floatEdges(spec.b) : std::vector<float>{};
+    for (std::size_t k = 0; k < a.count(); ++k) {
+        const std::uint32_t i = referenceSlot(spec.a, edgesA, sampleValue(a, k));
+        const std::uint32_t j = referenceSlot(spec.b, edgesB, sampleValue(b, k));
+        if ((!mask.empty() && mask[k] == 0) || i >= std::uint32_t(spec.a.bins) ||
+            j >= std::uint32_t(spec.b.bins))
+            ++h.leftOut;
+        else
+            ++h.counts[std::size_t(i) * std::size_t(spec.b.bins) + j];
+    }
+    return h;
+}
+
+double entropyBits(const std::vector<std::uint64_t>& counts) {
+    long double n = 0;
+    for (std::uint64_t c : counts)
+        n += c;
+    if (n == 0)
+        return 0;
+    long double h = 0;
+    for (std::uint64_t c : counts)
+        if (c) {
+            const long double p = c / n;
+            h -= p * std::log2(p);
+        }
+    return double(h) + 0.0; // + 0.0 turns -0 into 0
+}
+
+MutualInformation mutualInformation(const JointHistogram& h) {
+    MutualInformation m;
+    m.entropyA = entropyBits(h.marginalA());
+    m.entropyB = entropyBits(h.marginalB());
+    m.jointEntropy = entropyBits(h.counts);
+    m.mi = m.entropyA + m.entropyB - m.jointEntropy;
+    const double sum = m.entropyA + m.entropyB, product = m.entropyA * m.entropyB;
+    if (m.jointEntropy > 0)
+        m.nmiStudholme = sum / m.jointEntropy;
+    if (sum > 0)
+        m.nmiArithmetic = 2 * m.mi / sum;
+    if (product > 0)
+        m.nmiGeometric = m.mi / std::sqrt(product);
+    return m;
+}
+
+std::string firstJointMismatch(const JointHistogram& reference,
+                               const std::vector<std::uint32_t>& deviceCells,
+                               std::uint64_t deviceLeftOut) {
+    if (deviceCells.size() != reference.counts.size())
+        return "the device returned " + std::to_string(deviceCells.size()) + " cells, not " +
+               std::to_string(reference.counts.size());
+    std::size_t differ = 0, first = 0;
+    for (std::size_t c = 0; c < deviceCells.size(); ++c)
+        if (deviceCells[c] != reference.counts[c] && differ++ == 0)
+            first = c;
+    if (differ) {
+        std::string text = std::to_string(differ);
+        text += differ == 1 ? " cell differs; cell (" : " cells differ; cell (";
+        text += std::to_string(first / std::size_t(reference.binsB));
+        text += ", ";
+        text += std::to_string(first % std::size_t(reference.binsB));
+        text += "): device " + std::to_string(deviceCells[first]);
+        text += ", CPU reference " + std::to_string(reference.counts[first]);
+        return text;
+    }
+    if (deviceLeftOut != reference.leftOut)
+        return "pairs left out: device " + std::to_string(deviceLeftOut) + ", CPU reference " +
+               std::to_string(reference.leftOut);
+    return "";
+}
+
+} // namespace histlab

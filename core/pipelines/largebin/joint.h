@@ -1,0 +1,77 @@
+#pragma once
+// Joint 2-D histograms of two planes of the same size (two images, or two channels of one), an
+// optional mask (non-zero = counted), their marginals, entropies and mutual information.
+//
+// Each axis bins by the large-bin rule (largebin.h: NumPy's uniform bins over [lo, hi], the last
+// closed). A pair is counted in cell (i, j) = (bin of a, bin of b) when both values are in their
+// ranges and the mask is non-zero there; every other pair is left out and counted apart.
+//
+// From the counted pairs, in double precision, with p = count / counted and 0 log 0 = 0:
+//   H(A), H(B)  Shannon entropies of the marginals, in bits
+//   H(A,B)      of the joint histogram
+//   MI          H(A) + H(B) - H(A,B)
+//   NMI         Studholme's (H(A) + H(B)) / H(A,B) (scikit-image's normalized_mutual_information),
+//               2 MI / (H(A) + H(B)) and MI / sqrt(H(A) H(B)); NaN where the denominator is 0
+//               (all pairs in one cell, or one image constant)
+#include "pipelines/largebin/largebin.h"
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace histlab {
+
+/// Bins per axis of a joint histogram.
+inline constexpr int kMaxJointBinsPerAxis = 1024;
+
+/// "BX,BY" or "B" (both axes): whole numbers from 1 to 1024; throws UsageError("--bins").
+std::pair<int, int> parseJointBins(const std::string& text);
+
+struct JointSpec {
+    BinSpec a, b;
+    std::size_t cells() const { return std::size_t(a.bins) * std::size_t(b.bins); }
+};
+
+/// Checks and completes the spec of two planes: the same sample count (else InputError naming
+/// both sources and sizes), the same type (else InputError), bins per axis from 1 to 1024 (else
+/// UsageError("--bins")); each range as makeBinSpec.
+JointSpec makeJointSpec(const SamplePlane& a, const SamplePlane& b, int binsA, int binsB,
+                        const std::optional<BinRange>& rangeA,
+                        const std::optional<BinRange>& rangeB);
+
+struct JointHistogram {
+    int binsA = 0, binsB = 0;
+    std::vector<std::uint64_t> counts; ///< row-major: counts[i * binsB + j]
+    std::uint64_t leftOut = 0;         ///< out of range, NaN, or masked out
+    std::uint64_t counted() const;
+    std::vector<std::uint64_t> marginalA() const; ///< sums over j
+    std::vector<std::uint64_t> marginalB() const; ///< sums over i
+};
+
+/// The CPU reference. `mask`: empty, or one byte per pair (non-zero = counted).
+JointHistogram jointHistogramReference(const SamplePlane& a, const SamplePlane& b,
+                                       const JointSpec& spec,
+                                       const std::vector<std::uint8_t>& mask = {});
+
+struct MutualInformation {
+    double entropyA = 0, entropyB = 0, jointEntropy = 0; ///< bits
+    double mi = 0;                                       ///< bits
+    double nmiStudholme = NAN;                           ///< (H(A) + H(B)) / H(A,B)
+    double nmiArithmetic = NAN;                          ///< 2 MI / (H(A) + H(B))
+    double nmiGeometric = NAN;                           ///< MI / sqrt(H(A) H(B))
+};
+
+/// Entropy in bits of counts (0 for none).
+double entropyBits(const std::vector<std::uint64_t>& counts);
+
+MutualInformation mutualInformation(const JointHistogram& h);
+
+/// "" when the device's cells and left-out count equal the reference, else how many differ and
+/// the first ("2 cells differ; cell (3, 17): device 4, CPU reference 5").
+std::string firstJointMismatch(const JointHistogram& reference,
+                               const std::vector<std::uint32_t>& deviceCells,
+                               std::uint64_t deviceLeftOut);
+
+} // namespace histlab
