@@ -120,8 +120,9 @@ __kernel void hist_global(__global const SAMPLE_T* data, uint n, BinParams p,
 // of one walker are neighbours in the launch, so they read the same data at about the same time
 // and all but the first find it in L2: the data comes from memory about once however many
 // slices there are.
-#define SLICE_OF_GROUP()                                                                       \
-    const uint slots = p.bins + 3;                                                             \
+#define SLICE_OF_GROUP() SLICE_OF_GROUP_OF(p.bins + 3)
+#define SLICE_OF_GROUP_OF(slotCount)                                                           \
+    const uint slots = (slotCount);                                                            \
     const uint first = (get_group_id(0) % passes) * slice;                                     \
     const uint here = min(slice, slots - first);                                               \
     const uint walker = get_group_id(0) / passes;                                              \
@@ -256,4 +257,78 @@ __kernel void reduce_rows(__global const uint* rows, uint nrows, uint slots, uin
     for (uint r = 0; r < nrows; ++r)
         sum += rows[(size_t)r * slots + s] & mask;
     hist[s] = sum;
+}
+
+// Joint histograms of two planes a and b (n samples each) and an optional mask (one byte per
+// pair, non-zero = counted; hasMask 0: every pair): a pair counts in cell i * pb.bins + j when
+// a's value is in bin i and b's in bin j, else in the one "left out" slot after the cells.
+#if SAMPLE_BYTES == 1
+#define MASK_VLOAD(k, m) vload16((k), (m))
+#define MASK_VEC uchar16
+#elif SAMPLE_BYTES == 2
+#define MASK_VLOAD(k, m) vload8((k), (m))
+#define MASK_VEC uchar8
+#else
+#define MASK_VLOAD(k, m) vload4((k), (m))
+#define MASK_VEC uchar4
+#endif
+
+inline uint jointSlot(SAMPLE_T x, SAMPLE_T y, uchar m, const BinParams pa, const BinParams pb,
+                      __global const float* ea, __global const float* eb) {
+    const uint i = binOf(x, pa, ea), j = binOf(y, pb, eb);
+    return (m && i < pa.bins && j < pb.bins) ? i * pb.bins + j : pa.bins * pb.bins;
+}
+
+// Calls BODY(slot) for every pair this work-item owns, as FOR_EACH_SAMPLE.
+#define FOR_EACH_PAIR(first, stride, BODY)                                                     \
+    {                                                                                          \
+        const uint nvec = n / SAMPLES_PER_VEC;                                                 \
+        __global const uint4* va = (__global const uint4*)a;                                   \
+        __global const uint4* vb = (__global const uint4*)b;                                   \
+        for (uint k = (first); k < nvec; k += (stride)) {                                      \
+            const VEC_T sa = AS_SAMPLES(va[k]);                                                \
+            const VEC_T sb = AS_SAMPLES(vb[k]);                                                \
+            MASK_VEC sm = (MASK_VEC)(1);                                                       \
+            if (hasMask)                                                                       \
+                sm = MASK_VLOAD(k, mask);                                                      \
+            for (uint j = 0; j < SAMPLES_PER_VEC; ++j) {                                       \
+                const uint slot =                                                              \
+                    jointSlot(((const SAMPLE_T*)&sa)[j], ((const SAMPLE_T*)&sb)[j],            \
+                              ((const uchar*)&sm)[j], pa, pb, ea, eb);                         \
+                BODY;                                                                          \
+            }                                                                                  \
+        }                                                                                      \
+        for (uint k = nvec * SAMPLES_PER_VEC + (first); k < n; k += (stride)) {                \
+            const uint slot = jointSlot(a[k], b[k], hasMask ? mask[k] : 1, pa, pb, ea, eb);    \
+            BODY;                                                                              \
+        }                                                                                      \
+    }
+
+__kernel void joint_global(__global const SAMPLE_T* a, __global const SAMPLE_T* b,
+                           __global const uchar* mask, uint hasMask, uint n, BinParams pa,
+                           BinParams pb, __global const float* ea, __global const float* eb,
+                           __global uint* hist) {
+    FOR_EACH_PAIR(get_global_id(0), get_global_size(0), atomic_inc(&hist[slot]))
+}
+
+// One local copy of a slice of the cells (and the left-out slot), slices side by side as in
+// hist_local.
+__kernel void joint_local(__global const SAMPLE_T* a, __global const SAMPLE_T* b,
+                          __global const uchar* mask, uint hasMask, uint n, BinParams pa,
+                          BinParams pb, __global const float* ea, __global const float* eb,
+                          __global uint* hist, uint slice, uint passes, __local uint* lh) {
+    SLICE_OF_GROUP_OF(pa.bins * pb.bins + 1)
+    const uint lid = get_local_id(0), lsz = get_local_size(0);
+    for (uint i = lid; i < here; i += lsz)
+        lh[i] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    FOR_EACH_PAIR(walker * lsz + lid, walkers * lsz, {
+        const uint s = slot - first;
+        if (s < here)
+            atomic_inc(&lh[s]);
+    })
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < here; i += lsz)
+        if (lh[i])
+            atomic_add(&hist[first + i], lh[i]);
 }

@@ -1,7 +1,9 @@
 #include "pipelines/largebin/joint.h"
 
+#include "pipelines/largebin/kernelargs.h"
 #include "pipelines/options.h"
 #include "runtime/errors.h"
+#include "runtime/log.h"
 
 #include <cmath>
 
@@ -134,6 +136,81 @@ std::string firstJointMismatch(const JointHistogram& reference,
         return "pairs left out: device " + std::to_string(deviceLeftOut) + ", CPU reference " +
                std::to_string(reference.leftOut);
     return "";
+}
+
+std::vector<LargeBinMethod> jointMethods() {
+    return {LargeBinMethod::Global, LargeBinMethod::Multipass};
+}
+
+JointPoint runJointPoint(Device& device, const cl::Buffer& a, const cl::Buffer& b,
+                         const cl::Buffer* mask, std::size_t n, const JointSpec& spec,
+                         const JointHistogram& reference, LargeBinMethod method, int repeats,
+                         const CancelToken& cancel) {
+    JointPoint p;
+    p.method = method == LargeBinMethod::Auto ? LargeBinMethod::Multipass : method;
+    p.bytes = n * sampleBytes(spec.a.type) * 2 + (mask ? n : 0);
+    const std::size_t slots = spec.cells() + 1;
+    if (p.method != LargeBinMethod::Global && p.method != LargeBinMethod::Multipass) {
+        p.status = Status::NotApplicable;
+        p.detail = std::string(largeBinMethodName(p.method)) +
+                   ": joint histograms run global and multipass";
+        return p;
+    }
+    const LargeBinGeometry g = planSlotGeometry(device.info(), spec.a.type, slots, n, p.method);
+    p.geometry = g.describe();
+    try {
+        checkFloatBins(device, spec.a.type);
+        p.buildOptions = largeBinBuildOptions({spec.a, spec.b});
+        cl::Program program = device.program("largebin", p.buildOptions);
+        cl::CommandQueue& q = device.queue();
+        const LargeBinKernelParams pa = largeBinKernelParams(spec.a),
+                                   pb = largeBinKernelParams(spec.b);
+        const cl::Buffer ea = edgeBuffer(device, spec.a), eb = edgeBuffer(device, spec.b);
+        cl::Buffer hist(device.context(), CL_MEM_READ_WRITE, slots * sizeof(cl_uint));
+        cl::Kernel k(program, p.method == LargeBinMethod::Global ? "joint_global" : "joint_local");
+        k.setArg(0, a);
+        k.setArg(1, b);
+        k.setArg(2, mask ? *mask : a); // not read without a mask
+        k.setArg(3, cl_uint(mask ? 1 : 0));
+        k.setArg(4, cl_uint(n));
+        k.setArg(5, sizeof(pa), &pa);
+        k.setArg(6, sizeof(pb), &pb);
+        k.setArg(7, ea);
+        k.setArg(8, eb);
+        k.setArg(9, hist);
+        if (p.method == LargeBinMethod::Multipass) {
+            k.setArg(10, cl_uint(g.slice));
+            k.setArg(11, cl_uint(g.passes));
+            k.setArg(12, cl::Local(g.slice * sizeof(cl_uint)));
+        }
+        const cl_uint zero = 0;
+        auto once = [&]() {
+            std::vector<cl::Event> events(2);
+            q.enqueueFillBuffer(hist, zero, 0, slots * sizeof(cl_uint), nullptr, &events[0]);
+            q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(g.groups * g.workGroupSize),
+                                   cl::NDRange(g.workGroupSize), nullptr, &events[1]);
+            q.finish();
+            return profiledMs(events);
+        };
+        p.stats = timeRepeated(repeats, once, cancel);
+        std::vector<std::uint32_t> cells(slots);
+        q.enqueueReadBuffer(hist, CL_TRUE, 0, slots * sizeof(cl_uint), cells.data());
+        const std::uint64_t leftOut = cells.back();
+        cells.pop_back();
+        p.detail = firstJointMismatch(reference, cells, leftOut);
+        p.status = p.detail.empty() ? Status::Verified : Status::Mismatch;
+        p.gbps = gbPerSecond(p.bytes, p.stats.medianMs);
+        p.gpairs = p.stats.medianMs > 0 ? double(n) / (p.stats.medianMs * 1e6) : 0;
+    } catch (const CancelledError&) {
+        throw;
+    } catch (...) {
+        const RowError e = rowErrorOf(std::current_exception());
+        p.status = e.status;
+        p.detail = e.detail;
+    }
+    logInfo("joint", std::string(largeBinMethodName(p.method)) + ": " + statusName(p.status) +
+                         (p.detail.empty() ? std::string() : " (" + p.detail + ")"));
+    return p;
 }
 
 } // namespace histlab

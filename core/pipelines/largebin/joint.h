@@ -68,6 +68,31 @@ double entropyBits(const std::vector<std::uint64_t>& counts);
 
 MutualInformation mutualInformation(const JointHistogram& h);
 
+/// One method's joint histogram on the device.
+struct JointPoint {
+    LargeBinMethod method = LargeBinMethod::Multipass;
+    std::string geometry, buildOptions;
+    Status status = Status::Failed;
+    std::string detail;    ///< why not run, or the first mismatch
+    TimingStats stats;     ///< clear + count
+    std::size_t bytes = 0; ///< read: both planes and the mask
+    double gbps = 0;       ///< bytes / median
+    double gpairs = 0;     ///< G pairs / s
+    double percentOfCeiling = 0;
+};
+
+/// The joint methods: global (one atomic per pair) and multipass (local slices of the cells);
+/// auto is multipass. Others are reported not applicable.
+std::vector<LargeBinMethod> jointMethods();
+
+/// Runs `method` on planes uploaded with uploadPlane (`mask`: null, or a buffer of one byte per
+/// pair), `repeats` timed runs after a warm-up, the last compared cell by cell with `reference`.
+/// Never throws for what the device cannot do (a status says it); throws CancelledError.
+JointPoint runJointPoint(Device& device, const cl::Buffer& a, const cl::Buffer& b,
+                         const cl::Buffer* mask, std::size_t n, const JointSpec& spec,
+                         const JointHistogram& reference, LargeBinMethod method, int repeats,
+                         const CancelToken& cancel = {});
+
 /// "" when the device's cells and left-out count equal the reference, else how many differ and
 /// the first ("2 cells differ; cell (3, 17): device 4, CPU reference 5").
 std::string firstJointMismatch(const JointHistogram& reference,

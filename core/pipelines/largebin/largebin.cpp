@@ -1,5 +1,7 @@
 #include "pipelines/largebin/largebin.h"
 
+#include "pipelines/largebin/kernelargs.h"
+
 #include "pipelines/options.h"
 #include "runtime/buildoptions.h"
 #include "runtime/errors.h"
@@ -419,11 +421,15 @@ LargeBinGeometry planLargeBinGeometry(const DeviceInfo& device, const BinSpec& s
                                       std::size_t samples, LargeBinMethod method) {
     if (method == LargeBinMethod::Auto)
         method = autoLargeBinMethod(device, spec);
+    return planSlotGeometry(device, spec.type, spec.slotCount(), samples, method);
+}
+
+LargeBinGeometry planSlotGeometry(const DeviceInfo& device, SampleType type, std::size_t slots,
+                                  std::size_t samples, LargeBinMethod method) {
     LargeBinGeometry g;
     g.method = method;
     const bool cpu = device.type == DeviceType::Cpu;
     const std::size_t cus = std::max<std::size_t>(1, device.computeUnits);
-    const std::size_t slots = spec.slotCount();
     // CUDA reserves 1 KiB of shared memory per block on compute capability 8.0 and later (CUDA
     // C++ Programming Guide, "Shared Memory" of 8.x/9.0): NVIDIA's OpenCL refuses a 48 KiB
     // local buffer with CL_OUT_OF_RESOURCES (H100, driver 580). Leave 1 KiB on every GPU.
@@ -458,7 +464,7 @@ LargeBinGeometry planLargeBinGeometry(const DeviceInfo& device, const BinSpec& s
         g.slice = std::min(slots, 2 * localSlots);
         g.passes = (slots + g.slice - 1) / g.slice;
         g.groups *= g.passes;
-        const std::size_t perVec = 16 / sampleBytes(spec.type);
+        const std::size_t perVec = 16 / sampleBytes(type);
         g.perItem = 65535 / g.workGroupSize / perVec * perVec;
         if (g.perItem == 0)
             return unsupported("a work-group of " + std::to_string(g.workGroupSize) +
@@ -508,19 +514,8 @@ cl::Buffer uploadPlane(Device& device, const SamplePlane& plane) {
     }
 }
 
-namespace {
-
-/// The kernel argument every method takes: the rule in the shape kernels/largebin.cl reads.
-struct BinParams {
-    cl_uint bins, lo, span, hiInt;
-    cl_float loF, hiF, denom, binsF;
-    cl_float invSpan;
-    cl_uint pad[3];
-};
-static_assert(sizeof(BinParams) == 48);
-
-BinParams binParams(const BinSpec& spec) {
-    BinParams p{};
+LargeBinKernelParams largeBinKernelParams(const BinSpec& spec) {
+    LargeBinKernelParams p{};
     p.bins = cl_uint(spec.bins);
     if (isInteger(spec.type)) {
         p.lo = cl_uint(spec.lo);
@@ -537,9 +532,10 @@ BinParams binParams(const BinSpec& spec) {
     return p;
 }
 
-std::string buildOptionsFor(const BinSpec& spec) {
+std::string largeBinBuildOptions(const std::vector<BinSpec>& specs) {
+    const SampleType type = specs.front().type;
     BuildOptions o;
-    switch (spec.type) {
+    switch (type) {
     case SampleType::U8:
         o.defineText("SAMPLE_T", "uchar").defineText("VEC_T", "uchar16");
         break;
@@ -550,22 +546,52 @@ std::string buildOptionsFor(const BinSpec& spec) {
         o.defineText("SAMPLE_T", "float").defineText("VEC_T", "float4");
         break;
     }
-    o.define("SAMPLE_BYTES", int(sampleBytes(spec.type)));
-    o.define("IS_FLOAT", !isInteger(spec.type));
-    if (!isInteger(spec.type))
+    o.define("SAMPLE_BYTES", int(sampleBytes(type)));
+    o.define("IS_FLOAT", !isInteger(type));
+    if (!isInteger(type)) {
         o.flag("-cl-fp32-correctly-rounded-divide-sqrt"); // the guess divides as NumPy does
-    if (isInteger(spec.type)) {
-        const auto span = std::uint32_t(spec.hi - spec.lo);
-        if (span % std::uint32_t(spec.bins) == 0 &&
-            std::has_single_bit(span / std::uint32_t(spec.bins)))
-            o.define("BIN_SHIFT", int(std::countr_zero(span / std::uint32_t(spec.bins))));
-        else if (std::has_single_bit(span))
-            o.define("SPAN_SHIFT", int(std::countr_zero(span)));
+        return o.text();
+    }
+    // A shift where every spec has the same one (a joint histogram's two axes may not).
+    auto shiftOf = [](const BinSpec& s, bool binWidth) -> int {
+        const auto span = std::uint32_t(s.hi - s.lo), bins = std::uint32_t(s.bins);
+        if (binWidth)
+            return span % bins == 0 && std::has_single_bit(span / bins)
+                       ? int(std::countr_zero(span / bins))
+                       : -1;
+        return std::has_single_bit(span) ? int(std::countr_zero(span)) : -1;
+    };
+    for (bool binWidth : {true, false}) {
+        const int shift = shiftOf(specs.front(), binWidth);
+        bool same = shift >= 0;
+        for (const BinSpec& s : specs)
+            same = same && shiftOf(s, binWidth) == shift;
+        if (same) {
+            o.define(binWidth ? "BIN_SHIFT" : "SPAN_SHIFT", shift);
+            break;
+        }
     }
     return o.text();
 }
 
-} // namespace
+void checkFloatBins(Device& device, SampleType type) {
+    if (type == SampleType::F32 && !(device.device().getInfo<CL_DEVICE_SINGLE_FP_CONFIG>() &
+                                     CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT))
+        throw UnsupportedError("float bins need a correctly rounded division (NumPy's rule), "
+                               "which " +
+                               device.info().name + " does not offer");
+}
+
+cl::Buffer edgeBuffer(Device& device, const BinSpec& spec) {
+    const std::vector<float> table =
+        isInteger(spec.type) ? std::vector<float>{0.0f} : floatEdges(spec);
+    try {
+        return cl::Buffer(device.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                          table.size() * sizeof(float), const_cast<float*>(table.data()));
+    } catch (const cl::Error& e) {
+        rethrowClError(e);
+    }
+}
 
 LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::size_t count,
                                const BinSpec& spec, const LargeHistogram& reference,
@@ -591,21 +617,14 @@ LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::s
         return p;
     }
     try {
-        if (!isInteger(spec.type) && !(device.device().getInfo<CL_DEVICE_SINGLE_FP_CONFIG>() &
-                                       CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT))
-            throw UnsupportedError("float bins need a correctly rounded division (NumPy's "
-                                   "rule), which " +
-                                   device.info().name + " does not offer");
-        p.buildOptions = buildOptionsFor(spec);
+        checkFloatBins(device, spec.type);
+        p.buildOptions = largeBinBuildOptions({spec});
         cl::Program program = device.program("largebin", p.buildOptions);
         const cl::Context& ctx = device.context();
         cl::CommandQueue& q = device.queue();
         const std::size_t slots = spec.slotCount();
-        const BinParams params = binParams(spec);
-        const std::vector<float> edgeTable =
-            isInteger(spec.type) ? std::vector<float>{0.0f} : floatEdges(spec);
-        cl::Buffer edges(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                         edgeTable.size() * sizeof(float), const_cast<float*>(edgeTable.data()));
+        const LargeBinKernelParams params = largeBinKernelParams(spec);
+        const cl::Buffer edges = edgeBuffer(device, spec);
         cl::Buffer hist(ctx, CL_MEM_READ_WRITE, slots * sizeof(cl_uint));
         std::optional<cl::Buffer> rows;
         if (g.rows)
@@ -636,7 +655,7 @@ LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::s
         }
         count.setArg(0, samples);
         count.setArg(1, cl_uint(n));
-        count.setArg(2, sizeof(BinParams), &params);
+        count.setArg(2, sizeof(LargeBinKernelParams), &params);
         count.setArg(3, edges);
         count.setArg(4, rows ? *rows : hist);
         if (g.slice) {

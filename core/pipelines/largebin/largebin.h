@@ -167,6 +167,11 @@ struct LargeBinGeometry {
 LargeBinGeometry planLargeBinGeometry(const DeviceInfo& device, const BinSpec& spec,
                                       std::size_t samples, LargeBinMethod method);
 
+/// The same for `slots` counters of any kind (a joint histogram's cells and its left-out slot);
+/// `method` must not be auto.
+LargeBinGeometry planSlotGeometry(const DeviceInfo& device, SampleType type, std::size_t slots,
+                                  std::size_t samples, LargeBinMethod method);
+
 /// What auto picks: on a CPU device private (a few rows, one per hardware thread: no atomics);
 /// elsewhere multipass while one 32-bit slice holds every slot (one local copy beat 32 copies
 /// on the H100 at 256 to 4,096 bins), else local16 (half the slices).

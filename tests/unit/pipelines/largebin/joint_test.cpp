@@ -117,5 +117,48 @@ TEST(JointReference, BadInputsNameWhatIsWrong) {
     EXPECT_EQ(parseJointBins("32,1024"), (std::pair<int, int>{32, 1024}));
 }
 
+// Every joint method on the device, cell by cell against the reference: 8-bit, 16-bit and float
+// planes of awkward sizes, square and lopsided bins (1,024 x 1,024 is two slices on PoCL), ranges
+// that leave pairs out, with and without a mask.
+TEST(JointDevice, EveryMethodIsExact) {
+    Device& device = test::sharedDevice();
+    for (SampleType type : {SampleType::U8, SampleType::U16, SampleType::F32}) {
+        for (std::size_t n : {std::size_t(1), std::size_t(33), std::size_t(70001)}) {
+            const SamplePlane a = makeLargeBinData(LargeBinData::Random, type, n, 11);
+            const SamplePlane b = makeLargeBinData(LargeBinData::Smooth, type, n, 12);
+            std::vector<std::uint8_t> mask(n);
+            for (std::size_t i = 0; i < n; ++i)
+                mask[i] = std::uint8_t(i % 3 ? 255 : 0);
+            const cl::Buffer ba = uploadPlane(device, a), bb = uploadPlane(device, b);
+            SamplePlane maskPlane;
+            maskPlane.type = SampleType::U8;
+            maskPlane.bytes = mask;
+            const cl::Buffer bm = uploadPlane(device, maskPlane);
+            const std::optional<BinRange> range = type == SampleType::F32
+                                                      ? std::optional<BinRange>(BinRange{0.1, 0.9})
+                                                      : std::nullopt;
+            for (auto [bx, by] : {std::pair{256, 256}, std::pair{16, 1024}, std::pair{1, 1},
+                                  std::pair{7, 3}, std::pair{1024, 1024}}) {
+                if (bx * by > 65536 && n < 1000)
+                    continue; // the big grids once, on the big input
+                const JointSpec spec = makeJointSpec(a, b, bx, by, range, range);
+                for (bool masked : {false, true}) {
+                    const JointHistogram ref = jointHistogramReference(
+                        a, b, spec, masked ? mask : std::vector<std::uint8_t>{});
+                    for (LargeBinMethod m : jointMethods()) {
+                        SCOPED_TRACE(std::string(largeBinMethodName(m)) + " " +
+                                     sampleTypeName(type) + " n=" + std::to_string(n) + " " +
+                                     std::to_string(bx) + "x" + std::to_string(by) +
+                                     (masked ? " masked" : ""));
+                        const JointPoint p = runJointPoint(device, ba, bb, masked ? &bm : nullptr,
+                                                           n, spec, ref, m, 1);
+                        EXPECT_EQ(p.status, Status::Verified) << p.detail;
+                    }
+                }
+            }
+        }
+    }
+}
+
 } // namespace
 } // namespace histlab

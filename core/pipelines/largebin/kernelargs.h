@@ -1,0 +1,33 @@
+#pragma once
+// What the large-bin family's host files share about kernels/largebin.cl: the bin rule in the
+// shape a kernel argument takes, and the build options of one sample type and its bin specs.
+#include "pipelines/largebin/largebin.h"
+
+#include <string>
+#include <vector>
+
+namespace histlab {
+
+/// The BinParams kernel argument (kernels/largebin.cl), 48 bytes.
+struct LargeBinKernelParams {
+    cl_uint bins, lo, span, hiInt;
+    cl_float loF, hiF, denom, binsF;
+    cl_float invSpan;
+    cl_uint pad[3];
+};
+static_assert(sizeof(LargeBinKernelParams) == 48);
+
+LargeBinKernelParams largeBinKernelParams(const BinSpec& spec);
+
+/// The build options for `specs` (of one sample type): the type's macros, the division option
+/// for floats, and BIN_SHIFT / SPAN_SHIFT where every spec allows the same one.
+std::string largeBinBuildOptions(const std::vector<BinSpec>& specs);
+
+/// Throws UnsupportedError when float samples are asked of a device that cannot divide
+/// correctly rounded (NumPy's rule needs it).
+void checkFloatBins(Device& device, SampleType type);
+
+/// NumPy's float32 edges (floatEdges) in a device buffer; one unused float for integers.
+cl::Buffer edgeBuffer(Device& device, const BinSpec& spec);
+
+} // namespace histlab
