@@ -1,0 +1,33 @@
+# histlab-cli joint: its cases, each with the exit code and messages --help documents.
+# Two channels of one image, both methods, verified cell by cell; the entropies and MI printed.
+cli_test(joint_channels EXIT 0
+         EXPECT --stdout "^joint .*rgb8[.]png [(]r[)] x .*rgb8[.]png [(]g[)], 1189 pairs, 64 x 64 bins$"
+                --stdout "^counted 1189, left out 0"
+                --stdout "^H[(]A[)] [0-9.]+ bits, H[(]B[)] [0-9.]+ bits, H[(]A,B[)] [0-9.]+ bits$"
+                --stdout "^MI [0-9.]+ bits$" --stdout "^NMI [(]H[(]A[)][+]H[(]B[)][)]/H[(]A,B[)] 1[.][0-9]+$"
+                --stdout "^global .* verified$" --stdout "^multipass .* verified$"
+                --check "test $(wc -l < @W@/j.csv) -eq 65"
+                --check "head -1 @W@/j.csv | grep -q '^a_bin,b0,b1,.*,b63$'"
+                --check "${check} json @W@/j.json --key pairs=1189 --nonempty points"
+         ARGS joint ${data}/rgb8.png --channels r,g --bins 64 --method all --repeat 1
+              --csv @W@/j.csv --json @W@/j.json)
+# An image with itself: MI = H(A) and Studholme's NMI = 2; a mask (the image itself: its zero
+# pixels are left out).
+cli_test(joint_identical_masked EXIT 0
+         EXPECT --stdout "^NMI [(]H[(]A[)][+]H[(]B[)][)]/H[(]A,B[)] 2[.]000000$"
+                --stdout "^NMI 2 MI/[(]H[(]A[)][+]H[(]B[)][)] 1[.]000000$"
+                --stdout ", mask .*gray8[.]png$" --stdout "^multipass .* verified$"
+         ARGS joint ${data}/gray8.png ${data}/gray8.png --mask ${data}/gray8.png --repeat 1)
+cli_test(joint_different_sizes EXIT 3
+         EXPECT --stderr "gray8[.]png [(]37 x 23[)] and .*rgb8[.]png [(]41 x 29[)] differ in size"
+         ARGS joint ${data}/gray8.png ${data}/rgb8.png)
+cli_test(joint_bins_zero EXIT 2 EXPECT --stderr "--bins: 0 is out of range" ARGS joint ${data}/gray8.png --bins 0)
+cli_test(joint_bins_too_many EXIT 2 EXPECT --stderr "--bins: 2048 is out of range"
+         ARGS joint ${data}/gray8.png --bins 256,2048)
+cli_test(joint_three_images EXIT 2 EXPECT --stderr "joint: more than two images"
+         ARGS joint ${data}/gray8.png ${data}/gray8.png ${data}/gray8.png)
+cli_test(joint_no_image EXIT 2 EXPECT --stderr "joint: give IMAGE_A and IMAGE_B" ARGS joint)
+cli_test(joint_mask_wrong_size EXIT 3 EXPECT --stderr "rgb8[.]png: a mask is one channel of the images' size"
+         ARGS joint ${data}/gray8.png ${data}/gray8.png --mask ${data}/rgb8.png)
+cli_test(joint_missing_file EXIT 3 EXPECT --stderr "missing[.]png: no such file"
+         ARGS joint ${data}/gray8.png missing.png)
