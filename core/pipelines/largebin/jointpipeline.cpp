@@ -26,6 +26,11 @@ struct JointParams {
     std::optional<BinRange> rangeA, rangeB;
     std::vector<LargeBinMethod> methods{LargeBinMethod::Auto};
     int repeats = 5;
+    /// --synthetic D --type T --count N: A and B synthetic (seeds 1 and 2), for machines
+    /// without an image loader.
+    std::optional<LargeBinData> synthetic;
+    SampleType type = SampleType::U8;
+    std::size_t count = 0;
 };
 
 struct JointRequest {
@@ -51,6 +56,22 @@ struct JointRun {
 namespace {
 
 JointRequest planJoint(const DeviceInfo&, const JointParams& params) {
+    if (params.synthetic) {
+        if (!params.images.empty() || params.mask)
+            throw UsageError("--synthetic", "images or --synthetic, not both");
+        if (params.count == 0 || params.count > 0xFFFFFFFFu)
+            throw UsageError("--count", "--synthetic needs --count N, 1 to 4,294,967,295 pairs");
+        JointRequest r;
+        r.a = makeLargeBinData(*params.synthetic, params.type, params.count, 1);
+        r.b = makeLargeBinData(*params.synthetic, params.type, params.count, 2);
+        r.a.source += " (seed 1)";
+        r.b.source += " (seed 2)";
+        r.spec = makeJointSpec(r.a, r.b, params.bins.first, params.bins.second, params.rangeA,
+                               params.rangeB);
+        r.methods = params.methods;
+        r.repeats = params.repeats;
+        return r;
+    }
     if (params.images.empty() || params.images.size() > 2)
         throw UsageError("joint", "give IMAGE_A and IMAGE_B, or one IMAGE with --channels A,B");
     const std::vector<std::string> channels = splitList(params.channels);
@@ -165,8 +186,11 @@ std::string jointText(const JointRun& run) {
 /// Rows = bins of A, columns = bins of B: "a_bin,b0,b1,..." then one row per bin of A.
 std::string jointCsv(const JointRun& run) {
     std::vector<std::string> columns{"a_bin"};
-    for (int j = 0; j < run.spec.b.bins; ++j)
-        columns.push_back("b" + std::to_string(j));
+    for (int j = 0; j < run.spec.b.bins; ++j) {
+        std::string name = "b"; // appended, not "b" + ...: GCC 12 at -O3 warns wrongly
+        name += std::to_string(j);
+        columns.push_back(std::move(name));
+    }
     Table table(columns);
     for (int i = 0; i < run.spec.a.bins; ++i) {
         table.row().add(i);
@@ -272,6 +296,16 @@ Pipeline jointPipeline() {
                        [](P& s, const std::string& v) {
                            s.methods =
                                parseNameList<LargeBinMethod>(v, jointMethods, parseLargeBinMethod);
+                       }),
+        valueOption<P>("--synthetic", "D",
+                       "instead of images: synthetic A and B (seeds 1 and 2), random | skewed | "
+                       "smooth, with --type and --count",
+                       [](P& s, const std::string& v) { s.synthetic = parseLargeBinData(v); }),
+        valueOption<P>("--type", "T", "synthetic sample type: u8 (default) | u16 | f32",
+                       [](P& s, const std::string& v) { s.type = parseSampleType(v); }),
+        valueOption<P>("--count", "N", "synthetic pairs",
+                       [](P& s, const std::string& v) {
+                           s.count = std::size_t(parseWholeNumber("--count", v, 1, 1ll << 40));
                        }),
         repeatOption<P>(&P::repeats, "timed runs after a warm-up (default 5)"),
     };
