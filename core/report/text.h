@@ -2,6 +2,7 @@
 // Numbers in the text reports people read (histlab-cli's stdout): fixed digits, so that the
 // columns of a table line up. Files use report/table.h's exact numbers instead.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
