@@ -41,6 +41,10 @@ std::string whyNotAnImage(const std::string& path) {
         return "no such file";
     if (fs::is_directory(path, ec))
         return "is a folder, not an image file";
+    // A FIFO, socket or device would block the read (or never end): refused by its type,
+    // before anything opens it.
+    if (!fs::is_regular_file(path, ec))
+        return "is not a regular file (a FIFO, socket or device), not an image file";
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return "cannot be opened (permission?)";
@@ -64,6 +68,9 @@ HostImage loadImage(const std::string& path) {
         throw InputError(path + ": no such file");
     if (fs::is_directory(path, ec))
         throw InputError(path + ": is a folder, not an image file");
+    if (!fs::is_regular_file(path, ec))
+        throw InputError(path + ": is not a regular file (a FIFO, socket or device), not an "
+                                "image file");
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InputError(path + ": cannot be opened (permission?)");

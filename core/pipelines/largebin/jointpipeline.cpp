@@ -55,12 +55,14 @@ struct JointRun {
 
 namespace {
 
-JointRequest planJoint(const DeviceInfo&, const JointParams& params) {
+JointRequest planJoint(const DeviceInfo& device, const JointParams& params) {
     if (params.synthetic) {
         if (!params.images.empty() || params.mask)
             throw UsageError("--synthetic", "images or --synthetic, not both");
         if (params.count == 0 || params.count > 0xFFFFFFFFu)
             throw UsageError("--count", "--synthetic needs --count N, 1 to 4,294,967,295 pairs");
+        // Checked before anything is made.
+        checkSyntheticBytes(device, params.count * sampleBytes(params.type), 2, "--count");
         JointRequest r;
         r.a = makeLargeBinData(*params.synthetic, params.type, params.count, 1);
         r.b = makeLargeBinData(*params.synthetic, params.type, params.count, 2);

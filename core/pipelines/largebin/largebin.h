@@ -93,6 +93,13 @@ const char* largeBinDataName(LargeBinData data);
 SamplePlane makeLargeBinData(LargeBinData data, SampleType type, std::size_t samples,
                              std::uint64_t seed = 1);
 
+/// The most bytes of synthetic samples a run may make on the host (all planes together): a
+/// quarter of the machine's physical memory, and never more than one device buffer holds.
+/// (PoCL reports a buffer as large as the host's memory: a device limit alone let an absurd
+/// --count fill 15 GiB of a 24 GiB machine.) Throws UsageError(option) beyond it.
+void checkSyntheticBytes(const DeviceInfo& device, std::size_t planeBytes, int planes,
+                         const std::string& option);
+
 struct BinRange {
     double lo = 0, hi = 0;
 };

@@ -99,10 +99,13 @@ LargeBinRequest planLargeBin(const DeviceInfo& device, const LargeBinParams& par
     const std::string sizeOption = params.image ? "IMAGE" : params.count ? "--count" : "--size";
     if (r.samples > kMaxSamples)
         throw UsageError(sizeOption, std::to_string(r.samples) + " samples: at most 4,294,967,295");
-    if (r.samples * sampleBytes(r.type) > device.maxAllocBytes)
-        throw UsageError(sizeOption, std::to_string(r.samples * sampleBytes(r.type)) +
-                                         " bytes exceed one buffer of " + device.name + " (" +
-                                         std::to_string(device.maxAllocBytes) + " bytes)");
+    if (params.image) {
+        if (r.samples * sampleBytes(r.type) > device.maxAllocBytes)
+            throw UsageError(sizeOption, std::to_string(r.samples * sampleBytes(r.type)) +
+                                             " bytes exceed one buffer of " + device.name);
+    } else {
+        checkSyntheticBytes(device, r.samples * sampleBytes(r.type), 1, sizeOption);
+    }
     r.bins = params.bins.empty() ? std::vector<int>{defaultBins(r.type)} : params.bins;
     // The range's checks that need no data (the type's bounds); float auto ranges come later.
     SamplePlane probe;

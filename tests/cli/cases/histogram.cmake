@@ -146,6 +146,13 @@ cli_test(size_not_a_number EXIT 2 EXPECT --stderr "--size: 'abc' is not a number
          ARGS histogram --synthetic random --size abc)
 
 # --- exit 3: input ---------------------------------------------------------------------------
+# A FIFO is refused by its type (reading it would wait for a writer for ever); for the joint and
+# large-bin commands too, which load images the same way.
+cli_test(fifo_refused EXIT 3 EXPECT --setup "mkfifo @W@/f.png"
+         --stderr "f[.]png: is not a regular file [(]a FIFO, socket or device[)]"
+         ARGS histogram @W@/f.png)
+cli_test(fifo_refused_joint EXIT 3 EXPECT --setup "mkfifo @W@/f.png"
+         --stderr "f[.]png: is not a regular file" ARGS joint @W@/f.png @W@/f.png)
 cli_test(missing_file EXIT 3 EXPECT --stderr "missing[.]png: no such file" --absent @W@/out.csv
          ARGS histogram ${data}/missing.png --csv @W@/out.csv)
 cli_test(folder_as_image EXIT 3 EXPECT --stderr "is a folder, not an image file"

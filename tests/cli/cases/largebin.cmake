@@ -52,3 +52,5 @@ cli_test(largebin_missing_file EXIT 3 EXPECT --stderr "missing[.]png: no such fi
          --absent @W@/l.csv ARGS largebin missing.png --csv @W@/l.csv)
 cli_test(largebin_counts_missing_folder EXIT 3 EXPECT --stderr "--counts|nosuchfolder"
          ARGS largebin --size 0.01 --counts @W@/nosuchfolder/c.csv)
+cli_test(largebin_absurd_count EXIT 2 EXPECT --stderr "--count: .* bytes of synthetic samples exceed"
+         ARGS largebin --count 4000000000)
