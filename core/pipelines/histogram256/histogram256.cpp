@@ -113,15 +113,30 @@ const char* mergeModeName(MergeMode m) {
     return m == MergeMode::Atomic ? "atomic" : "kernel";
 }
 
-ChannelSelection parseChannel(const std::string& name) {
+namespace {
+
+const std::map<std::string, ChannelSelection>& channelNames() {
     static const std::map<std::string, ChannelSelection> names{
         {"gray", ChannelSelection::Gray}, {"r", ChannelSelection::R},
         {"g", ChannelSelection::G},       {"b", ChannelSelection::B},
         {"a", ChannelSelection::A},       {"all", ChannelSelection::All}};
-    auto it = names.find(name);
-    if (it == names.end())
+    return names;
+}
+
+} // namespace
+
+ChannelSelection parseChannel(const std::string& name) {
+    auto it = channelNames().find(name);
+    if (it == channelNames().end())
         throw UsageError("--channel", "unknown channel '" + name + "' (gray, r, g, b, a, all)");
     return it->second;
+}
+
+std::string channelSelectionName(ChannelSelection selection) {
+    for (const auto& [name, s] : channelNames())
+        if (s == selection)
+            return name;
+    return "all";
 }
 
 std::string HistogramConfig::describe() const {

@@ -65,6 +65,8 @@ struct HistogramConfig {
 /// Every histogram produced: names in output order ("r", "g", "b", "a", "gray").
 enum class ChannelSelection { Gray, R, G, B, A, All };
 ChannelSelection parseChannel(const std::string& name);
+/// The name parseChannel reads: "gray", "r", "g", "b", "a", "all".
+std::string channelSelectionName(ChannelSelection selection);
 
 /// How many local copies of 256 * nchan 32-bit bins fit the device's local memory, as a power
 /// of two (0 when not even one fits).

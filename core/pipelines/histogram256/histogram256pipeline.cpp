@@ -62,8 +62,7 @@ HistogramPlan planHistogram(const DeviceInfo& device, const HistogramParams& par
                                                           : "--bins, --range or --method") +
                                           " runs the large-bin methods (choose one with --method)");
         ImageBinsRequest r;
-        static const char* names[] = {"gray", "r", "g", "b", "a", "all"};
-        r.channels = imageBinChannels(*plan.input, names[int(params.options.channel)]);
+        r.channels = imageBinChannels(*plan.input, channelSelectionName(params.options.channel));
         r.bins = params.bins.value_or(0);
         r.range = params.range;
         r.method = params.method.value_or(LargeBinMethod::Auto);

@@ -6,7 +6,6 @@
 #include "report/text.h"
 #include "runtime/errors.h"
 
-#include <cstring>
 #include <sstream>
 
 namespace histlab {
@@ -25,20 +24,13 @@ std::vector<std::string> imageBinChannels(const HostImage& image, const std::str
 
 namespace {
 
-/// Counts of every value of an integer plane (256 or 65,536 of them): the statistics' input.
-std::vector<std::uint64_t> countsByValue(const SamplePlane& plane) {
-    std::vector<std::uint64_t> counts(plane.type == SampleType::U8 ? 256 : 65536, 0);
-    if (plane.type == SampleType::U8) {
-        for (std::uint8_t v : plane.bytes)
-            ++counts[v];
-    } else {
-        for (std::size_t i = 0; i < plane.count(); ++i) {
-            std::uint16_t v;
-            std::memcpy(&v, plane.bytes.data() + 2 * i, 2);
-            ++counts[v];
-        }
-    }
-    return counts;
+/// Counts of every value of an integer plane (256 or 65,536 of them), the statistics' input:
+/// the histogram already made when its spec is the exact one, else the reference of that spec.
+std::vector<std::uint64_t> countsByValue(const SamplePlane& plane, const ImageChannelBins& c) {
+    const BinSpec exact = makeBinSpec(plane, defaultBins(plane.type), std::nullopt);
+    if (c.spec.bins == exact.bins && c.spec.lo == exact.lo && c.spec.hi == exact.hi)
+        return c.histogram.counts;
+    return largeHistogramReference(plane, exact).counts;
 }
 
 } // namespace
@@ -65,7 +57,7 @@ ImageBinsRun runImageBins(Device& device, const HostImage& image, const ImageBin
         c.point = runLargeBinPoint(device, buffer, plane.count(), c.spec, c.histogram,
                                    request.method, request.repeats, cancel);
         c.point.deviceSlots.clear();
-        c.statistics = channelStatistics(name, countsByValue(plane));
+        c.statistics = channelStatistics(name, countsByValue(plane, c));
         run.results.push_back(std::move(c));
     }
     return run;

@@ -201,10 +201,8 @@ JointPoint runJointPoint(Device& device, const cl::Buffer& a, const cl::Buffer& 
         p.status = p.detail.empty() ? Status::Verified : Status::Mismatch;
         p.gbps = gbPerSecond(p.bytes, p.stats.medianMs);
         p.gpairs = p.stats.medianMs > 0 ? double(n) / (p.stats.medianMs * 1e6) : 0;
-    } catch (const CancelledError&) {
-        throw;
     } catch (...) {
-        const RowError e = rowErrorOf(std::current_exception());
+        const RowError e = rowErrorOf(std::current_exception()); // rethrows cancellation
         p.status = e.status;
         p.detail = e.detail;
     }

@@ -728,10 +728,8 @@ LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::s
             p.mismatchedBins = std::stoul(p.detail);
         p.gbps = gbPerSecond(p.bytes, p.stats.medianMs);
         p.gsps = p.stats.medianMs > 0 ? double(n) / (p.stats.medianMs * 1e6) : 0;
-    } catch (const CancelledError&) {
-        throw;
     } catch (...) {
-        const RowError e = rowErrorOf(std::current_exception());
+        const RowError e = rowErrorOf(std::current_exception()); // rethrows cancellation
         p.status = e.status;
         p.detail = e.detail;
     }

@@ -107,11 +107,12 @@ LargeBinRequest planLargeBin(const DeviceInfo& device, const LargeBinParams& par
         checkSyntheticBytes(device, r.samples * sampleBytes(r.type), 1, sizeOption);
     }
     r.bins = params.bins.empty() ? std::vector<int>{defaultBins(r.type)} : params.bins;
-    // The range's checks that need no data (the type's bounds); float auto ranges come later.
+    // The range's checks that need no data (the type's bounds): an empty plane of the type
+    // (float auto ranges come with the data).
     SamplePlane probe;
     probe.type = r.type;
     for (int b : r.bins)
-        makeBinSpec(probe, b, r.range ? r.range : std::optional<BinRange>(BinRange{0, 1}));
+        makeBinSpec(probe, b, r.range);
     return r;
 }
 
