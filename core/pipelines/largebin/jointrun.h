@@ -1,0 +1,57 @@
+#pragma once
+// A joint histogram run as the front ends ask for it (histlab-cli joint, the window's Joint
+// tab): the two planes and the mask made from images, the run (the CPU reference, its MI and
+// NMI, the read-only ceiling and each method on the device) and its reports.
+#include "pipelines/largebin/joint.h"
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace histlab {
+
+struct JointRequest {
+    SamplePlane a, b;
+    std::vector<std::uint8_t> mask;
+    std::string maskSource;
+    JointSpec spec;
+    std::vector<LargeBinMethod> methods;
+    int repeats = 5;
+};
+
+struct JointRun {
+    DeviceInfo device;
+    std::string sourceA, sourceB, maskSource;
+    std::size_t pairs = 0;
+    JointSpec spec;
+    JointHistogram histogram;
+    MutualInformation mi;
+    CeilingResult ceiling;
+    std::vector<JointPoint> points;
+};
+
+/// The request for channel `channelA` of `first` against `channelB` of `second` (the same image
+/// for two channels of one): InputError naming both files when their sizes differ, or naming
+/// the mask when it is not one channel of that size; UsageError for a channel an image lacks
+/// ("--channel") or bins/ranges out of bounds. `mask`: null, or non-zero pixels are counted.
+JointRequest makeJointRequest(const HostImage& first, const HostImage& second,
+                              const std::string& channelA, const std::string& channelB,
+                              std::pair<int, int> bins, const std::optional<BinRange>& rangeA,
+                              const std::optional<BinRange>& rangeB, const HostImage* mask,
+                              const std::vector<LargeBinMethod>& methods, int repeats);
+
+/// The CPU reference and its MI, the read-only ceiling on plane A, then each method on the
+/// device (`onPoint` hears each as it ends). Throws CancelledError.
+JointRun runJoint(Device& device, const JointRequest& request, const CancelToken& cancel = {},
+                  const std::function<void(const JointPoint&)>& onPoint = {});
+
+/// The entropies, MI, NMI and a table of the methods.
+std::string jointText(const JointRun& run);
+/// Rows = bins of A, columns = bins of B: "a_bin,b0,b1,..." then one row per bin of A.
+std::string jointCsv(const JointRun& run);
+/// The whole run: inputs, bins and marginals per axis, entropies, MI, NMI (null where
+/// undefined), every method's timing.
+std::string jointJson(const JointRun& run);
+
+} // namespace histlab
