@@ -17,15 +17,27 @@ void validateImage(const HostImage& image) {
     if (image.channels != 1 && image.channels != 3 && image.channels != 4)
         throw InputError(image.source + ": " + std::to_string(image.channels) +
                          " channels are not supported (1, 3 or 4)");
-    if (image.depth != 8 && image.depth != 16)
+    if (image.depth != 8 && image.depth != 16 && image.depth != 32)
         throw InputError(image.source + ": " + std::to_string(image.depth) +
-                         "-bit channels are not supported (8 or 16)");
+                         "-bit channels are not supported (8- or 16-bit unsigned, 32-bit float)");
     if (image.data.size() != image.byteCount())
         throw InputError(image.source + ": pixel data holds " + std::to_string(image.data.size()) +
                          " bytes, expected " + std::to_string(image.byteCount()));
 }
 
+std::string depthName(int depth) {
+    return depth == 32 ? std::string("32-bit float") : std::to_string(depth) + "-bit";
+}
+
+void requireIntegerImage(const HostImage& image, const std::string& what) {
+    if (image.isFloat())
+        throw InputError(image.source + ": a 32-bit float image; " + what +
+                         " works on 8- or 16-bit images (histograms of floats: histlab-cli "
+                         "histogram, or the Image tab)");
+}
+
 HostImage toHighByte(const HostImage& image) {
+    requireIntegerImage(image, "the 8-bit form (high byte)");
     if (image.depth == 8)
         return image;
     HostImage out = image;
@@ -36,6 +48,39 @@ HostImage toHighByte(const HostImage& image) {
         std::uint16_t v;
         std::memcpy(&v, image.data.data() + 2 * i, 2);
         out.data[i] = static_cast<std::uint8_t>(v >> 8);
+    }
+    return out;
+}
+
+HostImage toDisplay8(const HostImage& image) {
+    if (!image.isFloat())
+        return toHighByte(image);
+    const std::size_t n = image.data.size() / 4;
+    auto at = [&image](std::size_t i) {
+        float v;
+        std::memcpy(&v, image.data.data() + 4 * i, 4);
+        return v;
+    };
+    float lo = INFINITY, hi = -INFINITY;
+    for (std::size_t i = 0; i < n; ++i) {
+        const float v = at(i);
+        if (std::isfinite(v)) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    }
+    HostImage out = image;
+    out.depth = 8;
+    out.data.resize(n);
+    const double scale = hi > lo ? 255.0 / (double(hi) - double(lo)) : 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const float v = at(i);
+        if (std::isnan(v) || v <= lo)
+            out.data[i] = 0;
+        else if (v >= hi)
+            out.data[i] = hi > lo ? 255 : 0;
+        else
+            out.data[i] = std::uint8_t(std::lround((double(v) - lo) * scale));
     }
     return out;
 }

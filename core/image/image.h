@@ -1,6 +1,7 @@
 #pragma once
 // Host images and synthetic data as the core sees them: tightly packed rows, channels in
-// R, G, B, A order (1, 3 or 4 channels), 8 or 16 bits per channel (16-bit in host byte order).
+// R, G, B, A order (1, 3 or 4 channels), 8- or 16-bit unsigned or 32-bit float per channel (in
+// host byte order).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,20 +12,34 @@ struct HostImage {
     int width = 0;
     int height = 0;
     int channels = 0; ///< 1 (gray), 3 (RGB) or 4 (RGBA)
-    int depth = 8;    ///< bits per channel: 8 or 16
+    int depth = 8;    ///< bits per channel: 8 or 16 (unsigned), 32 (IEEE float)
     std::vector<std::uint8_t> data;
     std::string source; ///< file path or synthetic description, for messages and reports
 
     std::size_t pixelCount() const { return std::size_t(width) * std::size_t(height); }
     std::size_t byteCount() const { return pixelCount() * channels * (depth / 8); }
     bool empty() const { return pixelCount() == 0; }
+    bool isFloat() const { return depth == 32; }
 };
+
+/// "8-bit", "16-bit" or "32-bit float": how messages and reports name a depth.
+std::string depthName(int depth);
 
 /// Throws InputError if the fields disagree (size, channels, depth).
 void validateImage(const HostImage& image);
 
+/// Throws InputError naming the image unless it is 8- or 16-bit: what `what` does ("blur",
+/// "equalize", ...) works on integer values only, and a float image is refused, not converted.
+void requireIntegerImage(const HostImage& image, const std::string& what);
+
 /// 16-bit to 8-bit by keeping each value's high byte (v >> 8); 8-bit images are returned as is.
+/// Throws InputError for a float image (requireIntegerImage).
 HostImage toHighByte(const HostImage& image);
+
+/// An 8-bit copy to look at: 8-bit as is, 16-bit by its high byte, 32-bit float stretched
+/// linearly from the smallest to the largest finite value of all its channels to 0 ... 255
+/// (NaN and -inf show as 0, +inf as 255; a constant image as 0).
+HostImage toDisplay8(const HostImage& image);
 
 /// Luma of one 8-bit RGB pixel exactly as OpenCV's cvtColor(COLOR_BGR2GRAY) computes it for
 /// 8-bit data (OpenCV 4.6, checked on all 2^24 colors): fixed point with 15 fractional bits,

@@ -33,6 +33,12 @@ bool jpegHasEnd(const std::vector<unsigned char>& b) {
     return n >= 4 && b[n - 2] == 0xFF && b[n - 1] == 0xD9;
 }
 
+/// The OpenCV type of an image's pixels.
+int cvTypeOf(const HostImage& image) {
+    const int depth = image.depth == 32 ? CV_32F : image.depth == 16 ? CV_16U : CV_8U;
+    return CV_MAKETYPE(depth, image.channels);
+}
+
 } // namespace
 
 std::string whyNotAnImage(const std::string& path) {
@@ -89,10 +95,12 @@ HostImage loadImage(const std::string& path) {
     if (mat.empty())
         throw InputError(path + ": not an image OpenCV can read (unsupported format or damaged "
                                 "file)");
+    if (mat.depth() == CV_16F) // half floats (OpenEXR) widen exactly
+        mat.convertTo(mat, CV_32F);
     const int depth = mat.depth();
-    if (depth != CV_8U && depth != CV_16U)
+    if (depth != CV_8U && depth != CV_16U && depth != CV_32F)
         throw InputError(path + ": channels of type " + cv::typeToString(mat.type()) +
-                         " are not supported (8- or 16-bit unsigned only)");
+                         " are not supported (8- or 16-bit unsigned, or 32-bit float)");
     cv::Mat rgb;
     switch (mat.channels()) {
     case 1:
@@ -112,7 +120,7 @@ HostImage loadImage(const std::string& path) {
     img.width = rgb.cols;
     img.height = rgb.rows;
     img.channels = rgb.channels();
-    img.depth = depth == CV_16U ? 16 : 8;
+    img.depth = depth == CV_32F ? 32 : depth == CV_16U ? 16 : 8;
     img.source = path;
     const std::size_t rowBytes = std::size_t(img.width) * img.channels * (img.depth / 8);
     img.data.resize(rowBytes * img.height);
@@ -133,7 +141,7 @@ HostImage downscaleToFit(const HostImage& image, int maxSide) {
     out.channels = image.channels;
     out.depth = image.depth;
     out.source = image.source;
-    const int type = CV_MAKETYPE(image.depth == 16 ? CV_16U : CV_8U, image.channels);
+    const int type = cvTypeOf(image);
     out.data.resize(std::size_t(out.width) * out.height * image.channels * (image.depth / 8));
     const cv::Mat src(image.height, image.width, type,
                       const_cast<std::uint8_t*>(image.data.data()));
@@ -151,7 +159,7 @@ void opencvBoxBlur(const HostImage& image, int radius, BorderMode mode, HostImag
         out = image;
     if (image.empty())
         return;
-    const int type = CV_MAKETYPE(image.depth == 16 ? CV_16U : CV_8U, image.channels);
+    const int type = cvTypeOf(image);
     const cv::Mat src(image.height, image.width, type,
                       const_cast<std::uint8_t*>(image.data.data()));
     cv::Mat dst(image.height, image.width, type, out.data.data());
@@ -161,7 +169,7 @@ void opencvBoxBlur(const HostImage& image, int radius, BorderMode mode, HostImag
 
 void saveImage(const HostImage& image, const std::string& path) {
     validateImage(image);
-    const int type = CV_MAKETYPE(image.depth == 16 ? CV_16U : CV_8U, image.channels);
+    const int type = cvTypeOf(image);
     cv::Mat rgb(image.height, image.width, type, const_cast<std::uint8_t*>(image.data.data()));
     cv::Mat bgr;
     if (image.channels == 3)

@@ -8,7 +8,8 @@
 
 namespace histlab {
 
-/// Loads PNG, JPEG, TIFF, BMP, PGM/PPM, WebP... as 8- or 16-bit gray, RGB or RGBA.
+/// Loads PNG, JPEG, TIFF, BMP, PGM/PPM, WebP, PFM, Radiance HDR... as 8- or 16-bit unsigned
+/// or 32-bit float gray, RGB or RGBA (half floats widened to 32-bit).
 /// Throws InputError naming the file and the reason: missing, a folder, empty, truncated
 /// (a JPEG without its end-of-image marker), not an image, or an unsupported depth/layout.
 HostImage loadImage(const std::string& path);
@@ -22,7 +23,7 @@ std::string whyNotAnImage(const std::string& path);
 
 /// A copy of `image` no larger than maxSide on its longer side (aspect kept), averaged over
 /// each output pixel's area (OpenCV's INTER_AREA, on all cores); the image itself when it is
-/// already small enough. 16-bit stays 16-bit.
+/// already small enough. 16-bit stays 16-bit, float stays float.
 HostImage downscaleToFit(const HostImage& image, int maxSide);
 
 /// cv::blur of the image with a (2R + 1)^2 window and the border (replicate or reflect101;
@@ -31,7 +32,8 @@ HostImage downscaleToFit(const HostImage& image, int maxSide);
 /// allocates nothing): the baseline HistLab's blur is timed against.
 void opencvBoxBlur(const HostImage& image, int radius, BorderMode mode, HostImage& out);
 
-/// Writes an 8/16-bit image (PNG, TIFF, ...) through a temporary file and a rename.
+/// Writes an image (PNG, TIFF, ...; a float image only where the format holds floats: TIFF, PFM)
+/// through a temporary file and a rename.
 void saveImage(const HostImage& image, const std::string& path);
 
 } // namespace histlab

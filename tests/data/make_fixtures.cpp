@@ -10,10 +10,13 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -87,8 +90,26 @@ int main(int argc, char** argv) {
     const auto jpeg = readAll(dir / "rgb.jpg");
     writeBytes(dir / "truncated.jpg", jpeg.data(), jpeg.size() / 2);
 
-    // 32-bit float pixels: OpenCV reads a .pfm as CV_32F, a depth histlab does not take.
+    // 32-bit float pixels: OpenCV reads a .pfm as CV_32F.
     write(dir / "float32.pfm", pattern<float>(9, 7, 3, CV_32F, 255) / 255.0);
+
+    // A float TIFF of the values a float histogram must get right: 0 and 1 (the ends of the
+    // range), values on NumPy's float32 edges of 4 bins, NaN, +-inf, a denormal, a negative.
+    {
+        const float inf = std::numeric_limits<float>::infinity();
+        const float values[] = {0.0f,  0.25f, 0.5f,  0.75f,  1.0f,   0.1f,
+                                0.9f,  NAN,   inf,   -inf,   1e-40f, -0.5f,
+                                0.33f, 0.66f, 0.99f, 0.125f, 0.0f,   1.0f};
+        cv::Mat m(3, 6, CV_32F);
+        std::memcpy(m.data, values, sizeof values);
+        write(dir / "float_edges.tiff", m);
+    }
+    // 64-bit float pixels: OpenCV reads them (CV_64F), a depth histlab does not take.
+    {
+        cv::Mat m;
+        pattern<float>(5, 4, 1, CV_32F, 255).convertTo(m, CV_64F, 1.0 / 255.0);
+        write(dir / "float64.tiff", m);
+    }
 
     writeBytes(dir / "empty.png", "", 0);
     const std::string text = "This is not a PNG file, just text with a .png name.\n";

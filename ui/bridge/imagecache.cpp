@@ -51,7 +51,7 @@ QImage previewOf(const HostImage& image, int maxSide) {
     // Scaled first (OpenCV's area average, on all cores, straight from the interleaved bytes),
     // then only the small result is converted.
     const HostImage small = downscaleToFit(image, maxSide);
-    const HostImage img8 = toHighByte(small);
+    const HostImage img8 = toDisplay8(small);
     const QImage::Format format = img8.channels == 1   ? QImage::Format_Grayscale8
                                   : img8.channels == 3 ? QImage::Format_RGB888
                                                        : QImage::Format_RGBA8888;

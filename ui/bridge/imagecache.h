@@ -32,7 +32,8 @@ private:
     std::shared_ptr<const HostImage> m_image;
 };
 
-/// An 8-bit QImage of `image` (the high byte of 16-bit data), smoothly scaled down to at most
+/// An 8-bit QImage of `image` (toDisplay8: the high byte of 16-bit data, floats stretched from
+/// their smallest to their largest finite value), smoothly scaled down to at most
 /// `maxSide` pixels on its longer side when it is larger. For the worker and other non-GUI
 /// threads: the GUI thread only ever gets the modest result.
 QImage previewOf(const HostImage& image, int maxSide);

@@ -74,6 +74,8 @@ QString ImageView::valueText(const QPoint& pixel) const {
     QString text = pixelValue(preview, imageSize(), pixel);
     if (preview.size() != imageSize())
         text += tr(" (downscaled preview)");
+    else if (m_sourceDepth == 32)
+        text += tr(" (display: min to max stretched)");
     else if (m_sourceDepth > 8)
         text += tr(" (high byte)");
     return text;

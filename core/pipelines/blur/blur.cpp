@@ -113,6 +113,7 @@ void blurPlane(const T* in, T* out, int width, int height, int channels, int rad
 } // namespace
 
 HostImage boxBlurReference(const HostImage& image, int radius, BorderMode mode) {
+    requireIntegerImage(image, "the box blur");
     validateImage(image);
     if (radius < 1)
         throw UsageError("--radius", std::to_string(radius) + " is not a radius (1 or more)");
@@ -171,6 +172,7 @@ std::vector<BlurLaunch> allBlurLaunches() {
 }
 
 HostImage blurLaunchPlane(const HostImage& image, std::string* note) {
+    requireIntegerImage(image, "the box blur");
     HostImage plane = toHighByte(image);
     std::string why =
         image.depth == 16 ? "16-bit image: blurred on the high byte of each value" : "";
@@ -370,6 +372,7 @@ std::string launchText(const std::vector<KernelLaunch>& kernels) {
 BlurRun runBoxBlur(Device& device, const HostImage& image, int radius, BorderMode mode, int repeats,
                    const CancelToken& cancel, BlurVariant variant, const BlurTuning& tuning) {
     validateImage(image);
+    requireIntegerImage(image, "the box blur");
     if (radius < 1)
         throw UsageError("--radius", std::to_string(radius) + " is not a radius (1 or more)");
     BlurRun run;
@@ -558,6 +561,7 @@ std::vector<BlurVariantRow> runBlurVariants(Device& device, const HostImage& ima
                                             BorderMode mode, int repeats, const CancelToken& cancel,
                                             const BlurTuning& tuning,
                                             const std::function<void(BlurVariantRow&)>& onRow) {
+    requireIntegerImage(image, "the box blur");
     std::vector<BlurVariantRow> rows;
     for (int radius : radii)
         for (BlurVariant variant : variants) {

@@ -66,6 +66,7 @@ std::size_t binsOf(const HostImage& image) {
 
 std::vector<std::uint32_t> equalizePlane(const HostImage& image) {
     validateImage(image);
+    requireIntegerImage(image, "equalization");
     if (image.depth == 16) {
         const std::vector<std::uint16_t> v = values16(image);
         return planeOf(v.data(), image.pixelCount(), image.channels);
@@ -169,6 +170,7 @@ std::vector<std::uint64_t> widened(const std::vector<cl_uint>& counts) {
 EqualizeRun runEqualize(Device& device, const HostImage& image, int repeats,
                         const CancelToken& cancel, std::uint32_t maxSliceBins) {
     validateImage(image);
+    requireIntegerImage(image, "equalization");
     if (image.pixelCount() >= (std::uint64_t(1) << 32))
         throw InputError(image.source + ": " + std::to_string(image.pixelCount()) +
                          " pixels: equalization counts in 32 bits (fewer than 2^32 pixels)");

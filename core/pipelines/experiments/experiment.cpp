@@ -159,6 +159,7 @@ void runPoint(Device& device, const GridEntry& entry, const Input& input, std::s
 }
 
 std::vector<std::uint8_t> grayPlaneOf(const HostImage& image) {
+    requireIntegerImage(image, "an experiment");
     return lumaPlane(toHighByte(image)); // a gray image's plane is its data
 }
 

@@ -666,13 +666,14 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
     run.sourceDepth = source.depth;
     // 16-bit images are reduced to their high bytes; 8-bit ones are used in place (no copy:
     // host memory stays the input plus O(bins x work-groups)).
+    requireIntegerImage(source, "the 256-bin histogram");
     HostImage converted;
     if (source.depth == 16)
         converted = toHighByte(source);
     const HostImage& img = source.depth == 16 ? converted : source;
     if (source.depth == 16)
-        run.notes.push_back("16-bit image: histogram of each value's high byte (v >> 8) until "
-                            "the large-bin pipeline exists");
+        run.notes.push_back("16-bit image: the 256-bin pipeline counts each value's high byte "
+                            "(v >> 8); the exact histogram is the large-bin one");
     run.bytes = img.byteCount();
     if (img.pixelCount() >= (std::uint64_t(1) << 32))
         throw InputError(img.source + ": more than 2^32 - 1 pixels; 32-bit bins could overflow");

@@ -40,7 +40,7 @@ HistogramPlan planHistogram(const DeviceInfo& device, const HistogramParams& par
     }
     if (params.region)
         plan.input = std::make_shared<const HostImage>(cropImage(*plan.input, *params.region));
-    if (plan.input->depth == 16 || params.bins || params.range || params.method) {
+    if (plan.input->depth != 8 || params.bins || params.range || params.method) {
         // Exact histograms of any bin count: the large-bin methods. The 256-bin pipeline's own
         // options do not apply there; say so rather than ignore them.
         const HistogramRequest& q = params.request;
@@ -57,9 +57,9 @@ HistogramPlan planHistogram(const DeviceInfo& device, const HistogramParams& par
                                                                     : nullptr;
         if (refused)
             throw UsageError(refused, "tunes the 256-bin pipeline of 8-bit data; " +
-                                          std::string(plan.input->depth == 16
-                                                          ? "a 16-bit image"
-                                                          : "--bins, --range or --method") +
+                                          (plan.input->depth != 8
+                                               ? "a " + depthName(plan.input->depth) + " image"
+                                               : std::string("--bins, --range or --method")) +
                                           " runs the large-bin methods (choose one with --method)");
         ImageBinsRequest r;
         r.channels = imageBinChannels(*plan.input, channelSelectionName(params.options.channel));
@@ -71,7 +71,9 @@ HistogramPlan planHistogram(const DeviceInfo& device, const HistogramParams& par
         for (const std::string& c : r.channels)
             checkImageChannel(plan.input->channels, c, plan.input->source);
         SamplePlane probe;
-        probe.type = plan.input->depth == 16 ? SampleType::U16 : SampleType::U8;
+        probe.type = plan.input->isFloat()     ? SampleType::F32
+                     : plan.input->depth == 16 ? SampleType::U16
+                                               : SampleType::U8;
         makeBinSpec(probe, r.bins ? r.bins : defaultBins(probe.type), r.range);
         plan.largeBins = std::move(r);
         return plan;

@@ -2,21 +2,23 @@
 
 #include "report/text.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <sstream>
 
 namespace histlab {
 namespace {
 
 // Smallest value whose cumulative count reaches `rank` (1-based).
-int valueAtRank(const std::uint64_t* counts, std::size_t values, std::uint64_t rank) {
+double valueAtRank(const std::uint64_t* counts, std::size_t values, std::uint64_t rank) {
     std::uint64_t seen = 0;
     for (std::size_t v = 0; v < values; ++v) {
         seen += counts[v];
         if (seen >= rank)
-            return int(v);
+            return double(v);
     }
-    return int(values) - 1;
+    return double(values) - 1;
 }
 
 // "p95": a percentile's column and key.
@@ -46,9 +48,10 @@ ChannelStatistics statisticsOfCounts(const std::string& name, const std::uint64_
     if (n == 0)
         return s;
     s.min = valueAtRank(counts, values, 1);
-    s.max = int(values) - 1;
-    while (counts[s.max] == 0)
-        --s.max;
+    std::size_t last = values - 1;
+    while (counts[last] == 0)
+        --last;
+    s.max = double(last);
     s.mean = static_cast<double>(sum / n);
     long double var = 0, entropy = 0;
     std::uint64_t best = 0;
@@ -62,7 +65,7 @@ ChannelStatistics statisticsOfCounts(const std::string& name, const std::uint64_
         entropy -= p * std::log2(p);
         if (c > best) {
             best = c;
-            s.mode = int(v);
+            s.mode = double(v);
         }
     }
     s.stddev = static_cast<double>(std::sqrt(var / n));
@@ -85,18 +88,79 @@ ChannelStatistics channelStatistics(const std::string& name,
     return statisticsOfCounts(name, countsByValue.data(), countsByValue.size());
 }
 
+ChannelStatistics channelStatistics(const std::string& name, std::vector<float>& values,
+                                    double entropyBits) {
+    values.erase(
+        std::remove_if(values.begin(), values.end(), [](float v) { return !std::isfinite(v); }),
+        values.end());
+    std::sort(values.begin(), values.end());
+    ChannelStatistics s;
+    s.name = name;
+    s.count = values.size();
+    if (values.empty())
+        return s;
+    const std::uint64_t n = s.count;
+    s.min = values.front();
+    s.max = values.back();
+    long double sum = 0;
+    for (float v : values)
+        sum += v;
+    s.mean = static_cast<double>(sum / n);
+    long double var = 0;
+    std::size_t bestRun = 0;
+    for (std::size_t i = 0; i < values.size();) {
+        std::size_t j = i;
+        while (j < values.size() && values[j] == values[i])
+            ++j;
+        if (j - i > bestRun) { // sorted: the first longest run is the smallest value
+            bestRun = j - i;
+            s.mode = values[i];
+        }
+        i = j;
+    }
+    for (float v : values) {
+        const long double d = v - static_cast<long double>(s.mean);
+        var += d * d;
+    }
+    s.stddev = static_cast<double>(std::sqrt(var / n));
+    const auto atRank = [&values](std::uint64_t rank) { return double(values[rank - 1]); };
+    s.median = atRank(nearestRank(50, n));
+    for (std::size_t i = 0; i < kPercentiles.size(); ++i)
+        s.percentiles[i] = atRank(nearestRank(kPercentiles[i], n));
+    s.entropy = entropyBits + 0.0;
+    return s;
+}
+
+std::string statisticText(double v) {
+    std::ostringstream o;
+    o.precision(9);
+    o << v;
+    return o.str();
+}
+
+namespace {
+
+/// Whole numbers as JSON integers (as they always were for integer channels), others as doubles.
+Json statisticJson(double v) {
+    if (std::isfinite(v) && v == std::trunc(v) && std::fabs(v) < 9.0e15)
+        return Json(static_cast<std::int64_t>(v));
+    return Json(v);
+}
+
+} // namespace
+
 Json statisticsJson(const ChannelStatistics& st) {
     Json percentiles = Json::object();
     for (std::size_t k = 0; k < kPercentiles.size(); ++k) {
-        percentiles[percentileLabel(kPercentiles[k])] = st.percentiles[k];
+        percentiles[percentileLabel(kPercentiles[k])] = statisticJson(st.percentiles[k]);
     }
     return {{"channel", st.name},
             {"count", st.count},
-            {"min", st.min},
-            {"max", st.max},
+            {"min", statisticJson(st.min)},
+            {"max", statisticJson(st.max)},
             {"mean", st.mean},
-            {"median", st.median},
-            {"mode", st.mode},
+            {"median", statisticJson(st.median)},
+            {"mode", statisticJson(st.mode)},
             {"stddev", st.stddev},
             {"percentiles", std::move(percentiles)},
             {"entropy_bits", st.entropy}};
@@ -113,14 +177,14 @@ std::string statisticsText(const std::vector<ChannelStatistics>& stats) {
     for (const ChannelStatistics& st : stats) {
         std::vector<std::string> cells{st.name,
                                        std::to_string(st.count),
-                                       std::to_string(st.min),
-                                       std::to_string(st.max),
+                                       statisticText(st.min),
+                                       statisticText(st.max),
                                        fixedText(st.mean, 2),
-                                       std::to_string(st.median),
-                                       std::to_string(st.mode),
+                                       statisticText(st.median),
+                                       statisticText(st.mode),
                                        fixedText(st.stddev, 2)};
-        for (int p : st.percentiles)
-            cells.push_back(std::to_string(p));
+        for (double p : st.percentiles)
+            cells.push_back(statisticText(p));
         cells.push_back(fixedText(st.entropy, 3));
         table.add(std::move(cells));
     }
@@ -137,7 +201,7 @@ std::string statisticsCsv(const std::vector<ChannelStatistics>& stats) {
     for (const auto& s : stats) {
         o << s.name << ',' << s.count << ',' << s.min << ',' << s.max << ',' << s.mean << ','
           << s.median << ',' << s.mode << ',' << s.stddev;
-        for (int p : s.percentiles)
+        for (double p : s.percentiles)
             o << ',' << p;
         o << ',' << s.entropy << '\n';
     }

@@ -12,16 +12,20 @@
 
 namespace histlab {
 
+/// Values are numbers: whole numbers for 8- and 16-bit channels (counted exactly, every value
+/// its own bin); for a float channel the statistics of its finite samples (NaN and +-inf left
+/// out), the mode being the most frequent exact value and the entropy that of the histogram's
+/// bins.
 struct ChannelStatistics {
     std::string name;        ///< "r", "g", "b", "a" or "gray"
-    std::uint64_t count = 0; ///< pixels
-    int min = 0, max = 0;    ///< smallest and largest value present
+    std::uint64_t count = 0; ///< pixels (float: finite samples)
+    double min = 0, max = 0; ///< smallest and largest value present
     double mean = 0;
-    int median = 0;                   ///< 50th percentile (nearest rank)
-    int mode = 0;                     ///< most frequent value (the smallest one on a tie)
-    double stddev = 0;                ///< population standard deviation
-    std::array<int, 6> percentiles{}; ///< at kPercentiles
-    double entropy = 0;               ///< bits per pixel, 0..8 (0..16 for 16-bit values)
+    double median = 0;                   ///< 50th percentile (nearest rank)
+    double mode = 0;                     ///< most frequent value (the smallest one on a tie)
+    double stddev = 0;                   ///< population standard deviation
+    std::array<double, 6> percentiles{}; ///< at kPercentiles
+    double entropy = 0;                  ///< bits per pixel, 0..8 (0..16 for 16-bit values)
 };
 
 /// The percentiles reported, in order.
@@ -34,6 +38,14 @@ ChannelStatistics channelStatistics(const std::string& name,
 /// The same from counts of the values 0 ... size-1 (a 16-bit channel's 65,536 exact bins).
 ChannelStatistics channelStatistics(const std::string& name,
                                     const std::vector<std::uint64_t>& countsByValue);
+
+/// Statistics of float samples (any order; `values` is sorted in place): see ChannelStatistics.
+/// `entropyBits` is the entropy of their histogram, which the caller has.
+ChannelStatistics channelStatistics(const std::string& name, std::vector<float>& values,
+                                    double entropyBits);
+
+/// A statistic as text: whole numbers without a fraction, others with 9 significant digits.
+std::string statisticText(double v);
 
 /// The statistics as a table for people: stats, pixels, min, max, mean, median, mode, std.dev,
 /// the percentiles, entropy; one row per channel.

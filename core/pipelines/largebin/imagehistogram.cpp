@@ -1,11 +1,13 @@
 #include "pipelines/largebin/imagehistogram.h"
 
+#include "pipelines/largebin/joint.h"
 #include "report/files.h"
 #include "report/json.h"
 #include "report/table.h"
 #include "report/text.h"
 #include "runtime/errors.h"
 
+#include <cstring>
 #include <sstream>
 
 namespace histlab {
@@ -57,7 +59,13 @@ ImageBinsRun runImageBins(Device& device, const HostImage& image, const ImageBin
         c.point = runLargeBinPoint(device, buffer, plane.count(), c.spec, c.histogram,
                                    request.method, request.repeats, cancel);
         c.point.deviceSlots.clear();
-        c.statistics = channelStatistics(name, countsByValue(plane, c));
+        if (plane.type == SampleType::F32) {
+            std::vector<float> values(plane.count());
+            std::memcpy(values.data(), plane.bytes.data(), values.size() * sizeof(float));
+            c.statistics = channelStatistics(name, values, entropyBits(c.histogram.counts));
+        } else {
+            c.statistics = channelStatistics(name, countsByValue(plane, c));
+        }
         run.results.push_back(std::move(c));
     }
     return run;
@@ -74,14 +82,15 @@ std::string imageBinsText(const ImageBinsRun& run) {
     std::ostringstream out;
     out << deviceLine(run.device) << '\n';
     out << "input: " << run.input << ", " << run.width << " x " << run.height << ", "
-        << run.channels << (run.channels == 1 ? " channel, " : " channels, ") << run.depth
-        << "-bit\n";
+        << run.channels << (run.channels == 1 ? " channel, " : " channels, ")
+        << depthName(run.depth) << '\n';
     using A = TextTable::Align;
     TextTable table({{"channel", A::Left},
                      {"bins"},
                      {"range", A::Left},
                      {"below"},
                      {"above"},
+                     {"NaN"},
                      {"method", A::Left},
                      {"median ms"},
                      {"GB/s"},
@@ -94,8 +103,9 @@ std::string imageBinsText(const ImageBinsRun& run) {
         range << "[" << c.spec.lo << ", " << c.spec.hi << "]";
         table.add({c.name, std::to_string(c.spec.bins), range.str(),
                    std::to_string(c.histogram.below), std::to_string(c.histogram.above),
-                   largeBinMethodName(p.method), ran ? fixedText(p.stats.medianMs, 4) : "-",
-                   ran ? fixedText(p.gbps, 2) : "-", statusText(p.status, p.detail)});
+                   std::to_string(c.histogram.nan), largeBinMethodName(p.method),
+                   ran ? fixedText(p.stats.medianMs, 4) : "-", ran ? fixedText(p.gbps, 2) : "-",
+                   statusText(p.status, p.detail)});
     }
     out << table.text();
     for (const ImageChannelBins& c : run.results)
@@ -103,7 +113,10 @@ std::string imageBinsText(const ImageBinsRun& run) {
             << sparkline(c.histogram.counts.data(), c.histogram.counts.size()) << "| binned "
             << c.histogram.total() << '\n';
     out << statisticsText(imageBinsStatistics(run));
-    out << "statistics: of the exact values (every value its own bin), whatever --bins\n";
+    out << (run.depth == 32 ? "statistics: of the finite samples, exactly (NaN and +-inf left "
+                              "out); entropy of the bins above\n"
+                            : "statistics: of the exact values (every value its own bin), "
+                              "whatever --bins\n");
     return out.str();
 }
 

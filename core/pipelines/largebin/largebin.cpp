@@ -104,46 +104,56 @@ void checkImageChannel(int channels, const std::string& channel, const std::stri
 
 SamplePlane imagePlane(const HostImage& image, const std::string& channel) {
     validateImage(image);
-    SamplePlane plane;
-    plane.type = image.depth == 16 ? SampleType::U16 : SampleType::U8;
-    plane.source = image.source;
-    const std::size_t pixels = image.pixelCount(), bytes = std::size_t(image.depth / 8);
-    plane.bytes.resize(pixels * bytes);
-    auto value = [&](std::size_t pixel, int c) -> std::uint32_t {
-        const std::size_t at = (pixel * std::size_t(image.channels) + std::size_t(c)) * bytes;
-        if (bytes == 1)
-            return image.data[at];
-        std::uint16_t v;
-        std::memcpy(&v, image.data.data() + at, 2);
-        return v;
-    };
-    auto store = [&](std::size_t pixel, std::uint32_t v) {
-        if (bytes == 1)
-            plane.bytes[pixel] = std::uint8_t(v);
-        else
-            storeSample(plane.bytes, pixel, std::uint16_t(v));
-    };
     checkImageChannel(image.channels, channel, image.source);
-    int c = -1;
-    if (channel == "gray") {
-        if (image.channels == 1) {
-            c = 0;
-        } else {
-            // Luma with OpenCV's fixed-point weights (lumaOf), for 16-bit values as well: the
-            // products stay below 2^32.
-            for (std::size_t i = 0; i < pixels; ++i)
-                store(i, (value(i, 0) * 9798u + value(i, 1) * 19235u + value(i, 2) * 3735u +
-                          (1u << 14)) >>
-                             15);
-            plane.source += " (luma)";
-            return plane;
-        }
-    } else {
-        c = int(std::string("rgba").find(channel[0]));
-        plane.source += " (" + channel + ")";
+    SamplePlane plane;
+    plane.type = image.isFloat()     ? SampleType::F32
+                 : image.depth == 16 ? SampleType::U16
+                                     : SampleType::U8;
+    plane.source = image.source;
+    const std::size_t pixels = image.pixelCount(), bytes = sampleBytes(plane.type);
+    plane.bytes.resize(pixels * bytes);
+    const std::size_t stride = std::size_t(image.channels) * bytes;
+    if (channel != "gray" || image.channels == 1) {
+        // One channel copied out of the interleaved pixels.
+        const std::size_t c = channel == "gray" ? 0 : std::string("rgba").find(channel[0]);
+        if (channel != "gray")
+            plane.source += " (" + channel + ")";
+        const std::uint8_t* from = image.data.data() + c * bytes;
+        for (std::size_t i = 0; i < pixels; ++i, from += stride)
+            std::memcpy(plane.bytes.data() + i * bytes, from, bytes);
+        return plane;
     }
-    for (std::size_t i = 0; i < pixels; ++i)
-        store(i, value(i, c));
+    plane.source += " (luma)";
+    const std::uint8_t* p = image.data.data();
+    if (image.isFloat()) {
+        // OpenCV's float weights for float data, in float, in the order its scalar RGB2Gray
+        // adds them (its SIMD path fuses them: within one float step of this).
+        for (std::size_t i = 0; i < pixels; ++i, p += stride) {
+            float rgb[3];
+            std::memcpy(rgb, p, sizeof rgb);
+            storeSample(plane.bytes, i, rgb[2] * 0.114f + rgb[1] * 0.587f + rgb[0] * 0.299f);
+        }
+        return plane;
+    }
+    // Integers: OpenCV's fixed-point weights (lumaOf), for 16-bit values as well (the products
+    // stay below 2^32).
+    for (std::size_t i = 0; i < pixels; ++i, p += stride) {
+        std::uint32_t v[3];
+        for (int c = 0; c < 3; ++c) {
+            if (bytes == 1) {
+                v[c] = p[c];
+            } else {
+                std::uint16_t w;
+                std::memcpy(&w, p + 2 * c, 2);
+                v[c] = w;
+            }
+        }
+        const std::uint32_t luma = (v[0] * 9798u + v[1] * 19235u + v[2] * 3735u + (1u << 14)) >> 15;
+        if (bytes == 1)
+            plane.bytes[i] = std::uint8_t(luma);
+        else
+            storeSample(plane.bytes, i, std::uint16_t(luma));
+    }
     return plane;
 }
 

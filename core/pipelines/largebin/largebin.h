@@ -74,7 +74,8 @@ struct SamplePlane {
 double sampleValue(const SamplePlane& plane, std::size_t i);
 
 /// The plane of an image's channel: "gray" (the image itself when it has one channel, else its
-/// luma: OpenCV's fixed-point BGR2GRAY weights, for 16-bit data too), "r", "g", "b" or "a".
+/// luma: OpenCV's fixed-point BGR2GRAY weights, for 16-bit data too; for floats its float
+/// weights B * 0.114f + G * 0.587f + R * 0.299f, in float), "r", "g", "b" or "a".
 /// Throws UsageError("--channel") for a channel the image does not have.
 SamplePlane imagePlane(const HostImage& image, const std::string& channel);
 

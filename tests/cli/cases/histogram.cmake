@@ -21,7 +21,7 @@ cli_test(image_rgba8 EXIT 0 EXPECT --stdout "19 x 13, 4 channels" --stdout "^a +
 # 16-bit images: their exact 65,536-bin histogram by the large-bin methods, verified slot by slot.
 cli_test(image_gray16_exact EXIT 0
          EXPECT --stdout "31 x 17, 1 channel, 16-bit"
-                --stdout "^gray +65536 +[[]0, 65536[]] +0 +0 +[a-z0-9]+ +[0-9.]+ +[0-9.]+ +verified$"
+                --stdout "^gray +65536 +[[]0, 65536[]] +0 +0 +0 +[a-z0-9]+ +[0-9.]+ +[0-9.]+ +verified$"
                 --stdout "^gray +527 "
                 --check "test $(wc -l < @W@/g16.csv) -eq 65537"
                 --check "grep -qx 'bin,lo,hi,gray' @W@/g16.csv"
@@ -163,8 +163,29 @@ cli_test(not_an_image EXIT 3 EXPECT --stderr "not_an_image[.]png: not an image"
          --absent @W@/out.csv ARGS histogram ${data}/not_an_image.png --csv @W@/out.csv)
 cli_test(truncated_jpeg EXIT 3 EXPECT --stderr "truncated[.]jpg: truncated JPEG"
          --absent @W@/out.csv ARGS histogram ${data}/truncated.jpg --csv @W@/out.csv)
-cli_test(unsupported_depth EXIT 3 EXPECT --stderr "float32[.]pfm: .*CV_32F.* not supported"
-         --absent @W@/out.csv ARGS histogram ${data}/float32.pfm --csv @W@/out.csv)
+cli_test(unsupported_depth EXIT 3 EXPECT --stderr "float64[.]tiff: .*CV_64F.* not supported"
+         --absent @W@/out.csv ARGS histogram ${data}/float64.tiff --csv @W@/out.csv)
+# Float images from files: NumPy's bins (its np.histogram of the finite values gives 5, 2, 2, 5
+# for these 4 bins over [0, 1]); the values out of range, NaN and +-inf counted apart.
+cli_test(float_image_bins EXIT 0
+         EXPECT --stdout "input: .*float_edges[.]tiff, 6 x 3, 1 channel, 32-bit float"
+                --stdout "^gray +4 +[[]0, 1[]] +2 +1 +1 +private .* verified$"
+                --stdout "^statistics: of the finite samples"
+                --check "grep -qx '0,0,0.25,5' @W@/h.csv" --check "grep -qx '1,0.25,0.5,2' @W@/h.csv"
+                --check "grep -qx '2,0.5,0.75,2' @W@/h.csv" --check "grep -qx '3,0.75,1,5' @W@/h.csv"
+         ARGS histogram ${data}/float_edges.tiff --bins 4 --range 0,1 --csv @W@/h.csv --repeat 1)
+# A float RGB image without a range: each channel's own min ... max, 256 bins.
+cli_test(float_image_auto_range EXIT 0
+         EXPECT --stdout "input: .*float32[.]pfm, 9 x 7, 3 channels, 32-bit float"
+                --stdout "^r +256 +[[]0, 0[.]97[0-9]*[]] +0 +0 +0 .* verified$"
+                --stdout "^gray +256 .* verified$"
+                --check "${check} json @W@/h.json --nonempty channels"
+         ARGS histogram ${data}/float32.pfm --json @W@/h.json --repeat 1)
+# Pipelines that work on integer values refuse a float image by name.
+cli_test(float_image_blur EXIT 3 EXPECT --stderr "float32[.]pfm: a 32-bit float image; the box blur works on 8- or 16-bit"
+         ARGS blur ${data}/float32.pfm --repeat 1)
+cli_test(float_image_equalize EXIT 3 EXPECT --stderr "float32[.]pfm: a 32-bit float image; equalization works on 8- or 16-bit"
+         ARGS equalize ${data}/float32.pfm --repeat 1)
 cli_test(synthetic_size_zero EXIT 3 EXPECT --stderr "--size: .*empty"
          ARGS histogram --synthetic random --size 0)
 cli_test(synthetic_bytes_zero EXIT 3 EXPECT --stderr "--bytes: .*empty"

@@ -9,7 +9,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace histlab {
 namespace {
@@ -231,6 +233,36 @@ TEST(Cancel, TokenCopiesShareTheFlag) {
     EXPECT_TRUE(b.cancelled());
     EXPECT_THROW(b.throwIfCancelled(), CancelledError);
     EXPECT_FALSE(CancelToken().cancelled());
+}
+
+// Floats are looked at through a stretch of their finite values, and refused by what works on
+// integers only.
+TEST(ImageHelpers, FloatDisplayAndRefusal) {
+    HostImage f;
+    f.width = 6;
+    f.height = 1;
+    f.channels = 1;
+    f.depth = 32;
+    f.source = "floats";
+    const float inf = std::numeric_limits<float>::infinity();
+    const float values[] = {-1.0f, 0.0f, 1.0f, NAN, inf, -inf};
+    f.data.resize(sizeof values);
+    std::memcpy(f.data.data(), values, sizeof values);
+    EXPECT_NO_THROW(validateImage(f));
+    const HostImage d = toDisplay8(f);
+    EXPECT_EQ(d.depth, 8);
+    EXPECT_EQ(d.data, (std::vector<std::uint8_t>{0, 128, 255, 0, 255, 0}));
+    try {
+        requireIntegerImage(f, "the box blur");
+        FAIL() << "a float image passed";
+    } catch (const InputError& e) {
+        EXPECT_STREQ(e.what(), "floats: a 32-bit float image; the box blur works on 8- or 16-bit "
+                               "images (histograms of floats: histlab-cli histogram, or the Image "
+                               "tab)");
+    }
+    EXPECT_THROW(toHighByte(f), InputError);
+    EXPECT_EQ(depthName(32), "32-bit float");
+    EXPECT_EQ(depthName(16), "16-bit");
 }
 
 } // namespace

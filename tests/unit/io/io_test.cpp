@@ -6,6 +6,7 @@
 #include "io/imageio.h"
 #include "pipelines/blur/blur.h"
 #include "pipelines/histogram256/histogram256.h"
+#include "pipelines/largebin/largebin.h"
 #include "runtime/errors.h"
 
 #include <gtest/gtest.h>
@@ -13,7 +14,9 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace histlab {
 namespace {
@@ -273,6 +276,67 @@ TEST(Luma, DeviceGrayHistogramOfALoadedImage) {
     EXPECT_EQ(run.histograms[0].name, "gray");
     EXPECT_EQ(run.histograms[0].counts, expected);
     EXPECT_TRUE(run.verified.value_or(false)) << run.verifyDetail;
+}
+
+// 32-bit float files (TIFF) load as floats with every special value intact, and half floats
+// widen; 64-bit floats are refused by name.
+TEST(LoadImage, FloatTiffKeepsEveryValue) {
+    TempDir dir;
+    const float inf = std::numeric_limits<float>::infinity();
+    const float values[] = {0.0f, 1.0f, NAN, inf, -inf, 1e-40f, -0.5f, 3.25f};
+    cv::Mat m(2, 4, CV_32F);
+    std::memcpy(m.data, values, sizeof values);
+    ASSERT_TRUE(cv::imwrite((dir / "f.tiff").string(), m));
+    const HostImage f = loadImage((dir / "f.tiff").string());
+    EXPECT_EQ(f.depth, 32);
+    EXPECT_TRUE(f.isFloat());
+    EXPECT_EQ(f.channels, 1);
+    ASSERT_EQ(f.data.size(), sizeof values);
+    EXPECT_EQ(std::memcmp(f.data.data(), values, sizeof values), 0); // NaN bits too
+    EXPECT_NO_THROW(validateImage(f));
+
+    cv::Mat d;
+    m.convertTo(d, CV_64F);
+    ASSERT_TRUE(cv::imwrite((dir / "d.tiff").string(), d));
+    const std::string why = loadError(dir / "d.tiff");
+    EXPECT_NE(why.find("d.tiff"), std::string::npos) << why;
+    EXPECT_NE(why.find("CV_64F"), std::string::npos) << why;
+}
+
+// A float color image's luma is OpenCV's BGR2GRAY formula for floats as its scalar code writes
+// it (B * 0.114f + G * 0.587f + R * 0.299f). OpenCV's SIMD path fuses the multiply-adds, so its
+// own result depends on where a pixel falls in a row: it is matched to within its rounding.
+// The channels are copied out exactly.
+TEST(Luma, FloatLumaIsOpenCvsFormula) {
+    cv::Mat bgr(37, 41, CV_32FC3);
+    cv::randu(bgr, -2.0f, 3.0f);
+    cv::Mat gray;
+    cv::cvtColor(bgr, gray, cv::COLOR_BGR2GRAY);
+    HostImage img;
+    img.width = bgr.cols;
+    img.height = bgr.rows;
+    img.channels = 3;
+    img.depth = 32;
+    img.source = "float test";
+    cv::Mat rgb;
+    cv::cvtColor(bgr, rgb, cv::COLOR_BGR2RGB);
+    img.data.assign(rgb.data, rgb.data + rgb.total() * rgb.elemSize());
+    const SamplePlane luma = imagePlane(img, "gray");
+    ASSERT_EQ(luma.type, SampleType::F32);
+    ASSERT_EQ(luma.count(), gray.total());
+    for (std::size_t i = 0; i < luma.count(); ++i) {
+        const float* p = bgr.ptr<float>(0) + 3 * i;
+        const float scalar = p[0] * 0.114f + p[1] * 0.587f + p[2] * 0.299f;
+        const float ours = float(sampleValue(luma, i)), cv = gray.ptr<float>(0)[i];
+        ASSERT_EQ(ours, scalar) << i;
+        // Rounding of the three products and two sums: a few steps of the terms' size.
+        const float terms =
+            std::fabs(p[0] * 0.114f) + std::fabs(p[1] * 0.587f) + std::fabs(p[2] * 0.299f);
+        ASSERT_LE(std::fabs(ours - cv), 4 * std::numeric_limits<float>::epsilon() * terms) << i;
+    }
+    const SamplePlane g = imagePlane(img, "g");
+    for (std::size_t i = 0; i < g.count(); ++i)
+        ASSERT_EQ(sampleValue(g, i), double(rgb.ptr<float>(0)[3 * i + 1])) << i;
 }
 
 } // namespace

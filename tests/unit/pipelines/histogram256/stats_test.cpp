@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 #include <vector>
@@ -146,6 +147,30 @@ TEST(ChannelStatistics, CsvHasOneRowPerChannelAndTheDocumentedHeader) {
     EXPECT_NE(csv.find("\nr,3,1,3,2,2,1,"), std::string::npos) << csv;
     EXPECT_NE(csv.find("\ngray,1,7,7,7,7,7,0,7,7,7,7,7,7,0\n"), std::string::npos) << csv;
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
+}
+
+// Float samples: statistics of the finite ones, nearest-rank percentiles, the smallest most
+// frequent value as the mode; whole numbers stay integers in JSON, fractions do not.
+TEST(ChannelStatistics, FloatSamples) {
+    const float inf = std::numeric_limits<float>::infinity();
+    std::vector<float> v{0.5f, NAN, 2.5f, -1.0f, inf, 0.5f, 2.5f, -inf, 4.0f};
+    const ChannelStatistics s = channelStatistics("gray", v, 1.25);
+    EXPECT_EQ(s.count, 6u); // -1, 0.5, 0.5, 2.5, 2.5, 4
+    EXPECT_EQ(s.min, -1.0);
+    EXPECT_EQ(s.max, 4.0);
+    EXPECT_DOUBLE_EQ(s.mean, 9.0 / 6.0);
+    EXPECT_EQ(s.median, 0.5); // rank ceil(0.5 * 6) = 3
+    EXPECT_EQ(s.mode, 0.5);   // 0.5 and 2.5 twice each: the smaller
+    EXPECT_EQ(s.percentiles[0], -1.0);
+    EXPECT_EQ(s.percentiles[5], 4.0);
+    EXPECT_EQ(s.entropy, 1.25);
+    const Json j = statisticsJson(s);
+    EXPECT_TRUE(j["min"].is_number_integer());
+    EXPECT_TRUE(j["median"].is_number_float());
+    EXPECT_EQ(statisticText(0.5), "0.5");
+    EXPECT_EQ(statisticText(65535), "65535");
+    std::vector<float> none{NAN};
+    EXPECT_EQ(channelStatistics("gray", none, 0).count, 0u);
 }
 
 } // namespace
