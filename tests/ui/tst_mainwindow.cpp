@@ -81,7 +81,8 @@ struct PixelSummary {
 };
 
 /// The channels the window histograms, in its order: each colour channel, then gray (luma of
-/// R, G, B; the image itself when it is gray). 16-bit values count by their high byte.
+/// R, G, B; the image itself when it is gray). 16-bit values count exactly (gray only: the
+/// fixtures have no 16-bit color image).
 std::vector<PixelSummary> summarisePixels(const histlab::HostImage& image) {
     const int nchan = image.channels;
     const std::size_t columns = nchan == 1 ? 1 : std::size_t(nchan) + 1;
@@ -93,7 +94,7 @@ std::vector<PixelSummary> summarisePixels(const histlab::HostImage& image) {
             return image.data[i];
         std::uint16_t v;
         std::memcpy(&v, image.data.data() + 2 * i, 2);
-        return v >> 8;
+        return v;
     };
     auto add = [&](std::size_t column, int v) {
         PixelSummary& s = out[column];
@@ -222,7 +223,7 @@ void TestMainWindow::showsStatistics_data() {
                               << QStringList{"R", "G", "B", "gray"};
     QTest::newRow("rgba8.png") << data + "rgba8.png" << data + "rgba8.png"
                                << QStringList{"R", "G", "B", "A", "gray"};
-    QTest::newRow("gray16.png (high byte)")
+    QTest::newRow("gray16.png (exact)")
         << data + "gray16.png" << data + "gray16.png" << QStringList{"gray"};
 }
 
@@ -239,8 +240,16 @@ void TestMainWindow::showsStatistics() {
     const QTableWidget* table = panel->table();
     QVERIFY(panel->isVisible());
 
-    // One column per histogram, in the run's order, with its label.
-    const auto& histograms = window.currentRun().histograms;
+    // One column per histogram, in the run's order, with its label. A 16-bit image's are the
+    // exact large-bin ones (65,536 bins, every value its own).
+    std::vector<std::pair<std::string, std::vector<std::uint64_t>>> histograms;
+    for (const ChannelHistogram& h : window.currentRun().histograms)
+        histograms.push_back({h.name, {h.counts.begin(), h.counts.end()}});
+    if (const auto& large = window.currentAnalysis().largeBins)
+        for (const ImageChannelBins& c : large->results) {
+            QCOMPARE(c.spec.bins, 65536);
+            histograms.push_back({c.name, c.histogram.counts});
+        }
     QCOMPARE(table->columnCount(), int(histograms.size()));
     QCOMPARE(table->columnCount(), headers.size());
     QCOMPARE(table->rowCount(), int(StatisticsPanel::RowCount));
@@ -251,7 +260,7 @@ void TestMainWindow::showsStatistics() {
     QCOMPARE(panel->statistics().size(), histograms.size());
     for (std::size_t c = 0; c < histograms.size(); ++c) {
         const ChannelStatistics expected =
-            histlab::channelStatistics(histograms[c].name, histograms[c].counts);
+            histlab::channelStatistics(histograms[c].first, histograms[c].second);
         const ChannelStatistics& shown = panel->statistics()[c];
         QCOMPARE(shown.name, expected.name);
         for (int row = 0; row < StatisticsPanel::RowCount; ++row) {

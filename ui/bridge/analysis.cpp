@@ -21,6 +21,19 @@ ImageAnalysis analyseImage(const AnalysisRequest& request, ImageCache& images, i
     context.throwIfCancelled();
 
     Device& device = jobDevice(context, request.device, "histograms");
+    result.depth = image.depth;
+    result.run.sourceDepth = image.depth;
+    if (runsLargeBins(image, request.bins != 0 || request.method != LargeBinMethod::Auto)) {
+        ImageBinsRequest bins;
+        bins.channels = imageBinChannels(image, "all");
+        bins.bins = request.bins;
+        bins.method = request.method;
+        bins.repeats = request.repeats;
+        context.progress(0.1, "exact histograms");
+        result.largeBins = runImageBins(device, image, bins, context.cancelToken());
+        result.statistics = imageBinsStatistics(*result.largeBins);
+        return result;
+    }
     HistogramRunOptions options;
     options.repeats = request.repeats;
     options.verify = request.verify;

@@ -1,10 +1,14 @@
 #pragma once
-// The Image tab's job: an image's 256-bin histograms, as the worker computes them. JobBridge::
-// analyse() runs it on the lane "histogram"; the window shows what it returns.
+// The Image tab's job: an image's histograms, as the worker computes them. JobBridge::analyse()
+// runs it on the lane "histogram"; the window shows what it returns. Which histogram is the
+// core's choice (runsLargeBins): an 8-bit image runs the tuned 256-bin pipeline; a 16-bit or
+// float image, or any image with a bin count or large-bin method chosen, runs the exact
+// large-bin histograms (every 16-bit value its own bin by default).
 #include "bridge/imagecache.h"
 
 #include <pipelines/histogram256/histogram256.h>
 #include <pipelines/histogram256/histogramstats.h>
+#include <pipelines/largebin/imagehistogram.h>
 #include <runtime/runner.h>
 
 #include <QImage>
@@ -21,6 +25,11 @@ struct AnalysisRequest {
     QString source;                          ///< a file path, or a Qt resource path (":/...")
     QString device = QStringLiteral("auto"); ///< a core device selector (see selectDevice)
     HistogramRequest histogram;              ///< variant and parameters; auto by default
+    /// Bins of the large-bin histograms, 1 ... 65,536 (0: the type's default: 256 for 8-bit and
+    /// float images, 65,536 for 16-bit); a count given runs them for an 8-bit image too.
+    int bins = 0;
+    /// The large-bin method; one other than auto runs them for an 8-bit image too.
+    LargeBinMethod method = LargeBinMethod::Auto;
     int repeats = 5;
     bool verify = true;
     /// Only these pixels (full-image coordinates, inside the image); the whole image if unset.
@@ -37,8 +46,12 @@ struct ImageAnalysis {
     QString source;
     QSize imageSize;  ///< of the file, in pixels
     QImage preview;   ///< 8-bit copy for display, at most `maxPreviewSide` on its longer side
-    HistogramRun run; ///< histograms, configuration, timings, verification
-    std::vector<ChannelStatistics> statistics; ///< one per run.histograms, in the same order
+    int depth = 8;    ///< of the file: 8, 16 or 32 (float)
+    HistogramRun run; ///< the 256-bin histograms, configuration, timings, verification
+    /// The large-bin histograms instead, when the core chose them (then `run` is empty).
+    std::optional<ImageBinsRun> largeBins;
+    /// One per histogram, in the same order (for 16-bit and float images of the exact values).
+    std::vector<ChannelStatistics> statistics;
     std::optional<Region> region; ///< as requested; the preview is left empty for a region
 };
 

@@ -121,6 +121,8 @@ RunPanel::RunPanel(QWidget* parent)
     , m_load(chooseCombo({QStringLiteral("scalar"), QStringLiteral("uint4")}))
     , m_merge(chooseCombo({QStringLiteral("kernel"), QStringLiteral("atomic")}))
     , m_repeats(new QSpinBox)
+    , m_bins(new PowerOfTwoSpinBox(kMaxBins))
+    , m_method(new QComboBox)
     , m_runButton(new QPushButton(tr("Run Again")))
     , m_problem(new QLabel)
     , m_runAgain(new QAction(tr("&Run Again"), this))
@@ -150,6 +152,21 @@ RunPanel::RunPanel(QWidget* parent)
     m_repeats->setValue(AnalysisRequest().repeats);
     m_repeats->setKeyboardTracking(false);
     m_repeats->setToolTip(tr("Timed runs after the warm-up (the median is shown)"));
+    m_bins->setSpecialValueText(tr("auto (exact)"));
+    m_bins->setToolTip(
+        tr("Bins of the exact histograms, 1 to 65,536 (type any; the arrows double and halve). "
+           "auto: every value its own bin for 8- and 16-bit images (8-bit ones run the tuned "
+           "256-bin pipeline above), 256 bins over a float image's range. A count runs the "
+           "large-bin methods for any image: NumPy's uniform bins, the last one closed."));
+    m_method->addItem(kAuto, kAuto);
+    for (LargeBinMethod m : allLargeBinMethods())
+        m_method->addItem(QString::fromLatin1(largeBinMethodName(m)),
+                          QString::fromLatin1(largeBinMethodName(m)));
+    m_method->setToolTip(
+        tr("The large-bin method: auto (the core's pick for the device and bins); global "
+           "atomics; local copies; multipass slices of local memory; local16 (16-bit local "
+           "counters); private (a sub-histogram per work-item); tagged (software atomics, "
+           "mismatches reported)"));
 
     m_runAgain->setShortcut(QKeySequence(Qt::Key_F5));
     m_runAgain->setStatusTip(tr("Analyse the current image again with these settings"));
@@ -174,6 +191,8 @@ RunPanel::RunPanel(QWidget* parent)
     form->addRow(tr("R&ead"), m_read);
     form->addRow(tr("&Load"), m_load);
     form->addRow(tr("&Merge"), m_merge);
+    form->addRow(tr("Bi&ns"), m_bins);
+    form->addRow(tr("Me&thod"), m_method);
     form->addRow(tr("Re&peats"), m_repeats);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -182,9 +201,9 @@ RunPanel::RunPanel(QWidget* parent)
     layout->addStretch(1);
 
     connect(m_device, &QComboBox::currentIndexChanged, this, &RunPanel::deviceChosen);
-    for (QComboBox* combo : {m_variant, m_read, m_load, m_merge})
+    for (QComboBox* combo : {m_variant, m_read, m_load, m_merge, m_method})
         connect(combo, &QComboBox::currentIndexChanged, this, &RunPanel::requestChanged);
-    for (QSpinBox* spin : {m_banks, m_groupsPerCu, m_workGroupSize, m_repeats})
+    for (QSpinBox* spin : {m_banks, m_groupsPerCu, m_workGroupSize, m_repeats, m_bins})
         connect(spin, &QSpinBox::valueChanged, this, &RunPanel::requestChanged);
 }
 
@@ -316,6 +335,14 @@ void RunPanel::deviceChosen() {
         .setValue(QStringLiteral("device"), name);
     qCInfo(lcUi).noquote() << "device chosen:" << name;
     emit requestChanged();
+}
+
+int RunPanel::bins() const {
+    return m_bins->value();
+}
+
+LargeBinMethod RunPanel::largeBinMethod() const {
+    return parseLargeBinMethod(m_method->currentData().toString().toStdString());
 }
 
 HistogramRequest RunPanel::histogramRequest() const {

@@ -1,12 +1,15 @@
 #pragma once
-// The run controls: which OpenCL device, which histogram variant and its parameters, how many
-// timed repeats, and "Run again" (F5) / "Cancel" (Esc). The panel only describes a request; the
-// window submits it through its JobBridge. The device list comes from the worker (JobBridge::
-// listDevices): the panel never calls OpenCL. The chosen device is remembered by name in
-// QSettings("HistLab", "HistLab") under "device".
+// The run controls: which OpenCL device, which histogram variant and its parameters (the 256-bin
+// pipeline of 8-bit images), the bins and method of the exact large-bin histograms (16-bit and
+// float images, or any image once a bin count or method is chosen), how many timed repeats, and
+// "Run again" (F5) / "Cancel" (Esc). The panel only describes a request; the window submits it
+// through its JobBridge. The device list comes from the worker (JobBridge:: listDevices): the panel
+// never calls OpenCL. The chosen device is remembered by name in QSettings("HistLab", "HistLab")
+// under "device".
 #include "bridge/jobbridge.h"
 
 #include <pipelines/histogram256/histogram256.h>
+#include <pipelines/largebin/largebin.h>
 
 #include <QString>
 #include <QWidget>
@@ -45,6 +48,9 @@ public:
     /// The variant and its parameters as chosen (0 / "choose" leaves them to the core).
     HistogramRequest histogramRequest() const;
     int repeats() const;
+    /// The large-bin histograms' bins (0: auto, the image type's exact default) and method.
+    int bins() const;
+    LargeBinMethod largeBinMethod() const;
 
     QComboBox* deviceCombo() const { return m_device; }
     QComboBox* variantCombo() const { return m_variant; }
@@ -55,6 +61,8 @@ public:
     QComboBox* loadCombo() const { return m_load; }
     QComboBox* mergeCombo() const { return m_merge; }
     QSpinBox* repeatsSpin() const { return m_repeats; }
+    QSpinBox* binsSpin() const { return m_bins; }
+    QComboBox* methodCombo() const { return m_method; }
     /// "Run Again" (F5) and "Cancel" (Esc); the window puts them in its Run menu.
     QAction* runAgainAction() const { return m_runAgain; }
     QAction* cancelAction() const { return m_cancel; }
@@ -83,6 +91,8 @@ private:
     QComboBox* m_load;
     QComboBox* m_merge;
     QSpinBox* m_repeats;
+    QSpinBox* m_bins;
+    QComboBox* m_method;
     QPushButton* m_runButton;
     QLabel* m_problem;
     QFormLayout* m_form = nullptr;

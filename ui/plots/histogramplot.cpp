@@ -20,11 +20,25 @@ QString channelLabel(const QString& channel) {
     return channel == QLatin1String("gray") ? QStringLiteral("gray") : channel.toUpper();
 }
 
-QVector<double> binKeys() {
-    QVector<double> keys(256);
-    for (int i = 0; i < 256; ++i)
-        keys[i] = i;
+/// Each bin's lower edge.
+QVector<double> binKeys(const HistogramPlot::Series& h) {
+    QVector<double> keys(qsizetype(h.counts.size()));
+    const double w = h.binWidth();
+    for (qsizetype i = 0; i < keys.size(); ++i)
+        keys[i] = h.lo + double(i) * w;
     return keys;
+}
+
+/// Byte values read best in steps of 32 (and multiples of it when zoomed out); other ranges
+/// get QCustomPlot's usual ticks.
+QSharedPointer<QCPAxisTicker> tickerFor(bool bytes) {
+    if (!bytes)
+        return QSharedPointer<QCPAxisTicker>::create();
+    auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+    ticker->setTickStep(32);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    ticker->setTickCount(8);
+    return ticker;
 }
 } // namespace
 
@@ -36,12 +50,7 @@ HistogramPlot::HistogramPlot(QWidget* parent)
     yAxis2->setRange(0, 100);
     xAxis->setRange(0, 255);
     yAxis->setRange(0, 1);
-    // Byte values read best in steps of 32 (and multiples of it when zoomed out).
-    auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
-    ticker->setTickStep(32);
-    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
-    ticker->setTickCount(8);
-    xAxis->setTicker(ticker);
+    xAxis->setTicker(tickerFor(true));
     legend->setVisible(true);
     legend->setBrush(QColor(255, 255, 255, 200));
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
@@ -67,14 +76,55 @@ QColor HistogramPlot::channelColor(const QString& channel) {
 }
 
 void HistogramPlot::setHistograms(const std::vector<ChannelHistogram>& histograms) {
-    m_histograms = histograms;
+    std::vector<Series> series;
+    series.reserve(histograms.size());
+    for (const ChannelHistogram& h : histograms)
+        series.push_back(
+            {h.name, 0, 256, std::vector<std::uint64_t>(h.counts.begin(), h.counts.end())});
+    setHistograms(std::move(series));
+}
+
+void HistogramPlot::setHistograms(std::vector<Series> histograms) {
+    m_histograms = std::move(histograms);
     rebuild();
-    // A new image: show all of it (the options stay as they were).
+    showAll(); // a new image: all of it (the options stay as they were)
+}
+
+void HistogramPlot::showAll() {
+    showRange(false);
+}
+
+void HistogramPlot::showRange(bool whole) {
     std::uint64_t peak = 0;
-    for (const auto& h : m_histograms)
+    double lo = 0, hi = 255;
+    bool bytes = true, any = false;
+    for (const Series& h : m_histograms) {
+        if (h.counts.empty())
+            continue;
+        // The occupied bins (a 12-bit image in 65,536 bins fills the first 4,096), or all.
+        std::size_t first = 0, last = h.counts.size() - 1;
+        if (!whole) {
+            while (first < last && h.counts[first] == 0)
+                ++first;
+            while (last > first && h.counts[last] == 0)
+                --last;
+        }
         for (auto c : h.counts)
             peak = std::max(peak, c);
-    xAxis->setRange(0, 255);
+        const double a = h.lo + h.binWidth() * double(first);
+        const double b = h.lo + h.binWidth() * double(last);
+        lo = any ? std::min(lo, a) : a;
+        hi = any ? std::max(hi, b) : b;
+        any = true;
+        bytes = bytes && h.lo == 0 && h.hi == 256 && h.counts.size() == 256;
+    }
+    if (bytes && !whole) { // byte values: always 0 ... 255, as before
+        lo = 0;
+        hi = 255;
+    }
+    const double pad = bytes ? 0 : (hi - lo) * 0.02;
+    xAxis->setTicker(tickerFor(bytes));
+    xAxis->setRange(lo - pad, hi > lo ? hi + pad : lo + 1);
     if (m_log)
         yAxis->setRange(0.5, std::max<double>(2.0, double(peak) * 2.0));
     else
@@ -90,17 +140,18 @@ void HistogramPlot::clearHistograms() {
 
 void HistogramPlot::rebuild() {
     clearGraphs();
-    const QVector<double> keys = binKeys();
     const double nan = std::numeric_limits<double>::quiet_NaN();
     for (const auto& h : m_histograms) {
+        const QVector<double> keys = binKeys(h);
         const QString channel = QString::fromStdString(h.name);
         const bool visible = channelVisible(channel);
-        QVector<double> values(256), cumulative(256);
+        const qsizetype n = keys.size();
+        QVector<double> values(n), cumulative(n);
         std::uint64_t total = 0;
         for (auto c : h.counts)
             total += c;
         std::uint64_t running = 0;
-        for (int i = 0; i < 256; ++i) {
+        for (qsizetype i = 0; i < n; ++i) {
             // A logarithmic axis cannot show 0: empty bins become gaps.
             values[i] = (m_log && h.counts[i] == 0) ? nan : double(h.counts[i]);
             running += h.counts[i];
@@ -162,7 +213,8 @@ void HistogramPlot::setLogScale(bool on) {
         yAxis->setScaleType(QCPAxis::stLinear);
         yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     }
-    setHistograms(std::vector<ChannelHistogram>(m_histograms)); // rebuild with the new range
+    rebuild();
+    showAll(); // the count axis's range suits the new scale
     emit optionsChanged();
 }
 
@@ -203,20 +255,65 @@ QCPGraph* HistogramPlot::cumulativeGraph(const QString& channel) const {
     return nullptr;
 }
 
-QString HistogramPlot::toolTipText(int bin) const {
-    if (bin < 0 || bin > 255 || m_histograms.empty())
+int HistogramPlot::binAt(double x) const {
+    if (m_histograms.empty())
+        return -1;
+    const Series& h = m_histograms.front(); // every channel has the same bins
+    const long bin = std::lround((x - h.lo) / h.binWidth());
+    return bin < 0 || bin >= long(h.counts.size()) ? -1 : int(bin);
+}
+
+QString HistogramPlot::toolTipAt(double x) const {
+    if (m_histograms.empty())
         return {};
-    QString text = tr("value %1").arg(bin);
+    const Series& first = m_histograms.front();
+    bool shared = true;
+    for (const Series& h : m_histograms)
+        shared = shared && h.lo == first.lo && h.hi == first.hi &&
+                 h.counts.size() == first.counts.size();
+    if (shared)
+        return toolTipText(binAt(x));
+    // Channels over ranges of their own (a float image's): each one's bin at x.
+    QStringList lines;
+    for (const Series& h : m_histograms) {
+        const QString channel = QString::fromStdString(h.name);
+        const long bin = std::lround((x - h.lo) / h.binWidth());
+        if (!channelVisible(channel) || bin < 0 || bin >= long(h.counts.size()))
+            continue;
+        const double lo = h.lo + double(bin) * h.binWidth();
+        lines << tr("%1: %2 in %3 to %4")
+                     .arg(channelLabel(channel))
+                     .arg(h.counts[std::size_t(bin)])
+                     .arg(lo, 0, 'g', 9)
+                     .arg(lo + h.binWidth(), 0, 'g', 9);
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString HistogramPlot::toolTipText(int bin) const {
+    if (m_histograms.empty() || bin < 0 || std::size_t(bin) >= m_histograms.front().counts.size())
+        return {};
+    const Series& first = m_histograms.front();
+    const double w = first.binWidth(), lo = first.lo + bin * w;
+    const bool last = std::size_t(bin) + 1 == first.counts.size();
+    QString text = w == 1 && lo == std::floor(lo)
+                       ? tr("value %1").arg(qint64(lo))
+                       : tr("bin %1: %2 to %3 (%4)")
+                             .arg(bin)
+                             .arg(lo, 0, 'g', 9)
+                             .arg(last ? first.hi : lo + w, 0, 'g', 9)
+                             .arg(last ? tr("closed") : tr("upper edge excluded"));
     for (const auto& h : m_histograms) {
         const QString channel = QString::fromStdString(h.name);
-        if (!channelVisible(channel))
+        if (!channelVisible(channel) || std::size_t(bin) >= h.counts.size())
             continue;
-        text += QStringLiteral("\n%1: %2").arg(channelLabel(channel)).arg(h.counts[bin]);
+        text +=
+            QStringLiteral("\n%1: %2").arg(channelLabel(channel)).arg(h.counts[std::size_t(bin)]);
         if (m_cumulative) {
             std::uint64_t total = 0, upTo = 0;
-            for (int i = 0; i < 256; ++i) {
+            for (std::size_t i = 0; i < h.counts.size(); ++i) {
                 total += h.counts[i];
-                if (i <= bin)
+                if (i <= std::size_t(bin))
                     upTo += h.counts[i];
             }
             const double percent = total ? 100.0 * double(upTo) / double(total) : 0.0;
@@ -252,9 +349,10 @@ QMenu* HistogramPlot::createOptionsMenu(QWidget* parent) {
     cumulative->setChecked(m_cumulative);
     connect(cumulative, &QAction::toggled, this, &HistogramPlot::setCumulative);
     menu->addSeparator();
-    QAction* reset = menu->addAction(tr("Reset zoom"));
-    connect(reset, &QAction::triggered, this,
-            [this] { setHistograms(std::vector<ChannelHistogram>(m_histograms)); });
+    QAction* reset = menu->addAction(tr("Reset zoom (the values present)"));
+    connect(reset, &QAction::triggered, this, &HistogramPlot::showAll);
+    QAction* whole = menu->addAction(tr("Whole range (every bin)"));
+    connect(whole, &QAction::triggered, this, [this] { showRange(true); });
     return menu;
 }
 
@@ -264,8 +362,7 @@ void HistogramPlot::mouseMoveEvent(QMouseEvent* event) {
         QToolTip::hideText();
         return;
     }
-    const int bin = int(std::lround(xAxis->pixelToCoord(event->pos().x())));
-    const QString text = toolTipText(bin);
+    const QString text = toolTipAt(xAxis->pixelToCoord(event->pos().x()));
     if (text.isEmpty())
         QToolTip::hideText();
     else

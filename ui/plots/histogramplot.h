@@ -1,7 +1,11 @@
 #pragma once
-// The 256-bin histograms, one graph per channel in its colour (R, G, B, A, and gray in dark
-// gray), named after the channel. What a person can change, from the right-click menu or by
-// clicking a legend entry: which channels show, lines or bars, a linear or logarithmic count
+// An image's histograms, one graph per channel in its colour (R, G, B, A, and gray in dark
+// gray), named after the channel: the 256-bin ones of an 8-bit image, or the large-bin ones at
+// full resolution (65,536 exact bins of a 16-bit image, a float image's bins over its range),
+// each bin drawn at its lower edge. A new histogram shows the values present (a 12-bit image's
+// first 4,096 of 65,536 bins); drag and the wheel zoom and pan both axes; Reset zoom shows the
+// values present again, Whole range every bin. What a person can change, from the right-click menu
+// or by clicking a legend entry: which channels show, lines or bars, a linear or logarithmic count
 // axis, and a cumulative overlay (percent of the pixels, on the right axis). The options
 // outlive the data: a new image keeps them. Hovering shows the bin and every visible count.
 // Replots are queued (rpQueuedReplot), so several updates in one event-loop turn cost one.
@@ -23,8 +27,22 @@ public:
 
     explicit HistogramPlot(QWidget* parent = nullptr);
 
+    /// One channel's histogram: `counts.size()` uniform bins over [lo, hi].
+    struct Series {
+        std::string name; ///< "r", "g", "b", "a" or "gray"
+        double lo = 0, hi = 256;
+        std::vector<std::uint64_t> counts;
+        double binWidth() const { return counts.empty() ? 1 : (hi - lo) / double(counts.size()); }
+    };
+
     /// Replaces the data with these histograms (names "r", "g", "b", "a", "gray").
     void setHistograms(const std::vector<ChannelHistogram>& histograms);
+    void setHistograms(std::vector<Series> histograms);
+    const std::vector<Series>& histograms() const { return m_histograms; }
+    /// The x range of the occupied bins (every bin when `whole`; byte bins: always 0 ... 255),
+    /// all the counts in view.
+    void showRange(bool whole);
+    void showAll(); ///< showRange(false): what a new histogram and Reset zoom show
     void clearHistograms();
 
     /// The graph that shows this channel's counts, or nullptr.
@@ -41,9 +59,15 @@ public:
     void setChannelVisible(const QString& channel, bool visible);
     bool channelVisible(const QString& channel) const { return !m_hidden.contains(channel); }
 
-    /// The tooltip text for bin `bin` (0..255): the value and each visible channel's count
-    /// (and cumulative percent when the overlay is on); empty outside 0..255 or without data.
+    /// The tooltip text for bin `bin`: its value (whole-number bins of width 1) or its range,
+    /// and each visible channel's count (and cumulative percent when the overlay is on); empty
+    /// outside the bins or without data.
     QString toolTipText(int bin) const;
+    /// What the tooltip says at x (a value on the axis): toolTipText of the bin there, or for
+    /// channels binned over ranges of their own, each one's bin and count.
+    QString toolTipAt(double x) const;
+    /// The bin under x (a value on the axis), or -1.
+    int binAt(double x) const;
 
     /// The options as a menu (what the right-click shows); the actions act on this plot.
     QMenu* createOptionsMenu(QWidget* parent);
@@ -63,7 +87,7 @@ private:
     void rebuild();
     void onLegendClick(QCPLegend* legend, QCPAbstractLegendItem* item, QMouseEvent* event);
 
-    std::vector<ChannelHistogram> m_histograms;
+    std::vector<Series> m_histograms;
     Style m_style = Style::Lines;
     bool m_log = false;
     bool m_cumulative = false;

@@ -65,6 +65,38 @@ QString describeRun(const HistogramRun& run) {
     return parts.join(QStringLiteral(" · "));
 }
 
+QString describeLargeBins(const ImageBinsRun& run) {
+    QStringList parts;
+    parts << QString::fromStdString(run.device.name);
+    if (run.results.empty())
+        return parts.join(QStringLiteral(" · "));
+    const ImageChannelBins& first = run.results.front();
+    parts << QStringLiteral("%1 bins, %2")
+                 .arg(QString::number(first.spec.bins),
+                      QString::fromLatin1(largeBinMethodName(first.point.method)));
+    // The channels one after another: their medians add up.
+    double ms = 0, bytes = 0;
+    QStringList problems;
+    for (const ImageChannelBins& c : run.results) {
+        ms += c.point.stats.medianMs;
+        bytes += double(c.point.bytes);
+        if (c.point.status != Status::Verified)
+            problems << QStringLiteral("%1 %2").arg(
+                QString::fromStdString(c.name),
+                QString::fromStdString(statusText(c.point.status, c.point.detail)));
+    }
+    if (ms > 0) {
+        parts << QStringLiteral("median %1 ms").arg(ms, 0, 'f', 3);
+        parts << QStringLiteral("%1 GB/s").arg(bytes / ms / 1e6, 0, 'f', 2);
+    }
+    if (problems.isEmpty())
+        parts << QStringLiteral("verified");
+    else
+        parts << problems.join(QStringLiteral("; ")) +
+                     QStringLiteral(" (the plot shows the CPU reference)");
+    return parts.join(QStringLiteral(" · "));
+}
+
 namespace {
 
 /// Every pass and the ceiling, one per line: the status bar's tooltip.
@@ -485,6 +517,10 @@ ExportResult MainWindow::exportPlotTo(const QString& path, const PlotExportOptio
 }
 
 ExportResult MainWindow::exportHistogramCsvTo(const QString& path) {
+    if (m_current.largeBins)
+        return finishExport(
+            writeFileSafely(path, QByteArray::fromStdString(imageBinsCsv(*m_current.largeBins))),
+            path);
     return finishExport(exportHistogramCsv(m_current.run, path), path);
 }
 
@@ -529,6 +565,8 @@ void MainWindow::submit(const QString& path, bool quick) {
         request.region = m_region;
     request.device = m_runPanel->deviceSelector();
     request.histogram = m_runPanel->histogramRequest();
+    request.bins = m_runPanel->bins();
+    request.method = m_runPanel->largeBinMethod();
     request.repeats = quick ? 1 : m_runPanel->repeats();
     m_bridge->analyse(request);
 }
@@ -554,18 +592,30 @@ void MainWindow::showAnalysis(const ImageAnalysis& analysis) {
     } else if (!analysis.region) {
         m_imageView->setPreview(preview);
     }
-    m_imageView->setSourceDepth(analysis.run.sourceDepth);
-    m_plot->setHistograms(analysis.run.histograms);
+    m_imageView->setSourceDepth(analysis.depth);
+    if (analysis.largeBins) {
+        std::vector<HistogramPlot::Series> series;
+        for (const ImageChannelBins& c : analysis.largeBins->results)
+            series.push_back({c.name, c.spec.lo, c.spec.hi, c.histogram.counts});
+        m_plot->setHistograms(std::move(series));
+    } else {
+        m_plot->setHistograms(analysis.run.histograms);
+    }
     m_statistics->setStatistics(analysis.statistics);
     for (QAction* action : m_exportActions)
         action->setEnabled(true);
     m_announcePending = true; // the plot replots on the next event-loop turn
-    QString summary = describeRun(analysis.run);
+    QString summary =
+        analysis.largeBins ? describeLargeBins(*analysis.largeBins) : describeRun(analysis.run);
     if (const std::optional<Region>& r = analysis.region)
         summary.prepend(
             tr("region %1,%2 %3×%4 · ").arg(r->x).arg(r->y).arg(r->width).arg(r->height));
     m_runLabel->setText(summary);
-    m_runLabel->setToolTip(describePasses(analysis.run));
+    m_runLabel->setToolTip(
+        analysis.largeBins
+            ? QStringLiteral("<pre>%1</pre>")
+                  .arg(QString::fromStdString(imageBinsText(*analysis.largeBins)).toHtmlEscaped())
+            : describePasses(analysis.run));
     setWindowTitle(tr("%1 (%2 × %3) — HistLab")
                        .arg(imageDisplayName(analysis.source))
                        .arg(analysis.imageSize.width())

@@ -105,6 +105,8 @@ public:
     std::optional<Region> currentRegion() const { return m_current.region; }
     /// The run behind what is shown (empty before the first result).
     const HistogramRun& currentRun() const { return m_current.run; }
+    /// The analysis shown (its large-bin histograms for 16-bit and float images).
+    const ImageAnalysis& currentAnalysis() const { return m_current; }
     /// The status bar's description of the last run.
     QString runSummary() const;
     QString lastError() const { return m_lastError; }
@@ -239,5 +241,8 @@ private:
 /// One line describing a run for the status bar, e.g. "pthread-… [cpu] · cpu copies=4 …
 /// · histogram (r,g,b): median 1.24 ms · 0.33 GB/s · 1.5 % of read-only · verified".
 QString describeRun(const HistogramRun& run);
+/// The same for the exact large-bin histograms: device, bins and method, the channels' summed
+/// median time and GB/s, and "verified" or each channel's status.
+QString describeLargeBins(const ImageBinsRun& run);
 
 } // namespace histlab::ui

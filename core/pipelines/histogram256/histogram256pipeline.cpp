@@ -40,7 +40,7 @@ HistogramPlan planHistogram(const DeviceInfo& device, const HistogramParams& par
     }
     if (params.region)
         plan.input = std::make_shared<const HostImage>(cropImage(*plan.input, *params.region));
-    if (plan.input->depth != 8 || params.bins || params.range || params.method) {
+    if (runsLargeBins(*plan.input, params.bins || params.range || params.method)) {
         // Exact histograms of any bin count: the large-bin methods. The 256-bin pipeline's own
         // options do not apply there; say so rather than ignore them.
         const HistogramRequest& q = params.request;

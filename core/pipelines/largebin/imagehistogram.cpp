@@ -12,6 +12,10 @@
 
 namespace histlab {
 
+bool runsLargeBins(const HostImage& image, bool binsRangeOrMethodGiven) {
+    return image.depth != 8 || binsRangeOrMethodGiven;
+}
+
 std::vector<std::string> imageBinChannels(const HostImage& image, const std::string& selection) {
     if (selection != "all")
         return {selection};

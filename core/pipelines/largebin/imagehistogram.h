@@ -38,6 +38,11 @@ struct ImageBinsRun {
     std::vector<ImageChannelBins> results;
 };
 
+/// Whether an image's histogram is the large-bin one (exact bins, NumPy's rule) rather than the
+/// tuned 256-bin pipeline: for a 16-bit or float image, and for any image when bins, a range or
+/// a method are asked for. The CLI's histogram command and the window's Image tab both ask.
+bool runsLargeBins(const HostImage& image, bool binsRangeOrMethodGiven);
+
 /// The channel names of a selection for `image`: "all" -> each channel ("gray" for a gray
 /// image; r, g, b(, a) and the luma "gray" for a color one), else the one named.
 std::vector<std::string> imageBinChannels(const HostImage& image, const std::string& selection);

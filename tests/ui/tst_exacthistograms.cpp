@@ -1,0 +1,193 @@
+// The Image tab's exact histograms on the offscreen platform: a 16-bit image shows its 65,536
+// exact bins (a 16-bit image whose values fit in a byte is no longer one spike at 0), a float
+// image its bins over each channel's range, and the Run dock's Bins and Method controls run the
+// large-bin methods for any image. Every count shown is checked against the core's CPU
+// reference; the statistics come from the exact values.
+#include "panels/runpanel.h"
+#include "panels/statisticspanel.h"
+#include "plots/histogramplot.h"
+#include "uitestsupport.h"
+#include "views/imageview.h"
+#include "window/mainwindow.h"
+
+#include <io/imageio.h>
+#include <pipelines/largebin/largebin.h>
+
+#include <QComboBox>
+#include <QFile>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QtTest>
+
+#include <cstdint>
+#include <vector>
+
+using namespace histlab;
+using namespace histlab::ui;
+using namespace histlab::uitest;
+
+namespace {
+
+const QString kData = QStringLiteral(HISTLAB_TEST_DATA_DIR "/");
+
+HostImage loadFixture(const QString& name) {
+    return loadImage(QFile::encodeName(kData + name).toStdString());
+}
+
+/// The counts a channel's graph draws, bin by bin.
+std::vector<std::uint64_t> graphCounts(const HistogramPlot& plot, const QString& channel) {
+    std::vector<std::uint64_t> counts;
+    if (QCPGraph* graph = plot.channelGraph(channel))
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+            counts.push_back(std::uint64_t(it->value));
+    return counts;
+}
+
+} // namespace
+
+class TestExactHistograms : public QObject, public TestFolder {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(setUpFolder()); }
+    void sixteenBitImageShowsEveryValue();
+    void floatImageShowsItsBins();
+    void binsControlRunsLargeBinsForAnEightBitImage();
+    void methodControlRunsTheChosenMethod();
+
+private:
+    bool openAndWait(MainWindow& window, const QString& source) {
+        QSignalSpy shown(&window, &MainWindow::histogramShown);
+        window.openImage(source);
+        return shown.wait(kTimeoutMs) || shown.count() > 0;
+    }
+};
+
+// low16.pgm holds the values 0 ... 255 once each as 16-bit data: its high bytes were all 0 (one
+// spike, min = max = 0). The exact histogram has 256 bins of 1 among 65,536, and statistics of
+// the real values.
+void TestExactHistograms::sixteenBitImageShowsEveryValue() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QVERIFY(openAndWait(window, kData + "low16.pgm"));
+    const ImageAnalysis& analysis = window.currentAnalysis();
+    QVERIFY(analysis.largeBins.has_value());
+    QCOMPARE(analysis.depth, 16);
+
+    const std::vector<std::uint64_t> shown = graphCounts(*window.histogramPlot(), "gray");
+    QCOMPARE(shown.size(), std::size_t(65536));
+    for (std::size_t v = 0; v < shown.size(); ++v)
+        QCOMPARE(shown[v], std::uint64_t(v < 256 ? 1 : 0));
+    // Drawn at full resolution: x is the value itself; the view opens on the values present
+    // (0 ... 255, a margin of 2 %), and Whole range shows every bin.
+    HistogramPlot* plot = window.histogramPlot();
+    QCPGraph* graph = plot->channelGraph("gray");
+    QCOMPARE((graph->data()->constBegin() + 200)->key, 200.0);
+    QCOMPARE(plot->xAxis->range().lower, -255 * 0.02);
+    QCOMPARE(plot->xAxis->range().upper, 255 * 1.02);
+    plot->showRange(true);
+    QCOMPARE(plot->xAxis->range().upper, 65535 + 65535 * 0.02);
+    QCOMPARE(plot->toolTipText(200), QStringLiteral("value 200\ngray: 1"));
+
+    const ChannelStatistics& st = window.statisticsPanel()->statistics().at(0);
+    QCOMPARE(st.count, std::uint64_t(256));
+    QCOMPARE(st.min, 0.0);
+    QCOMPARE(st.max, 255.0);
+    QCOMPARE(st.mean, 127.5);
+    QCOMPARE(window.statisticsPanel()->table()->item(StatisticsPanel::Max, 0)->text(),
+             QStringLiteral("255"));
+    QVERIFY2(window.runSummary().contains(QStringLiteral("65536 bins")),
+             qPrintable(window.runSummary()));
+    QVERIFY2(window.runSummary().endsWith(QStringLiteral(" · verified")),
+             qPrintable(window.runSummary()));
+
+    // Export Histogram CSV writes the exact bins with NumPy's edges, as histlab-cli does.
+    const QString csv = path("low16.csv");
+    QVERIFY(window.exportHistogramCsvTo(csv).ok);
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    QCOMPARE(text, QByteArray::fromStdString(imageBinsCsv(*analysis.largeBins)));
+    QVERIFY(text.startsWith("bin,lo,hi,gray\n0,0,1,1\n"));
+}
+
+// A float RGB image: each channel binned over its own range (256 bins), equal to the CPU
+// reference; the statistics are of the float values.
+void TestExactHistograms::floatImageShowsItsBins() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QVERIFY(openAndWait(window, kData + "float32.pfm"));
+    const ImageAnalysis& analysis = window.currentAnalysis();
+    QVERIFY(analysis.largeBins.has_value());
+    QCOMPARE(analysis.depth, 32);
+    QVERIFY(!window.imageView()->image().isNull());
+    const HostImage image = loadFixture("float32.pfm");
+    for (const char* channel : {"r", "g", "b", "gray"}) {
+        const SamplePlane plane = imagePlane(image, channel);
+        const BinSpec spec = makeBinSpec(plane, 256, std::nullopt);
+        const LargeHistogram reference = largeHistogramReference(plane, spec);
+        QCOMPARE(graphCounts(*window.histogramPlot(), channel), reference.counts);
+        QCPGraph* graph = window.histogramPlot()->channelGraph(channel);
+        QCOMPARE(graph->data()->constBegin()->key, spec.lo);
+    }
+    const ChannelStatistics& r = window.statisticsPanel()->statistics().at(0);
+    QCOMPARE(r.name, std::string("r"));
+    QCOMPARE(r.count, std::uint64_t(9 * 7));
+    QVERIFY2(r.max > 0.9 && r.max < 1.0, qPrintable(QString::number(r.max)));
+    QVERIFY2(window.runSummary().endsWith(QStringLiteral(" · verified")),
+             qPrintable(window.runSummary()));
+    // The tooltip at a value names each channel's own bin there.
+    QVERIFY(window.histogramPlot()->toolTipAt(0.5).contains(QStringLiteral("R: ")));
+}
+
+// An 8-bit image with Bins = 16: the large-bin methods, NumPy's bins of 16 values each.
+void TestExactHistograms::binsControlRunsLargeBinsForAnEightBitImage() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QVERIFY(openAndWait(window, kData + "rgb8.png"));
+    QVERIFY(!window.currentAnalysis().largeBins.has_value()); // the tuned 256-bin pipeline
+    QCOMPARE(graphCounts(*window.histogramPlot(), "r").size(), std::size_t(256));
+
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    window.runPanel()->binsSpin()->setValue(16); // a request change runs again
+    QVERIFY(shown.wait(kTimeoutMs) || shown.count() > 0);
+    QVERIFY(window.currentAnalysis().largeBins.has_value());
+    const HostImage image = loadFixture("rgb8.png");
+    for (int c = 0; c < 3; ++c) {
+        std::vector<std::uint64_t> expected(16, 0);
+        for (std::size_t p = 0; p < image.pixelCount(); ++p)
+            ++expected[image.data[p * 3 + std::size_t(c)] >> 4];
+        QCOMPARE(graphCounts(*window.histogramPlot(), QString(QLatin1Char("rgb"[c]))), expected);
+    }
+    QCOMPARE(window.histogramPlot()->toolTipText(1).section(QLatin1Char('\n'), 0, 0),
+             QStringLiteral("bin 1: 16 to 32 (upper edge excluded)"));
+    QVERIFY2(window.runSummary().contains(QStringLiteral("16 bins")),
+             qPrintable(window.runSummary()));
+
+    // Back to auto: the 256-bin pipeline again.
+    window.runPanel()->binsSpin()->setValue(0);
+    QVERIFY(shown.wait(kTimeoutMs) || shown.count() > 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.currentAnalysis().largeBins.has_value(), kTimeoutMs);
+}
+
+// The Method control runs the method chosen, and the summary names it.
+void TestExactHistograms::methodControlRunsTheChosenMethod() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QComboBox* method = window.runPanel()->methodCombo();
+    method->setCurrentIndex(method->findData(QStringLiteral("global")));
+    QVERIFY(openAndWait(window, kData + "low16.pgm"));
+    const ImageChannelBins& c = window.currentAnalysis().largeBins->results.at(0);
+    QCOMPARE(c.point.method, LargeBinMethod::Global);
+    QCOMPARE(c.point.status, Status::Verified);
+    QVERIFY2(window.runSummary().contains(QStringLiteral("65536 bins, global")),
+             qPrintable(window.runSummary()));
+}
+
+QTEST_MAIN(TestExactHistograms)
+#include "tst_exacthistograms.moc"
