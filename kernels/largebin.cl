@@ -128,6 +128,27 @@ __kernel void hist_global(__global const SAMPLE_T* data, uint n, BinParams p,
     const uint walker = get_group_id(0) / passes;                                              \
     const uint walkers = get_num_groups(0) / passes;
 
+// Clears `count` local counters, then waits for the whole work-group.
+inline void clearLocal(__local uint* lh, uint count) {
+    for (uint i = get_local_id(0); i < count; i += get_local_size(0))
+        lh[i] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// After the whole work-group has counted: adds the sum over the `copies` local copies of each
+// of the `here` slots to the global histogram at `first`.
+inline void mergeCopies(__local uint* lh, uint here, uint copies, uint first,
+                        __global uint* hist) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = get_local_id(0); i < here; i += get_local_size(0)) {
+        uint sum = 0;
+        for (uint c = 0; c < copies; ++c)
+            sum += lh[c * here + i];
+        if (sum)
+            atomic_add(&hist[first + i], sum);
+    }
+}
+
 // Local sub-histograms of one slice: `copies` copies of it in local memory (work-item l counts
 // into copy l % copies, so neighbours rarely collide), merged over the copies and added to the
 // global histogram at the end. With the whole extended space as one slice this is the "local"
@@ -137,23 +158,14 @@ __kernel void hist_local(__global const SAMPLE_T* data, uint n, BinParams p,
                          uint copies, __local uint* lh) {
     SLICE_OF_GROUP()
     const uint lid = get_local_id(0), lsz = get_local_size(0);
-    for (uint i = lid; i < here * copies; i += lsz)
-        lh[i] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
+    clearLocal(lh, here * copies);
     __local uint* mine = lh + (lid % copies) * here;
     FOR_EACH_SAMPLE(data, n, walker * lsz + lid, walkers * lsz, {
         const uint b = binOf(x, p, edges) - first; // wraps above `here` when below first
         if (b < here)
             atomic_inc(&mine[b]);
     })
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint i = lid; i < here; i += lsz) {
-        uint sum = 0;
-        for (uint c = 0; c < copies; ++c)
-            sum += lh[c * here + i];
-        if (sum)
-            atomic_add(&hist[first + i], sum);
-    }
+    mergeCopies(lh, here, copies, first, hist);
 }
 
 // 16-bit local counters, two to a 32-bit word, over one slice (twice the slots per slice of
@@ -178,12 +190,15 @@ inline void flush16(__local uint* lh, uint here, uint first, __global uint* hist
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-#define COUNT16(x)                                                                             \
+// One count of `slot` in the 16-bit counters of this group's slice (a slot outside it wraps
+// above `here`).
+#define COUNT16_SLOT(slot)                                                                     \
     {                                                                                          \
-        const uint b = binOf((x), p, edges) - first;                                           \
-        if (b < here)                                                                          \
-            atomic_add(&lh[b >> 1], 1u << ((b & 1u) * 16u));                                   \
+        const uint s16 = (slot) - first;                                                       \
+        if (s16 < here)                                                                        \
+            atomic_add(&lh[s16 >> 1], 1u << ((s16 & 1u) * 16u));                               \
     }
+#define COUNT16(x) COUNT16_SLOT(binOf((x), p, edges))
 
 __kernel void hist_local16(__global const SAMPLE_T* data, uint n, BinParams p,
                            __global const float* edges, __global uint* hist, uint slice,
@@ -231,19 +246,20 @@ __kernel void hist_private(__global const SAMPLE_T* data, uint n, BinParams p,
 // wins, the others see it and retry); where they do not, an update can be lost -- run as
 // written, its mismatch count is the lesson. Counts live in the low 27 bits (the run keeps each
 // warp under 2^27 samples); reduce_rows masks the tags away.
+inline void taggedIncrement(volatile __global uint* c, uint tag) {
+    uint v;
+    do {
+        v = (((*c) & 0x07FFFFFFu) + 1u) | tag;
+        *c = v;
+    } while (*c != v);
+}
+
 __kernel void hist_tagged(__global const SAMPLE_T* data, uint n, BinParams p,
                           __global const float* edges, __global uint* rows) {
     const uint gid = get_global_id(0), gsz = get_global_size(0);
     const uint tag = (get_local_id(0) & 31u) << 27;
     __global uint* warpRow = rows + (size_t)(gid / 32u) * (p.bins + 3);
-    FOR_EACH_SAMPLE(data, n, gid, gsz, {
-        volatile __global uint* c = warpRow + binOf(x, p, edges);
-        uint v;
-        do {
-            v = (((*c) & 0x07FFFFFFu) + 1u) | tag;
-            *c = v;
-        } while (*c != v);
-    })
+    FOR_EACH_SAMPLE(data, n, gid, gsz, taggedIncrement(warpRow + binOf(x, p, edges), tag))
 }
 
 // hist[s] = the sum over rows r of rows[r * slots + s] & mask, one work-item per slot (reading
@@ -279,56 +295,98 @@ inline uint jointSlot(SAMPLE_T x, SAMPLE_T y, uchar m, const BinParams pa, const
     return (m && i < pa.bins && j < pb.bins) ? i * pb.bins + j : pa.bins * pb.bins;
 }
 
+// Calls BODY(slot) for each pair of vector k of a and b (SAMPLES_PER_VEC pairs).
+#define PAIR_VECTOR(k, BODY)                                                                   \
+    {                                                                                          \
+        const VEC_T sa = AS_SAMPLES(((__global const uint4*)a)[k]);                            \
+        const VEC_T sb = AS_SAMPLES(((__global const uint4*)b)[k]);                            \
+        MASK_VEC sm = (MASK_VEC)(1);                                                           \
+        if (hasMask)                                                                           \
+            sm = MASK_VLOAD(k, mask);                                                          \
+        for (uint j = 0; j < SAMPLES_PER_VEC; ++j) {                                           \
+            const uint slot = jointSlot(((const SAMPLE_T*)&sa)[j], ((const SAMPLE_T*)&sb)[j],  \
+                                        ((const uchar*)&sm)[j], pa, pb, ea, eb);               \
+            BODY;                                                                              \
+        }                                                                                      \
+    }
+// The slot of the pair k after the last whole vector.
+#define PAIR_SLOT(k) jointSlot(a[k], b[k], hasMask ? mask[k] : 1, pa, pb, ea, eb)
+
 // Calls BODY(slot) for every pair this work-item owns, as FOR_EACH_SAMPLE.
 #define FOR_EACH_PAIR(first, stride, BODY)                                                     \
     {                                                                                          \
         const uint nvec = n / SAMPLES_PER_VEC;                                                 \
-        __global const uint4* va = (__global const uint4*)a;                                   \
-        __global const uint4* vb = (__global const uint4*)b;                                   \
-        for (uint k = (first); k < nvec; k += (stride)) {                                      \
-            const VEC_T sa = AS_SAMPLES(va[k]);                                                \
-            const VEC_T sb = AS_SAMPLES(vb[k]);                                                \
-            MASK_VEC sm = (MASK_VEC)(1);                                                       \
-            if (hasMask)                                                                       \
-                sm = MASK_VLOAD(k, mask);                                                      \
-            for (uint j = 0; j < SAMPLES_PER_VEC; ++j) {                                       \
-                const uint slot =                                                              \
-                    jointSlot(((const SAMPLE_T*)&sa)[j], ((const SAMPLE_T*)&sb)[j],            \
-                              ((const uchar*)&sm)[j], pa, pb, ea, eb);                         \
-                BODY;                                                                          \
-            }                                                                                  \
-        }                                                                                      \
+        for (uint k = (first); k < nvec; k += (stride))                                        \
+            PAIR_VECTOR(k, BODY)                                                               \
         for (uint k = nvec * SAMPLES_PER_VEC + (first); k < n; k += (stride)) {                \
-            const uint slot = jointSlot(a[k], b[k], hasMask ? mask[k] : 1, pa, pb, ea, eb);    \
+            const uint slot = PAIR_SLOT(k);                                                    \
             BODY;                                                                              \
         }                                                                                      \
     }
 
-__kernel void joint_global(__global const SAMPLE_T* a, __global const SAMPLE_T* b,
-                           __global const uchar* mask, uint hasMask, uint n, BinParams pa,
-                           BinParams pb, __global const float* ea, __global const float* eb,
-                           __global uint* hist) {
+#define JOINT_ARGS                                                                             \
+    __global const SAMPLE_T *a, __global const SAMPLE_T *b, __global const uchar *mask,        \
+        uint hasMask, uint n, BinParams pa, BinParams pb, __global const float *ea,            \
+        __global const float *eb
+#define JOINT_SLOTS (pa.bins * pb.bins + 1)
+
+__kernel void joint_global(JOINT_ARGS, __global uint* hist) {
     FOR_EACH_PAIR(get_global_id(0), get_global_size(0), atomic_inc(&hist[slot]))
 }
 
-// One local copy of a slice of the cells (and the left-out slot), slices side by side as in
-// hist_local.
-__kernel void joint_local(__global const SAMPLE_T* a, __global const SAMPLE_T* b,
-                          __global const uchar* mask, uint hasMask, uint n, BinParams pa,
-                          BinParams pb, __global const float* ea, __global const float* eb,
-                          __global uint* hist, uint slice, uint passes, __local uint* lh) {
-    SLICE_OF_GROUP_OF(pa.bins * pb.bins + 1)
+// Local copies of a slice of the cells (and the left-out slot), slices side by side, as
+// hist_local: one slice of all of them with copies is "local", several slices "multipass".
+__kernel void joint_local(JOINT_ARGS, __global uint* hist, uint slice, uint passes, uint copies,
+                          __local uint* lh) {
+    SLICE_OF_GROUP_OF(JOINT_SLOTS)
     const uint lid = get_local_id(0), lsz = get_local_size(0);
-    for (uint i = lid; i < here; i += lsz)
-        lh[i] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
+    clearLocal(lh, here * copies);
+    __local uint* mine = lh + (lid % copies) * here;
     FOR_EACH_PAIR(walker * lsz + lid, walkers * lsz, {
         const uint s = slot - first;
         if (s < here)
-            atomic_inc(&lh[s]);
+            atomic_inc(&mine[s]);
     })
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint i = lid; i < here; i += lsz)
-        if (lh[i])
-            atomic_add(&hist[first + i], lh[i]);
+    mergeCopies(lh, here, copies, first, hist);
+}
+
+// 16-bit local counters over a slice of the cells, flushed after every round of at most 65,535
+// pairs, as hist_local16.
+__kernel void joint_local16(JOINT_ARGS, __global uint* hist, uint slice, uint passes,
+                            uint perItem, __local uint* lh) {
+    SLICE_OF_GROUP_OF(JOINT_SLOTS)
+    const uint lid = get_local_id(0), lsz = get_local_size(0);
+    const uint nvec = n / SAMPLES_PER_VEC;
+    const uint vecPerRound = (perItem / SAMPLES_PER_VEC) * lsz;
+    const uint rounds = (nvec + vecPerRound - 1) / vecPerRound;
+    for (uint i = lid; i < (here + 1) / 2; i += lsz)
+        lh[i] = 0;
+    for (uint r = walker; r < rounds; r += walkers) {
+        const uint end = min(nvec, (r + 1) * vecPerRound);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint k = r * vecPerRound + lid; k < end; k += lsz)
+            PAIR_VECTOR(k, COUNT16_SLOT(slot))
+        flush16(lh, here, first, hist);
+    }
+    if (walker == 0) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint k = nvec * SAMPLES_PER_VEC + lid; k < n; k += lsz)
+            COUNT16_SLOT(PAIR_SLOT(k))
+        flush16(lh, here, first, hist);
+    }
+}
+
+// Method 2 for pairs: a row of all the cells per work-item, reduced by reduce_rows.
+__kernel void joint_private(JOINT_ARGS, __global uint* rows) {
+    const uint gid = get_global_id(0), gsz = get_global_size(0);
+    __global uint* mine = rows + (size_t)gid * JOINT_SLOTS;
+    FOR_EACH_PAIR(gid, gsz, mine[slot] += 1)
+}
+
+// Method 1 for pairs: one row per warp, the tagged software atomic of hist_tagged.
+__kernel void joint_tagged(JOINT_ARGS, __global uint* rows) {
+    const uint gid = get_global_id(0), gsz = get_global_size(0);
+    const uint tag = (get_local_id(0) & 31u) << 27;
+    __global uint* warpRow = rows + (size_t)(gid / 32u) * JOINT_SLOTS;
+    FOR_EACH_PAIR(gid, gsz, taggedIncrement(warpRow + slot, tag))
 }

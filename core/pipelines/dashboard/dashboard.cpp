@@ -75,6 +75,21 @@ void registerDashboardPipeline(DashboardPipeline pipeline) {
     r.pipelines.push_back(std::move(pipeline));
 }
 
+DashboardResult measuredResult(std::string variant, std::uint64_t bytes, const TimingStats& stats,
+                               double gbps, std::string ceilingKind, double ceilingGbps,
+                               Status status, const std::string& detail) {
+    DashboardResult r;
+    r.variant = std::move(variant);
+    r.bytes = bytes;
+    r.stats = stats;
+    r.gbps = gbps;
+    r.ceilingKind = std::move(ceilingKind);
+    r.ceilingGbps = ceilingGbps;
+    r.status = status;
+    r.reason = status == Status::Verified ? std::string() : detail;
+    return r;
+}
+
 std::vector<DashboardPipeline> dashboardPipelines() {
     ensureBuiltins();
     Registry& r = registry();

@@ -50,6 +50,13 @@ struct DashboardResult {
     bool ran() const { return statusOk(status); }
 };
 
+/// A measured point as a result: `variant` ran `bytes` in `stats` at `gbps`, against the
+/// `ceilingKind` kernel's `ceilingGbps` on the same device; `detail` is the reason unless it is
+/// verified.
+DashboardResult measuredResult(std::string variant, std::uint64_t bytes, const TimingStats& stats,
+                               double gbps, std::string ceilingKind, double ceilingGbps,
+                               Status status, const std::string& detail);
+
 using DashboardFn = std::function<std::vector<DashboardResult>(Device&, const DashboardOptions&,
                                                                const CancelToken&)>;
 

@@ -139,7 +139,7 @@ std::string firstJointMismatch(const JointHistogram& reference,
 }
 
 std::vector<LargeBinMethod> jointMethods() {
-    return {LargeBinMethod::Global, LargeBinMethod::Multipass};
+    return allLargeBinMethods();
 }
 
 JointPoint runJointPoint(Device& device, const cl::Buffer& a, const cl::Buffer& b,
@@ -147,27 +147,25 @@ JointPoint runJointPoint(Device& device, const cl::Buffer& a, const cl::Buffer& 
                          const JointHistogram& reference, LargeBinMethod method, int repeats,
                          const CancelToken& cancel) {
     JointPoint p;
-    p.method = method == LargeBinMethod::Auto ? LargeBinMethod::Multipass : method;
+    p.method =
+        method == LargeBinMethod::Auto ? autoSlotMethod(device.info(), spec.cells() + 1) : method;
     p.bytes = n * sampleBytes(spec.a.type) * 2 + (mask ? n : 0);
     const std::size_t slots = spec.cells() + 1;
-    if (p.method != LargeBinMethod::Global && p.method != LargeBinMethod::Multipass) {
-        p.status = Status::NotApplicable;
-        p.detail = std::string(largeBinMethodName(p.method)) +
-                   ": joint histograms run global and multipass";
-        return p;
-    }
     const LargeBinGeometry g = planSlotGeometry(device.info(), spec.a.type, slots, n, p.method);
     p.geometry = g.describe();
+    if (!g.supported) {
+        p.status = Status::Unsupported;
+        p.detail = g.why;
+        return p;
+    }
     try {
         checkFloatBins(device, spec.a.type);
         p.buildOptions = largeBinBuildOptions({spec.a, spec.b});
-        cl::Program program = device.program("largebin", p.buildOptions);
-        cl::CommandQueue& q = device.queue();
+        const cl::Program program = device.program("largebin", p.buildOptions);
         const LargeBinKernelParams pa = largeBinKernelParams(spec.a),
                                    pb = largeBinKernelParams(spec.b);
         const cl::Buffer ea = edgeBuffer(device, spec.a), eb = edgeBuffer(device, spec.b);
-        cl::Buffer hist(device.context(), CL_MEM_READ_WRITE, slots * sizeof(cl_uint));
-        cl::Kernel k(program, p.method == LargeBinMethod::Global ? "joint_global" : "joint_local");
+        cl::Kernel k(program, slotKernelName("joint", p.method).c_str());
         k.setArg(0, a);
         k.setArg(1, b);
         k.setArg(2, mask ? *mask : a); // not read without a mask
@@ -177,24 +175,8 @@ JointPoint runJointPoint(Device& device, const cl::Buffer& a, const cl::Buffer& 
         k.setArg(6, sizeof(pb), &pb);
         k.setArg(7, ea);
         k.setArg(8, eb);
-        k.setArg(9, hist);
-        if (p.method == LargeBinMethod::Multipass) {
-            k.setArg(10, cl_uint(g.slice));
-            k.setArg(11, cl_uint(g.passes));
-            k.setArg(12, cl::Local(g.slice * sizeof(cl_uint)));
-        }
-        const cl_uint zero = 0;
-        auto once = [&]() {
-            std::vector<cl::Event> events(2);
-            q.enqueueFillBuffer(hist, zero, 0, slots * sizeof(cl_uint), nullptr, &events[0]);
-            q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(g.groups * g.workGroupSize),
-                                   cl::NDRange(g.workGroupSize), nullptr, &events[1]);
-            q.finish();
-            return profiledMs(events);
-        };
-        p.stats = timeRepeated(repeats, once, cancel);
-        std::vector<std::uint32_t> cells(slots);
-        q.enqueueReadBuffer(hist, CL_TRUE, 0, slots * sizeof(cl_uint), cells.data());
+        std::vector<std::uint32_t> cells =
+            timeSlotCount(device, program, k, 9, g, slots, repeats, cancel, p.stats);
         const std::uint64_t leftOut = cells.back();
         cells.pop_back();
         p.detail = firstJointMismatch(reference, cells, leftOut);

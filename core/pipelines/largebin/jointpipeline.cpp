@@ -59,6 +59,29 @@ JointRequest planJoint(const DeviceInfo& device, const JointParams& params) {
                             params.methods, params.repeats);
 }
 
+/// The dashboard's joint histogram: 256 x 256 of two random 8-bit planes of half the size each
+/// (the bytes read are the dashboard's size), the method auto picks; GB/s of both planes against
+/// the read-only kernel on plane A.
+DashboardPipeline jointDashboardEntry() {
+    return {"joint",
+            "the 256 x 256 joint histogram of two random 8-bit planes (half the size each), the "
+            "method auto picks; bytes of both planes, against the read-only kernel",
+            [](Device& device, const DashboardOptions& o, const CancelToken& cancel) {
+                JointRequest r;
+                const std::size_t n = std::max<std::size_t>(16, o.bytes / 2);
+                r.a = makeLargeBinData(LargeBinData::Random, SampleType::U8, n, 1);
+                r.b = makeLargeBinData(LargeBinData::Random, SampleType::U8, n, 2);
+                r.spec = makeJointSpec(r.a, r.b, 256, 256, std::nullopt, std::nullopt);
+                r.methods = {LargeBinMethod::Auto};
+                r.repeats = o.repeats;
+                const JointRun run = runJoint(device, r, cancel);
+                const JointPoint& p = run.points.front();
+                return std::vector<DashboardResult>{measuredResult(
+                    std::string(largeBinMethodName(p.method)) + ", " + p.geometry, p.bytes, p.stats,
+                    p.gbps, "read-only", run.ceiling.gbps, p.status, p.detail)};
+            }};
+}
+
 } // namespace
 
 Pipeline jointPipeline() {
@@ -105,7 +128,10 @@ Pipeline jointPipeline() {
             [](P& s, HostImage image) {
                 s.mask = std::make_shared<const HostImage>(std::move(image));
             }),
-        valueOption<P>("--method", "M", "auto (default: multipass) | global | multipass | all",
+        valueOption<P>("--method", "M",
+                       "auto (default: private on a CPU device; else multipass while the cells "
+                       "fit local memory, then local16) | global | local | multipass | local16 | "
+                       "private | tagged | all",
                        [](P& s, const std::string& v) {
                            s.methods =
                                parseNameList<LargeBinMethod>(v, jointMethods, parseLargeBinMethod);
@@ -153,6 +179,7 @@ Pipeline jointPipeline() {
                                      "no joint method could run on " + run.device.name);
             return r;
         });
+    p.dashboard = {jointDashboardEntry()};
     p.describeItem = [](const std::any& item) {
         const JointPoint& pt = std::any_cast<const JointPoint&>(item);
         return std::string(largeBinMethodName(pt.method)) + ": " + statusName(pt.status);

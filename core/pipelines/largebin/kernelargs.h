@@ -30,4 +30,18 @@ void checkFloatBins(Device& device, SampleType type);
 /// NumPy's float32 edges (floatEdges) in a device buffer; one unused float for integers.
 cl::Buffer edgeBuffer(Device& device, const BinSpec& spec);
 
+/// The counting kernel of a method: `prefix` ("hist" or "joint") + "_global", "_local" (local
+/// and multipass), "_local16", "_private" or "_tagged".
+std::string slotKernelName(const std::string& prefix, LargeBinMethod method);
+
+/// Times `count` (its inputs set up to argument histArg - 1) as the geometry says: argument
+/// histArg is the histogram (or the rows of private/tagged, then reduced by reduce_rows), the
+/// next ones the slice, passes, copies or samples per item and the local buffer. One histogram
+/// is a clear, the count and the reduction; `repeats` of them after a warm-up. Returns the
+/// device's `slots` counters of the last one.
+std::vector<std::uint32_t> timeSlotCount(Device& device, const cl::Program& program,
+                                         cl::Kernel& count, cl_uint histArg,
+                                         const LargeBinGeometry& g, std::size_t slots, int repeats,
+                                         const CancelToken& cancel, TimingStats& stats);
+
 } // namespace histlab

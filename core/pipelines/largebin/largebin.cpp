@@ -14,6 +14,7 @@
 #include <limits>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 
 #include <unistd.h>
 
@@ -437,12 +438,16 @@ std::string LargeBinGeometry::describe() const {
     return s.str();
 }
 
-LargeBinMethod autoLargeBinMethod(const DeviceInfo& device, const BinSpec& spec) {
+LargeBinMethod autoSlotMethod(const DeviceInfo& device, std::size_t slots) {
     if (device.type == DeviceType::Cpu)
         return LargeBinMethod::Private;
-    if (spec.slotCount() * 4 + 1024 <= device.localMemBytes)
+    if (slots * 4 + 1024 <= device.localMemBytes)
         return LargeBinMethod::Multipass;
     return LargeBinMethod::Local16;
+}
+
+LargeBinMethod autoLargeBinMethod(const DeviceInfo& device, const BinSpec& spec) {
+    return autoSlotMethod(device, spec.slotCount());
 }
 
 LargeBinGeometry planLargeBinGeometry(const DeviceInfo& device, const BinSpec& spec,
@@ -621,6 +626,86 @@ cl::Buffer edgeBuffer(Device& device, const BinSpec& spec) {
     }
 }
 
+std::string slotKernelName(const std::string& prefix, LargeBinMethod method) {
+    switch (method) {
+    case LargeBinMethod::Global:
+        return prefix + "_global";
+    case LargeBinMethod::Local:
+    case LargeBinMethod::Multipass:
+        return prefix + "_local";
+    case LargeBinMethod::Local16:
+        return prefix + "_local16";
+    case LargeBinMethod::Private:
+        return prefix + "_private";
+    case LargeBinMethod::Tagged:
+        return prefix + "_tagged";
+    case LargeBinMethod::Auto:
+        break;
+    }
+    throw std::logic_error("slotKernelName: auto is resolved before a kernel is chosen");
+}
+
+std::vector<std::uint32_t> timeSlotCount(Device& device, const cl::Program& program,
+                                         cl::Kernel& count, cl_uint histArg,
+                                         const LargeBinGeometry& g, std::size_t slots, int repeats,
+                                         const CancelToken& cancel, TimingStats& stats) {
+    const cl::Context& ctx = device.context();
+    cl::CommandQueue& q = device.queue();
+    cl::Buffer hist(ctx, CL_MEM_READ_WRITE, slots * sizeof(cl_uint));
+    std::optional<cl::Buffer> rows;
+    if (g.rows)
+        rows.emplace(ctx, CL_MEM_READ_WRITE, g.rows * slots * sizeof(cl_uint));
+    const cl::NDRange global(g.groups * g.workGroupSize), local(g.workGroupSize);
+    const cl_uint zero = 0;
+    count.setArg(histArg, rows ? *rows : hist);
+    if (g.slice) {
+        // All slices in one launch (kernels/largebin.cl: SLICE_OF_GROUP).
+        count.setArg(histArg + 1, cl_uint(g.slice));
+        count.setArg(histArg + 2, cl_uint(g.passes));
+        if (g.method == LargeBinMethod::Local16) {
+            count.setArg(histArg + 3, cl_uint(g.perItem));
+            count.setArg(histArg + 4, cl::Local((g.slice + 1) / 2 * sizeof(cl_uint)));
+        } else {
+            count.setArg(histArg + 3, cl_uint(g.copies));
+            count.setArg(histArg + 4, cl::Local(g.slice * g.copies * sizeof(cl_uint)));
+        }
+    }
+    cl::Kernel reduce;
+    if (rows) {
+        reduce = cl::Kernel(program, "reduce_rows");
+        reduce.setArg(0, *rows);
+        reduce.setArg(1, cl_uint(g.rows));
+        reduce.setArg(2, cl_uint(slots));
+        reduce.setArg(3,
+                      cl_uint(g.method == LargeBinMethod::Tagged ? kTaggedMaxCount : 0xFFFFFFFFu));
+        reduce.setArg(4, hist);
+    }
+    // One histogram: clear, count (every slice in one launch), reduce. Returns its time.
+    auto once = [&]() {
+        std::vector<cl::Event> events(1);
+        if (rows)
+            q.enqueueFillBuffer(*rows, zero, 0, g.rows * slots * sizeof(cl_uint), nullptr,
+                                &events[0]);
+        else
+            q.enqueueFillBuffer(hist, zero, 0, slots * sizeof(cl_uint), nullptr, &events[0]);
+        events.emplace_back();
+        q.enqueueNDRangeKernel(count, cl::NullRange, global, local, nullptr, &events.back());
+        if (rows) {
+            events.emplace_back();
+            const std::size_t rwg = 256;
+            q.enqueueNDRangeKernel(reduce, cl::NullRange,
+                                   cl::NDRange((slots + rwg - 1) / rwg * rwg), cl::NullRange,
+                                   nullptr, &events.back());
+        }
+        q.finish();
+        return profiledMs(events);
+    };
+    stats = timeRepeated(repeats, once, cancel);
+    std::vector<std::uint32_t> counts(slots);
+    q.enqueueReadBuffer(hist, CL_TRUE, 0, slots * sizeof(cl_uint), counts.data());
+    return counts;
+}
+
 LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::size_t count,
                                const BinSpec& spec, const LargeHistogram& reference,
                                LargeBinMethod method, int repeats, const CancelToken& cancel) {
@@ -647,91 +732,16 @@ LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::s
     try {
         checkFloatBins(device, spec.type);
         p.buildOptions = largeBinBuildOptions({spec});
-        cl::Program program = device.program("largebin", p.buildOptions);
-        const cl::Context& ctx = device.context();
-        cl::CommandQueue& q = device.queue();
-        const std::size_t slots = spec.slotCount();
+        const cl::Program program = device.program("largebin", p.buildOptions);
         const LargeBinKernelParams params = largeBinKernelParams(spec);
         const cl::Buffer edges = edgeBuffer(device, spec);
-        cl::Buffer hist(ctx, CL_MEM_READ_WRITE, slots * sizeof(cl_uint));
-        std::optional<cl::Buffer> rows;
-        if (g.rows)
-            rows.emplace(ctx, CL_MEM_READ_WRITE, g.rows * slots * sizeof(cl_uint));
-        const cl::NDRange global(g.groups * g.workGroupSize), local(g.workGroupSize);
-        const cl_uint zero = 0;
-
-        cl::Kernel count;
-        switch (g.method) {
-        case LargeBinMethod::Global:
-            count = cl::Kernel(program, "hist_global");
-            break;
-        case LargeBinMethod::Local:
-        case LargeBinMethod::Multipass:
-            count = cl::Kernel(program, "hist_local");
-            break;
-        case LargeBinMethod::Local16:
-            count = cl::Kernel(program, "hist_local16");
-            break;
-        case LargeBinMethod::Private:
-            count = cl::Kernel(program, "hist_private");
-            break;
-        case LargeBinMethod::Tagged:
-            count = cl::Kernel(program, "hist_tagged");
-            break;
-        case LargeBinMethod::Auto:
-            break;
-        }
+        cl::Kernel count(program, slotKernelName("hist", g.method).c_str());
         count.setArg(0, samples);
         count.setArg(1, cl_uint(n));
         count.setArg(2, sizeof(LargeBinKernelParams), &params);
         count.setArg(3, edges);
-        count.setArg(4, rows ? *rows : hist);
-        if (g.slice) {
-            // All slices in one launch (kernels/largebin.cl: SLICE_OF_GROUP).
-            count.setArg(5, cl_uint(g.slice));
-            count.setArg(6, cl_uint(g.passes));
-            if (g.method == LargeBinMethod::Local16) {
-                count.setArg(7, cl_uint(g.perItem));
-                count.setArg(8, cl::Local((g.slice + 1) / 2 * sizeof(cl_uint)));
-            } else {
-                count.setArg(7, cl_uint(g.copies));
-                count.setArg(8, cl::Local(g.slice * g.copies * sizeof(cl_uint)));
-            }
-        }
-        cl::Kernel reduce;
-        if (rows) {
-            reduce = cl::Kernel(program, "reduce_rows");
-            reduce.setArg(0, *rows);
-            reduce.setArg(1, cl_uint(g.rows));
-            reduce.setArg(2, cl_uint(slots));
-            reduce.setArg(
-                3, cl_uint(g.method == LargeBinMethod::Tagged ? kTaggedMaxCount : 0xFFFFFFFFu));
-            reduce.setArg(4, hist);
-        }
-
-        // One histogram: clear, count (one launch per slice), reduce. Returns its events.
-        auto once = [&]() {
-            std::vector<cl::Event> events(1);
-            if (rows)
-                q.enqueueFillBuffer(*rows, zero, 0, g.rows * slots * sizeof(cl_uint), nullptr,
-                                    &events[0]);
-            else
-                q.enqueueFillBuffer(hist, zero, 0, slots * sizeof(cl_uint), nullptr, &events[0]);
-            events.emplace_back();
-            q.enqueueNDRangeKernel(count, cl::NullRange, global, local, nullptr, &events.back());
-            if (rows) {
-                events.emplace_back();
-                const std::size_t rwg = 256;
-                q.enqueueNDRangeKernel(reduce, cl::NullRange,
-                                       cl::NDRange((slots + rwg - 1) / rwg * rwg), cl::NullRange,
-                                       nullptr, &events.back());
-            }
-            q.finish();
-            return profiledMs(events);
-        };
-        p.stats = timeRepeated(repeats, once, cancel);
-        p.deviceSlots.resize(slots);
-        q.enqueueReadBuffer(hist, CL_TRUE, 0, slots * sizeof(cl_uint), p.deviceSlots.data());
+        p.deviceSlots =
+            timeSlotCount(device, program, count, 4, g, spec.slotCount(), repeats, cancel, p.stats);
         p.detail = firstHistogramMismatch(reference, p.deviceSlots);
         p.status = p.detail.empty() ? Status::Verified : Status::Mismatch;
         if (!p.detail.empty())

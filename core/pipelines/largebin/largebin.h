@@ -184,6 +184,8 @@ LargeBinGeometry planSlotGeometry(const DeviceInfo& device, SampleType type, std
 /// elsewhere multipass while one 32-bit slice holds every slot (one local copy beat 32 copies
 /// on the H100 at 256 to 4,096 bins), else local16 (half the slices).
 LargeBinMethod autoLargeBinMethod(const DeviceInfo& device, const BinSpec& spec);
+/// The same for `slots` counters of any kind (a joint histogram's cells and left-out slot).
+LargeBinMethod autoSlotMethod(const DeviceInfo& device, std::size_t slots);
 
 /// One method on one input.
 struct LargeBinPoint {

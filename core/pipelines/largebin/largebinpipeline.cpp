@@ -281,16 +281,9 @@ DashboardPipeline largeBinDashboardEntry() {
                 request.repeats = o.repeats;
                 const LargeBinRun run = runLargeBin(device, request, cancel, {}, {});
                 const LargeBinPoint& p = run.points.front();
-                DashboardResult d;
-                d.variant = std::string(largeBinMethodName(p.method)) + ", " + p.geometry;
-                d.bytes = p.bytes;
-                d.stats = p.stats;
-                d.gbps = p.gbps;
-                d.ceilingKind = "read-only";
-                d.ceilingGbps = run.ceiling.gbps;
-                d.status = p.status;
-                d.reason = p.status == Status::Verified ? std::string() : p.detail;
-                return std::vector<DashboardResult>{d};
+                return std::vector<DashboardResult>{measuredResult(
+                    std::string(largeBinMethodName(p.method)) + ", " + p.geometry, p.bytes, p.stats,
+                    p.gbps, "read-only", run.ceiling.gbps, p.status, p.detail)};
             }};
 }
 

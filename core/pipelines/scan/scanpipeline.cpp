@@ -162,17 +162,11 @@ DashboardPipeline scanDashboardEntry() {
                 if (run.points.empty())
                     throw DeviceError("the scan ran no point");
                 const ScanPoint& p = run.points.front();
-                DashboardResult r;
-                r.variant = std::string(scanVariantName(p.variant)) + ", wg " +
-                            std::to_string(p.workGroupSize);
-                r.bytes = 8 * std::uint64_t(p.elements);
-                r.stats = p.stats;
-                r.gbps = p.gbps;
-                r.ceilingKind = "copy";
-                r.ceilingGbps = run.copy.gbps;
-                r.status = p.status;
-                r.reason = p.status == Status::Verified ? std::string() : p.detail;
-                return std::vector<DashboardResult>{r};
+                return std::vector<DashboardResult>{
+                    measuredResult(std::string(scanVariantName(p.variant)) + ", wg " +
+                                       std::to_string(p.workGroupSize),
+                                   8 * std::uint64_t(p.elements), p.stats, p.gbps, "copy",
+                                   run.copy.gbps, p.status, p.detail)};
             }};
 }
 

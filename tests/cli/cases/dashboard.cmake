@@ -2,8 +2,9 @@
 # --- dashboard: every registered pipeline on PoCL at 64 KiB -----------------------------------
 cli_test(dashboard_json EXIT 0
          EXPECT --check "${check} json @W@/d.json --key histlab_dashboard=1 --key repeats=1 --nonempty devices --nonempty results"
-                --check "${check} sweepcsv @W@/d.csv --rows 13 --columns date,device,driver,pipeline,variant,gbps,ceiling,ceiling_gbps,percent_of_ceiling,status --filled gbps --filled ceiling_gbps"
-                --check "test $(grep -c ',verified,' @W@/d.csv) -eq 11"
+                --check "${check} sweepcsv @W@/d.csv --rows 14 --columns date,device,driver,pipeline,variant,gbps,ceiling,ceiling_gbps,percent_of_ceiling,status --filled gbps --filled ceiling_gbps"
+                --check "test $(grep -c ',verified,' @W@/d.csv) -eq 12"
+                --stdout "^  joint +[0-9.]+ +read-only [0-9.]+ +[0-9.]+  verified"
                 --stdout "^device 0: .* 64 KiB per input"
                 --stdout "^  histogram256 +[0-9.]+ +read-only [0-9.]+ +[0-9.]+  verified"
                 --stderr "^[[]6[]] .*: equalize: "

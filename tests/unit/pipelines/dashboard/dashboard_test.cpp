@@ -63,11 +63,11 @@ const SmallRun& smallRun() {
 
 TEST(DashboardRegistry, ListsTheBuiltInPipelinesCeilingsFirst) {
     const std::vector<std::string> all = names(dashboardPipelines());
-    ASSERT_GE(all.size(), 13u);
-    const std::vector<std::string> first(all.begin(), all.begin() + 13);
+    ASSERT_GE(all.size(), 14u);
+    const std::vector<std::string> first(all.begin(), all.begin() + 14);
     EXPECT_EQ(first,
               (std::vector<std::string>{"read-only", "copy", "histogram256", "blur3x3", "scan",
-                                        "equalize", "largebin", "reverse", "h2d-pageable",
+                                        "equalize", "largebin", "joint", "reverse", "h2d-pageable",
                                         "h2d-pinned", "d2h-pageable", "d2h-pinned", "d2d"}));
     for (const DashboardPipeline& p : dashboardPipelines()) {
         EXPECT_FALSE(p.description.empty()) << p.name;

@@ -117,7 +117,8 @@ TEST(JointReference, BadInputsNameWhatIsWrong) {
     EXPECT_EQ(parseJointBins("32,1024"), (std::pair<int, int>{32, 1024}));
 }
 
-// Every joint method on the device, cell by cell against the reference: 8-bit, 16-bit and float
+// Every joint method (global, local, multipass, local16, private, tagged) on the device, cell by
+// cell against the reference: 8-bit, 16-bit and float
 // planes of awkward sizes, square and lopsided bins (1,024 x 1,024 is two slices on PoCL), ranges
 // that leave pairs out, with and without a mask.
 TEST(JointDevice, EveryMethodIsExact) {
@@ -152,7 +153,12 @@ TEST(JointDevice, EveryMethodIsExact) {
                                      (masked ? " masked" : ""));
                         const JointPoint p = runJointPoint(device, ba, bb, masked ? &bm : nullptr,
                                                            n, spec, ref, m, 1);
-                        EXPECT_EQ(p.status, Status::Verified) << p.detail;
+                        // local keeps every cell in local memory: PoCL's 2 MiB hold 256 x 256,
+                        // not 1,024 x 1,024, and the run must say so rather than count.
+                        const bool fits =
+                            planSlotGeometry(device.info(), type, spec.cells() + 1, n, m).supported;
+                        EXPECT_EQ(p.status, fits ? Status::Verified : Status::Unsupported)
+                            << p.detail;
                     }
                 }
             }
