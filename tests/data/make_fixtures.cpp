@@ -97,9 +97,8 @@ int main(int argc, char** argv) {
     // range), values on NumPy's float32 edges of 4 bins, NaN, +-inf, a denormal, a negative.
     {
         const float inf = std::numeric_limits<float>::infinity();
-        const float values[] = {0.0f,  0.25f, 0.5f,  0.75f,  1.0f,   0.1f,
-                                0.9f,  NAN,   inf,   -inf,   1e-40f, -0.5f,
-                                0.33f, 0.66f, 0.99f, 0.125f, 0.0f,   1.0f};
+        const float values[] = {0.0f, 0.25f,  0.5f,  0.75f, 1.0f,  0.1f,  0.9f,   NAN,  inf,
+                                -inf, 1e-40f, -0.5f, 0.33f, 0.66f, 0.99f, 0.125f, 0.0f, 1.0f};
         cv::Mat m(3, 6, CV_32F);
         std::memcpy(m.data, values, sizeof values);
         write(dir / "float_edges.tiff", m);
