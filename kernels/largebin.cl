@@ -10,6 +10,8 @@
 //   SPAN_SHIFT else, when hi - lo is 2^SPAN_SHIFT: (v - lo) * bins >> SPAN_SHIFT;
 //              else (v - lo) * bins / (hi - lo) (< 2^32), the quotient guessed in float and
 //              corrected to the exact one (an integer division costs dozens of instructions)
+//   FULL_RANGE integer samples binned over the whole type, [0, 2^bits] (the default range):
+//              with BIN_SHIFT a bin is one shift, with no range checks
 //
 // The bin rule is NumPy's histogram with uniform bins: bin i holds lo + i*w <= x < lo + (i+1)*w,
 // the last bin also holds x == hi; x < lo or x > hi is out of range; NaN apart.
@@ -53,6 +55,8 @@ inline uint binOf(SAMPLE_T x, const BinParams p, __global const float* edges) {
     if (i != (int)bins - 1 && x >= edges[i + 1])
         ++i;
     return (uint)i;
+#elif defined(FULL_RANGE) && defined(BIN_SHIFT)
+    return (uint)x >> BIN_SHIFT; // every value of the type is in range, below the closed end
 #else
     const uint v = (uint)x;
     if (v < p.lo)
@@ -292,7 +296,11 @@ __kernel void reduce_rows(__global const uint* rows, uint nrows, uint slots, uin
 inline uint jointSlot(SAMPLE_T x, SAMPLE_T y, uchar m, const BinParams pa, const BinParams pb,
                       __global const float* ea, __global const float* eb) {
     const uint i = binOf(x, pa, ea), j = binOf(y, pb, eb);
+#if defined(FULL_RANGE) && defined(BIN_SHIFT) && !IS_FLOAT
+    return m ? i * pb.bins + j : pa.bins * pb.bins; // i and j are bins: no range to leave
+#else
     return (m && i < pa.bins && j < pb.bins) ? i * pb.bins + j : pa.bins * pb.bins;
+#endif
 }
 
 // Calls BODY(slot) for each pair of vector k of a and b (SAMPLES_PER_VEC pairs).

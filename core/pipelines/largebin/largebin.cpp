@@ -604,6 +604,13 @@ std::string largeBinBuildOptions(const std::vector<BinSpec>& specs) {
             break;
         }
     }
+    // Every spec over the whole type (the default range): no value can fall outside it, and the
+    // kernels skip the range checks.
+    bool full = true;
+    for (const BinSpec& s : specs)
+        full = full && s.lo == 0 && s.hi == typeTop(type);
+    if (full)
+        o.define("FULL_RANGE", 1);
     return o.text();
 }
 
