@@ -398,3 +398,53 @@ __kernel void joint_tagged(JOINT_ARGS, __global uint* rows) {
     __global uint* warpRow = rows + (size_t)(gid / 32u) * JOINT_SLOTS;
     FOR_EACH_PAIR(gid, gsz, taggedIncrement(warpRow + slot, tag))
 }
+
+// The entropies of a joint histogram (cells row-major, binsA x binsB, then the left-out slot,
+// not read), in one work-group: its marginals' and its own, in bits, from sums of c log2 c in
+// double precision: H = log2 N - (sum c log2 c) / N over the N counted pairs. out: H(A), H(B),
+// H(A,B) (all 0 for no pair). What an MI evaluation adds to the count, on the device.
+#if defined(cl_khr_fp64)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+inline double cLog2c(ulong c) {
+    return c ? (double)c * log2((double)c) : 0.0;
+}
+
+__kernel void joint_entropies(__global const uint* hist, uint binsA, uint binsB,
+                              __global double* out, __local double* scratch) {
+    const uint lid = get_local_id(0), lsz = get_local_size(0);
+    double sa = 0, sb = 0, sab = 0, total = 0;
+    for (uint i = lid; i < binsA; i += lsz) {
+        ulong row = 0;
+        for (uint j = 0; j < binsB; ++j)
+            row += hist[i * binsB + j];
+        sa += cLog2c(row);
+        total += (double)row;
+    }
+    for (uint j = lid; j < binsB; j += lsz) {
+        ulong column = 0;
+        for (uint i = 0; i < binsA; ++i)
+            column += hist[i * binsB + j];
+        sb += cLog2c(column);
+    }
+    for (uint k = lid; k < binsA * binsB; k += lsz)
+        sab += cLog2c(hist[k]);
+    // Four sums over the work-group, one after another through the scratch.
+    double sums[4] = {sa, sb, sab, total};
+    for (int s = 0; s < 4; ++s) {
+        scratch[lid] = sums[s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint step = lsz / 2; step > 0; step /= 2) {
+            if (lid < step)
+                scratch[lid] += scratch[lid + step];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        sums[s] = scratch[0];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) {
+        const double n = sums[3];
+        for (int s = 0; s < 3; ++s)
+            out[s] = n > 0 ? log2(n) - sums[s] / n : 0.0;
+    }
+}
+#endif

@@ -96,11 +96,11 @@ double entropyBits(const std::vector<std::uint64_t>& counts) {
     return double(h) + 0.0; // + 0.0 turns -0 into 0
 }
 
-MutualInformation mutualInformation(const JointHistogram& h) {
+MutualInformation mutualInformationOf(double entropyA, double entropyB, double jointEntropy) {
     MutualInformation m;
-    m.entropyA = entropyBits(h.marginalA());
-    m.entropyB = entropyBits(h.marginalB());
-    m.jointEntropy = entropyBits(h.counts);
+    m.entropyA = entropyA;
+    m.entropyB = entropyB;
+    m.jointEntropy = jointEntropy;
     m.mi = m.entropyA + m.entropyB - m.jointEntropy;
     const double sum = m.entropyA + m.entropyB, product = m.entropyA * m.entropyB;
     if (m.jointEntropy > 0)
@@ -110,6 +110,11 @@ MutualInformation mutualInformation(const JointHistogram& h) {
     if (product > 0)
         m.nmiGeometric = m.mi / std::sqrt(product);
     return m;
+}
+
+MutualInformation mutualInformation(const JointHistogram& h) {
+    return mutualInformationOf(entropyBits(h.marginalA()), entropyBits(h.marginalB()),
+                               entropyBits(h.counts));
 }
 
 std::string firstJointMismatch(const JointHistogram& reference,
@@ -142,6 +147,44 @@ std::vector<LargeBinMethod> jointMethods() {
     return allLargeBinMethods();
 }
 
+namespace {
+
+/// The count kernel of `method` for two planes (and a mask), its inputs set: arguments 0 ... 8
+/// (kernels/largebin.cl: JOINT_ARGS); the program built for the specs.
+struct JointKernel {
+    std::string buildOptions;
+    cl::Program program;
+    cl::Buffer ea, eb;
+    cl::Kernel count;
+};
+
+JointKernel jointKernel(Device& device, const cl::Buffer& a, const cl::Buffer& b,
+                        const cl::Buffer* mask, std::size_t n, const JointSpec& spec,
+                        LargeBinMethod method) {
+    checkFloatBins(device, spec.a.type);
+    JointKernel j;
+    j.buildOptions = largeBinBuildOptions({spec.a, spec.b});
+    j.program = device.program("largebin", j.buildOptions);
+    const LargeBinKernelParams pa = largeBinKernelParams(spec.a), pb = largeBinKernelParams(spec.b);
+    j.ea = edgeBuffer(device, spec.a);
+    j.eb = edgeBuffer(device, spec.b);
+    j.count = cl::Kernel(j.program, slotKernelName("joint", method).c_str());
+    j.count.setArg(0, a);
+    j.count.setArg(1, b);
+    j.count.setArg(2, mask ? *mask : a); // not read without a mask
+    j.count.setArg(3, cl_uint(mask ? 1 : 0));
+    j.count.setArg(4, cl_uint(n));
+    j.count.setArg(5, sizeof(pa), &pa);
+    j.count.setArg(6, sizeof(pb), &pb);
+    j.count.setArg(7, j.ea);
+    j.count.setArg(8, j.eb);
+    return j;
+}
+
+constexpr cl_uint kJointHistArg = 9;
+
+} // namespace
+
 JointPoint runJointPoint(Device& device, const cl::Buffer& a, const cl::Buffer& b,
                          const cl::Buffer* mask, std::size_t n, const JointSpec& spec,
                          const JointHistogram& reference, LargeBinMethod method, int repeats,
@@ -159,24 +202,10 @@ JointPoint runJointPoint(Device& device, const cl::Buffer& a, const cl::Buffer& 
         return p;
     }
     try {
-        checkFloatBins(device, spec.a.type);
-        p.buildOptions = largeBinBuildOptions({spec.a, spec.b});
-        const cl::Program program = device.program("largebin", p.buildOptions);
-        const LargeBinKernelParams pa = largeBinKernelParams(spec.a),
-                                   pb = largeBinKernelParams(spec.b);
-        const cl::Buffer ea = edgeBuffer(device, spec.a), eb = edgeBuffer(device, spec.b);
-        cl::Kernel k(program, slotKernelName("joint", p.method).c_str());
-        k.setArg(0, a);
-        k.setArg(1, b);
-        k.setArg(2, mask ? *mask : a); // not read without a mask
-        k.setArg(3, cl_uint(mask ? 1 : 0));
-        k.setArg(4, cl_uint(n));
-        k.setArg(5, sizeof(pa), &pa);
-        k.setArg(6, sizeof(pb), &pb);
-        k.setArg(7, ea);
-        k.setArg(8, eb);
-        std::vector<std::uint32_t> cells =
-            timeSlotCount(device, program, k, 9, g, slots, repeats, cancel, p.stats);
+        JointKernel k = jointKernel(device, a, b, mask, n, spec, p.method);
+        p.buildOptions = k.buildOptions;
+        std::vector<std::uint32_t> cells = timeSlotCount(device, k.program, k.count, kJointHistArg,
+                                                         g, slots, repeats, cancel, p.stats);
         const std::uint64_t leftOut = cells.back();
         cells.pop_back();
         p.detail = firstJointMismatch(reference, cells, leftOut);
@@ -191,6 +220,72 @@ JointPoint runJointPoint(Device& device, const cl::Buffer& a, const cl::Buffer& 
     logInfo("joint", std::string(largeBinMethodName(p.method)) + ": " + statusName(p.status) +
                          (p.detail.empty() ? std::string() : " (" + p.detail + ")"));
     return p;
+}
+
+MiEvaluation runMiEvaluation(Device& device, const cl::Buffer& a, const cl::Buffer& b,
+                             const cl::Buffer* mask, std::size_t n, const JointSpec& spec,
+                             const MutualInformation& reference, LargeBinMethod method, int repeats,
+                             const CancelToken& cancel) {
+    MiEvaluation e;
+    e.method =
+        method == LargeBinMethod::Auto ? autoSlotMethod(device.info(), spec.cells() + 1) : method;
+    const std::size_t slots = spec.cells() + 1;
+    const LargeBinGeometry g = planSlotGeometry(device.info(), spec.a.type, slots, n, e.method);
+    e.geometry = g.describe();
+    if (!g.supported) {
+        e.status = Status::Unsupported;
+        e.detail = g.why;
+        return e;
+    }
+    try {
+        if (device.device().getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() == 0)
+            throw UnsupportedError("the entropies are summed in double precision, which " +
+                                   device.info().name + " does not offer");
+        JointKernel k = jointKernel(device, a, b, mask, n, spec, e.method);
+        SlotCounter counter(device, k.program, k.count, kJointHistArg, g, slots);
+        cl::Buffer out(device.context(), CL_MEM_WRITE_ONLY, 3 * sizeof(cl_double));
+        cl::Kernel entropies(k.program, "joint_entropies");
+        const std::size_t wg = std::min<std::size_t>(256, device.info().maxWorkGroupSize);
+        std::size_t pow2 = 1;
+        while (pow2 * 2 <= wg)
+            pow2 *= 2; // the reduction halves
+        entropies.setArg(0, counter.histogram());
+        entropies.setArg(1, cl_uint(spec.a.bins));
+        entropies.setArg(2, cl_uint(spec.b.bins));
+        entropies.setArg(3, out);
+        entropies.setArg(4, cl::Local(pow2 * sizeof(cl_double)));
+        double h[3] = {0, 0, 0};
+        cl::CommandQueue& q = device.queue();
+        e.stats = timeRepeated(
+            repeats,
+            [&] {
+                return wallClockMs([&] {
+                    std::vector<cl::Event> events;
+                    counter.enqueue(events);
+                    q.enqueueNDRangeKernel(entropies, cl::NullRange, cl::NDRange(pow2),
+                                           cl::NDRange(pow2));
+                    q.enqueueReadBuffer(out, CL_TRUE, 0, sizeof h, h);
+                });
+            },
+            cancel);
+        e.perSecond = e.stats.medianMs > 0 ? 1000.0 / e.stats.medianMs : 0;
+        e.mi = mutualInformationOf(h[0], h[1], h[2]);
+        const double want[3] = {reference.entropyA, reference.entropyB, reference.jointEntropy};
+        const char* names[3] = {"H(A)", "H(B)", "H(A,B)"};
+        for (int i = 0; i < 3 && e.detail.empty(); ++i)
+            if (std::fabs(h[i] - want[i]) > 1e-9 * std::max(1.0, std::fabs(want[i])))
+                e.detail = std::string(names[i]) + ": device " + std::to_string(h[i]) +
+                           ", CPU reference " + std::to_string(want[i]);
+        e.status = e.detail.empty() ? Status::Verified : Status::Mismatch;
+    } catch (...) {
+        const RowError r = rowErrorOf(std::current_exception()); // rethrows cancellation
+        e.status = r.status;
+        e.detail = r.detail;
+    }
+    logInfo("joint", std::string("MI evaluation, ") + largeBinMethodName(e.method) + ": " +
+                         statusName(e.status) +
+                         (e.detail.empty() ? std::string() : " (" + e.detail + ")"));
+    return e;
 }
 
 } // namespace histlab

@@ -67,6 +67,8 @@ struct MutualInformation {
 double entropyBits(const std::vector<std::uint64_t>& counts);
 
 MutualInformation mutualInformation(const JointHistogram& h);
+/// MI and the NMI variants from the three entropies.
+MutualInformation mutualInformationOf(double entropyA, double entropyB, double jointEntropy);
 
 /// One method's joint histogram on the device.
 struct JointPoint {
@@ -95,6 +97,28 @@ JointPoint runJointPoint(Device& device, const cl::Buffer& a, const cl::Buffer& 
                          const cl::Buffer* mask, std::size_t n, const JointSpec& spec,
                          const JointHistogram& reference, LargeBinMethod method, int repeats,
                          const CancelToken& cancel = {});
+
+/// One MI evaluation on the device, as a registration loop makes it: clear, count the joint
+/// histogram, the entropies kernel (marginals and entropies in double precision, one
+/// work-group), and H(A), H(B), H(A,B) read back -- timed on the host's wall clock, each
+/// evaluation waited for.
+struct MiEvaluation {
+    LargeBinMethod method = LargeBinMethod::Multipass;
+    std::string geometry;
+    Status status = Status::Failed;
+    std::string detail; ///< why not run, or how the device's entropies differ
+    TimingStats stats;  ///< wall-clock milliseconds of one evaluation
+    double perSecond = 0;
+    MutualInformation mi; ///< from the device's entropies
+};
+
+/// Runs `repeats` evaluations after a warm-up with `method` (auto resolved); verified when each
+/// device entropy equals the host's `reference` to 1e-9 (relative; the sums run in another
+/// order). Unsupported on a device without double precision. Throws CancelledError.
+MiEvaluation runMiEvaluation(Device& device, const cl::Buffer& a, const cl::Buffer& b,
+                             const cl::Buffer* mask, std::size_t n, const JointSpec& spec,
+                             const MutualInformation& reference, LargeBinMethod method, int repeats,
+                             const CancelToken& cancel = {});
 
 /// "" when the device's cells and left-out count equal the reference, else how many differ and
 /// the first ("2 cells differ; cell (3, 17): device 4, CPU reference 5").

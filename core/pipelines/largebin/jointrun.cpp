@@ -74,6 +74,9 @@ JointRun runJoint(Device& device, const JointRequest& r, const CancelToken& canc
             onPoint(p);
         run.points.push_back(std::move(p));
     }
+    cancel.throwIfCancelled();
+    run.miEvaluation = runMiEvaluation(device, a, b, mask ? &*mask : nullptr, run.pairs, r.spec,
+                                       run.mi, LargeBinMethod::Auto, r.repeats, cancel);
     return run;
 }
 
@@ -119,6 +122,13 @@ std::string jointText(const JointRun& run) {
                    statusText(p.status, p.detail)});
     }
     out << table.text();
+    const MiEvaluation& e = run.miEvaluation;
+    out << "MI evaluations on the device (" << largeBinMethodName(e.method)
+        << ", then the entropies; wall clock, each read back): ";
+    if (statusRan(e.status))
+        out << fixedText(e.perSecond, 0) << " per second (median " << fixedText(e.stats.medianMs, 4)
+            << " ms, min " << fixedText(e.stats.minMs, 4) << " ms), ";
+    out << statusText(e.status, e.detail) << '\n';
     return out.str();
 }
 
@@ -185,7 +195,15 @@ std::string jointJson(const JointRun& run) {
                      {"nmi_arithmetic", nanOrNumber(run.mi.nmiArithmetic)},
                      {"nmi_geometric", nanOrNumber(run.mi.nmiGeometric)},
                      {"read_only", ceilingJson(run.ceiling)},
-                     {"points", std::move(points)}});
+                     {"points", std::move(points)},
+                     {"mi_evaluation",
+                      {{"method", largeBinMethodName(run.miEvaluation.method)},
+                       {"geometry", run.miEvaluation.geometry},
+                       {"status", statusName(run.miEvaluation.status)},
+                       {"detail", run.miEvaluation.detail},
+                       {"wall_clock", timingJson(run.miEvaluation.stats)},
+                       {"per_second", run.miEvaluation.perSecond},
+                       {"mi_bits", run.miEvaluation.mi.mi}}}});
 }
 
 } // namespace histlab

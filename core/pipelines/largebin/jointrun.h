@@ -29,6 +29,9 @@ struct JointRun {
     MutualInformation mi;
     CeilingResult ceiling;
     std::vector<JointPoint> points;
+    /// Whole MI evaluations on the device with the method auto picks (histogram, entropies,
+    /// read back), after the methods.
+    MiEvaluation miEvaluation;
 };
 
 /// The request for channel `channelA` of `first` against `channelB` of `second` (the same image

@@ -3,6 +3,7 @@
 // shape a kernel argument takes, and the build options of one sample type and its bin specs.
 #include "pipelines/largebin/largebin.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,10 +35,32 @@ cl::Buffer edgeBuffer(Device& device, const BinSpec& spec);
 /// and multipass), "_local16", "_private" or "_tagged".
 std::string slotKernelName(const std::string& prefix, LargeBinMethod method);
 
-/// Times `count` (its inputs set up to argument histArg - 1) as the geometry says: argument
-/// histArg is the histogram (or the rows of private/tagged, then reduced by reduce_rows), the
-/// next ones the slice, passes, copies or samples per item and the local buffer. One histogram
-/// is a clear, the count and the reduction; `repeats` of them after a warm-up. Returns the
+/// One counting launch set up as a geometry says: `count` has its inputs up to argument
+/// histArg - 1; argument histArg is the histogram (or the rows of private/tagged, then reduced
+/// by reduce_rows), the next ones the slice, passes, copies or samples per item and the local
+/// buffer.
+class SlotCounter {
+public:
+    SlotCounter(Device& device, const cl::Program& program, cl::Kernel count, cl_uint histArg,
+                const LargeBinGeometry& g, std::size_t slots);
+    /// Enqueues one histogram: clear, count (every slice in one launch), reduce; appends their
+    /// events.
+    void enqueue(std::vector<cl::Event>& events);
+    /// The `slots` counters (after enqueue).
+    const cl::Buffer& histogram() const { return m_hist; }
+    /// Reads the counters back (blocking).
+    std::vector<std::uint32_t> read();
+
+private:
+    Device& m_device;
+    cl::Kernel m_count, m_reduce;
+    LargeBinGeometry m_g;
+    std::size_t m_slots;
+    cl::Buffer m_hist;
+    std::optional<cl::Buffer> m_rows;
+};
+
+/// Times a SlotCounter: `repeats` histograms after a warm-up (profiled events). Returns the
 /// device's `slots` counters of the last one.
 std::vector<std::uint32_t> timeSlotCount(Device& device, const cl::Program& program,
                                          cl::Kernel& count, cl_uint histArg,

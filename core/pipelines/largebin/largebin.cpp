@@ -652,65 +652,82 @@ std::string slotKernelName(const std::string& prefix, LargeBinMethod method) {
     throw std::logic_error("slotKernelName: auto is resolved before a kernel is chosen");
 }
 
+SlotCounter::SlotCounter(Device& device, const cl::Program& program, cl::Kernel count,
+                         cl_uint histArg, const LargeBinGeometry& g, std::size_t slots)
+    : m_device(device)
+    , m_count(std::move(count))
+    , m_g(g)
+    , m_slots(slots)
+    , m_hist(device.context(), CL_MEM_READ_WRITE, slots * sizeof(cl_uint)) {
+    if (g.rows)
+        m_rows.emplace(device.context(), CL_MEM_READ_WRITE, g.rows * slots * sizeof(cl_uint));
+    m_count.setArg(histArg, m_rows ? *m_rows : m_hist);
+    if (g.slice) {
+        // All slices in one launch (kernels/largebin.cl: SLICE_OF_GROUP).
+        m_count.setArg(histArg + 1, cl_uint(g.slice));
+        m_count.setArg(histArg + 2, cl_uint(g.passes));
+        if (g.method == LargeBinMethod::Local16) {
+            m_count.setArg(histArg + 3, cl_uint(g.perItem));
+            m_count.setArg(histArg + 4, cl::Local((g.slice + 1) / 2 * sizeof(cl_uint)));
+        } else {
+            m_count.setArg(histArg + 3, cl_uint(g.copies));
+            m_count.setArg(histArg + 4, cl::Local(g.slice * g.copies * sizeof(cl_uint)));
+        }
+    }
+    if (m_rows) {
+        m_reduce = cl::Kernel(program, "reduce_rows");
+        m_reduce.setArg(0, *m_rows);
+        m_reduce.setArg(1, cl_uint(g.rows));
+        m_reduce.setArg(2, cl_uint(slots));
+        m_reduce.setArg(
+            3, cl_uint(g.method == LargeBinMethod::Tagged ? kTaggedMaxCount : 0xFFFFFFFFu));
+        m_reduce.setArg(4, m_hist);
+    }
+}
+
+void SlotCounter::enqueue(std::vector<cl::Event>& events) {
+    cl::CommandQueue& q = m_device.queue();
+    const cl_uint zero = 0;
+    events.emplace_back();
+    if (m_rows)
+        q.enqueueFillBuffer(*m_rows, zero, 0, m_g.rows * m_slots * sizeof(cl_uint), nullptr,
+                            &events.back());
+    else
+        q.enqueueFillBuffer(m_hist, zero, 0, m_slots * sizeof(cl_uint), nullptr, &events.back());
+    events.emplace_back();
+    q.enqueueNDRangeKernel(m_count, cl::NullRange, cl::NDRange(m_g.groups * m_g.workGroupSize),
+                           cl::NDRange(m_g.workGroupSize), nullptr, &events.back());
+    if (m_rows) {
+        events.emplace_back();
+        const std::size_t rwg = 256;
+        q.enqueueNDRangeKernel(m_reduce, cl::NullRange,
+                               cl::NDRange((m_slots + rwg - 1) / rwg * rwg), cl::NullRange, nullptr,
+                               &events.back());
+    }
+}
+
+std::vector<std::uint32_t> SlotCounter::read() {
+    std::vector<std::uint32_t> counts(m_slots);
+    m_device.queue().enqueueReadBuffer(m_hist, CL_TRUE, 0, m_slots * sizeof(cl_uint),
+                                       counts.data());
+    return counts;
+}
+
 std::vector<std::uint32_t> timeSlotCount(Device& device, const cl::Program& program,
                                          cl::Kernel& count, cl_uint histArg,
                                          const LargeBinGeometry& g, std::size_t slots, int repeats,
                                          const CancelToken& cancel, TimingStats& stats) {
-    const cl::Context& ctx = device.context();
-    cl::CommandQueue& q = device.queue();
-    cl::Buffer hist(ctx, CL_MEM_READ_WRITE, slots * sizeof(cl_uint));
-    std::optional<cl::Buffer> rows;
-    if (g.rows)
-        rows.emplace(ctx, CL_MEM_READ_WRITE, g.rows * slots * sizeof(cl_uint));
-    const cl::NDRange global(g.groups * g.workGroupSize), local(g.workGroupSize);
-    const cl_uint zero = 0;
-    count.setArg(histArg, rows ? *rows : hist);
-    if (g.slice) {
-        // All slices in one launch (kernels/largebin.cl: SLICE_OF_GROUP).
-        count.setArg(histArg + 1, cl_uint(g.slice));
-        count.setArg(histArg + 2, cl_uint(g.passes));
-        if (g.method == LargeBinMethod::Local16) {
-            count.setArg(histArg + 3, cl_uint(g.perItem));
-            count.setArg(histArg + 4, cl::Local((g.slice + 1) / 2 * sizeof(cl_uint)));
-        } else {
-            count.setArg(histArg + 3, cl_uint(g.copies));
-            count.setArg(histArg + 4, cl::Local(g.slice * g.copies * sizeof(cl_uint)));
-        }
-    }
-    cl::Kernel reduce;
-    if (rows) {
-        reduce = cl::Kernel(program, "reduce_rows");
-        reduce.setArg(0, *rows);
-        reduce.setArg(1, cl_uint(g.rows));
-        reduce.setArg(2, cl_uint(slots));
-        reduce.setArg(3,
-                      cl_uint(g.method == LargeBinMethod::Tagged ? kTaggedMaxCount : 0xFFFFFFFFu));
-        reduce.setArg(4, hist);
-    }
-    // One histogram: clear, count (every slice in one launch), reduce. Returns its time.
-    auto once = [&]() {
-        std::vector<cl::Event> events(1);
-        if (rows)
-            q.enqueueFillBuffer(*rows, zero, 0, g.rows * slots * sizeof(cl_uint), nullptr,
-                                &events[0]);
-        else
-            q.enqueueFillBuffer(hist, zero, 0, slots * sizeof(cl_uint), nullptr, &events[0]);
-        events.emplace_back();
-        q.enqueueNDRangeKernel(count, cl::NullRange, global, local, nullptr, &events.back());
-        if (rows) {
-            events.emplace_back();
-            const std::size_t rwg = 256;
-            q.enqueueNDRangeKernel(reduce, cl::NullRange,
-                                   cl::NDRange((slots + rwg - 1) / rwg * rwg), cl::NullRange,
-                                   nullptr, &events.back());
-        }
-        q.finish();
-        return profiledMs(events);
-    };
-    stats = timeRepeated(repeats, once, cancel);
-    std::vector<std::uint32_t> counts(slots);
-    q.enqueueReadBuffer(hist, CL_TRUE, 0, slots * sizeof(cl_uint), counts.data());
-    return counts;
+    SlotCounter counter(device, program, count, histArg, g, slots);
+    stats = timeRepeated(
+        repeats,
+        [&] {
+            std::vector<cl::Event> events;
+            counter.enqueue(events);
+            device.queue().finish();
+            return profiledMs(events);
+        },
+        cancel);
+    return counter.read();
 }
 
 LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::size_t count,

@@ -10,7 +10,8 @@ cli_test(joint_channels EXIT 0
                 --stdout "^private .* verified$" --stdout "^tagged .* (verified|mismatch.*)$"
                 --check "test $(wc -l < @W@/j.csv) -eq 65"
                 --check "head -1 @W@/j.csv | grep -q '^a_bin,b0,b1,.*,b63$'"
-                --check "${check} json @W@/j.json --key pairs=1189 --nonempty points"
+                --stdout "^MI evaluations on the device [(]private, .*[)]: [0-9]+ per second [(]median .*verified$"
+                --check "${check} json @W@/j.json --key pairs=1189 --nonempty points --nonempty mi_evaluation"
          ARGS joint ${data}/rgb8.png --channels r,g --bins 64 --method all --repeat 1
               --csv @W@/j.csv --json @W@/j.json)
 # An image with itself: MI = H(A) and Studholme's NMI = 2; a mask (the image itself: its zero

@@ -166,5 +166,48 @@ TEST(JointDevice, EveryMethodIsExact) {
     }
 }
 
+// A whole MI evaluation on the device (count, then the entropies kernel in double precision):
+// its entropies equal the host's, with and without a mask, square and lopsided tables.
+TEST(JointDevice, MiEvaluationEqualsTheHostsEntropies) {
+    Device& device = test::sharedDevice();
+    const std::size_t n = 50021;
+    for (SampleType type : {SampleType::U8, SampleType::U16}) {
+        const SamplePlane a = makeLargeBinData(LargeBinData::Smooth, type, n, 3);
+        const SamplePlane b = makeLargeBinData(LargeBinData::Smooth, type, n, 4);
+        std::vector<std::uint8_t> mask(n);
+        for (std::size_t i = 0; i < n; ++i)
+            mask[i] = std::uint8_t(i % 5 ? 1 : 0);
+        SamplePlane maskPlane;
+        maskPlane.type = SampleType::U8;
+        maskPlane.bytes = mask;
+        const cl::Buffer ba = uploadPlane(device, a), bb = uploadPlane(device, b),
+                         bm = uploadPlane(device, maskPlane);
+        for (auto [bx, by] : {std::pair{256, 256}, std::pair{1024, 3}}) {
+            const JointSpec spec = makeJointSpec(a, b, bx, by, std::nullopt, std::nullopt);
+            for (bool masked : {false, true}) {
+                const MutualInformation ref = mutualInformation(jointHistogramReference(
+                    a, b, spec, masked ? mask : std::vector<std::uint8_t>{}));
+                const MiEvaluation e = runMiEvaluation(device, ba, bb, masked ? &bm : nullptr, n,
+                                                       spec, ref, LargeBinMethod::Auto, 2);
+                SCOPED_TRACE(std::string(sampleTypeName(type)) + " " + std::to_string(bx) + "x" +
+                             std::to_string(by) + (masked ? " masked" : ""));
+                ASSERT_EQ(e.status, Status::Verified) << e.detail;
+                EXPECT_GT(e.perSecond, 0);
+                EXPECT_NEAR(e.mi.mi, ref.mi, 1e-8);
+                EXPECT_NEAR(e.mi.nmiStudholme, ref.nmiStudholme, 1e-8);
+            }
+        }
+    }
+}
+
+TEST(JointMi, FromTheThreeEntropies) {
+    const MutualInformation m = mutualInformationOf(2.0, 3.0, 4.0);
+    EXPECT_EQ(m.mi, 1.0);
+    EXPECT_EQ(m.nmiStudholme, 5.0 / 4.0);
+    EXPECT_EQ(m.nmiArithmetic, 2.0 / 5.0);
+    EXPECT_DOUBLE_EQ(m.nmiGeometric, 1.0 / std::sqrt(6.0));
+    EXPECT_TRUE(std::isnan(mutualInformationOf(0, 0, 0).nmiStudholme));
+}
+
 } // namespace
 } // namespace histlab
