@@ -183,6 +183,21 @@ JointKernel jointKernel(Device& device, const cl::Buffer& a, const cl::Buffer& b
 
 constexpr cl_uint kJointHistArg = 9;
 
+/// The method `method` resolves to on the device (auto: autoSlotMethod) and its geometry for the
+/// cells and the left-out slot; `status` and `detail` say so when the device cannot run it.
+template <typename Result>
+LargeBinGeometry planJointRun(const DeviceInfo& device, const JointSpec& spec, std::size_t n,
+                              LargeBinMethod method, Result& r) {
+    r.method = method == LargeBinMethod::Auto ? autoSlotMethod(device, spec.cells() + 1) : method;
+    const LargeBinGeometry g = planSlotGeometry(device, spec.a.type, spec.cells() + 1, n, r.method);
+    r.geometry = g.describe();
+    if (!g.supported) {
+        r.status = Status::Unsupported;
+        r.detail = g.why;
+    }
+    return g;
+}
+
 } // namespace
 
 JointPoint runJointPoint(Device& device, const cl::Buffer& a, const cl::Buffer& b,
@@ -190,17 +205,11 @@ JointPoint runJointPoint(Device& device, const cl::Buffer& a, const cl::Buffer& 
                          const JointHistogram& reference, LargeBinMethod method, int repeats,
                          const CancelToken& cancel) {
     JointPoint p;
-    p.method =
-        method == LargeBinMethod::Auto ? autoSlotMethod(device.info(), spec.cells() + 1) : method;
     p.bytes = n * sampleBytes(spec.a.type) * 2 + (mask ? n : 0);
     const std::size_t slots = spec.cells() + 1;
-    const LargeBinGeometry g = planSlotGeometry(device.info(), spec.a.type, slots, n, p.method);
-    p.geometry = g.describe();
-    if (!g.supported) {
-        p.status = Status::Unsupported;
-        p.detail = g.why;
+    const LargeBinGeometry g = planJointRun(device.info(), spec, n, method, p);
+    if (!g.supported)
         return p;
-    }
     try {
         JointKernel k = jointKernel(device, a, b, mask, n, spec, p.method);
         p.buildOptions = k.buildOptions;
@@ -227,16 +236,10 @@ MiEvaluation runMiEvaluation(Device& device, const cl::Buffer& a, const cl::Buff
                              const MutualInformation& reference, LargeBinMethod method, int repeats,
                              const CancelToken& cancel) {
     MiEvaluation e;
-    e.method =
-        method == LargeBinMethod::Auto ? autoSlotMethod(device.info(), spec.cells() + 1) : method;
     const std::size_t slots = spec.cells() + 1;
-    const LargeBinGeometry g = planSlotGeometry(device.info(), spec.a.type, slots, n, e.method);
-    e.geometry = g.describe();
-    if (!g.supported) {
-        e.status = Status::Unsupported;
-        e.detail = g.why;
+    const LargeBinGeometry g = planJointRun(device.info(), spec, n, method, e);
+    if (!g.supported)
         return e;
-    }
     try {
         if (device.device().getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() == 0)
             throw UnsupportedError("the entropies are summed in double precision, which " +
