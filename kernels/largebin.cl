@@ -409,42 +409,70 @@ inline double cLog2c(ulong c) {
     return c ? (double)c * log2((double)c) : 0.0;
 }
 
-__kernel void joint_entropies(__global const uint* hist, uint binsA, uint binsB,
+// A work-group's sum of v (the local size a power of two), in every work-item.
+inline double groupSum(double v, __local double* scratch) {
+    const uint lid = get_local_id(0);
+    scratch[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint step = get_local_size(0) / 2; step > 0; step /= 2) {
+        if (lid < step)
+            scratch[lid] += scratch[lid + step];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const double sum = scratch[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return sum;
+}
+
+// The entropies in two launches. First, spread over the device: one work-group per row of A
+// sums the row and its cells' c log2 c (reading the row coalesced), and the remaining groups
+// each sum as many columns as they have work-items (rows read coalesced, one after another).
+// Counts are summed in double, exact below 2^53 pairs.
+__kernel void joint_entropy_parts(__global const uint* hist, uint binsA, uint binsB,
+                                  __global ulong* rowSum, __global double* rowCells,
+                                  __global ulong* colSum, __local double* scratch) {
+    const uint g = get_group_id(0), lid = get_local_id(0), lsz = get_local_size(0);
+    if (g < binsA) {
+        double sum = 0, cells = 0;
+        for (uint j = lid; j < binsB; j += lsz) {
+            const uint c = hist[(size_t)g * binsB + j];
+            sum += (double)c;
+            cells += cLog2c(c);
+        }
+        sum = groupSum(sum, scratch);
+        cells = groupSum(cells, scratch);
+        if (lid == 0) {
+            rowSum[g] = (ulong)sum;
+            rowCells[g] = cells;
+        }
+    } else {
+        const uint j = (g - binsA) * lsz + lid;
+        if (j < binsB) {
+            ulong column = 0;
+            for (uint i = 0; i < binsA; ++i)
+                column += hist[(size_t)i * binsB + j];
+            colSum[j] = column;
+        }
+    }
+}
+
+// Then one work-group: H(A), H(B) and H(A,B) from the parts, as log2 n - sum(c log2 c) / n.
+__kernel void joint_entropies(__global const ulong* rowSum, __global const double* rowCells,
+                              __global const ulong* colSum, uint binsA, uint binsB,
                               __global double* out, __local double* scratch) {
     const uint lid = get_local_id(0), lsz = get_local_size(0);
     double sa = 0, sb = 0, sab = 0, total = 0;
     for (uint i = lid; i < binsA; i += lsz) {
-        ulong row = 0;
-        for (uint j = 0; j < binsB; ++j)
-            row += hist[i * binsB + j];
-        sa += cLog2c(row);
-        total += (double)row;
+        sa += cLog2c(rowSum[i]);
+        sab += rowCells[i];
+        total += (double)rowSum[i];
     }
-    for (uint j = lid; j < binsB; j += lsz) {
-        ulong column = 0;
-        for (uint i = 0; i < binsA; ++i)
-            column += hist[i * binsB + j];
-        sb += cLog2c(column);
-    }
-    for (uint k = lid; k < binsA * binsB; k += lsz)
-        sab += cLog2c(hist[k]);
-    // Four sums over the work-group, one after another through the scratch.
-    double sums[4] = {sa, sb, sab, total};
-    for (int s = 0; s < 4; ++s) {
-        scratch[lid] = sums[s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint step = lsz / 2; step > 0; step /= 2) {
-            if (lid < step)
-                scratch[lid] += scratch[lid + step];
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
-        sums[s] = scratch[0];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid == 0) {
-        const double n = sums[3];
+    for (uint j = lid; j < binsB; j += lsz)
+        sb += cLog2c(colSum[j]);
+    const double n = groupSum(total, scratch);
+    const double sums[3] = {groupSum(sa, scratch), groupSum(sb, scratch), groupSum(sab, scratch)};
+    if (lid == 0)
         for (int s = 0; s < 3; ++s)
             out[s] = n > 0 ? log2(n) - sums[s] / n : 0.0;
-    }
 }
 #endif

@@ -149,6 +149,12 @@ std::vector<LargeBinMethod> jointMethods() {
 
 namespace {
 
+/// Sets a kernel's arguments 0, 1, ... in order.
+template <typename... Args> void setKernelArgs(cl::Kernel& kernel, const Args&... args) {
+    cl_uint index = 0;
+    (kernel.setArg(index++, args), ...);
+}
+
 /// The count kernel of `method` for two planes (and a mask), its inputs set: arguments 0 ... 8
 /// (kernels/largebin.cl: JOINT_ARGS); the program built for the specs.
 struct JointKernel {
@@ -246,17 +252,21 @@ MiEvaluation runMiEvaluation(Device& device, const cl::Buffer& a, const cl::Buff
                                    device.info().name + " does not offer");
         JointKernel k = jointKernel(device, a, b, mask, n, spec, e.method);
         SlotCounter counter(device, k.program, k.count, kJointHistArg, g, slots);
+        const cl_uint binsA = cl_uint(spec.a.bins), binsB = cl_uint(spec.b.bins);
+        cl::Buffer rowSum(device.context(), CL_MEM_READ_WRITE, binsA * sizeof(cl_ulong));
+        cl::Buffer rowCells(device.context(), CL_MEM_READ_WRITE, binsA * sizeof(cl_double));
+        cl::Buffer colSum(device.context(), CL_MEM_READ_WRITE, binsB * sizeof(cl_ulong));
         cl::Buffer out(device.context(), CL_MEM_WRITE_ONLY, 3 * sizeof(cl_double));
-        cl::Kernel entropies(k.program, "joint_entropies");
         const std::size_t wg = std::min<std::size_t>(256, device.info().maxWorkGroupSize);
         std::size_t pow2 = 1;
         while (pow2 * 2 <= wg)
-            pow2 *= 2; // the reduction halves
-        entropies.setArg(0, counter.histogram());
-        entropies.setArg(1, cl_uint(spec.a.bins));
-        entropies.setArg(2, cl_uint(spec.b.bins));
-        entropies.setArg(3, out);
-        entropies.setArg(4, cl::Local(pow2 * sizeof(cl_double)));
+            pow2 *= 2; // the reductions halve
+        const auto scratch = cl::Local(pow2 * sizeof(cl_double));
+        cl::Kernel parts(k.program, "joint_entropy_parts");
+        setKernelArgs(parts, counter.histogram(), binsA, binsB, rowSum, rowCells, colSum, scratch);
+        cl::Kernel entropies(k.program, "joint_entropies");
+        setKernelArgs(entropies, rowSum, rowCells, colSum, binsA, binsB, out, scratch);
+        const std::size_t groups = binsA + (binsB + pow2 - 1) / pow2; // rows, then columns
         double h[3] = {0, 0, 0};
         cl::CommandQueue& q = device.queue();
         e.stats = timeRepeated(
@@ -265,6 +275,8 @@ MiEvaluation runMiEvaluation(Device& device, const cl::Buffer& a, const cl::Buff
                 return wallClockMs([&] {
                     std::vector<cl::Event> events;
                     counter.enqueue(events);
+                    q.enqueueNDRangeKernel(parts, cl::NullRange, cl::NDRange(groups * pow2),
+                                           cl::NDRange(pow2));
                     q.enqueueNDRangeKernel(entropies, cl::NullRange, cl::NDRange(pow2),
                                            cl::NDRange(pow2));
                     q.enqueueReadBuffer(out, CL_TRUE, 0, sizeof h, h);

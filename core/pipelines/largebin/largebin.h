@@ -182,7 +182,8 @@ LargeBinGeometry planSlotGeometry(const DeviceInfo& device, SampleType type, std
 
 /// What auto picks: on a CPU device private (a few rows, one per hardware thread: no atomics);
 /// elsewhere multipass while one 32-bit slice holds every slot (one local copy beat 32 copies
-/// on the H100 at 256 to 4,096 bins), else local16 (half the slices).
+/// on the H100 at 256 to 4,096 bins), else local16 (half the slices) up to 8 slices, and global
+/// beyond (a 1,024 x 1,024 joint histogram: 44 slices of local16 took 5.7 ms, global 2.1 ms).
 LargeBinMethod autoLargeBinMethod(const DeviceInfo& device, const BinSpec& spec);
 /// The same for `slots` counters of any kind (a joint histogram's cells and left-out slot).
 LargeBinMethod autoSlotMethod(const DeviceInfo& device, std::size_t slots);
