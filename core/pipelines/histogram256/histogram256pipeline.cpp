@@ -268,8 +268,8 @@ Pipeline histogram256Pipeline() {
                        "type, [0, 256] or [0, 65536]); values outside are counted apart",
                        [](P& s, const std::string& v) { s.range = parseBinRange(v); }),
         valueOption<P>("--method", "M",
-                       "the large-bin method: auto | global | local | multipass | local16 | "
-                       "private | tagged (histlab-cli largebin compares them)",
+                       "the large-bin method: auto | " + largeBinMethodNames(" | ") +
+                           " (histlab-cli largebin compares them)",
                        [](P& s, const std::string& v) { s.method = parseLargeBinMethod(v); }),
         valueOption<P>("--variant", "V", "auto | naive | local | banked | cpu (default auto)",
                        [](P& s, const std::string& v) { s.request.variant = parseVariant(v); }),

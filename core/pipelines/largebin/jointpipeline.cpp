@@ -130,8 +130,8 @@ Pipeline jointPipeline() {
             }),
         valueOption<P>("--method", "M",
                        "auto (default: private on a CPU device; else multipass while the cells "
-                       "fit local memory, then local16) | global | local | multipass | local16 | "
-                       "private | tagged | all",
+                       "fit local memory, then local16 up to 8 slices, then global) | " +
+                           largeBinMethodNames(" | ") + " | all",
                        [](P& s, const std::string& v) {
                            s.methods =
                                parseNameList<LargeBinMethod>(v, jointMethods, parseLargeBinMethod);

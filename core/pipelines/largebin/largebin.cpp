@@ -386,9 +386,8 @@ LargeBinMethod parseLargeBinMethod(const std::string& name) {
             return m;
     if (name == "auto")
         return LargeBinMethod::Auto;
-    throw UsageError("--method", "'" + name +
-                                     "' is not one of auto, global, local, multipass, local16, "
-                                     "private, tagged, all");
+    throw UsageError("--method",
+                     "'" + name + "' is not one of auto, " + largeBinMethodNames(", ") + ", all");
 }
 
 const char* largeBinMethodName(LargeBinMethod method) {
@@ -403,6 +402,8 @@ const char* largeBinMethodName(LargeBinMethod method) {
         return "multipass";
     case LargeBinMethod::Local16:
         return "local16";
+    case LargeBinMethod::Carry16:
+        return "carry16";
     case LargeBinMethod::Private:
         return "private";
     case LargeBinMethod::Tagged:
@@ -413,7 +414,15 @@ const char* largeBinMethodName(LargeBinMethod method) {
 
 std::vector<LargeBinMethod> allLargeBinMethods() {
     return {LargeBinMethod::Global,  LargeBinMethod::Local,   LargeBinMethod::Multipass,
-            LargeBinMethod::Local16, LargeBinMethod::Private, LargeBinMethod::Tagged};
+            LargeBinMethod::Local16, LargeBinMethod::Carry16, LargeBinMethod::Private,
+            LargeBinMethod::Tagged};
+}
+
+std::string largeBinMethodNames(const std::string& separator) {
+    std::string names;
+    for (LargeBinMethod m : allLargeBinMethods())
+        names += (names.empty() ? "" : separator) + largeBinMethodName(m);
+    return names;
 }
 
 std::string LargeBinGeometry::describe() const {
@@ -425,9 +434,12 @@ std::string LargeBinGeometry::describe() const {
         break;
     case LargeBinMethod::Multipass:
     case LargeBinMethod::Local16:
+    case LargeBinMethod::Carry16:
         s << ", " << passes << (passes == 1 ? " slice" : " slices") << " of " << slice << " slots";
         if (method == LargeBinMethod::Local16)
             s << ", flush every " << perItem * workGroupSize << " samples";
+        if (method == LargeBinMethod::Carry16)
+            s << ", carried on wrap";
         break;
     case LargeBinMethod::Private:
     case LargeBinMethod::Tagged:
@@ -500,10 +512,13 @@ LargeBinGeometry planSlotGeometry(const DeviceInfo& device, SampleType type, std
         g.passes = (slots + g.slice - 1) / g.slice;
         g.groups *= g.passes;
         break;
-    case LargeBinMethod::Local16: {
+    case LargeBinMethod::Local16:
+    case LargeBinMethod::Carry16: {
         g.slice = std::min(slots, 2 * localSlots);
         g.passes = (slots + g.slice - 1) / g.slice;
         g.groups *= g.passes;
+        if (method == LargeBinMethod::Carry16)
+            break;
         const std::size_t perVec = 16 / sampleBytes(type);
         g.perItem = 65535 / g.workGroupSize / perVec * perVec;
         if (g.perItem == 0)
@@ -649,6 +664,8 @@ std::string slotKernelName(const std::string& prefix, LargeBinMethod method) {
         return prefix + "_local";
     case LargeBinMethod::Local16:
         return prefix + "_local16";
+    case LargeBinMethod::Carry16:
+        return prefix + "_carry16";
     case LargeBinMethod::Private:
         return prefix + "_private";
     case LargeBinMethod::Tagged:
@@ -673,9 +690,12 @@ SlotCounter::SlotCounter(Device& device, const cl::Program& program, cl::Kernel 
         // All slices in one launch (kernels/largebin.cl: SLICE_OF_GROUP).
         m_count.setArg(histArg + 1, cl_uint(g.slice));
         m_count.setArg(histArg + 2, cl_uint(g.passes));
+        const auto words16 = cl::Local((g.slice + 1) / 2 * sizeof(cl_uint));
         if (g.method == LargeBinMethod::Local16) {
             m_count.setArg(histArg + 3, cl_uint(g.perItem));
-            m_count.setArg(histArg + 4, cl::Local((g.slice + 1) / 2 * sizeof(cl_uint)));
+            m_count.setArg(histArg + 4, words16);
+        } else if (g.method == LargeBinMethod::Carry16) {
+            m_count.setArg(histArg + 3, words16);
         } else {
             m_count.setArg(histArg + 3, cl_uint(g.copies));
             m_count.setArg(histArg + 4, cl::Local(g.slice * g.copies * sizeof(cl_uint)));

@@ -293,8 +293,9 @@ Pipeline largebinPipeline() {
     Pipeline p;
     p.name = "largebin";
     p.summary = "histograms of 8-bit, 16-bit and float samples into 1 to 65,536 bins by every "
-                "method side by side (global, local, multipass, local16, private, tagged), each "
-                "verified bit-exactly, against the read-only kernel";
+                "method side by side (" +
+                largeBinMethodNames(", ") +
+                "), each verified bit-exactly, against the read-only kernel";
     p.description =
         "Histograms of many bins: an image's channel (8- or 16-bit) or synthetic samples (u8, "
         "u16, f32; random, skewed, smooth) into 1 to 65,536 bins over [LO, HI], NumPy's rule "
@@ -341,8 +342,7 @@ Pipeline largebinPipeline() {
                        "[min, max] of the finite samples for floats)",
                        [](P& s, const std::string& v) { s.range = parseBinRange(v); }),
         valueOption<P>("--method", "M",
-                       "auto (default) | global | local | multipass | local16 | private | tagged "
-                       "| all, or a comma list",
+                       "auto (default) | " + largeBinMethodNames(" | ") + " | all, or a comma list",
                        [](P& s, const std::string& v) {
                            s.methods = parseNameList<LargeBinMethod>(v, allLargeBinMethods,
                                                                      parseLargeBinMethod);
