@@ -233,47 +233,6 @@ __kernel void hist_local16(__global const SAMPLE_T* data, uint n, BinParams p,
     }
 }
 
-// 16-bit local counters that carry on wrap, two to a word as hist_local16, flushed once at the
-// end instead of after every round. An increment that takes a counter from 65,535 to 0 tells
-// its work-item (atomic_add returns the old word), which adds 65,536 to the global counter; a
-// low counter's wrap carries into the high one, so that work-item also takes the carry back.
-// Those carries and their removal can wrap the high counter in turn (up past 65,535 or down
-// past 0), and whoever sees it adds or takes 65,536 globally. So at every moment the global
-// counter plus its local 16 bits is the exact count; no round, no barrier, no flush of
-// counters that did not wrap.
-inline void countCarry16(__local uint* lh, uint s16, __global uint* hist) {
-    __local uint* w = lh + (s16 >> 1);
-    if (s16 & 1u) {
-        if (atomic_add(w, 0x10000u) >> 16 == 0xFFFFu)
-            atomic_add(&hist[s16], 0x10000u);
-        return;
-    }
-    const uint old = atomic_add(w, 1u);
-    if ((old & 0xFFFFu) != 0xFFFFu)
-        return;
-    atomic_add(&hist[s16], 0x10000u); // the low counter wrapped
-    if (old >> 16 == 0xFFFFu)
-        atomic_add(&hist[s16 + 1], 0x10000u); // its carry wrapped the high one up
-    if (atomic_sub(w, 0x10000u) >> 16 == 0)
-        atomic_sub(&hist[s16 + 1], 0x10000u); // taking the carry back wrapped it down
-}
-#define CARRY16_SLOT(slot)                                                                     \
-    {                                                                                          \
-        const uint s16 = (slot) - first;                                                       \
-        if (s16 < here)                                                                        \
-            countCarry16(lh, s16, hist + first);                                               \
-    }
-
-__kernel void hist_carry16(__global const SAMPLE_T* data, uint n, BinParams p,
-                           __global const float* edges, __global uint* hist, uint slice,
-                           uint passes, __local uint* lh) {
-    SLICE_OF_GROUP()
-    const uint lid = get_local_id(0), lsz = get_local_size(0);
-    clearLocal(lh, (here + 1) / 2);
-    FOR_EACH_SAMPLE(data, n, walker * lsz + lid, walkers * lsz, CARRY16_SLOT(binOf(x, p, edges)))
-    flush16(lh, here, first, hist);
-}
-
 // Method 2 of Shams & Kennedy: every work-item its own sub-histogram of the extended space in
 // global memory (a B x slots matrix, row t for work-item t), counted with plain increments --
 // no two work-items ever touch the same counter -- then reduced over the rows by reduce_rows.
@@ -423,16 +382,6 @@ __kernel void joint_local16(JOINT_ARGS, __global uint* hist, uint slice, uint pa
             COUNT16_SLOT(PAIR_SLOT(k))
         flush16(lh, here, first, hist);
     }
-}
-
-// 16-bit local counters over a slice of the cells that carry on wrap, as hist_carry16.
-__kernel void joint_carry16(JOINT_ARGS, __global uint* hist, uint slice, uint passes,
-                            __local uint* lh) {
-    SLICE_OF_GROUP_OF(JOINT_SLOTS)
-    const uint lid = get_local_id(0), lsz = get_local_size(0);
-    clearLocal(lh, (here + 1) / 2);
-    FOR_EACH_PAIR(walker * lsz + lid, walkers * lsz, CARRY16_SLOT(slot))
-    flush16(lh, here, first, hist);
 }
 
 // Method 2 for pairs: a row of all the cells per work-item, reduced by reduce_rows.

@@ -165,7 +165,7 @@ RunPanel::RunPanel(QWidget* parent)
     m_method->setToolTip(
         tr("The large-bin method: auto (the core's pick for the device and bins); global "
            "atomics; local copies; multipass slices of local memory; local16 (16-bit local "
-           "counters, flushed in rounds); carry16 (16-bit counters carried on wrap); private (a "
+           "counters, flushed in rounds); private (a "
            "sub-histogram per work-item); tagged (software atomics, "
            "mismatches reported)"));
 

@@ -402,8 +402,6 @@ const char* largeBinMethodName(LargeBinMethod method) {
         return "multipass";
     case LargeBinMethod::Local16:
         return "local16";
-    case LargeBinMethod::Carry16:
-        return "carry16";
     case LargeBinMethod::Private:
         return "private";
     case LargeBinMethod::Tagged:
@@ -414,8 +412,7 @@ const char* largeBinMethodName(LargeBinMethod method) {
 
 std::vector<LargeBinMethod> allLargeBinMethods() {
     return {LargeBinMethod::Global,  LargeBinMethod::Local,   LargeBinMethod::Multipass,
-            LargeBinMethod::Local16, LargeBinMethod::Carry16, LargeBinMethod::Private,
-            LargeBinMethod::Tagged};
+            LargeBinMethod::Local16, LargeBinMethod::Private, LargeBinMethod::Tagged};
 }
 
 std::string largeBinMethodNames(const std::string& separator) {
@@ -434,12 +431,9 @@ std::string LargeBinGeometry::describe() const {
         break;
     case LargeBinMethod::Multipass:
     case LargeBinMethod::Local16:
-    case LargeBinMethod::Carry16:
         s << ", " << passes << (passes == 1 ? " slice" : " slices") << " of " << slice << " slots";
         if (method == LargeBinMethod::Local16)
             s << ", flush every " << perItem * workGroupSize << " samples";
-        if (method == LargeBinMethod::Carry16)
-            s << ", carried on wrap";
         break;
     case LargeBinMethod::Private:
     case LargeBinMethod::Tagged:
@@ -512,13 +506,10 @@ LargeBinGeometry planSlotGeometry(const DeviceInfo& device, SampleType type, std
         g.passes = (slots + g.slice - 1) / g.slice;
         g.groups *= g.passes;
         break;
-    case LargeBinMethod::Local16:
-    case LargeBinMethod::Carry16: {
+    case LargeBinMethod::Local16: {
         g.slice = std::min(slots, 2 * localSlots);
         g.passes = (slots + g.slice - 1) / g.slice;
         g.groups *= g.passes;
-        if (method == LargeBinMethod::Carry16)
-            break;
         const std::size_t perVec = 16 / sampleBytes(type);
         g.perItem = 65535 / g.workGroupSize / perVec * perVec;
         if (g.perItem == 0)
@@ -664,8 +655,6 @@ std::string slotKernelName(const std::string& prefix, LargeBinMethod method) {
         return prefix + "_local";
     case LargeBinMethod::Local16:
         return prefix + "_local16";
-    case LargeBinMethod::Carry16:
-        return prefix + "_carry16";
     case LargeBinMethod::Private:
         return prefix + "_private";
     case LargeBinMethod::Tagged:
@@ -694,8 +683,6 @@ SlotCounter::SlotCounter(Device& device, const cl::Program& program, cl::Kernel 
         if (g.method == LargeBinMethod::Local16) {
             m_count.setArg(histArg + 3, cl_uint(g.perItem));
             m_count.setArg(histArg + 4, words16);
-        } else if (g.method == LargeBinMethod::Carry16) {
-            m_count.setArg(histArg + 3, words16);
         } else {
             m_count.setArg(histArg + 3, cl_uint(g.copies));
             m_count.setArg(histArg + 4, cl::Local(g.slice * g.copies * sizeof(cl_uint)));

@@ -31,8 +31,6 @@
 //              data comes from memory about once and from L2 for the other slices
 //   local16    the same with 16-bit local counters (twice the slots per slice), each work-group
 //              flushing them to the global histogram after every 65,535 samples it counts
-//   carry16    16-bit local counters flushed once, at the end: the work-item whose increment
-//              wraps a counter adds 65,536 to the global histogram (kernels/largebin.cl)
 //   private    Method 2 of Shams & Kennedy: every work-item its own sub-histogram in global
 //              memory (a rows x slots matrix, no conflicts at all), reduced in parallel
 //   tagged     Method 1 of Shams & Kennedy: a software atomic (write the count tagged with the
@@ -151,8 +149,8 @@ LargeHistogram largeHistogramReference(const SamplePlane& plane, const BinSpec& 
 std::string firstHistogramMismatch(const LargeHistogram& reference,
                                    const std::vector<std::uint32_t>& deviceSlots);
 
-enum class LargeBinMethod { Auto, Global, Local, Multipass, Local16, Carry16, Private, Tagged };
-/// "auto", "global", "local", "multipass", "local16", "carry16", "private", "tagged"; throws
+enum class LargeBinMethod { Auto, Global, Local, Multipass, Local16, Private, Tagged };
+/// "auto", "global", "local", "multipass", "local16", "private", "tagged"; throws
 /// UsageError("--method").
 LargeBinMethod parseLargeBinMethod(const std::string& name);
 const char* largeBinMethodName(LargeBinMethod method);

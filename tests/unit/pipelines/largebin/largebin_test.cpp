@@ -343,8 +343,7 @@ TEST(LargeBinDeviceRun, ManySlicesAreExact) {
                             type == SampleType::F32 ? std::optional<BinRange>(BinRange{0.1, 0.9})
                                                     : std::nullopt);
             const LargeHistogram ref = largeHistogramReference(plane, spec);
-            for (LargeBinMethod m :
-                 {LargeBinMethod::Multipass, LargeBinMethod::Local16, LargeBinMethod::Carry16}) {
+            for (LargeBinMethod m : {LargeBinMethod::Multipass, LargeBinMethod::Local16}) {
                 const LargeBinGeometry g = planLargeBinGeometry(small, spec, plane.count(), m);
                 SCOPED_TRACE(g.describe());
                 ASSERT_TRUE(g.supported) << g.why;
@@ -354,32 +353,6 @@ TEST(LargeBinDeviceRun, ManySlicesAreExact) {
                 EXPECT_EQ(p.status, Status::Verified) << p.detail;
             }
         }
-    }
-}
-
-// carry16's counters wrap many times in each work-group: two slots sharing a 32-bit word (values
-// 0 and 1, the low and the high counter) and one alone, hundreds of thousands of counts each per
-// work-group on PoCL, so that low wraps carry into the high counter while it wraps itself.
-TEST(LargeBinDeviceRun, Carry16CountersWrapExactly) {
-    Device& device = test::sharedDevice();
-    const std::size_t n = 2000003;
-    SamplePlane plane;
-    plane.type = SampleType::U16;
-    plane.bytes.resize(n * 2);
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::uint16_t v = i % 7 == 0 ? 4 : i % 3 == 0 ? 1 : 0;
-        std::memcpy(&plane.bytes[i * 2], &v, 2);
-    }
-    const cl::Buffer buffer = uploadPlane(device, plane);
-    for (int bins : {65536, 8}) {
-        // 65,536 bins over the whole type, 8 over [0, 8]: either way value v is bin v.
-        const BinSpec spec = makeBinSpec(
-            plane, bins, bins == 8 ? std::optional<BinRange>(BinRange{0, 8}) : std::nullopt);
-        const LargeHistogram ref = largeHistogramReference(plane, spec);
-        ASSERT_GT(ref.counts[0], 10u * 65536u);
-        const LargeBinPoint p =
-            runLargeBinPoint(device, buffer, n, spec, ref, LargeBinMethod::Carry16, 1);
-        EXPECT_EQ(p.status, Status::Verified) << p.detail;
     }
 }
 
