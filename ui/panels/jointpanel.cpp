@@ -243,6 +243,8 @@ JointPanel::JointPanel(JobBridge* bridge, QWidget* parent)
     setPlotExport(QSize(800, 700));
     setResults(right, 340);
 
+    connect(m_imageA, &QComboBox::activated, this, [this] { m_chosenA = true; });
+    connect(m_imageB, &QComboBox::activated, this, [this] { m_chosenB = true; });
     remember(m_channelA, QStringLiteral("channelA"));
     remember(m_channelB, QStringLiteral("channelB"));
     remember(m_binsA, QStringLiteral("binsA"));
@@ -263,10 +265,12 @@ void JointPanel::setImages(const QStringList& paths) {
             combo->setItemData(combo->count() - 1, path, Qt::ToolTipRole);
         }
     }
+    // A choice the person made stays while its image is listed; the others follow the list
+    // (images arrive one at a time: B becomes the second once there is one).
     if (!paths.isEmpty()) {
-        if (!selectPath(m_imageA, a))
+        if (!(m_chosenA && selectPath(m_imageA, a)))
             selectPath(m_imageA, paths.first());
-        if (!selectPath(m_imageB, b))
+        if (!(m_chosenB && selectPath(m_imageB, b)))
             selectPath(m_imageB, paths.size() > 1 ? paths[1] : paths.first());
         selectPath(m_mask, mask);
     }

@@ -58,8 +58,8 @@ public:
     void startRun() override;
 
     /// The images the window has opened (its Images list): the choices for A, B and the mask.
-    /// Choices still in the list stay chosen; new ones start as A = the first image, B = the
-    /// second (or the first again), no mask.
+    /// A and B are the first and the second image (or the first again) until the person
+    /// chooses them; a chosen image, and the mask, stay chosen while they are listed.
     void setImages(const QStringList& paths);
 
     JointPlot* plot() const { return m_plot; }
@@ -132,6 +132,8 @@ private:
     QLabel* m_pairs;
     QLabel* m_evaluations;
     QTableWidget* m_table;
+    bool m_chosenA = false; // the person chose A (or B): the list no longer decides it
+    bool m_chosenB = false;
 };
 
 } // namespace histlab::ui

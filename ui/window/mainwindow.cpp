@@ -196,7 +196,11 @@ MainWindow::MainWindow(QWidget* parent)
     });
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // The children go next, the Joint tab and the Images list among them, in no order this
+    // window controls: a list emptied while being destroyed must not update a tab.
+    disconnect(m_images->model(), nullptr, this, nullptr);
+}
 
 QString MainWindow::sampleImagePath() {
     return QStringLiteral(":/histlab/sample.png");
