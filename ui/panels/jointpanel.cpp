@@ -176,10 +176,16 @@ JointPanel::JointPanel(JobBridge* bridge, QWidget* parent)
     binsRow->addWidget(m_binsA, 1);
     binsRow->addWidget(new QLabel(QStringLiteral("×")));
     binsRow->addWidget(m_binsB, 1);
-    form()->addRow(tr("Image &A"), rowA);
-    form()->addRow(tr("Image &B"), rowB);
+    // Rows of two controls: their labels' mnemonics go to the first.
+    const auto labelFor = [](const QString& text, QWidget* buddy) {
+        auto* label = new QLabel(text);
+        label->setBuddy(buddy);
+        return label;
+    };
+    form()->addRow(labelFor(tr("Image &A"), m_imageA), rowA);
+    form()->addRow(labelFor(tr("Image &B"), m_imageB), rowB);
     form()->addRow(tr("Mas&k"), m_mask);
-    form()->addRow(tr("B&ins (A × B)"), binsRow);
+    form()->addRow(labelFor(tr("B&ins (A × B)"), m_binsA), binsRow);
     form()->addRow(tr("&Method"), m_method);
     addRepeatsRow(tr("Timed runs of each method after one warm-up; the median is shown"));
     addDeviceRow();
@@ -349,10 +355,11 @@ void JointPanel::showNumbers(const JointRun& run) {
     m_nmiArithmetic->setText(numberText(mi.nmiArithmetic));
     m_nmiGeometric->setText(numberText(mi.nmiGeometric));
     const QLocale locale;
-    m_pairs->setText(tr("%1 counted, %2 left out (out of range, NaN or masked) of %3")
+    m_pairs->setText(tr("%1 counted, %2 left out")
                          .arg(locale.toString(qulonglong(run.histogram.counted())),
-                              locale.toString(qulonglong(run.histogram.leftOut)),
-                              locale.toString(qulonglong(run.pairs))));
+                              locale.toString(qulonglong(run.histogram.leftOut))));
+    m_pairs->setToolTip(tr("Of %1 pairs; left out: out of range, NaN or masked")
+                            .arg(locale.toString(qulonglong(run.pairs))));
     const MiEvaluation& e = run.miEvaluation;
     QString evaluations =
         tr("MI evaluations on the device (%1, then the entropies): ").arg(methodName(e.method));

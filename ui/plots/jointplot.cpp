@@ -116,6 +116,9 @@ JointPlot::JointPlot(QWidget* parent)
     m_rightRect->axis(QCPAxis::atLeft)->setTickLabels(false);
     styleCountAxis(m_topRect->axis(QCPAxis::atLeft), small);
     styleCountAxis(m_rightRect->axis(QCPAxis::atBottom), small);
+    // B's marginal is narrow: its counts stand upright, two of them.
+    m_rightRect->axis(QCPAxis::atBottom)->setTickLabelRotation(-90);
+    m_rightRect->axis(QCPAxis::atBottom)->ticker()->setTickCount(2);
 
     m_map = new QCPColorMap(xAxis, yAxis);
     m_map->setInterpolate(false);
