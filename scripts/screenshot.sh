@@ -4,7 +4,12 @@
 # lets it grab its own window once the first histogram is shown (the hidden --screenshot
 # option), and writes the PNG. Builds nothing.
 #
-# usage: scripts/screenshot.sh [BUILD_DIR]     (default: build)
+# With a TAB (its title, e.g. Joint), the window shows that tab instead, runs it with its
+# default controls and is grabbed when the run ends (the hidden --tab option), into
+# docs/<tab>-tab.png or OUT. The Joint tab counts the sample image against its equalized copy
+# (made by histlab-cli equalize): A and B default to the first two images of the list.
+#
+# usage: scripts/screenshot.sh [BUILD_DIR [TAB [OUT]]]     (default: build)
 # needs: xvfb-run (Debian: xvfb xauth), an OpenCL device (PoCL's CPU device will do)
 set -eu
 
@@ -12,7 +17,12 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 case $build in /*) ;; *) build=$root/$build ;; esac
 exe=$build/app/histlab
+tab=${2:-}
 out=$root/docs/screenshot.png
+if [ -n "$tab" ]; then
+    out=${3:-$root/docs/$(printf %s "$tab" | tr 'A-Z' 'a-z')-tab.png}
+fi
+case $out in /*) ;; *) out=$(pwd)/$out ;; esac
 
 if [ ! -x "$exe" ]; then
     echo "screenshot.sh: $exe not found; build first (cmake --build $build)" >&2
@@ -25,6 +35,16 @@ mkdir -p "$(dirname "$out")"
 # most two minutes) if no histogram arrives.
 settings=$(mktemp -d)
 trap 'rm -rf "$settings"' EXIT
-XDG_CONFIG_HOME=$settings xvfb-run -a -s "-screen 0 1280x800x24" "$exe" --screenshot "$out" \
-    "$root/resources/sample.png" "$root/tests/data/rgb8.png" "$root/tests/data/gray8.png"
+set -- "$root/resources/sample.png" "$root/tests/data/rgb8.png" "$root/tests/data/gray8.png"
+case $tab in
+'') ;;
+[Jj]oint)
+    # A second image of the sample's size: its equalized copy, a monotone map of its luma.
+    "$build/app/histlab-cli" equalize "$root/resources/sample.png" \
+        --out "$settings/sample-equalized.png" >/dev/null
+    set -- "$root/resources/sample.png" "$settings/sample-equalized.png" "$@"
+    set -- --tab "$tab" "$@" ;;
+*) set -- --tab "$tab" "$@" ;;
+esac
+XDG_CONFIG_HOME=$settings xvfb-run -a -s "-screen 0 1280x800x24" "$exe" --screenshot "$out" "$@"
 echo "wrote $out"

@@ -2,6 +2,7 @@
 // Qt logging, open the window on the given image (or the bundled sample).
 #include "bridge/logging.h"
 #include "panels/experimentpanel.h"
+#include "panels/jobpanel.h"
 #include "window/mainwindow.h"
 
 #include <QApplication>
@@ -9,6 +10,7 @@
 #include <QFileInfo>
 #include <QPixmap>
 #include <QSaveFile>
+#include <QTabWidget>
 #include <QTimer>
 #include <runtime/device.h>
 
@@ -16,9 +18,51 @@
 
 namespace {
 
-/// --screenshot: once the first histogram is on screen, grab the window to `path` (through a
-/// temporary file and a rename) and quit; exit 1 on an error or after `timeoutMs`.
-void arrangeScreenshot(histlab::ui::MainWindow& window, const QString& path, int timeoutMs) {
+/// Grabs the window to `path` (through a temporary file and a rename) once the rest of it has
+/// painted, and quits: exit 0, or 1 when the file cannot be written.
+void grabAndQuit(histlab::ui::MainWindow& window, const QString& path) {
+    QTimer::singleShot(100, &window, [&window, path] {
+        QSaveFile file(path);
+        const bool ok =
+            file.open(QIODevice::WriteOnly) && window.grab().save(&file, "PNG") && file.commit();
+        if (!ok)
+            qCCritical(histlab::ui::lcUi).noquote() << "cannot write" << path;
+        QCoreApplication::exit(ok ? 0 : 1);
+    });
+}
+
+/// --tab: shows the tab of that title (without its mnemonic, any case); a tab that runs jobs
+/// runs with its controls' values and is grabbed when the run ends (a failed run too: its
+/// message is what the picture shows). False when there is no such tab.
+bool screenshotTab(histlab::ui::MainWindow& window, const QString& title, const QString& path) {
+    QTabWidget* tabs = window.tabs();
+    for (int i = 0; i < tabs->count(); ++i) {
+        if (tabs->tabText(i).remove(QLatin1Char('&')).compare(title, Qt::CaseInsensitive) != 0)
+            continue;
+        tabs->setCurrentIndex(i);
+        auto* panel = qobject_cast<histlab::ui::JobPanel*>(tabs->widget(i));
+        if (!panel) {
+            grabAndQuit(window, path);
+            return true;
+        }
+        QObject::connect(
+            panel, &histlab::ui::JobPanel::runEnded, &window,
+            [&window, path](const QString& message) {
+                qCInfo(histlab::ui::lcUi).noquote() << "screenshot after:" << message;
+                grabAndQuit(window, path);
+            },
+            Qt::SingleShotConnection);
+        panel->startRun();
+        return true;
+    }
+    qCCritical(histlab::ui::lcUi).noquote() << "no tab" << title;
+    return false;
+}
+
+/// --screenshot: once the first histogram is on screen (and, with `tab`, that tab's run has
+/// ended), grab the window to `path` and quit; exit 1 on an error or after `timeoutMs`.
+void arrangeScreenshot(histlab::ui::MainWindow& window, const QString& path, const QString& tab,
+                       int timeoutMs) {
     window.setErrorDialogsEnabled(false);
     QObject::connect(&window, &histlab::ui::MainWindow::errorShown, &window,
                      [](const QString& message) {
@@ -27,16 +71,11 @@ void arrangeScreenshot(histlab::ui::MainWindow& window, const QString& path, int
                      });
     QObject::connect(
         &window, &histlab::ui::MainWindow::histogramShown, &window,
-        [&window, path] {
-            // Let the rest of the window finish painting first.
-            QTimer::singleShot(100, &window, [&window, path] {
-                QSaveFile file(path);
-                const bool ok = file.open(QIODevice::WriteOnly) &&
-                                window.grab().save(&file, "PNG") && file.commit();
-                if (!ok)
-                    qCCritical(histlab::ui::lcUi).noquote() << "cannot write" << path;
-                QCoreApplication::exit(ok ? 0 : 1);
-            });
+        [&window, path, tab] {
+            if (tab.isEmpty())
+                grabAndQuit(window, path);
+            else if (!screenshotTab(window, tab, path))
+                QCoreApplication::exit(1);
         },
         Qt::SingleShotConnection);
     QTimer::singleShot(timeoutMs, &window, [] {
@@ -103,6 +142,13 @@ int main(int argc, char* argv[]) {
                                   QStringLiteral("FILE"));
     screenshot.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(screenshot);
+    QCommandLineOption screenshotTabOption(
+        QStringLiteral("tab"),
+        QStringLiteral("With --screenshot: show the tab TITLE (e.g. Joint) and, for a tab that "
+                       "runs jobs, grab it once its run has ended."),
+        QStringLiteral("TITLE"));
+    screenshotTabOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(screenshotTabOption);
     QCommandLineOption render(QStringLiteral("render-experiment"),
                               QStringLiteral("Draw a saved experiment run (JSON, from the "
                                              "Experiments tab or histlab-cli sweep --json) as "
@@ -127,7 +173,8 @@ int main(int argc, char* argv[]) {
     if (parser.isSet(device)) // else the device remembered from the Run panel
         window.setDeviceSelector(parser.value(device));
     if (parser.isSet(screenshot))
-        arrangeScreenshot(window, parser.value(screenshot), 120'000);
+        arrangeScreenshot(window, parser.value(screenshot), parser.value(screenshotTabOption),
+                          120'000);
     window.show();
     QStringList images;
     for (const QString& image : parser.positionalArguments())

@@ -27,11 +27,16 @@ HostImage loadSource(const QString& source) {
 
 } // namespace
 
-std::shared_ptr<const HostImage> ImageCache::get(const QString& source) {
+bool ImageCache::holds(const QString& source) const {
     const QFileInfo info(source);
-    if (m_image && source == m_source && info.lastModified() == m_modified &&
-        info.size() == m_bytes)
+    return m_image && source == m_source && info.lastModified() == m_modified &&
+           info.size() == m_bytes;
+}
+
+std::shared_ptr<const HostImage> ImageCache::get(const QString& source) {
+    if (holds(source))
         return m_image;
+    const QFileInfo info(source);
     m_image.reset(); // one image in memory at a time
     m_image = std::make_shared<const HostImage>(loadSource(source));
     m_source = source;
@@ -45,6 +50,12 @@ std::shared_ptr<const HostImage> ImageCache::load(JobContext& context, const QSt
     std::shared_ptr<const HostImage> image = get(source);
     context.throwIfCancelled();
     return image;
+}
+
+std::shared_ptr<const HostImage> ImageCache::getAside(const QString& source) {
+    if (holds(source))
+        return m_image;
+    return std::make_shared<const HostImage>(loadSource(source));
 }
 
 QImage previewOf(const HostImage& image, int maxSide) {

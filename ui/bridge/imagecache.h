@@ -24,8 +24,15 @@ public:
     /// get() as a job's first step: says "loading", and stops if the job was cancelled
     /// meanwhile.
     std::shared_ptr<const HostImage> load(JobContext& context, const QString& source);
+    /// The image of `source` for a job that reads several (the Joint tab's two images and
+    /// mask): the one held when it is that file, unchanged, else loaded apart, leaving the held
+    /// one (the Image tab's, most likely) in place. Throws the loader's InputError.
+    std::shared_ptr<const HostImage> getAside(const QString& source);
 
 private:
+    /// True when the image held is `source`'s and the file has not changed since.
+    bool holds(const QString& source) const;
+
     QString m_source;
     QDateTime m_modified;
     qint64 m_bytes = -1;

@@ -1,9 +1,9 @@
 #pragma once
-// What every tab that runs a job on the worker has in common (Blur, Equalize, Scans, Memory,
-// Dashboard, Experiments): on the left a column of controls (the form the panel fills), Run and
-// Cancel (Ctrl+Enter runs while the focus is in the tab), a progress bar while the job runs and
-// a status line (red for an error); below them the panel's file buttons (Export Plot…, Save
-// JSON…, Save CSV…), on the right what the panel shows.
+// What every tab that runs a job on the worker has in common (Blur, Equalize, Joint, Scans,
+// Memory, Dashboard, Experiments): on the left a column of controls (the form the panel fills),
+// Run and Cancel (Ctrl+Enter runs while the focus is in the tab), a progress bar while the job
+// runs and a status line (red for an error); below them the panel's file buttons (Export
+// Plot…, Save JSON…, Save CSV…), on the right what the panel shows.
 //
 // A run goes through the panel's lane of the JobBridge: a new run replaces the one running, and
 // only the newest run's progress, items and end reach the panel (showItem, showResult,

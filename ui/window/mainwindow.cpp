@@ -6,6 +6,7 @@
 #include "panels/devicepanel.h"
 #include "panels/equalizepanel.h"
 #include "panels/experimentpanel.h"
+#include "panels/jointpanel.h"
 #include "panels/logpanel.h"
 #include "panels/memorypanel.h"
 #include "panels/runpanel.h"
@@ -195,7 +196,11 @@ MainWindow::MainWindow(QWidget* parent)
     });
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // The children go next, the Joint tab and the Images list among them, in no order this
+    // window controls: a list emptied while being destroyed must not update a tab.
+    disconnect(m_images->model(), nullptr, this, nullptr);
+}
 
 QString MainWindow::sampleImagePath() {
     return QStringLiteral(":/histlab/sample.png");
@@ -223,6 +228,11 @@ void MainWindow::createTabs() {
             "per-stage timings, histograms and CDFs"),
          [this] { return m_equalize = new EqualizePanel(m_bridge); }, tr("&Equalize Image"),
          tr("Equalize the shown image on the Run dock's device")},
+        {tr("&Joint"), QKeySequence(Qt::CTRL | Qt::Key_J),
+         tr("The joint histogram of two images of the Images list (or two channels of one) as a "
+            "heat map with its marginals: entropies, mutual information, each method's time"),
+         [this] { return m_joint = new JointPanel(m_bridge); }, tr("Run &Joint Histogram"),
+         tr("The Joint tab's run with its images, channels, mask and bins")},
         {tr("S&cans"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
          tr("Prefix sums on the device: GB/s against the work-group size, against the same "
             "run's copy kernel"),
@@ -340,6 +350,11 @@ void MainWindow::createDocks() {
     addDockWidget(Qt::LeftDockWidgetArea, m_imagesDock);
     m_imagesDock->hide();
     connect(m_images, &ImageList::imageChosen, this, &MainWindow::openImage);
+    // The Joint tab chooses among the images of the list, whatever changes it.
+    const auto listChanged = [this] { m_joint->setImages(m_images->paths()); };
+    connect(m_images->model(), &QAbstractItemModel::rowsInserted, this, listChanged);
+    connect(m_images->model(), &QAbstractItemModel::rowsRemoved, this, listChanged);
+    connect(m_images->model(), &QAbstractItemModel::modelReset, this, listChanged);
 
     m_log = new LogPanel;
     m_logDock = new QDockWidget(tr("Log"), this);

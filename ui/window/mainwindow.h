@@ -37,6 +37,7 @@ class HistogramPlot;
 class ImageList;
 class ImageView;
 class JobPanel;
+class JointPanel;
 class LogPanel;
 class RunPanel;
 class ScanPanel;
@@ -78,6 +79,9 @@ public:
     BlurPanel* blurPanel() const { return m_blur; }
     /// The Equalize tab: the histogram equalization of the shown image.
     EqualizePanel* equalizePanel() const { return m_equalize; }
+    /// The Joint tab: the joint histogram, entropies and MI of two images (or channels) of
+    /// the Images list.
+    JointPanel* jointPanel() const { return m_joint; }
     /// The Scans tab: GB/s of the scans against the work-group size, live.
     ScanPanel* scanPanel() const { return m_scans; }
     /// The Devices tab: every platform and device, its properties and probes.
@@ -89,7 +93,7 @@ public:
     /// The tabs that run jobs, in tab order.
     std::vector<JobPanel*> jobPanels() const;
     /// "Image" (the image, its histograms and statistics), "Experiments", "Blur", "Equalize",
-    /// "Scans", "Devices", "Dashboard" and "Memory".
+    /// "Joint", "Scans", "Devices", "Dashboard" and "Memory".
     QTabWidget* tabs() const { return m_tabs; }
     /// File › Open Recent, rebuilt each time it opens.
     QMenu* recentMenu() const { return m_recentMenu; }
@@ -230,6 +234,7 @@ private:
     ExperimentPanel* m_experiments = nullptr;
     BlurPanel* m_blur = nullptr;
     EqualizePanel* m_equalize = nullptr;
+    JointPanel* m_joint = nullptr;
     ScanPanel* m_scans = nullptr;
     DevicePanel* m_devices = nullptr;
     DashboardPanel* m_dashboard = nullptr;

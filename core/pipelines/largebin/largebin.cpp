@@ -94,10 +94,15 @@ std::size_t sampleBytes(SampleType type) {
     return type == SampleType::U8 ? 1 : type == SampleType::U16 ? 2 : 4;
 }
 
+std::vector<std::string> imageChannelNames() {
+    return {"gray", "r", "g", "b", "a"};
+}
+
 void checkImageChannel(int channels, const std::string& channel, const std::string& source) {
     if (channel == "gray")
         return;
-    if (channel != "r" && channel != "g" && channel != "b" && channel != "a")
+    const std::vector<std::string> names = imageChannelNames();
+    if (std::find(names.begin(), names.end(), channel) == names.end())
         throw UsageError("--channel", "'" + channel + "' is not one of gray, r, g, b, a");
     if (channels == 1 || int(std::string("rgba").find(channel[0])) >= channels)
         throw UsageError("--channel", source + " has no channel '" + channel + "' (" +

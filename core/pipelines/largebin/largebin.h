@@ -79,6 +79,10 @@ double sampleValue(const SamplePlane& plane, std::size_t i);
 /// Throws UsageError("--channel") for a channel the image does not have.
 SamplePlane imagePlane(const HostImage& image, const std::string& channel);
 
+/// The channels imagePlane takes, in this order: "gray", "r", "g", "b", "a" (an image has the
+/// first, and those of its channels).
+std::vector<std::string> imageChannelNames();
+
 /// imagePlane's check alone: throws UsageError("--channel") unless an image of `channels`
 /// channels (named `source` in the message) has `channel`.
 void checkImageChannel(int channels, const std::string& channel, const std::string& source);

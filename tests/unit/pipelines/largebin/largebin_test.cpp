@@ -254,6 +254,20 @@ TEST(LargeBinImage, ChannelsAndSixteenBitLuma) {
     EXPECT_EQ(test::refusedParameter([&] { imagePlane(gray8, "r"); }), "--channel");
 }
 
+// The window's channel lists are imageChannelNames(): an RGBA image has every one of them, a
+// gray image only the first.
+TEST(LargeBinImage, ChannelNamesAreWhatImagePlaneTakes) {
+    const std::vector<std::string> names = imageChannelNames();
+    ASSERT_EQ(names.size(), 5u);
+    EXPECT_EQ(names.front(), "gray");
+    const HostImage rgba = image16(2, 1, 4, {1, 2, 3, 4, 5, 6, 7, 8});
+    for (const std::string& name : names)
+        EXPECT_EQ(imagePlane(rgba, name).count(), 2u) << name;
+    const HostImage gray = image16(2, 1, 1, {1, 2});
+    for (std::size_t i = 1; i < names.size(); ++i)
+        EXPECT_EQ(test::refusedParameter([&] { imagePlane(gray, names[i]); }), "--channel");
+}
+
 TEST(LargeBinReference, MismatchNamesTheSlot) {
     LargeHistogram ref;
     ref.counts = {1, 2};

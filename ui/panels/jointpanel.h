@@ -1,0 +1,139 @@
+#pragma once
+// The Joint tab: the joint 2-D histogram of two images of the same size from the window's Images
+// list, or of two channels of one image, with an optional mask, on the device chosen in the Run
+// dock (lane "joint": a new run replaces the one running, Cancel keeps the previous result).
+// It runs what histlab-cli joint runs (makeJointRequest, runJoint): the CPU reference and its
+// entropies, then each chosen method on the device, verified cell by cell, then MI evaluations
+// on the device.
+//   controls   image and channel of A and of B (the channels imagePlane takes), the mask (none,
+//              or an image of the list: its non-zero pixels are counted), bins per axis (16 …
+//              1,024), the method (auto, each joint method, or all), the timed repeats
+//   the plot   the heat map on a logarithmic colour scale with its colour bar, A's marginal
+//              above it and B's to its right (JointPlot)
+//   numbers    H(A), H(B), H(A,B), MI in bits, the three NMIs ("—" where undefined), the pairs
+//              counted and left out; a table of the methods (median and min ms, GB/s, G pairs/s,
+//              % of the read-only kernel, geometry, status, detail); the MI evaluations per
+//              second
+//   files      Export Plot… (PNG, JPG, PDF, SVG), Save CSV… (jointCsv: the 2-D table), Save
+//              JSON… (jointJson), as histlab-cli joint --csv / --json write them
+// A request the core refuses (images of different sizes, a mask of another size, a channel an
+// image lacks) is shown in red in the status line, naming the files; the result shown stays.
+#include "panels/resultpanel.h"
+
+#include <pipelines/largebin/jointrun.h>
+
+#include <QStringList>
+
+class QComboBox;
+class QLabel;
+class QTableWidget;
+
+namespace histlab::ui {
+
+class JointPlot;
+
+/// What the Joint tab asks the worker: two images (or one twice) and their channels, a mask,
+/// the bins, the methods (a name the core's parseNameList takes: "auto", a method, "all").
+struct JointJobRequest {
+    QString sourceA, sourceB;                  ///< file or resource paths
+    QString channelA = QStringLiteral("gray"); ///< one of imageChannelNames()
+    QString channelB = QStringLiteral("gray");
+    QString mask; ///< empty: none
+    int binsA = 256, binsB = 256;
+    QString method = QStringLiteral("auto");
+    QString device = QStringLiteral("auto"); ///< a core device selector (see selectDevice)
+    int repeats = 5;
+};
+
+/// One finished joint run: what was asked and what the core computed.
+struct JointResult {
+    JointJobRequest request;
+    JointRun run;
+};
+
+class JointPanel : public ResultPanel<JointResult> {
+    Q_OBJECT
+public:
+    explicit JointPanel(JobBridge* bridge, QWidget* parent = nullptr);
+    void startRun() override;
+
+    /// The images the window has opened (its Images list): the choices for A, B and the mask.
+    /// A and B are the first and the second image (or the first again) until the person
+    /// chooses them; a chosen image, and the mask, stay chosen while they are listed.
+    void setImages(const QStringList& paths);
+
+    JointPlot* plot() const { return m_plot; }
+    QComboBox* imageACombo() const { return m_imageA; }
+    QComboBox* imageBCombo() const { return m_imageB; }
+    QComboBox* channelACombo() const { return m_channelA; }
+    QComboBox* channelBCombo() const { return m_channelB; }
+    /// "none", then the images.
+    QComboBox* maskCombo() const { return m_mask; }
+    QComboBox* binsACombo() const { return m_binsA; }
+    QComboBox* binsBCombo() const { return m_binsB; }
+    /// "auto", each joint method, "all".
+    QComboBox* methodCombo() const { return m_method; }
+
+    /// The numbers, each a label: "<value> bits" (entropies, MI), the NMIs, "—" when undefined.
+    QLabel* entropyALabel() const { return m_entropyA; }
+    QLabel* entropyBLabel() const { return m_entropyB; }
+    QLabel* jointEntropyLabel() const { return m_jointEntropy; }
+    QLabel* miLabel() const { return m_mi; }
+    QLabel* nmiStudholmeLabel() const { return m_nmiStudholme; }
+    QLabel* nmiArithmeticLabel() const { return m_nmiArithmetic; }
+    QLabel* nmiGeometricLabel() const { return m_nmiGeometric; }
+    /// Pairs counted, and left out (out of range, NaN or masked).
+    QLabel* pairsLabel() const { return m_pairs; }
+    /// The MI evaluations per second on the device, and how they were verified.
+    QLabel* evaluationsLabel() const { return m_evaluations; }
+
+    QTableWidget* methodsTable() const { return m_table; }
+    enum Column {
+        MethodColumn,
+        MedianColumn,
+        MinColumn,
+        GbpsColumn,
+        GpairsColumn,
+        PercentColumn,
+        GeometryColumn,
+        StatusColumn,
+        DetailColumn,
+        ColumnCount
+    };
+
+    /// A number as the tab shows it: six decimals, "—" for NaN (undefined).
+    static QString numberText(double value);
+
+private:
+    JointJobRequest request() const;
+    QString present(const JointResult& result) override;
+    QString cancelledStatus() const override;
+    bool canRun() const override;
+    QString fileBaseName(Output kind) const override;
+    void showNumbers(const JointRun& run);
+    void showMethods(const JointRun& run);
+
+    JointPlot* m_plot;
+    QComboBox* m_imageA;
+    QComboBox* m_imageB;
+    QComboBox* m_channelA;
+    QComboBox* m_channelB;
+    QComboBox* m_mask;
+    QComboBox* m_binsA;
+    QComboBox* m_binsB;
+    QComboBox* m_method;
+    QLabel* m_entropyA;
+    QLabel* m_entropyB;
+    QLabel* m_jointEntropy;
+    QLabel* m_mi;
+    QLabel* m_nmiStudholme;
+    QLabel* m_nmiArithmetic;
+    QLabel* m_nmiGeometric;
+    QLabel* m_pairs;
+    QLabel* m_evaluations;
+    QTableWidget* m_table;
+    bool m_chosenA = false; // the person chose A (or B): the list no longer decides it
+    bool m_chosenB = false;
+};
+
+} // namespace histlab::ui

@@ -1,0 +1,63 @@
+#pragma once
+// A joint 2-D histogram as a heat map, with its two marginal histograms along its axes: A's
+// above the map (sharing its x axis), B's to its right (sharing its y axis, drawn sideways),
+// and a colour bar. One QCustomPlot, so the four parts export as one figure; margin groups keep
+// the marginals' axes aligned with the map's, and dragging or zooming the map moves them too.
+//
+// Cells hold counts of pairs on a logarithmic colour scale (a few pairs and a million are both
+// visible); an empty cell has no logarithm, so it is stored as NaN and drawn transparent: the
+// white background shows where no pair fell. Axes are in sample values (bin i of A spans
+// [lo + i·w, lo + (i+1)·w)), each cell drawn over its bin. Hovering shows the cell's bins and
+// count.
+#include <pipelines/largebin/joint.h>
+
+#include <qcustomplot.h>
+
+#include <QString>
+
+namespace histlab::ui {
+
+class JointPlot : public QCustomPlot {
+    Q_OBJECT
+public:
+    explicit JointPlot(QWidget* parent = nullptr);
+
+    /// Shows `histogram` (binned by `spec`) with its marginals; the axes are labelled
+    /// `labelA` (x) and `labelB` (y), the title names the table's size and the pairs counted.
+    void setJoint(const JointHistogram& histogram, const JointSpec& spec, const QString& labelA,
+                  const QString& labelB);
+    /// Empties the map and the marginals (nothing run yet).
+    void clearJoint();
+    bool hasJoint() const { return m_histogram.binsA > 0; }
+
+    /// The heat map: key = bin of A, value = bin of B; a cell holds its count, NaN when 0.
+    QCPColorMap* colorMap() const { return m_map; }
+    QCPColorScale* colorScale() const { return m_scale; }
+    /// The marginals: A's over its bins (above the map), B's over its bins (right of it).
+    QCPGraph* marginalA() const { return m_marginalA; }
+    QCPGraph* marginalB() const { return m_marginalB; }
+    QCPAxisRect* mapRect() const { return m_mapRect; }
+    QCPAxisRect* marginalARect() const { return m_topRect; }
+    QCPAxisRect* marginalBRect() const { return m_rightRect; }
+
+    /// What hovering cell (i, j) says: both bins' ranges and the count; empty outside the
+    /// table.
+    QString toolTipText(int binA, int binB) const;
+
+protected:
+    void mouseMoveEvent(QMouseEvent* event) override;
+
+private:
+    QCPAxisRect* m_mapRect;
+    QCPAxisRect* m_topRect;
+    QCPAxisRect* m_rightRect;
+    QCPColorScale* m_scale;
+    QCPColorMap* m_map;
+    QCPGraph* m_marginalA;
+    QCPGraph* m_marginalB;
+    QCPTextElement* m_title;
+    JointHistogram m_histogram;
+    JointSpec m_spec;
+};
+
+} // namespace histlab::ui
