@@ -231,7 +231,7 @@ JointPanel::JointPanel(JobBridge* bridge, QWidget* parent)
     m_evaluations->setWordWrap(true);
     m_evaluations->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_evaluations->setToolTip(tr("Whole MI evaluations on the device, as a registration loop "
-                                 "makes them: clear, count, the entropies kernel, three doubles "
+                                 "makes them: clear, count, the entropies kernels, three doubles "
                                  "read back; wall clock, each one waited for"));
     auto* below = new QWidget;
     auto* belowLayout = new QVBoxLayout(below);
