@@ -14,9 +14,13 @@
 
 namespace histlab::test {
 
-Device& sharedDevice() {
+DeviceSet& sharedDeviceSet() {
     static DeviceSet devices;
-    static Device& device = devices.select("");
+    return devices;
+}
+
+Device& sharedDevice() {
+    static Device& device = sharedDeviceSet().select("");
     return device;
 }
 

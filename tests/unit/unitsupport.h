@@ -18,6 +18,8 @@
 
 namespace histlab::test {
 
+/// The devices of every test (what runs on a DeviceSet: experiments), one program cache.
+DeviceSet& sharedDeviceSet();
 /// The device every test runs on: the default selection ("" = first GPU, else the CPU).
 Device& sharedDevice();
 
