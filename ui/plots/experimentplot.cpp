@@ -56,13 +56,20 @@ void ExperimentPlot::setUpAxes() {
     yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     switch (m_kind) {
     case ExperimentKind::Banks:
-    case ExperimentKind::Reads: {
+    case ExperimentKind::Reads:
+    case ExperimentKind::Bins: {
         xAxis->setScaleType(QCPAxis::stLogarithmic);
         QSharedPointer<QCPAxisTickerLog> log(new QCPAxisTickerLog);
-        log->setLogBase(m_kind == ExperimentKind::Banks ? 2 : 4);
+        log->setLogBase(m_kind == ExperimentKind::Reads ? 4 : 2);
         xAxis->setTicker(log);
         xAxis->setNumberFormat(QStringLiteral("f"));
         xAxis->setNumberPrecision(0);
+        if (m_kind == ExperimentKind::Bins) {
+            // The methods' throughputs span orders of magnitude (global atomics against one
+            // local copy): a logarithmic axis keeps every curve readable.
+            yAxis->setScaleType(QCPAxis::stLogarithmic);
+            yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        }
         break;
     }
     case ExperimentKind::Stages:
@@ -198,16 +205,37 @@ ExperimentPlot::Curve& ExperimentPlot::curveFor(const ExperimentPoint& p, bool b
     }
     const auto ds = std::make_pair(p.distribution, series);
     const auto pos = std::find(seen.begin(), seen.end(), ds);
-    const int colorIndex = int(pos - seen.begin()) + p.device * 3;
+    int colorIndex = int(pos - seen.begin()) + p.device * 3;
+    QCPScatterStyle::ScatterShape shape = QCPScatterStyle::ssDisc;
+    if (m_kind == ExperimentKind::Bins) {
+        // Six methods x up to four distributions: the colour names the method (the same on
+        // every distribution, device and baseline), the marker the distribution.
+        const std::vector<LargeBinMethod> methods = allLargeBinMethods();
+        const auto m = std::find_if(methods.begin(), methods.end(), [&](LargeBinMethod method) {
+            return p.series == largeBinMethodName(method);
+        });
+        colorIndex = int(m - methods.begin());
+        const std::vector<std::string> data = experimentDistributions(m_kind);
+        const QCPScatterStyle::ScatterShape shapes[] = {
+            QCPScatterStyle::ssDisc, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
+            QCPScatterStyle::ssDiamond};
+        shape =
+            shapes[std::size_t(std::find(data.begin(), data.end(), p.distribution) - data.begin()) %
+                   4];
+    }
+    const QColor color = paletteColor(colorIndex);
     Curve curve;
     curve.graph = addGraph();
     curve.graph->setName(curveName(p, baseline));
-    QPen pen(paletteColor(colorIndex), baseline ? 1.2 : 1.8);
+    QPen pen(color, baseline ? 1.2 : 1.8);
     if (baseline)
         pen.setStyle(Qt::DashLine);
     curve.graph->setPen(pen);
     curve.graph->setScatterStyle(
-        QCPScatterStyle(baseline ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssDisc, 5));
+        m_kind == ExperimentKind::Bins
+            ? QCPScatterStyle(shape, QPen(color, 1.2), baseline ? QBrush(Qt::white) : QBrush(color),
+                              6)
+            : QCPScatterStyle(baseline ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssDisc, 5));
     curve.errors = new QCPErrorBars(xAxis, yAxis);
     curve.errors->removeFromLegend();
     curve.errors->setDataPlottable(curve.graph);
@@ -286,7 +314,8 @@ void ExperimentPlot::rebuild() {
     }
     legend->setVisible(true);
     // Where the curves of each experiment leave room (throughput starts at zero).
-    const Qt::Alignment corner = m_kind == ExperimentKind::Reads ? Qt::AlignTop | Qt::AlignLeft
+    const Qt::Alignment corner = m_kind == ExperimentKind::Reads  ? Qt::AlignTop | Qt::AlignLeft
+                                 : m_kind == ExperimentKind::Bins ? Qt::AlignTop | Qt::AlignRight
                                  : m_kind == ExperimentKind::Atomics
                                      ? Qt::AlignBottom | Qt::AlignHCenter
                                      : Qt::AlignBottom | Qt::AlignRight;
@@ -313,6 +342,8 @@ QString ExperimentPlot::describe(const ExperimentPoint& p, bool baseline) const 
                      .arg(p.stats.minMs, 0, 'f', 3)
                      .arg(p.stats.maxMs, 0, 'f', 3)
                      .arg(p.stats.samplesMs.size());
+    if (p.ok() && m_kind == ExperimentKind::Bins)
+        lines << tr("%1 G samples/s (16-bit samples)").arg(p.gsps, 0, 'f', p.gsps >= 100 ? 0 : 2);
     lines << QString::fromLatin1(statusName(p.status)) +
                  (p.reason.empty() ? QString()
                                    : QStringLiteral(": ") + QString::fromStdString(p.reason));

@@ -6,6 +6,9 @@
 //   atomics       GB/s per variant (naive, local, banked, cpu) on a logarithmic axis: the
 //                 differences span three orders of magnitude;
 //   groups        a heatmap of GB/s, work-group size across, groups per compute unit up.
+//   bins          GB/s against the bin count on a log2 axis (256 ... 65,536, and 257 beside
+//                 256), one curve per large-bin method (its colour) and distribution (its
+//                 marker), GB/s on a logarithmic axis: the methods span orders of magnitude.
 // A saved run can be laid under it as a baseline: the same curves dashed, "(baseline)" in the
 // legend. Hovering a point shows every parameter, its timings and its status. Points that
 // could not run are not drawn; pointCount() counts the drawn ones.
