@@ -225,18 +225,38 @@ void TestExperiments::binsDrawsACurvePerMethod() {
     QSignalSpy ended(panel, &ExperimentPanel::runEnded);
     panel->startRun();
     QVERIFY(ended.wait(kTimeoutMs));
-    // 6 methods x 2 bin counts x 2 distributions; one curve per method and distribution.
-    QCOMPARE(panel->plot()->pointCount(), 24);
-    QCOMPARE(panel->plot()->graphCount(), 12);
+    // 6 methods x 2 bin counts x 2 distributions; one curve per method and distribution, and
+    // a legend that is a key: a colour per method, a marker per distribution.
+    ExperimentPlot* plot = panel->plot();
+    QCOMPARE(plot->pointCount(), 24);
     for (const histlab::ExperimentPoint& p : panel->result()->points)
         QVERIFY2(p.status == histlab::Status::Verified, p.reason.c_str());
-    QStringList names;
-    for (int i = 0; i < panel->plot()->graphCount(); ++i)
-        names << panel->plot()->graph(i)->name();
-    QVERIFY2(names.contains(QStringLiteral("random, multipass")) &&
-                 names.contains(QStringLiteral("smooth, private")),
-             qPrintable(names.join(QLatin1Char('|'))));
-    const QCPAxis* x = panel->plot()->xAxis;
+    QStringList curves, key;
+    for (int i = 0; i < plot->graphCount(); ++i)
+        if (!plot->graph(i)->data()->isEmpty())
+            curves << plot->graph(i)->name();
+    QCOMPARE(curves.size(), 12);
+    QVERIFY2(curves.contains(QStringLiteral("random, multipass")) &&
+                 curves.contains(QStringLiteral("smooth, private")),
+             qPrintable(curves.join(QLatin1Char('|'))));
+    for (int i = 0; i < plot->legend->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i)))
+            key << item->plottable()->name();
+    QCOMPARE(key, QStringList({"global", "local", "multipass", "local16", "private", "tagged",
+                               "random", "smooth"}));
+    // A tooltip at a drawn point names its method and its samples per second.
+    QCPGraph* multipass = nullptr;
+    for (int i = 0; i < plot->graphCount(); ++i)
+        if (plot->graph(i)->name() == QStringLiteral("random, multipass"))
+            multipass = plot->graph(i);
+    QVERIFY(multipass);
+    const auto first = multipass->data()->constBegin();
+    const QString tip = plot->toolTipAt(QPoint(int(plot->xAxis->coordToPixel(first->key)),
+                                               int(plot->yAxis->coordToPixel(first->value))));
+    QVERIFY2(tip.contains(QStringLiteral("method: ")) &&
+                 tip.contains(QStringLiteral("G samples/s")),
+             qPrintable(tip));
+    const QCPAxis* x = plot->xAxis;
     QCOMPARE(x->scaleType(), QCPAxis::stLogarithmic);
     const auto ticker = x->ticker().dynamicCast<QCPAxisTickerLog>();
     QVERIFY(ticker);

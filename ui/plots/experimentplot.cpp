@@ -61,6 +61,8 @@ void ExperimentPlot::setUpAxes() {
         xAxis->setScaleType(QCPAxis::stLogarithmic);
         QSharedPointer<QCPAxisTickerLog> log(new QCPAxisTickerLog);
         log->setLogBase(m_kind == ExperimentKind::Reads ? 4 : 2);
+        if (m_kind == ExperimentKind::Bins)
+            log->setTickCount(9); // every power of two from 256 to 65,536 labelled
         xAxis->setTicker(log);
         xAxis->setNumberFormat(QStringLiteral("f"));
         xAxis->setNumberPrecision(0);
@@ -129,8 +131,8 @@ void ExperimentPlot::fitAxes() {
     const QCPRange y = yAxis->range();
     if (yAxis->scaleType() == QCPAxis::stLinear)
         yAxis->setRange(0, y.upper * 1.06); // throughput from zero: no exaggerated gaps
-    else
-        yAxis->setRange(y.lower / 2, y.upper * 2);
+    else                                    // bins: room above the curves for its key
+        yAxis->setRange(y.lower / 2, y.upper * (m_kind == ExperimentKind::Bins ? 4 : 2));
 }
 
 void ExperimentPlot::reset(ExperimentKind kind, const std::vector<DeviceInfo>& devices,
@@ -205,24 +207,8 @@ ExperimentPlot::Curve& ExperimentPlot::curveFor(const ExperimentPoint& p, bool b
     }
     const auto ds = std::make_pair(p.distribution, series);
     const auto pos = std::find(seen.begin(), seen.end(), ds);
-    int colorIndex = int(pos - seen.begin()) + p.device * 3;
-    QCPScatterStyle::ScatterShape shape = QCPScatterStyle::ssDisc;
-    if (m_kind == ExperimentKind::Bins) {
-        // Six methods x up to four distributions: the colour names the method (the same on
-        // every distribution, device and baseline), the marker the distribution.
-        const std::vector<LargeBinMethod> methods = allLargeBinMethods();
-        const auto m = std::find_if(methods.begin(), methods.end(), [&](LargeBinMethod method) {
-            return p.series == largeBinMethodName(method);
-        });
-        colorIndex = int(m - methods.begin());
-        const std::vector<std::string> data = experimentDistributions(m_kind);
-        const QCPScatterStyle::ScatterShape shapes[] = {
-            QCPScatterStyle::ssDisc, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
-            QCPScatterStyle::ssDiamond};
-        shape =
-            shapes[std::size_t(std::find(data.begin(), data.end(), p.distribution) - data.begin()) %
-                   4];
-    }
+    const int colorIndex = m_kind == ExperimentKind::Bins ? binsMethodIndex(p.series)
+                                                          : int(pos - seen.begin()) + p.device * 3;
     const QColor color = paletteColor(colorIndex);
     Curve curve;
     curve.graph = addGraph();
@@ -231,16 +217,62 @@ ExperimentPlot::Curve& ExperimentPlot::curveFor(const ExperimentPoint& p, bool b
     if (baseline)
         pen.setStyle(Qt::DashLine);
     curve.graph->setPen(pen);
-    curve.graph->setScatterStyle(
-        m_kind == ExperimentKind::Bins
-            ? QCPScatterStyle(shape, QPen(color, 1.2), baseline ? QBrush(Qt::white) : QBrush(color),
-                              6)
-            : QCPScatterStyle(baseline ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssDisc, 5));
+    if (m_kind == ExperimentKind::Bins) {
+        curve.graph->setScatterStyle(binsMarker(p.distribution, color, baseline));
+        if (keyedLegend()) { // the curve is drawn; the key names its colour and marker
+            curve.graph->removeFromLegend();
+            addKey(QString::fromStdString(p.distribution), QPen(Qt::NoPen),
+                   binsMarker(p.distribution, Qt::darkGray, false));
+            if (baseline)
+                addKey(tr("baseline"), QPen(Qt::darkGray, 1.2, Qt::DashLine), {});
+        }
+    } else {
+        curve.graph->setScatterStyle(
+            QCPScatterStyle(baseline ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssDisc, 5));
+    }
     curve.errors = new QCPErrorBars(xAxis, yAxis);
     curve.errors->removeFromLegend();
     curve.errors->setDataPlottable(curve.graph);
     curve.errors->setPen(QPen(paletteColor(colorIndex).lighter(130)));
     return m_curves.emplace(key, curve).first->second;
+}
+
+int ExperimentPlot::binsMethodIndex(const std::string& method) {
+    const std::vector<LargeBinMethod> methods = allLargeBinMethods();
+    for (std::size_t i = 0; i < methods.size(); ++i)
+        if (method == largeBinMethodName(methods[i]))
+            return int(i);
+    return int(methods.size());
+}
+
+QCPScatterStyle ExperimentPlot::binsMarker(const std::string& distribution, const QColor& color,
+                                           bool hollow) {
+    const std::vector<std::string> data = experimentDistributions(ExperimentKind::Bins);
+    const QCPScatterStyle::ScatterShape shapes[] = {
+        QCPScatterStyle::ssDisc, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
+        QCPScatterStyle::ssDiamond};
+    const auto i = std::size_t(std::find(data.begin(), data.end(), distribution) - data.begin());
+    return QCPScatterStyle(shapes[i % 4], QPen(color, 1.2),
+                           hollow ? QBrush(Qt::white) : QBrush(color), 6);
+}
+
+bool ExperimentPlot::keyedLegend() const {
+    // Six methods x four distributions are 24 curves: listed, their names would hide the figure.
+    // On one device a key says it all (several devices: each curve named, device first).
+    return m_kind == ExperimentKind::Bins && m_devices.size() <= 1 &&
+           (!m_baseline || m_baseline->devices.size() <= 1);
+}
+
+void ExperimentPlot::addKey(const QString& name, const QPen& line, const QCPScatterStyle& marker) {
+    if (m_keys.contains(name))
+        return;
+    // A graph without data: drawn only in the legend, and outside every axis range.
+    QCPGraph* key = addGraph();
+    key->setName(name);
+    key->setPen(line);
+    key->setLineStyle(line.style() == Qt::NoPen ? QCPGraph::lsNone : QCPGraph::lsLine);
+    key->setScatterStyle(marker);
+    m_keys.insert(name);
 }
 
 void ExperimentPlot::plotPoint(const ExperimentPoint& p, bool baseline) {
@@ -276,6 +308,7 @@ void ExperimentPlot::rebuild() {
     }
     m_heatmap = nullptr;
     m_curves.clear();
+    m_keys.clear();
     m_pointCount = m_baselinePointCount = 0;
     setUpAxes();
     updateTitle();
@@ -320,6 +353,12 @@ void ExperimentPlot::rebuild() {
                                      ? Qt::AlignBottom | Qt::AlignHCenter
                                      : Qt::AlignBottom | Qt::AlignRight;
     axisRect()->insetLayout()->setInsetAlignment(0, corner);
+    // A key in two columns: the methods, in the core's order; the distributions as they come.
+    legend->setWrap(keyedLegend() ? int(allLargeBinMethods().size()) : 0);
+    if (keyedLegend())
+        for (LargeBinMethod m : allLargeBinMethods())
+            addKey(QString::fromLatin1(largeBinMethodName(m)),
+                   QPen(paletteColor(binsMethodIndex(largeBinMethodName(m))), 1.8), {});
     if (m_baseline)
         for (const ExperimentPoint& p : m_baseline->points)
             plotPoint(p, true);
