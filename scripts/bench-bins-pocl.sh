@@ -5,13 +5,7 @@
 #   scripts/bench-bins-pocl.sh [BUILD_DIR]   (a build made by scripts/run.sh or scripts/test.sh)
 # Run it on a quiet machine: the figures are only as good as the idle cores.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-build=${1:-build}
-cli=$build/app/histlab-cli
-out=bench/results/pocl-bins-$(date -u +%F)
-mkdir -p "$out"
-{ echo "date: $(date -u +%FT%TZ)"; echo "load before: $(cat /proc/loadavg)"; lscpu | grep -E "Model name|^CPU\(s\)"; } > "$out/machine.txt"
-$cli devices --json > "$out/devices.json"
-$cli sweep bins --device cpu --size 16 --repeat 3 --image resources/sample.png \
+source "$(dirname "$0")/pocl-common.sh" "${1:-build}" pocl-bins
+$cli sweep bins --device cpu --size 16 --repeat 5 --image resources/sample.png \
     --json "$out/sweep_bins.json" --csv "$out/sweep_bins.csv" --quiet 2>&1 | tee "$out/log.txt"
-echo "load after: $(cat /proc/loadavg)" >> "$out/machine.txt"
+pocl_done

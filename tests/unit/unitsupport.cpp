@@ -90,6 +90,25 @@ std::map<std::string, Counts> independentCounts(const HostImage& image) {
     return out;
 }
 
+HostImage grayImage(int width, int depth, const std::vector<std::uint16_t>& values) {
+    HostImage img;
+    img.width = width;
+    img.height = int(values.size()) / width;
+    img.channels = 1;
+    img.depth = depth;
+    img.source = std::to_string(depth) + "-bit";
+    for (std::uint16_t v : values) {
+        if (depth == 16) {
+            const auto at = img.data.size();
+            img.data.resize(at + 2);
+            std::memcpy(img.data.data() + at, &v, 2);
+        } else {
+            img.data.push_back(static_cast<std::uint8_t>(v));
+        }
+    }
+    return img;
+}
+
 HostImage syntheticImage(SyntheticKind kind, std::size_t pixels, int channels, int width,
                          std::uint64_t seed) {
     HostImage img = makeSynthetic(kind, pixels * std::size_t(channels), seed);

@@ -11,7 +11,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <sstream>
 
 namespace histlab {
@@ -114,9 +113,7 @@ TEST(ExperimentBinsRun, EveryPointVerifiedWithSamplesPerSecond) {
 // local16 in 3) on PoCL and are verified.
 TEST(ExperimentBinsRun, UnsupportedIsReportedNotReplaced) {
     Device& device = test::sharedDeviceSet().open(deviceIndex());
-    DeviceInfo gpu = device.info();
-    gpu.type = DeviceType::Gpu;
-    gpu.localMemBytes = 48 * 1024;
+    const DeviceInfo gpu = test::describedDevice(DeviceType::Gpu);
     const std::vector<GridEntry> grid = binsGrid(gpu, kSmall, {65536});
     const BinsInput input = makeBinsInput(device, "random", kSmall, nullptr, {65536});
     int unsupported = 0;
@@ -138,13 +135,7 @@ TEST(ExperimentBinsRun, UnsupportedIsReportedNotReplaced) {
 }
 
 TEST(ExperimentBinsRun, ImagesAreSixteenBitSamples) {
-    HostImage gray;
-    gray.width = 3;
-    gray.height = 1;
-    gray.channels = 1;
-    gray.depth = 8;
-    gray.data = {0, 1, 255};
-    gray.source = "gray8";
+    const HostImage gray = test::grayImage(3, 8, {0, 1, 255});
     SamplePlane plane = binsImagePlane(gray);
     ASSERT_EQ(plane.type, SampleType::U16);
     ASSERT_EQ(plane.count(), 3u);
@@ -152,11 +143,7 @@ TEST(ExperimentBinsRun, ImagesAreSixteenBitSamples) {
     EXPECT_EQ(sampleValue(plane, 1), 257);
     EXPECT_EQ(sampleValue(plane, 2), 65535); // the whole range, as a 16-bit image spans it
 
-    HostImage wide = gray;
-    wide.depth = 16;
-    const std::uint16_t values[] = {7, 40000, 65535};
-    wide.data.resize(sizeof values);
-    std::memcpy(wide.data.data(), values, sizeof values);
+    const HostImage wide = test::grayImage(3, 16, {7, 40000, 65535});
     plane = binsImagePlane(wide);
     EXPECT_EQ(sampleValue(plane, 1), 40000); // as it is
 
@@ -174,25 +161,16 @@ TEST(ExperimentBinsRun, ImagesAreSixteenBitSamples) {
         EXPECT_EQ(p.status, Status::Verified) << p.series << " " << p.x << ": " << p.reason;
 }
 
-/// The option a plan of `params` blames, or "" when it plans.
+/// The option a plan of `params` on a CPU device with 1 GiB buffers blames ("" when it plans).
 std::string blamed(const ExperimentParams& params) {
-    DeviceInfo cpu;
-    cpu.type = DeviceType::Cpu;
-    cpu.maxAllocBytes = std::uint64_t(1) << 30;
-    try {
-        planExperiment({cpu}, params);
-        return "";
-    } catch (const UsageError& e) {
-        return e.parameter();
-    }
+    return test::refusedParameter(
+        [&] { planExperiment({test::describedDevice(DeviceType::Cpu)}, params); });
 }
 
 TEST(ExperimentBinsPlan, ItsDistributionsBinCountsAndRepeats) {
     ExperimentParams params;
     params.kind = ExperimentKind::Bins;
-    DeviceInfo cpu;
-    cpu.type = DeviceType::Cpu;
-    cpu.maxAllocBytes = std::uint64_t(1) << 30;
+    const DeviceInfo cpu = test::describedDevice(DeviceType::Cpu);
     ExperimentPlan plan = planExperiment({cpu}, params);
     EXPECT_EQ(plan.spec.distributions, (std::vector<std::string>{"random", "skewed", "smooth"}));
     EXPECT_TRUE(plan.spec.bins.empty()) << "the default counts";
