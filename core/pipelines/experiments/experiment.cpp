@@ -2,6 +2,7 @@
 
 #include "pipelines/experiments/binsexperiment.h"
 #include "report/files.h"
+#include "report/text.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 
@@ -191,13 +192,10 @@ ExperimentKind parseExperimentKind(const std::string& name) {
 }
 
 std::string experimentKindList() {
-    std::string list;
-    for (std::size_t i = 0; i < std::size(kKinds); ++i)
-        list += std::string(i == 0                       ? ""
-                            : i + 1 == std::size(kKinds) ? " or "
-                                                         : ", ") +
-                kKinds[i].name;
-    return list;
+    std::vector<std::string> names;
+    for (const KindName& k : kKinds)
+        names.push_back(k.name);
+    return choiceList(names);
 }
 
 const char* experimentKindName(ExperimentKind kind) {
@@ -244,11 +242,9 @@ void checkExperimentDistributions(ExperimentKind kind,
             if (!haveImage)
                 throw UsageError("--dist", "'image' needs --image FILE");
         } else if (std::find(known.begin(), known.end(), d) == known.end()) {
-            std::string list;
-            for (const std::string& k : known)
-                list += (list.empty() ? "" : k == known.back() ? " or " : ", ") + k;
             throw UsageError("--dist", "'" + d + "' is not a distribution of " +
-                                           experimentKindName(kind) + " (" + list + ")");
+                                           experimentKindName(kind) + " (" + choiceList(known) +
+                                           ")");
         }
 }
 
