@@ -4,16 +4,10 @@
 #   scripts/bench-sweeps-pocl.sh [BUILD_DIR]   (a build made by scripts/run.sh or scripts/test.sh)
 # Run it on a quiet machine: the figures are only as good as the idle cores.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-build=${1:-build}
-cli=$build/app/histlab-cli
-out=bench/results/pocl-sweeps-$(date -u +%F)
-mkdir -p "$out"
-{ echo "date: $(date -u +%FT%TZ)"; echo "load before: $(cat /proc/loadavg)"; lscpu | grep -E "Model name|^CPU\(s\)"; } > "$out/machine.txt"
-$cli devices --json > "$out/devices.json"
+source "$(dirname "$0")/pocl-common.sh" "${1:-build}" pocl-sweeps
 for kind in banks reads stages atomics; do
     echo "== sweep $kind (64 MiB per input)"
     $cli sweep $kind --device cpu --repeat 3 --max-repeat 5 \
         --json "$out/sweep_$kind.json" --csv "$out/sweep_$kind.csv" --quiet
 done 2>&1 | tee "$out/log.txt"
-echo "load after: $(cat /proc/loadavg)" >> "$out/machine.txt"
+pocl_done

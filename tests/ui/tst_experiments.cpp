@@ -2,7 +2,8 @@
 // by point and ends with the expected number of points, every one verified; cancel stops it;
 // a run saved as JSON opens again with the same points; a saved run laid under a new one as a
 // baseline draws the matching curves; exports write valid files; bad files are refused with
-// the reason.
+// the reason; the bins experiment offers its own data and bin counts and draws one curve per
+// large-bin method on a log2 axis of bins.
 #include "panels/experimentpanel.h"
 #include "plots/experimentplot.h"
 #include "uitestsupport.h"
@@ -32,6 +33,7 @@ private slots:
     void savedRunOpensAgainAndServesAsBaseline();
     void badFilesAreRefused();
     void imageDistributionNeedsAnImage();
+    void binsDrawsACurvePerMethod();
 };
 
 /// A window with the device list arrived and the tab set for a quick atomics sweep.
@@ -200,6 +202,73 @@ void TestExperiments::imageDistributionNeedsAnImage() {
         QCOMPARE(QString::fromStdString(p.distribution), QStringLiteral("image"));
         QCOMPARE(p.status, histlab::Status::Verified);
     }
+}
+
+void TestExperiments::binsDrawsACurvePerMethod() {
+    MainWindow window;
+    ExperimentPanel* panel = prepare(window, {"random"});
+    QVERIFY(panel);
+    panel->experimentCombo()->setCurrentIndex(
+        panel->experimentCombo()->findData(int(ExperimentKind::Bins)));
+    // Its own data (16-bit samples), its bin counts, and no cap on the repeats to set.
+    QStringList data;
+    for (int i = 0; i < panel->distributionList()->count(); ++i)
+        data << panel->distributionList()->item(i)->text();
+    QCOMPARE(data, QStringList({"random", "skewed", "smooth", "image"}));
+    QCOMPARE(panel->distributionList()->checkedTexts(), QStringList({"random"})); // kept
+    QVERIFY(panel->binsList()->isVisibleTo(panel));
+    QCOMPARE(panel->binsList()->checkedTexts().size(), 10);
+    QVERIFY(!panel->maxRepeatsSpin()->isEnabled());
+
+    choose(panel->distributionList(), {"random", "smooth"});
+    choose(panel->binsList(), {"256", "65536"});
+    QSignalSpy ended(panel, &ExperimentPanel::runEnded);
+    panel->startRun();
+    QVERIFY(ended.wait(kTimeoutMs));
+    // 6 methods x 2 bin counts x 2 distributions; one curve per method and distribution, and
+    // a legend that is a key: a colour per method, a marker per distribution.
+    ExperimentPlot* plot = panel->plot();
+    QCOMPARE(plot->pointCount(), 24);
+    for (const histlab::ExperimentPoint& p : panel->result()->points)
+        QVERIFY2(p.status == histlab::Status::Verified, p.reason.c_str());
+    QStringList curves, key;
+    for (int i = 0; i < plot->graphCount(); ++i)
+        if (!plot->graph(i)->data()->isEmpty())
+            curves << plot->graph(i)->name();
+    QCOMPARE(curves.size(), 12);
+    QVERIFY2(curves.contains(QStringLiteral("random, multipass")) &&
+                 curves.contains(QStringLiteral("smooth, private")),
+             qPrintable(curves.join(QLatin1Char('|'))));
+    for (int i = 0; i < plot->legend->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i)))
+            key << item->plottable()->name();
+    QCOMPARE(key, QStringList({"global", "local", "multipass", "local16", "private", "tagged",
+                               "random", "smooth"}));
+    // A tooltip at a drawn point names its method and its samples per second.
+    QCPGraph* multipass = nullptr;
+    for (int i = 0; i < plot->graphCount(); ++i)
+        if (plot->graph(i)->name() == QStringLiteral("random, multipass"))
+            multipass = plot->graph(i);
+    QVERIFY(multipass);
+    const auto first = multipass->data()->constBegin();
+    const QString tip = plot->toolTipAt(QPoint(int(plot->xAxis->coordToPixel(first->key)),
+                                               int(plot->yAxis->coordToPixel(first->value))));
+    QVERIFY2(tip.contains(QStringLiteral("method: ")) &&
+                 tip.contains(QStringLiteral("G samples/s")),
+             qPrintable(tip));
+    const QCPAxis* x = plot->xAxis;
+    QCOMPARE(x->scaleType(), QCPAxis::stLogarithmic);
+    const auto ticker = x->ticker().dynamicCast<QCPAxisTickerLog>();
+    QVERIFY(ticker);
+    QCOMPARE(ticker->logBase(), 2.0);
+    QVERIFY(x->range().contains(256) && x->range().contains(65536));
+
+    // Back to a 256-bin experiment: its data again, no bin counts.
+    panel->experimentCombo()->setCurrentIndex(
+        panel->experimentCombo()->findData(int(ExperimentKind::Atomics)));
+    QVERIFY(!panel->binsList()->isVisibleTo(panel));
+    QVERIFY(panel->maxRepeatsSpin()->isEnabled());
+    QCOMPARE(panel->distributionList()->item(1)->text(), QStringLiteral("uniform"));
 }
 
 QTEST_MAIN(TestExperiments)

@@ -14,9 +14,13 @@
 
 namespace histlab::test {
 
-Device& sharedDevice() {
+DeviceSet& sharedDeviceSet() {
     static DeviceSet devices;
-    static Device& device = devices.select("");
+    return devices;
+}
+
+Device& sharedDevice() {
+    static Device& device = sharedDeviceSet().select("");
     return device;
 }
 
@@ -84,6 +88,25 @@ std::map<std::string, Counts> independentCounts(const HostImage& image) {
         ++gray[y];
     }
     return out;
+}
+
+HostImage grayImage(int width, int depth, const std::vector<std::uint16_t>& values) {
+    HostImage img;
+    img.width = width;
+    img.height = int(values.size()) / width;
+    img.channels = 1;
+    img.depth = depth;
+    img.source = std::to_string(depth) + "-bit";
+    for (std::uint16_t v : values) {
+        if (depth == 16) {
+            const auto at = img.data.size();
+            img.data.resize(at + 2);
+            std::memcpy(img.data.data() + at, &v, 2);
+        } else {
+            img.data.push_back(static_cast<std::uint8_t>(v));
+        }
+    }
+    return img;
 }
 
 HostImage syntheticImage(SyntheticKind kind, std::size_t pixels, int channels, int width,

@@ -18,6 +18,8 @@
 
 namespace histlab::test {
 
+/// The devices of every test (what runs on a DeviceSet: experiments), one program cache.
+DeviceSet& sharedDeviceSet();
 /// The device every test runs on: the default selection ("" = first GPU, else the CPU).
 Device& sharedDevice();
 
@@ -50,6 +52,9 @@ std::map<std::string, Counts> independentCounts(const HostImage& image);
 /// filled with the synthetic pattern.
 HostImage syntheticImage(SyntheticKind kind, std::size_t pixels, int channels, int width = 0,
                          std::uint64_t seed = 1);
+
+/// A gray image `width` pixels wide of 8- or 16-bit `values`, row after row.
+HostImage grayImage(int width, int depth, const std::vector<std::uint16_t>& values);
 
 /// The largest power of two number of local copies of 256 * nchan bins that fits the device.
 int maxFittingBanks(const DeviceInfo& info, int nchan);

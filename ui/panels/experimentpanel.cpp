@@ -53,7 +53,24 @@ JobWork experimentJob(const ExperimentRequest& request, std::shared_ptr<ImageCac
 
 namespace {
 
-const char* kDistributions[] = {"random", "uniform", "skewed", "gradient", "image"};
+QString kindToolTip(ExperimentKind kind) {
+    switch (kind) {
+    case ExperimentKind::Banks:
+        return ExperimentPanel::tr("GB/s against local sub-histogram copies");
+    case ExperimentKind::Reads:
+        return ExperimentPanel::tr("GB/s against work-items: serial/coalesced x scalar/uint4");
+    case ExperimentKind::Groups:
+        return ExperimentPanel::tr("Work-groups per compute unit x work-group size (heatmap)");
+    case ExperimentKind::Stages:
+        return ExperimentPanel::tr("Read-only, +scatter, +local reduce, +global merge");
+    case ExperimentKind::Atomics:
+        return ExperimentPanel::tr("Naive global atomics, local, banked and CPU-style");
+    case ExperimentKind::Bins:
+        return ExperimentPanel::tr("Large-bin histograms of 16-bit samples: GB/s against the bin "
+                                   "count, one curve per method");
+    }
+    return {};
+}
 
 } // namespace
 
@@ -67,25 +84,18 @@ ExperimentPanel::ExperimentPanel(JobBridge* bridge, QWidget* parent)
     , m_experiment(new QComboBox)
     , m_devices(new CheckList)
     , m_distributions(new CheckList)
+    , m_bins(new CheckList)
     , m_size(new QDoubleSpinBox)
     , m_maxRepeats(new QSpinBox) {
-    for (ExperimentKind k : {ExperimentKind::Banks, ExperimentKind::Reads, ExperimentKind::Groups,
-                             ExperimentKind::Stages, ExperimentKind::Atomics})
+    for (ExperimentKind k : allExperimentKinds()) {
         m_experiment->addItem(QString::fromLatin1(experimentKindName(k)), int(k));
-    m_experiment->setItemData(0, tr("GB/s against local sub-histogram copies"), Qt::ToolTipRole);
-    m_experiment->setItemData(1, tr("GB/s against work-items: serial/coalesced x scalar/uint4"),
-                              Qt::ToolTipRole);
-    m_experiment->setItemData(2, tr("Work-groups per compute unit x work-group size (heatmap)"),
-                              Qt::ToolTipRole);
-    m_experiment->setItemData(3, tr("Read-only, +scatter, +local reduce, +global merge"),
-                              Qt::ToolTipRole);
-    m_experiment->setItemData(4, tr("Naive global atomics, local, banked and CPU-style"),
-                              Qt::ToolTipRole);
-    for (const char* d : kDistributions)
-        m_distributions->addCheckable(QString::fromLatin1(d), std::string(d) == "random");
-    m_distributions->setToolTip(tr("Input data; image: the shown image's gray plane repeated "
-                                   "to the size"));
+        m_experiment->setItemData(m_experiment->count() - 1, kindToolTip(k), Qt::ToolTipRole);
+    }
     m_distributions->setMaximumHeight(110);
+    for (int bins : defaultBinCounts())
+        m_bins->addCheckable(QString::number(bins), true);
+    m_bins->setToolTip(tr("The bin counts of the bins experiment (over the whole 16-bit range)"));
+    m_bins->setMaximumHeight(110);
     m_devices->setMaximumHeight(90);
     m_devices->addItem(tr("listing devices…"));
     m_size->setRange(0, 4095);
@@ -94,13 +104,13 @@ ExperimentPanel::ExperimentPanel(JobBridge* bridge, QWidget* parent)
     m_size->setSuffix(tr(" MiB"));
     m_maxRepeats->setRange(1, 10000);
     m_maxRepeats->setValue(20);
-    m_maxRepeats->setToolTip(tr("More runs while (max - min) / median is over 10 %, up to this"));
     setRunReplacesRunning(false);
     setProgressFormat(QStringLiteral("%1"));
 
     form()->addRow(tr("&Experiment"), m_experiment);
     form()->addRow(tr("&Devices"), m_devices);
     form()->addRow(tr("D&ata"), m_distributions);
+    form()->addRow(tr("Bi&ns"), m_bins);
     form()->addRow(tr("&Size"), m_size);
     addRepeatsRow(tr("Timed runs after one warm-up; the median is shown"), tr("Re&peats"));
     form()->addRow(tr("At &most"), m_maxRepeats);
@@ -120,7 +130,32 @@ ExperimentPanel::ExperimentPanel(JobBridge* bridge, QWidget* parent)
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 1);
     setResults(right, 360);
+    connect(m_experiment, &QComboBox::currentIndexChanged, this,
+            &ExperimentPanel::showKindControls);
+    showKindControls();
     updateActions();
+}
+
+void ExperimentPanel::showKindControls() {
+    const auto kind = ExperimentKind(m_experiment->currentData().toInt());
+    const bool bins = kind == ExperimentKind::Bins;
+    // The distributions the experiment can run, the checked ones kept where it has them.
+    QStringList checked = m_distributions->checkedTexts();
+    m_distributions->clear();
+    for (const std::string& d : experimentDistributions(kind))
+        m_distributions->addCheckable(QString::fromStdString(d), false);
+    m_distributions->setCheckedTexts(checked);
+    if (m_distributions->checkedTexts().isEmpty())
+        m_distributions->setCheckedTexts({QStringLiteral("random")});
+    m_distributions->setToolTip(bins ? tr("Input data (16-bit samples); image: the shown image's "
+                                          "gray plane repeated to the size, 8-bit values x 257")
+                                     : tr("Input data; image: the shown image's gray plane "
+                                          "repeated to the size"));
+    form()->setRowVisible(m_bins, bins);
+    m_maxRepeats->setEnabled(!bins);
+    m_maxRepeats->setToolTip(bins ? tr("bins times exactly the repeats (the large-bin recipe)")
+                                  : tr("More runs while (max - min) / median is over 10 %, up to "
+                                       "this"));
 }
 
 void ExperimentPanel::setDevices(const std::vector<DeviceEntry>& devices) {
@@ -148,6 +183,14 @@ void ExperimentPanel::startRun() {
     if (kinds.empty()) {
         refuse(tr("Choose at least one kind of data."));
         return;
+    }
+    if (request.spec.kind == ExperimentKind::Bins) {
+        for (const QString& bins : m_bins->checkedTexts())
+            request.spec.bins.push_back(bins.toInt());
+        if (request.spec.bins.empty()) {
+            refuse(tr("Choose at least one bin count."));
+            return;
+        }
     }
     if (request.devices.empty()) {
         refuse(tr("Choose at least one device."));

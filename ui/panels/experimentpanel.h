@@ -1,6 +1,7 @@
 #pragma once
 // The Experiments tab: choose an experiment, the devices, the distributions (the shown image
-// among them), the input size and the repeats; Run, and the figure grows point by point
+// among them; each experiment's own, as the core lists them), the bin counts (bins), the input
+// size and the repeats; Run, and the figure grows point by point
 // (ExperimentPlot) while a table lists every point with its parameters and status; Cancel.
 // A run is saved as JSON (the core's format, what `histlab-cli sweep --json` writes) and opened
 // again; a saved run can be laid under the current one as a baseline. The plot exports as
@@ -51,12 +52,16 @@ public:
     QSpinBox* maxRepeatsSpin() const { return m_maxRepeats; }
     CheckList* deviceList() const { return m_devices; }
     CheckList* distributionList() const { return m_distributions; }
+    /// The bins experiment's bin counts (shown for bins only).
+    CheckList* binsList() const { return m_bins; }
 
 signals:
     /// One point arrived (and is in the plot and the table).
     void pointAdded(const histlab::ExperimentPoint& point);
 
 private:
+    /// The controls of the chosen experiment: its distributions, the bin counts for bins.
+    void showKindControls();
     void showItem(const std::any& item) override;
     void addTableRow(const ExperimentPoint& point, const std::vector<DeviceInfo>& devices);
     void fillTable(const ExperimentRun& run);
@@ -72,6 +77,7 @@ private:
     QComboBox* m_experiment;
     CheckList* m_devices;
     CheckList* m_distributions;
+    CheckList* m_bins;
     QDoubleSpinBox* m_size;
     QSpinBox* m_maxRepeats;
     QString m_imageSource;

@@ -56,13 +56,22 @@ void ExperimentPlot::setUpAxes() {
     yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     switch (m_kind) {
     case ExperimentKind::Banks:
-    case ExperimentKind::Reads: {
+    case ExperimentKind::Reads:
+    case ExperimentKind::Bins: {
         xAxis->setScaleType(QCPAxis::stLogarithmic);
         QSharedPointer<QCPAxisTickerLog> log(new QCPAxisTickerLog);
-        log->setLogBase(m_kind == ExperimentKind::Banks ? 2 : 4);
+        log->setLogBase(m_kind == ExperimentKind::Reads ? 4 : 2);
+        if (m_kind == ExperimentKind::Bins)
+            log->setTickCount(9); // every power of two from 256 to 65,536 labelled
         xAxis->setTicker(log);
         xAxis->setNumberFormat(QStringLiteral("f"));
         xAxis->setNumberPrecision(0);
+        if (m_kind == ExperimentKind::Bins) {
+            // The methods' throughputs span orders of magnitude (global atomics against one
+            // local copy): a logarithmic axis keeps every curve readable.
+            yAxis->setScaleType(QCPAxis::stLogarithmic);
+            yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        }
         break;
     }
     case ExperimentKind::Stages:
@@ -122,8 +131,8 @@ void ExperimentPlot::fitAxes() {
     const QCPRange y = yAxis->range();
     if (yAxis->scaleType() == QCPAxis::stLinear)
         yAxis->setRange(0, y.upper * 1.06); // throughput from zero: no exaggerated gaps
-    else
-        yAxis->setRange(y.lower / 2, y.upper * 2);
+    else                                    // bins: room above the curves for its key
+        yAxis->setRange(y.lower / 2, y.upper * (m_kind == ExperimentKind::Bins ? 4 : 2));
 }
 
 void ExperimentPlot::reset(ExperimentKind kind, const std::vector<DeviceInfo>& devices,
@@ -198,21 +207,72 @@ ExperimentPlot::Curve& ExperimentPlot::curveFor(const ExperimentPoint& p, bool b
     }
     const auto ds = std::make_pair(p.distribution, series);
     const auto pos = std::find(seen.begin(), seen.end(), ds);
-    const int colorIndex = int(pos - seen.begin()) + p.device * 3;
+    const int colorIndex = m_kind == ExperimentKind::Bins ? binsMethodIndex(p.series)
+                                                          : int(pos - seen.begin()) + p.device * 3;
+    const QColor color = paletteColor(colorIndex);
     Curve curve;
     curve.graph = addGraph();
     curve.graph->setName(curveName(p, baseline));
-    QPen pen(paletteColor(colorIndex), baseline ? 1.2 : 1.8);
+    QPen pen(color, baseline ? 1.2 : 1.8);
     if (baseline)
         pen.setStyle(Qt::DashLine);
     curve.graph->setPen(pen);
-    curve.graph->setScatterStyle(
-        QCPScatterStyle(baseline ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssDisc, 5));
+    if (m_kind == ExperimentKind::Bins) {
+        curve.graph->setScatterStyle(binsMarker(p.distribution, color, baseline));
+        if (keyedLegend()) { // the curve is drawn; the key names its colour and marker
+            curve.graph->removeFromLegend();
+            addKey(QString::fromStdString(p.distribution), QPen(Qt::NoPen),
+                   binsMarker(p.distribution, Qt::darkGray, false));
+            if (baseline)
+                addKey(tr("baseline"), QPen(Qt::darkGray, 1.2, Qt::DashLine), {});
+        }
+    } else {
+        curve.graph->setScatterStyle(
+            QCPScatterStyle(baseline ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssDisc, 5));
+    }
     curve.errors = new QCPErrorBars(xAxis, yAxis);
     curve.errors->removeFromLegend();
     curve.errors->setDataPlottable(curve.graph);
     curve.errors->setPen(QPen(paletteColor(colorIndex).lighter(130)));
     return m_curves.emplace(key, curve).first->second;
+}
+
+int ExperimentPlot::binsMethodIndex(const std::string& method) {
+    const std::vector<LargeBinMethod> methods = allLargeBinMethods();
+    for (std::size_t i = 0; i < methods.size(); ++i)
+        if (method == largeBinMethodName(methods[i]))
+            return int(i);
+    return int(methods.size());
+}
+
+QCPScatterStyle ExperimentPlot::binsMarker(const std::string& distribution, const QColor& color,
+                                           bool hollow) {
+    const std::vector<std::string> data = experimentDistributions(ExperimentKind::Bins);
+    const QCPScatterStyle::ScatterShape shapes[] = {
+        QCPScatterStyle::ssDisc, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
+        QCPScatterStyle::ssDiamond};
+    const auto i = std::size_t(std::find(data.begin(), data.end(), distribution) - data.begin());
+    return QCPScatterStyle(shapes[i % 4], QPen(color, 1.2),
+                           hollow ? QBrush(Qt::white) : QBrush(color), 6);
+}
+
+bool ExperimentPlot::keyedLegend() const {
+    // Six methods x four distributions are 24 curves: listed, their names would hide the figure.
+    // On one device a key says it all (several devices: each curve named, device first).
+    return m_kind == ExperimentKind::Bins && m_devices.size() <= 1 &&
+           (!m_baseline || m_baseline->devices.size() <= 1);
+}
+
+void ExperimentPlot::addKey(const QString& name, const QPen& line, const QCPScatterStyle& marker) {
+    if (m_keys.contains(name))
+        return;
+    // A graph without data: drawn only in the legend, and outside every axis range.
+    QCPGraph* key = addGraph();
+    key->setName(name);
+    key->setPen(line);
+    key->setLineStyle(line.style() == Qt::NoPen ? QCPGraph::lsNone : QCPGraph::lsLine);
+    key->setScatterStyle(marker);
+    m_keys.insert(name);
 }
 
 void ExperimentPlot::plotPoint(const ExperimentPoint& p, bool baseline) {
@@ -248,6 +308,7 @@ void ExperimentPlot::rebuild() {
     }
     m_heatmap = nullptr;
     m_curves.clear();
+    m_keys.clear();
     m_pointCount = m_baselinePointCount = 0;
     setUpAxes();
     updateTitle();
@@ -286,11 +347,18 @@ void ExperimentPlot::rebuild() {
     }
     legend->setVisible(true);
     // Where the curves of each experiment leave room (throughput starts at zero).
-    const Qt::Alignment corner = m_kind == ExperimentKind::Reads ? Qt::AlignTop | Qt::AlignLeft
+    const Qt::Alignment corner = m_kind == ExperimentKind::Reads  ? Qt::AlignTop | Qt::AlignLeft
+                                 : m_kind == ExperimentKind::Bins ? Qt::AlignTop | Qt::AlignRight
                                  : m_kind == ExperimentKind::Atomics
                                      ? Qt::AlignBottom | Qt::AlignHCenter
                                      : Qt::AlignBottom | Qt::AlignRight;
     axisRect()->insetLayout()->setInsetAlignment(0, corner);
+    // A key in two columns: the methods, in the core's order; the distributions as they come.
+    legend->setWrap(keyedLegend() ? int(allLargeBinMethods().size()) : 0);
+    if (keyedLegend())
+        for (LargeBinMethod m : allLargeBinMethods())
+            addKey(QString::fromLatin1(largeBinMethodName(m)),
+                   QPen(paletteColor(binsMethodIndex(largeBinMethodName(m))), 1.8), {});
     if (m_baseline)
         for (const ExperimentPoint& p : m_baseline->points)
             plotPoint(p, true);
@@ -313,6 +381,8 @@ QString ExperimentPlot::describe(const ExperimentPoint& p, bool baseline) const 
                      .arg(p.stats.minMs, 0, 'f', 3)
                      .arg(p.stats.maxMs, 0, 'f', 3)
                      .arg(p.stats.samplesMs.size());
+    if (p.ok() && m_kind == ExperimentKind::Bins)
+        lines << tr("%1 G samples/s (16-bit samples)").arg(p.gsps, 0, 'f', p.gsps >= 100 ? 0 : 2);
     lines << QString::fromLatin1(statusName(p.status)) +
                  (p.reason.empty() ? QString()
                                    : QStringLiteral(": ") + QString::fromStdString(p.reason));

@@ -6,6 +6,10 @@
 //   atomics       GB/s per variant (naive, local, banked, cpu) on a logarithmic axis: the
 //                 differences span three orders of magnitude;
 //   groups        a heatmap of GB/s, work-group size across, groups per compute unit up.
+//   bins          GB/s against the bin count on a log2 axis (256 ... 65,536, and 257 beside
+//                 256), one curve per large-bin method (its colour) and distribution (its
+//                 marker), GB/s on a logarithmic axis: the methods span orders of magnitude;
+//                 the legend is a key of the colours and markers (one device).
 // A saved run can be laid under it as a baseline: the same curves dashed, "(baseline)" in the
 // legend. Hovering a point shows every parameter, its timings and its status. Points that
 // could not run are not drawn; pointCount() counts the drawn ones.
@@ -13,6 +17,7 @@
 
 #include <qcustomplot.h>
 
+#include <QSet>
 #include <QString>
 
 #include <deque>
@@ -70,6 +75,14 @@ private:
     QString curveName(const ExperimentPoint& point, bool baseline) const;
     void rebuild();
     QString describe(const ExperimentPoint& point, bool baseline) const;
+    /// bins: a method's colour (its place in allLargeBinMethods) and a distribution's marker.
+    static int binsMethodIndex(const std::string& method);
+    static QCPScatterStyle binsMarker(const std::string& distribution, const QColor& color,
+                                      bool hollow);
+    /// Whether the legend is a key (bins on one device) rather than one entry per curve.
+    bool keyedLegend() const;
+    /// One legend entry of the key (once per name).
+    void addKey(const QString& name, const QPen& line, const QCPScatterStyle& marker);
 
     ExperimentKind m_kind = ExperimentKind::Banks;
     std::vector<DeviceInfo> m_devices;
@@ -77,6 +90,7 @@ private:
     std::deque<ExperimentPoint> m_points; // a deque: curves point into it
     std::optional<ExperimentRun> m_baseline;
     std::map<CurveKey, Curve> m_curves;
+    QSet<QString> m_keys; // the key's entries (graphs without data)
     QCPTextElement* m_title = nullptr;
     QString m_date; // of a shown (saved) run
     QCPColorMap* m_heatmap = nullptr;

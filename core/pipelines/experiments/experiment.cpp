@@ -1,6 +1,8 @@
 #include "pipelines/experiments/experiment.h"
 
+#include "pipelines/experiments/binsexperiment.h"
 #include "report/files.h"
+#include "report/text.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 
@@ -26,6 +28,7 @@ constexpr KindName kKinds[] = {
     {ExperimentKind::Groups, "groups", "work-group size"},
     {ExperimentKind::Stages, "stages", "stage"},
     {ExperimentKind::Atomics, "atomics", "variant"},
+    {ExperimentKind::Bins, "bins", "bins"},
 };
 
 const char* kStageNames[] = {"read-only", "+scatter", "+local reduce", "+global merge"};
@@ -136,6 +139,7 @@ void runPoint(Device& device, const GridEntry& entry, const Input& input, std::s
         }
         point.stats = summarize(samples);
         point.gbps = gbPerSecond(bytes, point.stats.medianMs);
+        point.gsps = point.gbps; // one-byte samples
         if (entry.stage < 3) {
             point.status = Status::Timed;
             return;
@@ -163,14 +167,35 @@ std::vector<std::uint8_t> grayPlaneOf(const HostImage& image) {
     return lumaPlane(toHighByte(image)); // a gray image's plane is its data
 }
 
+/// What a point's log line calls its configuration.
+std::string describeEntry(const GridEntry& entry) {
+    if (entry.bins)
+        return std::string(largeBinMethodName(entry.geometry.method)) + ", " +
+               std::to_string(entry.bins) + " bins, " + entry.geometry.describe();
+    return entry.config.describe();
+}
+
 } // namespace
+
+std::vector<ExperimentKind> allExperimentKinds() {
+    std::vector<ExperimentKind> kinds;
+    for (const KindName& k : kKinds)
+        kinds.push_back(k.kind);
+    return kinds;
+}
 
 ExperimentKind parseExperimentKind(const std::string& name) {
     for (const KindName& k : kKinds)
         if (name == k.name)
             return k.kind;
-    throw UsageError("sweep",
-                     "unknown experiment '" + name + "' (banks, reads, groups, stages or atomics)");
+    throw UsageError("sweep", "unknown experiment '" + name + "' (" + experimentKindList() + ")");
+}
+
+std::string experimentKindList() {
+    std::vector<std::string> names;
+    for (const KindName& k : kKinds)
+        names.push_back(k.name);
+    return choiceList(names);
 }
 
 const char* experimentKindName(ExperimentKind kind) {
@@ -187,8 +212,16 @@ const char* experimentAxisName(ExperimentKind kind) {
     return "?";
 }
 
+std::vector<std::string> experimentDistributions(ExperimentKind kind) {
+    if (kind == ExperimentKind::Bins)
+        return {"random", "skewed", "smooth", "image"};
+    return {"random", "uniform", "gradient", "skewed", "image"};
+}
+
 std::vector<std::string> defaultDistributions(ExperimentKind kind) {
     switch (kind) {
+    case ExperimentKind::Bins:
+        return {"random", "skewed", "smooth"};
     case ExperimentKind::Banks:
     case ExperimentKind::Atomics:
         return {"random", "uniform", "skewed"};
@@ -201,18 +234,25 @@ std::vector<std::string> defaultDistributions(ExperimentKind kind) {
     return {"random"};
 }
 
-void checkExperimentDistributions(const std::vector<std::string>& distributions, bool haveImage) {
+void checkExperimentDistributions(ExperimentKind kind,
+                                  const std::vector<std::string>& distributions, bool haveImage) {
+    const std::vector<std::string> known = experimentDistributions(kind);
     for (const std::string& d : distributions)
         if (d == "image") {
             if (!haveImage)
                 throw UsageError("--dist", "'image' needs --image FILE");
-        } else {
-            try {
-                parseSyntheticKind(d);
-            } catch (const UsageError& e) {
-                throw UsageError("--dist", e.what());
-            }
+        } else if (std::find(known.begin(), known.end(), d) == known.end()) {
+            throw UsageError("--dist", "'" + d + "' is not a distribution of " +
+                                           experimentKindName(kind) + " (" + choiceList(known) +
+                                           ")");
         }
+}
+
+std::vector<int> defaultBinCounts() {
+    std::vector<int> counts = {256, 257};
+    for (int b = 512; b <= kMaxBins; b *= 2)
+        counts.push_back(b);
+    return counts;
 }
 
 std::size_t defaultExperimentBytes(const DeviceInfo& device) {
@@ -228,7 +268,7 @@ std::size_t experimentBytes(const DeviceInfo& device, std::size_t requested) {
 }
 
 std::vector<GridEntry> experimentGrid(ExperimentKind kind, Device& device, std::size_t bytes,
-                                      const CancelToken& cancel) {
+                                      const CancelToken& cancel, const std::vector<int>& bins) {
     const DeviceInfo& info = device.info();
     const HistogramConfig ref = referenceConfig(info);
     const int fit = maxLocalCopies(info, 1);
@@ -302,6 +342,9 @@ std::vector<GridEntry> experimentGrid(ExperimentKind kind, Device& device, std::
             grid.push_back(entryFor(c, 3, name, v));
         }
         break;
+    case ExperimentKind::Bins:
+        grid = binsGrid(info, bytes, bins);
+        break;
     }
     return grid;
 }
@@ -317,16 +360,22 @@ ExperimentRun runExperiment(DeviceSet& devices, const std::vector<int>& deviceIn
     run.kind = spec.kind;
     run.distributions =
         spec.distributions.empty() ? defaultDistributions(spec.kind) : spec.distributions;
+    const bool bins = spec.kind == ExperimentKind::Bins;
     run.repeats = spec.repeats;
-    run.maxRepeats = spec.maxRepeats;
+    run.maxRepeats = bins ? spec.repeats : spec.maxRepeats; // bins: exactly the repeats
     run.date = utcTimestamp();
-    checkExperimentDistributions(run.distributions, spec.image != nullptr);
-    std::vector<std::uint8_t> imagePlane;
+    checkExperimentDistributions(spec.kind, run.distributions, spec.image != nullptr);
+    std::vector<std::uint8_t> imagePlane; // the 256-bin experiments' bytes
+    SamplePlane imageSamples;             // bins' 16-bit samples
     if (std::find(run.distributions.begin(), run.distributions.end(), "image") !=
         run.distributions.end()) {
-        imagePlane = grayPlaneOf(*spec.image);
-        if (imagePlane.empty())
-            throw InputError("the image has no pixels");
+        if (bins) {
+            imageSamples = binsImagePlane(*spec.image);
+        } else {
+            imagePlane = grayPlaneOf(*spec.image);
+            if (imagePlane.empty())
+                throw InputError("the image has no pixels");
+        }
     }
 
     for (std::size_t di = 0; di < deviceIndices.size(); ++di) {
@@ -335,19 +384,25 @@ ExperimentRun runExperiment(DeviceSet& devices, const std::vector<int>& deviceIn
         const int deviceSlot = int(di);
         const std::size_t bytes = experimentBytes(device.info(), spec.bytes);
         run.bytes = bytes; // the same for every device unless left to each (then the last)
-        const std::vector<GridEntry> grid = experimentGrid(spec.kind, device, bytes, cancel);
+        const std::vector<GridEntry> grid =
+            experimentGrid(spec.kind, device, bytes, cancel, spec.bins);
         const double total = double(deviceIndices.size() * run.distributions.size() * grid.size());
         for (std::size_t dj = 0; dj < run.distributions.size(); ++dj) {
             const std::string& dist = run.distributions[dj];
             if (progress)
                 progress(double((di * run.distributions.size() + dj) * grid.size()) / total,
                          device.info().name + ": making " + dist + " input");
-            const Input input = makeInput(device, dist, bytes, imagePlane, cancel);
+            Input input;
+            BinsInput binsInput;
+            if (bins)
+                binsInput = makeBinsInput(device, dist, bytes, &imageSamples, spec.bins, cancel);
+            else
+                input = makeInput(device, dist, bytes, imagePlane, cancel);
             ExperimentCeiling ceiling;
             ceiling.device = deviceSlot;
             ceiling.distribution = dist;
-            ceiling.ceiling =
-                measureReadCeiling(device, input.buffer, bytes, std::max(spec.repeats, 5), cancel);
+            ceiling.ceiling = measureReadCeiling(device, bins ? binsInput.buffer : input.buffer,
+                                                 bytes, std::max(spec.repeats, 5), cancel);
             run.ceilings.push_back(ceiling);
             for (std::size_t gi = 0; gi < grid.size(); ++gi) {
                 const GridEntry& entry = grid[gi];
@@ -358,12 +413,15 @@ ExperimentRun runExperiment(DeviceSet& devices, const std::vector<int>& deviceIn
                 point.x = entry.x;
                 point.y = entry.y;
                 point.params = entry.params;
-                runPoint(device, entry, input, bytes, spec, cancel, point);
+                if (bins)
+                    runBinsPoint(device, entry, binsInput, spec.repeats, cancel, point);
+                else
+                    runPoint(device, entry, input, bytes, spec, cancel, point);
                 if (point.ok() && ceiling.ceiling.gbps > 0)
                     point.percentOfCeiling = 100.0 * point.gbps / ceiling.ceiling.gbps;
                 if (!point.ok())
                     logInfo("experiment", std::string(experimentKindName(spec.kind)) + " " + dist +
-                                              " " + entry.config.describe() + ": " +
+                                              " " + describeEntry(entry) + ": " +
                                               statusName(point.status) + ": " + point.reason);
                 run.points.push_back(point);
                 if (onPoint)

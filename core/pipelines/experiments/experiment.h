@@ -15,10 +15,15 @@
 //            picks and for the reference text's.
 //   atomics  naive global atomics, one local histogram, banked copies and the CPU-style
 //            private variant, per distribution.
+// and one of the large-bin histogram (pipelines/largebin), on 16-bit samples:
+//   bins     GB/s against the bin count (256, 257, 512 ... 65,536 over the whole 16-bit range),
+//            one curve per large-bin method and distribution: where each method stops holding
+//            its counters in local memory, and what that costs.
 #include "image/image.h"
 #include "pipelines/bandwidth/bandwidth.h"
 #include "pipelines/dashboard/baseline.h"
 #include "pipelines/histogram256/histogram256.h"
+#include "pipelines/largebin/largebin.h"
 #include "report/status.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
@@ -33,20 +38,34 @@
 
 namespace histlab {
 
-enum class ExperimentKind { Banks, Reads, Groups, Stages, Atomics };
+enum class ExperimentKind { Banks, Reads, Groups, Stages, Atomics, Bins };
 
-/// "banks", "reads", "groups", "stages", "atomics"; throws UsageError("sweep").
+/// Every experiment, in the order the front ends list them.
+std::vector<ExperimentKind> allExperimentKinds();
+/// "banks", "reads", "groups", "stages", "atomics", "bins"; throws UsageError("sweep").
 ExperimentKind parseExperimentKind(const std::string& name);
 const char* experimentKindName(ExperimentKind kind);
+/// The names for a message: "banks, reads, groups, stages, atomics or bins".
+std::string experimentKindList();
 /// The x axis of each experiment, e.g. "local copies", "work-items".
 const char* experimentAxisName(ExperimentKind kind);
+
+/// The distributions an experiment can run, "image" last: the 256-bin experiments' bytes
+/// (random, uniform, gradient, skewed: SyntheticKind), bins' 16-bit samples (random, skewed,
+/// smooth: LargeBinData).
+std::vector<std::string> experimentDistributions(ExperimentKind kind);
 
 /// The distributions an experiment runs when none are named.
 std::vector<std::string> defaultDistributions(ExperimentKind kind);
 
-/// Distributions an experiment can run: UsageError("--dist") for a name that is neither a
-/// synthetic kind nor "image", and for "image" without an image.
-void checkExperimentDistributions(const std::vector<std::string>& distributions, bool haveImage);
+/// Distributions an experiment can run: UsageError("--dist") for a name that is not one of
+/// experimentDistributions(kind), and for "image" without an image.
+void checkExperimentDistributions(ExperimentKind kind,
+                                  const std::vector<std::string>& distributions, bool haveImage);
+
+/// The bins experiment's bin counts when none are named: 256, 257 (one past 256: the cliff
+/// where a 256-counter scheme stops), then 512 ... 65,536 doubling.
+std::vector<int> defaultBinCounts();
 
 /// The input size of a device when none is asked for: 256 MiB, 64 MiB on a CPU device (beyond
 /// their caches; a CPU's OpenCL histograms at a few GB/s).
@@ -58,21 +77,29 @@ std::size_t experimentBytes(const DeviceInfo& device, std::size_t requested);
 
 struct ExperimentSpec {
     ExperimentKind kind = ExperimentKind::Banks;
-    /// "random", "uniform", "gradient", "skewed", or "image" (the image below, as its gray
-    /// plane (luma of a color image), repeated to `bytes`). Empty: defaultDistributions().
+    /// experimentDistributions(kind); "image" is the image below as its gray plane (luma of a
+    /// color image), repeated to `bytes`: its high bytes for the 256-bin experiments, 16-bit
+    /// samples for bins (an 8-bit image's values widened, x 257). Empty: defaultDistributions().
     std::vector<std::string> distributions;
     /// Input size; 0: each device's defaultExperimentBytes.
     std::size_t bytes = 0;
-    int repeats = 5;                  ///< timed runs at least (after a warm-up)
+    /// Timed runs at least (after a warm-up). bins times exactly this many: the large-bin
+    /// pipeline's recipe (runLargeBinPoint), without the cap below.
+    int repeats = 5;
     int maxRepeats = 20;              ///< more runs while the spread is large, up to this many
     double maxSpread = 0.10;          ///< (max - min) / median that counts as small
     const HostImage* image = nullptr; ///< for "image"
+    std::vector<int> bins;            ///< bins: the bin counts (empty: defaultBinCounts())
 };
 
 /// One configuration of a grid: what runs, and how the point is named and placed.
 struct GridEntry {
-    HistogramConfig config;
-    int stage = 3;      ///< 0 read-only, 1 +scatter, 2 +local reduce, 3 complete
+    HistogramConfig config; ///< the 256-bin experiments' kernel
+    int stage = 3;          ///< 0 read-only, 1 +scatter, 2 +local reduce, 3 complete
+    /// bins: the bin count, and the large-bin method's geometry as planLargeBinGeometry made it
+    /// for the device (unsupported, with why, where the device cannot run it)
+    int bins = 0;
+    LargeBinGeometry geometry;
     std::string series; ///< the curve it belongs to (without the distribution)
     double x = 0;       ///< its place on the experiment's axis
     double y = 0;       ///< second axis of a heatmap (groups: groups per compute unit)
@@ -80,9 +107,11 @@ struct GridEntry {
     std::vector<std::pair<std::string, std::string>> params;
 };
 
-/// The grid of `kind` for a device and an input size (the same on every distribution).
+/// The grid of `kind` for a device and an input size (the same on every distribution); `bins`:
+/// the bins experiment's bin counts (empty: defaultBinCounts()).
 std::vector<GridEntry> experimentGrid(ExperimentKind kind, Device& device, std::size_t bytes,
-                                      const CancelToken& cancel = {});
+                                      const CancelToken& cancel = {},
+                                      const std::vector<int>& bins = {});
 
 struct ExperimentPoint {
     int device = 0; ///< index into ExperimentRun::devices
@@ -92,6 +121,7 @@ struct ExperimentPoint {
     std::vector<std::pair<std::string, std::string>> params;
     TimingStats stats; ///< event-profiled kernel milliseconds, warm-up excluded
     double gbps = 0;   ///< input bytes / median time
+    double gsps = 0;   ///< G samples/s: input samples / median time (bytes for the 256-bin ones)
     double percentOfCeiling = 0;
     /// verified (complete histogram, bit-exact), timed (a partial stage: nothing to verify),
     /// mismatch, unsupported (the device cannot run it) or failed; report/status.h
@@ -153,7 +183,8 @@ struct ExperimentParams {
     std::shared_ptr<const HostImage> image; ///< loaded from it
     std::optional<double> sizeMiB;          ///< --size MIB; unset: each device's default
     int repeats = 5;
-    int maxRepeats = 20;
+    std::optional<int> maxRepeats;        ///< --max-repeat N; unset: 20 (bins: refused)
+    std::optional<std::vector<int>> bins; ///< --bins N,N...: bins only; unset: the default
     Comparison<ExperimentRun> comparison; ///< --baseline FILE, --note TEXT
 };
 
@@ -166,9 +197,11 @@ struct ExperimentPlan {
 
 /// What runs of `params` on `devices` (in the order chosen): the experiment, the distributions
 /// (defaultDistributions, plus "image" with an image, when none are named), the repeats (the
-/// cap at least the minimum), each device's input size. Throws UsageError("sweep") for no
-/// experiment, ("--dist") for a distribution it cannot run, ("--size") for a size a device
-/// cannot take, ("--device") for no device.
+/// cap at least the minimum), the bin counts (bins), each device's input size. Throws
+/// UsageError("sweep") for no experiment, ("--dist") for a distribution it cannot run,
+/// ("--size") for a size a device cannot take (or, for bins, a host that cannot hold it),
+/// ("--bins") for bin counts asked of another experiment, ("--max-repeat") for a cap asked of
+/// bins, ("--device") for no device.
 ExperimentPlan planExperiment(const std::vector<DeviceInfo>& devices,
                               const ExperimentParams& params);
 

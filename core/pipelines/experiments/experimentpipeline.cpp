@@ -36,8 +36,8 @@ Table experimentTable(const ExperimentRun& run, const ExperimentRun* baseline) {
                 names.push_back(k);
     std::vector<std::string> columns = {"experiment", "device", "distribution", "series", "x", "y"};
     columns.insert(columns.end(), names.begin(), names.end());
-    for (const char* c : {"median_ms", "min_ms", "max_ms", "runs", "gbps", "percent_of_ceiling",
-                          "status", "reason"})
+    for (const char* c : {"median_ms", "min_ms", "max_ms", "runs", "gbps", "gsamples_per_s",
+                          "percent_of_ceiling", "status", "reason"})
         columns.push_back(c);
     if (baseline)
         for (const std::string& c : baselineColumns())
@@ -63,6 +63,7 @@ Table experimentTable(const ExperimentRun& run, const ExperimentRun* baseline) {
             .add(p.stats.maxMs)
             .add(std::uint64_t(p.stats.samplesMs.size()))
             .add(p.gbps)
+            .add(p.gsps)
             .add(p.percentOfCeiling)
             .add(statusName(p.status))
             .add(p.reason);
@@ -130,6 +131,8 @@ ExperimentRun experimentFromJson(const Json& doc) {
         }
         p.stats = timingFromJson(v);
         p.gbps = jsonNumberAt(v, "gbps");
+        // Files from before bins hold the 256-bin experiments only: one byte a sample.
+        p.gsps = v.contains("gsamples_per_s") ? jsonNumberAt(v, "gsamples_per_s") : p.gbps;
         p.percentOfCeiling = jsonNumberAt(v, "percent_of_ceiling");
         p.status = parseStatus(jsonStringAt(v, "status"));
         p.reason = jsonStringAt(v, "reason");
@@ -141,10 +144,21 @@ ExperimentRun experimentFromJson(const Json& doc) {
 /// The spec of `params` before any device: the experiment, its distributions and repeats.
 ExperimentSpec experimentSpecOf(const ExperimentParams& params) {
     if (!params.kind)
-        throw UsageError("sweep", "which experiment? (banks, reads, groups, stages, atomics)");
+        throw UsageError("sweep", "which experiment? (" + experimentKindList() + ")");
     const bool haveImage = params.imagePath || params.image;
     ExperimentSpec spec;
     spec.kind = *params.kind;
+    const bool bins = spec.kind == ExperimentKind::Bins;
+    if (params.bins && !bins)
+        throw UsageError("--bins", "only the bins experiment takes bin counts");
+    if (params.maxRepeats && bins)
+        throw UsageError("--max-repeat", "bins times exactly --repeat runs per point (the "
+                                         "large-bin pipeline's recipe), with no cap to raise");
+    if (params.bins) {
+        spec.bins = *params.bins;
+        std::sort(spec.bins.begin(), spec.bins.end());
+        spec.bins.erase(std::unique(spec.bins.begin(), spec.bins.end()), spec.bins.end());
+    }
     if (params.distributions) {
         spec.distributions = *params.distributions;
     } else {
@@ -152,9 +166,10 @@ ExperimentSpec experimentSpecOf(const ExperimentParams& params) {
         if (haveImage)
             spec.distributions.push_back("image");
     }
-    checkExperimentDistributions(spec.distributions, haveImage);
+    checkExperimentDistributions(spec.kind, spec.distributions, haveImage);
     spec.repeats = params.repeats;
-    spec.maxRepeats = std::max(params.maxRepeats, params.repeats);
+    spec.maxRepeats =
+        bins ? params.repeats : std::max(params.maxRepeats.value_or(20), params.repeats);
     spec.bytes = params.sizeMiB ? std::size_t(std::llround(*params.sizeMiB * 1048576.0)) : 0;
     spec.image = params.image.get();
     return spec;
@@ -180,8 +195,11 @@ ExperimentPlan planExperiment(const std::vector<DeviceInfo>& devices,
     plan.image = params.image;
     if (devices.empty())
         throw UsageError("--device", "no device to run on");
-    for (const DeviceInfo& d : devices)
+    for (const DeviceInfo& d : devices) {
         plan.bytes.push_back(experimentBytes(d, plan.spec.bytes));
+        if (plan.spec.kind == ExperimentKind::Bins) // the samples are made whole on the host
+            checkSyntheticBytes(d, plan.bytes.back(), 1, "--size");
+    }
     return plan;
 }
 
@@ -197,10 +215,12 @@ std::string describeExperimentPoint(ExperimentKind kind, const ExperimentPoint& 
     } else if (kind != ExperimentKind::Atomics) { // the series names the variant there
         s << ' ' << experimentAxisName(kind) << '=' << std::setprecision(12) << p.x;
     }
-    if (p.ok())
-        s << ": " << pointGbps(p.gbps) << " GB/s, " << fixedText(p.percentOfCeiling, 1)
-          << " % of read-only, " << p.status;
-    else
+    if (p.ok()) {
+        s << ": " << pointGbps(p.gbps) << " GB/s, ";
+        if (kind == ExperimentKind::Bins) // 2-byte samples: the rate that compares across types
+            s << pointGbps(p.gsps) << " G samples/s, ";
+        s << fixedText(p.percentOfCeiling, 1) << " % of read-only, " << p.status;
+    } else
         s << ": " << p.status << " (" << p.reason << ")";
     return s.str();
 }
@@ -253,6 +273,7 @@ std::string experimentJson(const ExperimentRun& run) {
                           {"params", std::move(params)},
                           {"timing", timingJson(p.stats)},
                           {"gbps", p.gbps},
+                          {"gsamples_per_s", p.gsps},
                           {"percent_of_ceiling", p.percentOfCeiling},
                           {"status", statusName(p.status)},
                           {"reason", p.reason}});
@@ -292,17 +313,24 @@ Pipeline experimentsPipeline() {
         "work-items, one per compute unit ... one 16-byte vector each: serial/coalesced x "
         "scalar/uint4 loads), groups (work-groups per compute unit x work-group size), stages "
         "(read-only, +scatter, +local reduce, +global merge, for auto's configuration and the "
-        "reference text's), atomics (naive global atomics, local, banked and cpu variants). GB/s "
-        "= input bytes / median kernel time (runs repeat while (max - min) / median > 10 %), "
-        "against the read-only kernel on the same buffer in the same run. A point that cannot "
-        "run is reported as unsupported or failed and the sweep goes on.";
+        "reference text's), atomics (naive global atomics, local, banked and cpu variants). And "
+        "bins: the large-bin histogram of 16-bit samples (bins over the whole range 0 ... 65535) "
+        "against the bin count (256, 257, 512 ... 65536), one curve per large-bin method "
+        "(global, local, multipass, local16, private, tagged) and distribution (random, skewed, "
+        "smooth, image), each point timed as histlab-cli largebin times it (exactly --repeat "
+        "runs) and reported in GB/s and G samples/s. GB/s = input bytes / median kernel time "
+        "(the 256-bin experiments repeat runs while (max - min) / median > 10 %), against the "
+        "read-only kernel on the same buffer in the same run. A point that cannot run (a method "
+        "the device's plan cannot fit at that bin count) is reported as unsupported or failed "
+        "and the sweep goes on.";
     p.reference = "referenceHistogram: the 256 counts on the host, compared bin by bin (complete "
-                  "histograms; partial stages are timed only)";
+                  "histograms; partial stages are timed only); bins: largeHistogramReference, "
+                  "compared slot by slot";
     p.devices = Pipeline::Devices::Many;
     using P = ExperimentParams;
     p.options = {
-        valueOption<P>("EXPERIMENT", "banks|reads|groups|stages|atomics",
-                       "the experiment: banks, reads, groups, stages or atomics",
+        valueOption<P>("EXPERIMENT", "banks|reads|groups|stages|atomics|bins",
+                       "the experiment: " + experimentKindList(),
                        [](P& s, const std::string& v) {
                            if (s.kind)
                                throw UsageError("sweep", std::string("more than one experiment "
@@ -312,14 +340,16 @@ Pipeline experimentsPipeline() {
                            s.kind = parseExperimentKind(v);
                        }),
         valueOption<P>("--dist", "LIST",
-                       "comma list of random, uniform, gradient, skewed, image (default per "
-                       "experiment: banks and atomics random,uniform,skewed; stages "
-                       "random,uniform; reads and groups random)",
+                       "comma list of random, uniform, gradient, skewed, image (bins: random, "
+                       "skewed, smooth, image); default per experiment: banks and atomics "
+                       "random,uniform,skewed; stages random,uniform; reads and groups random; "
+                       "bins random,skewed,smooth",
                        [](P& s, const std::string& v) { s.distributions = splitList(v); }),
         imageOption<P>(
             "--image", "FILE",
-            "the image for \"image\": its gray plane repeated to the size (giving it adds "
-            "\"image\" to the default distributions)",
+            "the image for \"image\": its gray plane repeated to the size (bins: as 16-bit "
+            "samples, an 8-bit image's values x 257); giving it adds \"image\" to the default "
+            "distributions",
             [](P& s, const std::string& v) { s.imagePath = v; },
             [](P& s, HostImage image) {
                 s.image = std::make_shared<const HostImage>(std::move(image));
@@ -331,8 +361,13 @@ Pipeline experimentsPipeline() {
                                throw UsageError("--size", "must be more than 0");
                        }),
         repeatOption<P>(&P::repeats, "timed runs at least, after a warm-up (default 5)", 10000),
+        valueOption<P>("--bins", "N[,N...]",
+                       "bins only: the bin counts, 1 to 65536 each (default 256, 257, 512, 1024 "
+                       "... 65536)",
+                       [](P& s, const std::string& v) { s.bins = parseBinCounts(v); }),
         valueOption<P>("--max-repeat", "N",
-                       "more runs while (max - min) / median > 10 %, up to N (default 20)",
+                       "more runs while (max - min) / median > 10 %, up to N (default 20; not "
+                       "for bins, which times exactly --repeat runs)",
                        [](P& s, const std::string& v) {
                            s.maxRepeats = int(parseWholeNumber("--max-repeat", v, 1, 100000));
                        }),

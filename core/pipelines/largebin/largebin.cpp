@@ -265,6 +265,15 @@ BinRange autoRange(const SamplePlane& plane) {
     return {lo, hi};
 }
 
+std::vector<int> parseBinCounts(const std::string& text) {
+    std::vector<int> bins;
+    for (const std::string& b : splitList(text))
+        bins.push_back(int(parseWholeNumber("--bins", b, 1, kMaxBins)));
+    if (bins.empty())
+        throw UsageError("--bins", "no bin count given");
+    return bins;
+}
+
 int defaultBins(SampleType type) {
     return type == SampleType::U16 ? kMaxBins : 256;
 }

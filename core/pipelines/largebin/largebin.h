@@ -128,6 +128,9 @@ BinRange autoRange(const SamplePlane& plane);
 /// UsageError("--range")); no range: autoRange(plane).
 BinSpec makeBinSpec(const SamplePlane& plane, int bins, const std::optional<BinRange>& range);
 
+/// "N[,N...]": bin counts, 1 to 65,536 each; throws UsageError("--bins").
+std::vector<int> parseBinCounts(const std::string& text);
+
 /// The default bin count of a type: 256 for 8-bit, 65,536 for 16-bit, 256 for floats.
 int defaultBins(SampleType type);
 

@@ -330,13 +330,7 @@ Pipeline largebinPipeline() {
         valueOption<P>("--bins", "N[,N...]",
                        "bin counts, 1 to 65536 each (default 65536 for 16-bit samples, 256 "
                        "otherwise)",
-                       [](P& s, const std::string& v) {
-                           s.bins.clear();
-                           for (const std::string& b : splitList(v))
-                               s.bins.push_back(int(parseWholeNumber("--bins", b, 1, kMaxBins)));
-                           if (s.bins.empty())
-                               throw UsageError("--bins", "no bin count given");
-                       }),
+                       [](P& s, const std::string& v) { s.bins = parseBinCounts(v); }),
         valueOption<P>("--range", "LO,HI",
                        "the binned range, last bin closed (default: the whole type for integers, "
                        "[min, max] of the finite samples for floats)",

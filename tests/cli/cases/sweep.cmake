@@ -44,3 +44,25 @@ cli_test(sweep_baseline_other_experiment EXIT 3
 cli_test(sweep_json_missing_folder EXIT 3 EXPECT --stderr "--json|nosuchfolder"
          --absent @W@/nosuchfolder/s.json
          ARGS sweep atomics ${sweepSmall} --json @W@/nosuchfolder/s.json)
+# --- sweep bins (the large-bin methods against the bin count) --------------------------------
+# 64 KiB of 16-bit samples, one timed run, two bin counts: the experiment, not the figures.
+set(binsSmall --size 0.0625 --repeat 1)
+cli_test(sweep_bins EXIT 0
+         EXPECT --stdout "^sweep bins, 0 MiB per input, 12 points [(]12 ran[)]"
+                --stdout "^  random local16 bins=65536: .* GB/s, .* G samples/s, .* % of read-only, verified"
+                --stderr "^[[]1[]] random global bins=256: .* GB/s, .* G samples/s, .* % of read-only, verified"
+                --stderr "^[[]12[]] random tagged bins=65536: "
+                --check "${check} json @W@/b.json --nonempty points --nonempty ceilings --key histlab_experiment=1"
+                --check "${check} sweepcsv @W@/b.csv --rows 12 --columns method,bins,gbps,gsamples_per_s,percent_of_ceiling --filled gsamples_per_s"
+         ARGS sweep bins --dist random --bins 65536,256 ${binsSmall} --json @W@/b.json --csv @W@/b.csv)
+cli_test(sweep_bins_image EXIT 0
+         EXPECT --stdout "^  image multipass bins=257: .*, verified"
+         ARGS sweep bins --dist image --image ${data}/rgb8.png --bins 257 ${binsSmall})
+cli_test(sweep_bins_zero EXIT 2 EXPECT --stderr "--bins: 0 is out of range [(]1[.][.]65536[)]"
+         ARGS sweep bins --bins 256,0)
+cli_test(sweep_bins_of_banks EXIT 2 EXPECT --stderr "--bins: only the bins experiment takes bin counts"
+         ARGS sweep banks --bins 256)
+cli_test(sweep_bins_uniform EXIT 2 EXPECT --stderr "--dist: 'uniform' is not a distribution of bins"
+         ARGS sweep bins --dist uniform)
+cli_test(sweep_bins_max_repeat EXIT 2 EXPECT --stderr "--max-repeat: bins times exactly --repeat runs"
+         ARGS sweep bins --max-repeat 5)

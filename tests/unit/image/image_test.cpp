@@ -126,14 +126,7 @@ TEST(ImageValidation, EachInconsistencyIsAnInputError) {
 }
 
 TEST(ImageHelpers, HighByteOf16BitImages) {
-    HostImage img;
-    img.width = 4;
-    img.height = 1;
-    img.channels = 1;
-    img.depth = 16;
-    const std::uint16_t values[] = {0x1234, 0xFF00, 0x00FF, 0xABCD};
-    img.data.resize(8);
-    std::memcpy(img.data.data(), values, 8);
+    const HostImage img = test::grayImage(4, 16, {0x1234, 0xFF00, 0x00FF, 0xABCD});
     const HostImage out = toHighByte(img);
     EXPECT_EQ(out.depth, 8);
     EXPECT_EQ(out.width, 4);

@@ -39,5 +39,11 @@ TEST(TextTable, StatusTextAddsTheDetailOnlyWhenThereIsOne) {
     EXPECT_EQ(gbpsText(12.54), "12.5");
 }
 
+TEST(TextTable, ChoiceListsReadAsASentence) {
+    EXPECT_EQ(choiceList({}), "");
+    EXPECT_EQ(choiceList({"bins"}), "bins");
+    EXPECT_EQ(choiceList({"random", "skewed", "smooth"}), "random, skewed or smooth");
+}
+
 } // namespace
 } // namespace histlab

@@ -91,14 +91,7 @@ TEST(BoxBlurReference, InteriorOnlyCopiesTheFrameAndSmallImages) {
 }
 
 TEST(BoxBlurReference, SixteenBitAndChannelsApart) {
-    HostImage deep;
-    deep.width = 2;
-    deep.height = 1;
-    deep.channels = 1;
-    deep.depth = 16;
-    const std::uint16_t values[] = {1000, 60000};
-    deep.data.resize(4);
-    std::memcpy(deep.data.data(), values, 4);
+    const HostImage deep = test::grayImage(2, 16, {1000, 60000});
     const HostImage out = boxBlurReference(deep, 1, BorderMode::Replicate);
     std::uint16_t result[2];
     std::memcpy(result, out.data.data(), 4);

@@ -30,8 +30,7 @@ std::string param(const GridEntry& e, const std::string& name) {
 }
 
 DeviceSet& sharedSet() {
-    static DeviceSet set;
-    return set;
+    return test::sharedDeviceSet();
 }
 
 int sharedIndex() {

@@ -662,16 +662,10 @@ TEST(Region, CropCopiesExactlyThosePixels) {
 }
 
 TEST(Region, CropKeepsSixteenBitPixelsWhole) {
-    HostImage img;
-    img.width = 4;
-    img.height = 2;
-    img.channels = 1;
-    img.depth = 16;
-    img.source = "16-bit";
-    for (int i = 0; i < 8; ++i) { // value i * 0x0101 at pixel i
-        img.data.push_back(static_cast<std::uint8_t>(i));
-        img.data.push_back(static_cast<std::uint8_t>(i));
-    }
+    std::vector<std::uint16_t> values; // value i * 0x0101 at pixel i
+    for (int i = 0; i < 8; ++i)
+        values.push_back(std::uint16_t(i * 0x0101));
+    const HostImage img = test::grayImage(4, 16, values);
     const HostImage crop = cropImage(img, Region{1, 1, 2, 1});
     ASSERT_EQ(crop.data.size(), 4u);
     EXPECT_EQ(crop.data[0], 5);
