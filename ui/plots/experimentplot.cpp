@@ -131,8 +131,11 @@ void ExperimentPlot::fitAxes() {
     const QCPRange y = yAxis->range();
     if (yAxis->scaleType() == QCPAxis::stLinear)
         yAxis->setRange(0, y.upper * 1.06); // throughput from zero: no exaggerated gaps
-    else                                    // bins: room above the curves for its key
-        yAxis->setRange(y.lower / 2, y.upper * (m_kind == ExperimentKind::Bins ? 4 : 2));
+    else if (m_kind != ExperimentKind::Bins)
+        yAxis->setRange(y.lower / 2, y.upper * 2);
+    else // room above the curves for the key: a third of the height whatever the decades
+        yAxis->setRange(y.lower / 2,
+                        y.upper * std::max(4.0, std::sqrt(y.upper / std::max(y.lower, 1e-9))));
 }
 
 void ExperimentPlot::reset(ExperimentKind kind, const std::vector<DeviceInfo>& devices,
