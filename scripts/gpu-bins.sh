@@ -10,11 +10,5 @@ source "$(dirname "$0")/gpu-common.sh" "${1:-}"
     echo "== sweep bins, 256 MiB of 16-bit samples per distribution"
     $cli sweep bins --device gpu --size 256 --repeat 5 --dist random,skewed,smooth \
         --json "$out/sweep_bins.json" --csv "$out/sweep_bins.csv" --quiet
-    if command -v nvcc >/dev/null; then
-        echo "== peer: CUB DeviceHistogram::HistogramEven, 2^27 16-bit samples (256 MiB)"
-        nvcc -O3 -std=c++17 -arch=native bench/peers/cub_histogram.cu -o build-gpu/cub_histogram &&
-            ./build-gpu/cub_histogram 134217728 | tee "$out/cub.csv"
-    else
-        echo "nvcc not found: no CUB peer this run"
-    fi
+    cub_histogram_peer 134217728
 } 2>&1 | tee "$out/log.txt"

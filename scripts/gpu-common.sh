@@ -9,3 +9,15 @@ cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTLAB_GUI=OFF -D
 cli=./build-gpu/app/histlab-cli
 $cli devices --json > "$out/devices.json"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$out/nvidia-smi.csv" 2>/dev/null
+
+# The CUB peer of the large-bin histograms: DeviceHistogram::HistogramEven on $1 16-bit samples
+# of each shape (bench/peers/cub_histogram.cu), its CSV into $out/cub.csv; says so without nvcc.
+cub_histogram_peer() {
+    if command -v nvcc >/dev/null; then
+        echo "== peer: CUB DeviceHistogram::HistogramEven, $1 16-bit samples"
+        nvcc -O3 -std=c++17 -arch=native bench/peers/cub_histogram.cu -o build-gpu/cub_histogram &&
+            ./build-gpu/cub_histogram "$1" | tee "$out/cub.csv"
+    else
+        echo "nvcc not found: no CUB peer this run"
+    fi
+}

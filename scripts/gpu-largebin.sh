@@ -19,11 +19,5 @@ source "$(dirname "$0")/gpu-common.sh" "${1:-}"
     echo "== f32, 1 GiB, random: 256, 4096, 65,536 bins over [0, 1]"
     $cli largebin --device gpu --type f32 --size 1024 --method all --bins 256,4096,65536 \
         --range 0,1 --repeat 10 --csv "$out/f32_random.csv"
-    if command -v nvcc >/dev/null; then
-        echo "== peer: CUB DeviceHistogram::HistogramEven, 2^29 16-bit samples (1 GiB)"
-        nvcc -O3 -std=c++17 -arch=native bench/peers/cub_histogram.cu -o build-gpu/cub_histogram &&
-            ./build-gpu/cub_histogram 536870912 | tee "$out/cub.csv"
-    else
-        echo "nvcc not found: no CUB peer this run"
-    fi
+    cub_histogram_peer 536870912
 } 2>&1 | tee "$out/log.txt"

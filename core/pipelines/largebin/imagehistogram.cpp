@@ -158,6 +158,7 @@ std::string imageBinsJson(const ImageBinsRun& run) {
                             {"above", c.histogram.above},
                             {"method", largeBinMethodName(p.method)},
                             {"geometry", p.geometry},
+                            {"auto_tuning", p.tuning},
                             {"status", statusName(p.status)},
                             {"detail", p.detail},
                             {"timing", timingJson(p.stats)},

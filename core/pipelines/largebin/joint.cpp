@@ -189,13 +189,27 @@ JointKernel jointKernel(Device& device, const cl::Buffer& a, const cl::Buffer& b
 
 constexpr cl_uint kJointHistArg = 9;
 
-/// The method `method` resolves to on the device (auto: autoSlotMethod) and its geometry for the
-/// cells and the left-out slot; `status` and `detail` say so when the device cannot run it.
+/// The method `method` resolves to on the device (auto: tuneSlotMethod, each candidate timed on
+/// the pairs) and its geometry for the cells and the left-out slot; `status` and `detail` say so
+/// when the device cannot run it.
 template <typename Result>
-LargeBinGeometry planJointRun(const DeviceInfo& device, const JointSpec& spec, std::size_t n,
-                              LargeBinMethod method, Result& r) {
-    r.method = method == LargeBinMethod::Auto ? autoSlotMethod(device, spec.cells() + 1) : method;
-    const LargeBinGeometry g = planSlotGeometry(device, spec.a.type, spec.cells() + 1, n, r.method);
+LargeBinGeometry planJointRun(Device& device, const cl::Buffer& a, const cl::Buffer& b,
+                              const cl::Buffer* mask, std::size_t n, const JointSpec& spec,
+                              LargeBinMethod method, const CancelToken& cancel, Result& r) {
+    const std::size_t slots = spec.cells() + 1;
+    r.method = method;
+    if (method == LargeBinMethod::Auto)
+        r.method = tuneSlotMethod(
+            device.info(), spec.a.type, slots, n,
+            [&](const LargeBinGeometry& g, std::size_t pairs) {
+                JointKernel k = jointKernel(device, a, b, mask, pairs, spec, g.method);
+                TimingStats stats;
+                timeSlotCount(device, k.program, k.count, kJointHistArg, g, slots, kTuneRepeats,
+                              cancel, stats);
+                return stats.medianMs;
+            },
+            r.tuning);
+    const LargeBinGeometry g = planSlotGeometry(device.info(), spec.a.type, slots, n, r.method);
     r.geometry = g.describe();
     if (!g.supported) {
         r.status = Status::Unsupported;
@@ -213,7 +227,7 @@ JointPoint runJointPoint(Device& device, const cl::Buffer& a, const cl::Buffer& 
     JointPoint p;
     p.bytes = n * sampleBytes(spec.a.type) * 2 + (mask ? n : 0);
     const std::size_t slots = spec.cells() + 1;
-    const LargeBinGeometry g = planJointRun(device.info(), spec, n, method, p);
+    const LargeBinGeometry g = planJointRun(device, a, b, mask, n, spec, method, cancel, p);
     if (!g.supported)
         return p;
     try {
@@ -243,7 +257,7 @@ MiEvaluation runMiEvaluation(Device& device, const cl::Buffer& a, const cl::Buff
                              const CancelToken& cancel) {
     MiEvaluation e;
     const std::size_t slots = spec.cells() + 1;
-    const LargeBinGeometry g = planJointRun(device.info(), spec, n, method, e);
+    const LargeBinGeometry g = planJointRun(device, a, b, mask, n, spec, method, cancel, e);
     if (!g.supported)
         return e;
     try {

@@ -81,13 +81,14 @@ struct JointPoint {
     double gbps = 0;       ///< bytes / median
     double gpairs = 0;     ///< G pairs / s
     double percentOfCeiling = 0;
+    std::string tuning; ///< how auto chose on the data (tuneSlotMethod), "" otherwise
 };
 
 /// The joint methods: every large-bin method, counting cells (and the left-out slot) instead of
 /// bins: global (one atomic per pair), local (copies of all cells: only small tables fit),
 /// multipass (local slices of the cells), local16 (16-bit local counters), private
 /// (Method 2: a row of cells per work-item, reduced), tagged (Method 1). Auto picks as for a
-/// histogram of as many slots (autoSlotMethod).
+/// histogram of as many slots, timing its candidates on the pairs (tuneSlotMethod).
 std::vector<LargeBinMethod> jointMethods();
 
 /// Runs `method` on planes uploaded with uploadPlane (`mask`: null, or a buffer of one byte per
@@ -110,6 +111,7 @@ struct MiEvaluation {
     TimingStats stats;  ///< wall-clock milliseconds of one evaluation
     double perSecond = 0;
     MutualInformation mi; ///< from the device's entropies
+    std::string tuning;   ///< how auto chose on the data (tuneSlotMethod), "" otherwise
 };
 
 /// Runs `repeats` evaluations after a warm-up with `method` (auto resolved); verified when each

@@ -129,8 +129,8 @@ Pipeline jointPipeline() {
                 s.mask = std::make_shared<const HostImage>(std::move(image));
             }),
         valueOption<P>("--method", "M",
-                       "auto (default: private on a CPU device; else multipass while the cells "
-                       "fit local memory, then local16 up to 8 slices, then global) | " +
+                       "auto (default: private on a CPU device; else the fastest of multipass, "
+                       "local16 and global timed on the first 64 Mi pairs) | " +
                            largeBinMethodNames(" | ") + " | all",
                        [](P& s, const std::string& v) {
                            s.methods =

@@ -122,6 +122,9 @@ std::string jointText(const JointRun& run) {
                    statusText(p.status, p.detail)});
     }
     out << table.text();
+    for (const JointPoint& p : run.points)
+        if (!p.tuning.empty())
+            out << p.tuning << " -> " << largeBinMethodName(p.method) << '\n';
     const MiEvaluation& e = run.miEvaluation;
     out << "MI evaluations on the device (" << largeBinMethodName(e.method)
         << ", then the entropies; wall clock, each read back): ";
@@ -169,7 +172,8 @@ std::string jointJson(const JointRun& run) {
                           {"bytes", p.bytes},
                           {"gbps", p.gbps},
                           {"gpairs_per_s", p.gpairs},
-                          {"percent_of_read_only", p.percentOfCeiling}});
+                          {"percent_of_read_only", p.percentOfCeiling},
+                          {"auto_tuning", p.tuning}});
     auto axis = [](const BinSpec& s, const std::string& source,
                    const std::vector<std::uint64_t>& marginal) {
         return Json{{"source", source},
@@ -199,6 +203,7 @@ std::string jointJson(const JointRun& run) {
                      {"mi_evaluation",
                       {{"method", largeBinMethodName(run.miEvaluation.method)},
                        {"geometry", run.miEvaluation.geometry},
+                       {"auto_tuning", run.miEvaluation.tuning},
                        {"status", statusName(run.miEvaluation.status)},
                        {"detail", run.miEvaluation.detail},
                        {"wall_clock", timingJson(run.miEvaluation.stats)},

@@ -11,6 +11,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <iomanip>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -25,6 +26,7 @@ namespace {
 constexpr std::size_t kRowBudgetBytes = std::size_t(256) << 20; // private/tagged matrices
 constexpr std::uint32_t kTaggedMaxCount = (1u << 27) - 1;
 constexpr std::size_t kMaxAutoSlices = 8; // auto: local16 up to this many slices, then global
+constexpr std::size_t kTuneSamples = std::size_t(1) << 26; // auto times its candidates on these
 
 template <typename T> T sampleAt(const SamplePlane& plane, std::size_t i) {
     T v;
@@ -473,6 +475,47 @@ LargeBinMethod autoSlotMethod(const DeviceInfo& device, std::size_t slots) {
                                                      : LargeBinMethod::Global;
 }
 
+LargeBinMethod
+tuneSlotMethod(const DeviceInfo& device, SampleType type, std::size_t slots, std::size_t n,
+               const std::function<double(const LargeBinGeometry&, std::size_t)>& timeOnce,
+               std::string& how) {
+    how.clear();
+    LargeBinMethod best = autoSlotMethod(device, slots);
+    if (device.type == DeviceType::Cpu || n == 0)
+        return best;
+    const std::size_t m = std::min(n, kTuneSamples);
+    std::vector<LargeBinGeometry> candidates;
+    bool oneSlice = false;
+    for (LargeBinMethod method : {LargeBinMethod::Multipass, LargeBinMethod::Local16}) {
+        const LargeBinGeometry g = planSlotGeometry(device, type, slots, m, method);
+        if (g.supported && g.passes <= kMaxAutoSlices)
+            candidates.push_back(g);
+        oneSlice = oneSlice || (g.supported && g.passes == 1);
+    }
+    if (!oneSlice) // many slices: one global atomic per sample may win
+        candidates.push_back(planSlotGeometry(device, type, slots, m, LargeBinMethod::Global));
+    std::ostringstream timed;
+    double bestMs = std::numeric_limits<double>::infinity();
+    for (const LargeBinGeometry& g : candidates) {
+        double ms = 0;
+        try {
+            ms = timeOnce(g, m);
+        } catch (...) {
+            (void)rowErrorOf(std::current_exception()); // rethrows cancellation
+            continue;
+        }
+        timed << (timed.tellp() > 0 ? ", " : "") << largeBinMethodName(g.method) << " "
+              << std::fixed << std::setprecision(3) << ms << " ms";
+        if (ms < bestMs) {
+            bestMs = ms;
+            best = g.method;
+        }
+    }
+    if (timed.tellp() > 0)
+        how = "auto timed on " + std::to_string(m) + " samples: " + timed.str();
+    return best;
+}
+
 LargeBinMethod autoLargeBinMethod(const DeviceInfo& device, const BinSpec& spec) {
     return autoSlotMethod(device, spec.slotCount());
 }
@@ -758,12 +801,46 @@ std::vector<std::uint32_t> timeSlotCount(Device& device, const cl::Program& prog
     return counter.read();
 }
 
+namespace {
+
+/// One histogram of the first `n` samples with geometry `g`: the program built for `spec`, the
+/// count kernel's inputs set, `repeats` timed runs after a warm-up; the device's slots.
+std::vector<std::uint32_t> countLargeBins(Device& device, const cl::Buffer& samples, std::size_t n,
+                                          const BinSpec& spec, const LargeBinGeometry& g,
+                                          int repeats, const CancelToken& cancel,
+                                          TimingStats& stats) {
+    checkFloatBins(device, spec.type);
+    const cl::Program program = device.program("largebin", largeBinBuildOptions({spec}));
+    const LargeBinKernelParams params = largeBinKernelParams(spec);
+    const cl::Buffer edges = edgeBuffer(device, spec);
+    cl::Kernel count(program, slotKernelName("hist", g.method).c_str());
+    count.setArg(0, samples);
+    count.setArg(1, cl_uint(n));
+    count.setArg(2, sizeof(LargeBinKernelParams), &params);
+    count.setArg(3, edges);
+    return timeSlotCount(device, program, count, 4, g, spec.slotCount(), repeats, cancel, stats);
+}
+
+} // namespace
+
 LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::size_t count,
                                const BinSpec& spec, const LargeHistogram& reference,
                                LargeBinMethod method, int repeats, const CancelToken& cancel) {
-    return runLargeBinPoint(device, samples, count, spec, reference,
-                            planLargeBinGeometry(device.info(), spec, count, method), repeats,
-                            cancel);
+    std::string tuning;
+    if (method == LargeBinMethod::Auto)
+        method = tuneSlotMethod(
+            device.info(), spec.type, spec.slotCount(), count,
+            [&](const LargeBinGeometry& g, std::size_t n) {
+                TimingStats stats;
+                countLargeBins(device, samples, n, spec, g, kTuneRepeats, cancel, stats);
+                return stats.medianMs;
+            },
+            tuning);
+    LargeBinPoint p =
+        runLargeBinPoint(device, samples, count, spec, reference,
+                         planLargeBinGeometry(device.info(), spec, count, method), repeats, cancel);
+    p.tuning = tuning;
+    return p;
 }
 
 LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::size_t count,
@@ -782,18 +859,8 @@ LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::s
         return p;
     }
     try {
-        checkFloatBins(device, spec.type);
         p.buildOptions = largeBinBuildOptions({spec});
-        const cl::Program program = device.program("largebin", p.buildOptions);
-        const LargeBinKernelParams params = largeBinKernelParams(spec);
-        const cl::Buffer edges = edgeBuffer(device, spec);
-        cl::Kernel count(program, slotKernelName("hist", g.method).c_str());
-        count.setArg(0, samples);
-        count.setArg(1, cl_uint(n));
-        count.setArg(2, sizeof(LargeBinKernelParams), &params);
-        count.setArg(3, edges);
-        p.deviceSlots =
-            timeSlotCount(device, program, count, 4, g, spec.slotCount(), repeats, cancel, p.stats);
+        p.deviceSlots = countLargeBins(device, samples, n, spec, g, repeats, cancel, p.stats);
         p.detail = firstHistogramMismatch(reference, p.deviceSlots);
         p.status = p.detail.empty() ? Status::Verified : Status::Mismatch;
         if (!p.detail.empty())

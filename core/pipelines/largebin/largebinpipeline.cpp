@@ -185,6 +185,10 @@ std::string largeBinText(const LargeBinRun& run) {
                    statusText(p.status, p.detail)});
     }
     out << table.text();
+    for (const LargeBinPoint& p : run.points)
+        if (!p.tuning.empty())
+            out << p.bins << " bins: " << p.tuning << " -> " << largeBinMethodName(p.method)
+                << '\n';
     return out.str();
 }
 
@@ -210,7 +214,8 @@ std::string largeBinJson(const LargeBinRun& run) {
                           {"timing", timingJson(p.stats)},
                           {"gbps", p.gbps},
                           {"gsamples_per_s", p.gsps},
-                          {"percent_of_read_only", p.percentOfCeiling}});
+                          {"percent_of_read_only", p.percentOfCeiling},
+                          {"auto_tuning", p.tuning}});
     return jsonText({{"tool", "histlab-cli largebin"},
                      {"date", utcTimestamp()},
                      {"metric", "GB/s = input bytes / median time of one whole histogram (clear, "
@@ -336,7 +341,9 @@ Pipeline largebinPipeline() {
                        "[min, max] of the finite samples for floats)",
                        [](P& s, const std::string& v) { s.range = parseBinRange(v); }),
         valueOption<P>("--method", "M",
-                       "auto (default) | " + largeBinMethodNames(" | ") + " | all, or a comma list",
+                       "auto (default: private on a CPU device; else the fastest of multipass, "
+                       "local16 and global timed on the first 64 Mi samples) | " +
+                           largeBinMethodNames(" | ") + " | all, or a comma list",
                        [](P& s, const std::string& v) {
                            s.methods = parseNameList<LargeBinMethod>(v, allLargeBinMethods,
                                                                      parseLargeBinMethod);

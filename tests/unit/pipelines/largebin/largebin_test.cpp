@@ -370,6 +370,75 @@ TEST(LargeBinDeviceRun, ManySlicesAreExact) {
     }
 }
 
+// auto on the data: the candidates that fit a 48 KiB GPU are timed on at most 64 Mi samples and
+// the fastest wins over the blind pick; one that fails is passed over; a CPU device times none.
+TEST(LargeBinAuto, TimesTheCandidatesOnTheDataAndTakesTheFastest) {
+    DeviceInfo gpu = test::sharedDevice().info();
+    gpu.type = DeviceType::Gpu;
+    gpu.localMemBytes = 48 * 1024;
+    gpu.computeUnits = 132;
+    const std::size_t slots = 65539; // 65,536 bins: 6 slices of multipass, 3 of local16
+    ASSERT_EQ(autoSlotMethod(gpu, slots), LargeBinMethod::Local16);
+    std::vector<std::pair<LargeBinMethod, std::size_t>> timed;
+    std::string how;
+    const LargeBinMethod m = tuneSlotMethod(
+        gpu, SampleType::U16, slots, std::size_t(1) << 30,
+        [&](const LargeBinGeometry& g, std::size_t n) {
+            timed.emplace_back(g.method, n);
+            return g.method == LargeBinMethod::Multipass ? 1.0 : 2.0; // smooth data, say
+        },
+        how);
+    EXPECT_EQ(m, LargeBinMethod::Multipass);
+    ASSERT_EQ(timed.size(), 3u); // both fit 8 slices, neither one slice: global is timed too
+    EXPECT_EQ(timed[0], std::make_pair(LargeBinMethod::Multipass, std::size_t(1) << 26));
+    EXPECT_EQ(timed[1].first, LargeBinMethod::Local16);
+    EXPECT_EQ(timed[2].first, LargeBinMethod::Global);
+    EXPECT_EQ(how, "auto timed on 67108864 samples: multipass 1.000 ms, local16 2.000 ms, "
+                   "global 2.000 ms");
+
+    // 1,024 x 1,024 cells: too many slices for either, so global alone; 4,096 bins: one slice.
+    timed.clear();
+    EXPECT_EQ(tuneSlotMethod(
+                  gpu, SampleType::U8, 1048577, 1000,
+                  [&](const LargeBinGeometry& g, std::size_t n) {
+                      timed.emplace_back(g.method, n);
+                      return 1.0;
+                  },
+                  how),
+              LargeBinMethod::Global);
+    EXPECT_EQ(timed, (std::vector<std::pair<LargeBinMethod, std::size_t>>{
+                         {LargeBinMethod::Global, 1000}}));
+    timed.clear();
+    EXPECT_EQ(tuneSlotMethod(
+                  gpu, SampleType::U16, 4099, 5000,
+                  [&](const LargeBinGeometry& g, std::size_t n) {
+                      timed.emplace_back(g.method, n);
+                      if (g.method == LargeBinMethod::Multipass)
+                          throw UnsupportedError("a build that failed");
+                      return 1.0;
+                  },
+                  how),
+              LargeBinMethod::Local16); // multipass failed and is passed over
+    EXPECT_EQ(timed.size(), 2u);
+
+    // Cancellation goes through; a CPU device and an empty input time nothing.
+    EXPECT_THROW(tuneSlotMethod(
+                     gpu, SampleType::U16, slots, 100,
+                     [](const LargeBinGeometry&, std::size_t) -> double { throw CancelledError(); },
+                     how),
+                 CancelledError);
+    DeviceInfo cpu = gpu;
+    cpu.type = DeviceType::Cpu;
+    const auto never = [](const LargeBinGeometry&, std::size_t) -> double {
+        ADD_FAILURE() << "timed on a CPU device or no samples";
+        return 0;
+    };
+    EXPECT_EQ(tuneSlotMethod(cpu, SampleType::U16, slots, 100, never, how),
+              LargeBinMethod::Private);
+    EXPECT_TRUE(how.empty());
+    EXPECT_EQ(tuneSlotMethod(gpu, SampleType::U16, slots, 0, never, how), LargeBinMethod::Local16);
+}
+
 TEST(LargeBinDeviceRun, EmptyInputAndAutoAndUnsupportedAreReported) {
     Device& device = test::sharedDevice();
     SamplePlane empty;
