@@ -189,7 +189,7 @@ LargeBinGeometry planLargeBinGeometry(const DeviceInfo& device, const BinSpec& s
 LargeBinGeometry planSlotGeometry(const DeviceInfo& device, SampleType type, std::size_t slots,
                                   std::size_t samples, LargeBinMethod method);
 
-/// What auto picks: on a CPU device private (a few rows, one per hardware thread: no atomics);
+/// What auto picks: on a CPU device private (a row per compute unit: no atomics);
 /// elsewhere multipass while one 32-bit slice holds every slot (one local copy beat 32 copies
 /// on the H100 at 256 to 4,096 bins), else local16 (half the slices) up to 8 slices, and global
 /// beyond (a 1,024 x 1,024 joint histogram: 44 slices of local16 took 5.7 ms, global 2.1 ms).
