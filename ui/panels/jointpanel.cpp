@@ -161,8 +161,9 @@ JointPanel::JointPanel(JobBridge* bridge, QWidget* parent)
     for (LargeBinMethod m : jointMethods())
         m_method->addItem(methodName(m));
     m_method->addItem(QStringLiteral("all"));
-    m_method->setToolTip(tr("auto: what the core picks for the device and the number of cells; "
-                            "all: every method in turn, to compare them"));
+    m_method->setToolTip(tr("auto: what the core picks for the device, the number of cells and "
+                            "the data (on a GPU its candidates are timed on the pairs); all: "
+                            "every method in turn, to compare them"));
     runButton()->setToolTip(
         tr("Count the joint histogram (Ctrl+Enter); a run in progress is replaced"));
 

@@ -75,8 +75,19 @@ JointRun runJoint(Device& device, const JointRequest& r, const CancelToken& canc
         run.points.push_back(std::move(p));
     }
     cancel.throwIfCancelled();
+    // The evaluations count with auto's pick: where a point above already timed auto's
+    // candidates on these pairs, its choice stands rather than being timed a second time.
+    LargeBinMethod evaluated = LargeBinMethod::Auto;
+    std::string tuning;
+    for (const JointPoint& p : run.points)
+        if (!p.tuning.empty()) {
+            evaluated = p.method;
+            tuning = p.tuning;
+        }
     run.miEvaluation = runMiEvaluation(device, a, b, mask ? &*mask : nullptr, run.pairs, r.spec,
-                                       run.mi, LargeBinMethod::Auto, r.repeats, cancel);
+                                       run.mi, evaluated, r.repeats, cancel);
+    if (!tuning.empty())
+        run.miEvaluation.tuning = tuning;
     return run;
 }
 

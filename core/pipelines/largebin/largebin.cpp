@@ -739,10 +739,9 @@ SlotCounter::SlotCounter(Device& device, const cl::Program& program, cl::Kernel 
         // All slices in one launch (kernels/largebin.cl: SLICE_OF_GROUP).
         m_count.setArg(histArg + 1, cl_uint(g.slice));
         m_count.setArg(histArg + 2, cl_uint(g.passes));
-        const auto words16 = cl::Local((g.slice + 1) / 2 * sizeof(cl_uint));
         if (g.method == LargeBinMethod::Local16) {
             m_count.setArg(histArg + 3, cl_uint(g.perItem));
-            m_count.setArg(histArg + 4, words16);
+            m_count.setArg(histArg + 4, cl::Local((g.slice + 1) / 2 * sizeof(cl_uint)));
         } else {
             m_count.setArg(histArg + 3, cl_uint(g.copies));
             m_count.setArg(histArg + 4, cl::Local(g.slice * g.copies * sizeof(cl_uint)));

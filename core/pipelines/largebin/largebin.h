@@ -197,14 +197,15 @@ LargeBinMethod autoLargeBinMethod(const DeviceInfo& device, const BinSpec& spec)
 /// The same for `slots` counters of any kind (a joint histogram's cells and left-out slot).
 LargeBinMethod autoSlotMethod(const DeviceInfo& device, std::size_t slots);
 
+/// Timed runs of each candidate (their median) in tuneSlotMethod's callers.
+constexpr int kTuneRepeats = 3;
+
 /// `auto` on the data, as the 256-bin pipeline's autotune: on a device other than a CPU, times
 /// each candidate that fits (multipass and local16 up to 8 slices; global where neither holds
 /// the slots in one slice) with `timeOnce(geometry, samples)` on the first min(n, 64 Mi) samples
 /// and returns the fastest: skewed or smooth data can turn the ranking of the blind pick
 /// (autoSlotMethod) around. A candidate that throws is passed over (cancellation is rethrown).
 /// `how` says what was timed ("" where nothing was: a CPU device, no samples).
-/// Timed runs of each candidate (their median) in tuneSlotMethod's callers.
-constexpr int kTuneRepeats = 3;
 LargeBinMethod
 tuneSlotMethod(const DeviceInfo& device, SampleType type, std::size_t slots, std::size_t n,
                const std::function<double(const LargeBinGeometry&, std::size_t)>& timeOnce,
