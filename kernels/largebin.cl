@@ -173,64 +173,131 @@ __kernel void hist_local(__global const SAMPLE_T* data, uint n, BinParams p,
 }
 
 // 16-bit local counters, two to a 32-bit word, over one slice (twice the slots per slice of
-// hist_local). A counter must not pass 65,535: the work-group counts in rounds of at most 65,535
-// samples (`perItem` samples per work-item, a multiple of SAMPLES_PER_VEC, perItem x work-group
-// size <= 65,535), and after each round adds its non-zero counters to the global histogram and
-// clears them. Walker w takes the rounds w, w + walkers, ... of whole vectors; walker 0 also the
-// tail after the last whole vector.
-inline void flush16(__local uint* lh, uint here, uint first, __global uint* hist) {
-    const uint lid = get_local_id(0), lsz = get_local_size(0);
+// hist_local). A counter must not pass 65,535. The work-group counts in rounds of at most
+// 65,536 - LOCAL16_KEEP samples (`perItem` samples a work-item, a multiple of SAMPLES_PER_VEC),
+// and after each round moves every counter that reached LOCAL16_KEEP to the global histogram
+// (spill16): each round starts with every counter below LOCAL16_KEEP and adds at most
+// 65,536 - LOCAL16_KEEP to any one, so none wraps. Only hot counters cost a global atomic while
+// counting; the rest are added once, when the work-group is done (flush16). Walker w takes the
+// rounds w, w + walkers, ... of whole vectors; walker 0 also the tail after the last whole vector.
+#define HOT16(w) ((w) & (0xFFFFu & ~(LOCAL16_KEEP - 1u)) * 0x10001u)
+
+inline void spill16(__local uint* lh, uint here, uint first, __global uint* hist) {
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint i = lid; i < (here + 1) / 2; i += lsz) {
+    for (uint i = get_local_id(0); i < (here + 1) / 2; i += get_local_size(0)) {
         const uint w = lh[i];
-        if (w) {
-            lh[i] = 0;
-            if (w & 0xFFFFu)
+        if (HOT16(w)) {
+            uint keep = w;
+            if ((w & 0xFFFFu) >= LOCAL16_KEEP) {
                 atomic_add(&hist[first + 2 * i], w & 0xFFFFu);
-            if (w >> 16)
+                keep &= 0xFFFF0000u;
+            }
+            if ((w >> 16) >= LOCAL16_KEEP) {
                 atomic_add(&hist[first + 2 * i + 1], w >> 16);
+                keep &= 0xFFFFu;
+            }
+            lh[i] = keep;
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// One count of `slot` in the 16-bit counters of this group's slice (a slot outside it wraps
-// above `here`).
-#define COUNT16_SLOT(slot)                                                                     \
+inline void flush16(__local uint* lh, uint here, uint first, __global uint* hist) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = get_local_id(0); i < (here + 1) / 2; i += get_local_size(0)) {
+        const uint w = lh[i];
+        if (w & 0xFFFFu)
+            atomic_add(&hist[first + 2 * i], w & 0xFFFFu);
+        if (w >> 16)
+            atomic_add(&hist[first + 2 * i + 1], w >> 16);
+    }
+}
+
+// `count` more of slot s (of this group's slice) in the 16-bit counters.
+inline void add16(__local uint* lh, uint s, uint count) {
+    atomic_add(&lh[s >> 1], count << ((s & 1u) * 16u));
+}
+
+// One count of `slot` in local16 (a slot outside this group's slice wraps above `here` and is
+// skipped); no run is held back.
+#define PLAIN_BEGIN
+#define PLAIN_COUNT(slot)                                                                      \
     {                                                                                          \
         const uint s16 = (slot) - first;                                                       \
         if (s16 < here)                                                                        \
-            atomic_add(&lh[s16 >> 1], 1u << ((s16 & 1u) * 16u));                               \
+            add16(lh, s16, 1u);                                                                \
     }
-#define COUNT16(x) COUNT16_SLOT(binOf((x), p, edges))
+#define PLAIN_END
 
-__kernel void hist_local16(__global const SAMPLE_T* data, uint n, BinParams p,
-                           __global const float* edges, __global uint* hist, uint slice,
-                           uint passes, uint perItem, __local uint* lh) {
+// runs16: a work-item holds back a run of equal slots and adds it with one atomic when the slot
+// changes and at the end of each round (samples of other slices do not break a run). On skewed
+// data most samples repeat the one before, and a warp's atomics on one counter serialise; on
+// random data the held-back run only costs instructions.
+#define RUN_BEGIN uint run = 0, runCount = 0;
+#define RUN_COUNT(slot)                                                                        \
+    {                                                                                          \
+        const uint s16 = (slot) - first;                                                       \
+        if (s16 == run)                                                                        \
+            ++runCount;                                                                        \
+        else if (s16 < here) {                                                                 \
+            add16(lh, run, runCount);                                                          \
+            run = s16;                                                                         \
+            runCount = 1;                                                                      \
+        }                                                                                      \
+    }
+#define RUN_END                                                                                \
+    {                                                                                          \
+        add16(lh, run, runCount);                                                              \
+        runCount = 0;                                                                          \
+    }
+
+// The rounds of the 16-bit kernels: COUNT_VECTOR(k, COUNT) counts whole vector k,
+// COUNT_TAIL(k, COUNT) the sample or pair k after the last whole vector, each slot with COUNT
+// (PLAIN_ or RUN_, with its BEGIN and END).
+#define LOCAL16_ROUNDS(COUNT_VECTOR, COUNT_TAIL, BEGIN, COUNT, END)                            \
+    {                                                                                          \
+        const uint lid = get_local_id(0), lsz = get_local_size(0);                             \
+        const uint nvec = n / SAMPLES_PER_VEC;                                                 \
+        const uint vecPerRound = (perItem / SAMPLES_PER_VEC) * lsz;                            \
+        const uint rounds = (nvec + vecPerRound - 1) / vecPerRound;                            \
+        for (uint i = lid; i < (here + 1) / 2; i += lsz)                                       \
+            lh[i] = 0;                                                                         \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                          \
+        BEGIN                                                                                  \
+        for (uint r = walker; r < rounds; r += walkers) {                                      \
+            const uint end = min(nvec, (r + 1) * vecPerRound);                                 \
+            for (uint k = r * vecPerRound + lid; k < end; k += lsz)                            \
+                COUNT_VECTOR(k, COUNT);                                                        \
+            END                                                                                \
+            spill16(lh, here, first, hist);                                                    \
+        }                                                                                      \
+        if (walker == 0) {                                                                     \
+            for (uint k = nvec * SAMPLES_PER_VEC + lid; k < n; k += lsz)                       \
+                COUNT_TAIL(k, COUNT);                                                          \
+            END                                                                                \
+        }                                                                                      \
+        flush16(lh, here, first, hist);                                                        \
+    }
+
+#define HIST16_VECTOR(k, COUNT)                                                                \
+    {                                                                                          \
+        const VEC_T s = AS_SAMPLES(((__global const uint4*)data)[k]);                          \
+        for (uint j = 0; j < SAMPLES_PER_VEC; ++j)                                             \
+            COUNT(binOf(((const SAMPLE_T*)&s)[j], p, edges))                                   \
+    }
+#define HIST16_TAIL(k, COUNT) COUNT(binOf(data[k], p, edges))
+#define HIST16_ARGS                                                                            \
+    __global const SAMPLE_T *data, uint n, BinParams p, __global const float *edges,           \
+        __global uint *hist, uint slice, uint passes, uint perItem, __local uint *lh
+
+__kernel void hist_local16(HIST16_ARGS) {
     SLICE_OF_GROUP()
-    const uint lid = get_local_id(0), lsz = get_local_size(0);
-    const uint nvec = n / SAMPLES_PER_VEC;
-    const uint vecPerRound = (perItem / SAMPLES_PER_VEC) * lsz;
-    const uint rounds = (nvec + vecPerRound - 1) / vecPerRound;
-    __global const uint4* vec = (__global const uint4*)data;
-    for (uint i = lid; i < (here + 1) / 2; i += lsz)
-        lh[i] = 0;
-    for (uint r = walker; r < rounds; r += walkers) {
-        const uint end = min(nvec, (r + 1) * vecPerRound);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint k = r * vecPerRound + lid; k < end; k += lsz) {
-            const VEC_T s = AS_SAMPLES(vec[k]);
-            for (uint j = 0; j < SAMPLES_PER_VEC; ++j)
-                COUNT16(((const SAMPLE_T*)&s)[j])
-        }
-        flush16(lh, here, first, hist);
-    }
-    if (walker == 0) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint k = nvec * SAMPLES_PER_VEC + lid; k < n; k += lsz)
-            COUNT16(data[k])
-        flush16(lh, here, first, hist);
-    }
+    LOCAL16_ROUNDS(HIST16_VECTOR, HIST16_TAIL, PLAIN_BEGIN, PLAIN_COUNT, PLAIN_END)
+}
+
+__kernel void hist_runs16(HIST16_ARGS) {
+    SLICE_OF_GROUP()
+    LOCAL16_ROUNDS(HIST16_VECTOR, HIST16_TAIL, RUN_BEGIN, RUN_COUNT, RUN_END)
 }
 
 // Method 2 of Shams & Kennedy: every work-item its own sub-histogram of the extended space in
@@ -358,30 +425,20 @@ __kernel void joint_local(JOINT_ARGS, __global uint* hist, uint slice, uint pass
     mergeCopies(lh, here, copies, first, hist);
 }
 
-// 16-bit local counters over a slice of the cells, flushed after every round of at most 65,535
-// pairs, as hist_local16.
+// 16-bit local counters over a slice of the cells, in rounds, as hist_local16 and hist_runs16.
+#define JOINT16_VECTOR(k, COUNT) PAIR_VECTOR(k, COUNT(slot))
+#define JOINT16_TAIL(k, COUNT) COUNT(PAIR_SLOT(k))
+
 __kernel void joint_local16(JOINT_ARGS, __global uint* hist, uint slice, uint passes,
                             uint perItem, __local uint* lh) {
     SLICE_OF_GROUP_OF(JOINT_SLOTS)
-    const uint lid = get_local_id(0), lsz = get_local_size(0);
-    const uint nvec = n / SAMPLES_PER_VEC;
-    const uint vecPerRound = (perItem / SAMPLES_PER_VEC) * lsz;
-    const uint rounds = (nvec + vecPerRound - 1) / vecPerRound;
-    for (uint i = lid; i < (here + 1) / 2; i += lsz)
-        lh[i] = 0;
-    for (uint r = walker; r < rounds; r += walkers) {
-        const uint end = min(nvec, (r + 1) * vecPerRound);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint k = r * vecPerRound + lid; k < end; k += lsz)
-            PAIR_VECTOR(k, COUNT16_SLOT(slot))
-        flush16(lh, here, first, hist);
-    }
-    if (walker == 0) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint k = nvec * SAMPLES_PER_VEC + lid; k < n; k += lsz)
-            COUNT16_SLOT(PAIR_SLOT(k))
-        flush16(lh, here, first, hist);
-    }
+    LOCAL16_ROUNDS(JOINT16_VECTOR, JOINT16_TAIL, PLAIN_BEGIN, PLAIN_COUNT, PLAIN_END)
+}
+
+__kernel void joint_runs16(JOINT_ARGS, __global uint* hist, uint slice, uint passes,
+                           uint perItem, __local uint* lh) {
+    SLICE_OF_GROUP_OF(JOINT_SLOTS)
+    LOCAL16_ROUNDS(JOINT16_VECTOR, JOINT16_TAIL, RUN_BEGIN, RUN_COUNT, RUN_END)
 }
 
 // Method 2 for pairs: a row of all the cells per work-item, reduced by reduce_rows.

@@ -242,8 +242,8 @@ void TestExperiments::binsDrawsACurvePerMethod() {
     for (int i = 0; i < plot->legend->itemCount(); ++i)
         if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i)))
             key << item->plottable()->name();
-    QCOMPARE(key, QStringList({"global", "local", "multipass", "local16", "private", "tagged",
-                               "random", "smooth"}));
+    QCOMPARE(key, QStringList({"global", "local", "multipass", "local16", "runs16", "private",
+                               "tagged", "random", "smooth"}));
     // A tooltip at a drawn point names its method and its samples per second.
     QCPGraph* multipass = nullptr;
     for (int i = 0; i < plot->graphCount(); ++i)

@@ -165,7 +165,8 @@ RunPanel::RunPanel(QWidget* parent)
     m_method->setToolTip(
         tr("The large-bin method: auto (the core's pick for the device and bins); global "
            "atomics; local copies; multipass slices of local memory; local16 (16-bit local "
-           "counters, flushed in rounds); private (a "
+           "counters, hot ones spilled after each round); runs16 (local16 adding each run of "
+           "equal bins at once: skewed data); private (a "
            "sub-histogram per work-item); tagged (software atomics, "
            "mismatches reported)"));
 

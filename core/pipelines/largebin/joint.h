@@ -86,7 +86,7 @@ struct JointPoint {
 
 /// The joint methods: every large-bin method, counting cells (and the left-out slot) instead of
 /// bins: global (one atomic per pair), local (copies of all cells: only small tables fit),
-/// multipass (local slices of the cells), local16 (16-bit local counters), private
+/// multipass (local slices of the cells), local16 and runs16 (16-bit local counters), private
 /// (Method 2: a row of cells per work-item, reduced), tagged (Method 1). Auto picks as for a
 /// histogram of as many slots, timing its candidates on the pairs (tuneSlotMethod).
 std::vector<LargeBinMethod> jointMethods();

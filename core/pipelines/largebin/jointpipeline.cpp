@@ -130,7 +130,7 @@ Pipeline jointPipeline() {
             }),
         valueOption<P>("--method", "M",
                        "auto (default: private on a CPU device; else the fastest of multipass, "
-                       "local16 and global timed on the first 64 Mi pairs) | " +
+                       "local16, runs16 and global timed on the first 64 Mi pairs) | " +
                            largeBinMethodNames(" | ") + " | all",
                        [](P& s, const std::string& v) {
                            s.methods =

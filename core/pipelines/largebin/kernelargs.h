@@ -32,7 +32,7 @@ void checkFloatBins(Device& device, SampleType type);
 cl::Buffer edgeBuffer(Device& device, const BinSpec& spec);
 
 /// The counting kernel of a method: `prefix` ("hist" or "joint") + "_global", "_local" (local
-/// and multipass), "_local16", "_private" or "_tagged".
+/// and multipass), "_local16", "_runs16", "_private" or "_tagged".
 std::string slotKernelName(const std::string& prefix, LargeBinMethod method);
 
 /// One counting launch set up as a geometry says: `count` has its inputs up to argument

@@ -29,8 +29,11 @@
 //              left to the driver on a GPU); the slices are counted side by side in one launch,
 //              neighbouring work-groups counting different slices of the same data, so the
 //              data comes from memory about once and from L2 for the other slices
-//   local16    the same with 16-bit local counters (twice the slots per slice), each work-group
-//              flushing them to the global histogram after every 65,535 samples it counts
+//   local16    the same with 16-bit local counters (twice the slots per slice), counted in
+//              rounds of at most 61,440 samples a work-group; after each round the counters
+//              that reached 4,096 go to the global histogram, the rest when the group is done
+//   runs16     local16 where each work-item adds a run of equal slots with one atomic (skewed
+//              data: most samples repeat the one before)
 //   private    Method 2 of Shams & Kennedy: every work-item its own sub-histogram in global
 //              memory (a rows x slots matrix, no conflicts at all), reduced in parallel
 //   tagged     Method 1 of Shams & Kennedy: a software atomic (write the count tagged with the
@@ -156,11 +159,13 @@ LargeHistogram largeHistogramReference(const SamplePlane& plane, const BinSpec& 
 std::string firstHistogramMismatch(const LargeHistogram& reference,
                                    const std::vector<std::uint32_t>& deviceSlots);
 
-enum class LargeBinMethod { Auto, Global, Local, Multipass, Local16, Private, Tagged };
-/// "auto", "global", "local", "multipass", "local16", "private", "tagged"; throws
+enum class LargeBinMethod { Auto, Global, Local, Multipass, Local16, Runs16, Private, Tagged };
+/// "auto", "global", "local", "multipass", "local16", "runs16", "private", "tagged"; throws
 /// UsageError("--method").
 LargeBinMethod parseLargeBinMethod(const std::string& name);
 const char* largeBinMethodName(LargeBinMethod method);
+/// local16 and runs16: 16-bit local counters, counted in rounds.
+bool counts16(LargeBinMethod method);
 std::vector<LargeBinMethod> allLargeBinMethods(); ///< every method but auto
 /// The names of allLargeBinMethods() joined by `separator` (for help texts).
 std::string largeBinMethodNames(const std::string& separator);
@@ -173,10 +178,10 @@ struct LargeBinGeometry {
     std::string why;
     std::size_t workGroupSize = 256, groups = 1;
     std::size_t copies = 1;       ///< local: copies of the slots
-    std::size_t slice = 0;        ///< multipass, local16: slots per launch
+    std::size_t slice = 0;        ///< multipass, local16, runs16: slots per launch
     std::size_t passes = 1;       ///< slices (counted side by side, one launch)
     std::size_t rows = 0;         ///< private, tagged: sub-histogram rows
-    std::size_t perItem = 0;      ///< local16: samples per work-item per round
+    std::size_t perItem = 0;      ///< local16, runs16: samples per work-item per round
     std::string describe() const; ///< "wg 256 x 528 groups, 6 passes of 12288 slots"
 };
 
@@ -201,7 +206,7 @@ LargeBinMethod autoSlotMethod(const DeviceInfo& device, std::size_t slots);
 constexpr int kTuneRepeats = 3;
 
 /// `auto` on the data, as the 256-bin pipeline's autotune: on a device other than a CPU, times
-/// each candidate that fits (multipass and local16 up to 8 slices; global where neither holds
+/// each candidate that fits (multipass, local16 and runs16 up to 8 slices; global where none holds
 /// the slots in one slice) with `timeOnce(geometry, samples)` on the first min(n, 64 Mi) samples
 /// and returns the fastest: skewed or smooth data can turn the ranking of the blind pick
 /// (autoSlotMethod) around. A candidate that throws is passed over (cancellation is rethrown).

@@ -342,7 +342,7 @@ Pipeline largebinPipeline() {
                        [](P& s, const std::string& v) { s.range = parseBinRange(v); }),
         valueOption<P>("--method", "M",
                        "auto (default: private on a CPU device; else the fastest of multipass, "
-                       "local16 and global timed on the first 64 Mi samples) | " +
+                       "local16, runs16 and global timed on the first 64 Mi samples) | " +
                            largeBinMethodNames(" | ") + " | all, or a comma list",
                        [](P& s, const std::string& v) {
                            s.methods = parseNameList<LargeBinMethod>(v, allLargeBinMethods,

@@ -370,6 +370,41 @@ TEST(LargeBinDeviceRun, ManySlicesAreExact) {
     }
 }
 
+// local16's and runs16's counters are 16 bits: hot ones go to the global histogram after each
+// round, the rest at the end. Counters pushed far past 65,535 in every work-group -- one value
+// everywhere, skewed data (90 % one value), runs of one value broken by samples of other slices --
+// stay exact with one slice (PoCL's geometry) and with several (a small GPU's).
+TEST(LargeBinDeviceRun, SixteenBitHotCountersAreSpilledExactly) {
+    Device& device = test::sharedDevice();
+    DeviceInfo small = device.info();
+    small.type = DeviceType::Gpu;
+    small.localMemBytes = 3 * 1024;
+    small.computeUnits = 2;
+    const std::size_t n = 3 * 65536 * 4 + 13;
+    std::vector<std::uint16_t> same(n, 40000), alternating(n);
+    for (std::size_t i = 0; i < n; ++i)
+        alternating[i] = (i / 3) % 2 ? 7 : 65000; // runs of 3, the other value in another slice
+    const SamplePlane planes[] = {u16Plane(same), u16Plane(alternating),
+                                  makeLargeBinData(LargeBinData::Skewed, SampleType::U16, n, 9)};
+    for (const SamplePlane& plane : planes) {
+        const cl::Buffer buffer = uploadPlane(device, plane);
+        for (int bins : {1, 4096, 65536}) {
+            const BinSpec spec = makeBinSpec(plane, bins, std::nullopt);
+            const LargeHistogram ref = largeHistogramReference(plane, spec);
+            for (const DeviceInfo& info : {device.info(), small})
+                for (LargeBinMethod m : {LargeBinMethod::Local16, LargeBinMethod::Runs16}) {
+                    const LargeBinGeometry g = planLargeBinGeometry(info, spec, plane.count(), m);
+                    SCOPED_TRACE(std::string(largeBinMethodName(m)) + ", " + std::to_string(bins) +
+                                 " bins, " + g.describe());
+                    ASSERT_TRUE(g.supported) << g.why;
+                    const LargeBinPoint p =
+                        runLargeBinPoint(device, buffer, plane.count(), spec, ref, g, 1);
+                    EXPECT_EQ(p.status, Status::Verified) << p.detail;
+                }
+        }
+    }
+}
+
 // auto on the data: the candidates that fit a 48 KiB GPU are timed on at most 64 Mi samples and
 // the fastest wins over the blind pick; one that fails is passed over; a CPU device times none.
 TEST(LargeBinAuto, TimesTheCandidatesOnTheDataAndTakesTheFastest) {
@@ -377,7 +412,8 @@ TEST(LargeBinAuto, TimesTheCandidatesOnTheDataAndTakesTheFastest) {
     gpu.type = DeviceType::Gpu;
     gpu.localMemBytes = 48 * 1024;
     gpu.computeUnits = 132;
-    const std::size_t slots = 65539; // 65,536 bins: 6 slices of multipass, 3 of local16
+    gpu.maxWorkGroupSize = 1024;
+    const std::size_t slots = 65539; // 65,536 bins: 6 slices of multipass, 3 of local16/runs16
     ASSERT_EQ(autoSlotMethod(gpu, slots), LargeBinMethod::Local16);
     std::vector<std::pair<LargeBinMethod, std::size_t>> timed;
     std::string how;
@@ -385,16 +421,17 @@ TEST(LargeBinAuto, TimesTheCandidatesOnTheDataAndTakesTheFastest) {
         gpu, SampleType::U16, slots, std::size_t(1) << 30,
         [&](const LargeBinGeometry& g, std::size_t n) {
             timed.emplace_back(g.method, n);
-            return g.method == LargeBinMethod::Multipass ? 1.0 : 2.0; // smooth data, say
+            return g.method == LargeBinMethod::Runs16 ? 1.0 : 2.0; // skewed data, say
         },
         how);
-    EXPECT_EQ(m, LargeBinMethod::Multipass);
-    ASSERT_EQ(timed.size(), 3u); // both fit 8 slices, neither one slice: global is timed too
+    EXPECT_EQ(m, LargeBinMethod::Runs16);
+    ASSERT_EQ(timed.size(), 4u); // all fit 8 slices, none one slice: global is timed too
     EXPECT_EQ(timed[0], std::make_pair(LargeBinMethod::Multipass, std::size_t(1) << 26));
     EXPECT_EQ(timed[1].first, LargeBinMethod::Local16);
-    EXPECT_EQ(timed[2].first, LargeBinMethod::Global);
-    EXPECT_EQ(how, "auto timed on 67108864 samples: multipass 1.000 ms, local16 2.000 ms, "
-                   "global 2.000 ms");
+    EXPECT_EQ(timed[2].first, LargeBinMethod::Runs16);
+    EXPECT_EQ(timed[3].first, LargeBinMethod::Global);
+    EXPECT_EQ(how, "auto timed on 67108864 samples: multipass 2.000 ms, local16 2.000 ms, "
+                   "runs16 1.000 ms, global 2.000 ms");
 
     // 1,024 x 1,024 cells: too many slices for either, so global alone; 4,096 bins: one slice.
     timed.clear();
@@ -418,8 +455,8 @@ TEST(LargeBinAuto, TimesTheCandidatesOnTheDataAndTakesTheFastest) {
                       return 1.0;
                   },
                   how),
-              LargeBinMethod::Local16); // multipass failed and is passed over
-    EXPECT_EQ(timed.size(), 2u);
+              LargeBinMethod::Local16); // multipass failed and is passed over; ties keep the first
+    EXPECT_EQ(timed.size(), 3u);
 
     // Cancellation goes through; a CPU device and an empty input time nothing.
     EXPECT_THROW(tuneSlotMethod(
