@@ -282,7 +282,7 @@ inline void add16(__local uint* lh, uint s, uint count) {
 #define HIST16_VECTOR(k, COUNT)                                                                \
     {                                                                                          \
         const VEC_T s = AS_SAMPLES(((__global const uint4*)data)[k]);                          \
-        for (uint j = 0; j < SAMPLES_PER_VEC; ++j)                                             \
+        _Pragma("unroll") for (uint j = 0; j < SAMPLES_PER_VEC; ++j)                          \
             COUNT(binOf(((const SAMPLE_T*)&s)[j], p, edges))                                   \
     }
 #define HIST16_TAIL(k, COUNT) COUNT(binOf(data[k], p, edges))
@@ -370,7 +370,9 @@ inline uint jointSlot(SAMPLE_T x, SAMPLE_T y, uchar m, const BinParams pa, const
 #endif
 }
 
-// Calls BODY(slot) for each pair of vector k of a and b (SAMPLES_PER_VEC pairs).
+// Calls BODY(slot) for each pair of vector k of a and b (SAMPLES_PER_VEC pairs). The loop is
+// unrolled on request: NVIDIA's compiler left it rolled in joint_runs16, and unrolling made that
+// kernel 1.3x faster on the H100 (2026-11-26; it had unrolled the 1-D loops by itself).
 #define PAIR_VECTOR(k, BODY)                                                                   \
     {                                                                                          \
         const VEC_T sa = AS_SAMPLES(((__global const uint4*)a)[k]);                            \
@@ -378,7 +380,7 @@ inline uint jointSlot(SAMPLE_T x, SAMPLE_T y, uchar m, const BinParams pa, const
         MASK_VEC sm = (MASK_VEC)(1);                                                           \
         if (hasMask)                                                                           \
             sm = MASK_VLOAD(k, mask);                                                          \
-        for (uint j = 0; j < SAMPLES_PER_VEC; ++j) {                                           \
+        _Pragma("unroll") for (uint j = 0; j < SAMPLES_PER_VEC; ++j) {                        \
             const uint slot = jointSlot(((const SAMPLE_T*)&sa)[j], ((const SAMPLE_T*)&sb)[j],  \
                                         ((const uchar*)&sm)[j], pa, pb, ea, eb);               \
             BODY;                                                                              \

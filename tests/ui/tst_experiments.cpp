@@ -225,17 +225,17 @@ void TestExperiments::binsDrawsACurvePerMethod() {
     QSignalSpy ended(panel, &ExperimentPanel::runEnded);
     panel->startRun();
     QVERIFY(ended.wait(kTimeoutMs));
-    // 6 methods x 2 bin counts x 2 distributions; one curve per method and distribution, and
+    // 7 methods x 2 bin counts x 2 distributions; one curve per method and distribution, and
     // a legend that is a key: a colour per method, a marker per distribution.
     ExperimentPlot* plot = panel->plot();
-    QCOMPARE(plot->pointCount(), 24);
+    QCOMPARE(plot->pointCount(), 28);
     for (const histlab::ExperimentPoint& p : panel->result()->points)
         QVERIFY2(p.status == histlab::Status::Verified, p.reason.c_str());
     QStringList curves, key;
     for (int i = 0; i < plot->graphCount(); ++i)
         if (!plot->graph(i)->data()->isEmpty())
             curves << plot->graph(i)->name();
-    QCOMPARE(curves.size(), 12);
+    QCOMPARE(curves.size(), 14);
     QVERIFY2(curves.contains(QStringLiteral("random, multipass")) &&
                  curves.contains(QStringLiteral("smooth, private")),
              qPrintable(curves.join(QLatin1Char('|'))));

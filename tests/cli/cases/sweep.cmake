@@ -48,12 +48,13 @@ cli_test(sweep_json_missing_folder EXIT 3 EXPECT --stderr "--json|nosuchfolder"
 # 64 KiB of 16-bit samples, one timed run, two bin counts: the experiment, not the figures.
 set(binsSmall --size 0.0625 --repeat 1)
 cli_test(sweep_bins EXIT 0
-         EXPECT --stdout "^sweep bins, 0 MiB per input, 12 points [(]12 ran[)]"
+         EXPECT --stdout "^sweep bins, 0 MiB per input, 14 points [(]14 ran[)]"
                 --stdout "^  random local16 bins=65536: .* GB/s, .* G samples/s, .* % of read-only, verified"
                 --stderr "^[[]1[]] random global bins=256: .* GB/s, .* G samples/s, .* % of read-only, verified"
-                --stderr "^[[]12[]] random tagged bins=65536: "
+                --stdout "^  random runs16 bins=65536: .* GB/s, .* G samples/s, .* % of read-only, verified"
+                --stderr "^[[]14[]] random tagged bins=65536: "
                 --check "${check} json @W@/b.json --nonempty points --nonempty ceilings --key histlab_experiment=1"
-                --check "${check} sweepcsv @W@/b.csv --rows 12 --columns method,bins,gbps,gsamples_per_s,percent_of_ceiling --filled gsamples_per_s"
+                --check "${check} sweepcsv @W@/b.csv --rows 14 --columns method,bins,gbps,gsamples_per_s,percent_of_ceiling --filled gsamples_per_s"
          ARGS sweep bins --dist random --bins 65536,256 ${binsSmall} --json @W@/b.json --csv @W@/b.csv)
 cli_test(sweep_bins_image EXIT 0
          EXPECT --stdout "^  image multipass bins=257: .*, verified"
