@@ -178,39 +178,30 @@ __kernel void hist_local(__global const SAMPLE_T* data, uint n, BinParams p,
 // and after each round moves every counter that reached LOCAL16_KEEP to the global histogram
 // (spill16): each round starts with every counter below LOCAL16_KEEP and adds at most
 // 65,536 - LOCAL16_KEEP to any one, so none wraps. Only hot counters cost a global atomic while
-// counting; the rest are added once, when the work-group is done (flush16). Walker w takes the
+// counting; the rest are added once, when the work-group is done. Walker w takes the
 // rounds w, w + walkers, ... of whole vectors; walker 0 also the tail after the last whole vector.
-#define HOT16(w) ((w) & (0xFFFFu & ~(LOCAL16_KEEP - 1u)) * 0x10001u)
-
-inline void spill16(__local uint* lh, uint here, uint first, __global uint* hist) {
+// Moves every counter that reached `keep` to the global histogram and clears it: after a round
+// with LOCAL16_KEEP (hot counters only), at the end with 1 (every non-zero counter). `keep` is a
+// power of two.
+inline void spill16(__local uint* lh, uint here, uint first, __global uint* hist, uint keep) {
+    const uint hot = (0xFFFFu & ~(keep - 1u)) * 0x10001u; // a half at or above keep
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = get_local_id(0); i < (here + 1) / 2; i += get_local_size(0)) {
         const uint w = lh[i];
-        if (HOT16(w)) {
-            uint keep = w;
-            if ((w & 0xFFFFu) >= LOCAL16_KEEP) {
+        if (w & hot) {
+            uint left = w;
+            if ((w & 0xFFFFu) >= keep) {
                 atomic_add(&hist[first + 2 * i], w & 0xFFFFu);
-                keep &= 0xFFFF0000u;
+                left &= 0xFFFF0000u;
             }
-            if ((w >> 16) >= LOCAL16_KEEP) {
+            if ((w >> 16) >= keep) {
                 atomic_add(&hist[first + 2 * i + 1], w >> 16);
-                keep &= 0xFFFFu;
+                left &= 0xFFFFu;
             }
-            lh[i] = keep;
+            lh[i] = left;
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-}
-
-inline void flush16(__local uint* lh, uint here, uint first, __global uint* hist) {
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint i = get_local_id(0); i < (here + 1) / 2; i += get_local_size(0)) {
-        const uint w = lh[i];
-        if (w & 0xFFFFu)
-            atomic_add(&hist[first + 2 * i], w & 0xFFFFu);
-        if (w >> 16)
-            atomic_add(&hist[first + 2 * i + 1], w >> 16);
-    }
 }
 
 // `count` more of slot s (of this group's slice) in the 16-bit counters.
@@ -269,14 +260,14 @@ inline void add16(__local uint* lh, uint s, uint count) {
             for (uint k = r * vecPerRound + lid; k < end; k += lsz)                            \
                 COUNT_VECTOR(k, COUNT);                                                        \
             END                                                                                \
-            spill16(lh, here, first, hist);                                                    \
+            spill16(lh, here, first, hist, LOCAL16_KEEP);                                      \
         }                                                                                      \
         if (walker == 0) {                                                                     \
             for (uint k = nvec * SAMPLES_PER_VEC + lid; k < n; k += lsz)                       \
                 COUNT_TAIL(k, COUNT);                                                          \
             END                                                                                \
         }                                                                                      \
-        flush16(lh, here, first, hist);                                                        \
+        spill16(lh, here, first, hist, 1u);                                                    \
     }
 
 #define HIST16_VECTOR(k, COUNT)                                                                \

@@ -25,7 +25,7 @@ namespace {
 
 constexpr std::size_t kRowBudgetBytes = std::size_t(256) << 20; // private/tagged matrices
 constexpr std::uint32_t kTaggedMaxCount = (1u << 27) - 1;
-constexpr std::size_t kMaxAutoSlices = 8; // auto: local16 up to this many slices, then global
+constexpr std::size_t kMaxAutoSlices = 8; // auto: 16-bit counters up to this many slices
 constexpr std::size_t kTuneSamples = std::size_t(1) << 26; // auto times its candidates on these
 // local16: a counter that reached this after a round goes to the global histogram; a round is at
 // most 65,536 - kLocal16Keep samples, so no 16-bit counter wraps (kernels/largebin.cl).
@@ -591,7 +591,8 @@ LargeBinGeometry planSlotGeometry(const DeviceInfo& device, SampleType type, std
         g.perItem = (65536 - kLocal16Keep) / g.workGroupSize / perVec * perVec;
         if (g.perItem == 0)
             return unsupported("a work-group of " + std::to_string(g.workGroupSize) +
-                               " items cannot count a whole vector each within 65,535 samples");
+                               " items cannot count a whole vector each within a round of " +
+                               std::to_string(65536 - kLocal16Keep) + " samples");
         break;
     }
     case LargeBinMethod::Private:
