@@ -3,8 +3,7 @@
 // samples below the range, above it, and NaN (never binned).
 //
 // Build options:
-//   SAMPLE_T, VEC_T, SAMPLE_BYTES  uchar, uchar16, 1 / ushort, ushort8, 2 / float, float4, 4:
-//              a sample, the samples of one uint4 read, and a sample's bytes
+//   SAMPLE_T, SAMPLE_BYTES  uchar, 1 / ushort, 2 / float, 4: a sample and its bytes
 //   IS_FLOAT   1 for float samples: bins from the float rule below, with the edge table
 //   BIN_SHIFT  integer samples whose bin width (hi - lo) / bins is 2^BIN_SHIFT: a shift;
 //   SPAN_SHIFT else, when hi - lo is 2^SPAN_SHIFT: (v - lo) * bins >> SPAN_SHIFT;
@@ -87,22 +86,28 @@ inline uint binOf(SAMPLE_T x, const BinParams p, __global const float* edges) {
 // Calls BODY(x) for every sample this work-item owns: whole uint4 vectors strided by the global
 // size (coalesced), then the tail after the last whole vector, one sample per work-item.
 #define SAMPLES_PER_VEC (16u / SAMPLE_BYTES)
+// READ_WORDS(w, data, k) reads uint4 vector k of `data` as four words w[4]; SAMPLE_OF(w, j)
+// takes its sample j out with a shift. NVIDIA's compiler did worse with the same read viewed as a
+// uchar16 indexed like an array: 58 registers against 26 in joint_runs16, which ran 1.49x slower
+// on smooth 8-bit pairs (H200, 2026-11-26).
+#define READ_WORDS(name, data, k)                                                              \
+    const uint4 name##Vec = ((__global const uint4*)(data))[k];                                \
+    const uint name[4] = {name##Vec.x, name##Vec.y, name##Vec.z, name##Vec.w};
 #if IS_FLOAT
-#define AS_SAMPLES(v) as_float4(v)
+#define SAMPLE_OF(w, j) as_float((w)[(j)])
 #elif SAMPLE_BYTES == 2
-#define AS_SAMPLES(v) as_ushort8(v)
+#define SAMPLE_OF(w, j) ((ushort)((w)[(j) / 2] >> (16 * ((j) % 2))))
 #else
-#define AS_SAMPLES(v) as_uchar16(v)
+#define SAMPLE_OF(w, j) ((uchar)((w)[(j) / 4] >> (8 * ((j) % 4))))
 #endif
 
 #define FOR_EACH_SAMPLE(data, n, first, stride, BODY)                                         \
     {                                                                                          \
         const uint nvec = (n) / SAMPLES_PER_VEC;                                               \
-        __global const uint4* vec = (__global const uint4*)(data);                             \
         for (uint k = (first); k < nvec; k += (stride)) {                                      \
-            const VEC_T s = AS_SAMPLES(vec[k]);                                                \
-            for (uint j = 0; j < SAMPLES_PER_VEC; ++j) {                                       \
-                const SAMPLE_T x = ((const SAMPLE_T*)&s)[j];                                   \
+            READ_WORDS(w, data, k)                                                             \
+            _Pragma("unroll") for (uint j = 0; j < SAMPLES_PER_VEC; ++j) {                    \
+                const SAMPLE_T x = SAMPLE_OF(w, j);                                            \
                 BODY;                                                                          \
             }                                                                                  \
         }                                                                                      \
@@ -272,9 +277,9 @@ inline void add16(__local uint* lh, uint s, uint count) {
 
 #define HIST16_VECTOR(k, COUNT)                                                                \
     {                                                                                          \
-        const VEC_T s = AS_SAMPLES(((__global const uint4*)data)[k]);                          \
+        READ_WORDS(w, data, k)                                                                 \
         _Pragma("unroll") for (uint j = 0; j < SAMPLES_PER_VEC; ++j)                          \
-            COUNT(binOf(((const SAMPLE_T*)&s)[j], p, edges))                                   \
+            COUNT(binOf(SAMPLE_OF(w, j), p, edges))                                            \
     }
 #define HIST16_TAIL(k, COUNT) COUNT(binOf(data[k], p, edges))
 #define HIST16_ARGS                                                                            \
@@ -337,18 +342,26 @@ __kernel void reduce_rows(__global const uint* rows, uint nrows, uint slots, uin
     hist[s] = sum;
 }
 
-// Joint histograms of two planes a and b (n samples each) and an optional mask (one byte per
-// pair, non-zero = counted; hasMask 0: every pair): a pair counts in cell i * pb.bins + j when
-// a's value is in bin i and b's in bin j, else in the one "left out" slot after the cells.
+// Joint histograms of two planes a and b (n samples each) and, built with JOINT_MASK, a mask
+// (one byte per pair, non-zero = counted; without it every pair counts and `mask` is not read):
+// a pair counts in cell i * pb.bins + j when a's value is in bin i and b's in bin j, else in the
+// one "left out" slot after the cells. The mask is a build option rather than an argument so
+// that the unmasked count carries no mask at all: as an argument it cost joint_runs16 10 % on
+// the H200 (2026-11-26).
+#if JOINT_MASK
 #if SAMPLE_BYTES == 1
-#define MASK_VLOAD(k, m) vload16((k), (m))
-#define MASK_VEC uchar16
+#define MASK_READ(k) const uchar16 sm = vload16((k), mask);
 #elif SAMPLE_BYTES == 2
-#define MASK_VLOAD(k, m) vload8((k), (m))
-#define MASK_VEC uchar8
+#define MASK_READ(k) const uchar8 sm = vload8((k), mask);
 #else
-#define MASK_VLOAD(k, m) vload4((k), (m))
-#define MASK_VEC uchar4
+#define MASK_READ(k) const uchar4 sm = vload4((k), mask);
+#endif
+#define MASK_AT(j) (((const uchar*)&sm)[j])
+#define MASK_OF_PAIR(k) mask[k]
+#else
+#define MASK_READ(k)
+#define MASK_AT(j) 1
+#define MASK_OF_PAIR(k) 1
 #endif
 
 inline uint jointSlot(SAMPLE_T x, SAMPLE_T y, uchar m, const BinParams pa, const BinParams pb,
@@ -366,19 +379,17 @@ inline uint jointSlot(SAMPLE_T x, SAMPLE_T y, uchar m, const BinParams pa, const
 // kernel 1.3x faster on the H100 (2026-11-26; it had unrolled the 1-D loops by itself).
 #define PAIR_VECTOR(k, BODY)                                                                   \
     {                                                                                          \
-        const VEC_T sa = AS_SAMPLES(((__global const uint4*)a)[k]);                            \
-        const VEC_T sb = AS_SAMPLES(((__global const uint4*)b)[k]);                            \
-        MASK_VEC sm = (MASK_VEC)(1);                                                           \
-        if (hasMask)                                                                           \
-            sm = MASK_VLOAD(k, mask);                                                          \
+        READ_WORDS(wa, a, k)                                                                   \
+        READ_WORDS(wb, b, k)                                                                   \
+        MASK_READ(k)                                                                           \
         _Pragma("unroll") for (uint j = 0; j < SAMPLES_PER_VEC; ++j) {                        \
-            const uint slot = jointSlot(((const SAMPLE_T*)&sa)[j], ((const SAMPLE_T*)&sb)[j],  \
-                                        ((const uchar*)&sm)[j], pa, pb, ea, eb);               \
+            const uint slot =                                                                  \
+                jointSlot(SAMPLE_OF(wa, j), SAMPLE_OF(wb, j), MASK_AT(j), pa, pb, ea, eb);     \
             BODY;                                                                              \
         }                                                                                      \
     }
 // The slot of the pair k after the last whole vector.
-#define PAIR_SLOT(k) jointSlot(a[k], b[k], hasMask ? mask[k] : 1, pa, pb, ea, eb)
+#define PAIR_SLOT(k) jointSlot(a[k], b[k], MASK_OF_PAIR(k), pa, pb, ea, eb)
 
 // Calls BODY(slot) for every pair this work-item owns, as FOR_EACH_SAMPLE.
 #define FOR_EACH_PAIR(first, stride, BODY)                                                     \
@@ -394,7 +405,7 @@ inline uint jointSlot(SAMPLE_T x, SAMPLE_T y, uchar m, const BinParams pa, const
 
 #define JOINT_ARGS                                                                             \
     __global const SAMPLE_T *a, __global const SAMPLE_T *b, __global const uchar *mask,        \
-        uint hasMask, uint n, BinParams pa, BinParams pb, __global const float *ea,            \
+        uint n, BinParams pa, BinParams pb, __global const float *ea,            \
         __global const float *eb
 #define JOINT_SLOTS (pa.bins * pb.bins + 1)
 

@@ -1,41 +1,18 @@
 // The peer of histlab-cli largebin on NVIDIA GPUs: CUB's DeviceHistogram::HistogramEven on
 // 16-bit samples, bins 256 ... 65,536 over [0, 65536), random / skewed / smooth data made on the
-// device with the same shapes as HistLab's synthetic data (not the same samples). Timed with CUDA
+// host by HistLab's generator (peer_common.h). Timed with CUDA
 // events: one warm-up, then 10 runs, median and min. Each result is checked against a histogram
 // counted on the host. Prints CSV: peer,data,bins,samples,median_ms,min_ms,gsamples_per_s,gbps,ok
 // Built on the GPU machine by scripts/gpu-largebin.sh: nvcc -O3 -std=c++17 -arch=native.
+#include "peer_common.h"
+
 #include <cub/cub.cuh>
-
-#include <algorithm>
-#include <cmath>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <string>
-#include <vector>
-
-#define CHECK(call)                                                                           \
-    do {                                                                                      \
-        cudaError_t e = (call);                                                               \
-        if (e != cudaSuccess) {                                                               \
-            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e));                   \
-            std::exit(1);                                                                     \
-        }                                                                                     \
-    } while (0)
 
 static std::vector<std::uint16_t> makeData(const std::string& kind, std::size_t n) {
     std::vector<std::uint16_t> v(n);
-    std::uint64_t s = 0x9E3779B97F4A7C15ull;
-    for (std::size_t i = 0; i < n; ++i) {
-        s ^= s << 13, s ^= s >> 7, s ^= s << 17; // xorshift64
-        const double u = double(s >> 11) * 0x1.0p-53;
-        double x = u;
-        if (kind == "skewed" && (s & 0xFF) < 230)
-            x = 0.4;
-        else if (kind == "smooth")
-            x = std::fmod(0.5 + 0.45 * std::sin(double(i) * 1e-6) + 0.002 * (u - 0.5) + 1.0, 1.0);
-        v[i] = std::uint16_t(std::min(x * 65536.0, 65535.0));
-    }
+    std::mt19937_64 rng(1);
+    for (std::size_t i = 0; i < n; ++i)
+        v[i] = std::uint16_t(std::min(syntheticValue(kind, i, rng) * 65536.0, 65535.0));
     return v;
 }
 
@@ -55,21 +32,10 @@ int main(int argc, char** argv) {
             CHECK(cub::DeviceHistogram::HistogramEven(temp, tempBytes, d_in, d_hist, bins + 1, 0,
                                                       65536, (long long)n));
             CHECK(cudaMalloc(&temp, tempBytes));
-            cudaEvent_t a, b;
-            cudaEventCreate(&a);
-            cudaEventCreate(&b);
-            std::vector<float> ms;
-            for (int r = 0; r < 11; ++r) {
-                cudaEventRecord(a);
+            const PeerTiming t = timeOnDevice([&] {
                 CHECK(cub::DeviceHistogram::HistogramEven(temp, tempBytes, d_in, d_hist, bins + 1,
                                                           0, 65536, (long long)n));
-                cudaEventRecord(b);
-                cudaEventSynchronize(b);
-                float t;
-                cudaEventElapsedTime(&t, a, b);
-                if (r > 0)
-                    ms.push_back(t);
-            }
+            });
             std::vector<int> got(bins);
             CHECK(cudaMemcpy(got.data(), d_hist, bins * sizeof(int), cudaMemcpyDeviceToHost));
             std::vector<long long> want(bins, 0);
@@ -78,9 +44,8 @@ int main(int argc, char** argv) {
             bool ok = true;
             for (int i = 0; i < bins; ++i)
                 ok = ok && (long long)got[i] == want[i];
-            std::sort(ms.begin(), ms.end());
-            const double med = (ms[4] + ms[5]) / 2;
-            std::printf("cub,%s,%d,%zu,%.4f,%.4f,%.2f,%.2f,%s\n", kind.c_str(), bins, n, med, ms[0],
+            const double med = t.medianMs;
+            std::printf("cub,%s,%d,%zu,%.4f,%.4f,%.2f,%.2f,%s\n", kind.c_str(), bins, n, med, t.minMs,
                         double(n) / (med * 1e6), double(n) * 2 / (med * 1e6), ok ? "yes" : "NO");
             cudaFree(temp);
             cudaFree(d_hist);

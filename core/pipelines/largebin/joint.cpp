@@ -155,7 +155,7 @@ template <typename... Args> void setKernelArgs(cl::Kernel& kernel, const Args&..
     (kernel.setArg(index++, args), ...);
 }
 
-/// The count kernel of `method` for two planes (and a mask), its inputs set: arguments 0 ... 8
+/// The count kernel of `method` for two planes (and a mask), its inputs set: arguments 0 ... 7
 /// (kernels/largebin.cl: JOINT_ARGS); the program built for the specs.
 struct JointKernel {
     std::string buildOptions;
@@ -169,7 +169,7 @@ JointKernel jointKernel(Device& device, const cl::Buffer& a, const cl::Buffer& b
                         LargeBinMethod method) {
     checkFloatBins(device, spec.a.type);
     JointKernel j;
-    j.buildOptions = largeBinBuildOptions({spec.a, spec.b});
+    j.buildOptions = largeBinBuildOptions({spec.a, spec.b}, mask != nullptr);
     j.program = device.program("largebin", j.buildOptions);
     const LargeBinKernelParams pa = largeBinKernelParams(spec.a), pb = largeBinKernelParams(spec.b);
     j.ea = edgeBuffer(device, spec.a);
@@ -177,17 +177,16 @@ JointKernel jointKernel(Device& device, const cl::Buffer& a, const cl::Buffer& b
     j.count = cl::Kernel(j.program, slotKernelName("joint", method).c_str());
     j.count.setArg(0, a);
     j.count.setArg(1, b);
-    j.count.setArg(2, mask ? *mask : a); // not read without a mask
-    j.count.setArg(3, cl_uint(mask ? 1 : 0));
-    j.count.setArg(4, cl_uint(n));
-    j.count.setArg(5, sizeof(pa), &pa);
-    j.count.setArg(6, sizeof(pb), &pb);
-    j.count.setArg(7, j.ea);
-    j.count.setArg(8, j.eb);
+    j.count.setArg(2, mask ? *mask : a); // not read without a mask (built without JOINT_MASK)
+    j.count.setArg(3, cl_uint(n));
+    j.count.setArg(4, sizeof(pa), &pa);
+    j.count.setArg(5, sizeof(pb), &pb);
+    j.count.setArg(6, j.ea);
+    j.count.setArg(7, j.eb);
     return j;
 }
 
-constexpr cl_uint kJointHistArg = 9;
+constexpr cl_uint kJointHistArg = 8;
 
 /// The method `method` resolves to on the device (auto: tuneSlotMethod, each candidate timed on
 /// the pairs) and its geometry for the cells and the left-out slot; `status` and `detail` say so

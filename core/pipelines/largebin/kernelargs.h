@@ -21,8 +21,9 @@ static_assert(sizeof(LargeBinKernelParams) == 48);
 LargeBinKernelParams largeBinKernelParams(const BinSpec& spec);
 
 /// The build options for `specs` (of one sample type): the type's macros, the division option
-/// for floats, and BIN_SHIFT / SPAN_SHIFT where every spec allows the same one.
-std::string largeBinBuildOptions(const std::vector<BinSpec>& specs);
+/// for floats, BIN_SHIFT / SPAN_SHIFT where every spec allows the same one, and JOINT_MASK for a
+/// joint count that reads a mask.
+std::string largeBinBuildOptions(const std::vector<BinSpec>& specs, bool jointMask = false);
 
 /// Throws UnsupportedError when float samples are asked of a device that cannot divide
 /// correctly rounded (NumPy's rule needs it).

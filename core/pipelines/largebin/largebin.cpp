@@ -659,23 +659,25 @@ LargeBinKernelParams largeBinKernelParams(const BinSpec& spec) {
     return p;
 }
 
-std::string largeBinBuildOptions(const std::vector<BinSpec>& specs) {
+std::string largeBinBuildOptions(const std::vector<BinSpec>& specs, bool jointMask) {
     const SampleType type = specs.front().type;
     BuildOptions o;
     switch (type) {
     case SampleType::U8:
-        o.defineText("SAMPLE_T", "uchar").defineText("VEC_T", "uchar16");
+        o.defineText("SAMPLE_T", "uchar");
         break;
     case SampleType::U16:
-        o.defineText("SAMPLE_T", "ushort").defineText("VEC_T", "ushort8");
+        o.defineText("SAMPLE_T", "ushort");
         break;
     case SampleType::F32:
-        o.defineText("SAMPLE_T", "float").defineText("VEC_T", "float4");
+        o.defineText("SAMPLE_T", "float");
         break;
     }
     o.define("SAMPLE_BYTES", int(sampleBytes(type)));
     o.define("IS_FLOAT", !isInteger(type));
     o.define("LOCAL16_KEEP", int(kLocal16Keep));
+    if (jointMask)
+        o.define("JOINT_MASK", 1);
     if (!isInteger(type)) {
         o.flag("-cl-fp32-correctly-rounded-divide-sqrt"); // the guess divides as NumPy does
         return o.text();
