@@ -105,9 +105,28 @@ int main(int argc, char** argv) {
 
     std::vector<std::pair<CLI::App*, std::unique_ptr<Command>>> commands;
     std::string names;
+    // A pipeline named "GROUP ACTION" ("bow bench") is the subcommand ACTION of the command
+    // GROUP, which needs one of its actions.
+    auto parentOf = [&](const std::string& name) -> std::pair<CLI::App*, std::string> {
+        const std::size_t space = name.find(' ');
+        if (space == std::string::npos)
+            return {&app, name};
+        const std::string group = name.substr(0, space);
+        CLI::App* parent = nullptr;
+        try {
+            parent = app.get_subcommand(group);
+        } catch (const CLI::OptionNotFound&) {
+            parent = app.add_subcommand(group, group + "'s commands (histlab-cli " + group +
+                                                   " COMMAND --help for each)");
+            parent->require_subcommand(1);
+            parent->footer(kExitCodes);
+        }
+        return {parent, name.substr(space + 1)};
+    };
     auto add = [&](const std::string& name, const std::string& summary,
                    std::unique_ptr<Command> command) {
-        CLI::App* sub = app.add_subcommand(name, summary);
+        const auto [parent, leaf] = parentOf(name);
+        CLI::App* sub = parent->add_subcommand(leaf, summary);
         sub->footer(kExitCodes);
         command->setup(*sub);
         commands.emplace_back(sub, std::move(command));
@@ -125,10 +144,13 @@ int main(int argc, char** argv) {
                                           kExitCodes);
         }
     // Help in lines a terminal shows whole (CLI11 indents the lines that follow the first).
-    for (CLI::App* sub : app.get_subcommands({})) {
+    for (auto& entry : commands) {
+        CLI::App* sub = entry.first;
         sub->description(wrapped(sub->get_description()));
         for (CLI::Option* o : sub->get_options())
             o->description(wrapped(o->get_description()));
+        if (CLI::App* parent = sub->get_parent(); parent != &app)
+            parent->description(wrapped(parent->get_description()));
     }
     try {
         app.parse(argc, argv);
@@ -137,7 +159,17 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "histlab-cli: " << describe(e, names) << '\n';
+        std::string message = describe(e, names);
+        for (CLI::App* group : app.get_subcommands({}))
+            if (group->parsed() && group->get_require_subcommand_min() > 0 &&
+                group->get_subcommands().empty()) {
+                std::string actions;
+                for (CLI::App* action : group->get_subcommands({}))
+                    actions += (actions.empty() ? "" : ", ") + action->get_name();
+                message = group->get_name() + ": needs a command, one of " + actions +
+                          " (see histlab-cli " + group->get_name() + " --help)";
+            }
+        std::cerr << "histlab-cli: " << message << '\n';
         return Usage;
     }
     if (verbose)

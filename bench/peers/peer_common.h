@@ -13,13 +13,13 @@
 #include <string>
 #include <vector>
 
-#define CHECK(call)                                                                           \
-    do {                                                                                      \
-        cudaError_t e = (call);                                                               \
-        if (e != cudaSuccess) {                                                               \
-            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e));                   \
-            std::exit(1);                                                                     \
-        }                                                                                     \
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        cudaError_t e = (call);                                                                    \
+        if (e != cudaSuccess) {                                                                    \
+            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e));                        \
+            std::exit(1);                                                                          \
+        }                                                                                          \
     } while (0)
 
 // The next [0, 1) value of HistLab's synthetic data of shape `kind` (random, skewed: 90 % one

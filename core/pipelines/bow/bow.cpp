@@ -1,0 +1,371 @@
+#include "pipelines/bow/bow.h"
+
+#include "runtime/buildoptions.h"
+#include "runtime/errors.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <thread>
+
+namespace histlab {
+
+namespace {
+
+// The label bit a kernel sets where its float distances cannot call the order (kernels/bow.cl).
+constexpr std::uint32_t kAmbiguous = 0x80000000u;
+
+struct KernelEntry {
+    BowKernel kernel;
+    const char* name;
+};
+constexpr KernelEntry kKernels[] = {{BowKernel::Gpu1, "gpu1"}, {BowKernel::Gpu2, "gpu2"},
+                                    {BowKernel::Gpu3, "gpu3"}, {BowKernel::Gpu4, "gpu4"},
+                                    {BowKernel::Gpu5, "gpu5"}, {BowKernel::Tiled, "tiled"}};
+
+bool usesFloat4(BowKernel kernel) {
+    return kernel != BowKernel::Gpu1 && kernel != BowKernel::Gpu2;
+}
+
+/// The largest power of two <= limit (at least 1).
+std::size_t powerOfTwoAtMost(std::size_t limit) {
+    std::size_t p = 1;
+    while (p * 2 <= limit)
+        p *= 2;
+    return p;
+}
+
+BowGeometry unsupported(BowGeometry g, std::string why) {
+    g.supported = false;
+    g.why = std::move(why);
+    return g;
+}
+
+std::string bowBuildOptions(const BowGeometry& g, std::size_t k, std::size_t dim) {
+    BuildOptions o;
+    o.define("BOW_KERNEL", int(g.kernel) + 1);
+    o.define("DIM", (long long)dim);
+    o.define("WG", (long long)g.workGroupSize);
+    if (g.kernel == BowKernel::Tiled) {
+        o.define("ROWS", (long long)g.rows);
+        o.define("TILE", (long long)g.tile);
+        o.define("LOCAL_HIST", g.localHistogram);
+        o.define("LOCAL_HIST_K", (long long)(g.localHistogram ? k : 1));
+    }
+    return o.text();
+}
+
+/// The descriptors in the layout `kernel` reads: descriptor-major (GPU1), feature-major (GPU2),
+/// or feature-major in float4s (the rest: features 4q ... 4q + 3 of descriptor i at float4
+/// q * n + i).
+std::vector<float> deviceLayout(const Descriptors& d, BowKernel kernel) {
+    if (kernel == BowKernel::Gpu1)
+        return d.values;
+    std::vector<float> out(d.values.size());
+    const std::size_t n = d.count, dim = d.dim;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t f = 0; f < dim; ++f) {
+            const std::size_t at =
+                kernel == BowKernel::Gpu2 ? f * n + i : ((f / 4) * n + i) * 4 + f % 4;
+            out[at] = d.values[i * dim + f];
+        }
+    return out;
+}
+
+std::string firstMismatch(const Assignment& got, const Assignment& want) {
+    for (std::size_t i = 0; i < want.labels.size(); ++i)
+        if (got.labels[i] != want.labels[i])
+            return "descriptor " + std::to_string(i) + ": centroid " +
+                   std::to_string(got.labels[i]) + ", reference " + std::to_string(want.labels[i]);
+    for (std::size_t c = 0; c < want.histogram.size(); ++c)
+        if (got.histogram[c] != want.histogram[c])
+            return "bin " + std::to_string(c) + ": " + std::to_string(got.histogram[c]) +
+                   ", reference " + std::to_string(want.histogram[c]);
+    return {};
+}
+
+} // namespace
+
+const std::vector<BowKernel>& allBowKernels() {
+    static const std::vector<BowKernel> all = [] {
+        std::vector<BowKernel> v;
+        for (const KernelEntry& e : kKernels)
+            v.push_back(e.kernel);
+        return v;
+    }();
+    return all;
+}
+
+const char* bowKernelName(BowKernel kernel) {
+    for (const KernelEntry& e : kKernels)
+        if (e.kernel == kernel)
+            return e.name;
+    return "?";
+}
+
+BowKernel parseBowKernel(const std::string& name) {
+    for (const KernelEntry& e : kKernels)
+        if (name == e.name)
+            return e.kernel;
+    throw UsageError("--kernel",
+                     "'" + name + "' is not one of gpu1, gpu2, gpu3, gpu4, gpu5, tiled");
+}
+
+std::uint32_t nearestCentroid(const float* x, const Codebook& codebook) {
+    std::uint32_t best = 0;
+    double bestDistance = std::numeric_limits<double>::infinity();
+    for (std::size_t c = 0; c < codebook.k; ++c) {
+        const float* centre = codebook.values.data() + c * codebook.dim;
+        double d = 0;
+        for (std::size_t f = 0; f < codebook.dim; ++f) {
+            const double t = double(x[f]) - double(centre[f]);
+            d += t * t;
+        }
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = std::uint32_t(c);
+        }
+    }
+    return best;
+}
+
+Assignment assignReference(const Descriptors& descriptors, const Codebook& codebook) {
+    Assignment a;
+    a.labels.resize(descriptors.count);
+    a.histogram.assign(codebook.k, 0);
+    // Every core takes a contiguous share of the descriptors: 2 M descriptors against 1,024
+    // centroids of 64 floats are 10^11 operations in double precision.
+    const std::size_t threads = std::clamp<std::size_t>(
+        std::thread::hardware_concurrency(), 1, std::max<std::size_t>(1, descriptors.count / 1024));
+    std::vector<std::thread> pool;
+    for (std::size_t t = 0; t < threads; ++t)
+        pool.emplace_back([&, t] {
+            const std::size_t lo = descriptors.count * t / threads,
+                              hi = descriptors.count * (t + 1) / threads;
+            for (std::size_t i = lo; i < hi; ++i)
+                a.labels[i] =
+                    nearestCentroid(descriptors.values.data() + i * descriptors.dim, codebook);
+        });
+    for (std::thread& t : pool)
+        t.join();
+    for (std::uint32_t label : a.labels)
+        ++a.histogram[label];
+    return a;
+}
+
+namespace {
+
+/// `count` points of `dim` floats around `centres` random centres in [0, 1)^dim (spread 0.05).
+std::vector<float> clusteredPoints(std::size_t count, std::size_t dim, std::size_t centres,
+                                   std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    std::normal_distribution<float> spread(0.0f, 0.05f);
+    std::vector<float> centre(centres * dim);
+    for (float& v : centre)
+        v = unit(rng);
+    std::vector<float> out(count * dim);
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::size_t c = rng() % centres;
+        for (std::size_t f = 0; f < dim; ++f)
+            out[i * dim + f] = centre[c * dim + f] + spread(rng);
+    }
+    return out;
+}
+
+// Both synthetic sets gather around the same 64 centres (the seed's first draws), so the
+// descriptors fall near the codebook's centroids as real features fall near their words.
+constexpr std::size_t kSyntheticCentres = 64;
+
+} // namespace
+
+Descriptors makeSyntheticDescriptors(std::size_t count, std::size_t dim, std::uint64_t seed) {
+    Descriptors d;
+    d.count = count;
+    d.dim = dim;
+    d.values = clusteredPoints(count, dim, kSyntheticCentres, seed);
+    return d;
+}
+
+Codebook makeSyntheticCodebook(std::size_t k, std::size_t dim, std::uint64_t seed) {
+    Codebook c;
+    c.k = k;
+    c.dim = dim;
+    c.values = clusteredPoints(k, dim, kSyntheticCentres, seed);
+    return c;
+}
+
+std::string BowGeometry::describe() const {
+    if (!supported)
+        return "-";
+    std::ostringstream s;
+    s << "wg " << workGroupSize << " x " << groups << " groups";
+    if (kernel == BowKernel::Tiled)
+        s << ", " << rows << (rows == 1 ? " row" : " rows") << ", tiles of " << tile
+          << " centroids, " << (localHistogram ? "local" : "global") << " histogram";
+    return s.str();
+}
+
+BowGeometry planBowKernel(const DeviceInfo& device, BowKernel kernel, std::size_t count,
+                          std::size_t k, std::size_t dim) {
+    BowGeometry g;
+    g.kernel = kernel;
+    if (dim == 0 || dim > kBowMaxDim)
+        return unsupported(g, "descriptors of " + std::to_string(dim) +
+                                  " floats: the kernels are built for 1 to " +
+                                  std::to_string(kBowMaxDim));
+    if (k == 0 || k >= kAmbiguous)
+        return unsupported(g, "a codebook of " + std::to_string(k) + " centroids");
+    if (count >= kAmbiguous)
+        return unsupported(g, std::to_string(count) + " descriptors: at most 2^31 - 1 a launch");
+    if (usesFloat4(kernel) && dim % 4 != 0)
+        return unsupported(g, "descriptors of " + std::to_string(dim) +
+                                  " floats: the float4 kernels need a multiple of 4");
+    const std::uint64_t bytes = std::uint64_t(count) * dim * sizeof(float);
+    if (device.maxAllocBytes && bytes > device.maxAllocBytes)
+        return unsupported(g, std::to_string(bytes) + " bytes of descriptors exceed the device's " +
+                                  std::to_string(device.maxAllocBytes) + "-byte buffers");
+    const bool cpu = device.type == DeviceType::Cpu;
+    const std::size_t maxWg = std::max<std::size_t>(1, device.maxWorkGroupSize);
+    // A CPU runs a work-group's items one after another on one thread: small groups, many of
+    // them. A GPU wants enough items a group to hide memory latency.
+    g.workGroupSize = std::min<std::size_t>(cpu ? 16 : 256, maxWg);
+    const std::size_t localBytes = device.localMemBytes;
+    switch (kernel) {
+    case BowKernel::Gpu1:
+    case BowKernel::Gpu2:
+    case BowKernel::Gpu3:
+        break;
+    case BowKernel::Gpu5: {
+        const std::uint64_t codebookBytes = std::uint64_t(k) * dim * sizeof(float);
+        if (!device.constantMemBytes)
+            return unsupported(g, "the device does not report its constant memory");
+        if (codebookBytes > *device.constantMemBytes)
+            return unsupported(g, std::to_string(k) + " x " + std::to_string(dim) + " floats (" +
+                                      std::to_string(codebookBytes) + " bytes) do not fit the " +
+                                      std::to_string(*device.constantMemBytes) +
+                                      " bytes of constant memory");
+        [[fallthrough]];
+    }
+    case BowKernel::Gpu4: {
+        // The work-group's descriptors in local memory: half of it at most.
+        const std::size_t perItem = dim * sizeof(float);
+        if (localBytes / 2 < perItem)
+            return unsupported(g, "one descriptor does not fit half of the " +
+                                      std::to_string(localBytes) + " bytes of local memory");
+        g.workGroupSize = powerOfTwoAtMost(std::min(g.workGroupSize, localBytes / 2 / perItem));
+        break;
+    }
+    case BowKernel::Tiled: {
+        if (!cpu)
+            g.workGroupSize = std::min<std::size_t>(128, maxWg);
+        // Up to 128 floats of descriptors a work-item in registers: 2 rows at DIM 64.
+        g.rows = std::clamp<std::size_t>(128 / dim, 1, 4);
+        // A quarter of local memory for the histogram where K counters fit it, the rest (up to
+        // half of it) for the centroid tile.
+        g.localHistogram = k * sizeof(std::uint32_t) <= localBytes / 4;
+        const std::size_t tileBytes = localBytes / 2;
+        g.tile = std::min<std::size_t>(256, tileBytes / (dim * sizeof(float)));
+        if (g.tile == 0)
+            return unsupported(g, "one centroid does not fit half of the " +
+                                      std::to_string(localBytes) + " bytes of local memory");
+        g.groups = (count + g.workGroupSize * g.rows - 1) / (g.workGroupSize * g.rows);
+        return g;
+    }
+    }
+    g.groups = (count + g.workGroupSize - 1) / g.workGroupSize;
+    return g;
+}
+
+BowRun runBowKernel(Device& device, const Descriptors& descriptors, const Codebook& codebook,
+                    BowKernel kernel, const Assignment& reference, int repeats,
+                    const CancelToken& cancel) {
+    BowRun run;
+    run.kernel = kernel;
+    run.geometry =
+        planBowKernel(device.info(), kernel, descriptors.count, codebook.k, descriptors.dim);
+    if (!run.geometry.supported) {
+        run.detail = run.geometry.why;
+        return run;
+    }
+    if (descriptors.count == 0) {
+        run.status = Status::NotApplicable;
+        run.detail = "no descriptors";
+        return run;
+    }
+    const BowGeometry& g = run.geometry;
+    try {
+        run.buildOptions = bowBuildOptions(g, codebook.k, descriptors.dim);
+        const cl::Program program = device.program("bow", run.buildOptions);
+        cl::Kernel assign(program, (std::string("bow_") + bowKernelName(kernel)).c_str());
+        const cl::Context& ctx = device.context();
+        std::vector<float> layout = deviceLayout(descriptors, kernel);
+        cl::Buffer desc(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, layout.size() * sizeof(float),
+                        layout.data());
+        layout = {};
+        cl::Buffer cents(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                         codebook.values.size() * sizeof(float),
+                         const_cast<float*>(codebook.values.data())); // only read
+        cl::Buffer labels(ctx, CL_MEM_READ_WRITE, descriptors.count * sizeof(std::uint32_t));
+        cl::Buffer hist(ctx, CL_MEM_READ_WRITE, codebook.k * sizeof(std::uint32_t));
+        assign.setArg(0, desc);
+        assign.setArg(1, cl_uint(descriptors.count));
+        assign.setArg(2, cents);
+        assign.setArg(3, cl_uint(codebook.k));
+        assign.setArg(4, labels);
+        assign.setArg(5, hist);
+        const cl::NDRange global(g.groups * g.workGroupSize), local(g.workGroupSize);
+        run.stats = timeRepeated(
+            repeats,
+            [&] {
+                std::vector<cl::Event> events(2);
+                device.queue().enqueueFillBuffer(
+                    hist, cl_uint(0), 0, codebook.k * sizeof(std::uint32_t), nullptr, &events[0]);
+                device.queue().enqueueNDRangeKernel(assign, cl::NullRange, global, local, nullptr,
+                                                    &events[1]);
+                device.queue().finish();
+                return profiledMs(events);
+            },
+            cancel);
+        Assignment& got = run.result;
+        got.labels.resize(descriptors.count);
+        std::vector<std::uint32_t> counts(codebook.k);
+        device.queue().enqueueReadBuffer(
+            labels, CL_TRUE, 0, got.labels.size() * sizeof(std::uint32_t), got.labels.data());
+        device.queue().enqueueReadBuffer(hist, CL_TRUE, 0, counts.size() * sizeof(std::uint32_t),
+                                         counts.data());
+        got.histogram.assign(counts.begin(), counts.end());
+        // The device counted each ambiguous descriptor under its float label: move it where the
+        // exact order puts it.
+        for (std::size_t i = 0; i < got.labels.size(); ++i) {
+            if (!(got.labels[i] & kAmbiguous))
+                continue;
+            ++run.ambiguous;
+            const std::uint32_t floatLabel = got.labels[i] & ~kAmbiguous;
+            const std::uint32_t exact =
+                nearestCentroid(descriptors.values.data() + i * descriptors.dim, codebook);
+            got.labels[i] = exact;
+            if (floatLabel < codebook.k && got.histogram[floatLabel] > 0) {
+                --got.histogram[floatLabel];
+                ++got.histogram[exact];
+            }
+        }
+        run.detail = firstMismatch(got, reference);
+        run.status = run.detail.empty() ? Status::Verified : Status::Mismatch;
+        const double ms = run.stats.medianMs;
+        if (ms > 0) {
+            run.descriptorsPerSecond = double(descriptors.count) / (ms * 1e-3);
+            run.gflops = 3.0 * double(codebook.k) * double(descriptors.dim) *
+                         double(descriptors.count) / (ms * 1e6);
+        }
+    } catch (...) {
+        const RowError e = rowErrorOf(std::current_exception()); // rethrows cancellation
+        run.status = e.status;
+        run.detail = e.detail;
+    }
+    return run;
+}
+
+} // namespace histlab

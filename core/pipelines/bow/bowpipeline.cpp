@@ -1,0 +1,241 @@
+// Bag-of-visual-words as the front ends see it: histlab-cli bow bench (synthetic descriptors and
+// codebook, every assignment kernel side by side, each verified label by label).
+// Metric: descriptors assigned (and counted) a second, and GFLOP/s = 3 * K * DIM operations a
+// descriptor (a subtraction, a multiplication and an addition per feature and centroid) over
+// the median kernel time (the launch and the clearing of the histogram).
+#include "pipelines/bow/bow.h"
+#include "pipelines/options.h"
+#include "pipelines/pipeline.h"
+#include "report/files.h"
+#include "report/json.h"
+#include "report/table.h"
+#include "report/text.h"
+#include "runtime/errors.h"
+
+#include <sstream>
+
+namespace histlab {
+
+namespace {
+
+struct BowBenchParams {
+    std::size_t count = 0; ///< --count (0: the plan's default for the device)
+    std::size_t k = 1024;
+    std::size_t dim = 64;
+    std::uint64_t seed = 1;
+    std::vector<BowKernel> kernels = allBowKernels();
+    int repeats = 5;
+};
+
+/// The parameters with the device's defaults filled in (each kernel plans itself per device in
+/// runBowKernel: planBowKernel).
+struct BowBenchPlan {
+    BowBenchParams params;
+};
+
+struct BowBenchResult {
+    DeviceInfo device;
+    BowBenchParams params;
+    std::vector<BowRun> runs;
+    /// The fastest verified run's index, or -1.
+    int best() const {
+        int b = -1;
+        for (std::size_t i = 0; i < runs.size(); ++i)
+            if (runs[i].status == Status::Verified &&
+                (b < 0 || runs[i].stats.medianMs < runs[std::size_t(b)].stats.medianMs))
+                b = int(i);
+        return b;
+    }
+};
+
+Table bowTable(const BowBenchResult& r) {
+    Table table({"kernel", "descriptors", "k", "dim", "geometry", "median_ms", "min_ms",
+                 "descriptors_per_s", "gflops", "ambiguous", "status", "detail"});
+    for (const BowRun& run : r.runs)
+        table.row()
+            .add(bowKernelName(run.kernel))
+            .add(std::uint64_t(r.params.count))
+            .add(std::uint64_t(r.params.k))
+            .add(std::uint64_t(r.params.dim))
+            .add(run.geometry.describe())
+            .add(run.stats.medianMs)
+            .add(run.stats.minMs)
+            .add(run.descriptorsPerSecond)
+            .add(run.gflops)
+            .add(std::uint64_t(run.ambiguous))
+            .add(statusName(run.status))
+            .add(run.detail);
+    return table;
+}
+
+std::string bowText(const BowBenchResult& r) {
+    std::ostringstream out;
+    out << "bow bench: " << r.params.count << " synthetic descriptors of " << r.params.dim
+        << " floats, codebook of " << r.params.k << " centroids (seed " << r.params.seed << ")\n"
+        << deviceLine(r.device) << '\n';
+    using A = TextTable::Align;
+    TextTable table({{"kernel", A::Left},
+                     {"median ms"},
+                     {"M desc/s"},
+                     {"GFLOP/s"},
+                     {"ambiguous"},
+                     {"geometry", A::Left},
+                     {"status", A::Left}});
+    for (const BowRun& run : r.runs) {
+        const bool ran = statusRan(run.status);
+        table.add({bowKernelName(run.kernel), ran ? fixedText(run.stats.medianMs, 4) : "-",
+                   ran ? fixedText(run.descriptorsPerSecond / 1e6, 2) : "-",
+                   ran ? fixedText(run.gflops, 1) : "-", ran ? std::to_string(run.ambiguous) : "-",
+                   run.geometry.describe(), statusText(run.status, run.detail)});
+    }
+    out << table.text();
+    if (const int b = r.best(); b >= 0) {
+        const BowRun& run = r.runs[std::size_t(b)];
+        out << "best: " << bowKernelName(run.kernel) << ", "
+            << fixedText(run.descriptorsPerSecond / 1e6, 2) << " M descriptors/s, "
+            << fixedText(run.gflops, 1) << " GFLOP/s\n";
+    }
+    return out.str();
+}
+
+std::string bowJson(const BowBenchResult& r) {
+    Json runs = Json::array();
+    for (const BowRun& run : r.runs)
+        runs.push_back({{"kernel", bowKernelName(run.kernel)},
+                        {"geometry", run.geometry.describe()},
+                        {"build_options", run.buildOptions},
+                        {"status", statusName(run.status)},
+                        {"detail", run.detail},
+                        {"timing", timingJson(run.stats)},
+                        {"descriptors_per_s", run.descriptorsPerSecond},
+                        {"gflops", run.gflops},
+                        {"ambiguous", run.ambiguous}});
+    const int best = r.best();
+    return jsonText(
+        {{"tool", "histlab-cli bow bench"},
+         {"date", utcTimestamp()},
+         {"metric", "descriptors a second and GFLOP/s (3 K DIM a descriptor) over the median "
+                    "kernel time"},
+         {"device", deviceJson(r.device)},
+         {"descriptors", r.params.count},
+         {"k", r.params.k},
+         {"dim", r.params.dim},
+         {"seed", r.params.seed},
+         {"best", best < 0 ? Json() : Json(bowKernelName(r.runs[std::size_t(best)].kernel))},
+         {"runs", std::move(runs)}});
+}
+
+/// Parameters that are wrong on every device.
+void checkBowParams(const BowBenchParams& p) {
+    if (p.kernels.empty())
+        throw UsageError("--kernel", "no kernel to run: choose at least one");
+}
+
+} // namespace
+
+Pipeline bowPipeline() {
+    Pipeline p;
+    p.name = "bow bench";
+    p.summary = "bag-of-visual-words assignment: each descriptor to its nearest centroid and the "
+                "histogram of the assignments, the reference text's kernels GPU1-GPU5 and "
+                "HistLab's tiled one side by side on synthetic descriptors, each verified label "
+                "by label";
+    p.description =
+        "Assigns COUNT synthetic descriptors of DIM floats (clustered around 64 centres, as "
+        "local features gather around patterns) to the nearest of K centroids (squared Euclidean "
+        "distance, ties to the lowest index) and counts the assignments, with each kernel: gpu1 "
+        "(a work-item per descriptor, descriptor-major reads), gpu2 (feature-major: coalesced), "
+        "gpu3 (float4 arithmetic), gpu4 (the work-group's descriptors staged in local memory), "
+        "gpu5 (and the centroids in constant memory, where they fit), tiled (HistLab's: "
+        "descriptors in registers, centroids through local memory a tile at a time, a local "
+        "histogram). Labels the float distances cannot call (the best and second-best within "
+        "the rounding bound) are marked by the kernel and recomputed in double precision, so "
+        "every label is exact. M desc/s = descriptors / median kernel time; GFLOP/s = 3 K DIM "
+        "a descriptor / median time. A kernel the device cannot run is reported unsupported "
+        "with the reason.";
+    p.reference = "assignReference: squared distances in double precision, feature by feature, "
+                  "the first nearest centroid wins; every label and every bin is compared";
+    using P = BowBenchParams;
+    p.options = {
+        flagOption<P>("--synthetic",
+                      "synthetic descriptors and codebook (repeatable with --seed): the source "
+                      "bench runs on",
+                      [](P&) {}),
+        valueOption<P>(
+            "--count", "N", "descriptors (default 262,144 on a CPU device, 2,097,152 elsewhere)",
+            [](P& s, const std::string& v) {
+                s.count = std::size_t(parseWholeNumber("--count", v, 1, (1ll << 31) - 1));
+            }),
+        valueOption<P>("--k", "K", "centroids in the codebook (default 1,024)",
+                       [](P& s, const std::string& v) {
+                           s.k = std::size_t(parseWholeNumber("--k", v, 1, 1 << 20));
+                       }),
+        valueOption<P>("--dim", "D",
+                       "floats a descriptor, 1 to 256 (default 64; the float4 kernels need a "
+                       "multiple of 4)",
+                       [](P& s, const std::string& v) {
+                           s.dim =
+                               std::size_t(parseWholeNumber("--dim", v, 1, (long long)kBowMaxDim));
+                       }),
+        valueOption<P>("--seed", "S", "seed of the synthetic data (default 1)",
+                       [](P& s, const std::string& v) {
+                           s.seed = std::uint64_t(parseWholeNumber("--seed", v, 0, 1ll << 62));
+                       }),
+        valueOption<P>("--kernel", "V|all",
+                       "gpu1 | gpu2 | gpu3 | gpu4 | gpu5 | tiled | all (default), or a comma list",
+                       [](P& s, const std::string& v) {
+                           s.kernels = parseNameList<BowKernel>(v, allBowKernels, parseBowKernel);
+                       }),
+        repeatOption<P>(&P::repeats, "timed runs after a warm-up (default 5): median and min"),
+    };
+    p.csvHelp = "one row per kernel (kernel, descriptors, k, dim, geometry, timings, descriptors "
+                "a second, GFLOP/s, ambiguous labels resolved, status, detail)";
+    p.jsonHelp = "the whole run: device, sizes, every kernel with its timings";
+    bindDevicePipeline<BowBenchParams, BowBenchPlan, BowBenchResult>(
+        p,
+        [](const DeviceInfo& device, const BowBenchParams& params) {
+            BowBenchPlan plan;
+            plan.params = params;
+            if (plan.params.count == 0)
+                plan.params.count = device.type == DeviceType::Cpu ? 262144 : 2097152;
+            return plan;
+        },
+        [](JobContext& ctx, Device& device, const BowBenchPlan& plan, const ItemSink& onItem) {
+            BowBenchResult result;
+            result.device = device.info();
+            result.params = plan.params;
+            const BowBenchParams& s = plan.params;
+            ctx.progress(0.0, "synthetic descriptors and the CPU reference");
+            const Descriptors d = makeSyntheticDescriptors(s.count, s.dim, s.seed);
+            const Codebook c = makeSyntheticCodebook(s.k, s.dim, s.seed + 1);
+            const Assignment reference = assignReference(d, c);
+            for (std::size_t i = 0; i < s.kernels.size(); ++i) {
+                ctx.cancelToken().throwIfCancelled();
+                result.runs.push_back(runBowKernel(device, d, c, s.kernels[i], reference, s.repeats,
+                                                   ctx.cancelToken()));
+                if (onItem)
+                    onItem(result.runs.back());
+                ctx.progress(double(i + 1) / double(s.kernels.size()), bowKernelName(s.kernels[i]));
+            }
+            return result;
+        },
+        [](const BowBenchResult& result) {
+            Report r;
+            r.text = bowText(result);
+            r.table = bowTable(result);
+            r.csv = [&result] { return bowTable(result).csv(); };
+            r.json = [&result] { return bowJson(result); };
+            r.verdict = countStatuses(result.runs)
+                            .verdict("kernel(s)",
+                                     "no assignment kernel could run on " + result.device.name);
+            return r;
+        },
+        [](BowBenchParams& params) { checkBowParams(params); });
+    p.describeItem = [](const std::any& item) {
+        const BowRun& run = std::any_cast<const BowRun&>(item);
+        return std::string(bowKernelName(run.kernel)) + ": " + statusName(run.status);
+    };
+    return p;
+}
+
+} // namespace histlab
