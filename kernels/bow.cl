@@ -1,14 +1,14 @@
 // Bag-of-visual-words assignment: each descriptor (DIM floats) goes to its nearest centroid of a
 // codebook (K x DIM floats, squared Euclidean distance), and the image's histogram counts the
-// assignments. The reference text's five steps (GPU1 ... GPU5) and HistLab's tiled kernel.
+// assignments. The reference text's five steps (GPU1 ... GPU5) and HistLab's tiled kernels.
 //
 // Build options (one kernel a build, chosen by BOW_KERNEL):
-//   BOW_KERNEL  1 ... 5: bow_gpu1 ... bow_gpu5; 6: bow_tiled
+//   BOW_KERNEL  1 ... 5: bow_gpu1 ... bow_gpu5; 6: bow_tiled; 7: bow_tiled_norm
 //   DIM      the descriptor dimension (1 ... 256; the float4 kernels need a multiple of 4)
 //   WG       the work-group size the kernel is launched with (bow_gpu4, bow_gpu5, bow_tiled)
-//   ROWS     bow_tiled: descriptors a work-item keeps in registers (1 ... 4)
-//   TILE     bow_tiled: centroids staged in local memory at a time
-//   LOCAL_HIST  bow_tiled: 1 to count in a local histogram of LOCAL_HIST_K (= K) counters, added
+//   ROWS     bow_tiled*: descriptors a work-item keeps in registers (1 ... 4)
+//   TILE     bow_tiled*: centroids staged in local memory at a time
+//   LOCAL_HIST  bow_tiled*: 1 to count in a local histogram of LOCAL_HIST_K (= K) counters, added
 //               to the global one at the end; 0 to count with global atomics
 //
 // Layouts: `desc` is descriptor-major (descriptor i's features at i * DIM ...); `descT`
@@ -151,16 +151,35 @@ bow_gpu5(__global const float4* descT4, uint n, __constant float4* cents4, uint 
 }
 #endif
 
-// HistLab's tiled kernel: a work-item keeps ROWS descriptors in registers (descriptor
+// HistLab's tiled kernels: a work-item keeps ROWS descriptors in registers (descriptor
 // g * WG * ROWS + r * WG + lid for r < ROWS), the work-group stages TILE centroids at a time in
 // local memory (so any K works: the centroids never have to fit anywhere whole), each centroid
 // read from local memory serves ROWS distances, and the histogram is counted per work-group
 // (LOCAL_HIST) and added to the global one once.
-#if BOW_KERNEL == 6
+//
+// bow_tiled computes the direct sum of (x - c)^2 (a subtraction and a multiply-add a feature).
+// bow_tiled_norm ranks by ||c||^2 - 2 x.c, which orders the centroids as the distance does
+// (||x||^2 is the same for all): one multiply-add a feature, with `norms` holding ||c||^2 as
+// floats. Its rounding error grows with the norms, not with the distance: for centroid c it is
+// below (DIM + 3) * 2^-24 * (||c||^2 + 2 ||x|| ||c||) (D products summed, the norm rounded, the
+// difference rounded), at most e = (DIM + 3) * 2^-24 * (M^2 + 2 ||x|| M) with M = maxNorm, the
+// largest ||c|| rounded up. A label is sure when the second best is more than 4e above the best
+// (2e would do; twice that covers the float arithmetic of the bound itself), else AMBIGUOUS.
+#if BOW_KERNEL == 6 || BOW_KERNEL == 7
+#define NORM_FORM (BOW_KERNEL == 7)
+#if NORM_FORM
+#define TILED_KERNEL bow_tiled_norm
+#else
+#define TILED_KERNEL bow_tiled
+#endif
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
-bow_tiled(__global const float4* descT4, uint n, __global const float4* cents4, uint k,
-          __global uint* labels, __global uint* hist) {
+TILED_KERNEL(__global const float4* descT4, uint n, __global const float4* cents4, uint k,
+             __global uint* labels, __global uint* hist, __global const float* norms,
+             float maxNorm) {
     __local float4 tile[TILE * (DIM / 4)];
+#if NORM_FORM
+    __local float tileNorm[TILE];
+#endif
 #if LOCAL_HIST
     __local uint lh[LOCAL_HIST_K];
     for (uint c = get_local_id(0); c < k; c += WG)
@@ -169,12 +188,17 @@ bow_tiled(__global const float4* descT4, uint n, __global const float4* cents4, 
     const uint lid = get_local_id(0);
     const size_t first = (size_t)get_group_id(0) * WG * ROWS + lid;
     float4 x[ROWS][DIM / 4];
-    float b1[ROWS], b2[ROWS];
+    float b1[ROWS], b2[ROWS], gap[ROWS];
     uint best[ROWS];
     for (uint r = 0; r < ROWS; ++r) {
         const size_t i = first + r * WG;
-        for (uint q = 0; q < DIM / 4; ++q)
+        float4 xx = (float4)(0.0f);
+        for (uint q = 0; q < DIM / 4; ++q) {
             x[r][q] = i < n ? descT4[(size_t)q * n + i] : (float4)(0.0f);
+            xx += x[r][q] * x[r][q];
+        }
+        const float xNorm = sqrt((xx.x + xx.y) + (xx.z + xx.w));
+        gap[r] = (float)(DIM + 3) * 0x1.0p-22f * (maxNorm * maxNorm + 2.0f * xNorm * maxNorm);
         b1[r] = INFINITY;
         b2[r] = INFINITY;
         best[r] = 0;
@@ -184,6 +208,10 @@ bow_tiled(__global const float4* descT4, uint n, __global const float4* cents4, 
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint e = lid; e < here * (DIM / 4); e += WG)
             tile[e] = cents4[(size_t)c0 * (DIM / 4) + e];
+#if NORM_FORM
+        for (uint e = lid; e < here; e += WG)
+            tileNorm[e] = norms[c0 + e];
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint c = 0; c < here; ++c) {
             float4 acc[ROWS];
@@ -192,12 +220,21 @@ bow_tiled(__global const float4* descT4, uint n, __global const float4* cents4, 
             for (uint q = 0; q < DIM / 4; ++q) {
                 const float4 v = tile[c * (DIM / 4) + q];
                 for (uint r = 0; r < ROWS; ++r) {
+#if NORM_FORM
+                    acc[r] = fma(x[r][q], v, acc[r]);
+#else
                     const float4 t = x[r][q] - v;
                     acc[r] += t * t;
+#endif
                 }
             }
             for (uint r = 0; r < ROWS; ++r) {
-                const float d = (acc[r].x + acc[r].y) + (acc[r].z + acc[r].w);
+                const float sum = (acc[r].x + acc[r].y) + (acc[r].z + acc[r].w);
+#if NORM_FORM
+                const float d = tileNorm[c] - 2.0f * sum;
+#else
+                const float d = sum;
+#endif
                 OFFER(d, c0 + c, b1[r], b2[r], best[r])
             }
         }
@@ -205,7 +242,12 @@ bow_tiled(__global const float4* descT4, uint n, __global const float4* cents4, 
     for (uint r = 0; r < ROWS; ++r) {
         const size_t i = first + r * WG;
         if (i < n) {
+#if NORM_FORM
+            const bool sure = k == 1 || (isfinite(b1[r]) && b2[r] - b1[r] > gap[r]);
+            labels[i] = best[r] | (sure ? 0u : AMBIGUOUS);
+#else
             labels[i] = labelOf(best[r], b1[r], b2[r], k);
+#endif
 #if LOCAL_HIST
             atomic_inc(&lh[best[r]]);
 #else
@@ -219,5 +261,36 @@ bow_tiled(__global const float4* descT4, uint n, __global const float4* cents4, 
         if (lh[c])
             atomic_add(&hist[c], lh[c]);
 #endif
+}
+#endif
+
+// The labels the kernels above marked AMBIGUOUS, decided again in double precision: row j of
+// `rows` (DIM floats, descriptor-major) against every centroid, summed feature by feature in
+// order with no contraction into fused multiply-adds, the first nearest centroid winning — the
+// CPU reference's arithmetic exactly (IEEE double, the same order), so its labels are the
+// reference's. Built with BOW_RESOLVE on devices with cl_khr_fp64.
+#if BOW_RESOLVE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+__kernel void bow_resolve(__global const float* rows, uint count, __global const float* cents,
+                          uint k, __global uint* labels) {
+    const uint j = get_global_id(0);
+    if (j >= count)
+        return;
+    double bestDistance = INFINITY;
+    uint best = 0;
+    for (uint c = 0; c < k; ++c) {
+        double d = 0.0;
+        for (uint f = 0; f < DIM; ++f) {
+            const double t = (double)rows[(size_t)j * DIM + f] - (double)cents[(size_t)c * DIM + f];
+            const double square = t * t;
+            d = d + square;
+        }
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = c;
+        }
+    }
+    labels[j] = best;
 }
 #endif

@@ -4,8 +4,10 @@
 #include "runtime/errors.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -21,9 +23,14 @@ struct KernelEntry {
     BowKernel kernel;
     const char* name;
 };
-constexpr KernelEntry kKernels[] = {{BowKernel::Gpu1, "gpu1"}, {BowKernel::Gpu2, "gpu2"},
-                                    {BowKernel::Gpu3, "gpu3"}, {BowKernel::Gpu4, "gpu4"},
-                                    {BowKernel::Gpu5, "gpu5"}, {BowKernel::Tiled, "tiled"}};
+constexpr KernelEntry kKernels[] = {
+    {BowKernel::Gpu1, "gpu1"},           {BowKernel::Gpu2, "gpu2"}, {BowKernel::Gpu3, "gpu3"},
+    {BowKernel::Gpu4, "gpu4"},           {BowKernel::Gpu5, "gpu5"}, {BowKernel::Tiled, "tiled"},
+    {BowKernel::TiledNorm, "tiled-norm"}};
+
+bool tiled(BowKernel kernel) {
+    return kernel == BowKernel::Tiled || kernel == BowKernel::TiledNorm;
+}
 
 bool usesFloat4(BowKernel kernel) {
     return kernel != BowKernel::Gpu1 && kernel != BowKernel::Gpu2;
@@ -48,7 +55,7 @@ std::string bowBuildOptions(const BowGeometry& g, std::size_t k, std::size_t dim
     o.define("BOW_KERNEL", int(g.kernel) + 1);
     o.define("DIM", (long long)dim);
     o.define("WG", (long long)g.workGroupSize);
-    if (g.kernel == BowKernel::Tiled) {
+    if (tiled(g.kernel)) {
         o.define("ROWS", (long long)g.rows);
         o.define("TILE", (long long)g.tile);
         o.define("LOCAL_HIST", g.localHistogram);
@@ -106,11 +113,13 @@ const char* bowKernelName(BowKernel kernel) {
 }
 
 BowKernel parseBowKernel(const std::string& name) {
-    for (const KernelEntry& e : kKernels)
+    std::string names;
+    for (const KernelEntry& e : kKernels) {
         if (name == e.name)
             return e.kernel;
-    throw UsageError("--kernel",
-                     "'" + name + "' is not one of gpu1, gpu2, gpu3, gpu4, gpu5, tiled");
+        names += std::string(names.empty() ? "" : ", ") + e.name;
+    }
+    throw UsageError("--kernel", "'" + name + "' is not one of " + names);
 }
 
 std::uint32_t nearestCentroid(const float* x, const Codebook& codebook) {
@@ -202,7 +211,7 @@ std::string BowGeometry::describe() const {
         return "-";
     std::ostringstream s;
     s << "wg " << workGroupSize << " x " << groups << " groups";
-    if (kernel == BowKernel::Tiled)
+    if (tiled(kernel))
         s << ", " << rows << (rows == 1 ? " row" : " rows") << ", tiles of " << tile
           << " centroids, " << (localHistogram ? "local" : "global") << " histogram";
     return s.str();
@@ -258,7 +267,8 @@ BowGeometry planBowKernel(const DeviceInfo& device, BowKernel kernel, std::size_
         g.workGroupSize = powerOfTwoAtMost(std::min(g.workGroupSize, localBytes / 2 / perItem));
         break;
     }
-    case BowKernel::Tiled: {
+    case BowKernel::Tiled:
+    case BowKernel::TiledNorm: {
         if (!cpu)
             g.workGroupSize = std::min<std::size_t>(128, maxWg);
         // Up to 128 floats of descriptors a work-item in registers: 2 rows at DIM 64.
@@ -266,8 +276,10 @@ BowGeometry planBowKernel(const DeviceInfo& device, BowKernel kernel, std::size_
         // A quarter of local memory for the histogram where K counters fit it, the rest (up to
         // half of it) for the centroid tile.
         g.localHistogram = k * sizeof(std::uint32_t) <= localBytes / 4;
-        const std::size_t tileBytes = localBytes / 2;
-        g.tile = std::min<std::size_t>(256, tileBytes / (dim * sizeof(float)));
+        // A centroid takes its DIM floats, and its norm in the ||c||^2 - 2 x.c form.
+        const std::size_t perCentroid =
+            (dim + (kernel == BowKernel::TiledNorm ? 1 : 0)) * sizeof(float);
+        g.tile = std::min<std::size_t>(256, localBytes / 2 / perCentroid);
         if (g.tile == 0)
             return unsupported(g, "one centroid does not fit half of the " +
                                       std::to_string(localBytes) + " bytes of local memory");
@@ -278,6 +290,67 @@ BowGeometry planBowKernel(const DeviceInfo& device, BowKernel kernel, std::size_
     g.groups = (count + g.workGroupSize - 1) / g.workGroupSize;
     return g;
 }
+
+namespace {
+
+bool hasFp64(const DeviceInfo& device) {
+    return device.extensions.find("cl_khr_fp64") != std::string::npos;
+}
+
+std::string resolveOptions(std::size_t dim) {
+    BuildOptions o;
+    o.define("BOW_RESOLVE", 1);
+    o.define("DIM", (long long)dim);
+    return o.text();
+}
+
+/// The nearest centroids of the descriptors `which` (indices), as nearestCentroid decides:
+/// on the device in double precision where it has cl_khr_fp64 (bow_resolve does the
+/// reference's arithmetic exactly), else on the host's cores. `where` says which.
+std::vector<std::uint32_t> resolveInDouble(Device& device, const Descriptors& d,
+                                           const Codebook& codebook, const cl::Buffer& cents,
+                                           const std::vector<std::uint32_t>& which,
+                                           std::string& where) {
+    std::vector<std::uint32_t> labels(which.size());
+    if (which.empty())
+        return labels;
+    if (hasFp64(device.info())) {
+        where = "device";
+        const cl::Program program = device.program("bow", resolveOptions(d.dim));
+        cl::Kernel resolve(program, "bow_resolve");
+        std::vector<float> rows(which.size() * d.dim);
+        for (std::size_t j = 0; j < which.size(); ++j)
+            std::copy_n(d.values.begin() + std::ptrdiff_t(std::size_t(which[j]) * d.dim), d.dim,
+                        rows.begin() + std::ptrdiff_t(j * d.dim));
+        const cl::Context& ctx = device.context();
+        cl::Buffer rowBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                             rows.size() * sizeof(float), rows.data());
+        cl::Buffer out(ctx, CL_MEM_WRITE_ONLY, labels.size() * sizeof(std::uint32_t));
+        resolve.setArg(0, rowBuffer);
+        resolve.setArg(1, cl_uint(which.size()));
+        resolve.setArg(2, cents);
+        resolve.setArg(3, cl_uint(codebook.k));
+        resolve.setArg(4, out);
+        const std::size_t wg = 64;
+        device.queue().enqueueNDRangeKernel(resolve, cl::NullRange,
+                                            cl::NDRange((which.size() + wg - 1) / wg * wg),
+                                            cl::NDRange(wg));
+        device.queue().enqueueReadBuffer(out, CL_TRUE, 0, labels.size() * sizeof(std::uint32_t),
+                                         labels.data());
+        return labels;
+    }
+    where = "host";
+    Descriptors picked;
+    picked.dim = d.dim;
+    picked.count = which.size();
+    picked.values.resize(which.size() * d.dim);
+    for (std::size_t j = 0; j < which.size(); ++j)
+        std::copy_n(d.values.begin() + std::ptrdiff_t(std::size_t(which[j]) * d.dim), d.dim,
+                    picked.values.begin() + std::ptrdiff_t(j * d.dim));
+    return assignReference(picked, codebook).labels;
+}
+
+} // namespace
 
 BowRun runBowKernel(Device& device, const Descriptors& descriptors, const Codebook& codebook,
                     BowKernel kernel, const Assignment& reference, int repeats,
@@ -299,7 +372,9 @@ BowRun runBowKernel(Device& device, const Descriptors& descriptors, const Codebo
     try {
         run.buildOptions = bowBuildOptions(g, codebook.k, descriptors.dim);
         const cl::Program program = device.program("bow", run.buildOptions);
-        cl::Kernel assign(program, (std::string("bow_") + bowKernelName(kernel)).c_str());
+        std::string name = std::string("bow_") + bowKernelName(kernel);
+        std::replace(name.begin(), name.end(), '-', '_');
+        cl::Kernel assign(program, name.c_str());
         const cl::Context& ctx = device.context();
         std::vector<float> layout = deviceLayout(descriptors, kernel);
         cl::Buffer desc(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, layout.size() * sizeof(float),
@@ -316,6 +391,28 @@ BowRun runBowKernel(Device& device, const Descriptors& descriptors, const Codebo
         assign.setArg(3, cl_uint(codebook.k));
         assign.setArg(4, labels);
         assign.setArg(5, hist);
+        std::optional<cl::Buffer> norms;
+        if (tiled(kernel)) {
+            // ||c||^2 of every centroid (the norm form ranks by ||c||^2 - 2 x.c), and the
+            // largest ||c|| rounded up, for the kernel's rounding bound.
+            std::vector<float> squares(codebook.k);
+            double largest = 0;
+            for (std::size_t c = 0; c < codebook.k; ++c) {
+                double sum = 0;
+                for (std::size_t f = 0; f < codebook.dim; ++f)
+                    sum += double(codebook.values[c * codebook.dim + f]) *
+                           double(codebook.values[c * codebook.dim + f]);
+                squares[c] = float(sum);
+                largest = std::max(largest, std::sqrt(sum));
+            }
+            float maxNorm = float(largest);
+            if (double(maxNorm) < largest)
+                maxNorm = std::nextafter(maxNorm, std::numeric_limits<float>::infinity());
+            norms.emplace(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                          squares.size() * sizeof(float), squares.data());
+            assign.setArg(6, *norms);
+            assign.setArg(7, maxNorm);
+        }
         const cl::NDRange global(g.groups * g.workGroupSize), local(g.workGroupSize);
         run.stats = timeRepeated(
             repeats,
@@ -339,25 +436,34 @@ BowRun runBowKernel(Device& device, const Descriptors& descriptors, const Codebo
         got.histogram.assign(counts.begin(), counts.end());
         // The device counted each ambiguous descriptor under its float label: move it where the
         // exact order puts it.
-        for (std::size_t i = 0; i < got.labels.size(); ++i) {
-            if (!(got.labels[i] & kAmbiguous))
-                continue;
-            ++run.ambiguous;
-            const std::uint32_t floatLabel = got.labels[i] & ~kAmbiguous;
-            const std::uint32_t exact =
-                nearestCentroid(descriptors.values.data() + i * descriptors.dim, codebook);
-            got.labels[i] = exact;
+        if (hasFp64(device.info())) // built before the clock starts, as the kernels are
+            device.program("bow", resolveOptions(descriptors.dim));
+        const auto resolveStart = std::chrono::steady_clock::now();
+        std::vector<std::uint32_t> which;
+        for (std::size_t i = 0; i < got.labels.size(); ++i)
+            if (got.labels[i] & kAmbiguous)
+                which.push_back(std::uint32_t(i));
+        run.ambiguous = which.size();
+        const std::vector<std::uint32_t> exact =
+            resolveInDouble(device, descriptors, codebook, cents, which, run.resolvedOn);
+        for (std::size_t j = 0; j < which.size(); ++j) {
+            const std::uint32_t i = which[j], floatLabel = got.labels[i] & ~kAmbiguous;
+            got.labels[i] = exact[j];
             if (floatLabel < codebook.k && got.histogram[floatLabel] > 0) {
                 --got.histogram[floatLabel];
-                ++got.histogram[exact];
+                ++got.histogram[exact[j]];
             }
         }
+        run.resolveMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                                  resolveStart)
+                            .count();
         run.detail = firstMismatch(got, reference);
         run.status = run.detail.empty() ? Status::Verified : Status::Mismatch;
         const double ms = run.stats.medianMs;
         if (ms > 0) {
             run.descriptorsPerSecond = double(descriptors.count) / (ms * 1e-3);
-            run.gflops = 3.0 * double(codebook.k) * double(descriptors.dim) *
+            const double perTerm = kernel == BowKernel::TiledNorm ? 2.0 : 3.0;
+            run.gflops = perTerm * double(codebook.k) * double(descriptors.dim) *
                          double(descriptors.count) / (ms * 1e6);
         }
     } catch (...) {

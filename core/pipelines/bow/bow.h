@@ -2,8 +2,8 @@
 // Bag-of-visual-words assignment (kernels/bow.cl): descriptors of DIM floats, each assigned to its
 // nearest centroid of a K x DIM codebook (squared Euclidean distance, ties to the lowest index),
 // and the histogram of the assignments. The reference text's five kernels (GPU1 ... GPU5) and
-// HistLab's tiled one, each planned per device, timed, and verified label by label against the
-// CPU reference in double precision.
+// HistLab's tiled ones (the direct distance, and the ||c||^2 - 2 x.c form), each planned per
+// device, timed, and verified label by label against the CPU reference in double precision.
 #include "report/status.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
@@ -33,11 +33,11 @@ struct Codebook {
 /// The largest descriptor dimension the kernels are built for.
 inline constexpr std::size_t kBowMaxDim = 256;
 
-enum class BowKernel { Gpu1, Gpu2, Gpu3, Gpu4, Gpu5, Tiled };
+enum class BowKernel { Gpu1, Gpu2, Gpu3, Gpu4, Gpu5, Tiled, TiledNorm };
 
 /// Every kernel, in the text's order then HistLab's.
 const std::vector<BowKernel>& allBowKernels();
-/// "gpu1" ... "gpu5", "tiled".
+/// "gpu1" ... "gpu5", "tiled", "tiled-norm".
 const char* bowKernelName(BowKernel kernel);
 /// The kernel named `name`; throws UsageError("--kernel") for any other name.
 BowKernel parseBowKernel(const std::string& name);
@@ -68,9 +68,9 @@ struct BowGeometry {
     std::string why;               ///< why not, when unsupported
     std::size_t workGroupSize = 0; ///< items per work-group
     std::size_t groups = 0;        ///< work-groups launched
-    std::size_t rows = 1;          ///< tiled: descriptors per work-item
-    std::size_t tile = 0;          ///< tiled: centroids staged in local memory at a time
-    bool localHistogram = false;   ///< tiled: counted per work-group in local memory
+    std::size_t rows = 1;          ///< tiled*: descriptors per work-item
+    std::size_t tile = 0;          ///< tiled*: centroids staged in local memory at a time
+    bool localHistogram = false;   ///< tiled*: counted per work-group in local memory
     /// "wg 256 x 40 groups", "wg 128 x 8 groups, 2 rows, tiles of 128 centroids, local histogram"
     std::string describe() const;
 };
@@ -91,8 +91,12 @@ struct BowRun {
     TimingStats stats;         ///< kernel time (the launch and the clearing of the histogram)
     Assignment result;         ///< after the ambiguous labels were resolved on the host
     std::size_t ambiguous = 0; ///< labels the device marked too close to call, resolved in double
+    double resolveMs = 0;      ///< wall clock of resolving them (not in the kernel time)
+    std::string resolvedOn;    ///< "device" (double precision there) or "host"; "" if none
     double descriptorsPerSecond = 0;
-    double gflops = 0; ///< 3 * K * DIM floating-point operations a descriptor / median time
+    /// Floating-point operations a second: 3 K DIM a descriptor (2 K DIM for the norm form's
+    /// multiply-adds) / median time.
+    double gflops = 0;
 };
 
 /// Runs `kernel` `repeats` times after a warm-up on the device, resolves its ambiguous labels in

@@ -1,8 +1,9 @@
 // Bag-of-visual-words as the front ends see it: histlab-cli bow bench (synthetic descriptors and
 // codebook, every assignment kernel side by side, each verified label by label).
-// Metric: descriptors assigned (and counted) a second, and GFLOP/s = 3 * K * DIM operations a
-// descriptor (a subtraction, a multiplication and an addition per feature and centroid) over
-// the median kernel time (the launch and the clearing of the histogram).
+// Metric: descriptors assigned (and counted) a second, and GFLOP/s = the operations the kernel
+// does (3 * K * DIM a descriptor for the distance: a subtraction, a multiplication and an
+// addition per feature and centroid; 2 * K * DIM for the norm form's multiply-add) over the
+// median kernel time (the launch and the clearing of the histogram).
 #include "pipelines/bow/bow.h"
 #include "pipelines/options.h"
 #include "pipelines/pipeline.h"
@@ -50,7 +51,7 @@ struct BowBenchResult {
 
 Table bowTable(const BowBenchResult& r) {
     Table table({"kernel", "descriptors", "k", "dim", "geometry", "median_ms", "min_ms",
-                 "descriptors_per_s", "gflops", "ambiguous", "status", "detail"});
+                 "descriptors_per_s", "gflops", "ambiguous", "resolve_ms", "status", "detail"});
     for (const BowRun& run : r.runs)
         table.row()
             .add(bowKernelName(run.kernel))
@@ -63,6 +64,7 @@ Table bowTable(const BowBenchResult& r) {
             .add(run.descriptorsPerSecond)
             .add(run.gflops)
             .add(std::uint64_t(run.ambiguous))
+            .add(run.resolveMs)
             .add(statusName(run.status))
             .add(run.detail);
     return table;
@@ -79,6 +81,7 @@ std::string bowText(const BowBenchResult& r) {
                      {"M desc/s"},
                      {"GFLOP/s"},
                      {"ambiguous"},
+                     {"resolve ms"},
                      {"geometry", A::Left},
                      {"status", A::Left}});
     for (const BowRun& run : r.runs) {
@@ -86,7 +89,8 @@ std::string bowText(const BowBenchResult& r) {
         table.add({bowKernelName(run.kernel), ran ? fixedText(run.stats.medianMs, 4) : "-",
                    ran ? fixedText(run.descriptorsPerSecond / 1e6, 2) : "-",
                    ran ? fixedText(run.gflops, 1) : "-", ran ? std::to_string(run.ambiguous) : "-",
-                   run.geometry.describe(), statusText(run.status, run.detail)});
+                   ran ? fixedText(run.resolveMs, 2) : "-", run.geometry.describe(),
+                   statusText(run.status, run.detail)});
     }
     out << table.text();
     if (const int b = r.best(); b >= 0) {
@@ -109,13 +113,15 @@ std::string bowJson(const BowBenchResult& r) {
                         {"timing", timingJson(run.stats)},
                         {"descriptors_per_s", run.descriptorsPerSecond},
                         {"gflops", run.gflops},
-                        {"ambiguous", run.ambiguous}});
+                        {"ambiguous", run.ambiguous},
+                        {"resolve_ms", run.resolveMs},
+                        {"resolved_on", run.resolvedOn}});
     const int best = r.best();
     return jsonText(
         {{"tool", "histlab-cli bow bench"},
          {"date", utcTimestamp()},
-         {"metric", "descriptors a second and GFLOP/s (3 K DIM a descriptor) over the median "
-                    "kernel time"},
+         {"metric", "descriptors a second and GFLOP/s (3 K DIM a descriptor, 2 K DIM for "
+                    "tiled-norm) over the median kernel time"},
          {"device", deviceJson(r.device)},
          {"descriptors", r.params.count},
          {"k", r.params.k},
@@ -138,7 +144,7 @@ Pipeline bowPipeline() {
     p.name = "bow bench";
     p.summary = "bag-of-visual-words assignment: each descriptor to its nearest centroid and the "
                 "histogram of the assignments, the reference text's kernels GPU1-GPU5 and "
-                "HistLab's tiled one side by side on synthetic descriptors, each verified label "
+                "HistLab's tiled ones side by side on synthetic descriptors, each verified label "
                 "by label";
     p.description =
         "Assigns COUNT synthetic descriptors of DIM floats (clustered around 64 centres, as "
@@ -148,11 +154,12 @@ Pipeline bowPipeline() {
         "gpu3 (float4 arithmetic), gpu4 (the work-group's descriptors staged in local memory), "
         "gpu5 (and the centroids in constant memory, where they fit), tiled (HistLab's: "
         "descriptors in registers, centroids through local memory a tile at a time, a local "
-        "histogram). Labels the float distances cannot call (the best and second-best within "
-        "the rounding bound) are marked by the kernel and recomputed in double precision, so "
-        "every label is exact. M desc/s = descriptors / median kernel time; GFLOP/s = 3 K DIM "
-        "a descriptor / median time. A kernel the device cannot run is reported unsupported "
-        "with the reason.";
+        "histogram), tiled-norm (the same, ranking by ||c||^2 - 2 x.c: one multiply-add a "
+        "feature). Labels the float arithmetic cannot call (the best and second-best within its "
+        "rounding bound) are marked by the kernel and recomputed in double precision, so every "
+        "label is exact. M desc/s = descriptors / median kernel time; GFLOP/s = the operations "
+        "the kernel does (3 K DIM a descriptor for the distance, 2 K DIM for the norm form) / "
+        "median time. A kernel the device cannot run is reported unsupported with the reason.";
     p.reference = "assignReference: squared distances in double precision, feature by feature, "
                   "the first nearest centroid wins; every label and every bin is compared";
     using P = BowBenchParams;
@@ -181,15 +188,18 @@ Pipeline bowPipeline() {
                        [](P& s, const std::string& v) {
                            s.seed = std::uint64_t(parseWholeNumber("--seed", v, 0, 1ll << 62));
                        }),
-        valueOption<P>("--kernel", "V|all",
-                       "gpu1 | gpu2 | gpu3 | gpu4 | gpu5 | tiled | all (default), or a comma list",
-                       [](P& s, const std::string& v) {
-                           s.kernels = parseNameList<BowKernel>(v, allBowKernels, parseBowKernel);
-                       }),
+        valueOption<P>(
+            "--kernel", "V|all",
+            "gpu1 | gpu2 | gpu3 | gpu4 | gpu5 | tiled | tiled-norm | all (default), or a "
+            "comma list",
+            [](P& s, const std::string& v) {
+                s.kernels = parseNameList<BowKernel>(v, allBowKernels, parseBowKernel);
+            }),
         repeatOption<P>(&P::repeats, "timed runs after a warm-up (default 5): median and min"),
     };
     p.csvHelp = "one row per kernel (kernel, descriptors, k, dim, geometry, timings, descriptors "
-                "a second, GFLOP/s, ambiguous labels resolved, status, detail)";
+                "a second, GFLOP/s, ambiguous labels resolved and the host's milliseconds for "
+                "them, status, detail)";
     p.jsonHelp = "the whole run: device, sizes, every kernel with its timings";
     bindDevicePipeline<BowBenchParams, BowBenchPlan, BowBenchResult>(
         p,
