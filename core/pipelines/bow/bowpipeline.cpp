@@ -5,6 +5,7 @@
 // addition per feature and centroid; 2 * K * DIM for the norm form's multiply-add) over the
 // median kernel time (the launch and the clearing of the histogram).
 #include "pipelines/bow/bow.h"
+#include "pipelines/largebin/largebin.h"
 #include "pipelines/options.h"
 #include "pipelines/pipeline.h"
 #include "report/files.h"
@@ -208,6 +209,11 @@ Pipeline bowPipeline() {
             plan.params = params;
             if (plan.params.count == 0)
                 plan.params.count = device.type == DeviceType::Cpu ? 262144 : 2097152;
+            // The descriptors are made on the host, copied into a device layout and uploaded:
+            // refused here, before any of it is allocated, where they cannot fit.
+            const std::size_t rowBytes = plan.params.dim * sizeof(float);
+            checkSyntheticBytes(device, plan.params.count * rowBytes, 3, "--count");
+            checkSyntheticBytes(device, plan.params.k * rowBytes, 2, "--k");
             return plan;
         },
         [](JobContext& ctx, Device& device, const BowBenchPlan& plan, const ItemSink& onItem) {

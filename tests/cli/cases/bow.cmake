@@ -36,3 +36,7 @@ cli_test(bow_bench_dimension_out_of_range EXIT 2
 cli_test(bow_bench_no_descriptors EXIT 2
          EXPECT --stderr "^histlab-cli: --count: 0 is out of range"
          ARGS bow bench --count 0)
+# An absurd count is refused by its size before anything is allocated.
+cli_test(bow_bench_absurd_count EXIT 2
+         EXPECT --stderr "^histlab-cli: --count: [0-9]+ bytes (a plane exceed one buffer of|of synthetic samples exceed a quarter of this machine's memory)"
+         ARGS bow bench --count 2000000000)
