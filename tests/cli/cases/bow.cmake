@@ -10,7 +10,7 @@ cli_test(bow_bench_all_kernels EXIT 0
                 --stdout "^gpu5 ${bowRow}.* verified$"
                 --stdout "^tiled ${bowRow}.*tiles of [0-9]+ centroids, local histogram +verified$"
                 --stdout "^tiled-norm ${bowRow}.*tiles of [0-9]+ centroids, local histogram +verified$"
-                --stdout "^best: [a-z0-9]+, [0-9.]+ M descriptors/s, [0-9.]+ GFLOP/s$"
+                --stdout "^best: [a-z0-9-]+, [0-9.]+ M descriptors/s, [0-9.]+ GFLOP/s$"
                 --check "${check} sweepcsv @W@/b.csv --rows 7 --columns kernel,descriptors,k,dim,median_ms,descriptors_per_s,gflops,ambiguous,resolve_ms,status --filled gflops"
                 --check "${check} json @W@/b.json --key descriptors=3001 --key k=100 --nonempty runs"
          ARGS bow bench --synthetic --count 3001 --k 100 --dim 64 --seed 5 --repeat 1
