@@ -311,35 +311,8 @@ std::vector<std::uint32_t> resolveInDouble(Device& device, const Descriptors& d,
                                            const Codebook& codebook, const cl::Buffer& cents,
                                            const std::vector<std::uint32_t>& which,
                                            std::string& where) {
-    std::vector<std::uint32_t> labels(which.size());
     if (which.empty())
-        return labels;
-    if (hasFp64(device.info())) {
-        where = "device";
-        const cl::Program program = device.program("bow", resolveOptions(d.dim));
-        cl::Kernel resolve(program, "bow_resolve");
-        std::vector<float> rows(which.size() * d.dim);
-        for (std::size_t j = 0; j < which.size(); ++j)
-            std::copy_n(d.values.begin() + std::ptrdiff_t(std::size_t(which[j]) * d.dim), d.dim,
-                        rows.begin() + std::ptrdiff_t(j * d.dim));
-        const cl::Context& ctx = device.context();
-        cl::Buffer rowBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                             rows.size() * sizeof(float), rows.data());
-        cl::Buffer out(ctx, CL_MEM_WRITE_ONLY, labels.size() * sizeof(std::uint32_t));
-        resolve.setArg(0, rowBuffer);
-        resolve.setArg(1, cl_uint(which.size()));
-        resolve.setArg(2, cents);
-        resolve.setArg(3, cl_uint(codebook.k));
-        resolve.setArg(4, out);
-        const std::size_t wg = 64;
-        device.queue().enqueueNDRangeKernel(resolve, cl::NullRange,
-                                            cl::NDRange((which.size() + wg - 1) / wg * wg),
-                                            cl::NDRange(wg));
-        device.queue().enqueueReadBuffer(out, CL_TRUE, 0, labels.size() * sizeof(std::uint32_t),
-                                         labels.data());
-        return labels;
-    }
-    where = "host";
+        return {};
     Descriptors picked;
     picked.dim = d.dim;
     picked.count = which.size();
@@ -347,7 +320,29 @@ std::vector<std::uint32_t> resolveInDouble(Device& device, const Descriptors& d,
     for (std::size_t j = 0; j < which.size(); ++j)
         std::copy_n(d.values.begin() + std::ptrdiff_t(std::size_t(which[j]) * d.dim), d.dim,
                     picked.values.begin() + std::ptrdiff_t(j * d.dim));
-    return assignReference(picked, codebook).labels;
+    if (!hasFp64(device.info())) {
+        where = "host";
+        return assignReference(picked, codebook).labels;
+    }
+    where = "device";
+    const cl::Program program = device.program("bow", resolveOptions(d.dim));
+    cl::Kernel resolve(program, "bow_resolve");
+    const cl::Context& ctx = device.context();
+    cl::Buffer rowBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                         picked.values.size() * sizeof(float), picked.values.data());
+    std::vector<std::uint32_t> labels(which.size());
+    cl::Buffer out(ctx, CL_MEM_WRITE_ONLY, labels.size() * sizeof(std::uint32_t));
+    resolve.setArg(0, rowBuffer);
+    resolve.setArg(1, cl_uint(which.size()));
+    resolve.setArg(2, cents);
+    resolve.setArg(3, cl_uint(codebook.k));
+    resolve.setArg(4, out);
+    const std::size_t wg = 64;
+    device.queue().enqueueNDRangeKernel(
+        resolve, cl::NullRange, cl::NDRange((which.size() + wg - 1) / wg * wg), cl::NDRange(wg));
+    device.queue().enqueueReadBuffer(out, CL_TRUE, 0, labels.size() * sizeof(std::uint32_t),
+                                     labels.data());
+    return labels;
 }
 
 } // namespace
