@@ -294,3 +294,28 @@ __kernel void bow_resolve(__global const float* rows, uint count, __global const
     labels[j] = best;
 }
 #endif
+
+// The device's FP32 peak, as clpeak measures it: every work-item runs PEAK_CHAINS independent
+// float4 multiply-add chains (mad: the device's fastest multiply-add, fused where it has one),
+// unrolled four times a loop trip, so the arithmetic units never wait on a result. Floating-
+// point operations = 2 x 4 x PEAK_CHAINS x 4 x iterations a work-item. The values converge to a
+// fixed point (x = a x + b with a < 1), so nothing overflows or goes subnormal; the sum is
+// written so that no chain can be dropped.
+#if BOW_PEAK
+#define PEAK_CHAINS 8
+__kernel void bow_fma_peak(__global float* out, float a, float b, uint iterations) {
+    const float seed = (float)get_global_id(0) * 1e-7f;
+    float4 x[PEAK_CHAINS];
+    for (int c = 0; c < PEAK_CHAINS; ++c)
+        x[c] = (float4)(seed, seed + 0.25f, seed + 0.5f, seed + 0.75f) + (float)c;
+    for (uint i = 0; i < iterations; ++i) {
+        _Pragma("unroll") for (int u = 0; u < 4; ++u) {
+            _Pragma("unroll") for (int c = 0; c < PEAK_CHAINS; ++c) x[c] = mad(x[c], a, b);
+        }
+    }
+    float4 sum = (float4)(0.0f);
+    for (int c = 0; c < PEAK_CHAINS; ++c)
+        sum += x[c];
+    out[get_global_id(0)] = sum.x + sum.y + sum.z + sum.w;
+}
+#endif

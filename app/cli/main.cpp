@@ -13,6 +13,7 @@
 #include <iostream>
 #include <regex>
 #ifdef HISTLAB_HAVE_OPENCV
+#include "io/bowopencv.h"
 #include "io/imageio.h"
 #endif
 
@@ -183,7 +184,8 @@ int main(int argc, char** argv) {
         }
     }
 #ifdef HISTLAB_HAVE_OPENCV
-    setBlurPeer(opencvBoxBlur); // blur --compare-opencv: cv::blur, which the core cannot call
+    setBlurPeer(opencvBoxBlur);       // blur --compare-opencv: cv::blur, which the core cannot call
+    setBowOpenCv(bowThroughOpenCv()); // bow: local features, FileStorage, the OpenCV peers
 #endif
     JobRunner runner;
     for (auto& [sub, command] : commands)

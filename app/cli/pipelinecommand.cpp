@@ -81,13 +81,14 @@ void PipelineCommand::setup(CLI::App& sub) {
             g.cli->group("Arguments");
     }
     m_device = &m_given.emplace_back();
-    addValue(sub, *m_device, "--device",
-             m_p.devices == Pipeline::Devices::Many ? "SEL[,SEL...]|all" : "SEL",
-             m_p.devices == Pipeline::Devices::Many
-                 ? "devices: an index, gpu, cpu, part of a device or platform name, a comma "
-                   "list, or all; repeatable (default: the first GPU, else the CPU)"
-                 : "an index, gpu, cpu, or part of a device or platform name (default: the "
-                   "first GPU, else the CPU)");
+    if (m_p.devices != Pipeline::Devices::None)
+        addValue(sub, *m_device, "--device",
+                 m_p.devices == Pipeline::Devices::Many ? "SEL[,SEL...]|all" : "SEL",
+                 m_p.devices == Pipeline::Devices::Many
+                     ? "devices: an index, gpu, cpu, part of a device or platform name, a comma "
+                       "list, or all; repeatable (default: the first GPU, else the CPU)"
+                     : "an index, gpu, cpu, or part of a device or platform name (default: the "
+                       "first GPU, else the CPU)");
     if (!m_p.csvHelp.empty()) {
         m_csv = &m_given.emplace_back();
         addValue(sub, *m_csv, "--csv", "FILE", m_p.csvHelp + "; \"-\" for stdout");
@@ -160,6 +161,8 @@ int PipelineCommand::run(JobRunner& runner) {
     std::size_t items = 0;
     auto outcome = runner.runAndWait(
         [&](JobContext& ctx) -> std::any {
+            if (m_p.devices == Pipeline::Devices::None) // host work: no device is opened
+                return m_p.run(ctx, {}, m_p.plan({}, params), {});
             const std::vector<DeviceInfo>& all = ctx.devices().infos();
             const std::vector<int> indices = selectDevices(selectors, all);
             std::vector<DeviceInfo> chosen;
@@ -197,7 +200,7 @@ int PipelineCommand::run(JobRunner& runner) {
             else if (name == "--json")
                 writeFileAtomically(path, r.json());
             else if (const auto text = r.files.find(name); text != r.files.end())
-                writeFileAtomically(path, text->second());
+                writeFileAtomically(path, text->second(path));
         }
     } catch (const InputError& e) {
         std::cerr << "histlab-cli: " << e.what() << '\n';

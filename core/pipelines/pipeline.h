@@ -78,8 +78,10 @@ struct Report {
     Table table;                       ///< the rows a generic view shows
     std::function<std::string()> csv;  ///< --csv
     std::function<std::string()> json; ///< --json
-    std::map<std::string, std::function<std::string()>> files; ///< other text outputs, by option
-    std::map<std::string, ImageOutput> images;                 ///< image outputs, by option
+    /// Other text outputs, by option; each function gets the path it is written to (a format
+    /// may follow its extension).
+    std::map<std::string, std::function<std::string(const std::string& path)>> files;
+    std::map<std::string, ImageOutput> images; ///< image outputs, by option
     Verdict verdict;
 };
 
@@ -92,8 +94,9 @@ struct Pipeline {
     std::string description; ///< what it computes, the metric (which bytes count) and the
                              ///< ceiling it is judged against
     std::string reference;   ///< the CPU reference every result is checked against
-    /// One device ("--device SEL"), or several ("--device SEL[,SEL...]|all", repeatable).
-    enum class Devices { One, Many } devices = Devices::One;
+    /// One device ("--device SEL"), several ("--device SEL[,SEL...]|all", repeatable), or
+    /// none (host work only: no --device, and its run gets no device indices).
+    enum class Devices { One, Many, None } devices = Devices::One;
     std::vector<PipelineOption> options;
     std::string csvHelp;  ///< what --csv writes (empty: no --csv)
     std::string jsonHelp; ///< what --json writes (empty: no --json)

@@ -10,7 +10,8 @@ namespace histlab {
 // clang-format off
 #define HISTLAB_PIPELINES(X)                                                                       \
     X(bandwidth) X(histogram256) X(blur) X(scan) X(equalize)                                       \
-    X(largebin) X(joint) X(bow) X(reverse) X(transfer) X(memorylab) X(experiments) X(dashboard)
+    X(largebin) X(joint) X(bow) X(bowcodebook) X(bowhistograms) X(bowmerge) X(reverse)           \
+    X(transfer) X(memorylab) X(experiments) X(dashboard)
 // clang-format on
 
 #define HISTLAB_DECLARE_PIPELINE(name) Pipeline name##Pipeline();

@@ -1,5 +1,7 @@
 #include "report/table.h"
 
+#include "runtime/errors.h"
+
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
@@ -13,6 +15,56 @@ std::string csvField(const std::string& text) {
     for (char c : text)
         q += c == '"' ? std::string("\"\"") : std::string(1, c);
     return q + "\"";
+}
+
+std::vector<std::vector<std::string>> parseCsv(const std::string& text, const std::string& source) {
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> row;
+    std::string field;
+    bool quoted = false, any = false;
+    std::size_t line = 1;
+    auto endRow = [&] {
+        if (any || !row.empty()) {
+            row.push_back(std::move(field));
+            rows.push_back(std::move(row));
+        }
+        row.clear();
+        field.clear();
+        any = false;
+    };
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+                field += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                line += c == '\n';
+                field += c;
+            }
+            continue;
+        }
+        if (c == '"') {
+            quoted = any = true;
+        } else if (c == ',') {
+            row.push_back(std::move(field));
+            field.clear();
+            any = true;
+        } else if (c == '\n') {
+            endRow();
+            ++line;
+        } else if (c != '\r' || i + 1 >= text.size() || text[i + 1] != '\n') {
+            field += c;
+            any = true;
+        }
+    }
+    if (quoted)
+        throw InputError(source + ": line " + std::to_string(line) +
+                         ": a quoted field is never closed");
+    endRow();
+    return rows;
 }
 
 std::string numberText(double value) {

@@ -14,6 +14,11 @@ namespace histlab {
 /// break.
 std::string csvField(const std::string& text);
 
+/// The rows of CSV text (RFC 4180: quoted fields with doubled quotes and line breaks inside,
+/// CRLF or LF line ends); a final line break ends the last row, blank lines are no rows. Throws
+/// InputError naming `source` for a quote that is never closed.
+std::vector<std::vector<std::string>> parseCsv(const std::string& text, const std::string& source);
+
 /// A number as text: integers without a decimal point, other values in the shortest form that
 /// reads back as the same double ("0.1", "1e-07"); "nan", "inf" and "-inf" as such.
 std::string numberText(double value);

@@ -44,7 +44,12 @@ TimingStats timeRepeated(int repeats, const std::function<double()>& once,
 double wallClockMs(const std::function<void()>& f) {
     const auto t0 = std::chrono::steady_clock::now();
     f();
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return msSince(t0);
+}
+
+double msSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
 }
 
 double gbPerSecond(std::uint64_t bytes, double ms) {

@@ -4,6 +4,7 @@
 #include "runtime/cancel.h"
 #include "runtime/opencl.h"
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -31,6 +32,9 @@ TimingStats timeRepeated(int repeats, const std::function<double()>& once,
 /// Host wall-clock milliseconds that `f` takes (for end-to-end figures, where event profiling
 /// would leave out the host's part).
 double wallClockMs(const std::function<void()>& f);
+
+/// Host wall-clock milliseconds since `start` (steady clock).
+double msSince(std::chrono::steady_clock::time_point start);
 
 /// Bytes per second in GB/s (10^9 bytes) for a duration in milliseconds; 0 if ms <= 0.
 double gbPerSecond(std::uint64_t bytes, double ms);

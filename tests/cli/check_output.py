@@ -128,6 +128,21 @@ def check_sweep_csv(args):
                 fail(f'{args.file}: row {i + 1} has no "{column}"')
 
 
+def check_table(args):
+    """Any CSV table: its columns, its row count, every row as wide as the header."""
+    with open(args.file, encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    header = rows[0] if rows else []
+    for column in args.columns.split(","):
+        if column not in header:
+            fail(f'{args.file}: no column "{column}" in {header}')
+    if len(rows) - 1 != args.rows:
+        fail(f"{args.file}: {len(rows) - 1} rows, expected {args.rows}")
+    for i, row in enumerate(rows[1:]):
+        if len(row) != len(header):
+            fail(f"{args.file}: row {i + 1} has {len(row)} fields, the header {len(header)}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="kind", required=True)
@@ -142,6 +157,10 @@ def main():
     t = sub.add_parser("stats")
     t.add_argument("file")
     t.add_argument("--histogram", required=True)
+    t2 = sub.add_parser("table")
+    t2.add_argument("file")
+    t2.add_argument("--rows", type=int, required=True)
+    t2.add_argument("--columns", required=True)
     w = sub.add_parser("sweepcsv")
     w.add_argument("file")
     w.add_argument("--rows", type=int, required=True)
@@ -149,7 +168,7 @@ def main():
     w.add_argument("--filled", action="append", default=[])
     args = parser.parse_args()
     {"json": check_json, "csv": check_csv, "stats": check_stats,
-     "sweepcsv": check_sweep_csv}[args.kind](args)
+     "sweepcsv": check_sweep_csv, "table": check_table}[args.kind](args)
 
 
 if __name__ == "__main__":

@@ -140,25 +140,33 @@ std::uint32_t nearestCentroid(const float* x, const Codebook& codebook) {
     return best;
 }
 
+void forEachShare(std::size_t count, std::size_t minShare,
+                  const std::function<void(std::size_t lo, std::size_t hi)>& work) {
+    const std::size_t threads = std::clamp<std::size_t>(
+        std::thread::hardware_concurrency(), 1,
+        std::max<std::size_t>(1, count / std::max<std::size_t>(1, minShare)));
+    if (threads == 1) {
+        work(0, count);
+        return;
+    }
+    std::vector<std::thread> pool;
+    for (std::size_t t = 0; t < threads; ++t)
+        pool.emplace_back([&, t] { work(count * t / threads, count * (t + 1) / threads); });
+    for (std::thread& t : pool)
+        t.join();
+}
+
 Assignment assignReference(const Descriptors& descriptors, const Codebook& codebook) {
     Assignment a;
     a.labels.resize(descriptors.count);
     a.histogram.assign(codebook.k, 0);
     // Every core takes a contiguous share of the descriptors: 2 M descriptors against 1,024
     // centroids of 64 floats are 10^11 operations in double precision.
-    const std::size_t threads = std::clamp<std::size_t>(
-        std::thread::hardware_concurrency(), 1, std::max<std::size_t>(1, descriptors.count / 1024));
-    std::vector<std::thread> pool;
-    for (std::size_t t = 0; t < threads; ++t)
-        pool.emplace_back([&, t] {
-            const std::size_t lo = descriptors.count * t / threads,
-                              hi = descriptors.count * (t + 1) / threads;
-            for (std::size_t i = lo; i < hi; ++i)
-                a.labels[i] =
-                    nearestCentroid(descriptors.values.data() + i * descriptors.dim, codebook);
-        });
-    for (std::thread& t : pool)
-        t.join();
+    forEachShare(descriptors.count, 1024, [&](std::size_t lo, std::size_t hi) {
+        for (std::size_t i = lo; i < hi; ++i)
+            a.labels[i] =
+                nearestCentroid(descriptors.values.data() + i * descriptors.dim, codebook);
+    });
     for (std::uint32_t label : a.labels)
         ++a.histogram[label];
     return a;
@@ -347,6 +355,156 @@ std::vector<std::uint32_t> resolveInDouble(Device& device, const Descriptors& d,
 
 } // namespace
 
+BowAssigner::BowAssigner(Device& device, BowKernel kernel)
+    : m_device(device)
+    , m_kernel(kernel) {
+    m_geometry.kernel = kernel;
+    m_geometry.supported = false;
+    m_geometry.why = "no descriptors and codebook yet";
+}
+
+// Both setters only plan; the buffers are made by the next launch, once the plan says they fit.
+void BowAssigner::setDescriptors(const Descriptors& descriptors) {
+    m_descriptors = &descriptors;
+    m_descriptorsOnDevice = false;
+    replan();
+}
+
+void BowAssigner::setCodebook(const Codebook& codebook) {
+    m_codebook = &codebook;
+    m_codebookOnDevice = false;
+    replan();
+}
+
+void BowAssigner::replan() {
+    if (!m_descriptors || !m_codebook)
+        return;
+    if (m_descriptors->dim != m_codebook->dim) {
+        m_geometry.supported = false;
+        m_geometry.why = "descriptors of " + std::to_string(m_descriptors->dim) +
+                         " floats against a codebook of " + std::to_string(m_codebook->dim);
+        return;
+    }
+    m_geometry = planBowKernel(m_device.info(), m_kernel, m_descriptors->count, m_codebook->k,
+                               m_codebook->dim);
+    if (m_geometry.supported)
+        m_options = bowBuildOptions(m_geometry, m_codebook->k, m_codebook->dim);
+}
+
+void BowAssigner::upload() {
+    const cl::Context& ctx = m_device.context();
+    const Descriptors& d = *m_descriptors;
+    const Codebook& codebook = *m_codebook;
+    if (!m_descriptorsOnDevice) {
+        std::vector<float> layout = deviceLayout(d, m_kernel);
+        const std::size_t count = std::max<std::size_t>(d.count, 1); // no empty buffers
+        layout.resize(std::max(layout.size(), count * d.dim));
+        m_desc = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                            layout.size() * sizeof(float), layout.data());
+        m_labels = cl::Buffer(ctx, CL_MEM_READ_WRITE, count * sizeof(std::uint32_t));
+        m_descriptorsOnDevice = true;
+    }
+    if (!m_codebookOnDevice) {
+        m_cents = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                             codebook.values.size() * sizeof(float),
+                             const_cast<float*>(codebook.values.data())); // only read
+        m_hist = cl::Buffer(ctx, CL_MEM_READ_WRITE, codebook.k * sizeof(std::uint32_t));
+        if (tiled(m_kernel)) {
+            // ||c||^2 of every centroid (the norm form ranks by ||c||^2 - 2 x.c), and the
+            // largest ||c|| rounded up, for the kernel's rounding bound.
+            std::vector<float> squares(codebook.k);
+            double largest = 0;
+            for (std::size_t c = 0; c < codebook.k; ++c) {
+                double sum = 0;
+                for (std::size_t f = 0; f < codebook.dim; ++f)
+                    sum += double(codebook.values[c * codebook.dim + f]) *
+                           double(codebook.values[c * codebook.dim + f]);
+                squares[c] = float(sum);
+                largest = std::max(largest, std::sqrt(sum));
+            }
+            m_maxNorm = float(largest);
+            if (double(m_maxNorm) < largest)
+                m_maxNorm = std::nextafter(m_maxNorm, std::numeric_limits<float>::infinity());
+            m_norms = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                 squares.size() * sizeof(float), squares.data());
+        }
+        m_codebookOnDevice = true;
+    }
+    if (m_options != m_kernelOptions) {
+        const cl::Program program = m_device.program("bow", m_options);
+        std::string name = std::string("bow_") + bowKernelName(m_kernel);
+        std::replace(name.begin(), name.end(), '-', '_');
+        m_assign = cl::Kernel(program, name.c_str());
+        m_kernelOptions = m_options;
+    }
+    m_assign.setArg(0, m_desc);
+    m_assign.setArg(1, cl_uint(d.count));
+    m_assign.setArg(2, m_cents);
+    m_assign.setArg(3, cl_uint(codebook.k));
+    m_assign.setArg(4, m_labels);
+    m_assign.setArg(5, m_hist);
+    if (tiled(m_kernel)) {
+        m_assign.setArg(6, m_norms);
+        m_assign.setArg(7, m_maxNorm);
+    }
+}
+
+double BowAssigner::launch() {
+    if (!m_geometry.supported)
+        throw UsageError("--kernel", std::string(bowKernelName(m_kernel)) + ": " + m_geometry.why);
+    upload();
+    const BowGeometry& g = m_geometry;
+    std::vector<cl::Event> events(1);
+    cl::CommandQueue& queue = m_device.queue();
+    queue.enqueueFillBuffer(m_hist, cl_uint(0), 0, m_codebook->k * sizeof(std::uint32_t), nullptr,
+                            &events[0]);
+    if (m_descriptors->count) {
+        events.emplace_back();
+        queue.enqueueNDRangeKernel(m_assign, cl::NullRange, cl::NDRange(g.groups * g.workGroupSize),
+                                   cl::NDRange(g.workGroupSize), nullptr, &events[1]);
+    }
+    queue.finish();
+    return profiledMs(events);
+}
+
+Assignment BowAssigner::result() {
+    const Descriptors& descriptors = *m_descriptors;
+    const Codebook& codebook = *m_codebook;
+    Assignment got;
+    got.labels.resize(descriptors.count);
+    std::vector<std::uint32_t> counts(codebook.k);
+    cl::CommandQueue& queue = m_device.queue();
+    if (descriptors.count)
+        queue.enqueueReadBuffer(m_labels, CL_TRUE, 0, got.labels.size() * sizeof(std::uint32_t),
+                                got.labels.data());
+    queue.enqueueReadBuffer(m_hist, CL_TRUE, 0, counts.size() * sizeof(std::uint32_t),
+                            counts.data());
+    got.histogram.assign(counts.begin(), counts.end());
+    // The device counted each ambiguous descriptor under its float label: move it where the
+    // exact order puts it.
+    if (hasFp64(m_device.info())) // built before the clock starts, as the kernels are
+        m_device.program("bow", resolveOptions(descriptors.dim));
+    const auto resolveStart = std::chrono::steady_clock::now();
+    std::vector<std::uint32_t> which;
+    for (std::size_t i = 0; i < got.labels.size(); ++i)
+        if (got.labels[i] & kAmbiguous)
+            which.push_back(std::uint32_t(i));
+    m_ambiguous = which.size();
+    m_where.clear();
+    const std::vector<std::uint32_t> exact =
+        resolveInDouble(m_device, descriptors, codebook, m_cents, which, m_where);
+    for (std::size_t j = 0; j < which.size(); ++j) {
+        const std::uint32_t i = which[j], floatLabel = got.labels[i] & ~kAmbiguous;
+        got.labels[i] = exact[j];
+        if (floatLabel < codebook.k && got.histogram[floatLabel] > 0) {
+            --got.histogram[floatLabel];
+            ++got.histogram[exact[j]];
+        }
+    }
+    m_resolveMs = msSince(resolveStart);
+    return got;
+}
+
 BowRun runBowKernel(Device& device, const Descriptors& descriptors, const Codebook& codebook,
                     BowKernel kernel, const Assignment& reference, int repeats,
                     const CancelToken& cancel) {
@@ -363,96 +521,19 @@ BowRun runBowKernel(Device& device, const Descriptors& descriptors, const Codebo
         run.detail = "no descriptors";
         return run;
     }
-    const BowGeometry& g = run.geometry;
     try {
-        run.buildOptions = bowBuildOptions(g, codebook.k, descriptors.dim);
-        const cl::Program program = device.program("bow", run.buildOptions);
-        std::string name = std::string("bow_") + bowKernelName(kernel);
-        std::replace(name.begin(), name.end(), '-', '_');
-        cl::Kernel assign(program, name.c_str());
-        const cl::Context& ctx = device.context();
-        std::vector<float> layout = deviceLayout(descriptors, kernel);
-        cl::Buffer desc(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, layout.size() * sizeof(float),
-                        layout.data());
-        layout = {};
-        cl::Buffer cents(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                         codebook.values.size() * sizeof(float),
-                         const_cast<float*>(codebook.values.data())); // only read
-        cl::Buffer labels(ctx, CL_MEM_READ_WRITE, descriptors.count * sizeof(std::uint32_t));
-        cl::Buffer hist(ctx, CL_MEM_READ_WRITE, codebook.k * sizeof(std::uint32_t));
-        assign.setArg(0, desc);
-        assign.setArg(1, cl_uint(descriptors.count));
-        assign.setArg(2, cents);
-        assign.setArg(3, cl_uint(codebook.k));
-        assign.setArg(4, labels);
-        assign.setArg(5, hist);
-        std::optional<cl::Buffer> norms;
-        if (tiled(kernel)) {
-            // ||c||^2 of every centroid (the norm form ranks by ||c||^2 - 2 x.c), and the
-            // largest ||c|| rounded up, for the kernel's rounding bound.
-            std::vector<float> squares(codebook.k);
-            double largest = 0;
-            for (std::size_t c = 0; c < codebook.k; ++c) {
-                double sum = 0;
-                for (std::size_t f = 0; f < codebook.dim; ++f)
-                    sum += double(codebook.values[c * codebook.dim + f]) *
-                           double(codebook.values[c * codebook.dim + f]);
-                squares[c] = float(sum);
-                largest = std::max(largest, std::sqrt(sum));
-            }
-            float maxNorm = float(largest);
-            if (double(maxNorm) < largest)
-                maxNorm = std::nextafter(maxNorm, std::numeric_limits<float>::infinity());
-            norms.emplace(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                          squares.size() * sizeof(float), squares.data());
-            assign.setArg(6, *norms);
-            assign.setArg(7, maxNorm);
-        }
-        const cl::NDRange global(g.groups * g.workGroupSize), local(g.workGroupSize);
+        BowAssigner assigner(device, kernel);
+        assigner.setDescriptors(descriptors);
+        assigner.setCodebook(codebook);
+        run.geometry = assigner.geometry();
+        run.buildOptions = assigner.buildOptions();
         run.stats = timeRepeated(
-            repeats,
-            [&] {
-                std::vector<cl::Event> events(2);
-                device.queue().enqueueFillBuffer(
-                    hist, cl_uint(0), 0, codebook.k * sizeof(std::uint32_t), nullptr, &events[0]);
-                device.queue().enqueueNDRangeKernel(assign, cl::NullRange, global, local, nullptr,
-                                                    &events[1]);
-                device.queue().finish();
-                return profiledMs(events);
-            },
-            cancel);
-        Assignment& got = run.result;
-        got.labels.resize(descriptors.count);
-        std::vector<std::uint32_t> counts(codebook.k);
-        device.queue().enqueueReadBuffer(
-            labels, CL_TRUE, 0, got.labels.size() * sizeof(std::uint32_t), got.labels.data());
-        device.queue().enqueueReadBuffer(hist, CL_TRUE, 0, counts.size() * sizeof(std::uint32_t),
-                                         counts.data());
-        got.histogram.assign(counts.begin(), counts.end());
-        // The device counted each ambiguous descriptor under its float label: move it where the
-        // exact order puts it.
-        if (hasFp64(device.info())) // built before the clock starts, as the kernels are
-            device.program("bow", resolveOptions(descriptors.dim));
-        const auto resolveStart = std::chrono::steady_clock::now();
-        std::vector<std::uint32_t> which;
-        for (std::size_t i = 0; i < got.labels.size(); ++i)
-            if (got.labels[i] & kAmbiguous)
-                which.push_back(std::uint32_t(i));
-        run.ambiguous = which.size();
-        const std::vector<std::uint32_t> exact =
-            resolveInDouble(device, descriptors, codebook, cents, which, run.resolvedOn);
-        for (std::size_t j = 0; j < which.size(); ++j) {
-            const std::uint32_t i = which[j], floatLabel = got.labels[i] & ~kAmbiguous;
-            got.labels[i] = exact[j];
-            if (floatLabel < codebook.k && got.histogram[floatLabel] > 0) {
-                --got.histogram[floatLabel];
-                ++got.histogram[exact[j]];
-            }
-        }
-        run.resolveMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                                  resolveStart)
-                            .count();
-        run.detail = firstMismatch(got, reference);
+            repeats, [&] { return assigner.launch(); }, cancel);
+        run.result = assigner.result();
+        run.ambiguous = assigner.ambiguous();
+        run.resolveMs = assigner.resolveMs();
+        run.resolvedOn = assigner.resolvedOn();
+        run.detail = firstMismatch(run.result, reference);
         run.status = run.detail.empty() ? Status::Verified : Status::Mismatch;
         const double ms = run.stats.medianMs;
         if (ms > 0) {
@@ -467,6 +548,44 @@ BowRun runBowKernel(Device& device, const Descriptors& descriptors, const Codebo
         run.detail = e.detail;
     }
     return run;
+}
+
+Fp32Peak measureFp32Peak(Device& device, int repeats, const CancelToken& cancel) {
+    Fp32Peak peak;
+    try {
+        BuildOptions o;
+        o.define("BOW_PEAK", 1);
+        o.define("DIM", 4); // the file's shared helpers are written for a dimension
+        cl::Kernel kernel(device.program("bow", o.text()), "bow_fma_peak");
+        const DeviceInfo& info = device.info();
+        const bool cpu = info.type == DeviceType::Cpu;
+        // Enough work-items to fill every unit several times over, and enough iterations for
+        // milliseconds of work.
+        const std::size_t wg = std::min<std::size_t>(cpu ? 16 : 256, info.maxWorkGroupSize);
+        const std::size_t items = std::size_t(std::max(1u, info.computeUnits)) * (cpu ? 64 : 2048);
+        const cl_uint iterations = cpu ? 512 : 4096;
+        cl::Buffer out(device.context(), CL_MEM_WRITE_ONLY, items * sizeof(float));
+        kernel.setArg(0, out);
+        kernel.setArg(1, 0.999f);
+        kernel.setArg(2, 0.001f);
+        kernel.setArg(3, iterations);
+        peak.stats = timeRepeated(
+            repeats,
+            [&] {
+                std::vector<cl::Event> events(1);
+                device.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(items),
+                                                    cl::NDRange(wg), nullptr, &events[0]);
+                device.queue().finish();
+                return profiledMs(events);
+            },
+            cancel);
+        const double flops = 2.0 * 4 * 8 * 4 * double(iterations) * double(items);
+        if (peak.stats.medianMs > 0)
+            peak.gflops = flops / (peak.stats.medianMs * 1e6);
+    } catch (...) {
+        peak.detail = rowErrorOf(std::current_exception()).detail; // rethrows cancellation
+    }
+    return peak;
 }
 
 } // namespace histlab

@@ -10,6 +10,7 @@
 #include "runtime/timing.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,11 @@ struct Assignment {
 /// double precision, summed feature by feature in order; the first centroid at the smallest
 /// distance wins; a NaN distance never wins (centroid 0 when every distance is NaN).
 std::uint32_t nearestCentroid(const float* x, const Codebook& codebook);
+
+/// work(lo, hi) over contiguous shares of [0, count), one a host core (one share when count is
+/// below `minShare` a core), joined before it returns.
+void forEachShare(std::size_t count, std::size_t minShare,
+                  const std::function<void(std::size_t lo, std::size_t hi)>& work);
 
 /// The CPU reference: nearestCentroid for every descriptor, and the histogram.
 Assignment assignReference(const Descriptors& descriptors, const Codebook& codebook);
@@ -98,6 +104,59 @@ struct BowRun {
     /// multiply-adds) / median time.
     double gflops = 0;
 };
+
+/// One kernel's exact assignment on one device. The descriptors stay on the device (in the
+/// kernel's layout) while codebooks change, as k-means's iterations need; a launch marks the
+/// labels its float arithmetic cannot call, and result() decides them in double precision.
+class BowAssigner {
+public:
+    BowAssigner(Device& device, BowKernel kernel);
+    /// Uploads the descriptors; they are read again by result() and must outlive its calls.
+    void setDescriptors(const Descriptors& descriptors);
+    /// Uploads the centroids (and their norms, for the tiled kernels); the codebook is read
+    /// again by result() and must outlive its calls.
+    void setCodebook(const Codebook& codebook);
+    /// The plan for the descriptors and codebook set (unsupported, with its reason, before both).
+    const BowGeometry& geometry() const { return m_geometry; }
+    /// The build options of the kernel ("" before both are set).
+    const std::string& buildOptions() const { return m_options; }
+    /// One launch: the histogram cleared and every descriptor assigned; the events' profiled
+    /// milliseconds. Throws UsageError("--kernel") where the plan is unsupported.
+    double launch();
+    /// The last launch's labels and histogram, each ambiguous label decided in double precision
+    /// (nearestCentroid's arithmetic): equal to assignReference.
+    Assignment result();
+    std::size_t ambiguous() const { return m_ambiguous; }     ///< of the last result()
+    double resolveMs() const { return m_resolveMs; }          ///< its wall clock, ms
+    const std::string& resolvedOn() const { return m_where; } ///< "device", "host" or ""
+
+private:
+    void replan();
+    void upload();
+
+    Device& m_device;
+    BowKernel m_kernel;
+    const Descriptors* m_descriptors = nullptr;
+    const Codebook* m_codebook = nullptr;
+    bool m_descriptorsOnDevice = false, m_codebookOnDevice = false;
+    BowGeometry m_geometry;
+    std::string m_options, m_kernelOptions;
+    cl::Kernel m_assign;
+    cl::Buffer m_desc, m_cents, m_norms, m_labels, m_hist;
+    float m_maxNorm = 0;
+    std::size_t m_ambiguous = 0;
+    double m_resolveMs = 0;
+    std::string m_where;
+};
+
+/// The device's FP32 multiply-add peak (bow_fma_peak: independent chains, as clpeak), for the
+/// "% of peak" of each kernel.
+struct Fp32Peak {
+    TimingStats stats;
+    double gflops = 0;  ///< 2 operations a multiply-add / median time
+    std::string detail; ///< why there is none, when the kernel failed
+};
+Fp32Peak measureFp32Peak(Device& device, int repeats, const CancelToken& cancel);
 
 /// Runs `kernel` `repeats` times after a warm-up on the device, resolves its ambiguous labels in
 /// double precision, and compares labels and histogram with `reference`.

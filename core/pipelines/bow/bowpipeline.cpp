@@ -5,6 +5,7 @@
 // addition per feature and centroid; 2 * K * DIM for the norm form's multiply-add) over the
 // median kernel time (the launch and the clearing of the histogram).
 #include "pipelines/bow/bow.h"
+#include "pipelines/bow/collection.h"
 #include "pipelines/largebin/largebin.h"
 #include "pipelines/options.h"
 #include "pipelines/pipeline.h"
@@ -13,6 +14,9 @@
 #include "report/table.h"
 #include "report/text.h"
 #include "runtime/errors.h"
+#include "runtime/timing.h"
+
+#include <chrono>
 
 #include <sstream>
 
@@ -27,6 +31,7 @@ struct BowBenchParams {
     std::uint64_t seed = 1;
     std::vector<BowKernel> kernels = allBowKernels();
     int repeats = 5;
+    bool compareOpenCv = false;
 };
 
 /// The parameters with the device's defaults filled in (each kernel plans itself per device in
@@ -35,10 +40,24 @@ struct BowBenchPlan {
     BowBenchParams params;
 };
 
+/// cv::BFMatcher(NORM_L2)::match on the same descriptors and codebook, on the host's CPU.
+struct BowPeer {
+    bool ran = false;
+    double ms = 0; ///< wall clock of one match
+    double descriptorsPerSecond = 0;
+    std::size_t disagreements = 0; ///< labels that differ from the exact ones
+    std::string detail;
+};
+
 struct BowBenchResult {
     DeviceInfo device;
     BowBenchParams params;
+    Fp32Peak peak;
+    BowPeer peer;
     std::vector<BowRun> runs;
+    double percentOfPeak(const BowRun& run) const {
+        return peak.gflops > 0 ? 100.0 * run.gflops / peak.gflops : 0.0;
+    }
     /// The fastest verified run's index, or -1.
     int best() const {
         int b = -1;
@@ -52,7 +71,8 @@ struct BowBenchResult {
 
 Table bowTable(const BowBenchResult& r) {
     Table table({"kernel", "descriptors", "k", "dim", "geometry", "median_ms", "min_ms",
-                 "descriptors_per_s", "gflops", "ambiguous", "resolve_ms", "status", "detail"});
+                 "descriptors_per_s", "gflops", "percent_of_fp32_peak", "ambiguous", "resolve_ms",
+                 "status", "detail"});
     for (const BowRun& run : r.runs)
         table.row()
             .add(bowKernelName(run.kernel))
@@ -64,6 +84,7 @@ Table bowTable(const BowBenchResult& r) {
             .add(run.stats.minMs)
             .add(run.descriptorsPerSecond)
             .add(run.gflops)
+            .add(r.percentOfPeak(run))
             .add(std::uint64_t(run.ambiguous))
             .add(run.resolveMs)
             .add(statusName(run.status))
@@ -76,11 +97,16 @@ std::string bowText(const BowBenchResult& r) {
     out << "bow bench: " << r.params.count << " synthetic descriptors of " << r.params.dim
         << " floats, codebook of " << r.params.k << " centroids (seed " << r.params.seed << ")\n"
         << deviceLine(r.device) << '\n';
+    out << "FP32 peak (independent multiply-add chains, as clpeak): "
+        << (r.peak.gflops > 0 ? fixedText(r.peak.gflops, 1) + " GFLOP/s"
+                              : "not measured (" + r.peak.detail + ")")
+        << '\n';
     using A = TextTable::Align;
     TextTable table({{"kernel", A::Left},
                      {"median ms"},
                      {"M desc/s"},
                      {"GFLOP/s"},
+                     {"% peak"},
                      {"ambiguous"},
                      {"resolve ms"},
                      {"geometry", A::Left},
@@ -89,7 +115,9 @@ std::string bowText(const BowBenchResult& r) {
         const bool ran = statusRan(run.status);
         table.add({bowKernelName(run.kernel), ran ? fixedText(run.stats.medianMs, 4) : "-",
                    ran ? fixedText(run.descriptorsPerSecond / 1e6, 2) : "-",
-                   ran ? fixedText(run.gflops, 1) : "-", ran ? std::to_string(run.ambiguous) : "-",
+                   ran ? fixedText(run.gflops, 1) : "-",
+                   ran && r.peak.gflops > 0 ? fixedText(r.percentOfPeak(run), 1) : "-",
+                   ran ? std::to_string(run.ambiguous) : "-",
                    ran ? fixedText(run.resolveMs, 2) : "-", run.geometry.describe(),
                    statusText(run.status, run.detail)});
     }
@@ -99,7 +127,21 @@ std::string bowText(const BowBenchResult& r) {
         out << "best: " << bowKernelName(run.kernel) << ", "
             << fixedText(run.descriptorsPerSecond / 1e6, 2) << " M descriptors/s, "
             << fixedText(run.gflops, 1) << " GFLOP/s\n";
+        if (r.peer.ran)
+            out << "cv::BFMatcher(NORM_L2)::match on the host's CPU: "
+                << fixedText(r.peer.descriptorsPerSecond / 1e6, 3) << " M descriptors/s ("
+                << fixedText(r.peer.ms, 1) << " ms, " << r.peer.disagreements
+                << " labels differ from the exact ones); " << bowKernelName(run.kernel) << " is "
+                << fixedText(run.descriptorsPerSecond / r.peer.descriptorsPerSecond, 2)
+                << " x faster (kernel time), "
+                << fixedText(double(r.params.count) /
+                                 ((run.stats.medianMs + run.resolveMs) * 1e-3) /
+                                 r.peer.descriptorsPerSecond,
+                             2)
+                << " x with its double-precision decisions\n";
     }
+    if (r.params.compareOpenCv && !r.peer.ran)
+        out << "cv::BFMatcher: " << r.peer.detail << '\n';
     return out.str();
 }
 
@@ -114,6 +156,7 @@ std::string bowJson(const BowBenchResult& r) {
                         {"timing", timingJson(run.stats)},
                         {"descriptors_per_s", run.descriptorsPerSecond},
                         {"gflops", run.gflops},
+                        {"percent_of_fp32_peak", r.percentOfPeak(run)},
                         {"ambiguous", run.ambiguous},
                         {"resolve_ms", run.resolveMs},
                         {"resolved_on", run.resolvedOn}});
@@ -129,6 +172,17 @@ std::string bowJson(const BowBenchResult& r) {
          {"dim", r.params.dim},
          {"seed", r.params.seed},
          {"best", best < 0 ? Json() : Json(bowKernelName(r.runs[std::size_t(best)].kernel))},
+         {"fp32_peak",
+          {{"gflops", r.peak.gflops},
+           {"timing", timingJson(r.peak.stats)},
+           {"detail", r.peak.detail}}},
+         {"opencv_bfmatcher", r.params.compareOpenCv
+                                  ? Json{{"ran", r.peer.ran},
+                                         {"ms", r.peer.ms},
+                                         {"descriptors_per_s", r.peer.descriptorsPerSecond},
+                                         {"disagreements", r.peer.disagreements},
+                                         {"detail", r.peer.detail}}
+                                  : Json()},
          {"runs", std::move(runs)}});
 }
 
@@ -197,6 +251,11 @@ Pipeline bowPipeline() {
                 s.kernels = parseNameList<BowKernel>(v, allBowKernels, parseBowKernel);
             }),
         repeatOption<P>(&P::repeats, "timed runs after a warm-up (default 5): median and min"),
+        flagOption<P>("--compare-opencv",
+                      "also time cv::BFMatcher(NORM_L2)::match on the same descriptors and "
+                      "codebook on the host's CPU (one run), and count its labels that differ "
+                      "from the exact ones",
+                      [](P& s) { s.compareOpenCv = true; }),
     };
     p.csvHelp = "one row per kernel (kernel, descriptors, k, dim, geometry, timings, descriptors "
                 "a second, GFLOP/s, ambiguous labels resolved and the host's milliseconds for "
@@ -225,6 +284,23 @@ Pipeline bowPipeline() {
             const Descriptors d = makeSyntheticDescriptors(s.count, s.dim, s.seed);
             const Codebook c = makeSyntheticCodebook(s.k, s.dim, s.seed + 1);
             const Assignment reference = assignReference(d, c);
+            ctx.progress(0.0, "FP32 peak");
+            result.peak = measureFp32Peak(device, s.repeats, ctx.cancelToken());
+            if (s.compareOpenCv) {
+                if (!bowOpenCv().bfMatch) {
+                    result.peer.detail = "this build has no OpenCV";
+                } else {
+                    ctx.progress(0.0, "cv::BFMatcher");
+                    const auto start = std::chrono::steady_clock::now();
+                    const std::vector<std::uint32_t> labels = bowOpenCv().bfMatch(d, c);
+                    result.peer.ms = msSince(start);
+                    result.peer.ran = true;
+                    result.peer.descriptorsPerSecond =
+                        result.peer.ms > 0 ? double(s.count) / (result.peer.ms * 1e-3) : 0.0;
+                    for (std::size_t i = 0; i < labels.size(); ++i)
+                        result.peer.disagreements += labels[i] != reference.labels[i];
+                }
+            }
             for (std::size_t i = 0; i < s.kernels.size(); ++i) {
                 ctx.cancelToken().throwIfCancelled();
                 result.runs.push_back(runBowKernel(device, d, c, s.kernels[i], reference, s.repeats,

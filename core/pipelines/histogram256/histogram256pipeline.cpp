@@ -158,7 +158,9 @@ Report reportOf(const HistogramResult& result) {
         }
         r.csv = [&run] { return imageBinsCsv(run); };
         r.json = [&run] { return imageBinsJson(run); };
-        r.files["--stats-csv"] = [&run] { return statisticsCsv(imageBinsStatistics(run)); };
+        r.files["--stats-csv"] = [&run](const std::string&) {
+            return statisticsCsv(imageBinsStatistics(run));
+        };
         r.verdict =
             count.verdict("channel(s)", "no large-bin method could run on " + run.device.name);
         return r;
@@ -169,7 +171,9 @@ Report reportOf(const HistogramResult& result) {
         r.table = histogramTable(run.histograms);
         r.csv = [&run] { return histogramCsv(run); };
         r.json = [&run] { return histogramJson(run); };
-        r.files["--stats-csv"] = [&run] { return statisticsCsv(statisticsOf(run.histograms)); };
+        r.files["--stats-csv"] = [&run](const std::string&) {
+            return statisticsCsv(statisticsOf(run.histograms));
+        };
         r.verdict = verificationVerdict(run.verified.value_or(true), run.verifyDetail);
         return r;
     }
@@ -179,7 +183,9 @@ Report reportOf(const HistogramResult& result) {
     r.table = histogramTable(histograms);
     r.csv = [&histograms] { return histogramCsv(histograms); };
     r.json = [&result] { return endToEndJson(*result.endToEnd, result.endToEndInput); };
-    r.files["--stats-csv"] = [&histograms] { return statisticsCsv(statisticsOf(histograms)); };
+    r.files["--stats-csv"] = [&histograms](const std::string&) {
+        return statisticsCsv(statisticsOf(histograms));
+    };
     r.verdict = verificationVerdict(run.verified.value_or(true), run.verifyDetail);
     return r;
 }

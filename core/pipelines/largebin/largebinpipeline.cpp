@@ -387,7 +387,7 @@ Pipeline largebinPipeline() {
             r.table = pointTable(run);
             r.csv = [&run] { return pointTable(run).csv(); };
             r.json = [&run] { return largeBinJson(run); };
-            r.files["--counts"] = [&run] {
+            r.files["--counts"] = [&run](const std::string&) {
                 return run.specs.empty() ? std::string() : countsTable(run.specs.front()).csv();
             };
             r.verdict = countStatuses(run.points)

@@ -25,7 +25,7 @@ cli_test(bow_bench_nothing_runs EXIT 4
          EXPECT --stderr "^histlab-cli: no assignment kernel could run on "
          ARGS bow bench --count 100 --k 3 --dim 6 --kernel gpu3 --repeat 1)
 cli_test(bow_needs_a_command EXIT 2
-         EXPECT --stderr "^histlab-cli: bow: needs a command, one of bench [(]see histlab-cli bow --help[)]$"
+         EXPECT --stderr "^histlab-cli: bow: needs a command, one of bench, build-codebook, histograms, merge [(]see histlab-cli bow --help[)]$"
          ARGS bow)
 cli_test(bow_bench_bad_kernel EXIT 2
          EXPECT --stderr "^histlab-cli: --kernel: 'gpu9' is not one of gpu1, gpu2, gpu3, gpu4, gpu5, tiled, tiled-norm$"
@@ -40,3 +40,89 @@ cli_test(bow_bench_no_descriptors EXIT 2
 cli_test(bow_bench_absurd_count EXIT 2
          EXPECT --stderr "^histlab-cli: --count: [0-9]+ bytes (a plane exceed one buffer of|of synthetic samples exceed a quarter of this machine's memory)"
          ARGS bow bench --count 2000000000)
+
+# k-means on synthetic descriptors, and its refusals.
+cli_test(bow_codebook_synthetic EXIT 0
+         EXPECT --stdout "^bow build-codebook: K 16 from 4000 synthetic descriptors of 8 floats [(]seed 1[)]$"
+                --stdout "^final assignment: verified"
+                --check "${check} table @W@/it.csv --rows 5 --columns iteration,inertia,changed,reseeded,shift,assign_ms,ambiguous"
+         ARGS bow build-codebook --synthetic --count 4000 --dim 8 --k 16 --iterations 5 --csv @W@/it.csv)
+cli_test(bow_codebook_too_few_descriptors EXIT 2
+         EXPECT --stderr "^histlab-cli: --k: 100 centroids need at least as many descriptors; there are 50$"
+         ARGS bow build-codebook --synthetic --count 50 --k 100 --max-per-centroid 0)
+cli_test(bow_codebook_bad_detector EXIT 2
+         EXPECT --stderr "^histlab-cli: --detector: 'surf' is not one of kaze, sift$"
+         ARGS bow build-codebook ${data} --detector surf)
+
+# Collections: a folder of real images with a damaged file and a non-image in the middle (only
+# in builds with OpenCV, which describes images and reads FileStorage).
+if(NOT TARGET histlab_io)
+    return()
+endif()
+set(cli $<TARGET_FILE:histlab-cli>)
+set(bowFolder "mkdir -p @W@/f && cp '${PROJECT_SOURCE_DIR}/resources/sample.png' @W@/f/a.png && cp '${data}/truncated.jpg' @W@/f/b.jpg && cp '${data}/rgb.jpg' @W@/f/c.jpg && cp '${data}/not_an_image.png' @W@/f/d.png && cp '${PROJECT_SOURCE_DIR}/resources/sample.png' @W@/f/e.png && echo notes > @W@/f/notes.txt")
+set(bowVocab "${cli} bow build-codebook @W@/f --k 8 --out @W@/v.yml --quiet")
+cli_test(bow_codebook_from_a_folder EXIT 0
+         EXPECT --setup "${bowFolder}"
+                --stdout "^bow build-codebook: K 8 from [0-9]+ descriptors of 3 of 5 images in .*/f [(]kaze[)]$"
+                --stdout "^final assignment: verified, inertia [0-9.]+$"
+                --stdout "^cv::kmeans [(]k-means[+][+], [0-9]+ iterations, CPU[)]: [0-9.]+ s, inertia [0-9.]+$"
+                --stderr "^\\[2\\] b.jpg: truncated JPEG"
+                --exists @W@/v.yml
+                --check "grep -q '^vocabulary: !!opencv-matrix' @W@/v.yml && grep -q '^   rows: 8$' @W@/v.yml"
+                --check "${check} json @W@/k.json --key k=8 --key images=5 --key failed_images=2 --nonempty iterations"
+         ARGS bow build-codebook @W@/f --k 8 --out @W@/v.yml --json @W@/k.json --compare-opencv)
+cli_test(bow_histograms_with_broken_images EXIT 0
+         EXPECT --setup "${bowFolder}" --setup "${bowVocab}"
+                --stdout "^gpu1 .* verified$" --stdout "^tiled-norm .* verified$"
+                --stdout "^2 could not be described:$"
+                --stdout "^  d.png: not an image OpenCV can read"
+                --stdout "^  a.png:  e.png 1.000"
+                --stdout "^where the time went"
+                --check "grep -q '^b.jpg,0,truncated JPEG (the end-of-image marker is missing),l1,,' @W@/h.csv"
+                --check "${check} table @W@/h.csv --rows 5 --columns file,descriptors,status,weighting,w0,w7"
+                --check "grep -c , @W@/s.csv | grep -qx 6"
+         ARGS bow histograms @W@/f --codebook @W@/v.yml --kernel gpu1,tiled-norm --normalize l1
+              --nearest 2 --csv @W@/h.csv --similarity @W@/s.csv)
+# Three shards merged equal one run over the whole folder, byte for byte, tf-idf included.
+set(bowShard "${cli} bow histograms @W@/f --codebook @W@/v.yml --quiet --csv")
+cli_test(bow_shards_merge_into_one_run EXIT 0
+         EXPECT --setup "${bowFolder}" --setup "${bowVocab}"
+                --setup "${bowShard} @W@/s0.csv --shard 0/3" --setup "${bowShard} @W@/s1.csv --shard 1/3"
+                --setup "${bowShard} @W@/s2.csv --shard 2/3"
+                --setup "${bowShard} @W@/all.csv --normalize tfidf"
+                --stdout "^bow merge: 3 shards$" --stdout "^5 images, [0-9]+ descriptors, 8 words; weights tfidf$"
+                --check "cmp @W@/m.csv @W@/all.csv"
+         ARGS bow merge @W@/s2.csv @W@/s0.csv @W@/s1.csv --normalize tfidf --csv @W@/m.csv)
+cli_test(bow_merge_refuses_weights EXIT 3
+         EXPECT --setup "${bowFolder}" --setup "${bowVocab}"
+                --setup "${cli} bow histograms @W@/f --codebook @W@/v.yml --quiet --normalize l2 --csv @W@/l2.csv"
+                --stderr "^histlab-cli: .*/l2.csv: line 2: weighted by l2: merging needs the raw counts"
+                --absent @W@/m.csv
+         ARGS bow merge @W@/l2.csv --csv @W@/m.csv)
+cli_test(bow_merge_refuses_a_file_twice EXIT 3
+         EXPECT --setup "${bowFolder}" --setup "${bowVocab}" --setup "${bowShard} @W@/s.csv"
+                --stderr "^histlab-cli: .*/s.csv: a.png is also in .*/s.csv$"
+         ARGS bow merge @W@/s.csv @W@/s.csv)
+cli_test(bow_histograms_needs_a_codebook EXIT 2
+         EXPECT --stderr "^histlab-cli: --codebook: bow histograms needs a codebook"
+         ARGS bow histograms ${data})
+cli_test(bow_histograms_missing_folder EXIT 3
+         EXPECT --stderr "^histlab-cli: .*/nothing: no such folder$"
+         ARGS bow histograms @W@/nothing --codebook @W@/v.yml)
+cli_test(bow_histograms_no_images EXIT 3
+         EXPECT --setup "mkdir -p @W@/e && echo x > @W@/e/a.txt"
+                --stderr "^histlab-cli: .*/e: no images [(]by their extension[)] [(]--recursive for subfolders[)]$"
+         ARGS bow histograms @W@/e --codebook @W@/v.yml)
+cli_test(bow_histograms_bad_codebook EXIT 3
+         EXPECT --setup "${bowFolder}"
+                --stderr "^histlab-cli: ${data}/rgb8.png: not a readable FileStorage file"
+         ARGS bow histograms @W@/f --codebook ${data}/rgb8.png)
+cli_test(bow_histograms_bad_shard EXIT 2
+         EXPECT --stderr "^histlab-cli: --shard: share 3 of 3: the shares are 0 to 2$"
+         ARGS bow histograms ${data} --codebook x.yml --shard 3/3)
+# SIFT's 128 floats against a 64-float codebook: each image is a row that says so.
+cli_test(bow_histograms_dimension_mismatch EXIT 0
+         EXPECT --setup "${bowFolder}" --setup "${bowVocab}"
+                --stdout "^  a.png: descriptors of 128 floats; the codebook's words have 64$"
+         ARGS bow histograms @W@/f --codebook @W@/v.yml --detector sift)

@@ -167,7 +167,7 @@ TEST(HistogramPlan, ReportThroughTheRegistry) {
     EXPECT_EQ(r.verdict.kind, Verdict::Kind::Ok);
     EXPECT_NE(r.text.find("verified: yes, bit-exact"), std::string::npos) << r.text;
     EXPECT_EQ(r.csv().substr(0, 9), "bin,gray\n");
-    EXPECT_EQ(r.files.at("--stats-csv")().substr(0, 14), "channel,count,");
+    EXPECT_EQ(r.files.at("--stats-csv")("stats.csv").substr(0, 14), "channel,count,");
     EXPECT_NE(r.json().find("\"verified\": true"), std::string::npos);
     EXPECT_EQ(r.table.rows().size(), 256u);
 }

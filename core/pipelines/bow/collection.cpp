@@ -1,0 +1,411 @@
+#include "pipelines/bow/collection.h"
+
+#include "pipelines/options.h"
+#include "report/files.h"
+#include "report/table.h"
+#include "runtime/errors.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+
+namespace histlab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+BowOpenCv& openCvFunctions() {
+    static BowOpenCv functions;
+    return functions;
+}
+
+std::string lowerExtension(const fs::path& p) {
+    std::string e = p.extension().string();
+    if (!e.empty())
+        e.erase(0, 1);
+    std::transform(e.begin(), e.end(), e.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return e;
+}
+
+const std::set<std::string>& imageExtensions() {
+    static const std::set<std::string> e = {"png", "jpg", "jpeg", "jpe", "tif", "tiff", "bmp",
+                                            "dib", "pgm", "ppm",  "pbm", "pnm", "webp", "pfm",
+                                            "hdr", "pic", "exr",  "jp2", "sr",  "ras"};
+    return e;
+}
+
+const std::set<std::string>& descriptorExtensions() {
+    static const std::set<std::string> e = {"csv", "yml", "yaml", "xml", "json"};
+    return e;
+}
+
+/// A float from CSV text, or nullopt.
+std::optional<float> floatOf(const std::string& text) {
+    std::size_t a = text.find_first_not_of(" \t"), b = text.find_last_not_of(" \t");
+    if (a == std::string::npos)
+        return std::nullopt;
+    const std::string t = text.substr(a, b - a + 1);
+    float v = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (ec != std::errc() || end != t.data() + t.size())
+        return std::nullopt;
+    return v;
+}
+
+std::optional<std::uint64_t> countOf(const std::string& text) {
+    std::uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
+    return v;
+}
+
+const char* const kWordColumns[] = {"file", "descriptors", "status", "weighting"};
+constexpr std::size_t kWordColumnCount = 4;
+
+} // namespace
+
+const char* bowDetectorName(BowDetector detector) {
+    return detector == BowDetector::Sift ? "sift" : "kaze";
+}
+
+BowDetector parseBowDetector(const std::string& name) {
+    if (name == "kaze")
+        return BowDetector::Kaze;
+    if (name == "sift")
+        return BowDetector::Sift;
+    throw UsageError("--detector", "'" + name + "' is not one of kaze, sift");
+}
+
+void setBowOpenCv(BowOpenCv functions) {
+    openCvFunctions() = std::move(functions);
+}
+
+const BowOpenCv& bowOpenCv() {
+    return openCvFunctions();
+}
+
+void requireBowOpenCv(const std::string& what) {
+    if (!openCvFunctions().describe)
+        throw InputError(what + ": this build has no OpenCV (built with -DHISTLAB_OPENCV=OFF): "
+                                "images, FileStorage files and the OpenCV peers need it");
+}
+
+Descriptors readDescriptorFile(const std::string& path) {
+    if (lowerExtension(path) != "csv") {
+        requireBowOpenCv(path);
+        return bowOpenCv().readDescriptors(path);
+    }
+    const auto rows = parseCsv(readTextFile(path), path);
+    Descriptors d;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        std::vector<float> values;
+        for (const std::string& cell : rows[r]) {
+            const auto v = floatOf(cell);
+            if (!v) {
+                if (r == 0 && d.count == 0 && values.empty())
+                    break; // a header line of names
+                throw InputError(path + ": line " + std::to_string(r + 1) + ": '" + cell +
+                                 "' is not a number");
+            }
+            values.push_back(*v);
+        }
+        if (values.empty() && r == 0)
+            continue;
+        if (d.count == 0) {
+            d.dim = values.size();
+            if (d.dim > kBowMaxDim)
+                throw InputError(path + ": " + std::to_string(d.dim) +
+                                 " values a descriptor: at most " + std::to_string(kBowMaxDim));
+        } else if (values.size() != d.dim) {
+            throw InputError(path + ": line " + std::to_string(r + 1) + " has " +
+                             std::to_string(values.size()) + " values, the first descriptor " +
+                             std::to_string(d.dim));
+        }
+        d.values.insert(d.values.end(), values.begin(), values.end());
+        ++d.count;
+    }
+    if (d.count == 0)
+        throw InputError(path + ": no descriptors in the file");
+    return d;
+}
+
+Shard parseShard(const std::string& text) {
+    const std::size_t slash = text.find('/');
+    if (slash == std::string::npos)
+        throw UsageError("--shard", "'" + text + "' is not I/N (the I-th of N shares, from 0)");
+    Shard s;
+    s.count = std::size_t(parseWholeNumber("--shard", text.substr(slash + 1), 1, 1ll << 40));
+    s.index = std::size_t(parseWholeNumber("--shard", text.substr(0, slash), 0, 1ll << 40));
+    if (s.index >= s.count)
+        throw UsageError("--shard", "share " + std::to_string(s.index) + " of " +
+                                        std::to_string(s.count) + ": the shares are 0 to " +
+                                        std::to_string(s.count - 1));
+    return s;
+}
+
+std::vector<std::string> listCollection(const std::string& folder, bool recursive,
+                                        bool descriptorFiles, const Shard& shard,
+                                        std::size_t* skipped) {
+    std::error_code ec;
+    const fs::file_status st = fs::status(folder, ec);
+    if (ec || !fs::exists(st))
+        throw InputError(folder + ": no such folder");
+    if (!fs::is_directory(st))
+        throw InputError(folder + ": not a folder");
+    const std::set<std::string>& wanted =
+        descriptorFiles ? descriptorExtensions() : imageExtensions();
+    std::vector<std::string> files;
+    std::size_t others = 0;
+    auto visit = [&](const fs::directory_entry& e) {
+        std::error_code ignored;
+        if (e.is_directory(ignored))
+            return;
+        if (!e.is_regular_file(ignored)) { // a FIFO, a device, a broken link: never opened
+            ++others;
+            return;
+        }
+        if (wanted.count(lowerExtension(e.path())))
+            files.push_back(fs::relative(e.path(), folder, ignored).generic_string());
+        else
+            ++others;
+    };
+    try {
+        if (recursive)
+            for (const auto& e : fs::recursive_directory_iterator(
+                     folder, fs::directory_options::skip_permission_denied))
+                visit(e);
+        else
+            for (const auto& e : fs::directory_iterator(folder))
+                visit(e);
+    } catch (const fs::filesystem_error& e) {
+        throw InputError(folder + ": cannot list the folder: " + e.code().message());
+    }
+    std::sort(files.begin(), files.end());
+    std::vector<std::string> share;
+    for (std::size_t i = shard.index; i < files.size(); i += shard.count)
+        share.push_back(files[i]);
+    if (skipped)
+        *skipped = others;
+    return share;
+}
+
+const char* bowWeightingName(BowWeighting weighting) {
+    switch (weighting) {
+    case BowWeighting::None:
+        return "none";
+    case BowWeighting::L1:
+        return "l1";
+    case BowWeighting::L2:
+        return "l2";
+    case BowWeighting::TfIdf:
+        return "tfidf";
+    }
+    return "?";
+}
+
+BowWeighting parseBowWeighting(const std::string& name) {
+    for (BowWeighting w :
+         {BowWeighting::None, BowWeighting::L1, BowWeighting::L2, BowWeighting::TfIdf})
+        if (name == bowWeightingName(w))
+            return w;
+    throw UsageError("--normalize", "'" + name + "' is not one of none, l1, l2, tfidf");
+}
+
+std::vector<double> inverseDocumentFrequency(const WordTable& table) {
+    std::vector<std::uint64_t> holding(table.k, 0);
+    std::uint64_t images = 0;
+    for (const ImageWords& image : table.images) {
+        if (!image.error.empty())
+            continue;
+        ++images;
+        for (std::size_t i = 0; i < table.k && i < image.counts.size(); ++i)
+            holding[i] += image.counts[i] > 0;
+    }
+    std::vector<double> idf(table.k, 0.0);
+    for (std::size_t i = 0; i < table.k; ++i)
+        if (holding[i])
+            idf[i] = std::log(double(images) / double(holding[i]));
+    return idf;
+}
+
+std::vector<std::vector<double>> weightedHistograms(const WordTable& table,
+                                                    BowWeighting weighting) {
+    const std::vector<double> idf =
+        weighting == BowWeighting::TfIdf ? inverseDocumentFrequency(table) : std::vector<double>();
+    std::vector<std::vector<double>> out;
+    out.reserve(table.images.size());
+    for (const ImageWords& image : table.images) {
+        std::vector<double>& w = out.emplace_back();
+        if (!image.error.empty())
+            continue;
+        w.assign(image.counts.begin(), image.counts.end());
+        double scale = 1;
+        if (weighting == BowWeighting::L1 || weighting == BowWeighting::TfIdf)
+            scale = image.descriptors ? 1.0 / double(image.descriptors) : 0.0;
+        if (weighting == BowWeighting::L2) {
+            double sum = 0;
+            for (double v : w)
+                sum += v * v;
+            scale = sum > 0 ? 1.0 / std::sqrt(sum) : 0.0;
+        }
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            w[i] *= scale;
+            if (weighting == BowWeighting::TfIdf)
+                w[i] *= idf[i];
+        }
+    }
+    return out;
+}
+
+std::string wordsCsv(const WordTable& table, BowWeighting weighting) {
+    std::vector<std::string> columns(kWordColumns, kWordColumns + kWordColumnCount);
+    for (std::size_t i = 0; i < table.k; ++i)
+        columns.push_back("w" + std::to_string(i));
+    Table t(columns);
+    const auto weights = weightedHistograms(table, weighting);
+    for (std::size_t r = 0; r < table.images.size(); ++r) {
+        const ImageWords& image = table.images[r];
+        t.row()
+            .add(image.file)
+            .add(std::uint64_t(image.descriptors))
+            .add(image.error.empty() ? std::string("ok") : image.error)
+            .add(bowWeightingName(weighting));
+        for (double v : weights[r])
+            t.add(v);
+    }
+    return t.csv();
+}
+
+WordTable parseWordsCsv(const std::string& text, const std::string& source, std::size_t k) {
+    const auto rows = parseCsv(text, source);
+    if (rows.empty() || rows[0].size() < kWordColumnCount ||
+        !std::equal(kWordColumns, kWordColumns + kWordColumnCount, rows[0].begin()))
+        throw InputError(source + ": not a table of bow histograms (its header should begin "
+                                  "file,descriptors,status,weighting)");
+    WordTable t;
+    t.k = rows[0].size() - kWordColumnCount;
+    if (k && t.k != k)
+        throw InputError(source + ": " + std::to_string(t.k) + " words, the first table " +
+                         std::to_string(k));
+    for (std::size_t r = 1; r < rows.size(); ++r) {
+        const auto& row = rows[r];
+        const std::string where = source + ": line " + std::to_string(r + 1) + ": ";
+        if (row.size() < kWordColumnCount)
+            throw InputError(where + "fewer than " + std::to_string(kWordColumnCount) + " fields");
+        ImageWords image;
+        image.file = row[0];
+        const auto descriptors = countOf(row[1]);
+        if (!descriptors)
+            throw InputError(where + "'" + row[1] + "' is not a descriptor count");
+        image.descriptors = std::size_t(*descriptors);
+        if (row[2] != "ok") {
+            image.error = row[2];
+            t.images.push_back(std::move(image));
+            continue;
+        }
+        if (row[3] != "none")
+            throw InputError(where + "weighted by " + row[3] +
+                             ": merging needs the raw counts (write the shards with "
+                             "--normalize none)");
+        if (row.size() != kWordColumnCount + t.k)
+            throw InputError(where + std::to_string(row.size() - kWordColumnCount) +
+                             " counts, the header names " + std::to_string(t.k));
+        std::uint64_t sum = 0;
+        for (std::size_t i = 0; i < t.k; ++i) {
+            const auto c = countOf(row[kWordColumnCount + i]);
+            if (!c)
+                throw InputError(where + "'" + row[kWordColumnCount + i] +
+                                 "' is not a whole count");
+            image.counts.push_back(*c);
+            sum += *c;
+        }
+        if (sum != image.descriptors)
+            throw InputError(where + "the counts add up to " + std::to_string(sum) + ", not the " +
+                             std::to_string(image.descriptors) + " descriptors");
+        t.images.push_back(std::move(image));
+    }
+    return t;
+}
+
+WordTable mergeWordTables(const std::vector<WordTable>& shards,
+                          const std::vector<std::string>& sources) {
+    WordTable merged;
+    std::map<std::string, std::size_t> seen; // file -> shard
+    for (std::size_t s = 0; s < shards.size(); ++s) {
+        if (s == 0)
+            merged.k = shards[s].k;
+        else if (shards[s].k != merged.k)
+            throw InputError(sources[s] + ": " + std::to_string(shards[s].k) + " words, " +
+                             sources[0] + " " + std::to_string(merged.k));
+        for (const ImageWords& image : shards[s].images) {
+            const auto [at, fresh] = seen.emplace(image.file, s);
+            if (!fresh)
+                throw InputError(sources[s] + ": " + image.file + " is also in " +
+                                 sources[at->second]);
+            merged.images.push_back(image);
+        }
+    }
+    std::sort(merged.images.begin(), merged.images.end(),
+              [](const ImageWords& a, const ImageWords& b) { return a.file < b.file; });
+    return merged;
+}
+
+double cosineSimilarity(const std::vector<double>& a, const std::vector<double>& b) {
+    double dot = 0, na = 0, nb = 0;
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+        dot += a[i] * b[i];
+        na += a[i] * a[i];
+        nb += b[i] * b[i];
+    }
+    return na > 0 && nb > 0 ? dot / (std::sqrt(na) * std::sqrt(nb)) : 0.0;
+}
+
+std::vector<std::vector<Neighbour>> nearestImages(const std::vector<std::vector<double>>& weights,
+                                                  std::size_t n) {
+    const std::size_t images = weights.size();
+    std::vector<std::vector<Neighbour>> out(images);
+    auto usable = [&](std::size_t i) {
+        return std::any_of(weights[i].begin(), weights[i].end(), [](double v) { return v != 0; });
+    };
+    forEachShare(images, 16, [&](std::size_t lo, std::size_t hi) {
+        for (std::size_t q = lo; q < hi; ++q) {
+            if (!usable(q))
+                continue;
+            std::vector<Neighbour> all;
+            for (std::size_t j = 0; j < images; ++j)
+                if (j != q && usable(j))
+                    all.push_back({j, cosineSimilarity(weights[q], weights[j])});
+            const std::size_t keep = std::min(n, all.size());
+            std::partial_sort(all.begin(), all.begin() + std::ptrdiff_t(keep), all.end(),
+                              [](const Neighbour& a, const Neighbour& b) {
+                                  return a.similarity > b.similarity ||
+                                         (a.similarity == b.similarity && a.image < b.image);
+                              });
+            all.resize(keep);
+            out[q] = std::move(all);
+        }
+    });
+    return out;
+}
+
+std::string similarityCsv(const WordTable& table, const std::vector<std::vector<double>>& weights) {
+    std::vector<std::string> columns{"file"};
+    for (const ImageWords& image : table.images)
+        columns.push_back(image.file);
+    Table t(columns);
+    for (std::size_t q = 0; q < table.images.size(); ++q) {
+        t.row().add(table.images[q].file);
+        for (std::size_t j = 0; j < table.images.size(); ++j)
+            t.add(cosineSimilarity(weights[q], weights[j]));
+    }
+    return t.csv();
+}
+
+} // namespace histlab
