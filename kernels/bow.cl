@@ -264,25 +264,54 @@ TILED_KERNEL(__global const float4* descT4, uint n, __global const float4* cents
 }
 #endif
 
-// The labels the kernels above marked AMBIGUOUS, decided again in double precision: row j of
-// `rows` (DIM floats, descriptor-major) against every centroid, summed feature by feature in
-// order with no contraction into fused multiply-adds, the first nearest centroid winning — the
-// CPU reference's arithmetic exactly (IEEE double, the same order), so its labels are the
-// reference's. Built with BOW_RESOLVE on devices with cl_khr_fp64.
+// The labels the kernels above marked AMBIGUOUS, decided again in double precision where the
+// descriptors already are: bow_list_ambiguous gathers the marked descriptors' indices (an
+// atomic counter; `list` holds up to `capacity`, `found` says how many there were, so the host
+// can grow the list and ask again), then bow_resolve takes descriptor list[j] (features read in
+// the assignment kernel's LAYOUT: 1 descriptor-major, 2 feature-major, 3 feature-major in
+// float4s) against every centroid, summed feature by feature in order with no contraction into
+// fused multiply-adds, the first nearest centroid winning: the CPU reference's arithmetic
+// exactly (IEEE double, the same order), so its labels are the reference's. It writes the exact
+// label and moves the descriptor's count from the float label's bin to the exact one. Built with
+// BOW_RESOLVE on devices with cl_khr_fp64.
 #if BOW_RESOLVE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
-__kernel void bow_resolve(__global const float* rows, uint count, __global const float* cents,
-                          uint k, __global uint* labels) {
-    const uint j = get_global_id(0);
-    if (j >= count)
+#if LAYOUT == 1
+#define FEATURE(i, f) desc[(size_t)(i) * DIM + (f)]
+#elif LAYOUT == 2
+#define FEATURE(i, f) desc[(size_t)(f) * n + (i)]
+#else
+#define FEATURE(i, f) desc[((size_t)((f) / 4) * n + (i)) * 4 + (f) % 4]
+#endif
+
+__kernel void bow_list_ambiguous(__global const uint* labels, uint n, __global uint* list,
+                                 uint capacity, __global uint* found) {
+    const uint i = get_global_id(0);
+    if (i >= n || !(labels[i] & AMBIGUOUS))
         return;
+    const uint j = atomic_inc(found);
+    if (j < capacity)
+        list[j] = i;
+}
+
+// A work-group of RESOLVE_WG items a descriptor: item l takes centroids l, l + RESOLVE_WG, ...
+// (each distance summed in the reference's order; the centroids feature-major, centsT[f * k +
+// c], so that neighbouring items read neighbouring floats), keeps its first smallest, and the group
+// reduces (smaller distance; on equal distances the lower index). As in the reference, a NaN
+// or infinite distance never wins, and the label is 0 when none is finite.
+#define RESOLVE_WG 64
+__kernel __attribute__((reqd_work_group_size(RESOLVE_WG, 1, 1))) void
+bow_resolve(__global const float* desc, uint n, __global const uint* list, uint count,
+            __global const float* centsT, uint k, __global uint* labels, __global uint* hist) {
+    const uint j = get_group_id(0), lid = get_local_id(0);
+    const uint i = list[j];
     double bestDistance = INFINITY;
-    uint best = 0;
-    for (uint c = 0; c < k; ++c) {
+    uint best = k;
+    for (uint c = lid; c < k; c += RESOLVE_WG) {
         double d = 0.0;
         for (uint f = 0; f < DIM; ++f) {
-            const double t = (double)rows[(size_t)j * DIM + f] - (double)cents[(size_t)c * DIM + f];
+            const double t = (double)FEATURE(i, f) - (double)centsT[(size_t)f * k + c];
             const double square = t * t;
             d = d + square;
         }
@@ -291,7 +320,31 @@ __kernel void bow_resolve(__global const float* rows, uint count, __global const
             best = c;
         }
     }
-    labels[j] = best;
+    __local double ld[RESOLVE_WG];
+    __local uint lc[RESOLVE_WG];
+    ld[lid] = bestDistance;
+    lc[lid] = best;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint step = RESOLVE_WG / 2; step > 0; step /= 2) {
+        if (lid < step) {
+            const double od = ld[lid + step];
+            const uint oc = lc[lid + step];
+            if (od < ld[lid] || (od == ld[lid] && oc < lc[lid])) {
+                ld[lid] = od;
+                lc[lid] = oc;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid != 0)
+        return;
+    const uint exact = lc[0] < k ? lc[0] : 0;
+    const uint floatLabel = labels[i] & ~AMBIGUOUS;
+    labels[i] = exact;
+    if (floatLabel != exact && floatLabel < k) {
+        atomic_dec(&hist[floatLabel]);
+        atomic_inc(&hist[exact]);
+    }
 }
 #endif
 

@@ -12,6 +12,7 @@
 #include <QSaveFile>
 #include <QTabWidget>
 #include <QTimer>
+#include <io/bowopencv.h>
 #include <runtime/device.h>
 
 #include <cstdio>
@@ -120,6 +121,8 @@ int main(int argc, char* argv[]) {
     QApplication::setApplicationName(QStringLiteral("HistLab"));
     QApplication::setOrganizationName(QStringLiteral("HistLab"));
     histlab::ui::routeCoreLogToQt();
+    // The Words tab: local features and codebook files through OpenCV, as histlab-cli has them.
+    histlab::setBowOpenCv(histlab::bowThroughOpenCv());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

@@ -33,6 +33,7 @@ JobPanel::JobPanel(JobBridge* bridge, Job job, QWidget* parent)
     , m_job(std::move(job))
     , m_form(new QFormLayout)
     , m_files(new QGridLayout)
+    , m_runRow(new QHBoxLayout)
     , m_columnEnd(new QVBoxLayout)
     , m_column(new QWidget)
     , m_run(new QPushButton(tr("Ru&n")))
@@ -55,13 +56,12 @@ JobPanel::JobPanel(JobBridge* bridge, Job job, QWidget* parent)
     m_runAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     addAction(m_runAction);
 
-    auto* runRow = new QHBoxLayout;
-    runRow->addWidget(m_run);
-    runRow->addWidget(m_cancel);
+    m_runRow->addWidget(m_run);
+    m_runRow->addWidget(m_cancel);
     m_columnEnd->setContentsMargins(0, 0, 0, 0);
     auto* column = new QVBoxLayout(m_column);
     column->addLayout(m_form);
-    column->addLayout(runRow);
+    column->addLayout(m_runRow);
     column->addWidget(m_progress);
     column->addWidget(m_status);
     column->addLayout(m_files);
@@ -90,6 +90,10 @@ void JobPanel::setResults(QWidget* results, int columnWidth, bool resizable) {
         layout->addWidget(m_column);
         layout->addWidget(results, 1);
     }
+}
+
+void JobPanel::addRunRowButton(QPushButton* button) {
+    m_runRow->insertWidget(m_runRow->indexOf(m_cancel), button);
 }
 
 void JobPanel::addDeviceRow() {

@@ -38,6 +38,7 @@ class QCustomPlot;
 class QDoubleSpinBox;
 class QFormLayout;
 class QGridLayout;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -130,6 +131,8 @@ protected:
     void addRepeatsRow(const QString& toolTip, const QString& label = {});
     /// The file buttons' grid, under the status line.
     QGridLayout* filesGrid() const { return m_files; }
+    /// The row of Run and Cancel, for a panel's second run button (after Run, before Cancel).
+    void addRunRowButton(QPushButton* button);
     /// The left column below the file buttons (above a final stretch), for more of the
     /// panel's own widgets.
     QVBoxLayout* columnEnd() const { return m_columnEnd; }
@@ -253,6 +256,7 @@ private:
     Job m_job;
     QFormLayout* m_form;
     QGridLayout* m_files;
+    QHBoxLayout* m_runRow;
     QVBoxLayout* m_columnEnd;
     QWidget* m_column;
     QPushButton* m_run;

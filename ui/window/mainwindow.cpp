@@ -12,6 +12,7 @@
 #include "panels/runpanel.h"
 #include "panels/scanpanel.h"
 #include "panels/statisticspanel.h"
+#include "panels/wordspanel.h"
 #include "plots/histogramplot.h"
 #include "views/imagelist.h"
 #include "views/imageview.h"
@@ -233,6 +234,11 @@ void MainWindow::createTabs() {
             "heat map with its marginals: entropies, mutual information, each method's time"),
          [this] { return m_joint = new JointPanel(m_bridge); }, tr("Run &Joint Histogram"),
          tr("The Joint tab's run with its images, channels, mask and bins")},
+        {tr("&Words"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W),
+         tr("A folder of images as bags of visual words: a codebook by k-means on the device, "
+            "each image's histogram of words, its nearest images, each kernel's time"),
+         [this] { return m_words = new WordsPanel(m_bridge); }, tr("Build &Words Codebook"),
+         tr("The Words tab's codebook from its folder, detector and K")},
         {tr("S&cans"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
          tr("Prefix sums on the device: GB/s against the work-group size, against the same "
             "run's copy kernel"),
@@ -350,8 +356,12 @@ void MainWindow::createDocks() {
     addDockWidget(Qt::LeftDockWidgetArea, m_imagesDock);
     m_imagesDock->hide();
     connect(m_images, &ImageList::imageChosen, this, &MainWindow::openImage);
-    // The Joint tab chooses among the images of the list, whatever changes it.
-    const auto listChanged = [this] { m_joint->setImages(m_images->paths()); };
+    // The Joint tab chooses among the images of the list, whatever changes it; the Words tab
+    // takes the folder of the first while it has none.
+    const auto listChanged = [this] {
+        m_joint->setImages(m_images->paths());
+        m_words->setImages(m_images->paths());
+    };
     connect(m_images->model(), &QAbstractItemModel::rowsInserted, this, listChanged);
     connect(m_images->model(), &QAbstractItemModel::rowsRemoved, this, listChanged);
     connect(m_images->model(), &QAbstractItemModel::modelReset, this, listChanged);

@@ -42,6 +42,7 @@ class LogPanel;
 class RunPanel;
 class ScanPanel;
 class StatisticsPanel;
+class WordsPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -82,6 +83,9 @@ public:
     /// The Joint tab: the joint histogram, entropies and MI of two images (or channels) of
     /// the Images list.
     JointPanel* jointPanel() const { return m_joint; }
+    /// The Words tab: a folder's images as bags of visual words (codebook, histograms,
+    /// nearest images, each kernel's time).
+    WordsPanel* wordsPanel() const { return m_words; }
     /// The Scans tab: GB/s of the scans against the work-group size, live.
     ScanPanel* scanPanel() const { return m_scans; }
     /// The Devices tab: every platform and device, its properties and probes.
@@ -93,7 +97,7 @@ public:
     /// The tabs that run jobs, in tab order.
     std::vector<JobPanel*> jobPanels() const;
     /// "Image" (the image, its histograms and statistics), "Experiments", "Blur", "Equalize",
-    /// "Joint", "Scans", "Devices", "Dashboard" and "Memory".
+    /// "Joint", "Words", "Scans", "Devices", "Dashboard" and "Memory".
     QTabWidget* tabs() const { return m_tabs; }
     /// File › Open Recent, rebuilt each time it opens.
     QMenu* recentMenu() const { return m_recentMenu; }
@@ -235,6 +239,7 @@ private:
     BlurPanel* m_blur = nullptr;
     EqualizePanel* m_equalize = nullptr;
     JointPanel* m_joint = nullptr;
+    WordsPanel* m_words = nullptr;
     ScanPanel* m_scans = nullptr;
     DevicePanel* m_devices = nullptr;
     DashboardPanel* m_dashboard = nullptr;

@@ -122,6 +122,10 @@ BowKernel parseBowKernel(const std::string& name) {
     throw UsageError("--kernel", "'" + name + "' is not one of " + names);
 }
 
+double bowFlopsPerDescriptor(BowKernel kernel, std::size_t k, std::size_t dim) {
+    return (kernel == BowKernel::TiledNorm ? 2.0 : 3.0) * double(k) * double(dim);
+}
+
 std::uint32_t nearestCentroid(const float* x, const Codebook& codebook) {
     std::uint32_t best = 0;
     double bestDistance = std::numeric_limits<double>::infinity();
@@ -305,22 +309,24 @@ bool hasFp64(const DeviceInfo& device) {
     return device.extensions.find("cl_khr_fp64") != std::string::npos;
 }
 
-std::string resolveOptions(std::size_t dim) {
+/// The descriptor layout of `kernel` as bow_resolve reads it (LAYOUT: 1 descriptor-major, 2
+/// feature-major, 3 feature-major in float4s; see deviceLayout).
+int layoutOf(BowKernel kernel) {
+    return kernel == BowKernel::Gpu1 ? 1 : kernel == BowKernel::Gpu2 ? 2 : 3;
+}
+
+std::string resolveOptions(std::size_t dim, BowKernel kernel) {
     BuildOptions o;
     o.define("BOW_RESOLVE", 1);
     o.define("DIM", (long long)dim);
+    o.define("LAYOUT", layoutOf(kernel));
     return o.text();
 }
 
-/// The nearest centroids of the descriptors `which` (indices), as nearestCentroid decides:
-/// on the device in double precision where it has cl_khr_fp64 (bow_resolve does the
-/// reference's arithmetic exactly), else on the host's cores. `where` says which.
-std::vector<std::uint32_t> resolveInDouble(Device& device, const Descriptors& d,
-                                           const Codebook& codebook, const cl::Buffer& cents,
-                                           const std::vector<std::uint32_t>& which,
-                                           std::string& where) {
-    if (which.empty())
-        return {};
+/// The nearest centroids of the descriptors `which` (indices), as nearestCentroid decides, on
+/// the host's cores: for devices without cl_khr_fp64.
+std::vector<std::uint32_t> resolveOnHost(const Descriptors& d, const Codebook& codebook,
+                                         const std::vector<std::uint32_t>& which) {
     Descriptors picked;
     picked.dim = d.dim;
     picked.count = which.size();
@@ -328,29 +334,7 @@ std::vector<std::uint32_t> resolveInDouble(Device& device, const Descriptors& d,
     for (std::size_t j = 0; j < which.size(); ++j)
         std::copy_n(d.values.begin() + std::ptrdiff_t(std::size_t(which[j]) * d.dim), d.dim,
                     picked.values.begin() + std::ptrdiff_t(j * d.dim));
-    if (!hasFp64(device.info())) {
-        where = "host";
-        return assignReference(picked, codebook).labels;
-    }
-    where = "device";
-    const cl::Program program = device.program("bow", resolveOptions(d.dim));
-    cl::Kernel resolve(program, "bow_resolve");
-    const cl::Context& ctx = device.context();
-    cl::Buffer rowBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                         picked.values.size() * sizeof(float), picked.values.data());
-    std::vector<std::uint32_t> labels(which.size());
-    cl::Buffer out(ctx, CL_MEM_WRITE_ONLY, labels.size() * sizeof(std::uint32_t));
-    resolve.setArg(0, rowBuffer);
-    resolve.setArg(1, cl_uint(which.size()));
-    resolve.setArg(2, cents);
-    resolve.setArg(3, cl_uint(codebook.k));
-    resolve.setArg(4, out);
-    const std::size_t wg = 64;
-    device.queue().enqueueNDRangeKernel(
-        resolve, cl::NullRange, cl::NDRange((which.size() + wg - 1) / wg * wg), cl::NDRange(wg));
-    device.queue().enqueueReadBuffer(out, CL_TRUE, 0, labels.size() * sizeof(std::uint32_t),
-                                     labels.data());
-    return labels;
+    return assignReference(picked, codebook).labels;
 }
 
 } // namespace
@@ -405,6 +389,7 @@ void BowAssigner::upload() {
         m_descriptorsOnDevice = true;
     }
     if (!m_codebookOnDevice) {
+        m_centsT = cl::Buffer(); // made again by the next resolution that needs it
         m_cents = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                              codebook.values.size() * sizeof(float),
                              const_cast<float*>(codebook.values.data())); // only read
@@ -467,6 +452,65 @@ double BowAssigner::launch() {
     return profiledMs(events);
 }
 
+std::size_t BowAssigner::resolveOnDevice() {
+    const std::size_t n = m_descriptors->count;
+    const cl::Program program =
+        m_device.program("bow", resolveOptions(m_descriptors->dim, m_kernel));
+    cl::Kernel list(program, "bow_list_ambiguous"), resolve(program, "bow_resolve");
+    const cl::Context& ctx = m_device.context();
+    cl::CommandQueue& queue = m_device.queue();
+    if (!m_found())
+        m_found = cl::Buffer(ctx, CL_MEM_READ_WRITE, sizeof(cl_uint));
+    // Room for 1 in 32 at first (the norm form marks about 1 in 120 on the synthetic set); the
+    // counter says how many there were, and the list grows to hold them if it must.
+    std::size_t capacity = std::max<std::size_t>(1024, n / 32);
+    cl_uint found = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        if (m_listCapacity < capacity) {
+            m_list = cl::Buffer(ctx, CL_MEM_READ_WRITE, capacity * sizeof(cl_uint));
+            m_listCapacity = capacity;
+        }
+        queue.enqueueFillBuffer(m_found, cl_uint(0), 0, sizeof(cl_uint));
+        list.setArg(0, m_labels);
+        list.setArg(1, cl_uint(n));
+        list.setArg(2, m_list);
+        list.setArg(3, cl_uint(m_listCapacity));
+        list.setArg(4, m_found);
+        queue.enqueueNDRangeKernel(list, cl::NullRange, cl::NDRange((n + 255) / 256 * 256),
+                                   cl::NDRange(256));
+        queue.enqueueReadBuffer(m_found, CL_TRUE, 0, sizeof(cl_uint), &found);
+        if (found <= m_listCapacity)
+            break;
+        capacity = found;
+    }
+    if (found) {
+        resolve.setArg(0, m_desc);
+        resolve.setArg(1, cl_uint(n));
+        resolve.setArg(2, m_list);
+        resolve.setArg(3, found);
+        if (!m_centsT()) {
+            // The codebook feature-major for bow_resolve (a work-item a centroid): made once a
+            // codebook.
+            const Codebook& c = *m_codebook;
+            std::vector<float> transposed(c.values.size());
+            for (std::size_t i = 0; i < c.k; ++i)
+                for (std::size_t f = 0; f < c.dim; ++f)
+                    transposed[f * c.k + i] = c.values[i * c.dim + f];
+            m_centsT = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                  transposed.size() * sizeof(float), transposed.data());
+        }
+        resolve.setArg(4, m_centsT);
+        resolve.setArg(5, cl_uint(m_codebook->k));
+        resolve.setArg(6, m_labels);
+        resolve.setArg(7, m_hist);
+        const std::size_t groupSize = 64; // RESOLVE_WG: a work-group a descriptor
+        queue.enqueueNDRangeKernel(resolve, cl::NullRange, cl::NDRange(found * groupSize),
+                                   cl::NDRange(groupSize));
+    }
+    queue.finish();
+    return found;
+}
+
 Assignment BowAssigner::result() {
     const Descriptors& descriptors = *m_descriptors;
     const Codebook& codebook = *m_codebook;
@@ -474,34 +518,46 @@ Assignment BowAssigner::result() {
     got.labels.resize(descriptors.count);
     std::vector<std::uint32_t> counts(codebook.k);
     cl::CommandQueue& queue = m_device.queue();
+    m_where.clear();
+    m_ambiguous = 0;
+    const bool onDevice = hasFp64(m_device.info()) && descriptors.count;
+    if (onDevice) // built before the clock starts, as the kernels are
+        m_device.program("bow", resolveOptions(descriptors.dim, m_kernel));
+    auto start = std::chrono::steady_clock::now();
+    if (onDevice) {
+        // The device counted each ambiguous descriptor under its float label; bow_resolve
+        // moves it where the exact order puts it, and nothing but a counter leaves the device.
+        m_ambiguous = resolveOnDevice();
+        m_where = m_ambiguous ? "device" : "";
+        m_resolveMs = msSince(start);
+    }
     if (descriptors.count)
         queue.enqueueReadBuffer(m_labels, CL_TRUE, 0, got.labels.size() * sizeof(std::uint32_t),
                                 got.labels.data());
     queue.enqueueReadBuffer(m_hist, CL_TRUE, 0, counts.size() * sizeof(std::uint32_t),
                             counts.data());
     got.histogram.assign(counts.begin(), counts.end());
-    // The device counted each ambiguous descriptor under its float label: move it where the
-    // exact order puts it.
-    if (hasFp64(m_device.info())) // built before the clock starts, as the kernels are
-        m_device.program("bow", resolveOptions(descriptors.dim));
-    const auto resolveStart = std::chrono::steady_clock::now();
+    if (onDevice)
+        return got;
+    start = std::chrono::steady_clock::now();
     std::vector<std::uint32_t> which;
     for (std::size_t i = 0; i < got.labels.size(); ++i)
         if (got.labels[i] & kAmbiguous)
             which.push_back(std::uint32_t(i));
     m_ambiguous = which.size();
-    m_where.clear();
-    const std::vector<std::uint32_t> exact =
-        resolveInDouble(m_device, descriptors, codebook, m_cents, which, m_where);
-    for (std::size_t j = 0; j < which.size(); ++j) {
-        const std::uint32_t i = which[j], floatLabel = got.labels[i] & ~kAmbiguous;
-        got.labels[i] = exact[j];
-        if (floatLabel < codebook.k && got.histogram[floatLabel] > 0) {
-            --got.histogram[floatLabel];
-            ++got.histogram[exact[j]];
+    if (!which.empty()) {
+        m_where = "host";
+        const std::vector<std::uint32_t> exact = resolveOnHost(descriptors, codebook, which);
+        for (std::size_t j = 0; j < which.size(); ++j) {
+            const std::uint32_t i = which[j], floatLabel = got.labels[i] & ~kAmbiguous;
+            got.labels[i] = exact[j];
+            if (floatLabel < codebook.k && got.histogram[floatLabel] > 0) {
+                --got.histogram[floatLabel];
+                ++got.histogram[exact[j]];
+            }
         }
     }
-    m_resolveMs = msSince(resolveStart);
+    m_resolveMs = msSince(start);
     return got;
 }
 
@@ -538,8 +594,7 @@ BowRun runBowKernel(Device& device, const Descriptors& descriptors, const Codebo
         const double ms = run.stats.medianMs;
         if (ms > 0) {
             run.descriptorsPerSecond = double(descriptors.count) / (ms * 1e-3);
-            const double perTerm = kernel == BowKernel::TiledNorm ? 2.0 : 3.0;
-            run.gflops = perTerm * double(codebook.k) * double(descriptors.dim) *
+            run.gflops = bowFlopsPerDescriptor(kernel, codebook.k, descriptors.dim) *
                          double(descriptors.count) / (ms * 1e6);
         }
     } catch (...) {

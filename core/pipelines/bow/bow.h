@@ -67,6 +67,11 @@ Assignment assignReference(const Descriptors& descriptors, const Codebook& codeb
 Descriptors makeSyntheticDescriptors(std::size_t count, std::size_t dim, std::uint64_t seed);
 Codebook makeSyntheticCodebook(std::size_t k, std::size_t dim, std::uint64_t seed);
 
+/// Floating-point operations a kernel does for one descriptor: 3 K DIM for the distance (a
+/// subtraction, a multiplication and an addition per feature and centroid), 2 K DIM for the
+/// norm form's multiply-add (tiled-norm).
+double bowFlopsPerDescriptor(BowKernel kernel, std::size_t k, std::size_t dim);
+
 /// How a kernel runs on a device for K and DIM (the plan: the one place that decides).
 struct BowGeometry {
     BowKernel kernel = BowKernel::Gpu1;
@@ -124,7 +129,9 @@ public:
     /// milliseconds. Throws UsageError("--kernel") where the plan is unsupported.
     double launch();
     /// The last launch's labels and histogram, each ambiguous label decided in double precision
-    /// (nearestCentroid's arithmetic): equal to assignReference.
+    /// (nearestCentroid's arithmetic): equal to assignReference. On a device with cl_khr_fp64
+    /// the decisions are made there (only a counter is read before the labels); else on the
+    /// host's cores after the labels are read.
     Assignment result();
     std::size_t ambiguous() const { return m_ambiguous; }     ///< of the last result()
     double resolveMs() const { return m_resolveMs; }          ///< its wall clock, ms
@@ -133,6 +140,8 @@ public:
 private:
     void replan();
     void upload();
+    /// bow_list_ambiguous and bow_resolve on the device; the number of labels decided.
+    std::size_t resolveOnDevice();
 
     Device& m_device;
     BowKernel m_kernel;
@@ -143,6 +152,9 @@ private:
     std::string m_options, m_kernelOptions;
     cl::Kernel m_assign;
     cl::Buffer m_desc, m_cents, m_norms, m_labels, m_hist;
+    cl::Buffer m_list, m_found; ///< the ambiguous labels' indices and their count
+    cl::Buffer m_centsT;        ///< the codebook feature-major, for bow_resolve
+    std::size_t m_listCapacity = 0;
     float m_maxNorm = 0;
     std::size_t m_ambiguous = 0;
     double m_resolveMs = 0;

@@ -1,10 +1,11 @@
 # histlab-cli bow: its cases, each with the exit code and messages --help documents.
 # Every kernel on synthetic descriptors (a count that is no multiple of any work-group), each
 # verified label by label; CSV and JSON.
-set(bowRow "+[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9.]+ +wg ")
+set(bowRow "+[0-9.]+ +[0-9.]+ +[0-9.]+ +([0-9.]+|-) +[0-9]+ +[0-9.]+ +wg ")
 cli_test(bow_bench_all_kernels EXIT 0
          EXPECT --stdout "^bow bench: 3001 synthetic descriptors of 64 floats, codebook of 100 centroids [(]seed 5[)]$"
                 --stdout "^device [0-9]+: "
+                --stdout "^FP32 peak [(]independent multiply-add chains, as clpeak[)]: [0-9.]+ GFLOP/s$"
                 --stdout "^gpu1 ${bowRow}.* verified$" --stdout "^gpu2 ${bowRow}.* verified$"
                 --stdout "^gpu3 ${bowRow}.* verified$" --stdout "^gpu4 ${bowRow}.* verified$"
                 --stdout "^gpu5 ${bowRow}.* verified$"
@@ -12,7 +13,7 @@ cli_test(bow_bench_all_kernels EXIT 0
                 --stdout "^tiled-norm ${bowRow}.*tiles of [0-9]+ centroids, local histogram +verified$"
                 --stdout "^best: [a-z0-9-]+, [0-9.]+ M descriptors/s, [0-9.]+ GFLOP/s$"
                 --check "${check} sweepcsv @W@/b.csv --rows 7 --columns kernel,descriptors,k,dim,median_ms,descriptors_per_s,gflops,ambiguous,resolve_ms,status --filled gflops"
-                --check "${check} json @W@/b.json --key descriptors=3001 --key k=100 --nonempty runs"
+                --check "${check} json @W@/b.json --key descriptors=3001 --key k=100 --nonempty runs --nonempty fp32_peak"
          ARGS bow bench --synthetic --count 3001 --k 100 --dim 64 --seed 5 --repeat 1
               --csv @W@/b.csv --json @W@/b.json)
 # A dimension the float4 kernels cannot take: they say why, the others run.
@@ -84,6 +85,10 @@ cli_test(bow_histograms_with_broken_images EXIT 0
                 --check "grep -c , @W@/s.csv | grep -qx 6"
          ARGS bow histograms @W@/f --codebook @W@/v.yml --kernel gpu1,tiled-norm --normalize l1
               --nearest 2 --csv @W@/h.csv --similarity @W@/s.csv)
+# The OpenCV peer beside the kernels: its speed and how many of its labels differ.
+cli_test(bow_bench_compare_opencv EXIT 0
+         EXPECT --stdout "^cv::BFMatcher[(]NORM_L2[)]::match on the host's CPU: [0-9.]+ M descriptors/s [(][0-9.]+ ms, [0-9]+ labels differ from the exact ones[)]; [a-z0-9-]+ is [0-9.]+ x faster"
+         ARGS bow bench --count 2000 --k 64 --kernel tiled-norm --repeat 1 --compare-opencv)
 # Three shards merged equal one run over the whole folder, byte for byte, tf-idf included.
 set(bowShard "${cli} bow histograms @W@/f --codebook @W@/v.yml --quiet --csv")
 cli_test(bow_shards_merge_into_one_run EXIT 0

@@ -82,6 +82,19 @@ TEST(BowDevice, EveryKernelIsExact) {
             }
 }
 
+// Every descriptor halfway between two centroids: 3,000 ties, each marked by the kernel and
+// decided in double precision (to the lower index). More than the device's first list of
+// ambiguous labels holds (1,024 here), so the list must grow and the pass run again.
+TEST(BowDevice, ManyAmbiguousLabelsAreAllDecided) {
+    const Codebook c = codebookOf(4, {0, 0, 0, 0, 2, 2, 2, 2});
+    std::vector<float> values;
+    for (int i = 0; i < 3000; ++i)
+        values.insert(values.end(), {1, 1, 1, 1});
+    std::size_t ambiguous = 0;
+    expectEveryKernelExact(descriptorsOf(4, values), c, "3,000 ties", &ambiguous);
+    EXPECT_EQ(ambiguous, 3000u * 7u); // every label of every kernel
+}
+
 TEST(BowDevice, FloatFourKernelsRefuseOddDimensions) {
     const DeviceInfo& info = test::sharedDevice().info();
     for (BowKernel kernel : allBowKernels()) {
