@@ -6,6 +6,7 @@
 #include "plots/plotstyle.h"
 
 #include <io/imageio.h>
+#include <pipelines/options.h>
 #include <report/files.h>
 #include <runtime/errors.h>
 
@@ -116,15 +117,12 @@ JobWork histogramsJob(const WordsJobRequest& r,
         p.view.weighting = parseBowWeighting(r.weighting.toStdString());
         p.view.nearest = WordsPanel::nearestCount;
         Device& device = jobDevice(ctx, r.device, "bag-of-visual-words histograms");
-        if (r.kernel == QStringLiteral("all"))
-            p.kernels = allBowKernels();
-        else if (r.kernel == QStringLiteral("auto"))
-            p.kernels = {autoKernel(device.info(), 1, r.codebook->k, r.codebook->dim)};
-        else
-            p.kernels = {parseBowKernel(r.kernel.toStdString())};
+        if (r.kernel != QStringLiteral("auto")) // "all" or one kernel, as --kernel takes them
+            p.kernels =
+                parseNameList<BowKernel>(r.kernel.toStdString(), allBowKernels, parseBowKernel);
         WordsHistogramsResult out;
         out.request = r;
-        out.run = runHistograms(ctx, device, p);
+        out.run = runHistograms(ctx, device, planHistograms(device.info(), p));
         out.table = std::make_shared<const WordTable>(std::move(out.run.table));
         out.run.table = {};
         ctx.progress(1, "weights and nearest images");

@@ -81,18 +81,6 @@ std::vector<float> deviceLayout(const Descriptors& d, BowKernel kernel) {
     return out;
 }
 
-std::string firstMismatch(const Assignment& got, const Assignment& want) {
-    for (std::size_t i = 0; i < want.labels.size(); ++i)
-        if (got.labels[i] != want.labels[i])
-            return "descriptor " + std::to_string(i) + ": centroid " +
-                   std::to_string(got.labels[i]) + ", reference " + std::to_string(want.labels[i]);
-    for (std::size_t c = 0; c < want.histogram.size(); ++c)
-        if (got.histogram[c] != want.histogram[c])
-            return "bin " + std::to_string(c) + ": " + std::to_string(got.histogram[c]) +
-                   ", reference " + std::to_string(want.histogram[c]);
-    return {};
-}
-
 } // namespace
 
 const std::vector<BowKernel>& allBowKernels() {
@@ -126,16 +114,33 @@ double bowFlopsPerDescriptor(BowKernel kernel, std::size_t k, std::size_t dim) {
     return (kernel == BowKernel::TiledNorm ? 2.0 : 3.0) * double(k) * double(dim);
 }
 
+double squaredDistance(const float* a, const float* b, std::size_t dim) {
+    double d = 0;
+    for (std::size_t f = 0; f < dim; ++f) {
+        const double t = double(a[f]) - double(b[f]);
+        d += t * t;
+    }
+    return d;
+}
+
+std::string firstMismatch(const Assignment& got, const Assignment& want) {
+    for (std::size_t i = 0; i < want.labels.size(); ++i)
+        if (got.labels[i] != want.labels[i])
+            return "descriptor " + std::to_string(i) + ": centroid " +
+                   std::to_string(got.labels[i]) + ", reference " + std::to_string(want.labels[i]);
+    for (std::size_t c = 0; c < want.histogram.size(); ++c)
+        if (got.histogram[c] != want.histogram[c])
+            return "bin " + std::to_string(c) + ": " + std::to_string(got.histogram[c]) +
+                   ", reference " + std::to_string(want.histogram[c]);
+    return {};
+}
+
 std::uint32_t nearestCentroid(const float* x, const Codebook& codebook) {
     std::uint32_t best = 0;
     double bestDistance = std::numeric_limits<double>::infinity();
     for (std::size_t c = 0; c < codebook.k; ++c) {
-        const float* centre = codebook.values.data() + c * codebook.dim;
-        double d = 0;
-        for (std::size_t f = 0; f < codebook.dim; ++f) {
-            const double t = double(x[f]) - double(centre[f]);
-            d += t * t;
-        }
+        const double d =
+            squaredDistance(x, codebook.values.data() + c * codebook.dim, codebook.dim);
         if (d < bestDistance) {
             bestDistance = d;
             best = std::uint32_t(c);

@@ -49,6 +49,10 @@ struct Assignment {
     std::vector<std::uint64_t> histogram;
 };
 
+/// The squared Euclidean distance of two rows of `dim` floats in double precision, summed
+/// feature by feature in order: the reference's arithmetic (nearestCentroid, k-means).
+double squaredDistance(const float* a, const float* b, std::size_t dim);
+
 /// The nearest centroid of the descriptor at `x` (codebook.dim floats): squared distances in
 /// double precision, summed feature by feature in order; the first centroid at the smallest
 /// distance wins; a NaN distance never wins (centroid 0 when every distance is NaN).
@@ -58,6 +62,10 @@ std::uint32_t nearestCentroid(const float* x, const Codebook& codebook);
 /// below `minShare` a core), joined before it returns.
 void forEachShare(std::size_t count, std::size_t minShare,
                   const std::function<void(std::size_t lo, std::size_t hi)>& work);
+
+/// "" when `got` equals `want`, else where they first differ ("descriptor 12: centroid 3,
+/// reference 5", or "bin 7: ..."); `got` holds as many labels and bins as `want`.
+std::string firstMismatch(const Assignment& got, const Assignment& want);
 
 /// The CPU reference: nearestCentroid for every descriptor, and the histogram.
 Assignment assignReference(const Descriptors& descriptors, const Codebook& codebook);

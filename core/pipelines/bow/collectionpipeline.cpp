@@ -17,11 +17,7 @@
 #include "report/table.h"
 #include "report/text.h"
 #include "runtime/errors.h"
-#include "runtime/timing.h"
 
-#include <chrono>
-#include <future>
-#include <random>
 #include <sstream>
 
 namespace histlab {
@@ -131,7 +127,6 @@ std::string codebookText(const CodebookResult& r) {
                 ? " (a seeded sample: " + std::to_string(p.kmeans.maxPerCentroid) + " a centroid)"
                 : std::string())
         << "; assignment kernel " << bowKernelName(r.kernel) << " (" << r.geometry << ")\n";
-    using A = TextTable::Align;
     TextTable t({{"iteration"},
                  {"inertia"},
                  {"changed"},
@@ -143,7 +138,6 @@ std::string codebookText(const CodebookResult& r) {
         t.add({std::to_string(it.iteration), fixedText(it.inertia, 4), std::to_string(it.changed),
                std::to_string(it.reseeded), fixedText(it.shift, 6), fixedText(it.assignMs, 3),
                std::to_string(it.ambiguous)});
-    (void)A::Left;
     out << t.text();
     out << r.kmeans.stopped << "; k-means++ seeding " << secondsText(r.kmeans.seedingMs)
         << ", k-means " << secondsText(r.kmeans.totalMs) << '\n';
@@ -593,11 +587,7 @@ Pipeline bowhistogramsPipeline() {
     bindDevicePipeline<HistogramsParams, HistogramsParams, HistogramsResult>(
         p,
         [](const DeviceInfo& device, const HistogramsParams& params) {
-            HistogramsParams plan = params;
-            const Codebook& c = *plan.codebook;
-            if (plan.kernels.empty())
-                plan.kernels = {autoKernel(device, 1, c.k, c.dim)};
-            return plan;
+            return planHistograms(device, params);
         },
         [](JobContext& ctx, Device& device, const HistogramsParams& p, const ItemSink& onItem) {
             return runHistograms(ctx, device, p, [&onItem](const DescribedImage& d) {

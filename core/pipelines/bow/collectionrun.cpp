@@ -229,29 +229,16 @@ CodebookResult runBuildCodebook(JobContext& ctx, Device& device, const CodebookP
     assigner.launch();
     const Assignment last = assigner.result();
     r.clusterSizes = last.histogram;
-    for (std::size_t i = 0; i < used.count; ++i) {
-        const float* x = used.values.data() + i * used.dim;
-        const float* c = r.kmeans.codebook.values.data() + last.labels[i] * used.dim;
-        for (std::size_t f = 0; f < used.dim; ++f) {
-            const double t = double(x[f]) - double(c[f]);
-            r.finalInertia += t * t;
-        }
-    }
+    for (std::size_t i = 0; i < used.count; ++i)
+        r.finalInertia +=
+            squaredDistance(used.values.data() + i * used.dim,
+                            r.kmeans.codebook.values.data() + last.labels[i] * used.dim, used.dim);
     if (p.verify) {
         const auto refStart = Clock::now();
         const Assignment want = assignReference(used, r.kmeans.codebook);
         r.stages.referenceMs = msSince(refStart);
-        r.status = want.labels == last.labels && want.histogram == last.histogram
-                       ? Status::Verified
-                       : Status::Mismatch;
-        if (r.status == Status::Mismatch)
-            for (std::size_t i = 0; i < used.count; ++i)
-                if (want.labels[i] != last.labels[i]) {
-                    r.detail = "descriptor " + std::to_string(i) + ": centroid " +
-                               std::to_string(last.labels[i]) + ", reference " +
-                               std::to_string(want.labels[i]);
-                    break;
-                }
+        r.detail = firstMismatch(last, want);
+        r.status = r.detail.empty() ? Status::Verified : Status::Mismatch;
     } else {
         r.detail = "not verified (--no-verify)";
     }
@@ -271,6 +258,12 @@ CodebookResult runBuildCodebook(JobContext& ctx, Device& device, const CodebookP
     }
     r.stages.totalMs = msSince(start);
     return r;
+}
+
+HistogramsParams planHistograms(const DeviceInfo& device, HistogramsParams params) {
+    if (params.kernels.empty())
+        params.kernels = {autoKernel(device, 1, params.codebook->k, params.codebook->dim)};
+    return params;
 }
 
 HistogramsResult runHistograms(JobContext& ctx, Device& device, const HistogramsParams& p,

@@ -126,6 +126,10 @@ struct HistogramsResult {
     Stages stages;
 };
 
+/// The kernels bow histograms runs on the device: those chosen, or (none chosen) the first of
+/// HistLab's order the device runs for the codebook (autoKernel).
+HistogramsParams planHistograms(const DeviceInfo& device, HistogramsParams params);
+
 /// bow histograms: each image's words with every chosen kernel, verified, in listing order.
 HistogramsResult runHistograms(JobContext& ctx, Device& device, const HistogramsParams& params,
                                const ImageSink& onImage = {});

@@ -21,15 +21,6 @@ double unitDouble(std::mt19937_64& rng) {
     return double(rng() >> 11) * 0x1.0p-53;
 }
 
-double squaredDistance(const float* a, const float* b, std::size_t dim) {
-    double d = 0;
-    for (std::size_t f = 0; f < dim; ++f) {
-        const double t = double(a[f]) - double(b[f]);
-        d += t * t;
-    }
-    return d;
-}
-
 } // namespace
 
 Descriptors sampleDescriptors(const Descriptors& descriptors, std::size_t most,
