@@ -61,8 +61,12 @@ void writeFileAtomically(const std::string& path, const std::string& content) {
 
 std::string readTextFile(const std::string& path) {
     std::error_code ec;
-    if (fs::is_directory(path, ec))
+    const fs::file_status st = fs::status(path, ec);
+    if (fs::is_directory(st))
         throw InputError(path + ": is a folder, not a file");
+    // A FIFO or a device would block or never end: only regular files are read.
+    if (fs::exists(st) && !fs::is_regular_file(st))
+        throw InputError(path + ": not a regular file");
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InputError(path + ": cannot be read");

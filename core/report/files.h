@@ -14,7 +14,8 @@ void writeFileAtomically(const std::string& path, const std::string& content);
 /// fails before its work rather than after. Throws InputError naming the path.
 void checkWritable(const std::string& path);
 
-/// A whole file as text; InputError naming it when it is a folder or cannot be read.
+/// A whole file as text; InputError naming it when it is a folder, not a regular file (a FIFO
+/// or a device), or cannot be read (missing, no permission).
 std::string readTextFile(const std::string& path);
 
 /// The process's peak resident set size so far, in bytes (getrusage); 0 where unknown.
