@@ -1,15 +1,21 @@
 // Bag-of-visual-words assignment: each descriptor (DIM floats) goes to its nearest centroid of a
 // codebook (K x DIM floats, squared Euclidean distance), and the image's histogram counts the
-// assignments. The reference text's five steps (GPU1 ... GPU5) and HistLab's tiled kernels.
+// assignments. The reference text's five steps (GPU1 ... GPU5) and HistLab's tiled and blocked
+// kernels.
 //
 // Build options (one kernel a build, chosen by BOW_KERNEL):
-//   BOW_KERNEL  1 ... 5: bow_gpu1 ... bow_gpu5; 6: bow_tiled; 7: bow_tiled_norm
+//   BOW_KERNEL  1 ... 5: bow_gpu1 ... bow_gpu5; 6: bow_tiled; 7: bow_tiled_norm;
+//               8: bow_block_norm
 //   DIM      the descriptor dimension (1 ... 256; the float4 kernels need a multiple of 4)
 //   WG       the work-group size the kernel is launched with (bow_gpu4, bow_gpu5, bow_tiled)
 //   ROWS     bow_tiled*: descriptors a work-item keeps in registers (1 ... 4)
 //   TILE     bow_tiled*: centroids staged in local memory at a time
-//   LOCAL_HIST  bow_tiled*: 1 to count in a local histogram of LOCAL_HIST_K (= K) counters, added
-//               to the global one at the end; 0 to count with global atomics
+//   TM, TN, WX, WY, SX, SY  bow_block_norm: a work-item's block (TM descriptors x TN
+//               centroids, multiples of 4), the work-group's items (WX x WY), and how a
+//               32-item hardware group covers them (SX x SY)
+//   LOCAL_HIST  bow_tiled*, bow_block_norm: 1 to count in a local histogram of LOCAL_HIST_K
+//               (= K) counters, added to the global one at the end; 0 to count with global
+//               atomics
 //
 // Layouts: `desc` is descriptor-major (descriptor i's features at i * DIM ...); `descT`
 // feature-major (feature f of descriptor i at f * n + i, coalesced across work-items); `descT4`
@@ -18,9 +24,10 @@
 //
 // Exact labels: every kernel keeps its best and second-best distance. Where the gap between them
 // is inside the rounding bound of a float distance (sum of DIM rounded squares: relative error
-// below (DIM + 2) * 2^-24; the bound below has twice that), the label is marked AMBIGUOUS and the
-// host recomputes that descriptor in double precision against every centroid, ties to the lowest
-// index, as the CPU reference does. Elsewhere the float order is the exact order.
+// below (DIM + 2) * 2^-24; the bound below has twice that, plus 1e-33 for terms that underflow),
+// the label is marked AMBIGUOUS, and that descriptor is decided again in double precision
+// against every centroid, ties to the lowest index, as the CPU reference does (bow_resolve on
+// the device, or the host). Elsewhere the float order is the exact order.
 // Distances that are NaN never win (a comparison with NaN is false), as in the reference.
 
 #define AMBIGUOUS 0x80000000u
@@ -44,7 +51,7 @@
 // exact one, and where a float distance overflowed or was NaN (double precision may still order
 // them). One centroid is always sure.
 inline uint labelOf(uint best, float b1, float b2, uint k) {
-    const bool sure = k == 1 || (isfinite(b1) && b2 - b1 > BOUND * (b1 + b2) + 1e-37f);
+    const bool sure = k == 1 || (isfinite(b1) && b2 - b1 > BOUND * (b1 + b2) + 1e-33f);
     return best | (sure ? 0u : AMBIGUOUS);
 }
 
@@ -160,11 +167,39 @@ bow_gpu5(__global const float4* descT4, uint n, __constant float4* cents4, uint 
 // bow_tiled computes the direct sum of (x - c)^2 (a subtraction and a multiply-add a feature).
 // bow_tiled_norm ranks by ||c||^2 - 2 x.c, which orders the centroids as the distance does
 // (||x||^2 is the same for all): one multiply-add a feature, with `norms` holding ||c||^2 as
-// floats. Its rounding error grows with the norms, not with the distance: for centroid c it is
-// below (DIM + 3) * 2^-24 * (||c||^2 + 2 ||x|| ||c||) (D products summed, the norm rounded, the
-// difference rounded), at most e = (DIM + 3) * 2^-24 * (M^2 + 2 ||x|| M) with M = maxNorm, the
-// largest ||c|| rounded up. A label is sure when the second best is more than 4e above the best
-// (2e would do; twice that covers the float arithmetic of the bound itself), else AMBIGUOUS.
+// floats. Its rounding error grows with the norms, not with the distance (u = 2^-24, M =
+// maxNorm, the largest ||c|| rounded up):
+//   - the dot product, DIM multiply-adds summed in any order: |error| <= DIM u sum |x_f c_f|
+//     (to first order) <= DIM u ||x|| M (Cauchy-Schwarz), doubled by the factor 2 (exact);
+//   - ||c||^2, summed in double and rounded to float: <= 1.01 u M^2;
+//   - the difference, rounded once (fused or not): <= u (M^2 + 2 ||x|| M), to first order.
+// In all e <= (DIM + 1.02) u (M^2 + 2 ||x|| M). Two centroids are in the exact order when their
+// computed values differ by more than 2e; NORM_GAP asks for (DIM + 2) 2^-23 (M^2 + 2 ||x|| M),
+// whose margin (at least 1 + 0.98 / (DIM + 1.02), 0.4 % at DIM 256) covers the rounding of
+// ||x||, of the gap itself and of the comparison, plus 1e-33 for products that underflow (even
+// where the device flushes subnormals to zero). Closer than that, the label is AMBIGUOUS.
+#define NORM_GAP(xNorm, maxNorm)                                                               \
+    ((float)(DIM + 2) * 0x1.0p-23f * ((maxNorm) * (maxNorm) + 2.0f * (xNorm) * (maxNorm)) +   \
+     1e-33f)
+// The histogram of HistLab's kernels: with LOCAL_HIST, counted in local memory (cleared by
+// the group's GROUP items first) and added to the global one once a group; else global atomics.
+#if LOCAL_HIST
+#define HIST_BEGIN(GROUP)                                                                      \
+    __local uint lh[LOCAL_HIST_K];                                                             \
+    for (uint c = get_local_id(0); c < k; c += (GROUP))                                        \
+        lh[c] = 0;
+#define HIST_COUNT(bin) atomic_inc(&lh[bin])
+#define HIST_END(GROUP)                                                                        \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                              \
+    for (uint c = get_local_id(0); c < k; c += (GROUP))                                        \
+        if (lh[c])                                                                             \
+            atomic_add(&hist[c], lh[c]);
+#else
+#define HIST_BEGIN(GROUP)
+#define HIST_COUNT(bin) atomic_inc(&hist[bin])
+#define HIST_END(GROUP)
+#endif
+
 #if BOW_KERNEL == 6 || BOW_KERNEL == 7
 #define NORM_FORM (BOW_KERNEL == 7)
 #if NORM_FORM
@@ -180,11 +215,7 @@ TILED_KERNEL(__global const float4* descT4, uint n, __global const float4* cents
 #if NORM_FORM
     __local float tileNorm[TILE];
 #endif
-#if LOCAL_HIST
-    __local uint lh[LOCAL_HIST_K];
-    for (uint c = get_local_id(0); c < k; c += WG)
-        lh[c] = 0;
-#endif
+    HIST_BEGIN(WG)
     const uint lid = get_local_id(0);
     const size_t first = (size_t)get_group_id(0) * WG * ROWS + lid;
     float4 x[ROWS][DIM / 4];
@@ -198,7 +229,7 @@ TILED_KERNEL(__global const float4* descT4, uint n, __global const float4* cents
             xx += x[r][q] * x[r][q];
         }
         const float xNorm = sqrt((xx.x + xx.y) + (xx.z + xx.w));
-        gap[r] = (float)(DIM + 3) * 0x1.0p-22f * (maxNorm * maxNorm + 2.0f * xNorm * maxNorm);
+        gap[r] = NORM_GAP(xNorm, maxNorm);
         b1[r] = INFINITY;
         b2[r] = INFINITY;
         best[r] = 0;
@@ -248,19 +279,159 @@ TILED_KERNEL(__global const float4* descT4, uint n, __global const float4* cents
 #else
             labels[i] = labelOf(best[r], b1[r], b2[r], k);
 #endif
-#if LOCAL_HIST
-            atomic_inc(&lh[best[r]]);
-#else
-            atomic_inc(&hist[best[r]]);
-#endif
+            HIST_COUNT(best[r]);
         }
     }
-#if LOCAL_HIST
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint c = lid; c < k; c += WG)
-        if (lh[c])
-            atomic_add(&hist[c], lh[c]);
+    HIST_END(WG)
+}
 #endif
+
+// HistLab's blocked kernel, bow_block_norm: the ||c||^2 - 2 x.c form as a matrix product with
+// register blocking, as fast matrix-multiply kernels do. A work-group of WX x WY items takes
+// BM = TM * WX descriptors, staged whole in local memory once, against the codebook in tiles of
+// BN = TN * WY centroids; item (tx, ty) accumulates the TM x TN dot products of descriptors
+// tx * 4 + u + 4 * WX * v and centroids ty * 4 + u + 4 * WY * v (u < 4) in registers, so each
+// feature it reads serves TN (or TM) multiply-adds instead of one. The centroids' features are
+// read straight from global memory (the codebook is small and stays in the caches; the items
+// of a hardware thread group that share a centroid read it once), so the loop over the codebook
+// has no barrier. SX x SY items of a 32-item group form a block of descriptors x centroids (4 x 8
+// on GPUs), so that both reads of a step touch few distinct addresses. After a tile every item
+// offers its TN distances to the running best and second best of its TM descriptors; at the end
+// the WY items that share a descriptor merge their pairs in local memory, and one item per
+// descriptor writes the label and counts it.
+//
+// The centroids come feature-major and padded (centsT[f * kPad + c], kPad = K rounded up to
+// BN, the padding's norms +inf so that it never wins), so they load as float4s with no bound
+// checks; the descriptors in the float4 feature-major layout of the tiled kernels. The rounding
+// bound is bow_tiled_norm's (each dot product is one chain of DIM multiply-adds).
+#if BOW_KERNEL == 8
+#ifndef BLOCK_UNROLL
+#define BLOCK_UNROLL 8
+#endif
+
+#define BM (TM * WX)
+#define BN (TN * WY)
+#define BLOCK_WG (WX * WY)
+#define STAGE_FLOATS (DIM * BM)
+#define MERGE_FLOATS (3 * BM * WY)
+#define SCRATCH_FLOATS (STAGE_FLOATS > MERGE_FLOATS ? STAGE_FLOATS : MERGE_FLOATS)
+__kernel __attribute__((reqd_work_group_size(BLOCK_WG, 1, 1))) void
+bow_block_norm(__global const float4* descT4, uint n, __global const float4* centsT4, uint k,
+               __global uint* labels, __global uint* hist, __global const float* norms,
+               float maxNorm) {
+    // Read as float4s (one 16-byte load, where vload4 from a float pointer may be four).
+    __local float4 scratch4[SCRATCH_FLOATS / 4];
+    __local float* scratch = (__local float*)scratch4;
+    __local float* as = scratch; // as[f * BM + m]: feature f of descriptor m
+    HIST_BEGIN(BLOCK_WG)
+    const uint lid = get_local_id(0);
+    const uint tx = lid % SX + SX * ((lid / (SX * SY)) % (WX / SX));
+    const uint ty = (lid / SX) % SY + SY * (lid / (SX * SY) / (WX / SX));
+    const size_t i0 = (size_t)get_group_id(0) * BM;
+    const uint kPad = (k + BN - 1) / BN * BN;
+    for (uint e = lid; e < BM * DIM / 4; e += BLOCK_WG) {
+        const uint m = e % BM, q = e / BM;
+        const size_t i = i0 + m;
+        const float4 v = i < n ? descT4[(size_t)q * n + i] : (float4)(0.0f);
+        as[(4 * q + 0) * BM + m] = v.x;
+        as[(4 * q + 1) * BM + m] = v.y;
+        as[(4 * q + 2) * BM + m] = v.z;
+        as[(4 * q + 3) * BM + m] = v.w;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float b1[TM], b2[TM];
+    uint best[TM];
+#pragma unroll
+    for (uint r = 0; r < TM; ++r) {
+        b1[r] = INFINITY;
+        b2[r] = INFINITY;
+        best[r] = 0;
+    }
+    for (uint c0 = 0; c0 < kPad; c0 += BN) {
+        float acc[TM][TN];
+#pragma unroll
+        for (uint r = 0; r < TM; ++r)
+#pragma unroll
+            for (uint c = 0; c < TN; ++c)
+                acc[r][c] = 0.0f;
+        __global const float4* column = centsT4 + c0 / 4 + ty;
+#pragma unroll BLOCK_UNROLL
+        for (uint f = 0; f < DIM; ++f) {
+            float a[TM], b[TN];
+#pragma unroll
+            for (uint v = 0; v < TM / 4; ++v) {
+                const float4 t = scratch4[f * (BM / 4) + tx + v * WX];
+                a[4 * v] = t.x;
+                a[4 * v + 1] = t.y;
+                a[4 * v + 2] = t.z;
+                a[4 * v + 3] = t.w;
+            }
+#pragma unroll
+            for (uint v = 0; v < TN / 4; ++v) {
+                const float4 t = column[(size_t)f * (kPad / 4) + v * WY];
+                b[4 * v] = t.x;
+                b[4 * v + 1] = t.y;
+                b[4 * v + 2] = t.z;
+                b[4 * v + 3] = t.w;
+            }
+#pragma unroll
+            for (uint r = 0; r < TM; ++r)
+#pragma unroll
+                for (uint c = 0; c < TN; ++c)
+                    acc[r][c] = fma(a[r], b[c], acc[r][c]);
+        }
+#pragma unroll
+        for (uint c = 0; c < TN; ++c) {
+            const uint centroid = c0 + 4 * (ty + (c / 4) * WY) + c % 4;
+            const float norm = norms[centroid];
+#pragma unroll
+            for (uint r = 0; r < TM; ++r)
+                OFFER(norm - 2.0f * acc[r][c], centroid, b1[r], b2[r], best[r])
+        }
+    }
+    // Merge: the pairs of item row ty for descriptor m at [ty * BM + m] of each array.
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local float* m1 = scratch;
+    __local float* m2 = scratch + BM * WY;
+    __local uint* mb = (__local uint*)(scratch + 2 * BM * WY);
+#pragma unroll
+    for (uint r = 0; r < TM; ++r) {
+        const uint m = 4 * (tx + (r / 4) * WX) + r % 4;
+        m1[ty * BM + m] = b1[r];
+        m2[ty * BM + m] = b2[r];
+        mb[ty * BM + m] = best[r];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint m = lid; m < BM; m += BLOCK_WG) {
+        float s1 = m1[m], s2 = m2[m];
+        uint sb = mb[m];
+        for (uint y = 1; y < WY; ++y) {
+            const float o1 = m1[y * BM + m], o2 = m2[y * BM + m];
+            const uint ob = mb[y * BM + m];
+            // The smaller best wins (the lower centroid on equal ones); the loser's best and
+            // the winner's second best compete for second. Equal bests leave a gap of 0.
+            if (o1 < s1 || (o1 == s1 && ob < sb)) {
+                s2 = fmin(s1, o2);
+                s1 = o1;
+                sb = ob;
+            } else {
+                s2 = fmin(s2, o1);
+            }
+        }
+        const size_t i = i0 + m;
+        if (i < n) {
+            float4 xx = (float4)(0.0f);
+            for (uint q = 0; q < DIM / 4; ++q) {
+                const float4 x = descT4[(size_t)q * n + i];
+                xx += x * x;
+            }
+            const float xNorm = sqrt((xx.x + xx.y) + (xx.z + xx.w));
+            const bool sure = k == 1 || (isfinite(s1) && s2 - s1 > NORM_GAP(xNorm, maxNorm));
+            labels[i] = sb | (sure ? 0u : AMBIGUOUS);
+            HIST_COUNT(sb);
+        }
+    }
+    HIST_END(BLOCK_WG)
 }
 #endif
 
@@ -295,80 +466,117 @@ __kernel void bow_list_ambiguous(__global const uint* labels, uint n, __global u
         list[j] = i;
 }
 
-// A work-group of RESOLVE_WG items a descriptor: item l takes centroids l, l + RESOLVE_WG, ...
-// (each distance summed in the reference's order; the centroids feature-major, centsT[f * k +
-// c], so that neighbouring items read neighbouring floats), keeps its first smallest, and the group
-// reduces (smaller distance; on equal distances the lower index). As in the reference, a NaN
-// or infinite distance never wins, and the label is 0 when none is finite.
-#define RESOLVE_WG 64
+// A work-group of RESOLVE_WG items takes RESOLVE_ROWS listed descriptors at once (so each read
+// of the codebook serves RESOLVE_ROWS of them): their features are staged in local memory as
+// doubles, item l takes centroids l, l + RESOLVE_WG, ... (the centroids feature-major, centsT[f
+// * k + c], so that neighbouring items read neighbouring floats), sums each distance in the
+// reference's order, keeps its first smallest per descriptor, and the group reduces (smaller
+// distance; on equal distances the lower index). As in the reference, a NaN or infinite
+// distance never wins, and the label is 0 when none is finite.
+#define RESOLVE_WG 128
+#define RESOLVE_ROWS 8
 __kernel __attribute__((reqd_work_group_size(RESOLVE_WG, 1, 1))) void
 bow_resolve(__global const float* desc, uint n, __global const uint* list, uint count,
             __global const float* centsT, uint k, __global uint* labels, __global uint* hist) {
-    const uint j = get_group_id(0), lid = get_local_id(0);
-    const uint i = list[j];
-    double bestDistance = INFINITY;
-    uint best = k;
+    const uint j0 = get_group_id(0) * RESOLVE_ROWS, lid = get_local_id(0);
+    const uint rows = min((uint)RESOLVE_ROWS, count - j0);
+    __local double xs[RESOLVE_ROWS * DIM];
+    for (uint e = lid; e < RESOLVE_ROWS * DIM; e += RESOLVE_WG) {
+        const uint r = e / DIM, f = e % DIM;
+        xs[e] = r < rows ? (double)FEATURE(list[j0 + r], f) : 0.0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    double bestDistance[RESOLVE_ROWS];
+    uint best[RESOLVE_ROWS];
+#pragma unroll
+    for (uint r = 0; r < RESOLVE_ROWS; ++r) {
+        bestDistance[r] = INFINITY;
+        best[r] = k;
+    }
     for (uint c = lid; c < k; c += RESOLVE_WG) {
-        double d = 0.0;
+        double d[RESOLVE_ROWS];
+#pragma unroll
+        for (uint r = 0; r < RESOLVE_ROWS; ++r)
+            d[r] = 0.0;
         for (uint f = 0; f < DIM; ++f) {
-            const double t = (double)FEATURE(i, f) - (double)centsT[(size_t)f * k + c];
-            const double square = t * t;
-            d = d + square;
+            const double v = (double)centsT[(size_t)f * k + c];
+#pragma unroll
+            for (uint r = 0; r < RESOLVE_ROWS; ++r) {
+                const double t = xs[r * DIM + f] - v;
+                const double square = t * t;
+                d[r] = d[r] + square;
+            }
         }
-        if (d < bestDistance) {
-            bestDistance = d;
-            best = c;
-        }
+#pragma unroll
+        for (uint r = 0; r < RESOLVE_ROWS; ++r)
+            if (d[r] < bestDistance[r]) {
+                bestDistance[r] = d[r];
+                best[r] = c;
+            }
     }
     __local double ld[RESOLVE_WG];
     __local uint lc[RESOLVE_WG];
-    ld[lid] = bestDistance;
-    lc[lid] = best;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint step = RESOLVE_WG / 2; step > 0; step /= 2) {
-        if (lid < step) {
-            const double od = ld[lid + step];
-            const uint oc = lc[lid + step];
-            if (od < ld[lid] || (od == ld[lid] && oc < lc[lid])) {
-                ld[lid] = od;
-                lc[lid] = oc;
+    // Every row, so that the arrays are indexed by constants only (and stay in registers).
+#pragma unroll
+    for (uint r = 0; r < RESOLVE_ROWS; ++r) {
+        ld[lid] = bestDistance[r];
+        lc[lid] = best[r];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint step = RESOLVE_WG / 2; step > 0; step /= 2) {
+            if (lid < step) {
+                const double od = ld[lid + step];
+                const uint oc = lc[lid + step];
+                if (od < ld[lid] || (od == ld[lid] && oc < lc[lid])) {
+                    ld[lid] = od;
+                    lc[lid] = oc;
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (lid == 0 && r < rows) {
+            const uint i = list[j0 + r];
+            const uint exact = lc[0] < k ? lc[0] : 0;
+            const uint floatLabel = labels[i] & ~AMBIGUOUS;
+            labels[i] = exact;
+            if (floatLabel != exact && floatLabel < k) {
+                atomic_dec(&hist[floatLabel]);
+                atomic_inc(&hist[exact]);
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid != 0)
-        return;
-    const uint exact = lc[0] < k ? lc[0] : 0;
-    const uint floatLabel = labels[i] & ~AMBIGUOUS;
-    labels[i] = exact;
-    if (floatLabel != exact && floatLabel < k) {
-        atomic_dec(&hist[floatLabel]);
-        atomic_inc(&hist[exact]);
     }
 }
 #endif
 
 // The device's FP32 peak, as clpeak measures it: every work-item runs PEAK_CHAINS independent
-// float4 multiply-add chains (mad: the device's fastest multiply-add, fused where it has one),
-// unrolled four times a loop trip, so the arithmetic units never wait on a result. Floating-
-// point operations = 2 x 4 x PEAK_CHAINS x 4 x iterations a work-item. The values converge to a
-// fixed point (x = a x + b with a < 1), so nothing overflows or goes subnormal; the sum is
+// multiply-add chains of PEAK_WIDTH-float vectors (mad: the device's fastest multiply-add, fused
+// where it has one), unrolled four times a loop trip, so the arithmetic units never wait on a
+// result. Floating-point operations = 2 x PEAK_WIDTH x PEAK_CHAINS x 4 x iterations a
+// work-item. The host runs widths 4, 8 and 16 (as clpeak runs float1 ... float16: a CPU's
+// vector units fill only with wide enough vectors) and takes the fastest. The values converge
+// to a fixed point (x = a x + b with a < 1), so nothing overflows or goes subnormal; the sum is
 // written so that no chain can be dropped.
 #if BOW_PEAK
 #define PEAK_CHAINS 8
+#define PEAK_VEC_(w) float##w
+#define PEAK_VEC(w) PEAK_VEC_(w)
+typedef PEAK_VEC(PEAK_WIDTH) peak_t;
 __kernel void bow_fma_peak(__global float* out, float a, float b, uint iterations) {
     const float seed = (float)get_global_id(0) * 1e-7f;
-    float4 x[PEAK_CHAINS];
+    peak_t x[PEAK_CHAINS];
     for (int c = 0; c < PEAK_CHAINS; ++c)
-        x[c] = (float4)(seed, seed + 0.25f, seed + 0.5f, seed + 0.75f) + (float)c;
+        x[c] = (peak_t)(seed + 0.25f * (float)c);
     for (uint i = 0; i < iterations; ++i) {
         _Pragma("unroll") for (int u = 0; u < 4; ++u) {
             _Pragma("unroll") for (int c = 0; c < PEAK_CHAINS; ++c) x[c] = mad(x[c], a, b);
         }
     }
-    float4 sum = (float4)(0.0f);
+    peak_t sum = (peak_t)(0.0f);
     for (int c = 0; c < PEAK_CHAINS; ++c)
         sum += x[c];
-    out[get_global_id(0)] = sum.x + sum.y + sum.z + sum.w;
+    float total = 0.0f;
+    for (int w = 0; w < PEAK_WIDTH; ++w)
+        total += ((float*)&sum)[w];
+    out[get_global_id(0)] = total;
 }
 #endif

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Bag-of-visual-words on the GPU machine (see ../shared/device/README.md): every kernel on
 # 2,097,152 synthetic descriptors of 64 floats against 1,024 centroids (the shape), the
-# curve of descriptors a second against K (16 ... 4,096) for GPU3 and the tiled kernels, and
-# 128-float descriptors (SIFT's size); each bench measures the FP32 peak in the same run and
+# curve of descriptors a second against K (16 ... 4,096) for GPU3, the tiled and block kernels,
+# and 128-float descriptors (SIFT's size); each bench measures the FP32 peak in the same run and
 # verifies every label against the CPU reference. Then the cuBLAS peer (SGEMM + argmin +
 # histogram, bench/peers/cublas_bow.cu) on the same shapes, and k-means (bow build-codebook) on
 # the device. JSON/CSV and log.txt in $1.
@@ -16,11 +16,11 @@ n=2097152
         --csv "$out/bow_d64_k1024.csv" --json "$out/bow_d64_k1024.json"
     for k in 16 32 64 128 256 512 2048 4096; do
         echo "== bow bench: $n descriptors, D 64, K $k"
-        $cli bow bench --synthetic --count $n --k $k --dim 64 --kernel gpu3,tiled,tiled-norm \
+        $cli bow bench --synthetic --count $n --k $k --dim 64 --kernel gpu3,tiled,tiled-norm,block-norm \
             --repeat 10 --csv "$out/bow_d64_k$k.csv"
     done
     echo "== bow bench: $n descriptors, D 128, K 1,024"
-    $cli bow bench --synthetic --count $n --k 1024 --dim 128 --kernel gpu3,gpu4,tiled,tiled-norm \
+    $cli bow bench --synthetic --count $n --k 1024 --dim 128 --kernel gpu3,gpu4,tiled,tiled-norm,block-norm \
         --repeat 10 --csv "$out/bow_d128_k1024.csv"
     if command -v nvcc >/dev/null; then
         echo "== peer: cuBLAS SGEMM + argmin + histogram"

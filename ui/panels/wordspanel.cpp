@@ -193,10 +193,12 @@ WordsPanel::WordsPanel(JobBridge* bridge, QWidget* parent)
     for (BowKernel k : allBowKernels())
         m_kernel->addItem(QString::fromLatin1(bowKernelName(k)));
     m_kernel->addItem(QStringLiteral("all"));
-    m_kernel->setToolTip(tr("The assignment kernel: auto (the first of tiled-norm, tiled, gpu4, "
-                            "gpu3, gpu2, gpu1 the device runs), one kernel, or all (the "
-                            "histograms with every kernel, to compare; the codebook with "
-                            "auto's)"));
+    m_kernel->setToolTip(
+        tr("The assignment kernel: auto (the first the device runs of block-norm "
+           "(CPUs; GPUs from K 512), tiled-norm, tiled, gpu4, gpu3, gpu2, gpu1), one "
+           "kernel, or all (the "
+           "histograms with every kernel, to compare; the codebook with "
+           "auto's)"));
     for (BowWeighting w :
          {BowWeighting::None, BowWeighting::L1, BowWeighting::L2, BowWeighting::TfIdf})
         m_weighting->addItem(QString::fromLatin1(bowWeightingName(w)));
@@ -529,7 +531,8 @@ void WordsPanel::showKernels(const WordsHistogramsResult& result) {
                     return tr("Kernel time (launches and the clearing of the histogram, "
                               "profiled), summed over the batches of images");
                 if (c == GflopsColumn)
-                    return tr("3 K D operations a descriptor (2 K D for tiled-norm) over the "
+                    return tr("3 K D operations a descriptor (2 K D for tiled-norm and block-norm) "
+                              "over the "
                               "kernel time");
                 return qtext(k.geometry);
             },

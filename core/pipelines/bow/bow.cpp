@@ -23,10 +23,14 @@ struct KernelEntry {
     BowKernel kernel;
     const char* name;
 };
-constexpr KernelEntry kKernels[] = {
-    {BowKernel::Gpu1, "gpu1"},           {BowKernel::Gpu2, "gpu2"}, {BowKernel::Gpu3, "gpu3"},
-    {BowKernel::Gpu4, "gpu4"},           {BowKernel::Gpu5, "gpu5"}, {BowKernel::Tiled, "tiled"},
-    {BowKernel::TiledNorm, "tiled-norm"}};
+constexpr KernelEntry kKernels[] = {{BowKernel::Gpu1, "gpu1"},
+                                    {BowKernel::Gpu2, "gpu2"},
+                                    {BowKernel::Gpu3, "gpu3"},
+                                    {BowKernel::Gpu4, "gpu4"},
+                                    {BowKernel::Gpu5, "gpu5"},
+                                    {BowKernel::Tiled, "tiled"},
+                                    {BowKernel::TiledNorm, "tiled-norm"},
+                                    {BowKernel::BlockNorm, "block-norm"}};
 
 bool tiled(BowKernel kernel) {
     return kernel == BowKernel::Tiled || kernel == BowKernel::TiledNorm;
@@ -58,6 +62,18 @@ std::string bowBuildOptions(const BowGeometry& g, std::size_t k, std::size_t dim
     if (tiled(g.kernel)) {
         o.define("ROWS", (long long)g.rows);
         o.define("TILE", (long long)g.tile);
+    }
+    if (g.kernel == BowKernel::BlockNorm) {
+        o.define("TM", (long long)g.rows);
+        o.define("TN", (long long)g.cols);
+        o.define("WX", (long long)g.across);
+        o.define("WY", (long long)(g.workGroupSize / g.across));
+        // A 32-item hardware group covers SX descriptor columns x SY centroid rows of items.
+        const std::size_t sx = std::min<std::size_t>(g.across, 4);
+        o.define("SX", (long long)sx);
+        o.define("SY", (long long)std::min(g.workGroupSize / g.across, 32 / sx));
+    }
+    if (tiled(g.kernel) || g.kernel == BowKernel::BlockNorm) {
         o.define("LOCAL_HIST", g.localHistogram);
         o.define("LOCAL_HIST_K", (long long)(g.localHistogram ? k : 1));
     }
@@ -111,7 +127,8 @@ BowKernel parseBowKernel(const std::string& name) {
 }
 
 double bowFlopsPerDescriptor(BowKernel kernel, std::size_t k, std::size_t dim) {
-    return (kernel == BowKernel::TiledNorm ? 2.0 : 3.0) * double(k) * double(dim);
+    const bool normForm = kernel == BowKernel::TiledNorm || kernel == BowKernel::BlockNorm;
+    return (normForm ? 2.0 : 3.0) * double(k) * double(dim);
 }
 
 double squaredDistance(const float* a, const float* b, std::size_t dim) {
@@ -231,8 +248,67 @@ std::string BowGeometry::describe() const {
     if (tiled(kernel))
         s << ", " << rows << (rows == 1 ? " row" : " rows") << ", tiles of " << tile
           << " centroids, " << (localHistogram ? "local" : "global") << " histogram";
+    if (kernel == BowKernel::BlockNorm)
+        s << ", " << rows << " x " << cols << " a work-item, " << rows * across
+          << " descriptors x tiles of " << tile << " centroids, "
+          << (localHistogram ? "local" : "global") << " histogram";
     return s.str();
 }
+
+namespace {
+
+/// The smallest power of two >= value (at least 1).
+std::size_t powerOfTwoAtLeast(std::size_t value) {
+    std::size_t p = 1;
+    while (p < value)
+        p *= 2;
+    return p;
+}
+
+/// block-norm's blocks. A GPU item keeps 8 x 8 dot products in registers (64 accumulators:
+/// each feature it reads serves 8 multiply-adds), 4 x 16 items a group: 32 descriptors against
+/// tiles of 128 centroids (fewer centroid rows where K is small, so that padding does not
+/// dominate, and then more descriptor columns). On an H100 at D 64, K 1,024 this was the fastest
+/// of the blocks measured (bench/results/gpu-h100-bow-block-2026-11-26): 64 to 256 items, 4 x 8
+/// to 16 x 16 a item; groups of 256 were slower (fewer groups an SM at 145 registers an item).
+/// Fewer descriptors where DIM is large, so that the group's descriptors fit local memory. On
+/// a CPU (PoCL, this project's 2-core machine) an item of 8 x 16 alone in its group was the
+/// fastest of 8 x 8, 12 x 8, 4 x 16, 8 x 16 and 4 x 32 (groups of 1; 4 x 4 items 16 to a group
+/// were 3 times slower): its compiler turns the item's block into vector multiply-adds.
+BowGeometry planBlock(BowGeometry g, const DeviceInfo& device, std::size_t count, std::size_t k,
+                      std::size_t dim) {
+    const bool cpu = device.type == DeviceType::Cpu;
+    const std::size_t maxWg = std::max<std::size_t>(1, device.maxWorkGroupSize);
+    const std::size_t tm = 8, tn = cpu ? 16 : 8;
+    std::size_t wx = cpu ? 1 : 4, wy = cpu ? 1 : 16;
+    if (!cpu) {
+        wy = std::min<std::size_t>(wy, powerOfTwoAtLeast((k + tn - 1) / tn));
+        wx = std::max<std::size_t>(wx, 64 / wy);
+    }
+    const std::size_t localBytes = device.localMemBytes;
+    const auto scratchBytes = [&] {
+        return std::max(dim * tm * wx, 3 * tm * wx * wy) * sizeof(float);
+    };
+    while ((wx * wy > maxWg || scratchBytes() > localBytes) && wx > 1)
+        wx /= 2;
+    while (wx * wy > maxWg && wy > 1)
+        wy /= 2;
+    g.rows = tm;
+    g.cols = tn;
+    g.across = wx;
+    g.workGroupSize = wx * wy;
+    g.tile = tn * wy;
+    if (scratchBytes() > localBytes)
+        return unsupported(g, std::to_string(scratchBytes()) +
+                                  " bytes of staged descriptors do not fit the " +
+                                  std::to_string(localBytes) + " bytes of local memory");
+    g.localHistogram = scratchBytes() + k * sizeof(std::uint32_t) <= localBytes &&
+                       k * sizeof(std::uint32_t) <= localBytes / 4;
+    g.groups = (count + tm * wx - 1) / (tm * wx);
+    return g;
+}
+
+} // namespace
 
 BowGeometry planBowKernel(const DeviceInfo& device, BowKernel kernel, std::size_t count,
                           std::size_t k, std::size_t dim) {
@@ -303,6 +379,8 @@ BowGeometry planBowKernel(const DeviceInfo& device, BowKernel kernel, std::size_
         g.groups = (count + g.workGroupSize * g.rows - 1) / (g.workGroupSize * g.rows);
         return g;
     }
+    case BowKernel::BlockNorm:
+        return planBlock(g, device, count, k, dim);
     }
     g.groups = (count + g.workGroupSize - 1) / g.workGroupSize;
     return g;
@@ -365,6 +443,11 @@ void BowAssigner::setCodebook(const Codebook& codebook) {
     replan();
 }
 
+void BowAssigner::planAs(const DeviceInfo& device) {
+    m_planAs = device;
+    replan();
+}
+
 void BowAssigner::replan() {
     if (!m_descriptors || !m_codebook)
         return;
@@ -374,8 +457,8 @@ void BowAssigner::replan() {
                          " floats against a codebook of " + std::to_string(m_codebook->dim);
         return;
     }
-    m_geometry = planBowKernel(m_device.info(), m_kernel, m_descriptors->count, m_codebook->k,
-                               m_codebook->dim);
+    m_geometry = planBowKernel(m_planAs ? *m_planAs : m_device.info(), m_kernel,
+                               m_descriptors->count, m_codebook->k, m_codebook->dim);
     if (m_geometry.supported)
         m_options = bowBuildOptions(m_geometry, m_codebook->k, m_codebook->dim);
 }
@@ -395,14 +478,29 @@ void BowAssigner::upload() {
     }
     if (!m_codebookOnDevice) {
         m_centsT = cl::Buffer(); // made again by the next resolution that needs it
-        m_cents = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                             codebook.values.size() * sizeof(float),
-                             const_cast<float*>(codebook.values.data())); // only read
+        // block-norm reads the centroids feature-major, padded to whole tiles (zeros, with
+        // norms of +inf: never nearer than a real centroid).
+        const bool block = m_kernel == BowKernel::BlockNorm;
+        const std::size_t kPad =
+            block ? (codebook.k + m_geometry.tile - 1) / m_geometry.tile * m_geometry.tile
+                  : codebook.k;
+        if (block) {
+            std::vector<float> padded(kPad * codebook.dim, 0.0f);
+            for (std::size_t c = 0; c < codebook.k; ++c)
+                for (std::size_t f = 0; f < codebook.dim; ++f)
+                    padded[f * kPad + c] = codebook.values[c * codebook.dim + f];
+            m_cents = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                 padded.size() * sizeof(float), padded.data());
+        } else {
+            m_cents = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                 codebook.values.size() * sizeof(float),
+                                 const_cast<float*>(codebook.values.data())); // only read
+        }
         m_hist = cl::Buffer(ctx, CL_MEM_READ_WRITE, codebook.k * sizeof(std::uint32_t));
-        if (tiled(m_kernel)) {
+        if (tiled(m_kernel) || block) {
             // ||c||^2 of every centroid (the norm form ranks by ||c||^2 - 2 x.c), and the
             // largest ||c|| rounded up, for the kernel's rounding bound.
-            std::vector<float> squares(codebook.k);
+            std::vector<float> squares(kPad, std::numeric_limits<float>::infinity());
             double largest = 0;
             for (std::size_t c = 0; c < codebook.k; ++c) {
                 double sum = 0;
@@ -433,7 +531,7 @@ void BowAssigner::upload() {
     m_assign.setArg(3, cl_uint(codebook.k));
     m_assign.setArg(4, m_labels);
     m_assign.setArg(5, m_hist);
-    if (tiled(m_kernel)) {
+    if (tiled(m_kernel) || m_kernel == BowKernel::BlockNorm) {
         m_assign.setArg(6, m_norms);
         m_assign.setArg(7, m_maxNorm);
     }
@@ -508,8 +606,10 @@ std::size_t BowAssigner::resolveOnDevice() {
         resolve.setArg(5, cl_uint(m_codebook->k));
         resolve.setArg(6, m_labels);
         resolve.setArg(7, m_hist);
-        const std::size_t groupSize = 64; // RESOLVE_WG: a work-group a descriptor
-        queue.enqueueNDRangeKernel(resolve, cl::NullRange, cl::NDRange(found * groupSize),
+        // RESOLVE_WG items a work-group, RESOLVE_ROWS listed descriptors each.
+        const std::size_t groupSize = 128, rows = 8;
+        queue.enqueueNDRangeKernel(resolve, cl::NullRange,
+                                   cl::NDRange((found + rows - 1) / rows * groupSize),
                                    cl::NDRange(groupSize));
     }
     queue.finish();
@@ -588,11 +688,21 @@ BowRun runBowKernel(Device& device, const Descriptors& descriptors, const Codebo
         assigner.setCodebook(codebook);
         run.geometry = assigner.geometry();
         run.buildOptions = assigner.buildOptions();
+        // Every launch's labels decided too, so that the decisions are timed warm, as the
+        // kernel is (the first one builds and loads their kernels): the median of the runs.
+        std::vector<double> resolves;
         run.stats = timeRepeated(
-            repeats, [&] { return assigner.launch(); }, cancel);
-        run.result = assigner.result();
+            repeats,
+            [&] {
+                const double ms = assigner.launch();
+                run.result = assigner.result();
+                resolves.push_back(assigner.resolveMs());
+                return ms;
+            },
+            cancel);
+        std::sort(resolves.begin(), resolves.end());
         run.ambiguous = assigner.ambiguous();
-        run.resolveMs = assigner.resolveMs();
+        run.resolveMs = resolves.empty() ? 0.0 : resolves[resolves.size() / 2];
         run.resolvedOn = assigner.resolvedOn();
         run.detail = firstMismatch(run.result, reference);
         run.status = run.detail.empty() ? Status::Verified : Status::Mismatch;
@@ -613,35 +723,50 @@ BowRun runBowKernel(Device& device, const Descriptors& descriptors, const Codebo
 Fp32Peak measureFp32Peak(Device& device, int repeats, const CancelToken& cancel) {
     Fp32Peak peak;
     try {
-        BuildOptions o;
-        o.define("BOW_PEAK", 1);
-        o.define("DIM", 4); // the file's shared helpers are written for a dimension
-        cl::Kernel kernel(device.program("bow", o.text()), "bow_fma_peak");
         const DeviceInfo& info = device.info();
         const bool cpu = info.type == DeviceType::Cpu;
         // Enough work-items to fill every unit several times over, and enough iterations for
-        // milliseconds of work.
-        const std::size_t wg = std::min<std::size_t>(cpu ? 16 : 256, info.maxWorkGroupSize);
+        // milliseconds of work. A CPU runs a work-group's items as one loop, which its compiler
+        // may vectorize across the items or within each one: both are tried.
         const std::size_t items = std::size_t(std::max(1u, info.computeUnits)) * (cpu ? 64 : 2048);
         const cl_uint iterations = cpu ? 512 : 4096;
+        std::vector<std::size_t> groups = {std::min<std::size_t>(256, info.maxWorkGroupSize)};
+        if (cpu)
+            groups = {1, std::min<std::size_t>(16, info.maxWorkGroupSize)};
         cl::Buffer out(device.context(), CL_MEM_WRITE_ONLY, items * sizeof(float));
-        kernel.setArg(0, out);
-        kernel.setArg(1, 0.999f);
-        kernel.setArg(2, 0.001f);
-        kernel.setArg(3, iterations);
-        peak.stats = timeRepeated(
-            repeats,
-            [&] {
-                std::vector<cl::Event> events(1);
-                device.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(items),
-                                                    cl::NDRange(wg), nullptr, &events[0]);
-                device.queue().finish();
-                return profiledMs(events);
-            },
-            cancel);
-        const double flops = 2.0 * 4 * 8 * 4 * double(iterations) * double(items);
-        if (peak.stats.medianMs > 0)
-            peak.gflops = flops / (peak.stats.medianMs * 1e6);
+        for (int width : {4, 8, 16}) {
+            BuildOptions o;
+            o.define("BOW_PEAK", 1);
+            o.define("PEAK_WIDTH", width);
+            o.define("DIM", 4); // the file's shared helpers are written for a dimension
+            cl::Kernel kernel(device.program("bow", o.text()), "bow_fma_peak");
+            kernel.setArg(0, out);
+            kernel.setArg(1, 0.999f);
+            kernel.setArg(2, 0.001f);
+            kernel.setArg(3, iterations);
+            for (std::size_t wg : groups) {
+                const TimingStats stats = timeRepeated(
+                    repeats,
+                    [&] {
+                        std::vector<cl::Event> events(1);
+                        device.queue().enqueueNDRangeKernel(kernel, cl::NullRange,
+                                                            cl::NDRange(items), cl::NDRange(wg),
+                                                            nullptr, &events[0]);
+                        device.queue().finish();
+                        return profiledMs(events);
+                    },
+                    cancel);
+                const double flops =
+                    2.0 * width * 8 * 4 * double(iterations) * double(items); // 8 chains
+                const double gflops = stats.medianMs > 0 ? flops / (stats.medianMs * 1e6) : 0.0;
+                if (gflops > peak.gflops) {
+                    peak.gflops = gflops;
+                    peak.stats = stats;
+                    peak.variant = "float" + std::to_string(width) + " chains, work-groups of " +
+                                   std::to_string(wg);
+                }
+            }
+        }
     } catch (...) {
         peak.detail = rowErrorOf(std::current_exception()).detail; // rethrows cancellation
     }

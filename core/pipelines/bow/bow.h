@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,11 +35,11 @@ struct Codebook {
 /// The largest descriptor dimension the kernels are built for.
 inline constexpr std::size_t kBowMaxDim = 256;
 
-enum class BowKernel { Gpu1, Gpu2, Gpu3, Gpu4, Gpu5, Tiled, TiledNorm };
+enum class BowKernel { Gpu1, Gpu2, Gpu3, Gpu4, Gpu5, Tiled, TiledNorm, BlockNorm };
 
 /// Every kernel, in the text's order then HistLab's.
 const std::vector<BowKernel>& allBowKernels();
-/// "gpu1" ... "gpu5", "tiled", "tiled-norm".
+/// "gpu1" ... "gpu5", "tiled", "tiled-norm", "block-norm".
 const char* bowKernelName(BowKernel kernel);
 /// The kernel named `name`; throws UsageError("--kernel") for any other name.
 BowKernel parseBowKernel(const std::string& name);
@@ -77,7 +78,7 @@ Codebook makeSyntheticCodebook(std::size_t k, std::size_t dim, std::uint64_t see
 
 /// Floating-point operations a kernel does for one descriptor: 3 K DIM for the distance (a
 /// subtraction, a multiplication and an addition per feature and centroid), 2 K DIM for the
-/// norm form's multiply-add (tiled-norm).
+/// norm form's multiply-add (tiled-norm, block-norm).
 double bowFlopsPerDescriptor(BowKernel kernel, std::size_t k, std::size_t dim);
 
 /// How a kernel runs on a device for K and DIM (the plan: the one place that decides).
@@ -87,10 +88,14 @@ struct BowGeometry {
     std::string why;               ///< why not, when unsupported
     std::size_t workGroupSize = 0; ///< items per work-group
     std::size_t groups = 0;        ///< work-groups launched
-    std::size_t rows = 1;          ///< tiled*: descriptors per work-item
-    std::size_t tile = 0;          ///< tiled*: centroids staged in local memory at a time
-    bool localHistogram = false;   ///< tiled*: counted per work-group in local memory
-    /// "wg 256 x 40 groups", "wg 128 x 8 groups, 2 rows, tiles of 128 centroids, local histogram"
+    std::size_t rows = 1;          ///< tiled*, block-norm: descriptors per work-item
+    std::size_t tile = 0;          ///< tiled*, block-norm: centroids staged at a time
+    bool localHistogram = false;   ///< tiled*, block-norm: counted per work-group in local memory
+    std::size_t cols = 1;          ///< block-norm: centroids per work-item
+    std::size_t across = 1;        ///< block-norm: work-items across the descriptors
+    /// "wg 256 x 40 groups", "wg 128 x 8 groups, 2 rows, tiles of 128 centroids, local
+    /// histogram", "wg 256 x 8 groups, 8 x 8 a work-item, 128 descriptors x tiles of 128
+    /// centroids, local histogram"
     std::string describe() const;
 };
 
@@ -110,7 +115,8 @@ struct BowRun {
     TimingStats stats;         ///< kernel time (the launch and the clearing of the histogram)
     Assignment result;         ///< after the ambiguous labels were resolved on the host
     std::size_t ambiguous = 0; ///< labels the device marked too close to call, resolved in double
-    double resolveMs = 0;      ///< wall clock of resolving them (not in the kernel time)
+    double resolveMs = 0;      ///< wall clock of resolving them, median of the runs (not in
+                               ///< the kernel time)
     std::string resolvedOn;    ///< "device" (double precision there) or "host"; "" if none
     double descriptorsPerSecond = 0;
     /// Floating-point operations a second: 3 K DIM a descriptor (2 K DIM for the norm form's
@@ -129,6 +135,9 @@ public:
     /// Uploads the centroids (and their norms, for the tiled kernels); the codebook is read
     /// again by result() and must outlive its calls.
     void setCodebook(const Codebook& codebook);
+    /// Plans as for `device` instead of the device it runs on: the tests run the geometries
+    /// planned for a GPU on the CPU device, where every index of them can be checked.
+    void planAs(const DeviceInfo& device);
     /// The plan for the descriptors and codebook set (unsupported, with its reason, before both).
     const BowGeometry& geometry() const { return m_geometry; }
     /// The build options of the kernel ("" before both are set).
@@ -153,6 +162,7 @@ private:
 
     Device& m_device;
     BowKernel m_kernel;
+    std::optional<DeviceInfo> m_planAs;
     const Descriptors* m_descriptors = nullptr;
     const Codebook* m_codebook = nullptr;
     bool m_descriptorsOnDevice = false, m_codebookOnDevice = false;
@@ -169,12 +179,13 @@ private:
     std::string m_where;
 };
 
-/// The device's FP32 multiply-add peak (bow_fma_peak: independent chains, as clpeak), for the
-/// "% of peak" of each kernel.
+/// The device's FP32 multiply-add peak (bow_fma_peak: independent chains of float4, float8 and
+/// float16, as clpeak; the fastest), for the "% of peak" of each kernel.
 struct Fp32Peak {
     TimingStats stats;
-    double gflops = 0;  ///< 2 operations a multiply-add / median time
-    std::string detail; ///< why there is none, when the kernel failed
+    double gflops = 0;   ///< 2 operations a multiply-add / median time
+    std::string detail;  ///< why there is none, when the kernel failed
+    std::string variant; ///< the fastest of the variants run: "float8 chains, work-groups of 1"
 };
 Fp32Peak measureFp32Peak(Device& device, int repeats, const CancelToken& cancel);
 

@@ -263,8 +263,9 @@ Pipeline bowcodebookPipeline() {
                                std::size_t(parseWholeNumber("--max-per-centroid", v, 0, 1 << 24));
                        }),
         valueOption<P>("--kernel", "V",
-                       "the assignment kernel: gpu1 ... gpu5, tiled, tiled-norm (default: the "
-                       "first of tiled-norm, tiled, gpu4, gpu3, gpu2, gpu1 the device runs)",
+                       "the assignment kernel: gpu1 ... gpu5, tiled, tiled-norm, block-norm "
+                       "(default: the first the device runs of block-norm (CPUs; GPUs from K 512), "
+                       "tiled-norm, tiled, gpu4, gpu3, gpu2, gpu1)",
                        [](P& s, const std::string& v) { s.kernel = parseBowKernel(v); }),
         flagOption<P>("--compare-opencv",
                       "also run cv::kmeans (k-means++, as many iterations) on the same "
@@ -565,8 +566,9 @@ Pipeline bowhistogramsPipeline() {
                        "floats), as bow build-codebook writes it",
                        [](P& s, const std::string& v) { s.codebookPath = v; }),
         valueOption<P>("--kernel", "V|all",
-                       "gpu1 ... gpu5, tiled, tiled-norm, all, or a comma list (default: the "
-                       "first of tiled-norm, tiled, gpu4, gpu3, gpu2, gpu1 the device runs); "
+                       "gpu1 ... gpu5, tiled, tiled-norm, block-norm, all, or a comma list "
+                       "(default: the first the device runs of block-norm (CPUs; GPUs from K 512), "
+                       "tiled-norm, tiled, gpu4, gpu3, gpu2, gpu1); "
                        "with several, every one assigns every descriptor and is timed",
                        [](P& s, const std::string& v) {
                            s.kernels = parseNameList<BowKernel>(v, allBowKernels, parseBowKernel);

@@ -50,7 +50,8 @@ struct Stages {
     double totalMs = 0;                  ///< the whole run, wall clock
 };
 
-/// The first kernel of HistLab's order that the device can run for these sizes.
+/// The first kernel of HistLab's order that the device can run for these sizes: block-norm
+/// first on CPUs and from K 512 on, then tiled-norm, tiled, gpu4, gpu3, gpu2, gpu1.
 BowKernel autoKernel(const DeviceInfo& device, std::size_t count, std::size_t k, std::size_t dim);
 
 /// What each described image reports as it is taken in (a progress line, a table row).

@@ -5,14 +5,15 @@ set(bowRow "+[0-9.]+ +[0-9.]+ +[0-9.]+ +([0-9.]+|-) +[0-9]+ +[0-9.]+ +wg ")
 cli_test(bow_bench_all_kernels EXIT 0
          EXPECT --stdout "^bow bench: 3001 synthetic descriptors of 64 floats, codebook of 100 centroids [(]seed 5[)]$"
                 --stdout "^device [0-9]+: "
-                --stdout "^FP32 peak [(]independent multiply-add chains, as clpeak[)]: [0-9.]+ GFLOP/s$"
+                --stdout "^FP32 peak [(]independent multiply-add chains, as clpeak[)]: [0-9.]+ GFLOP/s [(]float[0-9]+ chains, work-groups of [0-9]+[)]$"
                 --stdout "^gpu1 ${bowRow}.* verified$" --stdout "^gpu2 ${bowRow}.* verified$"
                 --stdout "^gpu3 ${bowRow}.* verified$" --stdout "^gpu4 ${bowRow}.* verified$"
                 --stdout "^gpu5 ${bowRow}.* verified$"
                 --stdout "^tiled ${bowRow}.*tiles of [0-9]+ centroids, local histogram +verified$"
                 --stdout "^tiled-norm ${bowRow}.*tiles of [0-9]+ centroids, local histogram +verified$"
-                --stdout "^best: [a-z0-9-]+, [0-9.]+ M descriptors/s, [0-9.]+ GFLOP/s$"
-                --check "${check} sweepcsv @W@/b.csv --rows 7 --columns kernel,descriptors,k,dim,median_ms,descriptors_per_s,gflops,ambiguous,resolve_ms,status --filled gflops"
+                --stdout "^block-norm ${bowRow}.*descriptors x tiles of [0-9]+ centroids, local histogram +verified$"
+                --stdout "^best: [a-z0-9-]+, [0-9.]+ M descriptors/s, [0-9.]+ GFLOP/s; with its double-precision decisions [0-9.]+ M descriptors/s [(]every label exact[)]$"
+                --check "${check} sweepcsv @W@/b.csv --rows 8 --columns kernel,descriptors,k,dim,median_ms,descriptors_per_s,gflops,ambiguous,resolve_ms,status --filled gflops"
                 --check "${check} json @W@/b.json --key descriptors=3001 --key k=100 --nonempty runs --nonempty fp32_peak"
          ARGS bow bench --synthetic --count 3001 --k 100 --dim 64 --seed 5 --repeat 1
               --csv @W@/b.csv --json @W@/b.json)
@@ -29,7 +30,7 @@ cli_test(bow_needs_a_command EXIT 2
          EXPECT --stderr "^histlab-cli: bow: needs a command, one of bench, build-codebook, histograms, merge [(]see histlab-cli bow --help[)]$"
          ARGS bow)
 cli_test(bow_bench_bad_kernel EXIT 2
-         EXPECT --stderr "^histlab-cli: --kernel: 'gpu9' is not one of gpu1, gpu2, gpu3, gpu4, gpu5, tiled, tiled-norm$"
+         EXPECT --stderr "^histlab-cli: --kernel: 'gpu9' is not one of gpu1, gpu2, gpu3, gpu4, gpu5, tiled, tiled-norm, block-norm$"
          ARGS bow bench --kernel gpu9)
 cli_test(bow_bench_dimension_out_of_range EXIT 2
          EXPECT --stderr "^histlab-cli: --dim: 300 is out of range [(]1[.][.]256[)]$"

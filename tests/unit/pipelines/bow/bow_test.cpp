@@ -92,7 +92,7 @@ TEST(BowDevice, ManyAmbiguousLabelsAreAllDecided) {
         values.insert(values.end(), {1, 1, 1, 1});
     std::size_t ambiguous = 0;
     expectEveryKernelExact(descriptorsOf(4, values), c, "3,000 ties", &ambiguous);
-    EXPECT_EQ(ambiguous, 3000u * 7u); // every label of every kernel
+    EXPECT_EQ(ambiguous, 3000u * allBowKernels().size()); // every label of every kernel
 }
 
 TEST(BowDevice, FloatFourKernelsRefuseOddDimensions) {
@@ -169,6 +169,50 @@ TEST(BowPlan, ConstantMemoryAndSizesRefusedWithReasons) {
     EXPECT_NE(big.why.find("bytes of descriptors"), std::string::npos) << big.why;
     EXPECT_THROW(parseBowKernel("gpu6"), UsageError);
     EXPECT_EQ(parseBowKernel("tiled"), BowKernel::Tiled);
+    // block-norm's blocks: 8 x 8 an item, 4 x 16 items; fewer centroid rows at small K (and
+    // more descriptor columns), fewer descriptors where 256 floats each must fit local memory.
+    const BowGeometry block = planBowKernel(gpu, BowKernel::BlockNorm, 1000, 1024, 64);
+    EXPECT_TRUE(block.supported);
+    EXPECT_EQ(block.workGroupSize, 64u);
+    EXPECT_EQ(block.across, 4u);
+    EXPECT_EQ(block.tile, 128u);
+    EXPECT_EQ(block.groups, (1000u + 31) / 32);
+    const BowGeometry small = planBowKernel(gpu, BowKernel::BlockNorm, 1000, 3, 64);
+    EXPECT_EQ(small.tile, 8u);
+    EXPECT_EQ(small.across, 16u); // 128 descriptors of 64 floats: 32 KiB of the 48
+    const BowGeometry wide = planBowKernel(gpu, BowKernel::BlockNorm, 1000, 1024, 256);
+    EXPECT_TRUE(wide.supported);
+    EXPECT_LE(256 * wide.rows * wide.across * sizeof(float), gpu.localMemBytes);
+}
+
+// The geometries planned for a GPU (4 x 16 items a group, 8 x 8 each, 32-item hardware groups
+// of 4 x 8 items; fewer centroid rows at small K), run on the test's CPU device, where they
+// are not the plan: every label and bin exact, ties and near-ties included.
+TEST(BowDevice, BlockNormGpuGeometriesAreExact) {
+    Device& device = test::sharedDevice();
+    DeviceInfo gpu = device.info();
+    gpu.type = DeviceType::Gpu;
+    gpu.maxWorkGroupSize = std::min<std::size_t>(gpu.maxWorkGroupSize, 1024);
+    gpu.localMemBytes = std::min<std::uint64_t>(gpu.localMemBytes, 48 * 1024);
+    const std::pair<std::size_t, std::size_t> shapes[] = {{4, 1},     {4, 3},   {64, 255},
+                                                          {64, 1024}, {132, 3}, {132, 255}};
+    for (const auto& [dim, k] : shapes) {
+        SCOPED_TRACE("dim " + std::to_string(dim) + " k " + std::to_string(k));
+        const Descriptors d = makeSyntheticDescriptors(1001, dim, 11);
+        Codebook c = makeSyntheticCodebook(k, dim, 12);
+        if (k > 2)
+            std::copy_n(c.values.begin(), dim, c.values.begin() + std::ptrdiff_t(2 * dim));
+        const Assignment want = assignReference(d, c);
+        BowAssigner assigner(device, BowKernel::BlockNorm);
+        assigner.planAs(gpu);
+        assigner.setDescriptors(d);
+        assigner.setCodebook(c);
+        ASSERT_TRUE(assigner.geometry().supported) << assigner.geometry().why;
+        EXPECT_NE(assigner.geometry().workGroupSize, 1u);
+        assigner.launch();
+        const Assignment got = assigner.result();
+        EXPECT_EQ(firstMismatch(got, want), "");
+    }
 }
 
 } // namespace
