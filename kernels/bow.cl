@@ -305,8 +305,9 @@ TILED_KERNEL(__global const float4* descT4, uint n, __global const float4* cents
 // checks; the descriptors in the float4 feature-major layout of the tiled kernels. The rounding
 // bound is bow_tiled_norm's (each dot product is one chain of DIM multiply-adds).
 #if BOW_KERNEL == 8
+// Unrolled 16 features at a time: 8 and 32 were slower on an H100, 64 far slower.
 #ifndef BLOCK_UNROLL
-#define BLOCK_UNROLL 8
+#define BLOCK_UNROLL 16
 #endif
 
 #define BM (TM * WX)
@@ -384,9 +385,17 @@ bow_block_norm(__global const float4* descT4, uint n, __global const float4* cen
         for (uint c = 0; c < TN; ++c) {
             const uint centroid = c0 + 4 * (ty + (c / 4) * WY) + c % 4;
             const float norm = norms[centroid];
+            // OFFER without branches (a select and three min/max a distance; the branches
+            // cost a tenth of the kernel's speed on an H100). A NaN distance never wins (the
+            // comparison is false, fmin ignores it) but makes b2 = b1: the label is decided in
+            // double precision, where NaN never wins either.
 #pragma unroll
-            for (uint r = 0; r < TM; ++r)
-                OFFER(norm - 2.0f * acc[r][c], centroid, b1[r], b2[r], best[r])
+            for (uint r = 0; r < TM; ++r) {
+                const float d = norm - 2.0f * acc[r][c];
+                best[r] = d < b1[r] ? centroid : best[r];
+                b2[r] = fmin(b2[r], fmax(b1[r], d));
+                b1[r] = fmin(b1[r], d);
+            }
         }
     }
     // Merge: the pairs of item row ty for descriptor m at [ty * BM + m] of each array.
@@ -466,19 +475,22 @@ __kernel void bow_list_ambiguous(__global const uint* labels, uint n, __global u
         list[j] = i;
 }
 
-// A work-group of RESOLVE_WG items takes RESOLVE_ROWS listed descriptors at once (so each read
-// of the codebook serves RESOLVE_ROWS of them): their features are staged in local memory as
-// doubles, item l takes centroids l, l + RESOLVE_WG, ... (the centroids feature-major, centsT[f
-// * k + c], so that neighbouring items read neighbouring floats), sums each distance in the
-// reference's order, keeps its first smallest per descriptor, and the group reduces (smaller
-// distance; on equal distances the lower index). As in the reference, a NaN or infinite
-// distance never wins, and the label is 0 when none is finite.
-#define RESOLVE_WG 128
-#define RESOLVE_ROWS 8
+// A work-group of RESOLVE_WG items takes RESOLVE_ROWS listed descriptors at once, so each read
+// of the codebook serves RESOLVE_ROWS of them (the groups are launched for the list's capacity;
+// those past the count it holds return at once): their features are staged in local memory as
+// doubles, item l takes centroids l, l + RESOLVE_WG, ... (the centroids feature-major,
+// centsT[f * k + c], so that neighbouring items read neighbouring floats), sums each distance
+// in the reference's order, keeps its first smallest per descriptor, and the group reduces
+// (smaller distance; on equal distances the lower index). As in the reference, a NaN or
+// infinite distance never wins, and the label is 0 when none is finite.
 __kernel __attribute__((reqd_work_group_size(RESOLVE_WG, 1, 1))) void
-bow_resolve(__global const float* desc, uint n, __global const uint* list, uint count,
-            __global const float* centsT, uint k, __global uint* labels, __global uint* hist) {
+bow_resolve(__global const float* desc, uint n, __global const uint* list, uint capacity,
+            __global const uint* found, __global const float* centsT, uint k,
+            __global uint* labels, __global uint* hist) {
+    const uint count = min(*found, capacity); // the entries bow_list_ambiguous wrote
     const uint j0 = get_group_id(0) * RESOLVE_ROWS, lid = get_local_id(0);
+    if (j0 >= count)
+        return; // the whole group: no barrier is reached
     const uint rows = min((uint)RESOLVE_ROWS, count - j0);
     __local double xs[RESOLVE_ROWS * DIM];
     for (uint e = lid; e < RESOLVE_ROWS * DIM; e += RESOLVE_WG) {
