@@ -493,60 +493,11 @@ bow_resolve(__global const float* desc, uint n, __global const uint* list, uint 
         return; // the whole group: no barrier is reached
     const uint rows = min((uint)RESOLVE_ROWS, count - j0);
     __local double xs[RESOLVE_ROWS * DIM];
-    __local float xf[RESOLVE_ROWS * DIM];
-    __local uint nearest[RESOLVE_ROWS]; // the smallest float distance's bits (>= 0: ordered)
-    if (lid < RESOLVE_ROWS)
-        nearest[lid] = as_uint(INFINITY);
     for (uint e = lid; e < RESOLVE_ROWS * DIM; e += RESOLVE_WG) {
         const uint r = e / DIM, f = e % DIM;
-        const float x = r < rows ? FEATURE(list[j0 + r], f) : 0.0f;
-        xs[e] = (double)x;
-        xf[e] = x;
+        xs[e] = r < rows ? (double)FEATURE(list[j0 + r], f) : 0.0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    // Only centroids that can be the nearest need the double-precision sum. A float direct
-    // distance (a difference and a multiply-add a feature) is within (DIM + 2) 2^-24 of the exact
-    // one, relatively (plus 1e-35 for terms flushed to zero); so a centroid whose float
-    // distance exceeds the smallest float distance m by more than the factor 1 + 3 (DIM + 4)
-    // 2^-24 (and 1e-33) is farther than the nearest, exactly and in the reference's double
-    // arithmetic (itself within DIM 2^-53 of exact). Where m is not finite (distances that
-    // overflow float), every centroid is a candidate; a NaN float distance is never one (its
-    // double distance is NaN or infinite too, which never wins).
-#define FLOAT_DISTANCES(c, out)                                                                \
-    {                                                                                          \
-        _Pragma("unroll") for (uint r = 0; r < RESOLVE_ROWS; ++r) out[r] = 0.0f;               \
-        for (uint f = 0; f < DIM; ++f) {                                                       \
-            const float v = centsT[(size_t)f * k + (c)];                                       \
-            _Pragma("unroll") for (uint r = 0; r < RESOLVE_ROWS; ++r) {                        \
-                const float t = xf[r * DIM + f] - v;                                           \
-                out[r] = fma(t, t, out[r]);                                                    \
-            }                                                                                  \
-        }                                                                                      \
-    }
-    {
-        float mine[RESOLVE_ROWS];
-#pragma unroll
-        for (uint r = 0; r < RESOLVE_ROWS; ++r)
-            mine[r] = INFINITY;
-        for (uint c = lid; c < k; c += RESOLVE_WG) {
-            float d[RESOLVE_ROWS];
-            FLOAT_DISTANCES(c, d)
-#pragma unroll
-            for (uint r = 0; r < RESOLVE_ROWS; ++r)
-                mine[r] = fmin(mine[r], d[r]);
-        }
-#pragma unroll
-        for (uint r = 0; r < RESOLVE_ROWS; ++r)
-            atomic_min(&nearest[r], as_uint(mine[r]));
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    float limit[RESOLVE_ROWS];
-#pragma unroll
-    for (uint r = 0; r < RESOLVE_ROWS; ++r) {
-        const float m = as_float(nearest[r]);
-        limit[r] = isfinite(m) ? m * (1.0f + 3.0f * (float)(DIM + 4) * 0x1.0p-24f) + 1e-33f
-                               : INFINITY;
-    }
     double bestDistance[RESOLVE_ROWS];
     uint best[RESOLVE_ROWS];
 #pragma unroll
@@ -555,23 +506,25 @@ bow_resolve(__global const float* desc, uint n, __global const uint* list, uint 
         best[r] = k;
     }
     for (uint c = lid; c < k; c += RESOLVE_WG) {
-        float df[RESOLVE_ROWS];
-        FLOAT_DISTANCES(c, df)
+        double d[RESOLVE_ROWS];
 #pragma unroll
-        for (uint r = 0; r < RESOLVE_ROWS; ++r) {
-            if (!(df[r] <= limit[r]))
-                continue;
-            double d = 0.0;
-            for (uint f = 0; f < DIM; ++f) {
-                const double t = xs[r * DIM + f] - (double)centsT[(size_t)f * k + c];
+        for (uint r = 0; r < RESOLVE_ROWS; ++r)
+            d[r] = 0.0;
+        for (uint f = 0; f < DIM; ++f) {
+            const double v = (double)centsT[(size_t)f * k + c];
+#pragma unroll
+            for (uint r = 0; r < RESOLVE_ROWS; ++r) {
+                const double t = xs[r * DIM + f] - v;
                 const double square = t * t;
-                d = d + square;
-            }
-            if (d < bestDistance[r]) {
-                bestDistance[r] = d;
-                best[r] = c;
+                d[r] = d[r] + square;
             }
         }
+#pragma unroll
+        for (uint r = 0; r < RESOLVE_ROWS; ++r)
+            if (d[r] < bestDistance[r]) {
+                bestDistance[r] = d[r];
+                best[r] = c;
+            }
     }
     __local double ld[RESOLVE_WG];
     __local uint lc[RESOLVE_WG];
