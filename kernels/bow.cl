@@ -561,15 +561,14 @@ bow_resolve(__global const float* desc, uint n, __global const uint* list, uint 
 #endif
 
 // The device's FP32 peak, as clpeak measures it: every work-item runs PEAK_CHAINS independent
-// multiply-add chains of PEAK_WIDTH-float vectors (mad: the device's fastest multiply-add, fused
-// where it has one), unrolled four times a loop trip, so the arithmetic units never wait on a
-// result. Floating-point operations = 2 x PEAK_WIDTH x PEAK_CHAINS x 4 x iterations a
-// work-item. The host runs widths 4, 8 and 16 (as clpeak runs float1 ... float16: a CPU's
-// vector units fill only with wide enough vectors) and takes the fastest. The values converge
-// to a fixed point (x = a x + b with a < 1), so nothing overflows or goes subnormal; the sum is
-// written so that no chain can be dropped.
+// fused multiply-add chains of PEAK_WIDTH-float vectors, unrolled four times a loop trip, so the
+// arithmetic units never wait on a result (8 chains on GPUs, where more would spill registers;
+// 16 on CPUs, whose two multiply-add pipes need about ten in flight). Floating-point operations
+// = 2 x PEAK_WIDTH x PEAK_CHAINS x 4 x iterations a work-item. The host runs widths 4, 8 and 16
+// (as clpeak runs float1 ... float16: a CPU's vector units fill only with wide enough vectors)
+// and takes the fastest. The values converge to a fixed point (x = a x + b with a < 1), so
+// nothing overflows or goes subnormal; the sum is written so that no chain can be dropped.
 #if BOW_PEAK
-#define PEAK_CHAINS 8
 #define PEAK_VEC_(w) float##w
 #define PEAK_VEC(w) PEAK_VEC_(w)
 typedef PEAK_VEC(PEAK_WIDTH) peak_t;
@@ -580,7 +579,7 @@ __kernel void bow_fma_peak(__global float* out, float a, float b, uint iteration
         x[c] = (peak_t)(seed + 0.25f * (float)c);
     for (uint i = 0; i < iterations; ++i) {
         _Pragma("unroll") for (int u = 0; u < 4; ++u) {
-            _Pragma("unroll") for (int c = 0; c < PEAK_CHAINS; ++c) x[c] = mad(x[c], a, b);
+            _Pragma("unroll") for (int c = 0; c < PEAK_CHAINS; ++c) x[c] = fma(x[c], a, b);
         }
     }
     peak_t sum = (peak_t)(0.0f);

@@ -743,11 +743,13 @@ Fp32Peak measureFp32Peak(Device& device, int repeats, const CancelToken& cancel)
         std::vector<std::size_t> groups = {std::min<std::size_t>(256, info.maxWorkGroupSize)};
         if (cpu)
             groups = {1, std::min<std::size_t>(16, info.maxWorkGroupSize)};
+        const int chains = cpu ? 16 : 8;
         cl::Buffer out(device.context(), CL_MEM_WRITE_ONLY, items * sizeof(float));
         for (int width : {4, 8, 16}) {
             BuildOptions o;
             o.define("BOW_PEAK", 1);
             o.define("PEAK_WIDTH", width);
+            o.define("PEAK_CHAINS", chains);
             o.define("DIM", 4); // the file's shared helpers are written for a dimension
             cl::Kernel kernel(device.program("bow", o.text()), "bow_fma_peak");
             kernel.setArg(0, out);
@@ -766,8 +768,7 @@ Fp32Peak measureFp32Peak(Device& device, int repeats, const CancelToken& cancel)
                         return profiledMs(events);
                     },
                     cancel);
-                const double flops =
-                    2.0 * width * 8 * 4 * double(iterations) * double(items); // 8 chains
+                const double flops = 2.0 * width * chains * 4 * double(iterations) * double(items);
                 const double gflops = stats.medianMs > 0 ? flops / (stats.medianMs * 1e6) : 0.0;
                 if (gflops > peak.gflops) {
                     peak.gflops = gflops;
