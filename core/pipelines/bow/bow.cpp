@@ -399,13 +399,19 @@ int layoutOf(BowKernel kernel) {
 }
 
 /// bow_resolve's work-groups: kResolveItems items deciding kResolveRows listed descriptors (the
-/// fastest of 64, 128 and 256 items, 4, 8 and 16 rows on an H100 at D 64, K 1,024).
+/// fastest of 64, 128 and 256 items, 4, 8 and 16 rows on an H100 at D 64, K 1,024; fewer items
+/// where the device's work-groups are smaller).
 constexpr std::size_t kResolveItems = 256, kResolveRows = 8;
 
-std::string resolveOptions(std::size_t dim, BowKernel kernel) {
+std::size_t resolveItems(const DeviceInfo& device) {
+    return powerOfTwoAtMost(
+        std::min<std::size_t>(kResolveItems, std::max<std::size_t>(1, device.maxWorkGroupSize)));
+}
+
+std::string resolveOptions(const DeviceInfo& device, std::size_t dim, BowKernel kernel) {
     BuildOptions o;
     o.define("BOW_RESOLVE", 1);
-    o.define("RESOLVE_WG", (long long)kResolveItems);
+    o.define("RESOLVE_WG", (long long)resolveItems(device));
     o.define("RESOLVE_ROWS", (long long)kResolveRows);
     o.define("DIM", (long long)dim);
     o.define("LAYOUT", layoutOf(kernel));
@@ -564,7 +570,7 @@ double BowAssigner::launch() {
 std::size_t BowAssigner::resolveOnDevice() {
     const std::size_t n = m_descriptors->count;
     const cl::Program program =
-        m_device.program("bow", resolveOptions(m_descriptors->dim, m_kernel));
+        m_device.program("bow", resolveOptions(m_device.info(), m_descriptors->dim, m_kernel));
     cl::Kernel list(program, "bow_list_ambiguous"), resolve(program, "bow_resolve");
     const cl::Context& ctx = m_device.context();
     cl::CommandQueue& queue = m_device.queue();
@@ -612,8 +618,9 @@ std::size_t BowAssigner::resolveOnDevice() {
         // A group for every kResolveRows entries the list can hold; those past the count
         // return at once.
         const std::size_t groups = (m_listCapacity + kResolveRows - 1) / kResolveRows;
-        queue.enqueueNDRangeKernel(resolve, cl::NullRange, cl::NDRange(groups * kResolveItems),
-                                   cl::NDRange(kResolveItems));
+        const std::size_t items = resolveItems(m_device.info());
+        queue.enqueueNDRangeKernel(resolve, cl::NullRange, cl::NDRange(groups * items),
+                                   cl::NDRange(items));
         cl_uint found = 0;
         queue.enqueueReadBuffer(m_found, CL_TRUE, 0, sizeof(cl_uint), &found);
         if (pass == 0)
@@ -637,7 +644,7 @@ Assignment BowAssigner::result() {
     m_ambiguous = 0;
     const bool onDevice = hasFp64(m_device.info()) && descriptors.count;
     if (onDevice) // built before the clock starts, as the kernels are
-        m_device.program("bow", resolveOptions(descriptors.dim, m_kernel));
+        m_device.program("bow", resolveOptions(m_device.info(), descriptors.dim, m_kernel));
     auto start = std::chrono::steady_clock::now();
     if (onDevice) {
         // The device counted each ambiguous descriptor under its float label; bow_resolve
