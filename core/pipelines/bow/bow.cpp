@@ -36,6 +36,21 @@ bool tiled(BowKernel kernel) {
     return kernel == BowKernel::Tiled || kernel == BowKernel::TiledNorm;
 }
 
+/// The kernels that rank by ||c||^2 - 2 x.c (centroid norms and the rounding bound's M), and
+/// count in a local histogram where K counters fit.
+bool normOrTiled(BowKernel kernel) {
+    return tiled(kernel) || kernel == BowKernel::BlockNorm;
+}
+
+/// The codebook feature-major (feature f of centroid c at f * stride + c), zeros past K.
+std::vector<float> featureMajor(const Codebook& codebook, std::size_t stride) {
+    std::vector<float> out(stride * codebook.dim, 0.0f);
+    for (std::size_t c = 0; c < codebook.k; ++c)
+        for (std::size_t f = 0; f < codebook.dim; ++f)
+            out[f * stride + c] = codebook.values[c * codebook.dim + f];
+    return out;
+}
+
 bool usesFloat4(BowKernel kernel) {
     return kernel != BowKernel::Gpu1 && kernel != BowKernel::Gpu2;
 }
@@ -73,7 +88,7 @@ std::string bowBuildOptions(const BowGeometry& g, std::size_t k, std::size_t dim
         o.define("SX", (long long)sx);
         o.define("SY", (long long)std::min(g.workGroupSize / g.across, 32 / sx));
     }
-    if (tiled(g.kernel) || g.kernel == BowKernel::BlockNorm) {
+    if (normOrTiled(g.kernel)) {
         o.define("LOCAL_HIST", g.localHistogram);
         o.define("LOCAL_HIST_K", (long long)(g.localHistogram ? k : 1));
     }
@@ -497,10 +512,7 @@ void BowAssigner::upload() {
             block ? (codebook.k + m_geometry.tile - 1) / m_geometry.tile * m_geometry.tile
                   : codebook.k;
         if (block) {
-            std::vector<float> padded(kPad * codebook.dim, 0.0f);
-            for (std::size_t c = 0; c < codebook.k; ++c)
-                for (std::size_t f = 0; f < codebook.dim; ++f)
-                    padded[f * kPad + c] = codebook.values[c * codebook.dim + f];
+            std::vector<float> padded = featureMajor(codebook, kPad);
             m_cents = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                  padded.size() * sizeof(float), padded.data());
         } else {
@@ -509,7 +521,7 @@ void BowAssigner::upload() {
                                  const_cast<float*>(codebook.values.data())); // only read
         }
         m_hist = cl::Buffer(ctx, CL_MEM_READ_WRITE, codebook.k * sizeof(std::uint32_t));
-        if (tiled(m_kernel) || block) {
+        if (normOrTiled(m_kernel)) {
             // ||c||^2 of every centroid (the norm form ranks by ||c||^2 - 2 x.c), and the
             // largest ||c|| rounded up, for the kernel's rounding bound.
             std::vector<float> squares(kPad, std::numeric_limits<float>::infinity());
@@ -543,7 +555,7 @@ void BowAssigner::upload() {
     m_assign.setArg(3, cl_uint(codebook.k));
     m_assign.setArg(4, m_labels);
     m_assign.setArg(5, m_hist);
-    if (tiled(m_kernel) || m_kernel == BowKernel::BlockNorm) {
+    if (normOrTiled(m_kernel)) {
         m_assign.setArg(6, m_norms);
         m_assign.setArg(7, m_maxNorm);
     }
@@ -579,11 +591,7 @@ std::size_t BowAssigner::resolveOnDevice() {
     if (!m_centsT()) {
         // The codebook feature-major for bow_resolve (a work-item a centroid): made once a
         // codebook.
-        const Codebook& c = *m_codebook;
-        std::vector<float> transposed(c.values.size());
-        for (std::size_t i = 0; i < c.k; ++i)
-            for (std::size_t f = 0; f < c.dim; ++f)
-                transposed[f * c.k + i] = c.values[i * c.dim + f];
+        std::vector<float> transposed = featureMajor(*m_codebook, m_codebook->k);
         m_centsT = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                               transposed.size() * sizeof(float), transposed.data());
     }
@@ -706,7 +714,8 @@ BowRun runBowKernel(Device& device, const Descriptors& descriptors, const Codebo
         run.geometry = assigner.geometry();
         run.buildOptions = assigner.buildOptions();
         // Every launch's labels decided too, so that the decisions are timed warm, as the
-        // kernel is (the first one builds and loads their kernels): the median of the runs.
+        // kernel is (the warm-up's, which builds and loads their kernels, is left out): the
+        // median of the timed runs.
         std::vector<double> resolves;
         run.stats = timeRepeated(
             repeats,
@@ -717,9 +726,10 @@ BowRun runBowKernel(Device& device, const Descriptors& descriptors, const Codebo
                 return ms;
             },
             cancel);
-        std::sort(resolves.begin(), resolves.end());
+        if (!resolves.empty())
+            resolves.erase(resolves.begin()); // the warm-up's
         run.ambiguous = assigner.ambiguous();
-        run.resolveMs = resolves.empty() ? 0.0 : resolves[resolves.size() / 2];
+        run.resolveMs = summarize(std::move(resolves)).medianMs;
         run.resolvedOn = assigner.resolvedOn();
         run.detail = firstMismatch(run.result, reference);
         run.status = run.detail.empty() ? Status::Verified : Status::Mismatch;
