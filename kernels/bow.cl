@@ -173,13 +173,16 @@ bow_gpu5(__global const float4* descT4, uint n, __constant float4* cents4, uint 
 //     (to first order) <= DIM u ||x|| M (Cauchy-Schwarz), doubled by the factor 2 (exact);
 //   - ||c||^2, summed in double and rounded to float: <= 1.01 u M^2;
 //   - the difference, rounded once (fused or not): <= u (M^2 + 2 ||x|| M), to first order.
-// In all e <= (DIM + 1.02) u (M^2 + 2 ||x|| M). Two centroids are in the exact order when their
-// computed values differ by more than 2e; NORM_GAP asks for (DIM + 2) 2^-23 (M^2 + 2 ||x|| M),
-// whose margin (at least 1 + 0.98 / (DIM + 1.02), 0.4 % at DIM 256) covers the rounding of
-// ||x||, of the gap itself and of the comparison, plus 1e-33 for products that underflow (even
-// where the device flushes subnormals to zero). Closer than that, the label is AMBIGUOUS.
+// In all e <= u ((DIM + 1) 2 ||x|| M + 2.01 M^2). Two centroids are in the exact order when
+// their computed values differ by more than 2e; NORM_GAP asks for
+// 2^-23 ((DIM + 2) 2 ||x|| M + 3 M^2), whose margin (at least 1 + 1 / (DIM + 1), 0.39 % at
+// DIM 256) covers the rounding of ||x||, of the gap itself and of the comparison, plus 1e-33
+// for products that underflow (even where the device flushes subnormals to zero). Closer than
+// that, the label is AMBIGUOUS. (Counting the M^2 terms DIM + 2 times over, as this bound once
+// did, marked half as many labels again on descriptors as long as the centroids.)
 #define NORM_GAP(xNorm, maxNorm)                                                               \
-    ((float)(DIM + 2) * 0x1.0p-23f * ((maxNorm) * (maxNorm) + 2.0f * (xNorm) * (maxNorm)) +   \
+    (0x1.0p-23f * ((float)(2 * (DIM + 2)) * (xNorm) * (maxNorm) +                             \
+                   3.0f * (maxNorm) * (maxNorm)) +                                             \
      1e-33f)
 // The histogram of HistLab's kernels: with LOCAL_HIST, counted in local memory (cleared by
 // the group's GROUP items first) and added to the global one once a group; else global atomics.
@@ -446,8 +449,8 @@ bow_block_norm(__global const float4* descT4, uint n, __global const float4* cen
 
 // The labels the kernels above marked AMBIGUOUS, decided again in double precision where the
 // descriptors already are: bow_list_ambiguous gathers the marked descriptors' indices (an
-// atomic counter; `list` holds up to `capacity`, `found` says how many there were, so the host
-// can grow the list and ask again), then bow_resolve takes descriptor list[j] (features read in
+// atomic counter at hist[k], after the bins; `list` holds up to `capacity`, the counter says how
+// many there were, so the host can grow the list and ask again), then bow_resolve takes descriptor list[j] (features read in
 // the assignment kernel's LAYOUT: 1 descriptor-major, 2 feature-major, 3 feature-major in
 // float4s) against every centroid, summed feature by feature in order with no contraction into
 // fused multiply-adds, the first nearest centroid winning: the CPU reference's arithmetic
@@ -466,11 +469,11 @@ bow_block_norm(__global const float4* descT4, uint n, __global const float4* cen
 #endif
 
 __kernel void bow_list_ambiguous(__global const uint* labels, uint n, __global uint* list,
-                                 uint capacity, __global uint* found) {
+                                 uint capacity, __global uint* hist, uint k) {
     const uint i = get_global_id(0);
     if (i >= n || !(labels[i] & AMBIGUOUS))
         return;
-    const uint j = atomic_inc(found);
+    const uint j = atomic_inc(&hist[k]); // the count, after the bins
     if (j < capacity)
         list[j] = i;
 }
@@ -485,9 +488,8 @@ __kernel void bow_list_ambiguous(__global const uint* labels, uint n, __global u
 // infinite distance never wins, and the label is 0 when none is finite.
 __kernel __attribute__((reqd_work_group_size(RESOLVE_WG, 1, 1))) void
 bow_resolve(__global const float* desc, uint n, __global const uint* list, uint capacity,
-            __global const uint* found, __global const float* centsT, uint k,
-            __global uint* labels, __global uint* hist) {
-    const uint count = min(*found, capacity); // the entries bow_list_ambiguous wrote
+            __global const float* centsT, uint k, __global uint* labels, __global uint* hist) {
+    const uint count = min(hist[k], capacity); // the entries bow_list_ambiguous wrote
     const uint j0 = get_group_id(0) * RESOLVE_ROWS, lid = get_local_id(0);
     if (j0 >= count)
         return; // the whole group: no barrier is reached

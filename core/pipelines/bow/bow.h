@@ -170,8 +170,10 @@ private:
     std::string m_options, m_kernelOptions;
     cl::Kernel m_assign;
     cl::Buffer m_desc, m_cents, m_norms, m_labels, m_hist;
-    cl::Buffer m_list, m_found; ///< the ambiguous labels' indices and their count
-    cl::Buffer m_centsT;        ///< the codebook feature-major, for bow_resolve
+    cl::Buffer m_list;   ///< the ambiguous labels' indices (their count is hist[k])
+    cl::Buffer m_centsT; ///< the codebook feature-major, for bow_resolve
+    cl::Kernel m_listKernel, m_resolveKernel;
+    std::string m_resolveOptions; ///< the build options of the two
     std::size_t m_listCapacity = 0;
     float m_maxNorm = 0;
     std::size_t m_ambiguous = 0;
