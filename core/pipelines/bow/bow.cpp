@@ -520,9 +520,7 @@ void BowAssigner::upload() {
                                  codebook.values.size() * sizeof(float),
                                  const_cast<float*>(codebook.values.data())); // only read
         }
-        // The K bins, then the count of ambiguous labels (bow_list_ambiguous's), cleared with
-        // the bins by every launch.
-        m_hist = cl::Buffer(ctx, CL_MEM_READ_WRITE, (codebook.k + 1) * sizeof(std::uint32_t));
+        m_hist = cl::Buffer(ctx, CL_MEM_READ_WRITE, codebook.k * sizeof(std::uint32_t));
         if (normOrTiled(m_kernel)) {
             // ||c||^2 of every centroid (the norm form ranks by ||c||^2 - 2 x.c), and the
             // largest ||c|| rounded up, for the kernel's rounding bound.
@@ -570,8 +568,8 @@ double BowAssigner::launch() {
     const BowGeometry& g = m_geometry;
     std::vector<cl::Event> events(1);
     cl::CommandQueue& queue = m_device.queue();
-    queue.enqueueFillBuffer(m_hist, cl_uint(0), 0, (m_codebook->k + 1) * sizeof(std::uint32_t),
-                            nullptr, &events[0]);
+    queue.enqueueFillBuffer(m_hist, cl_uint(0), 0, m_codebook->k * sizeof(std::uint32_t), nullptr,
+                            &events[0]);
     if (m_descriptors->count) {
         events.emplace_back();
         queue.enqueueNDRangeKernel(m_assign, cl::NullRange, cl::NDRange(g.groups * g.workGroupSize),
@@ -584,7 +582,7 @@ double BowAssigner::launch() {
 std::size_t BowAssigner::resolveOnDevice() {
     const std::size_t n = m_descriptors->count, k = m_codebook->k;
     const std::string options = resolveOptions(m_device.info(), m_descriptors->dim, m_kernel);
-    if (options != m_resolveOptions) { // made once, not a call (a call is tens of microseconds)
+    if (options != m_resolveOptions) { // made once, not every call
         const cl::Program program = m_device.program("bow", options);
         m_listKernel = cl::Kernel(program, "bow_list_ambiguous");
         m_resolveKernel = cl::Kernel(program, "bow_resolve");
@@ -592,6 +590,8 @@ std::size_t BowAssigner::resolveOnDevice() {
     }
     const cl::Context& ctx = m_device.context();
     cl::CommandQueue& queue = m_device.queue();
+    if (!m_found())
+        m_found = cl::Buffer(ctx, CL_MEM_READ_WRITE, sizeof(cl_uint));
     if (!m_centsT()) {
         // The codebook feature-major for bow_resolve (a work-item a centroid): made once a
         // codebook.
@@ -599,52 +599,54 @@ std::size_t BowAssigner::resolveOnDevice() {
         m_centsT = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                               transposed.size() * sizeof(float), transposed.data());
     }
-    // Room for 1 in 64 at first (the norm form marks about 1 in 350 on the synthetic set). The
-    // count is hist[k], cleared by the launch; bow_resolve reads it where the list left it, so
-    // nothing waits on the host between the two. The count read afterwards says whether the
-    // list overflowed, and then a longer list gathers the labels still marked and they are
-    // decided in a second pass.
+    // Room for 1 in 64 at first (the norm form marks about 1 in 350 on the synthetic set).
+    // bow_resolve reads the count where the list left it, so nothing waits on the host between
+    // the two; the count read afterwards says whether the list overflowed, and then a longer
+    // list gathers the labels still marked and they are decided in a second pass.
     std::size_t capacity = std::max<std::size_t>(1024, n / 64);
     std::size_t first = 0;
     cl::Kernel& list = m_listKernel;
     cl::Kernel& resolve = m_resolveKernel;
+    std::vector<cl::Event> events;
     for (int pass = 0; pass < 2; ++pass) {
         if (m_listCapacity < capacity) {
             m_list = cl::Buffer(ctx, CL_MEM_READ_WRITE, capacity * sizeof(cl_uint));
             m_listCapacity = capacity;
         }
-        if (pass > 0)
-            queue.enqueueFillBuffer(m_hist, cl_uint(0), k * sizeof(cl_uint), sizeof(cl_uint));
+        queue.enqueueFillBuffer(m_found, cl_uint(0), 0, sizeof(cl_uint));
         list.setArg(0, m_labels);
         list.setArg(1, cl_uint(n));
         list.setArg(2, m_list);
         list.setArg(3, cl_uint(m_listCapacity));
-        list.setArg(4, m_hist);
-        list.setArg(5, cl_uint(k));
+        list.setArg(4, m_found);
+        events.emplace_back();
         queue.enqueueNDRangeKernel(list, cl::NullRange, cl::NDRange((n + 255) / 256 * 256),
-                                   cl::NDRange(256));
+                                   cl::NDRange(256), nullptr, &events.back());
         resolve.setArg(0, m_desc);
         resolve.setArg(1, cl_uint(n));
         resolve.setArg(2, m_list);
         resolve.setArg(3, cl_uint(m_listCapacity));
-        resolve.setArg(4, m_centsT);
-        resolve.setArg(5, cl_uint(k));
-        resolve.setArg(6, m_labels);
-        resolve.setArg(7, m_hist);
+        resolve.setArg(4, m_found);
+        resolve.setArg(5, m_centsT);
+        resolve.setArg(6, cl_uint(k));
+        resolve.setArg(7, m_labels);
+        resolve.setArg(8, m_hist);
         // A group for every kResolveRows entries the list can hold; those past the count
         // return at once.
         const std::size_t groups = (m_listCapacity + kResolveRows - 1) / kResolveRows;
         const std::size_t items = resolveItems(m_device.info());
+        events.emplace_back();
         queue.enqueueNDRangeKernel(resolve, cl::NullRange, cl::NDRange(groups * items),
-                                   cl::NDRange(items));
+                                   cl::NDRange(items), nullptr, &events.back());
         cl_uint found = 0;
-        queue.enqueueReadBuffer(m_hist, CL_TRUE, k * sizeof(cl_uint), sizeof(cl_uint), &found);
+        queue.enqueueReadBuffer(m_found, CL_TRUE, 0, sizeof(cl_uint), &found);
         if (pass == 0)
             first = found;
         if (found <= m_listCapacity)
             break;
         capacity = found;
     }
+    m_resolveDeviceMs = profiledMs(events);
     return first;
 }
 
@@ -657,6 +659,7 @@ Assignment BowAssigner::result() {
     cl::CommandQueue& queue = m_device.queue();
     m_where.clear();
     m_ambiguous = 0;
+    m_resolveDeviceMs = 0;
     const bool onDevice = hasFp64(m_device.info()) && descriptors.count;
     if (onDevice) // built before the clock starts, as the kernels are
         m_device.program("bow", resolveOptions(m_device.info(), descriptors.dim, m_kernel));
@@ -723,20 +726,24 @@ BowRun runBowKernel(Device& device, const Descriptors& descriptors, const Codebo
         // Every launch's labels decided too, so that the decisions are timed warm, as the
         // kernel is (the warm-up's, which builds and loads their kernels, is left out): the
         // median of the timed runs.
-        std::vector<double> resolves;
+        std::vector<double> resolves, onDevice;
         run.stats = timeRepeated(
             repeats,
             [&] {
                 const double ms = assigner.launch();
                 run.result = assigner.result();
                 resolves.push_back(assigner.resolveMs());
+                onDevice.push_back(assigner.resolveDeviceMs());
                 return ms;
             },
             cancel);
-        if (!resolves.empty())
-            resolves.erase(resolves.begin()); // the warm-up's
+        if (!resolves.empty()) { // the warm-up's
+            resolves.erase(resolves.begin());
+            onDevice.erase(onDevice.begin());
+        }
         run.ambiguous = assigner.ambiguous();
         run.resolveMs = summarize(std::move(resolves)).medianMs;
+        run.resolveDeviceMs = summarize(std::move(onDevice)).medianMs;
         run.resolvedOn = assigner.resolvedOn();
         run.detail = firstMismatch(run.result, reference);
         run.status = run.detail.empty() ? Status::Verified : Status::Mismatch;

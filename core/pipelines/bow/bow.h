@@ -117,7 +117,10 @@ struct BowRun {
     std::size_t ambiguous = 0; ///< labels the device marked too close to call, resolved in double
     double resolveMs = 0;      ///< wall clock of resolving them, median of the runs (not in
                                ///< the kernel time)
-    std::string resolvedOn;    ///< "device" (double precision there) or "host"; "" if none
+    /// The device's time for them (listing and deciding, profiled as the kernel is: launch
+    /// latency on the host left out), median of the runs; 0 when they were decided on the host.
+    double resolveDeviceMs = 0;
+    std::string resolvedOn; ///< "device" (double precision there) or "host"; "" if none
     double descriptorsPerSecond = 0;
     /// Floating-point operations a second: 3 K DIM a descriptor (2 K DIM for the norm form's
     /// multiply-adds) / median time.
@@ -150,8 +153,10 @@ public:
     /// the decisions are made there (only a counter is read before the labels); else on the
     /// host's cores after the labels are read.
     Assignment result();
-    std::size_t ambiguous() const { return m_ambiguous; }     ///< of the last result()
-    double resolveMs() const { return m_resolveMs; }          ///< its wall clock, ms
+    std::size_t ambiguous() const { return m_ambiguous; } ///< of the last result()
+    double resolveMs() const { return m_resolveMs; }      ///< its wall clock, ms
+    /// Its profiled device time (listing and deciding), ms; 0 where decided on the host.
+    double resolveDeviceMs() const { return m_resolveDeviceMs; }
     const std::string& resolvedOn() const { return m_where; } ///< "device", "host" or ""
 
 private:
@@ -170,14 +175,14 @@ private:
     std::string m_options, m_kernelOptions;
     cl::Kernel m_assign;
     cl::Buffer m_desc, m_cents, m_norms, m_labels, m_hist;
-    cl::Buffer m_list;   ///< the ambiguous labels' indices (their count is hist[k])
-    cl::Buffer m_centsT; ///< the codebook feature-major, for bow_resolve
+    cl::Buffer m_list, m_found; ///< the ambiguous labels' indices and their count
+    cl::Buffer m_centsT;        ///< the codebook feature-major, for bow_resolve
     cl::Kernel m_listKernel, m_resolveKernel;
     std::string m_resolveOptions; ///< the build options of the two
     std::size_t m_listCapacity = 0;
     float m_maxNorm = 0;
     std::size_t m_ambiguous = 0;
-    double m_resolveMs = 0;
+    double m_resolveMs = 0, m_resolveDeviceMs = 0;
     std::string m_where;
 };
 
