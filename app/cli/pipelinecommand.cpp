@@ -39,6 +39,9 @@ private:
     std::optional<std::string> last(const Given& given) const;
     /// The pipeline's options in the order they were given; UsageError for a bad one.
     void apply(std::any& params);
+    /// UsageError when an output would replace an input file, or two outputs share a file
+    /// (only the last would stay).
+    void checkNoOverwrite(const std::vector<std::pair<std::string, std::string>>& outputs) const;
 
     const Pipeline& m_p;
     CLI::App* m_sub = nullptr;
@@ -121,6 +124,23 @@ void PipelineCommand::apply(std::any& params) {
         }
 }
 
+void PipelineCommand::checkNoOverwrite(
+    const std::vector<std::pair<std::string, std::string>>& outputs) const {
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        const auto& [name, path] = outputs[i];
+        for (const Given& g : m_given)
+            if (g.option && g.option->readsFile)
+                for (const std::string& input : g.values)
+                    if (sameFile(path, input))
+                        throw UsageError(name, path + " is the input " + g.option->name +
+                                                   " (an output never replaces an input)");
+        for (std::size_t j = 0; j < i; ++j)
+            if (sameFile(path, outputs[j].second))
+                throw UsageError(name, path + " is also the file of " + outputs[j].first +
+                                           " (only one of them would be kept)");
+    }
+}
+
 int PipelineCommand::run(JobRunner& runner) {
     std::any params = m_p.defaults();
     std::vector<std::pair<std::string, std::string>> outputs; // option, path
@@ -139,6 +159,7 @@ int PipelineCommand::run(JobRunner& runner) {
         // Output paths before any work, so that a bad one costs nothing; then the inputs.
         for (const auto& [name, path] : outputs)
             checkOutput(name.c_str(), path);
+        checkNoOverwrite(outputs);
         for (const Given& g : m_given)
             if (g.option && g.option->kind == PipelineOption::Kind::Image)
                 for (const std::string& path : g.values)
@@ -194,7 +215,7 @@ int PipelineCommand::run(JobRunner& runner) {
     bool toStdout = false;
     try {
         for (const auto& [name, path] : outputs) {
-            toStdout = toStdout || path == "-";
+            toStdout = toStdout || outputTarget(path).kind == OutputTarget::Kind::Stdout;
             if (name == "--csv")
                 writeFileAtomically(path, r.csv());
             else if (name == "--json")

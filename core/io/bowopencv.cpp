@@ -1,6 +1,7 @@
 #include "io/bowopencv.h"
 
 #include "io/imageio.h"
+#include "report/files.h"
 #include "runtime/errors.h"
 #include "runtime/timing.h"
 
@@ -41,10 +42,8 @@ std::string extensionOf(const std::string& path) {
 
 /// A FileStorage file opened for reading; InputError naming it.
 cv::FileStorage openStorage(const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        throw InputError(
-            path + (std::filesystem::exists(path, ec) ? ": not a regular file" : ": no such file"));
+    if (const std::string why = whyNotARegularFile(path); !why.empty())
+        throw InputError(path + ": " + why);
     try {
         cv::FileStorage fs(path, cv::FileStorage::READ);
         if (!fs.isOpened())

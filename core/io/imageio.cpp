@@ -1,5 +1,6 @@
 #include "io/imageio.h"
 
+#include "report/files.h"
 #include "report/report.h"
 #include "runtime/errors.h"
 
@@ -42,15 +43,10 @@ int cvTypeOf(const HostImage& image) {
 } // namespace
 
 std::string whyNotAnImage(const std::string& path) {
-    std::error_code ec;
-    if (!fs::exists(path, ec))
-        return "no such file";
-    if (fs::is_directory(path, ec))
-        return "is a folder, not an image file";
     // A FIFO, socket or device would block the read (or never end): refused by its type,
     // before anything opens it.
-    if (!fs::is_regular_file(path, ec))
-        return "is not a regular file (a FIFO, socket or device), not an image file";
+    if (std::string why = whyNotARegularFile(path, "an image file"); !why.empty())
+        return why;
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return "cannot be opened (permission?)";
@@ -69,14 +65,8 @@ std::string whyNotAnImage(const std::string& path) {
 }
 
 HostImage loadImage(const std::string& path) {
-    std::error_code ec;
-    if (!fs::exists(path, ec))
-        throw InputError(path + ": no such file");
-    if (fs::is_directory(path, ec))
-        throw InputError(path + ": is a folder, not an image file");
-    if (!fs::is_regular_file(path, ec))
-        throw InputError(path + ": is not a regular file (a FIFO, socket or device), not an "
-                                "image file");
+    if (const std::string why = whyNotARegularFile(path, "an image file"); !why.empty())
+        throw InputError(path + ": " + why);
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InputError(path + ": cannot be opened (permission?)");

@@ -37,6 +37,8 @@ struct PipelineOption {
     std::string valueName; ///< what the value is, for --help: "R", "MIB", "FILE"
     std::string help;      ///< its values and its default
     Kind kind = Kind::Value;
+    /// The value names a file the run reads (Image options always do): no output may be it.
+    bool readsFile = false;
     /// Stores the value (a flag gets "") in the parameters; throws UsageError naming the option
     /// for a bad one. A positional argument's setter is called once per argument given.
     std::function<void(std::any& params, const std::string& value)> set;
@@ -182,6 +184,16 @@ PipelineOption valueOption(std::string name, std::string valueName, std::string 
     return o;
 }
 
+/// A value that names a file the run reads (a codebook, a mask, a shard): no output may be it.
+template <typename Params>
+PipelineOption inputFileOption(std::string name, std::string valueName, std::string help,
+                               std::function<void(Params&, const std::string&)> set) {
+    PipelineOption o =
+        valueOption<Params>(std::move(name), std::move(valueName), std::move(help), std::move(set));
+    o.readsFile = true;
+    return o;
+}
+
 /// --repeat N: timed runs after a warm-up, a whole number from 1 to `most`, into `repeats`.
 template <typename Params>
 PipelineOption repeatOption(int Params::*repeats, std::string help, int most = 100000) {
@@ -211,6 +223,7 @@ PipelineOption imageOption(std::string name, std::string valueName, std::string 
     PipelineOption o = valueOption<Params>(std::move(name), std::move(valueName), std::move(help),
                                            std::move(setPath));
     o.kind = PipelineOption::Kind::Image;
+    o.readsFile = true;
     o.setImage = [setImage](std::any& params, HostImage image) {
         setImage(std::any_cast<Params&>(params), std::move(image));
     };

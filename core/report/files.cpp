@@ -3,41 +3,168 @@
 #include "runtime/errors.h"
 
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <ctime>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace histlab {
 
 namespace fs = std::filesystem;
 
-void checkWritable(const std::string& path) {
-    if (path == "-")
-        return;
+namespace {
+
+bool startsWith(const std::string& s, const char* prefix) {
+    return s.rfind(prefix, 0) == 0;
+}
+
+bool descriptorName(const std::string& p, int fd) {
+    const std::string n = std::to_string(fd);
+    return p == "/dev/fd/" + n || p == "/proc/self/fd/" + n;
+}
+
+[[noreturn]] void cannotUse(const std::string& path, int err) {
+    throw InputError(path + ": " + std::strerror(err));
+}
+
+// "<file>.tmp-<pid>" beside the file, the name shortened where it would not fit NAME_MAX.
+std::string temporaryFor(const std::string& file) {
+    const fs::path p(file);
+    const std::string suffix = ".tmp-" + std::to_string(::getpid());
+    std::string name = p.filename().string();
+    if (name.size() + suffix.size() > NAME_MAX)
+        name.resize(NAME_MAX - suffix.size());
+    return (p.parent_path() / (name + suffix)).string();
+}
+
+// Writes into a file that is not a regular one (a device, a FIFO, a descriptor's name) as a
+// shell's redirection would. A FIFO nobody reads is refused, not waited on.
+void writeThrough(const std::string& path, const std::string& target, const std::string& content) {
+    const int fd = ::open(target.c_str(), O_WRONLY | O_TRUNC | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENXIO)
+            throw InputError(path + ": cannot be written (a FIFO that no process reads)");
+        throw InputError(path + ": cannot be written (" + std::strerror(errno) + ")");
+    }
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    for (std::size_t done = 0; done < content.size();) {
+        const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            const int err = n < 0 ? errno : EIO;
+            ::close(fd);
+            throw InputError(path + ": write failed (" + std::strerror(err) + ")");
+        }
+        done += std::size_t(n);
+    }
+    if (::close(fd) != 0 && errno != EINTR)
+        throw InputError(path + ": write failed (" + std::strerror(errno) + ")");
+}
+
+} // namespace
+
+OutputTarget outputTarget(const std::string& path) {
+    using Kind = OutputTarget::Kind;
     if (path.empty())
         throw InputError("output path is empty");
-    const fs::path p(path);
-    if (fs::is_directory(p))
-        throw InputError(path + ": is a folder, not a file");
+    if (path == "-" || path == "/dev/stdout" || descriptorName(path, 1))
+        return {Kind::Stdout, path};
+    if (path == "/dev/stderr" || descriptorName(path, 2))
+        return {Kind::Stderr, path};
+    std::string p = path;
+    for (int links = 0;; ++links) {
+        struct stat st {};
+        if (::stat(p.c_str(), &st) == 0) {
+            if (S_ISDIR(st.st_mode))
+                throw InputError(path + ": is a folder, not a file");
+            // A descriptor's name is written through even where it leads to a regular file:
+            // the file is the caller's open one (`3>file`), not a path to replace.
+            if (!S_ISREG(st.st_mode) || startsWith(p, "/dev/fd/") || startsWith(p, "/proc/"))
+                return {Kind::Stream, p};
+            // A regular file, perhaps through links: the file itself is replaced, the links
+            // stay as they are.
+            std::error_code ec;
+            const fs::path real = fs::canonical(p, ec);
+            if (ec)
+                cannotUse(path, ec.value());
+            return {Kind::File, real.string()};
+        }
+        if (errno != ENOENT) // a loop of links, a name too long, a file where a folder should be
+            cannotUse(path, errno);
+        // Missing: a new file, unless p is a link to a missing file, which is then created.
+        struct stat link {};
+        if (::lstat(p.c_str(), &link) != 0 || !S_ISLNK(link.st_mode))
+            return {Kind::File, p};
+        if (links == 40)
+            cannotUse(path, ELOOP);
+        std::error_code ec;
+        fs::path target = fs::read_symlink(p, ec);
+        if (ec)
+            cannotUse(path, ec.value());
+        if (target.is_relative())
+            target = fs::path(p).parent_path() / target;
+        p = target.string();
+    }
+}
+
+void checkWritable(const std::string& path) {
+    const OutputTarget t = outputTarget(path);
+    if (t.kind == OutputTarget::Kind::Stream) {
+        if (::access(t.path.c_str(), W_OK) != 0)
+            throw InputError(path + ": cannot be written (" + std::strerror(errno) + ")");
+        return;
+    }
+    if (t.kind != OutputTarget::Kind::File)
+        return;
+    const fs::path p(t.path);
     const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-    if (!fs::is_directory(dir))
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
         throw InputError(path + ": folder '" + dir.string() + "' does not exist");
     if (::access(dir.c_str(), W_OK) != 0)
         throw InputError(path + ": folder '" + dir.string() + "' is not writable");
 }
 
+bool sameFile(const std::string& a, const std::string& b) {
+    if (a == "-" || b == "-")
+        return false;
+    struct stat sa {
+    }, sb{};
+    const bool hasA = ::stat(a.c_str(), &sa) == 0, hasB = ::stat(b.c_str(), &sb) == 0;
+    if (hasA && hasB) // two outputs into /dev/null or a pipe are no loss
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && S_ISREG(sa.st_mode);
+    if (hasA || hasB)
+        return false;
+    std::error_code ea, eb;
+    const fs::path ca = fs::weakly_canonical(a, ea), cb = fs::weakly_canonical(b, eb);
+    return !ea && !eb && ca == cb;
+}
+
 void writeFileAtomically(const std::string& path, const std::string& content) {
-    if (path == "-") {
+    const OutputTarget t = outputTarget(path);
+    switch (t.kind) {
+    case OutputTarget::Kind::Stdout:
         std::cout << content << std::flush;
         return;
+    case OutputTarget::Kind::Stderr:
+        std::cerr << content << std::flush;
+        return;
+    case OutputTarget::Kind::Stream:
+        writeThrough(path, t.path, content);
+        return;
+    case OutputTarget::Kind::File:
+        break;
     }
     checkWritable(path);
-    const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+    const std::string tmp = temporaryFor(t.path);
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         if (!out)
@@ -51,7 +178,7 @@ void writeFileAtomically(const std::string& path, const std::string& content) {
         }
     }
     std::error_code ec;
-    fs::rename(tmp, path, ec);
+    fs::rename(tmp, t.path, ec);
     if (ec) {
         std::error_code ignored;
         fs::remove(tmp, ignored);
@@ -59,17 +186,24 @@ void writeFileAtomically(const std::string& path, const std::string& content) {
     }
 }
 
+std::string whyNotARegularFile(const std::string& path, const std::string& kind) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        return errno == ENOENT ? "no such file" : std::strerror(errno);
+    if (S_ISDIR(st.st_mode))
+        return "is a folder, not " + kind;
+    if (!S_ISREG(st.st_mode))
+        return std::string("is not a regular file (a FIFO, socket or device)") +
+               (kind == "a file" ? "" : ", not " + kind);
+    return {};
+}
+
 std::string readTextFile(const std::string& path) {
-    std::error_code ec;
-    const fs::file_status st = fs::status(path, ec);
-    if (fs::is_directory(st))
-        throw InputError(path + ": is a folder, not a file");
-    // A FIFO or a device would block or never end: only regular files are read.
-    if (fs::exists(st) && !fs::is_regular_file(st))
-        throw InputError(path + ": not a regular file");
+    if (const std::string why = whyNotARegularFile(path); !why.empty())
+        throw InputError(path + ": " + why);
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        throw InputError(path + ": cannot be read");
+        throw InputError(path + ": cannot be read (" + std::strerror(errno) + ")");
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();

@@ -6,13 +6,43 @@
 
 namespace histlab {
 
-/// Writes `content` to `path` through "<path>.tmp-<pid>" and a rename; "-" writes to stdout.
-/// Throws InputError naming the path if it cannot be written (the temporary is removed).
+/// Where an output path leads. A regular file (or one reached through symbolic links, which
+/// stay links) is replaced through a temporary file beside it and a rename; stdout and stderr
+/// ("-", /dev/stdout, /dev/stderr and their /dev/fd and /proc/self/fd names) get the text
+/// itself; any other file that exists and is not a regular one (a device such as /dev/null, a
+/// FIFO, a pipe of the shell's process substitution) is written through, as a shell's
+/// redirection would.
+struct OutputTarget {
+    enum class Kind { File, Stdout, Stderr, Stream };
+    Kind kind = Kind::File;
+    std::string path; ///< File: the regular file replaced; Stream: the path opened
+};
+
+/// The target of `path`; InputError naming the path when it is empty, a folder, or cannot be
+/// looked at (a loop of symbolic links, a name too long, a folder on the way that is missing
+/// or unreadable).
+OutputTarget outputTarget(const std::string& path);
+
+/// Writes `content` to `path` as outputTarget says: a regular file through
+/// "<file>.tmp-<pid>" and a rename, "-" to stdout. Throws InputError naming the path if it
+/// cannot be written (the temporary is removed).
 void writeFileAtomically(const std::string& path, const std::string& content);
 
-/// Checks up front that `path` can be created (its folder exists and is writable), so a run
-/// fails before its work rather than after. Throws InputError naming the path.
+/// Checks up front that `path` can be written (outputTarget's checks, then: a new or regular
+/// file's folder exists and is writable; a device or FIFO is writable), so a run fails before
+/// its work rather than after. Throws InputError naming the path.
 void checkWritable(const std::string& path);
+
+/// True when the two paths name the same file (the same inode, or the same path where
+/// neither exists yet): an output that would replace an input, or two outputs into one file.
+bool sameFile(const std::string& a, const std::string& b);
+
+/// Why `path` is not a regular file to read ("" when it is): "no such file", "is a folder, not
+/// <kind>", "is not a regular file (a FIFO, socket or device)" (", not <kind>" added for other
+/// kinds than "a file"), or what the system says when it cannot be looked at (a loop of
+/// symbolic links, a name too long, a folder on the way without permission). A FIFO or a device
+/// would block a reader or never end, so nothing but regular files is opened.
+std::string whyNotARegularFile(const std::string& path, const std::string& kind = "a file");
 
 /// A whole file as text; InputError naming it when it is a folder, not a regular file (a FIFO
 /// or a device), or cannot be read (missing, no permission).

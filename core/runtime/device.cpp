@@ -11,6 +11,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <mutex>
+#include <sys/resource.h>
 
 namespace histlab {
 namespace {
@@ -238,6 +239,13 @@ DeviceInfo describe(int index, int platformIndex, const cl::Platform& p, const c
 }
 
 } // namespace
+
+std::uint64_t cpuThreadStackBytes() {
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_STACK, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+        return std::uint64_t(2) << 20;
+    return std::uint64_t(limit.rlim_cur);
+}
 
 std::string deviceLine(const DeviceInfo& d) {
     return "device " + std::to_string(d.index) + ": " + d.name + " [" + deviceTypeName(d.type) +

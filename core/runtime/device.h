@@ -79,6 +79,13 @@ struct DeviceInfo {
 /// every report starts with.
 std::string deviceLine(const DeviceInfo& device);
 
+/// The stack of one thread of a CPU device's runtime, which holds a work-group's private arrays
+/// (PoCL runs a work-group on one thread and keeps every work-item's private arrays on its
+/// stack): the stack limit (`ulimit -s`, RLIMIT_STACK), or glibc's 2 MiB for threads where that
+/// is unlimited. Measured with PoCL 3.1: 8 MiB of private histograms crash at the default 8 MiB,
+/// 6 MiB run; at 4 MiB, 6 MiB crash and 3 MiB run.
+std::uint64_t cpuThreadStackBytes();
+
 /// Capabilities learned by compiling and running tiny probes (the reported flags lie).
 struct Capabilities {
     bool nonUniformWorkGroups = false;

@@ -561,10 +561,10 @@ Pipeline bowhistogramsPipeline() {
     using P = HistogramsParams;
     p.options = collectionOptions<P>(&P::source, "bow histograms", true);
     const std::vector<PipelineOption> more = {
-        valueOption<P>("--codebook", "FILE",
-                       "the codebook: OpenCV FileStorage with the matrix 'vocabulary' (K x D "
-                       "floats), as bow build-codebook writes it",
-                       [](P& s, const std::string& v) { s.codebookPath = v; }),
+        inputFileOption<P>("--codebook", "FILE",
+                           "the codebook: OpenCV FileStorage with the matrix 'vocabulary' (K x D "
+                           "floats), as bow build-codebook writes it",
+                           [](P& s, const std::string& v) { s.codebookPath = v; }),
         valueOption<P>("--kernel", "V|all",
                        "gpu1 ... gpu5, tiled, tiled-norm, block-norm, all, or a comma list "
                        "(default: the first the device runs of block-norm (CPUs; GPUs from K 512), "
@@ -635,9 +635,9 @@ Pipeline bowmergePipeline() {
                   "(each row's counts must add up to its descriptors)";
     p.devices = Pipeline::Devices::None;
     using P = MergeParams;
-    p.options = {valueOption<P>("SHARD", "",
-                                "the shards' CSV files (bow histograms --normalize none --csv)",
-                                [](P& s, const std::string& v) { s.shards.push_back(v); })};
+    p.options = {inputFileOption<P>("SHARD", "",
+                                    "the shards' CSV files (bow histograms --normalize none --csv)",
+                                    [](P& s, const std::string& v) { s.shards.push_back(v); })};
     const auto view = viewOptions<P>(&P::view);
     p.options.insert(p.options.end(), view.begin(), view.end());
     p.outputs = {kSimilarityOutput};

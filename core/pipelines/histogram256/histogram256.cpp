@@ -1,5 +1,6 @@
 #include "pipelines/histogram256/histogram256.h"
 
+#include "report/bytesize.h"
 #include "runtime/buildoptions.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
@@ -496,6 +497,23 @@ std::optional<HistogramConfig> histogramConfigFor(const DeviceInfo& info,
     c.load = req.load.value_or(LoadWidth::Uint4);
     c.merge = req.merge.value_or(MergeMode::Kernel);
     c.unroll = req.unroll ? req.unroll : 1;
+    if (cpuStyle && info.type == DeviceType::Cpu) {
+        // A CPU runtime keeps the whole work-group's private copies on one thread's stack:
+        // past it, the run crashes inside the runtime. Three quarters of it, for the rest of
+        // the frame.
+        const std::uint64_t perItem = std::uint64_t(c.banks) * 256 * nchan * sizeof(cl_uint);
+        const std::uint64_t stack = cpuThreadStackBytes();
+        const std::uint64_t most = std::max<std::uint64_t>(1, stack / 4 * 3 / perItem);
+        if (std::uint64_t(c.workGroupSize) > most)
+            throw UsageError(
+                "--wg", std::to_string(c.workGroupSize) + " work-items of the cpu variant keep " +
+                            formatByteSize(perItem * std::uint64_t(c.workGroupSize)) +
+                            " of private histograms (" + std::to_string(c.banks) + " x " +
+                            std::to_string(256 * nchan) + " bins each) on one thread's stack of " +
+                            info.name + ", which has " + formatByteSize(stack) +
+                            " (ulimit -s): at most " + std::to_string(most) +
+                            " work-items, or fewer --banks");
+    }
     if (cpuStyle && c.read == ReadPattern::Coalesced)
         throw UsageError("--read", "the cpu variant reads serially (one contiguous run per "
                                    "work-item); use --read serial");

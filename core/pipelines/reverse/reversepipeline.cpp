@@ -73,12 +73,8 @@ std::vector<std::uint8_t> readReverseInput(const std::string& path) {
     namespace fs = std::filesystem;
     if (path.empty())
         throw InputError("--input: the file name is empty");
-    std::error_code ec;
-    const fs::file_status st = fs::status(path, ec);
-    if (!fs::exists(st))
-        throw InputError(path + ": no such file");
-    if (fs::is_directory(st))
-        throw InputError(path + ": is a folder, not a file");
+    if (const std::string why = whyNotARegularFile(path); !why.empty())
+        throw InputError(path + ": " + why);
     std::ifstream f(path, std::ios::binary);
     if (!f)
         throw InputError(path + ": cannot be read (" + std::strerror(errno) + ")");
@@ -235,8 +231,8 @@ Pipeline reversePipeline() {
                   "is compared and the count of correct bytes reported";
     using P = ReverseParams;
     p.options = {
-        valueOption<P>("--input", "FILE", "the bytes to reverse (any file of up to 2 GiB)",
-                       [](P& s, const std::string& v) { s.inputPath = v; }),
+        inputFileOption<P>("--input", "FILE", "the bytes to reverse (any file of up to 2 GiB)",
+                           [](P& s, const std::string& v) { s.inputPath = v; }),
         valueOption<P>("--size", "BYTES",
                        "random bytes instead (default 16M on a CPU device, 256M elsewhere): a "
                        "number with K, M, G (x 1024^k), KiB, MiB, GiB, or KB, MB, GB (x 1000^k), "

@@ -113,10 +113,10 @@ cli_test(bow_merge_refuses_a_file_twice EXIT 3
 # A FIFO or a missing file as a shard: refused by name, never waited on.
 cli_test(bow_merge_refuses_a_fifo EXIT 3
          EXPECT --setup "mkfifo @W@/s.csv"
-                --stderr "^histlab-cli: .*/s.csv: not a regular file$"
+                --stderr "^histlab-cli: .*/s.csv: is not a regular file [(]a FIFO, socket or device[)]$"
          ARGS bow merge @W@/s.csv)
 cli_test(bow_merge_missing_shard EXIT 3
-         EXPECT --stderr "^histlab-cli: .*/none.csv: cannot be read$"
+         EXPECT --stderr "^histlab-cli: .*/none.csv: no such file$"
          ARGS bow merge @W@/none.csv)
 cli_test(bow_histograms_needs_a_codebook EXIT 2
          EXPECT --stderr "^histlab-cli: --codebook: bow histograms needs a codebook"
