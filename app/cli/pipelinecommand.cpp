@@ -154,6 +154,10 @@ int PipelineCommand::run(JobRunner& runner) {
         addOutput(g, name);
     try {
         apply(params);
+        for (const std::string& v : m_device->values)
+            if (splitList(v).empty()) // not the default device: a selector left out by mistake
+                throw UsageError("--device", "the selector is empty (an index, gpu, cpu, part of "
+                                             "a device or platform name, or all)");
         if (m_p.prepare)
             m_p.prepare(params);
         // Output paths before any work, so that a bad one costs nothing; then the inputs.

@@ -120,6 +120,7 @@ int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("HistLab"));
     QApplication::setOrganizationName(QStringLiteral("HistLab"));
+    histlab::ui::useCNumbers();
     histlab::ui::routeCoreLogToQt();
     // The Words tab: local features and codebook files through OpenCV, as histlab-cli has them.
     histlab::setBowOpenCv(histlab::bowThroughOpenCv());

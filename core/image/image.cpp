@@ -1,5 +1,6 @@
 #include "image/image.h"
 
+#include "report/bytesize.h"
 #include "runtime/errors.h"
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <thread>
+#include <unistd.h>
 
 namespace histlab {
 
@@ -220,9 +222,32 @@ void fillSynthetic(SyntheticKind kind, std::uint8_t* out, std::size_t bytes, std
         th.join();
 }
 
-HostImage makeSynthetic(SyntheticKind kind, std::size_t bytes, std::uint64_t seed) {
+std::uint64_t hostMemoryBytes() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && pageSize > 0 ? std::uint64_t(pages) * std::uint64_t(pageSize)
+                                     : std::uint64_t(4) << 30;
+}
+
+std::uint64_t syntheticLimitBytes() {
+    return hostMemoryBytes() / 4;
+}
+
+void checkSyntheticSize(const std::string& option, double bytes) {
+    const std::uint64_t limit = syntheticLimitBytes();
+    if (!(bytes <= double(limit))) // NaN too
+        throw UsageError(
+            option, (std::isfinite(bytes) && bytes < 1e18 ? roundedByteSize(std::uint64_t(bytes))
+                                                          : std::string("over 10^18 bytes")) +
+                        " of synthetic data: more than a quarter of this "
+                        "machine's memory (" +
+                        roundedByteSize(limit) + " of " + roundedByteSize(hostMemoryBytes()) + ")");
+}
+
+HostImage makeSynthetic(SyntheticKind kind, std::size_t bytes, std::uint64_t seed,
+                        const std::string& option) {
     if (bytes == 0)
-        throw UsageError("--size", "must be greater than 0");
+        throw UsageError(option, "must be greater than 0");
+    checkSyntheticSize(option, double(bytes));
     HostImage img;
     img.width = static_cast<int>(bytes);
     img.height = 1;
@@ -230,7 +255,7 @@ HostImage makeSynthetic(SyntheticKind kind, std::size_t bytes, std::uint64_t see
         img.width = 1 << 20;
         img.height = static_cast<int>((bytes + img.width - 1) / img.width);
         if (std::size_t(img.width) * img.height != bytes)
-            throw UsageError("--size", "sizes over 2 GiB must be whole MiB");
+            throw UsageError(option, "sizes over 2 GiB must be whole MiB");
     }
     img.channels = 1;
     img.depth = 8;
@@ -243,7 +268,7 @@ HostImage makeSynthetic(SyntheticKind kind, std::size_t bytes, std::uint64_t see
 HostImage makeSyntheticImage(SyntheticKind kind, int width, int height, int channels, int depth) {
     const std::size_t bytes =
         std::size_t(width) * std::size_t(height) * std::size_t(channels) * std::size_t(depth / 8);
-    HostImage img = makeSynthetic(kind, bytes);
+    HostImage img = makeSynthetic(kind, bytes, 1, "--width/--height");
     img.width = width;
     img.height = height;
     img.channels = channels;

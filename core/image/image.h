@@ -70,14 +70,29 @@ enum class SyntheticKind { Random, Uniform, Gradient, Skewed };
 SyntheticKind parseSyntheticKind(const std::string& name);
 const char* syntheticKindName(SyntheticKind kind);
 
+/// The machine's physical memory in bytes (sysconf; 4 GiB where it cannot say).
+std::uint64_t hostMemoryBytes();
+
+/// The most bytes of synthetic data a run makes on the host: a quarter of the machine's
+/// memory, leaving room for a CPU device's copy, the results and the reference.
+std::uint64_t syntheticLimitBytes();
+
+/// UsageError(option) when `bytes` (a double, so that an absurd size cannot wrap) of synthetic
+/// data exceed syntheticLimitBytes(): "--size: 97.7 GiB of synthetic data: more than a quarter
+/// of this machine's memory (5.9 GiB of 23.5 GiB)".
+void checkSyntheticSize(const std::string& option, double bytes);
+
 /// `bytes` of 8-bit gray data as a 1-row image: random (uniformly distributed bytes, fixed
 /// seed), uniform (every byte 0x5A), gradient (i * 256 / bytes), skewed (90 % one value, the
-/// rest random). Deterministic for a given seed.
-HostImage makeSynthetic(SyntheticKind kind, std::size_t bytes, std::uint64_t seed = 1);
+/// rest random). Deterministic for a given seed. `option` names the size's option in
+/// UsageErrors (0 bytes, more than checkSyntheticSize allows).
+HostImage makeSynthetic(SyntheticKind kind, std::size_t bytes, std::uint64_t seed = 1,
+                        const std::string& option = "--size");
 
 /// A width x height image of `channels` channels (1, 3 or 4) at `depth` bits (8 or 16) whose
 /// bytes are the synthetic pattern, for runs without an image file (GPU machines have no
-/// loader); its source reads "synthetic KIND WxH".
+/// loader); its source reads "synthetic KIND WxH". Sizes are refused as makeSynthetic's, under
+/// "--width/--height".
 HostImage makeSyntheticImage(SyntheticKind kind, int width, int height, int channels = 1,
                              int depth = 8);
 

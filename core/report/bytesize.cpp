@@ -59,4 +59,17 @@ std::string formatByteSize(std::uint64_t bytes) {
     return s;
 }
 
+std::string roundedByteSize(std::uint64_t bytes) {
+    static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    int u = 0;
+    double v = double(bytes);
+    while (u < 6 && v >= 1024) {
+        v /= 1024;
+        ++u;
+    }
+    char text[48];
+    std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
+    return text;
+}
+
 } // namespace histlab

@@ -15,4 +15,8 @@ std::uint64_t parseByteSize(const std::string& parameter, const std::string& tex
 /// most two decimals; else bytes ("4099 B").
 std::string formatByteSize(std::uint64_t bytes);
 
+/// "97.7 GiB", "23.5 GiB", "512 B": one decimal in the largest binary unit the size reaches,
+/// for sizes that are not meant exactly (memory there is, memory asked for).
+std::string roundedByteSize(std::uint64_t bytes);
+
 } // namespace histlab

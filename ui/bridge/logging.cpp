@@ -2,6 +2,10 @@
 
 #include <runtime/log.h>
 
+#include <QLocale>
+
+#include <clocale>
+
 #include <map>
 #include <memory>
 #include <mutex>
@@ -53,6 +57,11 @@ void routeCoreLogToQt() {
             break;
         }
     });
+}
+
+void useCNumbers() {
+    std::setlocale(LC_NUMERIC, "C");
+    QLocale::setDefault(QLocale::c());
 }
 
 } // namespace histlab::ui

@@ -2,6 +2,7 @@
 
 #include "pipelines/experiments/experiment.h"
 #include "pipelines/registry.h"
+#include "report/bytesize.h"
 #include "report/files.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
@@ -114,11 +115,17 @@ std::vector<DashboardPipeline> selectDashboardPipelines(const std::vector<std::s
 }
 
 std::size_t dashboardBytes(const DeviceInfo& device, const DashboardOptions& options) {
-    std::size_t bytes = options.bytes ? options.bytes : defaultExperimentBytes(device);
-    // 32-bit indices in the kernels; one buffer holds the whole input.
-    bytes = std::min<std::size_t>(bytes, std::size_t(1) << 31);
+    // 32-bit indices in the kernels; one buffer holds the whole input. A size asked for is
+    // refused beyond that, a default is fitted to it.
+    std::size_t most = std::size_t(1) << 31;
     if (device.maxAllocBytes > 0)
-        bytes = std::min<std::size_t>(bytes, device.maxAllocBytes);
+        most = std::min<std::size_t>(most, device.maxAllocBytes);
+    if (options.bytes > most)
+        throw UsageError("--size", formatByteSize(options.bytes) + " is more than " + device.name +
+                                       " takes in one buffer with 32-bit indices (" +
+                                       formatByteSize(most) + ")");
+    std::size_t bytes = options.bytes ? options.bytes : defaultExperimentBytes(device);
+    bytes = std::min(bytes, most);
     return std::max<std::size_t>(16, bytes / 16 * 16);
 }
 

@@ -17,8 +17,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include <unistd.h>
-
 namespace histlab {
 
 namespace {
@@ -221,18 +219,11 @@ SamplePlane makeLargeBinData(LargeBinData data, SampleType type, std::size_t sam
 
 void checkSyntheticBytes(const DeviceInfo& device, std::size_t planeBytes, int planes,
                          const std::string& option) {
-    const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGE_SIZE);
-    const std::size_t host =
-        pages > 0 && pageSize > 0 ? std::size_t(pages) * std::size_t(pageSize) / 4 : 1ull << 30;
     if (planeBytes > device.maxAllocBytes)
         throw UsageError(option, std::to_string(planeBytes) +
                                      " bytes a plane exceed one buffer of " + device.name + " (" +
                                      std::to_string(device.maxAllocBytes) + " bytes)");
-    if (planeBytes * std::size_t(planes) > host)
-        throw UsageError(option, std::to_string(planeBytes * std::size_t(planes)) +
-                                     " bytes of synthetic samples exceed a quarter of this "
-                                     "machine's memory (" +
-                                     std::to_string(host) + " bytes)");
+    checkSyntheticSize(option, double(planeBytes) * planes);
 }
 
 BinRange parseBinRange(const std::string& text) {

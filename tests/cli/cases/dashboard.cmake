@@ -26,6 +26,6 @@ cli_test(dashboard_baseline_saved_before EXIT 0
          EXPECT --stdout "^  scan .*  verified +8[.]71 +x[0-9.]+  lookback"
          ARGS dashboard --pipeline scan --size 16K --repeat 1
               --baseline ${data}/dashboard-8cf2e84.json)
-cli_test(dashboard_missing_baseline EXIT 3 EXPECT --stderr "nothere[.]json: cannot be read"
+cli_test(dashboard_missing_baseline EXIT 3 EXPECT --stderr "nothere[.]json: no such file"
          --absent @W@/d.json
          ARGS dashboard --baseline @W@/nothere.json --json @W@/d.json)

@@ -77,3 +77,27 @@ cli_test(input_symlink_loop EXIT 3 EXPECT --setup "ln -s l.png @W@/l.png"
 cli_test(cpu_variant_wg_beyond_the_stack EXIT 2
          EXPECT --stderr "^histlab-cli: --wg: 4096 work-items of the cpu variant keep 48 MiB of private histograms .*thread's stack"
          ARGS histogram ${data}/rgb8.png --device cpu --variant cpu --wg 4096 --repeat 1)
+
+# --- absurd sizes: refused by name before anything is allocated ------------------------------
+# Synthetic data may take a quarter of the machine's memory; the message says how much that is.
+cli_test(synthetic_size_beyond_memory EXIT 2
+         EXPECT --stderr "^histlab-cli: --size: 97[.]7 GiB of synthetic data: more than a quarter of this machine's memory [(][0-9.]+ [MGT]iB of [0-9.]+ [MGT]iB[)]$"
+         ARGS histogram --synthetic random --size 100000)
+cli_test(synthetic_size_absurd EXIT 2
+         EXPECT --stderr "^histlab-cli: --size: over 10\\^18 bytes of synthetic data: more than a quarter"
+         ARGS histogram --synthetic random --size 1e99)
+cli_test(synthetic_bytes_beyond_memory EXIT 2
+         EXPECT --stderr "^histlab-cli: --bytes: 1[.]0 TiB of synthetic data: more than a quarter"
+         ARGS histogram --synthetic random --bytes 1099511627776)
+cli_test(synthetic_image_beyond_memory EXIT 2
+         EXPECT --stderr "^histlab-cli: --width/--height: 1[.]0 TiB of synthetic data: more than a quarter"
+         ARGS blur --synthetic random --width 1048576 --height 1048576)
+cli_test(dashboard_size_beyond_a_buffer EXIT 2
+         EXPECT --stderr "^histlab-cli: --size: 1 TiB is more than .* takes in one buffer with 32-bit indices [(]2 GiB[)]$"
+         ARGS dashboard --size 1T --repeat 1)
+cli_test(sweep_size_below_16_bytes EXIT 2 EXPECT --stderr "^histlab-cli: --size: at least 16 bytes$"
+         ARGS sweep banks --size 1e-9)
+
+# --- a device selector left empty is a mistake, not the default -----------------------------
+cli_test(device_selector_empty EXIT 2 EXPECT --stderr "^histlab-cli: --device: the selector is empty"
+         ARGS histogram ${syn} --device @EMPTY@)

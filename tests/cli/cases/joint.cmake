@@ -37,7 +37,7 @@ cli_test(joint_missing_file EXIT 3 EXPECT --stderr "missing[.]png: no such file"
 # An absurd count is refused before anything is made: by the device's largest buffer or a
 # quarter of host memory, whichever the machine hits first (PoCL's largest buffer follows memory).
 cli_test(joint_absurd_count EXIT 2
-         EXPECT --stderr "--count: .* bytes (a plane exceed one buffer|of synthetic samples exceed)"
+         EXPECT --stderr "--count: .* (bytes a plane exceed one buffer|of synthetic data: more than a quarter of this machine's memory)"
          ARGS joint --synthetic random --count 4000000000)
 cli_test(joint_synthetic EXIT 0 EXPECT --stdout "^joint synthetic smooth u8 [(]seed 1[)] x synthetic smooth u8 [(]seed 2[)], 5003 pairs"
          --stdout "^private .* verified$" ARGS joint --synthetic smooth --count 5003 --repeat 1)

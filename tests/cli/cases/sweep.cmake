@@ -35,7 +35,7 @@ cli_test(sweep_bad_repeat EXIT 2 EXPECT --stderr "--repeat: '0' is out of range|
          ARGS sweep atomics --repeat 0)
 cli_test(sweep_baseline_not_json EXIT 3 EXPECT --stderr "rgb8[.]png: JSON: "
          ARGS sweep atomics ${sweepSmall} --baseline ${data}/rgb8.png)
-cli_test(sweep_baseline_missing EXIT 3 EXPECT --stderr "nope[.]json: cannot be read"
+cli_test(sweep_baseline_missing EXIT 3 EXPECT --stderr "nope[.]json: no such file"
          ARGS sweep atomics ${sweepSmall} --baseline @W@/nope.json)
 cli_test(sweep_baseline_other_experiment EXIT 3
          EXPECT --setup "$<TARGET_FILE:histlab-cli> sweep atomics --dist uniform --size 0.0625 --repeat 1 --max-repeat 1 --json @W@/base.json --quiet"

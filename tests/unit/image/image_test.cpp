@@ -3,6 +3,7 @@
 #include "unitsupport.h"
 
 #include "image/image.h"
+#include "report/bytesize.h"
 #include "runtime/errors.h"
 #include "runtime/timing.h"
 
@@ -75,6 +76,39 @@ TEST(Synthetic, ZeroSizeIsAUsageError) {
     } catch (const UsageError& e) {
         EXPECT_EQ(e.parameter(), "--size");
     }
+}
+
+// Beyond a quarter of the machine's memory a size is refused by the option that asked for it,
+// before anything is allocated, and the message says how much memory there is.
+TEST(Synthetic, SizesBeyondMemoryAreRefusedByName) {
+    const std::uint64_t limit = syntheticLimitBytes();
+    EXPECT_EQ(limit, hostMemoryBytes() / 4);
+    EXPECT_NO_THROW(checkSyntheticSize("--size", double(limit)));
+    for (double bytes : {double(limit) + 1, 1e99, std::numeric_limits<double>::infinity(),
+                         std::numeric_limits<double>::quiet_NaN()})
+        try {
+            checkSyntheticSize("--bytes", bytes);
+            ADD_FAILURE() << bytes << " bytes accepted";
+        } catch (const UsageError& e) {
+            EXPECT_EQ(e.parameter(), "--bytes");
+            EXPECT_NE(std::string(e.what()).find(roundedByteSize(hostMemoryBytes())),
+                      std::string::npos)
+                << e.what();
+        }
+    try {
+        makeSyntheticImage(SyntheticKind::Random, 1 << 20, 1 << 20);
+        ADD_FAILURE() << "a 1 TiB synthetic image accepted";
+    } catch (const UsageError& e) {
+        EXPECT_EQ(e.parameter(), "--width/--height");
+    }
+}
+
+TEST(Synthetic, RoundedByteSizes) {
+    EXPECT_EQ(roundedByteSize(0), "0 B");
+    EXPECT_EQ(roundedByteSize(1023), "1023 B");
+    EXPECT_EQ(roundedByteSize(1536), "1.5 KiB");
+    EXPECT_EQ(roundedByteSize(100000ull << 20), "97.7 GiB");
+    EXPECT_EQ(roundedByteSize(1ull << 40), "1.0 TiB");
 }
 
 TEST(Synthetic, KindNames) {
