@@ -115,8 +115,10 @@ OutputTarget outputTarget(const std::string& path) {
     }
 }
 
-void checkWritable(const std::string& path) {
-    const OutputTarget t = outputTarget(path);
+namespace {
+
+// checkWritable's checks of a target already resolved.
+void checkWritableTarget(const std::string& path, const OutputTarget& t) {
     if (t.kind == OutputTarget::Kind::Stream) {
         if (::access(t.path.c_str(), W_OK) != 0)
             throw InputError(path + ": cannot be written (" + std::strerror(errno) + ")");
@@ -131,6 +133,12 @@ void checkWritable(const std::string& path) {
         throw InputError(path + ": folder '" + dir.string() + "' does not exist");
     if (::access(dir.c_str(), W_OK) != 0)
         throw InputError(path + ": folder '" + dir.string() + "' is not writable");
+}
+
+} // namespace
+
+void checkWritable(const std::string& path) {
+    checkWritableTarget(path, outputTarget(path));
 }
 
 bool sameFile(const std::string& a, const std::string& b) {
@@ -163,7 +171,7 @@ void writeFileAtomically(const std::string& path, const std::string& content) {
     case OutputTarget::Kind::File:
         break;
     }
-    checkWritable(path);
+    checkWritableTarget(path, t);
     const std::string tmp = temporaryFor(t.path);
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);

@@ -259,11 +259,15 @@ std::size_t defaultExperimentBytes(const DeviceInfo& device) {
     return (device.type == DeviceType::Cpu ? std::size_t(64) : std::size_t(256)) << 20;
 }
 
+void checkExperimentBytes(double bytes) {
+    if (!(bytes < double(std::size_t(1) << 32)))
+        throw UsageError("--size", "at most 4095 MiB (32-bit counts and offsets)");
+}
+
 std::size_t experimentBytes(const DeviceInfo& device, std::size_t requested) {
     const std::size_t bytes = std::max<std::size_t>(
         16, (requested ? requested : defaultExperimentBytes(device)) / 16 * 16);
-    if (bytes >= (std::size_t(1) << 32))
-        throw UsageError("--size", "at most 4095 MiB (32-bit counts and offsets)");
+    checkExperimentBytes(double(bytes));
     return bytes;
 }
 

@@ -71,8 +71,12 @@ std::vector<int> defaultBinCounts();
 /// their caches; a CPU's OpenCL histograms at a few GB/s).
 std::size_t defaultExperimentBytes(const DeviceInfo& device);
 
+/// UsageError("--size") from 4 GiB up (32-bit counts and offsets); a double, so that an
+/// absurd size is refused before it is converted.
+void checkExperimentBytes(double bytes);
+
 /// The input size a device runs at: `requested` (0: defaultExperimentBytes), in whole 16-byte
-/// vectors, at least 16; UsageError("--size") from 4 GiB up (32-bit counts and offsets).
+/// vectors, at least 16; checkExperimentBytes.
 std::size_t experimentBytes(const DeviceInfo& device, std::size_t requested);
 
 struct ExperimentSpec {

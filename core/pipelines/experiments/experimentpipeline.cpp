@@ -172,8 +172,8 @@ ExperimentSpec experimentSpecOf(const ExperimentParams& params) {
         bins ? params.repeats : std::max(params.maxRepeats.value_or(20), params.repeats);
     if (params.sizeMiB && *params.sizeMiB * 1048576.0 < 16)
         throw UsageError("--size", "at least 16 bytes");
-    if (params.sizeMiB && *params.sizeMiB * 1048576.0 >= double(std::size_t(1) << 32))
-        throw UsageError("--size", "at most 4095 MiB (32-bit counts and offsets)");
+    if (params.sizeMiB)
+        checkExperimentBytes(*params.sizeMiB * 1048576.0);
     spec.bytes = params.sizeMiB ? std::size_t(std::llround(*params.sizeMiB * 1048576.0)) : 0;
     spec.image = params.image.get();
     return spec;

@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -70,7 +69,6 @@ ReverseSpec planReverse(const DeviceInfo& device, const ReverseParams& params) {
 }
 
 std::vector<std::uint8_t> readReverseInput(const std::string& path) {
-    namespace fs = std::filesystem;
     if (path.empty())
         throw InputError("--input: the file name is empty");
     if (const std::string why = whyNotARegularFile(path); !why.empty())
