@@ -87,6 +87,8 @@ std::string bowBuildOptions(const BowGeometry& g, std::size_t k, std::size_t dim
         const std::size_t sx = std::min<std::size_t>(g.across, 4);
         o.define("SX", (long long)sx);
         o.define("SY", (long long)std::min(g.workGroupSize / g.across, 32 / sx));
+        // The padded codebook's row length (K rounded up to a tile) as a constant.
+        o.define("KPAD", (long long)((k + g.tile - 1) / g.tile * g.tile));
     }
     if (normOrTiled(g.kernel)) {
         o.define("LOCAL_HIST", g.localHistogram);
