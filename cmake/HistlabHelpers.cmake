@@ -8,6 +8,11 @@ function(histlab_target_defaults target)
         target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer)
         target_link_options(${target} PRIVATE -fsanitize=address,undefined)
     endif()
+    if(HISTLAB_FUZZ) # libFuzzer's coverage in the libraries; the targets link its main
+        target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link,address,undefined
+                                                 -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+        target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+    endif()
 endfunction()
 
 # Embeds kernels/*.cl into a generated C++ source (as OpenCV's cl2cpp does), so the binaries

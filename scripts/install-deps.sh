@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages HistLab needs, only those that are missing.
-#   scripts/install-deps.sh          build + run (Qt 6, QCustomPlot, OpenCV, OpenCL, PoCL, CLI11,
+#   scripts/install-deps.sh          build + run (Qt 6, QCustomPlot, OpenCV, libjpeg, libpng,
+#                                    libtiff, libexif, giflib, stb, OpenCL, PoCL, CLI11,
 #                                    nlohmann-json)
-#   scripts/install-deps.sh --tests  the same + GoogleTest, Xvfb, valgrind, clang-format
+#   scripts/install-deps.sh --tests  the same + GoogleTest, Xvfb, valgrind, clang-format, clang
+#                                    (libFuzzer)
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev
-          libopencv-dev ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers
+          libopencv-dev libjpeg-dev libpng-dev libtiff-dev libexif-dev libgif-dev libstb-dev
+          ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers
           pocl-opencl-icd clinfo libcli11-dev nlohmann-json3-dev)
 if [[ "${1:-}" == "--tests" ]]; then
-    packages+=(libgtest-dev xvfb xauth valgrind clang-format)
+    packages+=(libgtest-dev xvfb xauth valgrind clang-format clang)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Set-up command 2: installs what is missing (Debian 12), checks the format, builds the
 # Qt-free/OpenCV-free core that GPU machines run, builds everything with warnings as errors,
-# and runs the whole test suite (core unit tests on PoCL, CLI end-to-end, leak check, GUI
-# offscreen). .ci/run calls this.
+# runs the whole test suite (core unit tests on PoCL, CLI end-to-end, leak check, GUI
+# offscreen), then fuzzes each reader for 60 s (clang, libFuzzer). .ci/run calls this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -25,3 +25,6 @@ cmake --build build-tests -j "$jobs"
 echo "== tests"
 export QT_QPA_PLATFORM=offscreen
 ctest --test-dir build-tests --output-on-failure -j "$jobs" --timeout 900
+
+echo "== fuzzing: each libFuzzer target for 60 s from its seeds (scripts/fuzz.sh)"
+scripts/fuzz.sh all 60

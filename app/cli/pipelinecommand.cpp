@@ -49,6 +49,7 @@ private:
     Given* m_device = nullptr;
     Given* m_csv = nullptr;
     Given* m_json = nullptr;
+    Given* m_page = nullptr; // where the pipeline reads image files
     std::map<std::string, Given*> m_outputs;
     bool m_quiet = false;
 };
@@ -104,6 +105,15 @@ void PipelineCommand::setup(CLI::App& sub) {
         Given* g = &m_given.emplace_back();
         addValue(sub, *g, out.name, "FILE", out.help);
         m_outputs[out.name] = g;
+    }
+    const bool readsImages =
+        std::any_of(m_p.options.begin(), m_p.options.end(),
+                    [](const PipelineOption& o) { return o.kind == PipelineOption::Kind::Image; });
+    if (readsImages) {
+        m_page = &m_given.emplace_back();
+        addValue(sub, *m_page, "--page", "N",
+                 "the page of a multi-page TIFF to read, from 1 (default 1; the report names "
+                 "the page and how many there are)");
     }
     sub.add_flag("--quiet", m_quiet,
                  m_p.describeItem ? "no report on stdout (files only; the lines of each result "
@@ -164,10 +174,11 @@ int PipelineCommand::run(JobRunner& runner) {
         for (const auto& [name, path] : outputs)
             checkOutput(name.c_str(), path);
         checkNoOverwrite(outputs);
+        const int page = m_page && last(*m_page) ? parsePage(*last(*m_page)) : 1;
         for (const Given& g : m_given)
             if (g.option && g.option->kind == PipelineOption::Kind::Image)
                 for (const std::string& path : g.values)
-                    g.option->setImage(params, loadImageFile(path));
+                    g.option->setImage(params, loadImageFile(path, page));
     } catch (const UsageError& e) {
         std::cerr << "histlab-cli: " << e.what() << '\n';
         return Usage;

@@ -21,16 +21,32 @@ namespace histlab::cli {
 /// The exit codes of --help.
 enum Exit { Ok = 0, Mismatch = 1, Usage = 2, Input = 3, DeviceFailure = 4 };
 
-/// An image file through the OpenCV loader; InputError in a build without it (-DHISTLAB_OPENCV=
-/// OFF), `instead` saying what to use then.
-inline HostImage loadImageFile(const std::string& path, const std::string& instead = {}) {
+/// An image file (its page `page`, from 1) through the core's loader; InputError in a build
+/// without it (-DHISTLAB_OPENCV=OFF), `instead` saying what to use then.
+inline HostImage loadImageFile(const std::string& path, int page = 1,
+                               const std::string& instead = {}) {
 #ifdef HISTLAB_HAVE_OPENCV
     (void)instead;
-    return loadImage(path);
+    return loadImage(path, page);
 #else
+    (void)page;
     throw InputError(path + ": this build has no image loader (built with -DHISTLAB_OPENCV=OFF)" +
                      instead);
 #endif
+}
+
+/// --page's value: a whole number from 1; UsageError("--page") otherwise.
+inline int parsePage(const std::string& text) {
+    std::size_t used = 0;
+    long long v = 0;
+    try {
+        v = std::stoll(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || text.empty() || v < 1 || v > 1 << 30)
+        throw UsageError("--page", "'" + text + "' is not a page number (a whole number from 1)");
+    return int(v);
 }
 
 /// Writes an image through a temporary file and a rename; false (with the reason on stderr)

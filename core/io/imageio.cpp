@@ -1,18 +1,25 @@
 #include "io/imageio.h"
 
+#include "image/image.h"
+#include "io/decoders.h"
+#include "report/bytesize.h"
 #include "report/files.h"
 #include "report/report.h"
 #include "runtime/errors.h"
+#include "runtime/log.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 
 namespace histlab {
@@ -21,17 +28,68 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool isJpeg(const std::vector<unsigned char>& b) {
-    return b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF;
+bool startsWith(const std::vector<unsigned char>& b, std::initializer_list<int> sig) {
+    if (b.size() < sig.size())
+        return false;
+    std::size_t i = 0;
+    for (int c : sig)
+        if (b[i++] != c)
+            return false;
+    return true;
 }
 
-// libjpeg decodes a truncated file by padding it and only prints a warning, so OpenCV returns
-// a full-size image: the end-of-image marker is what tells a complete file.
-bool jpegHasEnd(const std::vector<unsigned char>& b) {
-    std::size_t n = b.size();
-    while (n > 2 && (b[n - 1] == 0x00 || b[n - 1] == 0x0A || b[n - 1] == 0x0D))
-        --n; // some writers pad after the marker
-    return n >= 4 && b[n - 2] == 0xFF && b[n - 1] == 0xD9;
+/// Which decoder reads a file, judged by its first bytes (Other: OpenCV's); TGA, which has no
+/// signature, by its name.
+enum class Format { Jpeg, Png, Tiff, Pnm, Gif, Ico, Tga, Other };
+Format formatOf(const std::vector<unsigned char>& b, const std::string& path) {
+    if (startsWith(b, {0xFF, 0xD8, 0xFF}))
+        return Format::Jpeg;
+    if (startsWith(b, {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'}))
+        return Format::Png;
+    if (startsWith(b, {'I', 'I', 42, 0}) || startsWith(b, {'M', 'M', 0, 42}) ||
+        startsWith(b, {'I', 'I', 43, 0}) || startsWith(b, {'M', 'M', 0, 43})) // BigTIFF too
+        return Format::Tiff;
+    if (b.size() >= 3 && b[0] == 'P' && b[1] >= '1' && b[1] <= '6' && std::isspace(b[2]))
+        return Format::Pnm;
+    if (startsWith(b, {'G', 'I', 'F', '8', '7', 'a'}) ||
+        startsWith(b, {'G', 'I', 'F', '8', '9', 'a'}))
+        return Format::Gif;
+    // An icon or a cursor: reserved 0, type 1 or 2, at least one image.
+    if (b.size() >= 6 && b[0] == 0 && b[1] == 0 && (b[2] == 1 || b[2] == 2) && b[3] == 0 &&
+        (b[4] | b[5]) != 0)
+        return Format::Ico;
+    std::string ext = fs::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    if (ext == ".tga" || ext == ".icb" || ext == ".vda" || ext == ".vst")
+        return Format::Tga;
+    return Format::Other;
+}
+
+/// OpenCV's decoders (WebP, BMP, PFM, Radiance HDR, OpenEXR, JPEG 2000, PAM, Sun raster...):
+/// its own limit on pixels applies (OPENCV_IO_MAX_IMAGE_PIXELS, 2^30 by default).
+io::Decoded decodeWithOpenCv(const std::vector<unsigned char>& bytes, const std::string& path) {
+    cv::Mat mat;
+    try {
+        mat = cv::imdecode(bytes, cv::IMREAD_UNCHANGED);
+    } catch (const cv::Exception& e) {
+        throw InputError(path + ": cannot be decoded (" + e.err + ")");
+    }
+    if (mat.empty())
+        throw InputError(path + ": not an image HistLab can read (unsupported format or "
+                                "damaged file)");
+    io::Decoded d;
+    switch (mat.channels()) {
+    case 3:
+        cv::cvtColor(mat, d.mat, cv::COLOR_BGR2RGB);
+        break;
+    case 4:
+        cv::cvtColor(mat, d.mat, cv::COLOR_BGRA2RGBA);
+        break;
+    default:
+        d.mat = mat;
+    }
+    return d;
 }
 
 /// The OpenCV type of an image's pixels.
@@ -41,6 +99,91 @@ int cvTypeOf(const HostImage& image) {
 }
 
 } // namespace
+
+namespace {
+
+/// A whole number above 0 from the environment variable `name`, else `fallback` (a warning for
+/// a value that is not one).
+std::uint64_t limitFromEnvironment(const char* name, std::uint64_t fallback) {
+    const char* e = std::getenv(name);
+    if (!e || !*e)
+        return fallback;
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(e, &end, 10);
+    if (end && *end == '\0' && n > 0 && e[0] != '-')
+        return n;
+    logWarning("image", std::string(name) + "='" + e +
+                            "' is not a whole number above 0: the limit stays " +
+                            std::to_string(fallback));
+    return fallback;
+}
+
+} // namespace
+
+std::uint64_t maxImagePixels() {
+    static const std::uint64_t limit =
+        limitFromEnvironment("HISTLAB_MAX_IMAGE_PIXELS", std::uint64_t(1) << 30);
+    return limit;
+}
+
+std::uint64_t maxImageBytes() {
+    static const std::uint64_t limit =
+        limitFromEnvironment("HISTLAB_MAX_IMAGE_BYTES", syntheticLimitBytes());
+    return limit;
+}
+
+namespace io {
+
+void checkDeclaredSize(const std::string& path, std::uint64_t width, std::uint64_t height,
+                       int channels, int bytesPerChannel) {
+    const std::string size = std::to_string(width) + " x " + std::to_string(height) + " pixels";
+    // In double, so that an absurd header cannot wrap the product.
+    const double pixels = double(width) * double(height);
+    if (pixels > double(maxImagePixels()))
+        throw InputError(path + ": declares " + size + ", more than the " +
+                         std::to_string(maxImagePixels()) +
+                         " an image may have (HISTLAB_MAX_IMAGE_PIXELS raises the limit)");
+    const double bytes = pixels * channels * bytesPerChannel;
+    if (bytes > double(maxImageBytes()))
+        throw InputError(
+            path + ": declares " + size + " (" + roundedByteSize(std::uint64_t(bytes)) +
+            " decoded), more than the " + roundedByteSize(maxImageBytes()) +
+            " an image may take (by default a quarter of this machine's " +
+            roundedByteSize(hostMemoryBytes()) + "; HISTLAB_MAX_IMAGE_BYTES changes it)");
+}
+
+void applyOrientation(cv::Mat& mat, int orientation) {
+    switch (orientation) {
+    case 2: // mirrored
+        cv::flip(mat, mat, 1);
+        break;
+    case 3: // upside down
+        cv::flip(mat, mat, -1);
+        break;
+    case 4: // mirrored upside down
+        cv::flip(mat, mat, 0);
+        break;
+    case 5: // mirrored and turned: the transpose
+        cv::transpose(mat, mat);
+        break;
+    case 6: // stored turned left: turn right (90 degrees clockwise)
+        cv::transpose(mat, mat);
+        cv::flip(mat, mat, 1);
+        break;
+    case 7:
+        cv::transpose(mat, mat);
+        cv::flip(mat, mat, -1);
+        break;
+    case 8: // stored turned right: turn left
+        cv::transpose(mat, mat);
+        cv::flip(mat, mat, 0);
+        break;
+    default:
+        break;
+    }
+}
+
+} // namespace io
 
 std::string whyNotAnImage(const std::string& path) {
     // A FIFO, socket or device would block the read (or never end): refused by its type,
@@ -52,70 +195,107 @@ std::string whyNotAnImage(const std::string& path) {
         return "cannot be opened (permission?)";
     if (in.peek() == std::ifstream::traits_type::eof())
         return "file is empty";
+    std::vector<unsigned char> head(16);
+    in.read(reinterpret_cast<char*>(head.data()), std::streamsize(head.size()));
+    head.resize(std::size_t(in.gcount()));
     in.close();
-    bool known = false;
+    bool known = formatOf(head, path) != Format::Other;
     try {
-        known = cv::haveImageReader(path); // reads the signature, decodes nothing
+        known = known || cv::haveImageReader(path); // reads the signature, decodes nothing
     } catch (const cv::Exception&) {
-        known = false;
     }
     if (!known)
-        return "not an image OpenCV can read (no known image signature)";
+        return "not an image HistLab can read (no known image signature)";
     return {};
 }
 
-HostImage loadImage(const std::string& path) {
+HostImage loadImage(const std::string& path, int page) {
     if (const std::string why = whyNotARegularFile(path, "an image file"); !why.empty())
         throw InputError(path + ": " + why);
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InputError(path + ": cannot be opened (permission?)");
-    std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
-                                     std::istreambuf_iterator<char>());
+    // The file is read whole before decoding: one larger than half the machine's memory would
+    // leave too little for its pixels.
+    std::error_code ec;
+    const std::uint64_t fileBytes = fs::file_size(path, ec);
+    if (!ec && fileBytes > hostMemoryBytes() / 2)
+        throw InputError(path + ": a file of " + roundedByteSize(fileBytes) +
+                         ", more than half of this machine's memory (" +
+                         roundedByteSize(hostMemoryBytes()) + ")");
+    std::vector<unsigned char> bytes(ec ? 0 : std::size_t(fileBytes));
+    in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size()));
+    bytes.resize(std::size_t(in.gcount()));
+    if (in && in.peek() != std::ifstream::traits_type::eof()) // it grew while being read
+        bytes.insert(bytes.end(), std::istreambuf_iterator<char>(in),
+                     std::istreambuf_iterator<char>());
+    return decodeImage(std::move(bytes), path, page);
+}
+
+HostImage decodeImage(std::vector<unsigned char> bytes, const std::string& path, int page) {
     if (bytes.empty())
         throw InputError(path + ": file is empty");
-    if (isJpeg(bytes) && !jpegHasEnd(bytes))
-        throw InputError(path + ": truncated JPEG (the end-of-image marker is missing)");
-    cv::Mat mat;
-    try {
-        mat = cv::imdecode(bytes, cv::IMREAD_UNCHANGED);
-    } catch (const cv::Exception& e) {
-        throw InputError(path + ": cannot be decoded (" + e.err + ")");
+    const Format format = formatOf(bytes, path);
+    if (page < 1 || (page > 1 && format != Format::Tiff))
+        throw UsageError("--page", path + " has 1 page, not a page " + std::to_string(page));
+    io::Decoded d;
+    switch (format) {
+    case Format::Jpeg:
+        d = io::decodeJpeg(bytes, path);
+        break;
+    case Format::Png:
+        d = io::decodePng(bytes, path);
+        break;
+    case Format::Tiff:
+        d = io::decodeTiff(bytes, path, page - 1);
+        break;
+    case Format::Pnm:
+        d = io::decodePnm(bytes, path);
+        break;
+    case Format::Gif:
+        d = io::decodeGif(bytes, path);
+        break;
+    case Format::Ico:
+        d = io::decodeIco(bytes, path);
+        break;
+    case Format::Tga:
+        d = io::decodeTga(bytes, path);
+        break;
+    case Format::Other:
+        d = decodeWithOpenCv(bytes, path);
+        break;
     }
-    if (mat.empty())
-        throw InputError(path + ": not an image OpenCV can read (unsupported format or damaged "
-                                "file)");
+    bytes = {}; // the file's bytes are not needed beside the image
+    cv::Mat& mat = d.mat;
     if (mat.depth() == CV_16F) // half floats (OpenEXR) widen exactly
         mat.convertTo(mat, CV_32F);
     const int depth = mat.depth();
     if (depth != CV_8U && depth != CV_16U && depth != CV_32F)
         throw InputError(path + ": channels of type " + cv::typeToString(mat.type()) +
                          " are not supported (8- or 16-bit unsigned, or 32-bit float)");
-    cv::Mat rgb;
-    switch (mat.channels()) {
-    case 1:
-        rgb = mat;
-        break;
-    case 3:
-        cv::cvtColor(mat, rgb, cv::COLOR_BGR2RGB);
-        break;
-    case 4:
-        cv::cvtColor(mat, rgb, cv::COLOR_BGRA2RGBA);
-        break;
-    default:
+    if (mat.channels() != 1 && mat.channels() != 3 && mat.channels() != 4)
         throw InputError(path + ": " + std::to_string(mat.channels()) +
                          " channels are not supported (1, 3 or 4)");
-    }
+    if (!d.note.empty())
+        logInfo("image", path + ": " + d.note);
     HostImage img;
-    img.width = rgb.cols;
-    img.height = rgb.rows;
-    img.channels = rgb.channels();
+    img.width = mat.cols;
+    img.height = mat.rows;
+    img.channels = mat.channels();
     img.depth = depth == CV_32F ? 32 : depth == CV_16U ? 16 : 8;
-    img.source = path;
+    img.source = d.pages > 1
+                     ? path + ", page " + std::to_string(page) + " of " + std::to_string(d.pages)
+                 : d.frames > 1 ? path + ", frame 1 of " + std::to_string(d.frames)
+                                : path;
     const std::size_t rowBytes = std::size_t(img.width) * img.channels * (img.depth / 8);
+    if (mat.data == d.storage.data() && mat.isContinuous() &&
+        d.storage.size() == rowBytes * std::size_t(img.height)) {
+        img.data = std::move(d.storage); // decoded in place: no second copy
+        return img;
+    }
     img.data.resize(rowBytes * img.height);
     for (int y = 0; y < img.height; ++y)
-        std::memcpy(img.data.data() + rowBytes * y, rgb.ptr(y), rowBytes);
+        std::memcpy(img.data.data() + rowBytes * y, mat.ptr(y), rowBytes);
     return img;
 }
 

@@ -8,16 +8,35 @@
 
 namespace histlab {
 
-/// Loads PNG, JPEG, TIFF, BMP, PGM/PPM, WebP, PFM, Radiance HDR... as 8- or 16-bit unsigned
-/// or 32-bit float gray, RGB or RGBA (half floats widened to 32-bit).
-/// Throws InputError naming the file and the reason: missing, a folder, empty, truncated
-/// (a JPEG without its end-of-image marker), not an image, or an unsupported depth/layout.
-HostImage loadImage(const std::string& path);
+/// Loads an image file as 8- or 16-bit unsigned or 32-bit float gray, RGB or RGBA, judged by
+/// its first bytes, not its name. JPEG (libjpeg-turbo), PNG (libpng), TIFF (libtiff) and
+/// PBM/PGM/PPM are read by HistLab's own use of those libraries; WebP, BMP, PFM, Radiance HDR,
+/// OpenEXR (half floats widened), PAM and the rest by OpenCV. Pixels come as a viewer shows
+/// them: a JPEG's EXIF orientation and a TIFF's Orientation tag are applied. `page` (from 1)
+/// picks a page of a multi-page TIFF; the source then reads "PATH, page P of N".
+/// Throws InputError naming the file and the reason: missing, not a regular file, empty, not
+/// an image, damaged or truncated (judged by what the decoder reports), a declared size beyond
+/// checkDeclaredSize's limits (before anything is allocated), an unsupported depth or layout;
+/// UsageError("--page") for a page the file does not have.
+HostImage loadImage(const std::string& path, int page = 1);
+
+/// loadImage() of a file's bytes already read: `path` names it in messages (and tells a TGA by
+/// its extension). What the fuzz target of the loader calls.
+HostImage decodeImage(std::vector<unsigned char> bytes, const std::string& path, int page = 1);
+
+/// The most pixels an image file may declare: HISTLAB_MAX_IMAGE_PIXELS where set (a whole
+/// number), else 2^30 = 1,073,741,824 (OpenCV's own default limit).
+std::uint64_t maxImagePixels();
+
+/// The most bytes an image may take decoded: HISTLAB_MAX_IMAGE_BYTES where set (a whole
+/// number), else a quarter of the machine's memory, as synthetic data (syntheticLimitBytes()),
+/// leaving room for a device's copy, results and references.
+std::uint64_t maxImageBytes();
 
 /// Why `path` cannot be an image this loader reads, judged from the file system and the file's
 /// first bytes only (no decoding, so it is quick enough for a drop or a file list): "" when it
 /// looks like one, else the reason in the words loadImage() uses ("no such file", "is a
-/// folder, not an image file", "file is empty", "not an image OpenCV can read ..."). A file that
+/// folder, not an image file", "file is empty", "not an image HistLab can read ..."). A file that
 /// passes can still fail to decode (damaged or truncated); loadImage() says so then.
 std::string whyNotAnImage(const std::string& path);
 

@@ -64,6 +64,14 @@ Json parseJsonText(const std::string& text, const std::string& source) {
         if (std::regex_search(what, m, place))
             what = m[3].str() + " at line " + m[1].str() + ", column " + m[2].str();
         throw InputError(source + ": JSON: " + what);
+    } catch (const Json::exception& e) {
+        // What the parser throws besides syntax errors: a number beyond a double's range
+        // ("[json.exception.out_of_range.406] number overflow parsing '21E7483648'").
+        std::string what = e.what();
+        if (const std::size_t end = what.find("] ");
+            what.rfind("[json.exception.", 0) == 0 && end != std::string::npos)
+            what = what.substr(end + 2);
+        throw InputError(source + ": JSON: " + what);
     }
 }
 

@@ -1,11 +1,13 @@
 #include "runtime/kernelsource.h"
 
 #include "runtime/errors.h"
+#include "runtime/log.h"
 
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <string_view>
 
@@ -17,6 +19,7 @@ const std::map<std::string, std::string_view>& embeddedKernels(); // generated
 namespace {
 std::mutex g_mutex;
 std::string g_dir;
+std::set<std::string> g_warned; // kernels the folder lacks, said once each
 } // namespace
 
 void setKernelDir(const std::string& dir) {
@@ -24,6 +27,7 @@ void setKernelDir(const std::string& dir) {
         throw UsageError("--kernel-dir", "'" + dir + "' is not a folder");
     std::lock_guard lock(g_mutex);
     g_dir = dir;
+    g_warned.clear();
 }
 
 std::string kernelDir() {
@@ -43,6 +47,12 @@ KernelSource loadKernelSource(const std::string& name) {
                 throw InputError(path.string() + ": cannot read kernel file");
             return {name, text.str(), path.string()};
         }
+        // A folder of edited kernels may hold only the one being edited: the others come from
+        // the build, and the user is told so once, not left to believe the folder was used.
+        std::lock_guard lock(g_mutex);
+        if (g_warned.insert(name).second)
+            logWarning("kernels", "--kernel-dir " + dir + " has no " + name +
+                                      ".cl: the copy embedded at build time is used");
     }
     const auto& kernels = detail::embeddedKernels();
     const auto it = kernels.find(name);

@@ -85,10 +85,58 @@ int main(int argc, char** argv) {
     write(dir / "rgb.jpg", pattern<std::uint8_t>(48, 32, 3, CV_8U, 255),
           {cv::IMWRITE_JPEG_QUALITY, 85});
 
-    // The first half of rgb.jpg: libjpeg still decodes it (padding the missing rows), so only
-    // our loader's end-of-image check can refuse it.
+    // The first half of rgb.jpg: libjpeg still decodes it (padding the missing rows and
+    // warning that the file ends early); the loader refuses it on that warning.
     const auto jpeg = readAll(dir / "rgb.jpg");
     writeBytes(dir / "truncated.jpg", jpeg.data(), jpeg.size() / 2);
+
+    // rgb.jpg with an EXIF segment saying "turn right to view" (Orientation 6): a viewer shows
+    // it 32 x 48. The segment is APP1 "Exif" holding a little-endian TIFF header and one IFD
+    // with the one tag 0x0112 (SHORT, 1 value: 6).
+    {
+        const unsigned char exif[] = {0xFF, 0xE1, 0, 34, 'E', 'x', 'i', 'f', 0,    0,    'I', 'I',
+                                      42,   0,    8, 0,  0,   0,   1,   0,   0x12, 0x01, 3,   0,
+                                      1,    0,    0, 0,  6,   0,   0,   0,   0,    0,    0,   0};
+        std::vector<char> rotated(jpeg.begin(), jpeg.begin() + 2);
+        rotated.insert(rotated.end(), exif, exif + sizeof exif);
+        rotated.insert(rotated.end(), jpeg.begin() + 2, jpeg.end());
+        writeBytes(dir / "exif6.jpg", rotated.data(), rotated.size());
+    }
+
+    // Three 8 x 6 gray pages, each a different shade band: page p holds the values 60 p ...
+    // 60 p + 47 once each.
+    {
+        std::vector<cv::Mat> pages;
+        for (int p = 0; p < 3; ++p) {
+            cv::Mat m(6, 8, CV_8U);
+            for (int i = 0; i < 48; ++i)
+                m.data[i] = static_cast<unsigned char>(60 * p + i);
+            pages.push_back(m);
+        }
+        if (!cv::imwritemulti((dir / "pages3.tiff").string(), pages)) {
+            std::cerr << "make_fixtures: cannot write pages3.tiff\n";
+            return 1;
+        }
+    }
+
+    // A TIFF whose header lies: 30,000 x 30,000 gray pixels in one uncompressed strip that
+    // holds 16 bytes (the file is 126 bytes). Tags: width, length, bits, compression,
+    // photometric, strip offset (126 - 16 = 110), rows per strip, strip byte count.
+    {
+        std::vector<char> t = {'I', 'I', 42, 0, 8, 0, 0, 0, 8, 0};
+        const unsigned tags[8][3] = {{256, 4, 30000}, {257, 4, 30000}, {258, 3, 8},
+                                     {259, 3, 1},     {262, 3, 1},     {273, 4, 110},
+                                     {278, 4, 30000}, {279, 4, 16}};
+        for (const auto& [tag, type, value] : tags) {
+            const unsigned fields[] = {tag & 0xFF, tag >> 8, type, 0, 1, 0, 0, 0};
+            t.insert(t.end(), fields, fields + 8);
+            for (int b = 0; b < 4; ++b)
+                t.push_back(static_cast<char>((value >> (8 * b)) & 0xFF));
+        }
+        t.insert(t.end(), 4, 0);     // no next IFD
+        t.insert(t.end(), 16, 0x7F); // the one row fragment there is
+        writeBytes(dir / "lying.tiff", t.data(), t.size());
+    }
 
     // 32-bit float pixels: OpenCV reads a .pfm as CV_32F.
     write(dir / "float32.pfm", pattern<float>(9, 7, 3, CV_32F, 255) / 255.0);

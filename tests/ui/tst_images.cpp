@@ -138,7 +138,7 @@ void TestImages::dropOpensImagesAndExplainsRefusals() {
     QCOMPARE(errors.count(), 1);
     const QString message = errors.first().first().toString();
     for (const QString& refusal :
-         {path("notes.png") + QStringLiteral(": not an image OpenCV can read"),
+         {path("notes.png") + QStringLiteral(": not an image HistLab can read"),
           path("folder") + QStringLiteral(": is a folder, not an image file"),
           path("missing.png") + QStringLiteral(": no such file"),
           QStringLiteral("https://example.com/photo.png: not a local file")})

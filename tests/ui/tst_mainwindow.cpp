@@ -13,6 +13,7 @@
 #include <pipelines/histogram256/histogramstats.h>
 
 #include <QAction>
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QSignalSpy>
@@ -20,6 +21,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cmath>
@@ -157,6 +159,24 @@ void TestMainWindow::initTestCase() {
     QVERIFY(text.open(QIODevice::WriteOnly | QIODevice::Text));
     text.write("This is a text file with an image's name.\n");
     text.close();
+    // Damaged and hostile files of every kind the loader refuses.
+    const auto write = [this](const QString& name, const QByteArray& bytes) {
+        QFile f(path(name));
+        return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+    };
+    const auto read = [](const QString& file) {
+        QFile f(file);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    };
+    const QByteArray jpeg = read(fixture(QStringLiteral("rgb.jpg")));
+    QVERIFY(write(QStringLiteral("patched.jpg"), jpeg.left(jpeg.size() / 2) + "\xFF\xD9"));
+    QVERIFY(write(QStringLiteral("cut.png"), read(path("gray.png")).left(60)));
+    QVERIFY(write(QStringLiteral("lying.tiff"), read(fixture(QStringLiteral("lying.tiff")))));
+    QVERIFY(write(QStringLiteral("double.tiff"), read(fixture(QStringLiteral("float64.tiff")))));
+    QVERIFY(write(QStringLiteral("above.pgm"), QByteArray("P5 2 1 15\n\x01\x50", 12)));
+    QVERIFY(write(QStringLiteral("cut.gif"), QByteArray("GIF89a\x10\x00\x10\x00\x80\x00", 12)));
+    QVERIFY(QDir().mkpath(path("folder.png")));
+    QVERIFY(::mkfifo(QFile::encodeName(path("fifo.png")).constData(), 0600) == 0);
 }
 
 bool TestMainWindow::openAndWait(MainWindow& window, const QString& source) {
@@ -363,6 +383,14 @@ void TestMainWindow::badFileKeepsPreviousImage_data() {
     QTest::newRow("empty file") << path("empty.png") << "empty";
     QTest::newRow("text file") << path("notes.png") << "image";
     QTest::newRow("missing file") << path("absent.png") << "no such file";
+    QTest::newRow("a folder") << path("folder.png") << "folder";
+    QTest::newRow("a FIFO") << path("fifo.png") << "FIFO";
+    QTest::newRow("damaged JPEG") << path("patched.jpg") << "damaged or truncated JPEG";
+    QTest::newRow("cut PNG") << path("cut.png") << "damaged or truncated PNG";
+    QTest::newRow("lying TIFF header") << path("lying.tiff") << "damaged or truncated TIFF";
+    QTest::newRow("64-bit float TIFF") << path("double.tiff") << "64-bit float";
+    QTest::newRow("PGM sample above maxval") << path("above.pgm") << "above the maxval";
+    QTest::newRow("cut GIF") << path("cut.gif") << "GIF";
 }
 
 void TestMainWindow::badFileKeepsPreviousImage() {

@@ -3,6 +3,7 @@
 #include "bridge/jobbridge.h"
 
 #include <io/imageio.h>
+#include <report/files.h>
 #include <runtime/errors.h>
 
 #include <QAction>
@@ -28,10 +29,20 @@ constexpr int kThumbnailRole = Qt::UserRole + 1; // bool: decoded (or failed to)
 constexpr int kFailedRole = Qt::UserRole + 2;    // bool: the window could not open it
 
 /// Decodes a small copy of the image: Qt's readers first (a JPEG decodes straight at a reduced
-/// scale), then the core's OpenCV loader for what Qt cannot read. Runs on the pool's thread.
+/// scale), then the core's loader for what Qt cannot read. Runs on the pool's thread.
 QImage decodeThumbnail(const QString& path, QString* detail) {
+    // A FIFO, socket or device would block the reader (and the pool's thread with it): refused
+    // by its type first, in the loader's words.
+    if (!path.startsWith(QLatin1String(":/"))) {
+        const std::string why =
+            whyNotARegularFile(QFile::encodeName(path).toStdString(), "an image file");
+        if (!why.empty()) {
+            *detail = QString::fromStdString(why);
+            return {};
+        }
+    }
     QImageReader reader(path);
-    reader.setAutoTransform(false); // as OpenCV decodes it, and as the window shows it
+    reader.setAutoTransform(true); // EXIF orientation, as the core's loader applies it
     const QSize full = reader.size();
     if (full.isValid()) {
         *detail = QObject::tr("%1 × %2 px").arg(full.width()).arg(full.height());

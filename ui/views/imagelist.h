@@ -64,7 +64,7 @@ private:
 };
 
 /// What a drop held: the image files to open, and one "name: reason" line per thing refused
-/// (not a local file, a folder, missing, empty, not an image OpenCV can read, plain text...).
+/// (not a local file, a folder, missing, empty, not an image HistLab can read, plain text...).
 struct DropScreening {
     QStringList images;
     QStringList refused;

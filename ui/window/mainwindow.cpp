@@ -462,8 +462,8 @@ void MainWindow::showMessageBox(const QString& message, const QString& details) 
 void MainWindow::chooseImage() {
     const QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Open Images"), m_lastDir,
-        tr("Images (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.pgm *.ppm *.pnm *.pbm *.webp *.jp2 "
-           "*.exr *.hdr *.pic *.sr *.ras);;All files (*)"));
+        tr("Images (*.png *.jpg *.jpeg *.tif *.tiff *.gif *.bmp *.pgm *.ppm *.pnm *.pbm *.webp "
+           "*.tga *.ico *.cur *.pfm *.jp2 *.exr *.hdr *.pic *.sr *.ras);;All files (*)"));
     if (paths.isEmpty())
         return;
     rememberFolder(paths.first());

@@ -102,7 +102,11 @@ Descriptors readDescriptorFile(const std::string& path) {
         requireBowOpenCv(path);
         return bowOpenCv().readDescriptors(path);
     }
-    const auto rows = parseCsv(readTextFile(path), path);
+    return parseDescriptorCsv(readTextFile(path), path);
+}
+
+Descriptors parseDescriptorCsv(const std::string& text, const std::string& path) {
+    const auto rows = parseCsv(text, path);
     Descriptors d;
     for (std::size_t r = 0; r < rows.size(); ++r) {
         std::vector<float> values;

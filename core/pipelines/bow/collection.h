@@ -70,6 +70,10 @@ void requireBowOpenCv(const std::string& what);
 /// not a number, no rows, or more than kBowMaxDim values a row.
 Descriptors readDescriptorFile(const std::string& path);
 
+/// A CSV descriptor file's text (a descriptor a line, an optional header line of names);
+/// InputError naming `path` and the line for what is wrong.
+Descriptors parseDescriptorCsv(const std::string& text, const std::string& path);
+
 /// --shard I/N: the I-th of N shares (0 <= I < N) of a sorted listing: entries I, I + N, ...
 struct Shard {
     std::size_t index = 0, count = 1;

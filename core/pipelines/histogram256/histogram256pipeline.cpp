@@ -35,7 +35,7 @@ HistogramPlan planHistogram(const DeviceInfo& device, const HistogramParams& par
         const std::size_t n = params.bytes ? std::size_t(*params.bytes)
                                            : std::size_t(std::llround(*params.sizeMiB * 1048576.0));
         if (n == 0)
-            throw InputError(std::string(option) + ": the synthetic data would be empty (size 0)");
+            throw UsageError(option, "the synthetic data would be empty (size 0)");
         plan.input =
             std::make_shared<const HostImage>(makeSynthetic(*params.input.synthetic, n, 1, option));
     } else {

@@ -228,6 +228,8 @@ void checkReverseSpec(const DeviceInfo& info, const ReverseSpec& spec) {
         throw UsageError("--wg", std::to_string(spec.workGroupSize) + " is more than " + info.name +
                                      " allows (1.." + std::to_string(info.maxWorkGroupSize) + ")");
     const std::uint64_t n = spec.input ? spec.input->size() : spec.bytes;
+    if (n == 0 && !spec.input) // a size of 0 asked for: the option's error, as every command's
+        throw UsageError("--size", "0 bytes: nothing to reverse");
     if (n == 0)
         throw InputError((spec.source.empty() ? std::string("reverse") : spec.source) +
                          ": the input is empty (nothing to reverse)");

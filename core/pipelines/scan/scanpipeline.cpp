@@ -208,9 +208,13 @@ Pipeline scanPipeline() {
                                s.workGroupSizes.push_back(
                                    std::size_t(parseWholeNumber("--wg", v, 1, 1 << 20)));
                        }),
-        valueOption<P>(
-            "--size", "MIB", "values to scan, in MiB of uint32 (default 64, 16 on a CPU device)",
-            [](P& s, const std::string& v) { s.sizeMiB = parseNonNegative("--size", v); }),
+        valueOption<P>("--size", "MIB",
+                       "values to scan, in MiB of uint32 (default 64, 16 on a CPU device)",
+                       [](P& s, const std::string& v) {
+                           s.sizeMiB = parseNonNegative("--size", v);
+                           if (*s.sizeMiB == 0)
+                               throw UsageError("--size", "0 MiB: nothing to scan");
+                       }),
         valueOption<P>("--count", "N", "values to scan (0: an empty scan, nothing launched)",
                        [](P& s, const std::string& v) {
                            s.count = std::size_t(parseWholeNumber("--count", v, 0, 1ll << 40));

@@ -69,7 +69,7 @@ cli_test(bow_codebook_from_a_folder EXIT 0
                 --stdout "^bow build-codebook: K 8 from [0-9]+ descriptors of 3 of 5 images in .*/f [(]kaze[)]$"
                 --stdout "^final assignment: verified, inertia [0-9.]+$"
                 --stdout "^cv::kmeans [(]k-means[+][+], [0-9]+ iterations, CPU[)]: [0-9.]+ s, inertia [0-9.]+$"
-                --stderr "^\\[2\\] b.jpg: truncated JPEG"
+                --stderr "^\\[2\\] b.jpg: damaged or truncated JPEG"
                 --exists @W@/v.yml
                 --check "grep -q '^vocabulary: !!opencv-matrix' @W@/v.yml && grep -q '^   rows: 8$' @W@/v.yml"
                 --check "${check} json @W@/k.json --key k=8 --key images=5 --key failed_images=2 --nonempty iterations"
@@ -78,10 +78,10 @@ cli_test(bow_histograms_with_broken_images EXIT 0
          EXPECT --setup "${bowFolder}" --setup "${bowVocab}"
                 --stdout "^gpu1 .* verified$" --stdout "^tiled-norm .* verified$"
                 --stdout "^2 could not be described:$"
-                --stdout "^  d.png: not an image OpenCV can read"
+                --stdout "^  d.png: not an image HistLab can read"
                 --stdout "^  a.png:  e.png 1.000"
                 --stdout "^where the time went"
-                --check "grep -q '^b.jpg,0,truncated JPEG (the end-of-image marker is missing),l1,,' @W@/h.csv"
+                --check "grep -q '^b.jpg,0,damaged or truncated JPEG (libjpeg: Premature end of JPEG file),l1,,' @W@/h.csv"
                 --check "${check} table @W@/h.csv --rows 5 --columns file,descriptors,status,weighting,w0,w7"
                 --check "grep -c , @W@/s.csv | grep -qx 6"
          ARGS bow histograms @W@/f --codebook @W@/v.yml --kernel gpu1,tiled-norm --normalize l1

@@ -23,10 +23,10 @@ cli_test(no_opencl_platform EXIT 4 EXPECT --env OCL_ICD_VENDORS=@W@
          --stderr "no OpenCL platform" ARGS devices)
 
 # --- leak check ------------------------------------------------------------------------------
-# An ASan build (HISTLAB_SANITIZE) checks leaks in every case and cannot run under
-# valgrind; otherwise one memcheck run of a whole histogram job (see leakcheck.sh).
-if(HISTLAB_SANITIZE)
-    message(STATUS "cli.leakcheck: skipped (HISTLAB_SANITIZE: LeakSanitizer checks every case)")
+# An ASan build (HISTLAB_SANITIZE, or HISTLAB_FUZZ's) checks leaks in every case and cannot
+# run under valgrind; otherwise one memcheck run of a whole histogram job (see leakcheck.sh).
+if(HISTLAB_SANITIZE OR HISTLAB_FUZZ)
+    message(STATUS "cli.leakcheck: skipped (AddressSanitizer: LeakSanitizer checks every case)")
 else()
     find_program(VALGRIND valgrind REQUIRED)
     add_test(NAME cli.leakcheck

@@ -101,3 +101,88 @@ cli_test(sweep_size_below_16_bytes EXIT 2 EXPECT --stderr "^histlab-cli: --size:
 # --- a device selector left empty is a mistake, not the default -----------------------------
 cli_test(device_selector_empty EXIT 2 EXPECT --stderr "^histlab-cli: --device: the selector is empty"
          ARGS histogram ${syn} --device @EMPTY@)
+
+# --- images as a viewer shows them, damage as the decoder reports it ------------------------
+# A truncated JPEG with its end marker put back: libjpeg's warning refuses it, not the last bytes.
+cli_test(jpeg_end_marker_put_back EXIT 3
+         EXPECT --setup "head -c 700 ${data}/rgb.jpg > @W@/p.jpg && printf '\\377\\331' >> @W@/p.jpg"
+                --stderr "^histlab-cli: .*/p[.]jpg: damaged or truncated JPEG [(]libjpeg: .*[)]$"
+                --absent @W@/out.csv
+         ARGS histogram @W@/p.jpg --csv @W@/out.csv)
+# A complete JPEG followed by a trailer (a camera's, a motion photo's) is the photo.
+cli_test(jpeg_with_trailer EXIT 0
+         EXPECT --setup "cat ${data}/rgb.jpg > @W@/t.jpg && head -c 4000 /dev/urandom >> @W@/t.jpg && $<TARGET_FILE:histlab-cli> histogram ${data}/rgb.jpg --quiet --csv @W@/plain.csv"
+                --check "cmp -s @W@/plain.csv @W@/t.csv"
+         ARGS histogram @W@/t.jpg --quiet --csv @W@/t.csv)
+# EXIF orientation 6: the 48 x 32 stored photo is shown (and counted, cropped, blurred) 32 x 48,
+# so a region valid only in the portrait picture is taken.
+cli_test(jpeg_exif_orientation EXIT 0
+         EXPECT --stdout "^input: .*exif6[.]jpg [[]region 0,40 32x8[]], 32 x 8, 3 channels"
+         ARGS histogram ${data}/exif6.jpg --region 0,40,32,8)
+cli_test(jpeg_exif_orientation_blur EXIT 0
+         EXPECT --check "$<TARGET_FILE:histlab-cli> histogram @W@/b.png --quiet --csv - | grep -q ."
+                --stdout "32 x 48"
+         ARGS blur ${data}/exif6.jpg --out @W@/b.png)
+# A header that declares 900 million pixels and holds 16 bytes: refused from the strips' sizes,
+# before anything is allocated, without counting pixels that are not there.
+cli_test(tiff_lying_header EXIT 3
+         EXPECT --stderr "^histlab-cli: .*lying[.]tiff: damaged or truncated TIFF: its strips hold 16 of the 900000000 bytes its 30000 x 30000 pixels need$"
+                --absent @W@/out.csv
+         ARGS histogram ${data}/lying.tiff --csv @W@/out.csv)
+# A size beyond the pixel limit is refused from the header (the limit can be lowered and raised).
+cli_test(image_over_pixel_limit EXIT 3
+         EXPECT --stderr "^histlab-cli: .*rgb8[.]png: declares 41 x 29 pixels, more than the 1000 an image may have [(]HISTLAB_MAX_IMAGE_PIXELS raises the limit[)]$"
+                --env HISTLAB_MAX_IMAGE_PIXELS=1000
+         ARGS histogram ${data}/rgb8.png)
+# Pages: --page picks one, the report names it and how many there are; a page not there is a
+# usage error on --page.
+cli_test(tiff_page_two EXIT 0
+         EXPECT --stdout "^60,1$" --stdout "^59,0$" --stdout "^108,0$"
+         ARGS histogram ${data}/pages3.tiff --page 2 --quiet --csv -)
+cli_test(tiff_pages_named EXIT 0 EXPECT --stdout "^input: .*pages3[.]tiff, page 1 of 3, 8 x 6"
+         ARGS histogram ${data}/pages3.tiff)
+cli_test(tiff_page_missing EXIT 2
+         EXPECT --stderr "^histlab-cli: --page: .*pages3[.]tiff has 3 pages, not a page 4$"
+         ARGS histogram ${data}/pages3.tiff --page 4)
+cli_test(page_not_a_number EXIT 2
+         EXPECT --stderr "^histlab-cli: --page: '0' is not a page number [(]a whole number from 1[)]$"
+         ARGS blur ${data}/rgb8.png --page 0 --out @W@/x.png)
+# Netpbm: a sample is a fraction of the maxval: 500 and 1,000 of 1,000 are 32,768 and 65,535 of
+# 16 bits, not the values 500 and 1,000.
+cli_test(pgm_maxval_1000 EXIT 0
+         EXPECT --setup "printf 'P2 2 1 1000 500 1000' > @W@/m.pgm"
+                --stdout "^32768,32768,32769,1$" --stdout "^65535,65535,65536,1$"
+         ARGS histogram @W@/m.pgm --quiet --csv -)
+cli_test(pgm_sample_above_maxval EXIT 3
+         EXPECT --setup "printf 'P5 2 1 15\\n\\001\\120' > @W@/d.pgm"
+                --stderr "^histlab-cli: .*/d[.]pgm: damaged PGM [(]sample 80 at pixel [(]1, 0[)] is above the maxval 15[)]$"
+         ARGS histogram @W@/d.pgm)
+# Damaged PNGs: HistLab's one line, nothing of libpng's own.
+cli_test(png_damaged_one_line EXIT 3
+         EXPECT --setup "head -c 1500 ${data}/rgb8.png > @W@/c.png"
+                --stderr "^histlab-cli: .*/c[.]png: damaged or truncated PNG [(]libpng: .*[)]$"
+                --check "[ $(wc -l < @STDERR@) = 1 ]"
+         ARGS histogram @W@/c.png)
+# Memory: reading a 64 MiB image adds nothing to a run's peak beyond the same run on 64 MiB of
+# synthetic data (the file's bytes are freed before the run, the pixels are decoded in place,
+# not copied): the peaks may differ by 16 MiB at most.
+cli_test(memory_of_a_loaded_image EXIT 0
+         EXPECT --setup "(printf 'P5 8192 8192 255\\n'; head -c 67108864 /dev/urandom) > @W@/big.pgm && $<TARGET_FILE:histlab-cli> histogram --synthetic random --bytes 67108864 --repeat 1 --device cpu | sed -n 's/^host memory: peak resident \\([0-9]*\\) MiB.*/\\1/p' > @W@/synthetic.txt"
+                --stdout "^host memory: peak resident [0-9]+ MiB [(]input 64 MiB[)]$"
+                --check "test \$(sed -n 's/^host memory: peak resident \\([0-9]*\\) MiB.*/\\1/p' @STDOUT@) -le \$((\$(cat @W@/synthetic.txt) + 16))"
+         ARGS histogram @W@/big.pgm --repeat 1 --device cpu)
+# A size of 0 is the option's usage error in every command that takes a size.
+cli_test(scan_size_zero EXIT 2 EXPECT --stderr "^histlab-cli: --size: 0 MiB: nothing to scan$"
+         ARGS scan --size 0)
+# A --kernel-dir without one of the kernels a run needs: the build's copy, and a warning saying
+# so (once), not a silent fallback. The histogram's read-only ceiling needs bandwidth.cl.
+cli_test(kernel_dir_lacks_a_kernel EXIT 0
+         EXPECT --setup "mkdir -p @W@/kernels && cp ${kernel} @W@/kernels/"
+                --stderr "--kernel-dir .*/kernels has no bandwidth[.]cl: the copy embedded at build time is used"
+                --check "[ $(grep -c 'has no bandwidth' @STDERR@) = 1 ]"
+         ARGS --kernel-dir @W@/kernels histogram ${syn} --verify)
+# A saved run whose number overflows a double (found by fuzzing): one line, exit 3.
+cli_test(baseline_number_overflow EXIT 3
+         EXPECT --setup "printf '{\"gbps\": 21E7483648}' > @W@/base.json"
+                --stderr "^histlab-cli: .*base[.]json: JSON: number overflow parsing '21E7483648'$"
+         ARGS dashboard --baseline @W@/base.json --size 64K --repeat 1)

@@ -44,7 +44,8 @@ cli_test(reverse_empty_input EXIT 3
          ARGS reverse --input @W@/empty.bin --json @W@/r.json)
 cli_test(reverse_folder_input EXIT 3 EXPECT --stderr "is a folder, not a file"
          ARGS reverse --input @W@)
-cli_test(reverse_size_zero EXIT 3 EXPECT --stderr "the input is empty" ARGS reverse --size 0)
+cli_test(reverse_size_zero EXIT 2 EXPECT --stderr "^histlab-cli: --size: 0 bytes: nothing to reverse$"
+         ARGS reverse --size 0)
 cli_test(reverse_bad_size EXIT 2 EXPECT --stderr "--size: '12X' has an unknown unit"
          ARGS reverse --size 12X)
 cli_test(reverse_size_not_a_number EXIT 2 EXPECT --stderr "--size: 'lots' is not a size"

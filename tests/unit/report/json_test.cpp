@@ -32,6 +32,13 @@ TEST(Json, ParseErrorsNameTheFileLineAndColumn) {
     EXPECT_NE(errorOf("{} trailing").find("run.json"), std::string::npos);
 }
 
+// Found by fuzzing: a number beyond a double's range is nlohmann's out_of_range, not a
+// parse_error, and escaped as an uncaught exception (a crash of every saved-run reader).
+TEST(Json, NumberOverflowIsAnInputError) {
+    EXPECT_EQ(errorOf(R"({"gbps": 21E7483648})"),
+              "run.json: JSON: number overflow parsing '21E7483648'");
+}
+
 TEST(Json, IntegersStayExact) {
     const std::uint64_t big = (std::uint64_t(1) << 53) + 1; // not a double
     const Json back =

@@ -122,8 +122,9 @@ TEST(HistogramPlan, Refusals) {
     params = imageParams(gray);
     params.bytes = 16;
     EXPECT_EQ(refusedOption(params), "--size/--bytes"); // a size is for synthetic data only
+    // A size of 0 is the option's usage error, as in every command.
     EXPECT_THROW(planHistogram(test::describedDevice(DeviceType::Gpu), syntheticBytes(0)),
-                 InputError);
+                 UsageError);
 }
 
 // End to end: every channel streams together, in chunks of whole 48-byte units that the

@@ -150,7 +150,7 @@ TEST(MemoryReverse, FileBytesAndProgress) {
 
 TEST(MemoryReverse, BadSpecs) {
     Device& device = test::sharedDevice();
-    EXPECT_THROW(runReverse(device, smallSpec(0)), InputError);
+    EXPECT_THROW(runReverse(device, smallSpec(0)), UsageError); // --size 0: the option's error
     ReverseSpec empty = smallSpec(0);
     empty.input = std::make_shared<Bytes>();
     empty.source = "empty.bin";
@@ -328,7 +328,7 @@ TEST(MemoryReversePlan, RefusesWhatCannotRunBeforeAnyWork) {
         EXPECT_EQ(e.parameter(), "--size");
     }
     params.bytes = 0;
-    EXPECT_THROW(planReverse(info, params), InputError);
+    EXPECT_THROW(planReverse(info, params), UsageError);
     params.bytes = 100;
     params.workGroupSize = 512;
     try {

@@ -1,0 +1,74 @@
+#pragma once
+// The image decoders loadImage() dispatches to by a file's first bytes, each through the
+// maintained library of its format (libjpeg-turbo, libpng, libtiff), so that HistLab sees what
+// the decoder reports: damage, the declared size before anything is allocated, orientation and
+// pages. Internal to histlab_io.
+#include <opencv2/core.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace histlab::io {
+
+/// A decoded image: channels in R, G, B(, A) order (not OpenCV's BGR), 8- or 16-bit unsigned
+/// or 32-bit float; `pages` how many the file holds (TIFF), `frames` how many frames (an
+/// animated GIF: the first is decoded), `note` what the decoder changed or chose on the way
+/// ("EXIF orientation 6 applied"), for logs.
+struct Decoded {
+    cv::Mat mat;
+    int pages = 1;
+    int frames = 1;
+    std::string note;
+    /// The memory `mat` was made in by create(): it becomes the HostImage's pixels without a
+    /// copy, so that an image is in memory once, not twice (when a conversion replaced `mat`,
+    /// loadImage copies).
+    std::vector<std::uint8_t> storage;
+
+    /// `mat` as rows x cols of `type`, in `storage`.
+    void create(int rows, int cols, int type) {
+        storage.resize(std::size_t(rows) * std::size_t(cols) * CV_ELEM_SIZE(type));
+        mat = cv::Mat(rows, cols, type, storage.data());
+    }
+};
+
+/// InputError("PATH: declares W x H pixels ...") unless an image of that size fits the limits:
+/// at most maxImagePixels() pixels and at most maxImageBytes() decoded bytes. Called with the
+/// size a file declares, before its pixels are allocated.
+void checkDeclaredSize(const std::string& path, std::uint64_t width, std::uint64_t height,
+                       int channels, int bytesPerChannel);
+
+/// Applies an EXIF/TIFF orientation (1 ... 8, as in the EXIF 2.32 specification's Orientation
+/// tag) to `mat` the way viewers and cv::imread do; other values leave it as stored.
+void applyOrientation(cv::Mat& mat, int orientation);
+
+/// JPEG through libjpeg-turbo: any of its corrupt-data warnings (premature end, bad Huffman
+/// code, ...) refuses the file, whatever bytes follow its end marker; the EXIF orientation
+/// (libexif) is applied; gray stays gray, YCbCr becomes RGB, CMYK/YCCK becomes RGB.
+Decoded decodeJpeg(const std::vector<unsigned char>& bytes, const std::string& path);
+
+/// PNG through libpng: palette to RGB(A), gray with alpha to RGBA, 1/2/4-bit gray to 8-bit,
+/// 16-bit kept; libpng's errors and warnings become HistLab's one line, none printed.
+Decoded decodePng(const std::vector<unsigned char>& bytes, const std::string& path);
+
+/// TIFF through libtiff, page `page` (0-based) of the file's pages: samples as stored (alpha not
+/// premultiplied by the decoder), gray + alpha to RGBA, CMYK to RGB, palette to RGB, the
+/// Orientation tag applied; strips or tiles the file cannot hold refuse it.
+Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& path, int page);
+
+/// PGM/PPM (P2, P3, P5, P6) and PBM (P1, P4): samples above the header's maxval refuse the file;
+/// a maxval other than 255 or 65535 is scaled to the full range of 8 or 16 bits.
+Decoded decodePnm(const std::vector<unsigned char>& bytes, const std::string& path);
+
+/// GIF through giflib: the first frame on the logical screen (RGB, or RGBA where its
+/// transparent colour is used or it does not cover the screen), the other frames counted.
+Decoded decodeGif(const std::vector<unsigned char>& bytes, const std::string& path);
+
+/// TGA through stb_image: 8-bit gray, RGB or RGBA (gray with alpha as RGBA).
+Decoded decodeTga(const std::vector<unsigned char>& bytes, const std::string& path);
+
+/// ICO/CUR: the largest image of the icon (a PNG through libpng, a BMP through stb_image with
+/// the AND mask as alpha), RGBA.
+Decoded decodeIco(const std::vector<unsigned char>& bytes, const std::string& path);
+
+} // namespace histlab::io

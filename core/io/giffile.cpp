@@ -1,0 +1,146 @@
+// GIF through giflib (OpenCV 4.6 has no GIF decoder). The first frame is decoded onto the
+// logical screen, as a viewer shows a still GIF; the others are counted without being
+// decompressed, so that an animation costs one frame's memory.
+#include "io/decoders.h"
+#include "runtime/errors.h"
+
+#include <algorithm>
+#include <cstring>
+#include <gif_lib.h>
+#include <opencv2/imgproc.hpp>
+
+namespace histlab::io {
+
+namespace {
+
+struct Source {
+    const unsigned char* data;
+    std::size_t size;
+    std::size_t at;
+};
+
+int readGif(GifFileType* gif, GifByteType* out, int n) {
+    auto* s = static_cast<Source*>(gif->UserData);
+    const std::size_t take = std::min<std::size_t>(std::size_t(std::max(n, 0)), s->size - s->at);
+    std::memcpy(out, s->data + s->at, take);
+    s->at += take;
+    return int(take);
+}
+
+/// giflib's words for an error code; GifErrorString has none (a null pointer) for codes it
+/// does not know, 0 among them (what a failed frame header leaves).
+std::string gifError(int code) {
+    const char* text = GifErrorString(code);
+    return text ? text : "giflib error " + std::to_string(code);
+}
+
+} // namespace
+
+Decoded decodeGif(const std::vector<unsigned char>& bytes, const std::string& path) {
+    Source source{bytes.data(), bytes.size(), 0};
+    int error = 0;
+    GifFileType* gif = DGifOpen(&source, readGif, &error);
+    if (!gif)
+        throw InputError(path + ": not a GIF giflib can read (" + gifError(error) + ")");
+    struct Close {
+        GifFileType* g;
+        ~Close() { DGifCloseFile(g, nullptr); }
+    } close{gif};
+    auto fail = [&](const std::string& what) {
+        throw InputError(path + ": damaged or truncated GIF (" + what + ": " +
+                         gifError(gif->Error) + ")");
+    };
+
+    const int width = gif->SWidth, height = gif->SHeight;
+    if (width <= 0 || height <= 0)
+        throw InputError(path + ": GIF screen of " + std::to_string(width) + " x " +
+                         std::to_string(height) + " pixels");
+    checkDeclaredSize(path, std::uint64_t(width), std::uint64_t(height), 4, 1);
+    Decoded d;
+    int frames = 0, transparent = -1;
+    cv::Mat rgba;
+    bool covers = false; // whether the first frame fills the screen
+    for (;;) {
+        GifRecordType record;
+        if (DGifGetRecordType(gif, &record) == GIF_ERROR)
+            fail("a record");
+        if (record == TERMINATE_RECORD_TYPE)
+            break;
+        if (record == EXTENSION_RECORD_TYPE) {
+            int code = 0;
+            GifByteType* block = nullptr;
+            if (DGifGetExtension(gif, &code, &block) == GIF_ERROR)
+                fail("an extension");
+            if (code == GRAPHICS_EXT_FUNC_CODE && block && frames == 0) {
+                GraphicsControlBlock gcb;
+                if (DGifExtensionToGCB(block[0], block + 1, &gcb) == GIF_OK)
+                    transparent = gcb.TransparentColor;
+            }
+            while (block)
+                if (DGifGetExtensionNext(gif, &block) == GIF_ERROR)
+                    fail("an extension");
+            continue;
+        }
+        if (record != IMAGE_DESC_RECORD_TYPE)
+            continue;
+        if (DGifGetImageDesc(gif) == GIF_ERROR)
+            fail("a frame's header");
+        const GifImageDesc& f = gif->Image;
+        if (++frames > 1) { // counted, not decompressed
+            int codeSize = 0;
+            GifByteType* block = nullptr;
+            if (DGifGetCode(gif, &codeSize, &block) == GIF_ERROR)
+                fail("frame " + std::to_string(frames));
+            while (block)
+                if (DGifGetCodeNext(gif, &block) == GIF_ERROR)
+                    fail("frame " + std::to_string(frames));
+            continue;
+        }
+        const ColorMapObject* map = f.ColorMap ? f.ColorMap : gif->SColorMap;
+        if (!map)
+            throw InputError(path + ": damaged GIF (no colour map for its first frame)");
+        if (f.Width <= 0 || f.Height <= 0 || f.Left < 0 || f.Top < 0 || f.Left + f.Width > width ||
+            f.Top + f.Height > height)
+            throw InputError(path + ": damaged GIF (a frame of " + std::to_string(f.Width) + " x " +
+                             std::to_string(f.Height) + " at (" + std::to_string(f.Left) + ", " +
+                             std::to_string(f.Top) + ") outside its " + std::to_string(width) +
+                             " x " + std::to_string(height) + " screen)");
+        covers = f.Width == width && f.Height == height;
+        rgba = cv::Mat(height, width, CV_8UC4, cv::Scalar(0, 0, 0, 0));
+        std::vector<GifPixelType> line(std::size_t(f.Width));
+        // Interlaced frames arrive in four passes of rows.
+        const int starts[] = {0, 4, 2, 1}, steps[] = {8, 8, 4, 2};
+        const int passes = f.Interlace ? 4 : 1;
+        for (int p = 0; p < passes; ++p)
+            for (int y = f.Interlace ? starts[p] : 0; y < f.Height;
+                 y += f.Interlace ? steps[p] : 1) {
+                if (DGifGetLine(gif, line.data(), f.Width) == GIF_ERROR)
+                    fail("row " + std::to_string(y));
+                auto* out = rgba.ptr<cv::Vec4b>(f.Top + y) + f.Left;
+                for (int x = 0; x < f.Width; ++x) {
+                    const int i = line[std::size_t(x)];
+                    if (i >= map->ColorCount)
+                        throw InputError(path + ": damaged GIF (colour " + std::to_string(i) +
+                                         " of a " + std::to_string(map->ColorCount) +
+                                         "-colour map)");
+                    const GifColorType& c = map->Colors[i];
+                    out[x] = cv::Vec4b(c.Red, c.Green, c.Blue, i == transparent ? 0 : 255);
+                }
+            }
+    }
+    if (frames == 0)
+        throw InputError(path + ": GIF without any image");
+    // RGB unless something of the screen is transparent: the first frame's transparent colour,
+    // or a frame smaller than the screen (what it leaves uncovered is transparent black).
+    if (covers && transparent < 0)
+        cv::cvtColor(rgba, d.mat, cv::COLOR_RGBA2RGB);
+    else
+        d.mat = rgba;
+    d.pages = 1;
+    if (frames > 1)
+        d.note = "an animation of " + std::to_string(frames) + " frames: its first is counted";
+    d.frames = frames;
+    return d;
+}
+
+} // namespace histlab::io

@@ -1,0 +1,419 @@
+// TIFF through libtiff, read from memory.
+//
+// OpenCV reads some layouts through libtiff's RGBA interface, which premultiplies colour by an
+// unassociated alpha, adds an opaque alpha to CMYK and drops a gray image's alpha; it reads only
+// the first page and allocates whatever size a header declares. Here samples come as stored,
+// page by page, the declared size is checked before anything is allocated, and a strip or tile
+// the file cannot deliver refuses it. libtiff's messages become HistLab's one line; none is
+// printed.
+#include "io/decoders.h"
+#include "io/imageio.h"
+#include "runtime/errors.h"
+
+#include <cmath>
+#include <cstring>
+#include <opencv2/imgproc.hpp>
+#include <tiffio.h>
+
+namespace histlab::io {
+
+namespace {
+
+struct Memory {
+    const unsigned char* data;
+    toff_t size;
+    toff_t at = 0;
+    std::string error; ///< libtiff's first error message (later ones follow from it)
+};
+
+tsize_t readProc(thandle_t h, tdata_t out, tsize_t n) {
+    auto* m = static_cast<Memory*>(h);
+    if (n < 0)
+        return -1;
+    const toff_t left = m->at < m->size ? m->size - m->at : 0;
+    const toff_t take = std::min<toff_t>(toff_t(n), left);
+    std::memcpy(out, m->data + m->at, std::size_t(take));
+    m->at += take;
+    return tsize_t(take);
+}
+tsize_t writeProc(thandle_t, tdata_t, tsize_t) {
+    return -1;
+}
+toff_t seekProc(thandle_t h, toff_t offset, int whence) {
+    auto* m = static_cast<Memory*>(h);
+    const toff_t base = whence == SEEK_CUR ? m->at : whence == SEEK_END ? m->size : 0;
+    m->at = base + offset; // reads past the end return nothing
+    return m->at;
+}
+int closeProc(thandle_t) {
+    return 0;
+}
+toff_t sizeProc(thandle_t h) {
+    return static_cast<Memory*>(h)->size;
+}
+// Mapped: uncompressed strips are read in place, with no buffer of libtiff's own.
+int mapProc(thandle_t h, tdata_t* base, toff_t* size) {
+    auto* m = static_cast<Memory*>(h);
+    *base = const_cast<unsigned char*>(m->data);
+    *size = m->size;
+    return 1;
+}
+void unmapProc(thandle_t, tdata_t, toff_t) {}
+
+int onError(TIFF*, void* user, const char* module, const char* fmt, va_list ap) {
+    auto* m = static_cast<Memory*>(user);
+    if (m->error.empty()) {
+        char text[512];
+        std::vsnprintf(text, sizeof text, fmt, ap);
+        m->error = std::string(module ? module : "libtiff") + ": " + text;
+    }
+    return 1; // handled: libtiff prints nothing
+}
+int onWarning(TIFF*, void*, const char*, const char*, va_list) {
+    return 1;
+}
+
+template <typename T> T field(TIFF* tif, ttag_t tag, T fallback) {
+    T v = fallback;
+    return TIFFGetFieldDefaulted(tif, tag, &v) ? v : fallback;
+}
+
+/// The page's samples as stored: contiguous rows (every sample of a pixel together) or one
+/// plane per sample, rows starting on bytes.
+struct Raw {
+    std::vector<unsigned char> bytes;
+    std::size_t rowBytes = 0; ///< of one row of the image (contiguous) or of one plane
+    bool planar = false;
+};
+
+class Page {
+public:
+    Page(TIFF* tif, Memory& memory, const std::string& path)
+        : m_tif(tif)
+        , m_memory(memory)
+        , m_path(path) {}
+
+    [[noreturn]] void fail(const std::string& what) const {
+        throw InputError(m_path + ": " + what +
+                         (m_memory.error.empty() ? "" : " (" + m_memory.error + ")"));
+    }
+
+    /// Reads every strip or tile of the page into `out` (its rows `rowBytes` apart, planes one
+    /// after another when the file stores them so).
+    void read(unsigned char* out, std::size_t rowBytes, std::uint32_t width, std::uint32_t height,
+              int planes) {
+        const std::size_t planeBytes = rowBytes * height;
+        if (TIFFIsTiled(m_tif)) {
+            const std::uint32_t tw = field<std::uint32_t>(m_tif, TIFFTAG_TILEWIDTH, 0);
+            const std::uint32_t th = field<std::uint32_t>(m_tif, TIFFTAG_TILELENGTH, 0);
+            const std::uint64_t tileRow = TIFFTileRowSize64(m_tif);
+            const std::uint64_t tileBytes = TIFFTileSize64(m_tif);
+            if (tw == 0 || th == 0 || tileRow == 0 || tileBytes != tileRow * th ||
+                tileBytes > maxImageBytes())
+                fail("damaged TIFF: tiles of " + std::to_string(tw) + " x " + std::to_string(th));
+            std::vector<unsigned char> tile(tileBytes);
+            const double perPixel = double(tileRow) / tw; // bytes, whole for 8 bits and up
+            for (int p = 0; p < planes; ++p)
+                for (std::uint32_t y = 0; y < height; y += th)
+                    for (std::uint32_t x = 0; x < width; x += tw) {
+                        if (TIFFReadTile(m_tif, tile.data(), x, y, 0, std::uint16_t(p)) !=
+                            tmsize_t(tileBytes))
+                            fail("damaged or truncated TIFF: tile at (" + std::to_string(x) + ", " +
+                                 std::to_string(y) + ") cannot be read");
+                        const std::size_t from = std::size_t(std::llround(x * perPixel));
+                        const std::size_t bytes =
+                            std::min<std::size_t>(tileRow, rowBytes - std::min(rowBytes, from));
+                        for (std::uint32_t r = 0; r < th && y + r < height; ++r)
+                            std::memcpy(out + p * planeBytes + (y + r) * rowBytes + from,
+                                        tile.data() + r * tileRow, bytes);
+                    }
+            return;
+        }
+        const std::uint32_t rps = std::min(
+            height,
+            std::max<std::uint32_t>(1, field<std::uint32_t>(m_tif, TIFFTAG_ROWSPERSTRIP, height)));
+        for (int p = 0; p < planes; ++p)
+            for (std::uint32_t y = 0; y < height; y += rps) {
+                const std::uint32_t rows = std::min(rps, height - y);
+                const tmsize_t want = tmsize_t(rows * rowBytes);
+                const tstrip_t strip = TIFFComputeStrip(m_tif, y, std::uint16_t(p));
+                if (TIFFReadEncodedStrip(m_tif, strip, out + p * planeBytes + y * rowBytes, want) !=
+                    want)
+                    fail("damaged or truncated TIFF: rows " + std::to_string(y) + " to " +
+                         std::to_string(y + rows - 1) + " cannot be read");
+            }
+    }
+
+private:
+    TIFF* m_tif;
+    Memory& m_memory;
+    const std::string& m_path;
+};
+
+/// One sample of a pixel as a number (8/16-bit unsigned, fewer bits, or 32-bit float).
+double sampleAt(const unsigned char* row, std::size_t index, int bits, bool isFloat) {
+    switch (bits) {
+    case 8:
+        return row[index];
+    case 16: {
+        std::uint16_t v;
+        std::memcpy(&v, row + 2 * index, 2);
+        return v;
+    }
+    case 32: {
+        if (isFloat) {
+            float f;
+            std::memcpy(&f, row + 4 * index, 4);
+            return f;
+        }
+        std::uint32_t v;
+        std::memcpy(&v, row + 4 * index, 4);
+        return v;
+    }
+    default: { // 1, 2 or 4 bits, the first sample in the high bits
+        const std::size_t bit = index * std::size_t(bits);
+        return (row[bit / 8] >> (8 - bits - bit % 8)) & ((1u << bits) - 1);
+    }
+    }
+}
+
+enum class Colour { Gray, Rgb, Palette, Cmyk };
+
+} // namespace
+
+Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& path, int page) {
+    Memory memory{bytes.data(), toff_t(bytes.size()), 0, {}};
+    TIFFOpenOptions* options = TIFFOpenOptionsAlloc();
+    TIFFOpenOptionsSetErrorHandlerExtR(options, onError, &memory);
+    TIFFOpenOptionsSetWarningHandlerExtR(options, onWarning, &memory);
+    // "c": no strip chopping (libtiff would cut one uncompressed strip into rows of computed
+    // sizes, hiding a header that lies about it).
+    TIFF* tif = TIFFClientOpenExt(path.c_str(), "rc", &memory, readProc, writeProc, seekProc,
+                                  closeProc, sizeProc, mapProc, unmapProc, options);
+    TIFFOpenOptionsFree(options);
+    if (!tif)
+        throw InputError(path + ": not a TIFF libtiff can read" +
+                         (memory.error.empty() ? "" : " (" + memory.error + ")"));
+    struct Close {
+        TIFF* t;
+        ~Close() { TIFFClose(t); }
+    } close{tif};
+    Page reader(tif, memory, path);
+
+    Decoded d;
+    d.pages = int(TIFFNumberOfDirectories(tif));
+    if (page < 0 || page >= d.pages)
+        throw UsageError("--page", path + " has " + std::to_string(d.pages) +
+                                       (d.pages == 1 ? " page" : " pages") + ", not a page " +
+                                       std::to_string(page + 1));
+    if (page > 0 && !TIFFSetDirectory(tif, tdir_t(page)))
+        reader.fail("damaged TIFF: page " + std::to_string(page + 1) + " cannot be read");
+
+    std::uint32_t width = 0, height = 0;
+    TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &width);
+    TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &height);
+    const int spp = field<std::uint16_t>(tif, TIFFTAG_SAMPLESPERPIXEL, 1);
+    const int bits = field<std::uint16_t>(tif, TIFFTAG_BITSPERSAMPLE, 1);
+    const int format = field<std::uint16_t>(tif, TIFFTAG_SAMPLEFORMAT, SAMPLEFORMAT_UINT);
+    const int orientation = field<std::uint16_t>(tif, TIFFTAG_ORIENTATION, ORIENTATION_TOPLEFT);
+    const bool planar = field<std::uint16_t>(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG) ==
+                        PLANARCONFIG_SEPARATE;
+    std::uint16_t extras = 0;
+    std::uint16_t* extraTypes = nullptr;
+    TIFFGetFieldDefaulted(tif, TIFFTAG_EXTRASAMPLES, &extras, &extraTypes);
+    std::uint16_t photometric = 0;
+    if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photometric))
+        photometric = spp - extras >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK;
+    if (width == 0 || height == 0)
+        reader.fail("TIFF page of " + std::to_string(width) + " x " + std::to_string(height) +
+                    " pixels");
+
+    const bool isFloat = format == SAMPLEFORMAT_IEEEFP;
+    if (isFloat ? bits != 32 : format != SAMPLEFORMAT_UINT || bits > 16 || (bits & (bits - 1)))
+        throw InputError(path + ": TIFF samples of " + std::to_string(bits) + "-bit " +
+                         (isFloat                       ? "float"
+                          : format == SAMPLEFORMAT_INT  ? "signed integers"
+                          : format == SAMPLEFORMAT_UINT ? "unsigned integers"
+                                                        : "an unusual type") +
+                         " are not supported (8- or 16-bit unsigned, or 32-bit float)");
+    int colours = spp - extras;
+    Colour colour = Colour::Gray;
+    switch (photometric) {
+    case PHOTOMETRIC_MINISBLACK:
+    case PHOTOMETRIC_MINISWHITE:
+        colour = Colour::Gray;
+        break;
+    case PHOTOMETRIC_RGB:
+        colour = Colour::Rgb;
+        break;
+    case PHOTOMETRIC_PALETTE:
+        colour = Colour::Palette;
+        break;
+    case PHOTOMETRIC_SEPARATED:
+        colour = Colour::Cmyk;
+        if (field<std::uint16_t>(tif, TIFFTAG_INKSET, INKSET_CMYK) != INKSET_CMYK || colours != 4)
+            reader.fail("TIFF with inks other than CMYK is not supported");
+        break;
+    case PHOTOMETRIC_YCBCR:
+        // JPEG-compressed YCbCr (the usual case) comes out as RGB from libjpeg.
+        if (field<std::uint16_t>(tif, TIFFTAG_COMPRESSION, COMPRESSION_NONE) == COMPRESSION_JPEG) {
+            TIFFSetField(tif, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
+            colour = Colour::Rgb;
+            break;
+        }
+        [[fallthrough]];
+    default: {
+        // Other encodings (CIELab, LogLuv, uncompressed YCbCr...) through libtiff's RGBA
+        // interface: 8-bit RGB, with alpha where the file has one.
+        char why[1024] = {};
+        if (!TIFFRGBAImageOK(tif, why))
+            throw InputError(path + ": TIFF not supported (" + why + ")");
+        const int channels = extras > 0 ? 4 : 3;
+        checkDeclaredSize(path, width, height, 4, 1);
+        cv::Mat rgba(int(height), int(width), CV_8UC4);
+        if (!TIFFReadRGBAImageOriented(tif, width, height, reinterpret_cast<uint32_t*>(rgba.data),
+                                       orientation, 1))
+            reader.fail("damaged TIFF: its pixels cannot be read");
+        // The raster holds each pixel as a uint32 A << 24 | B << 16 | G << 8 | R: on a little-
+        // endian host, the bytes R, G, B, A.
+        if (channels == 3)
+            cv::cvtColor(rgba, d.mat, cv::COLOR_RGBA2RGB);
+        else
+            d.mat = rgba;
+        applyOrientation(d.mat, orientation);
+        return d;
+    }
+    }
+    if ((colour == Colour::Gray || colour == Colour::Palette) ? colours != 1
+        : colour == Colour::Rgb                               ? colours != 3
+                                                              : false)
+        reader.fail("TIFF with " + std::to_string(spp) + " samples a pixel (" +
+                    std::to_string(extras) + " extra) is not supported for its photometric " +
+                    std::to_string(photometric));
+    if (colour == Colour::Palette && (bits > 8 || isFloat))
+        reader.fail("TIFF palette of " + std::to_string(bits) + "-bit indices");
+    if (isFloat && (colour != Colour::Gray && colour != Colour::Rgb))
+        reader.fail("float TIFF in a palette or CMYK");
+
+    const bool alpha = extras > 0; // the first extra sample; any others are not counted
+    const int outBytes = isFloat ? 4 : bits == 16 && colour != Colour::Palette ? 2 : 1;
+    const int outChannels = alpha ? 4 : colour == Colour::Gray ? 1 : 3;
+    checkDeclaredSize(path, width, height, outChannels, outBytes);
+    // Uncompressed strips must hold the rows the header declares: checked before anything is
+    // allocated (a header may declare 900 million pixels over 16 bytes).
+    if (field<std::uint16_t>(tif, TIFFTAG_COMPRESSION, COMPRESSION_NONE) == COMPRESSION_NONE &&
+        !TIFFIsTiled(tif)) {
+        const double need = double(TIFFScanlineSize64(tif)) * height * (planar ? spp : 1);
+        double held = 0;
+        // libtiff replaces a single strip's byte count that looks too small by an estimate,
+        // so what the file can hold is also bounded by where the strip starts.
+        for (tstrip_t s = 0; s < TIFFNumberOfStrips(tif); ++s) {
+            const std::uint64_t at = TIFFGetStrileOffset(tif, s);
+            const std::uint64_t left = at < bytes.size() ? bytes.size() - at : 0;
+            held += double(std::min(TIFFGetStrileByteCount(tif, s), left));
+        }
+        if (held < need)
+            reader.fail("damaged or truncated TIFF: its strips hold " +
+                        std::to_string(std::uint64_t(held)) + " of the " +
+                        std::to_string(std::uint64_t(need)) + " bytes its " +
+                        std::to_string(width) + " x " + std::to_string(height) + " pixels need");
+    }
+    const int depth = isFloat ? CV_32F : outBytes == 2 ? CV_16U : CV_8U;
+    d.create(int(height), int(width), CV_MAKETYPE(depth, outChannels));
+
+    // Stored as HistLab keeps it (gray, RGB or RGBA samples contiguous at 8, 16 or 32 bits):
+    // read straight into the image.
+    const bool asStored = !planar && bits >= 8 && spp == outChannels &&
+                          photometric != PHOTOMETRIC_MINISWHITE &&
+                          (colour == Colour::Gray ? spp == 1 : colour == Colour::Rgb);
+    const std::size_t rowBytes = std::size_t(TIFFScanlineSize64(tif));
+    if (asStored) {
+        if (rowBytes != d.mat.step)
+            reader.fail("damaged TIFF: rows of " + std::to_string(rowBytes) + " bytes");
+        reader.read(d.mat.data, rowBytes, width, height, 1);
+    } else {
+        Raw raw;
+        raw.planar = planar;
+        raw.rowBytes = rowBytes;
+        const int planes = planar ? spp : 1;
+        if (rowBytes == 0 || rowBytes < (std::size_t(width) * (planar ? 1 : spp) * bits + 7) / 8)
+            reader.fail("damaged TIFF: rows of " + std::to_string(rowBytes) + " bytes");
+        // The stored samples (every extra sample included) before their conversion: within the
+        // same limit as the decoded image.
+        if (double(rowBytes) * height * planes > double(maxImageBytes()))
+            reader.fail("TIFF of " + std::to_string(spp) + " samples a pixel: its " +
+                        std::to_string(width) + " x " + std::to_string(height) +
+                        " pixels as stored are more than a quarter of this machine's memory");
+        raw.bytes.resize(rowBytes * height * planes);
+        reader.read(raw.bytes.data(), rowBytes, width, height, planes);
+
+        std::uint16_t *red = nullptr, *green = nullptr, *blue = nullptr;
+        bool wideMap = false;
+        if (colour == Colour::Palette) {
+            if (!TIFFGetField(tif, TIFFTAG_COLORMAP, &red, &green, &blue))
+                reader.fail("damaged TIFF: a palette image without its colour map");
+            for (int i = 0; i < (1 << bits); ++i)
+                wideMap |= red[i] > 255 || green[i] > 255 || blue[i] > 255;
+        }
+        const double top = isFloat ? 1.0 : outBytes == 2 ? 65535.0 : 255.0;
+        const double scale = bits < 8 ? 255.0 / ((1 << bits) - 1) : 1.0;
+        const bool invert = photometric == PHOTOMETRIC_MINISWHITE;
+        for (std::uint32_t y = 0; y < height; ++y) {
+            // sample s of pixel x
+            auto at = [&](std::uint32_t x, int s) {
+                const unsigned char* row =
+                    raw.bytes.data() + (planar ? std::size_t(s) * height + y : y) * rowBytes;
+                return sampleAt(row, planar ? x : std::size_t(x) * spp + s, bits, isFloat);
+            };
+            for (std::uint32_t x = 0; x < width; ++x) {
+                double v[4] = {};
+                switch (colour) {
+                case Colour::Gray: {
+                    const double g = at(x, 0) * scale;
+                    v[0] = invert ? top - g : g;
+                    v[1] = v[2] = v[0];
+                    break;
+                }
+                case Colour::Rgb:
+                    for (int c = 0; c < 3; ++c)
+                        v[c] = at(x, c);
+                    break;
+                case Colour::Palette: {
+                    const auto i = std::size_t(at(x, 0));
+                    const int shift = wideMap ? 8 : 0;
+                    v[0] = red[i] >> shift;
+                    v[1] = green[i] >> shift;
+                    v[2] = blue[i] >> shift;
+                    break;
+                }
+                case Colour::Cmyk: {
+                    // Ink to light: each colour is what its ink and the black ink leave, rounded.
+                    const double k = top - at(x, 3);
+                    for (int c = 0; c < 3; ++c)
+                        v[c] = std::floor((top - at(x, c)) * k / top + 0.5);
+                    break;
+                }
+                }
+                if (alpha)
+                    v[3] = at(x, colours) * scale;
+                for (int c = 0; c < outChannels; ++c) {
+                    const int idx = outChannels == 1 ? 0 : c;
+                    if (depth == CV_32F)
+                        d.mat.ptr<float>(int(y))[std::size_t(x) * outChannels + c] = float(v[idx]);
+                    else if (depth == CV_16U)
+                        d.mat.ptr<std::uint16_t>(int(y))[std::size_t(x) * outChannels + c] =
+                            std::uint16_t(v[idx]);
+                    else
+                        d.mat.ptr<std::uint8_t>(int(y))[std::size_t(x) * outChannels + c] =
+                            std::uint8_t(v[idx]);
+                }
+            }
+        }
+    }
+    applyOrientation(d.mat, orientation);
+    if (orientation != ORIENTATION_TOPLEFT)
+        d.note = "TIFF orientation " + std::to_string(orientation) + " applied";
+    return d;
+}
+
+} // namespace histlab::io

@@ -1,0 +1,521 @@
+// The decoders HistLab drives itself (core/io): damage judged by what libjpeg, libpng and
+// libtiff report, declared sizes checked before allocation, orientation applied as viewers do,
+// TIFF pages, alpha and CMYK as stored, Netpbm's maxval. Every file is made here, in a temporary
+// folder, with OpenCV, libtiff or by hand.
+#include "unitsupport.h"
+
+#include "io/imageio.h"
+#include "runtime/errors.h"
+
+#include <gif_lib.h>
+#include <gtest/gtest.h>
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <tiffio.h>
+
+#include <cstring>
+#include <functional>
+
+namespace histlab {
+namespace {
+
+namespace fs = std::filesystem;
+using test::TempDir;
+
+std::string loadError(const fs::path& path, int page = 1) {
+    try {
+        loadImage(path.string(), page);
+        return {};
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+/// The image's pixels as an OpenCV matrix of its type (R, G, B order kept).
+cv::Mat matOf(const HostImage& img) {
+    const int depth = img.depth == 32 ? CV_32F : img.depth == 16 ? CV_16U : CV_8U;
+    return cv::Mat(img.height, img.width, CV_MAKETYPE(depth, img.channels),
+                   const_cast<std::uint8_t*>(img.data.data()))
+        .clone();
+}
+
+bool samePixels(const cv::Mat& a, const cv::Mat& b) {
+    return a.size() == b.size() && a.type() == b.type() && cv::norm(a, b, cv::NORM_INF) == 0;
+}
+
+/// A colourful, asymmetric picture (no flip or turn maps it onto itself).
+cv::Mat picture(int width, int height) {
+    cv::Mat bgr(height, width, CV_8UC3);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x)
+            bgr.at<cv::Vec3b>(y, x) =
+                cv::Vec3b(std::uint8_t(x * 255 / width), std::uint8_t(y * 255 / height),
+                          std::uint8_t((x * y) % 251));
+    return bgr;
+}
+
+std::string jpegOf(const cv::Mat& bgr) {
+    std::vector<unsigned char> out;
+    EXPECT_TRUE(cv::imencode(".jpg", bgr, out, {cv::IMWRITE_JPEG_QUALITY, 90}));
+    return std::string(out.begin(), out.end());
+}
+
+/// An APP1 segment "Exif" holding one IFD with the Orientation tag, little-endian.
+std::string exifOrientationSegment(int orientation) {
+    std::string tiff = std::string("II*\0", 4) + std::string("\x08\0\0\0", 4) + // header, IFD at 8
+                       std::string("\x01\0", 2) +                               // one entry
+                       std::string("\x12\x01\x03\0\x01\0\0\0", 8) +             // 0x0112 SHORT x1
+                       std::string(1, char(orientation)) + std::string(3, '\0') + // value
+                       std::string(4, '\0');                                      // no next IFD
+    const std::string body = std::string("Exif\0\0", 6) + tiff;
+    const std::size_t length = body.size() + 2;
+    return std::string("\xFF\xE1", 2) + char(length >> 8) + char(length & 0xFF) + body;
+}
+
+// A truncated photo with an end marker put back was counted with half its pixels libjpeg's
+// grey: what libjpeg reports (premature end of the data) refuses it now, and a complete photo
+// with bytes after its end marker (camera trailers, motion photos) is read as the photo.
+TEST(Decoders, JpegDamageIsWhatLibjpegReportsNotTheLastBytes) {
+    TempDir dir;
+    const std::string jpeg = jpegOf(picture(96, 64));
+    test::writeFile(dir / "whole.jpg", jpeg);
+    const HostImage whole = loadImage((dir / "whole.jpg").string());
+
+    test::writeFile(dir / "patched.jpg", jpeg.substr(0, jpeg.size() / 2) + "\xFF\xD9");
+    const std::string patched = loadError(dir / "patched.jpg");
+    EXPECT_TRUE(contains(patched, "patched.jpg: damaged or truncated JPEG (libjpeg: ")) << patched;
+
+    test::writeFile(dir / "cut.jpg", jpeg.substr(0, jpeg.size() - 300));
+    EXPECT_TRUE(contains(loadError(dir / "cut.jpg"), "truncated JPEG"));
+
+    test::writeFile(dir / "trailer.jpg", jpeg + std::string(5000, '\x42') + "MotionPhoto");
+    const HostImage trailer = loadImage((dir / "trailer.jpg").string());
+    EXPECT_EQ(trailer.data, whole.data);
+}
+
+// The EXIF orientations 1 to 8 give what cv::imread shows by default (its EXIF handling), and
+// the size a viewer shows: 6 and 8 turn a landscape photo into a portrait one.
+TEST(Decoders, JpegExifOrientationAsViewersShowIt) {
+    TempDir dir;
+    const std::string jpeg = jpegOf(picture(96, 64));
+    for (int o = 1; o <= 8; ++o) {
+        const fs::path path = dir / ("o" + std::to_string(o) + ".jpg");
+        test::writeFile(path, jpeg.substr(0, 2) + exifOrientationSegment(o) + jpeg.substr(2));
+        const HostImage img = loadImage(path.string());
+        cv::Mat shown = cv::imread(path.string(), cv::IMREAD_COLOR);
+        cv::cvtColor(shown, shown, cv::COLOR_BGR2RGB);
+        EXPECT_TRUE(samePixels(matOf(img), shown)) << "orientation " << o;
+        EXPECT_EQ(img.width, o >= 5 ? 64 : 96) << o;
+    }
+}
+
+/// A TIFF written with libtiff: `samples` a pixel of `bits` bits, the given photometric and
+/// extra samples, one page per entry of `pages` (each the page's samples, row-major).
+template <typename T>
+void writeTiff(const fs::path& path, int width, int height, int samples, int photometric,
+               std::vector<std::uint16_t> extras, const std::vector<std::vector<T>>& pages,
+               int orientation = ORIENTATION_TOPLEFT) {
+    TIFF* tif = TIFFOpen(path.string().c_str(), "w");
+    ASSERT_NE(tif, nullptr);
+    for (const std::vector<T>& page : pages) {
+        TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, width);
+        TIFFSetField(tif, TIFFTAG_IMAGELENGTH, height);
+        TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, samples);
+        TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, int(sizeof(T) * 8));
+        TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, photometric);
+        TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
+        TIFFSetField(tif, TIFFTAG_COMPRESSION, COMPRESSION_ADOBE_DEFLATE);
+        TIFFSetField(tif, TIFFTAG_ORIENTATION, orientation);
+        TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, 3);
+        if (!extras.empty())
+            TIFFSetField(tif, TIFFTAG_EXTRASAMPLES, std::uint16_t(extras.size()), extras.data());
+        if (pages.size() > 1)
+            TIFFSetField(tif, TIFFTAG_SUBFILETYPE, FILETYPE_PAGE);
+        for (int y = 0; y < height; ++y)
+            ASSERT_EQ(TIFFWriteScanline(
+                          tif, const_cast<T*>(page.data() + std::size_t(y) * width * samples), y),
+                      1);
+        TIFFWriteDirectory(tif);
+    }
+    TIFFClose(tif);
+}
+
+std::vector<std::uint8_t> ramp(std::size_t n, unsigned step, unsigned offset = 0) {
+    std::vector<std::uint8_t> v(n);
+    for (std::size_t i = 0; i < n; ++i)
+        v[i] = std::uint8_t((i * step + offset) % 256);
+    return v;
+}
+
+// A TIFF page is chosen with page (1-based); the source says which of how many; a page the
+// file does not have, or a page of a format without pages, is a usage error on --page.
+TEST(Decoders, TiffPages) {
+    TempDir dir;
+    const int w = 7, h = 5;
+    std::vector<std::vector<std::uint8_t>> pages;
+    for (unsigned p = 0; p < 3; ++p)
+        pages.push_back(ramp(w * h, 3, p * 50));
+    writeTiff(dir / "three.tif", w, h, 1, PHOTOMETRIC_MINISBLACK, {}, pages);
+    for (int p = 1; p <= 3; ++p) {
+        const HostImage img = loadImage((dir / "three.tif").string(), p);
+        EXPECT_EQ(img.data, pages[std::size_t(p - 1)]) << p;
+        EXPECT_EQ(img.source,
+                  (dir / "three.tif").string() + ", page " + std::to_string(p) + " of 3");
+    }
+    EXPECT_THROW(loadImage((dir / "three.tif").string(), 4), UsageError);
+    EXPECT_TRUE(contains(loadError(dir / "three.tif", 4), "has 3 pages, not a page 4"));
+    cv::imwrite((dir / "one.png").string(), picture(4, 4));
+    EXPECT_TRUE(contains(loadError(dir / "one.png", 2), "--page: "));
+    EXPECT_EQ(loadImage((dir / "one.png").string()).source, (dir / "one.png").string());
+}
+
+// The same pixels give the same image whatever the container: RGBA with unassociated alpha as
+// stored (not premultiplied), gray + alpha as RGBA (as PNG's), CMYK as RGB without an alpha.
+TEST(Decoders, TiffAlphaAndCmykAsThePngOfTheSamePixels) {
+    TempDir dir;
+    const int w = 6, h = 4;
+    const std::vector<std::uint8_t> rgba = ramp(w * h * 4, 37, 5);
+    writeTiff<std::uint8_t>(dir / "rgba.tif", w, h, 4, PHOTOMETRIC_RGB, {EXTRASAMPLE_UNASSALPHA},
+                            {rgba});
+    cv::Mat bgra;
+    cv::cvtColor(cv::Mat(h, w, CV_8UC4, const_cast<std::uint8_t*>(rgba.data())), bgra,
+                 cv::COLOR_RGBA2BGRA);
+    cv::imwrite((dir / "rgba.png").string(), bgra);
+    const HostImage t = loadImage((dir / "rgba.tif").string());
+    EXPECT_EQ(t.channels, 4);
+    EXPECT_EQ(t.data, rgba);
+    EXPECT_EQ(t.data, loadImage((dir / "rgba.png").string()).data);
+
+    const std::vector<std::uint8_t> ga = ramp(w * h * 2, 29, 3);
+    writeTiff<std::uint8_t>(dir / "ga.tif", w, h, 2, PHOTOMETRIC_MINISBLACK,
+                            {EXTRASAMPLE_UNASSALPHA}, {ga});
+    const HostImage g = loadImage((dir / "ga.tif").string());
+    ASSERT_EQ(g.channels, 4);
+    for (int i = 0; i < w * h; ++i) {
+        EXPECT_EQ(g.data[4 * i], ga[2 * i]);
+        EXPECT_EQ(g.data[4 * i + 1], ga[2 * i]);
+        EXPECT_EQ(g.data[4 * i + 2], ga[2 * i]);
+        EXPECT_EQ(g.data[4 * i + 3], ga[2 * i + 1]);
+    }
+
+    const std::vector<std::uint8_t> cmyk = ramp(w * h * 4, 53, 11);
+    writeTiff<std::uint8_t>(dir / "cmyk.tif", w, h, 4, PHOTOMETRIC_SEPARATED, {}, {cmyk});
+    const HostImage c = loadImage((dir / "cmyk.tif").string());
+    ASSERT_EQ(c.channels, 3);
+    for (int i = 0; i < w * h; ++i)
+        for (int k = 0; k < 3; ++k) {
+            const int light = (255 - cmyk[4 * i + k]) * (255 - cmyk[4 * i + 3]);
+            EXPECT_EQ(c.data[3 * i + k], (light + 127) / 255) << i << " " << k;
+        }
+}
+
+// The Orientation tag of a TIFF is applied as EXIF's is in a JPEG.
+TEST(Decoders, TiffOrientationTag) {
+    TempDir dir;
+    const int w = 5, h = 3;
+    const std::vector<std::uint8_t> stored = ramp(w * h, 7);
+    writeTiff<std::uint8_t>(dir / "right.tif", w, h, 1, PHOTOMETRIC_MINISBLACK, {}, {stored},
+                            ORIENTATION_RIGHTTOP);
+    const HostImage img = loadImage((dir / "right.tif").string());
+    ASSERT_EQ(img.width, h);
+    ASSERT_EQ(img.height, w);
+    // Orientation 6: the stored first row is the shown last column, top to bottom.
+    for (int x = 0; x < w; ++x)
+        EXPECT_EQ(img.data[std::size_t(x) * h + (h - 1)], stored[std::size_t(x)]) << x;
+}
+
+/// A little-endian, uncompressed, one-strip gray TIFF that declares width x height pixels and
+/// holds `data` bytes of them.
+std::string lyingTiff(std::uint32_t width, std::uint32_t height, std::uint32_t data) {
+    std::string b("II*\0\x08\0\0\0", 8);
+    auto u16 = [&](unsigned v) { b += char(v & 0xFF), b += char(v >> 8); };
+    auto u32 = [&](std::uint32_t v) {
+        for (int i = 0; i < 4; ++i)
+            b += char((v >> (8 * i)) & 0xFF);
+    };
+    const std::uint32_t tags = 8, dataAt = 8 + 2 + tags * 12 + 4;
+    u16(tags);
+    for (auto [tag, value] : {std::pair{256u, width},
+                              {257u, height},
+                              {258u, 8u},
+                              {259u, 1u},
+                              {262u, 1u},
+                              {273u, dataAt},
+                              {278u, height},
+                              {279u, data}}) {
+        u16(tag);
+        u16(tag == 256 || tag == 257 || tag == 273 || tag == 278 || tag == 279 ? 4 : 3);
+        u32(1);
+        u32(value);
+    }
+    u32(0);
+    b += std::string(data, '\x7F');
+    return b;
+}
+
+// A 30000 x 30000 TIFF with one row of data was read as 900 million pixels (4.45 GB, 27 s):
+// the first strip it cannot deliver refuses it. A size beyond the pixel limit is refused
+// from the header, before anything is allocated.
+TEST(Decoders, LyingTiffHeadersAndBombs) {
+    TempDir dir;
+    test::writeFile(dir / "lying.tif", lyingTiff(30000, 30000, 30000));
+    const std::string lying = loadError(dir / "lying.tif");
+    EXPECT_TRUE(contains(lying, "lying.tif: damaged or truncated TIFF")) << lying;
+
+    test::writeFile(dir / "huge.tif", lyingTiff(60000, 60000, 16));
+    const std::string huge = loadError(dir / "huge.tif");
+    EXPECT_TRUE(contains(huge, "declares 60000 x 60000 pixels, more than the 1073741824")) << huge;
+    EXPECT_TRUE(contains(huge, "HISTLAB_MAX_IMAGE_PIXELS")) << huge;
+
+    test::writeFile(dir / "honest.tif", lyingTiff(100, 3, 300));
+    const HostImage honest = loadImage((dir / "honest.tif").string());
+    EXPECT_EQ(honest.pixelCount(), 300u);
+}
+
+// 64-bit float samples are refused in HistLab's words (OpenCV printed its internal error).
+TEST(Decoders, TiffUnsupportedSamplesInOneLine) {
+    TempDir dir;
+    cv::Mat d(4, 5, CV_64FC1, cv::Scalar(0.5));
+    ASSERT_TRUE(cv::imwrite((dir / "double.tif").string(), d));
+    testing::internal::CaptureStderr();
+    const std::string why = loadError(dir / "double.tif");
+    EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+    EXPECT_TRUE(contains(why, "64-bit float are not supported (8- or 16-bit unsigned, or 32-bit "
+                              "float)"))
+        << why;
+}
+
+// libpng's own "libpng error" line is no longer printed; the damage is in HistLab's one line.
+TEST(Decoders, DamagedPngInOneLineAndNothingPrinted) {
+    TempDir dir;
+    cv::imwrite((dir / "ok.png").string(), picture(40, 30));
+    const std::string png = test::readFile(dir / "ok.png");
+    test::writeFile(dir / "cut.png", png.substr(0, png.size() / 2));
+    std::string flipped = png;
+    flipped[png.size() / 2] = char(flipped[png.size() / 2] ^ 0x5A); // inside IDAT: a bad CRC
+    test::writeFile(dir / "flipped.png", flipped);
+    testing::internal::CaptureStderr();
+    const std::string cut = loadError(dir / "cut.png");
+    const std::string bad = loadError(dir / "flipped.png");
+    EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+    EXPECT_TRUE(contains(cut, "cut.png: damaged or truncated PNG (libpng: ")) << cut;
+    EXPECT_TRUE(contains(bad, "flipped.png: damaged or truncated PNG (libpng: ")) << bad;
+}
+
+// Netpbm: a sample is a fraction of the maxval, so other maxvals are scaled to 8 or 16 bits;
+// samples above it, or fewer bytes than declared, refuse the file; PBM's 1 is black.
+TEST(Decoders, NetpbmMaxvalDamageAndBitmaps) {
+    TempDir dir;
+    test::writeFile(dir / "m1000.pgm", "P2\n# a comment\n4 1\n1000\n0 1 500 1000\n");
+    const HostImage wide = loadImage((dir / "m1000.pgm").string());
+    EXPECT_EQ(wide.depth, 16);
+    const auto* v = reinterpret_cast<const std::uint16_t*>(wide.data.data());
+    EXPECT_EQ(std::vector<std::uint16_t>(v, v + 4),
+              (std::vector<std::uint16_t>{0, 66, 32768, 65535})); // round(x * 65535 / 1000)
+
+    test::writeFile(dir / "m15.pgm", std::string("P5 4 1 15\n\x00\x01\x07\x0f", 14));
+    const HostImage narrow = loadImage((dir / "m15.pgm").string());
+    EXPECT_EQ(narrow.depth, 8);
+    EXPECT_EQ(narrow.data, (std::vector<std::uint8_t>{0, 17, 119, 255}));
+
+    test::writeFile(dir / "above.pgm", std::string("P5 4 1 15\n\x00\x01\x50\x0f", 14));
+    EXPECT_TRUE(contains(loadError(dir / "above.pgm"),
+                         "above.pgm: damaged PGM (sample 80 at pixel (2, 0) is above the maxval "
+                         "15)"));
+    test::writeFile(dir / "above16.ppm", "P3 1 1 1000 0 5000 1\n");
+    EXPECT_TRUE(contains(loadError(dir / "above16.ppm"), "damaged PPM (sample 5000"));
+
+    test::writeFile(dir / "short.pgm", "P5 30000 30000 255\n" + std::string(100, 'x'));
+    EXPECT_TRUE(contains(loadError(dir / "short.pgm"),
+                         "truncated PGM (30000 x 30000 pixels need 900000000 bytes of samples, "
+                         "the file has 100)"));
+
+    test::writeFile(dir / "plain.pbm", "P1 3 2 101\n0 1 0");
+    EXPECT_EQ(loadImage((dir / "plain.pbm").string()).data,
+              (std::vector<std::uint8_t>{0, 255, 0, 255, 0, 255}));
+    test::writeFile(dir / "raw.pbm", std::string("P4 3 2\n\xA0\x40", 9));
+    EXPECT_EQ(loadImage((dir / "raw.pbm").string()).data,
+              (std::vector<std::uint8_t>{0, 255, 0, 255, 0, 255}));
+}
+
+} // namespace
+} // namespace histlab
+
+namespace histlab {
+namespace {
+
+/// A GIF written with giflib: a 4-colour global map, `frames` frames, the first `fw` x `fh` at
+/// (left, top) of a w x h screen with index (x + 2 y) % 4 at (x, y); interlaced or not; with
+/// `transparent` as the first frame's transparent index (-1: none).
+void writeGif(const fs::path& path, int w, int h, int frames, int fw, int fh, int left, int top,
+              bool interlaced, int transparent) {
+    int error = 0;
+    GifFileType* g = EGifOpenFileName(path.string().c_str(), false, &error);
+    ASSERT_NE(g, nullptr);
+    const GifColorType colours[4] = {{10, 20, 30}, {200, 0, 0}, {0, 210, 0}, {5, 6, 220}};
+    ColorMapObject* map = GifMakeMapObject(4, colours);
+    EGifSetGifVersion(g, true);
+    ASSERT_EQ(EGifPutScreenDesc(g, w, h, 2, 0, map), GIF_OK);
+    for (int f = 0; f < frames; ++f) {
+        GraphicsControlBlock gcb{DISPOSAL_UNSPECIFIED, false, 10, f == 0 ? transparent : -1};
+        GifByteType ext[4];
+        EGifGCBToExtension(&gcb, ext);
+        ASSERT_EQ(EGifPutExtension(g, GRAPHICS_EXT_FUNC_CODE, 4, ext), GIF_OK);
+        ASSERT_EQ(EGifPutImageDesc(g, left, top, fw, fh, interlaced, nullptr), GIF_OK);
+        std::vector<int> order; // the rows in the order they are stored
+        if (interlaced)
+            for (auto [start, step] : {std::pair{0, 8}, {4, 8}, {2, 4}, {1, 2}})
+                for (int y = start; y < fh; y += step)
+                    order.push_back(y);
+        else
+            for (int y = 0; y < fh; ++y)
+                order.push_back(y);
+        for (int y : order) {
+            std::vector<GifPixelType> line(static_cast<std::size_t>(fw));
+            for (int x = 0; x < fw; ++x)
+                line[std::size_t(x)] = GifPixelType((x + 2 * y + f) % 4);
+            ASSERT_EQ(EGifPutLine(g, line.data(), fw), GIF_OK);
+        }
+    }
+    EGifCloseFile(g, &error);
+    GifFreeMapObject(map);
+}
+
+// GIF (OpenCV 4.6 reads none): the first frame, as a viewer shows a still; an animation names
+// how many frames it has; interlaced rows in place; the transparent colour as alpha.
+TEST(Decoders, GifFirstFrameInterlacingAndTransparency) {
+    TempDir dir;
+    const std::uint8_t rgb[4][3] = {{10, 20, 30}, {200, 0, 0}, {0, 210, 0}, {5, 6, 220}};
+    writeGif(dir / "anim.gif", 12, 9, 3, 12, 9, 0, 0, false, -1);
+    const HostImage anim = loadImage((dir / "anim.gif").string());
+    EXPECT_EQ(anim.source, (dir / "anim.gif").string() + ", frame 1 of 3");
+    ASSERT_EQ(anim.channels, 3);
+    for (int y = 0; y < 9; ++y)
+        for (int x = 0; x < 12; ++x)
+            for (int c = 0; c < 3; ++c)
+                ASSERT_EQ(anim.data[(std::size_t(y) * 12 + x) * 3 + c], rgb[(x + 2 * y) % 4][c]);
+
+    writeGif(dir / "laced.gif", 10, 19, 1, 10, 19, 0, 0, true, 2);
+    const HostImage laced = loadImage((dir / "laced.gif").string());
+    EXPECT_EQ(laced.source, (dir / "laced.gif").string());
+    ASSERT_EQ(laced.channels, 4);
+    for (int y = 0; y < 19; ++y)
+        for (int x = 0; x < 10; ++x) {
+            const std::uint8_t* p = &laced.data[(std::size_t(y) * 10 + x) * 4];
+            const int i = (x + 2 * y) % 4;
+            ASSERT_EQ(p[0], rgb[i][0]) << x << "," << y;
+            ASSERT_EQ(p[3], i == 2 ? 0 : 255) << x << "," << y;
+        }
+
+    // A frame smaller than the screen: what it leaves is transparent black.
+    writeGif(dir / "small.gif", 8, 8, 1, 4, 4, 2, 3, false, -1);
+    const HostImage small = loadImage((dir / "small.gif").string());
+    ASSERT_EQ(small.channels, 4);
+    EXPECT_EQ(small.data[3], 0);                     // (0, 0): outside
+    EXPECT_EQ(small.data[(3 * 8 + 2) * 4 + 3], 255); // (2, 3): the frame's first pixel
+    EXPECT_EQ(small.data[(3 * 8 + 2) * 4 + 0], rgb[0][0]);
+
+    // Found by fuzzing: a frame header giflib refuses without an error code (GifErrorString has
+    // no words for 0) crashed the message; it is one line now.
+    test::writeFile(dir / "header.gif",
+                    std::string("GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9"
+                                "\x04\x01\x00\x00\x00\x00,\x00[\x00\x00U\x00\x01\x00;",
+                                37));
+    EXPECT_TRUE(contains(loadError(dir / "header.gif"), "header.gif: damaged or truncated GIF ("));
+
+    const std::string bytes = test::readFile(dir / "laced.gif");
+    test::writeFile(dir / "cut.gif", bytes.substr(0, bytes.size() / 2));
+    const std::string cut = loadError(dir / "cut.gif");
+    EXPECT_TRUE(contains(cut, "cut.gif: damaged or truncated GIF (")) << cut;
+    EXPECT_EQ(whyNotAnImage((dir / "anim.gif").string()), "");
+}
+
+// TGA (no signature: known by its name) through stb_image, bottom-up rows put upright.
+TEST(Decoders, TgaByName) {
+    TempDir dir;
+    const int w = 5, h = 3;
+    std::string tga(18, '\0');
+    tga[2] = 2; // uncompressed true colour
+    tga[12] = char(w), tga[14] = char(h);
+    tga[16] = 24; // bits a pixel; descriptor 0: rows bottom-up
+    for (int y = h - 1; y >= 0; --y)
+        for (int x = 0; x < w; ++x)
+            tga += std::string{char(x * 10), char(y * 20), char(x + y)}; // B, G, R
+    test::writeFile(dir / "t.tga", tga);
+    const HostImage img = loadImage((dir / "t.tga").string());
+    ASSERT_EQ(img.channels, 3);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const std::uint8_t* p = &img.data[(std::size_t(y) * w + x) * 3];
+            EXPECT_EQ(p[0], x + y);
+            EXPECT_EQ(p[1], y * 20);
+            EXPECT_EQ(p[2], x * 10);
+        }
+    EXPECT_EQ(whyNotAnImage((dir / "t.tga").string()), "");
+    test::writeFile(dir / "cut.tga", tga.substr(0, 30));
+    EXPECT_TRUE(contains(loadError(dir / "cut.tga"), "cut.tga: damaged or truncated TGA"));
+}
+
+std::string le(std::uint32_t v, int bytes) {
+    std::string s;
+    for (int i = 0; i < bytes; ++i)
+        s += char((v >> (8 * i)) & 0xFF);
+    return s;
+}
+
+/// An icon of the given entries (width, height, bits, payload).
+std::string icon(const std::vector<std::tuple<int, int, int, std::string>>& entries) {
+    std::string dir = le(0, 2) + le(1, 2) + le(std::uint32_t(entries.size()), 2), data;
+    std::uint32_t at = 6 + 16 * std::uint32_t(entries.size());
+    for (const auto& [w, h, bits, payload] : entries) {
+        dir += std::string{char(w & 0xFF), char(h & 0xFF), 0, 0} + le(1, 2) + le(bits, 2) +
+               le(std::uint32_t(payload.size()), 4) + le(at, 4);
+        at += std::uint32_t(payload.size());
+        data += payload;
+    }
+    return dir + data;
+}
+
+// ICO: the largest image counts (a PNG entry through libpng); a 24-bit BMP entry takes its alpha
+// from the AND mask.
+TEST(Decoders, IconLargestImageAndMask) {
+    TempDir dir;
+    std::vector<unsigned char> png;
+    ASSERT_TRUE(cv::imencode(".png", picture(32, 32), png));
+    // A 4 x 2 24-bit bitmap: header, colour rows bottom-up (padded to 4 bytes), AND mask rows.
+    std::string bmp =
+        le(40, 4) + le(4, 4) + le(4, 4) + le(1, 2) + le(24, 2) + std::string(24, '\0');
+    for (int y = 1; y >= 0; --y) // bottom row first
+        for (int x = 0; x < 4; ++x)
+            bmp += std::string{char(x), char(y), char(100 + x)}; // B, G, R
+    bmp += le(0x00000040u, 4) + le(0x000000C0u, 4); // bottom row: x 1 transparent; top: x 0, 1
+    test::writeFile(dir / "two.ico",
+                    icon({{4, 2, 24, bmp}, {32, 32, 32, std::string(png.begin(), png.end())}}));
+    const HostImage two = loadImage((dir / "two.ico").string());
+    EXPECT_EQ(two.width, 32);
+    EXPECT_EQ(two.channels, 3);
+
+    test::writeFile(dir / "masked.ico", icon({{4, 2, 24, bmp}}));
+    const HostImage masked = loadImage((dir / "masked.ico").string());
+    ASSERT_EQ(masked.width, 4);
+    ASSERT_EQ(masked.height, 2);
+    ASSERT_EQ(masked.channels, 4);
+    const int alpha[2][4] = {{0, 0, 255, 255}, {255, 0, 255, 255}};
+    for (int y = 0; y < 2; ++y)
+        for (int x = 0; x < 4; ++x) {
+            const std::uint8_t* p = &masked.data[(std::size_t(y) * 4 + x) * 4];
+            EXPECT_EQ(p[0], 100 + x) << x << "," << y;
+            EXPECT_EQ(p[1], y) << x << "," << y;
+            EXPECT_EQ(p[3], alpha[y][x]) << x << "," << y;
+        }
+    test::writeFile(dir / "bad.ico", icon({{4, 2, 24, bmp.substr(0, 50)}}));
+    EXPECT_TRUE(contains(loadError(dir / "bad.ico"), "bad.ico: damaged icon ("));
+}
+
+} // namespace
+} // namespace histlab
