@@ -6,6 +6,7 @@
 #include <opencv2/core.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,12 @@ struct Decoded {
         mat = cv::Mat(rows, cols, type, storage.data());
     }
 };
+
+/// Whether `size` bytes at `data` begin with PNG's 8-byte signature.
+inline bool hasPngSignature(const unsigned char* data, std::size_t size) {
+    static const unsigned char signature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    return size >= sizeof signature && std::memcmp(data, signature, sizeof signature) == 0;
+}
 
 /// InputError("PATH: declares W x H pixels ...") unless an image of that size fits the limits:
 /// at most maxImagePixels() pixels and at most maxImageBytes() decoded bytes. Called with the

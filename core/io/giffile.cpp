@@ -136,7 +136,6 @@ Decoded decodeGif(const std::vector<unsigned char>& bytes, const std::string& pa
         cv::cvtColor(rgba, d.mat, cv::COLOR_RGBA2RGB);
     else
         d.mat = rgba;
-    d.pages = 1;
     if (frames > 1)
         d.note = "an animation of " + std::to_string(frames) + " frames: its first is counted";
     d.frames = frames;

@@ -44,7 +44,7 @@ enum class Format { Jpeg, Png, Tiff, Pnm, Gif, Ico, Tga, Other };
 Format formatOf(const std::vector<unsigned char>& b, const std::string& path) {
     if (startsWith(b, {0xFF, 0xD8, 0xFF}))
         return Format::Jpeg;
-    if (startsWith(b, {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'}))
+    if (io::hasPngSignature(b.data(), b.size()))
         return Format::Png;
     if (startsWith(b, {'I', 'I', 42, 0}) || startsWith(b, {'M', 'M', 0, 42}) ||
         startsWith(b, {'I', 'I', 43, 0}) || startsWith(b, {'M', 'M', 0, 43})) // BigTIFF too
@@ -97,10 +97,6 @@ int cvTypeOf(const HostImage& image) {
     const int depth = image.depth == 32 ? CV_32F : image.depth == 16 ? CV_16U : CV_8U;
     return CV_MAKETYPE(depth, image.channels);
 }
-
-} // namespace
-
-namespace {
 
 /// A whole number above 0 from the environment variable `name`, else `fallback` (a warning for
 /// a value that is not one).

@@ -6,7 +6,6 @@
 #include "runtime/errors.h"
 
 #include <algorithm>
-#include <cstring>
 #include <stb_image.h>
 
 namespace histlab::io {
@@ -104,8 +103,7 @@ Decoded decodeIco(const std::vector<unsigned char>& bytes, const std::string& pa
     Decoded d;
     d.note = "image " + std::to_string(best + 1) + " of " + std::to_string(count) +
              " of the icon (the largest) is counted";
-    static const unsigned char pngSignature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-    if (std::memcmp(image, pngSignature, sizeof pngSignature) == 0) {
+    if (hasPngSignature(image, size)) {
         Decoded png = decodePng(std::vector<unsigned char>(image, image + size), path);
         png.note = d.note;
         return png;

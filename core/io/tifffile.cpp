@@ -78,14 +78,6 @@ template <typename T> T field(TIFF* tif, ttag_t tag, T fallback) {
     return TIFFGetFieldDefaulted(tif, tag, &v) ? v : fallback;
 }
 
-/// The page's samples as stored: contiguous rows (every sample of a pixel together) or one
-/// plane per sample, rows starting on bytes.
-struct Raw {
-    std::vector<unsigned char> bytes;
-    std::size_t rowBytes = 0; ///< of one row of the image (contiguous) or of one plane
-    bool planar = false;
-};
-
 class Page {
 public:
     Page(TIFF* tif, Memory& memory, const std::string& path)
@@ -332,9 +324,9 @@ Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& p
             reader.fail("damaged TIFF: rows of " + std::to_string(rowBytes) + " bytes");
         reader.read(d.mat.data, rowBytes, width, height, 1);
     } else {
-        Raw raw;
-        raw.planar = planar;
-        raw.rowBytes = rowBytes;
+        // The page's samples as stored: contiguous rows (every sample of a pixel together) or
+        // one plane per sample, rows of rowBytes starting on bytes.
+        std::vector<unsigned char> raw;
         const int planes = planar ? spp : 1;
         if (rowBytes == 0 || rowBytes < (std::size_t(width) * (planar ? 1 : spp) * bits + 7) / 8)
             reader.fail("damaged TIFF: rows of " + std::to_string(rowBytes) + " bytes");
@@ -344,8 +336,8 @@ Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& p
             reader.fail("TIFF of " + std::to_string(spp) + " samples a pixel: its " +
                         std::to_string(width) + " x " + std::to_string(height) +
                         " pixels as stored are more than a quarter of this machine's memory");
-        raw.bytes.resize(rowBytes * height * planes);
-        reader.read(raw.bytes.data(), rowBytes, width, height, planes);
+        raw.resize(rowBytes * height * planes);
+        reader.read(raw.data(), rowBytes, width, height, planes);
 
         std::uint16_t *red = nullptr, *green = nullptr, *blue = nullptr;
         bool wideMap = false;
@@ -362,7 +354,7 @@ Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& p
             // sample s of pixel x
             auto at = [&](std::uint32_t x, int s) {
                 const unsigned char* row =
-                    raw.bytes.data() + (planar ? std::size_t(s) * height + y : y) * rowBytes;
+                    raw.data() + (planar ? std::size_t(s) * height + y : y) * rowBytes;
                 return sampleAt(row, planar ? x : std::size_t(x) * spp + s, bits, isFloat);
             };
             for (std::uint32_t x = 0; x < width; ++x) {
