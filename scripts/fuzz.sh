@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes one of HistLab's readers with libFuzzer (clang, -fsanitize=fuzzer,address,undefined):
 #   scripts/fuzz.sh TARGET [SECONDS]      TARGET: image, json, csv, options, or all (default 60 s each)
-# Builds the targets in build-fuzz/ (-O1 with line tables only; no GUI), starts from the
-# committed seeds in tests/fuzz/corpus/TARGET (never written to: what the fuzzer finds goes to
+# Builds the targets in build-fuzz/ (scripts/asan-build.sh: -O1, line tables only, no GUI),
+# starts from the committed seeds in tests/fuzz/corpus/TARGET (never written to: what the fuzzer finds goes to
 # build-fuzz/corpus/TARGET), and fails on the first crash, hang (10 s an input), leak,
 # undefined behaviour or use of more than 2 GiB; the input that did it is saved as
 # build-fuzz/crashes/TARGET-* and should become a regression test and a seed.
@@ -18,12 +18,7 @@ else
     targets=("$target")
 fi
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: SECONDS must be a whole number above 0, not '$seconds'" >&2; exit 2; }
-command -v clang++ >/dev/null || { echo "fuzz.sh: needs clang++ (Debian clang)" >&2; exit 1; }
-
-CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Fuzz -DCMAKE_CXX_FLAGS_FUZZ="-O1 -gline-tables-only" \
-    -DHISTLAB_FUZZ=ON \
-    -DHISTLAB_GUI=OFF -DBUILD_TESTING=OFF >/dev/null
-cmake --build build-fuzz -j "$(nproc)" --target "${targets[@]/#/fuzz_}"
+scripts/asan-build.sh "${targets[@]/#/fuzz_}"
 rm -rf build-fuzz/crashes && mkdir -p build-fuzz/crashes
 for t in "${targets[@]}"; do
     echo "== fuzz_$t: $seconds s"

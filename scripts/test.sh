@@ -2,7 +2,8 @@
 # Set-up command 2: installs what is missing (Debian 12), checks the format, builds the
 # Qt-free/OpenCV-free core that GPU machines run, builds everything with warnings as errors,
 # runs the whole test suite (core unit tests on PoCL, CLI end-to-end, leak check, GUI
-# offscreen), then fuzzes each reader for 60 s (clang, libFuzzer). .ci/run calls this.
+# offscreen), then the unit and CLI suites again under AddressSanitizer and UBSan, and fuzzes
+# each reader for 60 s (clang, libFuzzer; the same build). .ci/run calls this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -25,6 +26,9 @@ cmake --build build-tests -j "$jobs"
 echo "== tests"
 export QT_QPA_PLATFORM=offscreen
 ctest --test-dir build-tests --output-on-failure -j "$jobs" --timeout 900
+
+echo "== sanitizers: the unit and CLI suites under ASan and UBSan (scripts/sanitize.sh)"
+scripts/sanitize.sh
 
 echo "== fuzzing: each libFuzzer target for 60 s from its seeds (scripts/fuzz.sh)"
 scripts/fuzz.sh all 60
