@@ -15,6 +15,9 @@ struct HostImage {
     int depth = 8;    ///< bits per channel: 8 or 16 (unsigned), 32 (IEEE float)
     std::vector<std::uint8_t> data;
     std::string source; ///< file path or synthetic description, for messages and reports
+    /// How many pages the file holds (a multi-page TIFF; 1 for every other image); `source`
+    /// names the one read ("PATH, page P of N").
+    int pages = 1;
 
     std::size_t pixelCount() const { return std::size_t(width) * std::size_t(height); }
     std::size_t byteCount() const { return pixelCount() * channels * (depth / 8); }

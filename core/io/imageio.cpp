@@ -279,6 +279,7 @@ HostImage decodeImage(std::vector<unsigned char> bytes, const std::string& path,
     img.height = mat.rows;
     img.channels = mat.channels();
     img.depth = depth == CV_32F ? 32 : depth == CV_16U ? 16 : 8;
+    img.pages = d.pages;
     img.source = d.pages > 1
                      ? path + ", page " + std::to_string(page) + " of " + std::to_string(d.pages)
                  : d.frames > 1 ? path + ", frame 1 of " + std::to_string(d.frames)

@@ -13,7 +13,8 @@ namespace histlab {
 /// PBM/PGM/PPM are read by HistLab's own use of those libraries; WebP, BMP, PFM, Radiance HDR,
 /// OpenEXR (half floats widened), PAM and the rest by OpenCV. Pixels come as a viewer shows
 /// them: a JPEG's EXIF orientation and a TIFF's Orientation tag are applied. `page` (from 1)
-/// picks a page of a multi-page TIFF; the source then reads "PATH, page P of N".
+/// picks a page of a multi-page TIFF; the source then reads "PATH, page P of N", and `pages`
+/// is N.
 /// Throws InputError naming the file and the reason: missing, not a regular file, empty, not
 /// an image, damaged or truncated (judged by what the decoder reports), a declared size beyond
 /// checkDeclaredSize's limits (before anything is allocated), an unsupported depth or layout;

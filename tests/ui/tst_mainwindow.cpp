@@ -2,6 +2,8 @@
 // their statistics, keeps the previous image when a file is bad, lets the newest request win,
 // and never blocks its thread while the worker computes (tst_largeimages measures that).
 #include "bridge/logging.h"
+#include "panels/blurpanel.h"
+#include "panels/equalizepanel.h"
 #include "panels/statisticspanel.h"
 #include "plots/histogramplot.h"
 #include "uitestsupport.h"
@@ -17,6 +19,7 @@
 #include <QFile>
 #include <QImage>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -138,6 +141,7 @@ private slots:
     void badFileKeepsPreviousImage_data();
     void badFileKeepsPreviousImage();
     void newestRequestWins();
+    void pagesOfAMultiPageTiff();
     void shortcuts_data();
     void shortcuts();
 
@@ -440,6 +444,61 @@ void TestMainWindow::newestRequestWins() {
     QCOMPARE(window.currentSource(), path("gray.png"));
 }
 
+// A multi-page TIFF opens on page 1 with the page chooser under the image; choosing a page
+// analyses that page (its exact counts), names it in the title and gives it to the tabs that
+// work on the shown image; a page the file lacks cannot be chosen; an image of one page hides
+// the chooser, and opening the TIFF again starts on page 1. pages3.tiff: page P holds the
+// values 60 (P - 1) ... 60 (P - 1) + 47 once each.
+void TestMainWindow::pagesOfAMultiPageTiff() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    const QString tiff = fixture(QStringLiteral("pages3.tiff"));
+    const auto expectPage = [&](int page) {
+        QCOMPARE(window.currentSource(), tiff);
+        QCOMPARE(window.currentPage(), page);
+        QCOMPARE(window.pageChooser()->value(), page);
+        QVERIFY2(window.windowTitle().contains(QStringLiteral("page %1 of 3").arg(page)),
+                 qPrintable(window.windowTitle()));
+        const auto& counts = window.currentRun().histograms.at(0).counts;
+        for (int v = 0; v < 256; ++v) {
+            const int lo = 60 * (page - 1);
+            QVERIFY2(counts[std::size_t(v)] == (v >= lo && v < lo + 48 ? 1u : 0u),
+                     qPrintable(QStringLiteral("page %1, value %2").arg(page).arg(v)));
+        }
+        QCOMPARE(window.blurPanel()->imagePage(), page);
+        QCOMPARE(window.equalizePanel()->imagePage(), page);
+    };
+    QVERIFY(openAndWait(window, tiff));
+    QSpinBox* chooser = window.pageChooser();
+    QVERIFY(chooser->isVisibleTo(&window));
+    QCOMPARE(chooser->maximum(), 3);
+    expectPage(1);
+
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    chooser->setValue(2);
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1 && !window.isBusy(), kTimeoutMs);
+    expectPage(2);
+    window.showPage(3); // View › Next Page
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 2 && !window.isBusy(), kTimeoutMs);
+    expectPage(3);
+    window.showPage(4); // not in the file: nothing asked
+    QVERIFY(!window.isBusy());
+    chooser->setValue(4); // clamped to the last page, already shown
+    QVERIFY(!window.isBusy());
+    window.runAgain(); // F5 stays on the page
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 3 && !window.isBusy(), kTimeoutMs);
+    expectPage(3);
+    QVERIFY(window.lastError().isEmpty());
+
+    QVERIFY(openAndWait(window, path("gray.png")));
+    QVERIFY(!chooser->isVisibleTo(&window));
+    QCOMPARE(window.currentPage(), 1);
+    QVERIFY(!window.windowTitle().contains(QStringLiteral("page")));
+    QVERIFY(openAndWait(window, tiff)); // another image: its first page
+    expectPage(1);
+}
+
 void TestMainWindow::shortcuts_data() {
     QTest::addColumn<QKeySequence>("keys");
     // The shortcuts the window was specified with, and its own additions.
@@ -456,6 +515,8 @@ void TestMainWindow::shortcuts_data() {
     QTest::newRow("scans") << QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S);
     QTest::newRow("fit") << QKeySequence(Qt::CTRL | Qt::Key_0);
     QTest::newRow("actual size") << QKeySequence(Qt::CTRL | Qt::Key_1);
+    QTest::newRow("next page") << QKeySequence(Qt::Key_Period);
+    QTest::newRow("previous page") << QKeySequence(Qt::Key_Comma);
 }
 
 void TestMainWindow::shortcuts() {

@@ -6,9 +6,12 @@ namespace histlab::ui {
 
 ImageAnalysis analyseImage(const AnalysisRequest& request, ImageCache& images, int maxPreviewSide,
                            JobContext& context) {
-    const std::shared_ptr<const HostImage> full = images.load(context, request.source);
+    const std::shared_ptr<const HostImage> full =
+        images.load(context, request.source, request.page);
     ImageAnalysis result;
     result.source = request.source;
+    result.page = request.page;
+    result.pages = full->pages;
     result.imageSize = QSize(full->width, full->height);
     result.region = request.region;
     // A region is analysed on its own (no preview: the window keeps the whole image's).

@@ -23,6 +23,7 @@ namespace histlab::ui {
 /// What to analyse and how.
 struct AnalysisRequest {
     QString source;                          ///< a file path, or a Qt resource path (":/...")
+    int page = 1;                            ///< of a multi-page TIFF, from 1
     QString device = QStringLiteral("auto"); ///< a core device selector (see selectDevice)
     HistogramRequest histogram;              ///< variant and parameters; auto by default
     /// Bins of the large-bin histograms, 1 ... 65,536 (0: the type's default: 256 for 8-bit and
@@ -44,6 +45,8 @@ struct AnalysisRequest {
 /// statistics of its histograms.
 struct ImageAnalysis {
     QString source;
+    int page = 1; ///< the page analysed, of `pages` the file holds (a multi-page TIFF)
+    int pages = 1;
     QSize imageSize;  ///< of the file, in pixels
     QImage preview;   ///< 8-bit copy for display, at most `maxPreviewSide` on its longer side
     int depth = 8;    ///< of the file: 8, 16 or 32 (float)

@@ -13,49 +13,51 @@ namespace {
 
 /// The core's loader takes paths, so a Qt resource (the bundled sample) goes through a
 /// temporary file first.
-HostImage loadSource(const QString& source) {
+HostImage loadSource(const QString& source, int page) {
     if (source.startsWith(QLatin1String(":/"))) {
         std::unique_ptr<QTemporaryFile> copy(QTemporaryFile::createNativeFile(source));
         if (!copy)
             throw InputError(source.toStdString() + ": not found in the application's resources");
-        HostImage image = loadImage(QFile::encodeName(copy->fileName()).toStdString());
+        HostImage image = loadImage(QFile::encodeName(copy->fileName()).toStdString(), page);
         image.source = source.toStdString();
         return image;
     }
-    return loadImage(QFile::encodeName(source).toStdString());
+    return loadImage(QFile::encodeName(source).toStdString(), page);
 }
 
 } // namespace
 
-bool ImageCache::holds(const QString& source) const {
+bool ImageCache::holds(const QString& source, int page) const {
     const QFileInfo info(source);
-    return m_image && source == m_source && info.lastModified() == m_modified &&
+    return m_image && source == m_source && page == m_page && info.lastModified() == m_modified &&
            info.size() == m_bytes;
 }
 
-std::shared_ptr<const HostImage> ImageCache::get(const QString& source) {
-    if (holds(source))
+std::shared_ptr<const HostImage> ImageCache::get(const QString& source, int page) {
+    if (holds(source, page))
         return m_image;
     const QFileInfo info(source);
     m_image.reset(); // one image in memory at a time
-    m_image = std::make_shared<const HostImage>(loadSource(source));
+    m_image = std::make_shared<const HostImage>(loadSource(source, page));
     m_source = source;
+    m_page = page;
     m_modified = info.lastModified();
     m_bytes = info.size();
     return m_image;
 }
 
-std::shared_ptr<const HostImage> ImageCache::load(JobContext& context, const QString& source) {
+std::shared_ptr<const HostImage> ImageCache::load(JobContext& context, const QString& source,
+                                                  int page) {
     context.progress(0.0, "loading");
-    std::shared_ptr<const HostImage> image = get(source);
+    std::shared_ptr<const HostImage> image = get(source, page);
     context.throwIfCancelled();
     return image;
 }
 
 std::shared_ptr<const HostImage> ImageCache::getAside(const QString& source) {
-    if (holds(source))
+    if (holds(source, 1))
         return m_image;
-    return std::make_shared<const HostImage>(loadSource(source));
+    return std::make_shared<const HostImage>(loadSource(source, 1));
 }
 
 QImage previewOf(const HostImage& image, int maxSide) {

@@ -18,22 +18,25 @@ namespace histlab::ui {
 /// thread calls get(); jobs hold it through a shared_ptr copied into their work.
 class ImageCache {
 public:
-    /// The image of `source` (a file path, or a Qt resource path ":/..."), loaded if it is not
-    /// the one held or has changed on disk since. Throws the loader's InputError.
-    std::shared_ptr<const HostImage> get(const QString& source);
+    /// The image of `source` (a file path, or a Qt resource path ":/..."), page `page` of a
+    /// multi-page TIFF (from 1), loaded if it is not the one held or has changed on disk since.
+    /// Throws the loader's InputError, or UsageError("--page") for a page the file lacks.
+    std::shared_ptr<const HostImage> get(const QString& source, int page = 1);
     /// get() as a job's first step: says "loading", and stops if the job was cancelled
     /// meanwhile.
-    std::shared_ptr<const HostImage> load(JobContext& context, const QString& source);
+    std::shared_ptr<const HostImage> load(JobContext& context, const QString& source, int page = 1);
     /// The image of `source` for a job that reads several (the Joint tab's two images and
-    /// mask): the one held when it is that file, unchanged, else loaded apart, leaving the held
-    /// one (the Image tab's, most likely) in place. Throws the loader's InputError.
+    /// mask): the one held when it is that file's first page, unchanged, else loaded apart,
+    /// leaving the held one (the Image tab's, most likely) in place. Throws the loader's
+    /// InputError.
     std::shared_ptr<const HostImage> getAside(const QString& source);
 
 private:
-    /// True when the image held is `source`'s and the file has not changed since.
-    bool holds(const QString& source) const;
+    /// True when the image held is `source`'s page `page` and the file has not changed since.
+    bool holds(const QString& source, int page) const;
 
     QString m_source;
+    int m_page = 1;
     QDateTime m_modified;
     qint64 m_bytes = -1;
     std::shared_ptr<const HostImage> m_image;

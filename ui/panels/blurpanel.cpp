@@ -231,7 +231,7 @@ BlurPanel::BlurPanel(JobBridge* bridge, QWidget* parent)
                                 ? 1
                                 : 0);
     remember(m_radius, QStringLiteral("radius"));
-    setImage({}, {}, {});
+    setImage({}, 1, 1, {}, {});
     showModeRows();
 }
 
@@ -261,6 +261,7 @@ void BlurPanel::clearResult() {
 BlurRequest BlurPanel::request() const {
     BlurRequest r;
     r.source = imageSource();
+    r.page = imagePage();
     r.device = deviceSelector();
     r.mode = m_mode->currentData().toInt() == int(PanelMode::Launches)
                  ? BlurRequest::Mode::Launches

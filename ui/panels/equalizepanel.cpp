@@ -176,7 +176,7 @@ EqualizePanel::EqualizePanel(JobBridge* bridge, QWidget* parent)
     right->setSizes({400, 280});
     setResults(right);
 
-    setImage({}, {}, {});
+    setImage({}, 1, 1, {}, {});
 }
 
 void EqualizePanel::clearResult() {
@@ -194,6 +194,7 @@ void EqualizePanel::clearResult() {
 EqualizeRequest EqualizePanel::request() const {
     EqualizeRequest r;
     r.source = imageSource();
+    r.page = imagePage();
     r.device = deviceSelector();
     r.repeats = repeatsSpin()->value();
     return r;

@@ -34,7 +34,7 @@ JobWork experimentJob(const ExperimentRequest& request, std::shared_ptr<ImageCac
             spec.distributions.end()) {
             if (request.imageSource.isEmpty())
                 throw UsageError("distribution", "'image' needs an image: open one first");
-            image = images->get(request.imageSource);
+            image = images->get(request.imageSource, request.imagePage);
             spec.image = image.get();
         }
         std::vector<int> devices = request.devices;
@@ -163,8 +163,9 @@ void ExperimentPanel::setDevices(const std::vector<DeviceEntry>& devices) {
     m_devices->setDevices(devices);
 }
 
-void ExperimentPanel::setImageSource(const QString& source) {
+void ExperimentPanel::setImageSource(const QString& source, int page) {
     m_imageSource = source;
+    m_imagePage = page;
 }
 
 void ExperimentPanel::startRun() {
@@ -179,6 +180,7 @@ void ExperimentPanel::startRun() {
     request.spec.repeats = repeatsSpin()->value();
     request.spec.maxRepeats = std::max(repeatsSpin()->value(), m_maxRepeats->value());
     request.imageSource = m_imageSource;
+    request.imagePage = m_imagePage;
     const auto& kinds = request.spec.distributions;
     if (kinds.empty()) {
         refuse(tr("Choose at least one kind of data."));

@@ -31,6 +31,7 @@ struct ExperimentRequest {
     ExperimentSpec spec;      ///< spec.image is ignored: see imageSource
     std::vector<int> devices; ///< device indices; empty: the default device
     QString imageSource;      ///< for the "image" distribution: a file or resource path
+    int imagePage = 1;        ///< its page (a multi-page TIFF), from 1
 };
 
 class ExperimentPanel : public ResultPanel<ExperimentRun, BaselinePanel> {
@@ -39,8 +40,9 @@ public:
     explicit ExperimentPanel(JobBridge* bridge, QWidget* parent = nullptr);
     /// The devices to offer (the Run dock's list); the first GPU, else the first, is checked.
     void setDevices(const std::vector<DeviceEntry>& devices);
-    /// The image the window shows: the "image" distribution repeats its gray plane.
-    void setImageSource(const QString& source);
+    /// The image the window shows (`page` of a multi-page TIFF): the "image" distribution
+    /// repeats its gray plane.
+    void setImageSource(const QString& source, int page = 1);
     /// Starts the experiment chosen with the controls' values (not while one runs).
     void startRun() override;
     void clearBaseline() override;
@@ -81,6 +83,7 @@ private:
     QDoubleSpinBox* m_size;
     QSpinBox* m_maxRepeats;
     QString m_imageSource;
+    int m_imagePage = 1;
     std::vector<DeviceEntry> m_deviceEntries;
     std::optional<ExperimentRun> m_baseline; // laid under the plot
     ExperimentRun m_live;                    // the run in progress (its points so far)

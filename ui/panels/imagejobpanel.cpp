@@ -26,7 +26,7 @@ const QString kImageFilter = QObject::tr(
 
 ImageJobInput openImageJob(JobContext& context, ImageCache& images, const ImageJobRequest& request,
                            const std::string& purpose, ImageJobRun& run) {
-    std::shared_ptr<const HostImage> image = images.load(context, request.source);
+    std::shared_ptr<const HostImage> image = images.load(context, request.source, request.page);
     Device& device = jobDevice(context, request.device, purpose);
     run.device = device.info();
     run.imageSize = QSize(image->width, image->height);
@@ -67,11 +67,13 @@ ImageJobPanel::ImageJobPanel(JobBridge* bridge, Job job, Words words, QWidget* p
     m_compare->rememberModeIn(settingsKey(QStringLiteral("compare")));
 }
 
-void ImageJobPanel::setImage(const QString& source, const QSize& imageSize, const QImage& preview) {
-    if (!source.isEmpty() && source == m_source && imageSize == m_imageSize)
+void ImageJobPanel::setImage(const QString& source, int page, int pages, const QSize& imageSize,
+                             const QImage& preview) {
+    if (!source.isEmpty() && source == m_source && page == m_page && imageSize == m_imageSize)
         return;   // the same image (a region of it analysed, or run again): the result stays
     discardRun(); // a run of the image no longer shown: nobody hears of it
     m_source = source;
+    m_page = page;
     m_imageSize = imageSize;
     clearResult();
     m_compare->setLabels(tr("Original"), m_words.resultName);
@@ -84,6 +86,8 @@ void ImageJobPanel::setImage(const QString& source, const QSize& imageSize, cons
         QString name = QFileInfo(source).fileName();
         if (source.startsWith(QLatin1String(":/")))
             name = tr("the sample image");
+        if (pages > 1)
+            name = tr("%1, page %2 of %3").arg(name).arg(page).arg(pages);
         m_imageLabel->setText(
             tr("%1, %2 × %3").arg(name).arg(imageSize.width()).arg(imageSize.height()));
         m_imageLabel->setToolTip(QDir::toNativeSeparators(source));

@@ -22,6 +22,7 @@ class CompareView;
 /// large its previews may be.
 struct ImageJobRequest {
     QString source;                          ///< a file or resource path (as AnalysisRequest)
+    int page = 1;                            ///< of a multi-page TIFF, from 1
     QString device = QStringLiteral("auto"); ///< a core device selector (see selectDevice)
     int repeats = 5;
     /// The previews (original and results) are at most this many pixels on the longer side.
@@ -50,11 +51,13 @@ ImageJobInput openImageJob(JobContext& context, ImageCache& images, const ImageJ
 class ImageJobPanel : public JobPanel {
     Q_OBJECT
 public:
-    /// The image the window shows: its source (file or resource path), full size and display
-    /// preview. A different image clears the result (and drops a run of the old one); the same
-    /// one again keeps it.
-    void setImage(const QString& source, const QSize& imageSize, const QImage& preview);
+    /// The image the window shows: its source (file or resource path), its page of `pages`
+    /// (a multi-page TIFF), full size and display preview. A different image or page clears the
+    /// result (and drops a run of the old one); the same one again keeps it.
+    void setImage(const QString& source, int page, int pages, const QSize& imageSize,
+                  const QImage& preview);
     QString imageSource() const { return m_source; }
+    int imagePage() const { return m_page; }
 
     CompareView* compareView() const { return m_compare; }
     QPushButton* saveResultButton() const { return m_save; }
@@ -105,6 +108,7 @@ private:
     QWidget* m_viewer;
     QPushButton* m_save;
     QString m_source;
+    int m_page = 1;
     QSize m_imageSize;
 };
 

@@ -34,10 +34,13 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QSettings>
+#include <QSignalBlocker>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolButton>
+#include <QVBoxLayout>
 
 #include <algorithm>
 
@@ -147,8 +150,36 @@ MainWindow::MainWindow(QWidget* parent)
     right->setStretchFactor(1, 0);
     right->setChildrenCollapsible(false);
 
+    // Left: the image over its page chooser (a multi-page TIFF's pages, as ImageJ's stack
+    // slider; hidden for an image of one page).
+    m_pageBar = new QWidget;
+    m_pageBar->setObjectName(QStringLiteral("pageBar"));
+    m_pageBox = new QSpinBox;
+    m_pageBox->setObjectName(QStringLiteral("pageChooser"));
+    m_pageBox->setRange(1, 1);
+    m_pageBox->setKeyboardTracking(false); // typing "12" asks for page 12, not 1 then 12
+    m_pageBox->setToolTip(tr("The page of the multi-page TIFF that every tab works on "
+                             "(View › Next Page, Previous Page)"));
+    m_pageCount = new QLabel;
+    auto* pageLayout = new QHBoxLayout(m_pageBar);
+    pageLayout->setContentsMargins(4, 2, 4, 2);
+    auto* pageLabel = new QLabel(tr("&Page"));
+    pageLabel->setBuddy(m_pageBox);
+    pageLayout->addWidget(pageLabel);
+    pageLayout->addWidget(m_pageBox);
+    pageLayout->addWidget(m_pageCount);
+    pageLayout->addStretch(1);
+    m_pageBar->setVisible(false);
+    connect(m_pageBox, &QSpinBox::valueChanged, this, &MainWindow::showPage);
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->setSpacing(0);
+    leftLayout->addWidget(m_imageView, 1);
+    leftLayout->addWidget(m_pageBar);
+
     auto* splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(m_imageView);
+    splitter->addWidget(left);
     splitter->addWidget(right);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
@@ -344,6 +375,17 @@ void MainWindow::createMenus() {
     view->addAction(logAction);
     view->addSeparator();
     view->addActions(m_imageView->viewActions()); // zoom in/out, 1:1, fit
+    // A multi-page TIFF's pages, with ImageJ's keys for a stack's slices.
+    view->addSeparator();
+    m_nextPage = view->addAction(tr("&Next Page"), this, [this] { showPage(m_current.page + 1); });
+    m_nextPage->setShortcut(QKeySequence(Qt::Key_Period));
+    m_nextPage->setStatusTip(tr("The next page of a multi-page TIFF"));
+    m_previousPage =
+        view->addAction(tr("&Previous Page"), this, [this] { showPage(m_current.page - 1); });
+    m_previousPage->setShortcut(QKeySequence(Qt::Key_Comma));
+    m_previousPage->setStatusTip(tr("The previous page of a multi-page TIFF"));
+    m_nextPage->setEnabled(false);
+    m_previousPage->setEnabled(false);
 }
 
 // The Images dock (left; shown once a second image joins the list) and the Log dock (bottom,
@@ -573,20 +615,47 @@ ExportResult MainWindow::finishExport(const ExportResult& result, const QString&
 }
 
 void MainWindow::openImage(const QString& path) {
-    submit(path, false);
-    statusBar()->showMessage(tr("Opening %1…").arg(imageDisplayName(path)));
+    open(path, path == m_current.source ? m_current.page : 1);
 }
 
-void MainWindow::submit(const QString& path, bool quick) {
+void MainWindow::showPage(int page) {
+    if (m_current.source.isEmpty() || page < 1 || page > m_current.pages)
+        return;
+    if (page == m_current.page && !(isBusy() && m_requestedPage != page))
+        return showPageChooser();
+    open(m_current.source, page);
+}
+
+void MainWindow::open(const QString& path, int page) {
+    submit(path, page, false);
+    statusBar()->showMessage(page > 1 || (path == m_current.source && m_current.pages > 1)
+                                 ? tr("Opening %1, page %2…").arg(imageDisplayName(path)).arg(page)
+                                 : tr("Opening %1…").arg(imageDisplayName(path)));
+}
+
+void MainWindow::showPageChooser() {
+    const int pages = std::max(1, m_current.pages);
+    const QSignalBlocker quiet(m_pageBox); // showing the page asks for nothing
+    m_pageBox->setRange(1, pages);
+    m_pageBox->setValue(m_current.page);
+    m_pageCount->setText(tr("of %1").arg(pages));
+    m_pageBar->setVisible(pages > 1);
+    m_nextPage->setEnabled(m_current.page < pages);
+    m_previousPage->setEnabled(m_current.page > 1);
+}
+
+void MainWindow::submit(const QString& path, int page, bool quick) {
     m_regionDeferred = false; // this request is newer than the deferred region
     m_inFlightQuick = quick;
     m_requested = path;
+    m_requestedPage = page;
     const int before = m_images->count();
     m_images->setCurrentImage(path); // the list shows what was asked for (adding it if new)
     showImagesDockOnSecond(before);
     AnalysisRequest request;
     request.source = path;
-    if (path == m_current.source)
+    request.page = page;
+    if (path == m_current.source && page == m_current.page)
         request.region = m_region;
     request.device = m_runPanel->deviceSelector();
     request.histogram = m_runPanel->histogramRequest();
@@ -605,7 +674,7 @@ void MainWindow::showProgress(double fraction, const QString& stage) {
 void MainWindow::showAnalysis(const ImageAnalysis& analysis) {
     // A region's answer comes without a preview: the view keeps the whole image, as it does
     // (zoom, pan, region) when the same image is analysed again.
-    const bool sameImage = analysis.source == m_current.source &&
+    const bool sameImage = analysis.source == m_current.source && analysis.page == m_current.page &&
                            analysis.imageSize == m_current.imageSize &&
                            !m_imageView->image().isNull();
     const QImage preview = analysis.region ? m_current.preview : analysis.preview;
@@ -641,20 +710,31 @@ void MainWindow::showAnalysis(const ImageAnalysis& analysis) {
             ? QStringLiteral("<pre>%1</pre>")
                   .arg(QString::fromStdString(imageBinsText(*analysis.largeBins)).toHtmlEscaped())
             : describePasses(analysis.run));
+    // The name, and for a multi-page TIFF which page, as the CLI's input line says it.
+    QString name = imageDisplayName(analysis.source);
+    if (analysis.pages > 1)
+        name = tr("%1, page %2 of %3").arg(name).arg(analysis.page).arg(analysis.pages);
     setWindowTitle(tr("%1 (%2 × %3) — HistLab")
-                       .arg(imageDisplayName(analysis.source))
+                       .arg(name)
                        .arg(analysis.imageSize.width())
                        .arg(analysis.imageSize.height()));
     statusBar()->clearMessage();
+    showPageChooser();
     m_images->setCurrentImage(analysis.source);
-    m_experiments->setImageSource(analysis.source);
-    m_blur->setImage(m_current.source, m_current.imageSize, m_current.preview);
-    m_equalize->setImage(m_current.source, m_current.imageSize, m_current.preview);
+    m_experiments->setImageSource(analysis.source, analysis.page);
+    for (ImageJobPanel* panel : std::initializer_list<ImageJobPanel*>{m_blur, m_equalize})
+        panel->setImage(m_current.source, m_current.page, m_current.pages, m_current.imageSize,
+                        m_current.preview);
     if (!sameImage && !analysis.source.startsWith(QLatin1String(":/")))
         RecentFiles::add(QFileInfo(analysis.source).absoluteFilePath());
-    qCInfo(lcUi).noquote() << analysis.source << "analysed:" << summary;
+    const QString logged = analysis.pages > 1 ? QStringLiteral("%1, page %2 of %3")
+                                                    .arg(analysis.source)
+                                                    .arg(analysis.page)
+                                                    .arg(analysis.pages)
+                                              : analysis.source;
+    qCInfo(lcUi).noquote() << logged << "analysed:" << summary;
     for (const std::string& note : analysis.run.notes)
-        qCInfo(lcUi).noquote() << analysis.source << "note:" << QString::fromStdString(note);
+        qCInfo(lcUi).noquote() << logged << "note:" << QString::fromStdString(note);
 }
 
 // The pixel under the cursor and the zoom in the status bar; a region selected on the image
@@ -693,7 +773,7 @@ void MainWindow::analyseRegion(const std::optional<Region>& region) {
         return;
     // While another image loads, a request for this one would replace it (the newest wins);
     // the loaded image clears the region anyway.
-    if (isBusy() && m_requested != m_current.source)
+    if (isBusy() && (m_requested != m_current.source || m_requestedPage != m_current.page))
         return;
     m_region = region;
     m_regionQuick = quick;
@@ -703,7 +783,7 @@ void MainWindow::analyseRegion(const std::optional<Region>& region) {
         m_regionDeferred = true;
         return;
     }
-    submit(m_current.source, quick); // with m_region: the newest region wins
+    submit(m_current.source, m_current.page, quick); // with m_region: the newest region wins
     if (region)
         statusBar()->showMessage(tr("Analysing region %1,%2 %3×%4…")
                                      .arg(region->x)
@@ -714,11 +794,12 @@ void MainWindow::analyseRegion(const std::optional<Region>& region) {
 
 void MainWindow::submitDeferredRegion() {
     if (m_regionDeferred)
-        submit(m_current.source, m_regionQuick); // the newest region, with m_region
+        submit(m_current.source, m_current.page, m_regionQuick); // the newest region
 }
 
 void MainWindow::showFailure(const JobError& error) {
     // A request replaced by a newer one never gets here (JobBridge drops it): this is Cancel.
+    showPageChooser(); // back to the page shown, if another was asked for
     if (error.kind == JobError::Kind::Cancelled) {
         statusBar()->showMessage(tr("%1: cancelled").arg(imageDisplayName(m_requested)));
         qCInfo(lcUi).noquote() << m_requested << "cancelled";
@@ -843,9 +924,10 @@ void MainWindow::showBusy(bool busy) {
 void MainWindow::runAgain() {
     // While a job runs, its image is the current one; else what is shown, or, when nothing is
     // (the first run failed, e.g. on a device that does not exist), what was asked for.
-    const QString source = isBusy() || m_current.source.isEmpty() ? m_requested : m_current.source;
+    const bool requested = isBusy() || m_current.source.isEmpty();
+    const QString source = requested ? m_requested : m_current.source;
     if (!source.isEmpty())
-        openImage(source);
+        open(source, requested ? m_requestedPage : m_current.page);
 }
 
 void MainWindow::cancelRun() {

@@ -22,6 +22,7 @@ class QLabel;
 class QMenu;
 class QMimeData;
 class QProgressBar;
+class QSpinBox;
 class QSplitter;
 class QTabWidget;
 
@@ -107,7 +108,11 @@ public:
     QProgressBar* progressBar() const { return m_progress; }
     /// What the shown image was opened from (empty before the first result).
     QString currentSource() const { return m_current.source; }
+    /// The page shown of a multi-page TIFF (from 1; 1 for every other image).
+    int currentPage() const { return m_current.page; }
     QSize currentImageSize() const { return m_current.imageSize; }
+    /// The page chooser under the image: shown only while the image has several pages.
+    QSpinBox* pageChooser() const { return m_pageBox; }
     /// The region of the image that the histograms and statistics shown describe, if any
     /// (selected on the image view; full-image pixels).
     std::optional<Region> currentRegion() const { return m_current.region; }
@@ -137,8 +142,13 @@ public slots:
     /// Starts loading and analysing an image; returns at once. The window keeps showing the
     /// previous image until the new one has its histograms; a failure leaves it in place.
     /// Opening the shown image again analyses its selected region, if there is one.
+    /// The shown image again stays on its page; another image opens on its first page.
     void openImage(const QString& path);
     void openSample() { openImage(sampleImagePath()); }
+    /// Page `page` (from 1) of the shown multi-page TIFF, as the page chooser under the image
+    /// asks (View › Next Page, Previous Page): every tab then works on that page. A page out of
+    /// range is ignored.
+    void showPage(int page);
     /// Adds every path to the Images list and opens the first; the others wait there until
     /// selected. (File › Open with several files, several on the command line, a drop.)
     void openImages(const QStringList& paths);
@@ -194,7 +204,11 @@ private:
     void submitDeferredRegion();
     /// Asks for `path`'s histograms; `quick` (a region being dragged) runs once instead of the
     /// Run panel's repeats, so the histogram keeps up with the mouse.
-    void submit(const QString& path, bool quick);
+    void submit(const QString& path, int page, bool quick);
+    /// submit() with the status bar saying so.
+    void open(const QString& path, int page);
+    /// The page chooser shows the page and count of the image shown (hidden for one page).
+    void showPageChooser();
     void showMessageBox(const QString& message, const QString& details = {});
     void restoreSettings();
     void rememberFolder(const QString& file);
@@ -216,6 +230,12 @@ private:
     QLabel* m_runLabel;
     ImageAnalysis m_current;
     QString m_requested; // the newest source asked for, for messages
+    int m_requestedPage = 1;
+    QWidget* m_pageBar = nullptr; // under the image: "Page [n] of N"
+    QSpinBox* m_pageBox = nullptr;
+    QLabel* m_pageCount = nullptr;
+    QAction* m_nextPage = nullptr;
+    QAction* m_previousPage = nullptr;
     QString m_lastError;
     RunPanel* m_runPanel = nullptr;
     QProgressBar* m_progress = nullptr;

@@ -166,12 +166,14 @@ TEST(Decoders, TiffPages) {
         EXPECT_EQ(img.data, pages[std::size_t(p - 1)]) << p;
         EXPECT_EQ(img.source,
                   (dir / "three.tif").string() + ", page " + std::to_string(p) + " of 3");
+        EXPECT_EQ(img.pages, 3);
     }
     EXPECT_THROW(loadImage((dir / "three.tif").string(), 4), UsageError);
     EXPECT_TRUE(contains(loadError(dir / "three.tif", 4), "has 3 pages, not a page 4"));
     cv::imwrite((dir / "one.png").string(), picture(4, 4));
     EXPECT_TRUE(contains(loadError(dir / "one.png", 2), "--page: "));
     EXPECT_EQ(loadImage((dir / "one.png").string()).source, (dir / "one.png").string());
+    EXPECT_EQ(loadImage((dir / "one.png").string()).pages, 1);
 }
 
 // The same pixels give the same image whatever the container: RGBA with unassociated alpha as
