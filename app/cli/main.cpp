@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
                  "and verified against a CPU reference, without a display",
                  "histlab-cli"};
     app.set_help_flag("-h,--help", "this help; COMMAND --help for a command's options");
-    app.set_version_flag("--version", "histlab-cli 0.1.0");
+    app.set_version_flag("--version", "histlab-cli " HISTLAB_VERSION); // CMake's project version
     app.footer(kExitCodes);
     app.get_formatter()->column_width(30);
     std::string kernelDir;

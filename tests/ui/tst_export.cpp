@@ -25,6 +25,7 @@
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -76,6 +77,8 @@ private slots:
     void exportPlotActionUsesDialog();
     void csvActionAsksInLastFolder();
     void copyPlot();
+    void savedNamesGetTheirSuffix();
+    void copiesTablesAndCounts();
     void settingsRoundTrip();
 
 private:
@@ -370,6 +373,93 @@ void TestExport::copyPlot() {
         QSKIP("the platform's clipboard keeps no data");
     QVERIFY(!image.isNull());
     QCOMPARE(image.size() / image.devicePixelRatio(), m_window->histogramPlot()->size());
+}
+
+// A name typed without a suffix gets the one the dialog offered: banks_run → banks_run.json (the
+// Open dialog's *.json filter would hide it otherwise); a suffix typed is kept.
+void TestExport::savedNamesGetTheirSuffix() {
+    QCOMPARE(withDefaultSuffix(QStringLiteral("/t/banks_run"), QStringLiteral("json")),
+             QStringLiteral("/t/banks_run.json"));
+    QCOMPARE(withDefaultSuffix(QStringLiteral("/t.d/run"), QStringLiteral("csv")),
+             QStringLiteral("/t.d/run.csv")); // a dot in a folder is not a suffix
+    QCOMPARE(withDefaultSuffix(QStringLiteral("/t/run.txt"), QStringLiteral("csv")),
+             QStringLiteral("/t/run.txt"));
+    QCOMPARE(withDefaultSuffix(QStringLiteral("/t/run."), QStringLiteral("csv")),
+             QStringLiteral("/t/run.csv"));
+    QCOMPARE(withDefaultSuffix(QString(), QStringLiteral("csv")), QString()); // cancelled
+    QCOMPARE(filterSuffix(QStringLiteral("JSON (*.json);;All files (*)")), QStringLiteral("json"));
+    QCOMPARE(filterSuffix(QStringLiteral("JPEG image (*.jpg *.jpeg)")), QStringLiteral("jpg"));
+    QCOMPARE(filterSuffix(QStringLiteral("All files (*)")), QString());
+
+    // Through the window's CSV export, as a user leaving the suffix out.
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    m_window->setSaveFileChooser([&](QWidget*, const QString&, const QString&, const QString&) {
+        return folder.filePath("counts");
+    });
+    QAction* action = findAction(*m_window, QStringLiteral("Export Histogram CSV…"));
+    QVERIFY(action);
+    action->trigger();
+    QVERIFY(QFileInfo::exists(folder.filePath("counts.csv")));
+    QVERIFY(!QFileInfo::exists(folder.filePath("counts")));
+
+    // The plot dialog: a name typed without a suffix is written in the chosen format's.
+    findAction(*m_window, QStringLiteral("Export Plot…"))->trigger();
+    auto* dialog = m_window->findChild<ExportDialog*>();
+    QVERIFY(dialog);
+    dialog->setFilePath(folder.filePath("plot"));
+    dialog->formatBox()->setCurrentIndex(dialog->formatBox()->findData(int(PlotFormat::Pdf)));
+    QCOMPARE(dialog->filePath(), folder.filePath("plot.pdf"));
+    dialog->accept();
+    QVERIFY(readAll(folder.filePath("plot.pdf")).startsWith("%PDF"));
+    QTRY_VERIFY(!m_window->findChild<ExportDialog*>());
+    m_window->setSaveFileChooser(histlab::ui::nativeSaveFileChooser());
+}
+
+// Tables copy as a spreadsheet pastes them: Ctrl+C gives the selected cells (all when none is
+// selected) with their headers, tab-separated; Copy Histogram Counts gives every bin's counts.
+void TestExport::copiesTablesAndCounts() {
+    QClipboard* clipboard = QGuiApplication::clipboard();
+    if (!clipboard)
+        QSKIP("this platform has no clipboard");
+    QTableWidget* table = m_window->statisticsPanel()->table();
+    const auto statistics = m_window->statisticsPanel()->statistics();
+    QCOMPARE(statistics.size(), std::size_t(4)); // the sample: R, G, B, gray
+    table->clearSelection();
+    table->setFocus();
+    clipboard->clear();
+    QTest::keyClick(table, Qt::Key_C, Qt::ControlModifier);
+    if (clipboard->text().isEmpty() && !clipboard->mimeData())
+        QSKIP("the platform's clipboard keeps no data");
+    QStringList lines = clipboard->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 1 + int(StatisticsPanel::RowCount));
+    QCOMPARE(lines[0], QStringLiteral("\tR\tG\tB\tgray"));
+    QCOMPARE(lines[1 + StatisticsPanel::Pixels],
+             QStringLiteral("pixels\t%1\t%1\t%1\t%1").arg(statistics[0].count));
+
+    table->setRangeSelected(
+        QTableWidgetSelectionRange(StatisticsPanel::Max, 1, StatisticsPanel::Max, 2), true);
+    QTest::keyClick(table, Qt::Key_C, Qt::ControlModifier);
+    lines = clipboard->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(
+        lines,
+        QStringList({QStringLiteral("\tG\tB"),
+                     QStringLiteral("max\t%1\t%2").arg(statistics[1].max).arg(statistics[2].max)}));
+    table->clearSelection();
+
+    QAction* counts = findAction(*m_window, QStringLiteral("Copy Histogram Counts"));
+    QVERIFY(counts);
+    counts->trigger();
+    lines = clipboard->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 257);
+    QCOMPARE(lines[0], QStringLiteral("bin\tr\tg\tb\tgray"));
+    const HistogramRun& run = m_window->currentRun();
+    for (int bin : {0, 17, 128, 255}) {
+        QStringList expected{QString::number(bin)};
+        for (const ChannelHistogram& h : run.histograms)
+            expected << QString::number(h.counts[std::size_t(bin)]);
+        QCOMPARE(lines[1 + bin], expected.join(QLatin1Char('\t')));
+    }
 }
 
 void TestExport::settingsRoundTrip() {

@@ -4,6 +4,8 @@
 #include "bridge/logging.h"
 #include "panels/blurpanel.h"
 #include "panels/equalizepanel.h"
+#include "panels/memorypanel.h"
+#include "panels/scanpanel.h"
 #include "panels/statisticspanel.h"
 #include "plots/histogramplot.h"
 #include "uitestsupport.h"
@@ -18,11 +20,14 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QMessageBox>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QtTest>
 #include <sys/stat.h>
 
@@ -142,6 +147,11 @@ private slots:
     void badFileKeepsPreviousImage();
     void newestRequestWins();
     void pagesOfAMultiPageTiff();
+    void openingShowsTheImageTab();
+    void emptyStateSaysWhatToDo();
+    void imageShownBeforeItsHistograms();
+    void failureAfterDecodingPutsThePreviousImageBack();
+    void helpMenu();
     void shortcuts_data();
     void shortcuts();
 
@@ -499,6 +509,152 @@ void TestMainWindow::pagesOfAMultiPageTiff() {
     expectPage(1);
 }
 
+// Opening an image from a tab that does not show it goes to the Image tab; from the Blur tab,
+// which shows the image itself, the user stays.
+void TestMainWindow::openingShowsTheImageTab() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    window.tabs()->setCurrentWidget(window.scanPanel());
+    QVERIFY(window.tabs()->currentIndex() != 0);
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    window.openImages({path("gray.png")});
+    QCOMPARE(window.tabs()->currentIndex(), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, kTimeoutMs);
+    window.tabs()->setCurrentWidget(window.blurPanel());
+    window.openImages({path("rgba.png")});
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 2, kTimeoutMs);
+    QCOMPARE(window.tabs()->currentWidget(), static_cast<QWidget*>(window.blurPanel()));
+    window.tabs()->setCurrentWidget(window.memoryPanel());
+    window.openSample();
+    QCOMPARE(window.tabs()->currentIndex(), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 3, kTimeoutMs);
+}
+
+// Before the first image the pane says how to open one (and, after a refused file, why it was
+// refused), and the plot shows no empty legend box.
+void TestMainWindow::emptyStateSaysWhatToDo() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QVERIFY2(window.imageView()->placeholder().contains(QStringLiteral("Ctrl+O")),
+             qPrintable(window.imageView()->placeholder()));
+    QVERIFY(!window.histogramPlot()->legend->visible());
+    QSignalSpy errors(&window, &MainWindow::errorShown);
+    window.openImage(path("notes.png"));
+    QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, kTimeoutMs);
+    const QString said = window.imageView()->placeholder();
+    QVERIFY2(said.contains(QStringLiteral("notes.png")) && said.contains(QStringLiteral("Ctrl+O")),
+             qPrintable(said));
+    QVERIFY(openAndWait(window, path("gray.png")));
+    QVERIFY(window.histogramPlot()->legend->visible());
+}
+
+// A newly opened image is on screen as soon as it is decoded, with the plot and table emptied
+// (the previous image's histograms would describe another picture); its histograms follow.
+void TestMainWindow::imageShownBeforeItsHistograms() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QVERIFY(openAndWait(window, path("gray.png")));
+    QSignalSpy imageShown(&window, &MainWindow::imageShown);
+    QSignalSpy histogramShown(&window, &MainWindow::histogramShown);
+    bool checkedBetween = false;
+    connect(&window, &MainWindow::imageShown, this, [&] {
+        checkedBetween = histogramShown.isEmpty() && window.isBusy() &&
+                         window.imageView()->imageSize() == QSize(4000, 2000) &&
+                         window.histogramPlot()->graphCount() == 0 &&
+                         window.statisticsPanel()->statistics().empty() &&
+                         window.windowTitle().contains(QStringLiteral("large.ppm")) &&
+                         window.currentSource() == path("gray.png"); // not analysed yet
+    });
+    window.openImage(path("large.ppm"));
+    QTRY_VERIFY_WITH_TIMEOUT(histogramShown.count() == 1, kTimeoutMs);
+    QCOMPARE(imageShown.count(), 1);
+    QVERIFY(checkedBetween);
+    QCOMPARE(window.currentSource(), path("large.ppm"));
+    QVERIFY(window.histogramPlot()->graphCount() > 0);
+    // The same image again: no second preview (zoom and pan stay).
+    window.runAgain();
+    QTRY_VERIFY_WITH_TIMEOUT(histogramShown.count() == 2, kTimeoutMs);
+    QCOMPARE(imageShown.count(), 1);
+}
+
+// A request that fails after its image was decoded and shown (here: a device that does not
+// exist, chosen after decoding) puts the previous image, its histograms and title back.
+void TestMainWindow::failureAfterDecodingPutsThePreviousImageBack() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QVERIFY(openAndWait(window, path("gray.png")));
+    const QImage image = window.imageView()->image();
+    const auto plotted = plottedValues(*window.histogramPlot());
+    const QString title = window.windowTitle();
+    const auto statistics = tableTexts(*window.statisticsPanel());
+    window.setDeviceSelector(QStringLiteral("99"));
+    QSignalSpy imageShown(&window, &MainWindow::imageShown);
+    QSignalSpy errors(&window, &MainWindow::errorShown);
+    window.openImage(path("rgba.png"));
+    QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, kTimeoutMs);
+    QCOMPARE(imageShown.count(), 1); // it was shown, then taken back
+    QCOMPARE(window.currentSource(), path("gray.png"));
+    QCOMPARE(window.imageView()->image(), image);
+    QCOMPARE(window.imageView()->imageSize(), QSize(33, 17));
+    QCOMPARE(plottedValues(*window.histogramPlot()), plotted);
+    QCOMPARE(tableTexts(*window.statisticsPanel()), statistics);
+    QCOMPARE(window.windowTitle(), title);
+}
+
+// Help: About names the version, Qt, the image libraries and, once listed, each OpenCL device
+// with its driver; the shortcuts list is read from the actions; the guide is the README.
+void TestMainWindow::helpMenu() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    const auto about = [&window] {
+        window.showAbout();
+        const auto boxes = window.findChildren<QMessageBox*>(QStringLiteral("aboutBox"));
+        const QString text = boxes.isEmpty() ? QString() : boxes.last()->text();
+        for (QMessageBox* box : boxes)
+            box->close();
+        return text;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(about().contains(QStringLiteral("driver")), kTimeoutMs);
+    const QString text = about();
+    for (const QString& part :
+         {QStringLiteral("HistLab 0."), QStringLiteral("Qt</b> 6."), QStringLiteral("OpenCV 4."),
+          QStringLiteral("libjpeg-turbo"), QStringLiteral("libtiff 4."),
+          QStringLiteral("giflib 5."), QStringLiteral("Portable Computing Language")})
+        QVERIFY2(text.contains(part), qPrintable(part + QStringLiteral(" not in: ") + text));
+
+    const auto trigger = [&window](const QString& name) {
+        for (QAction* a : window.findChildren<QAction*>())
+            if (a->text().remove(QLatin1Char('&')) == name)
+                return a->trigger(), true;
+        return false;
+    };
+    QVERIFY(trigger(QStringLiteral("Keyboard Shortcuts")));
+    auto* table = window.findChild<QTableWidget*>(QStringLiteral("shortcutsTable"));
+    QVERIFY(table);
+    QStringList rows;
+    for (int r = 0; r < table->rowCount(); ++r)
+        rows << table->item(r, 0)->text().section(QStringLiteral(" — "), 0, 0) + QLatin1Char('=') +
+                    table->item(r, 1)->text();
+    for (const QString& expected :
+         {QStringLiteral("Open…=") +
+              QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText),
+          QStringLiteral("Next Page=."), QStringLiteral("Run Again=F5"),
+          QStringLiteral("HistLab Guide=F1")})
+        QVERIFY2(rows.contains(expected), qPrintable(expected + QStringLiteral(" not in: ") +
+                                                     rows.join(QStringLiteral(", "))));
+
+    QVERIFY(trigger(QStringLiteral("HistLab Guide")));
+    auto* guide = window.findChild<QTextBrowser*>(QStringLiteral("guideBrowser"));
+    QVERIFY(guide);
+    QVERIFY(guide->toPlainText().contains(QStringLiteral("Set-up (Debian 12)")));
+    QVERIFY(guide->toPlainText().contains(QStringLiteral("histlab-cli histogram")));
+}
+
 void TestMainWindow::shortcuts_data() {
     QTest::addColumn<QKeySequence>("keys");
     // The shortcuts the window was specified with, and its own additions.
@@ -517,6 +673,8 @@ void TestMainWindow::shortcuts_data() {
     QTest::newRow("actual size") << QKeySequence(Qt::CTRL | Qt::Key_1);
     QTest::newRow("next page") << QKeySequence(Qt::Key_Period);
     QTest::newRow("previous page") << QKeySequence(Qt::Key_Comma);
+    QTest::newRow("guide") << QKeySequence(Qt::Key_F1);
+    QTest::newRow("keyboard shortcuts") << QKeySequence(Qt::CTRL | Qt::Key_Slash);
 }
 
 void TestMainWindow::shortcuts() {

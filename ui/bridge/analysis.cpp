@@ -5,7 +5,8 @@
 namespace histlab::ui {
 
 ImageAnalysis analyseImage(const AnalysisRequest& request, ImageCache& images, int maxPreviewSide,
-                           JobContext& context) {
+                           JobContext& context,
+                           const std::function<void(const ImagePreview&)>& previewReady) {
     const std::shared_ptr<const HostImage> full =
         images.load(context, request.source, request.page);
     ImageAnalysis result;
@@ -22,6 +23,9 @@ ImageAnalysis analyseImage(const AnalysisRequest& request, ImageCache& images, i
         result.preview = previewOf(*full, maxPreviewSide);
     const HostImage& image = request.region ? cropped : *full;
     context.throwIfCancelled();
+    if (previewReady && !request.region)
+        previewReady({result.source, result.page, result.pages, result.imageSize, result.preview,
+                      full->depth});
 
     Device& device = jobDevice(context, request.device, "histograms");
     result.depth = image.depth;

@@ -15,6 +15,7 @@
 #include <QSize>
 #include <QString>
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -58,10 +59,23 @@ struct ImageAnalysis {
     std::optional<Region> region; ///< as requested; the preview is left empty for a region
 };
 
+/// An analysed image as soon as it is decoded, before its histograms: what the window shows at
+/// once (a 24-megapixel photo's histograms take longer than its decoding).
+struct ImagePreview {
+    QString source;
+    int page = 1;
+    int pages = 1;
+    QSize imageSize; ///< of the file, in pixels
+    QImage preview;  ///< as ImageAnalysis::preview
+    int depth = 8;
+};
+
 /// On the worker: loads the image (through `images`), computes its histograms with the
 /// read-only ceiling and, if asked, the CPU verification, and each channel's statistics. The
-/// preview is at most `maxPreviewSide` pixels on its longer side.
+/// preview is at most `maxPreviewSide` pixels on its longer side; for a whole image (no region)
+/// it also goes to `previewReady`, if given, before the histograms are computed.
 ImageAnalysis analyseImage(const AnalysisRequest& request, ImageCache& images, int maxPreviewSide,
-                           JobContext& context);
+                           JobContext& context,
+                           const std::function<void(const ImagePreview&)>& previewReady = {});
 
 } // namespace histlab::ui

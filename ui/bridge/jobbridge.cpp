@@ -144,10 +144,14 @@ void JobBridge::discard(const QString& lane) {
 JobWatcher* JobBridge::analyse(const AnalysisRequest& request) {
     JobWatcher* watcher =
         submit(QString::fromLatin1(analysisLane),
-               [request, images = m_images](JobContext& context, const ItemSink&) -> std::any {
-                   return analyseImage(request, *images, maxPreviewSide, context);
+               [request, images = m_images](JobContext& context, const ItemSink& post) -> std::any {
+                   return analyseImage(request, *images, maxPreviewSide, context,
+                                       [&post](const ImagePreview& preview) { post(preview); });
                });
     const quint64 id = watcher->id();
+    connect(watcher, &JobWatcher::itemReady, this, [this, id](const std::any& item) {
+        emit previewReady(id, std::any_cast<const ImagePreview&>(item));
+    });
     connect(watcher, &JobWatcher::progressChanged, this,
             [this, id](double fraction, const QString& stage) {
                 emit progressChanged(id, fraction, stage);

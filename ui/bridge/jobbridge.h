@@ -104,7 +104,8 @@ public:
     std::shared_ptr<ImageCache> imageCache() const { return m_images; }
 
     /// Loads the image and computes its histograms on the worker (lane "histogram"); the
-    /// answer comes as the watcher's signals and as analysisFinished / analysisFailed.
+    /// answer comes as the watcher's signals and as previewReady (the decoded image, before its
+    /// histograms), then analysisFinished or analysisFailed.
     JobWatcher* analyse(const AnalysisRequest& request);
     /// True until the newest analysis has answered.
     bool busy() const { return isRunning(QString::fromLatin1(analysisLane)); }
@@ -119,6 +120,7 @@ signals:
     void runningChanged(const QString& lane, bool running);
     /// The newest analysis's progress, result and error.
     void progressChanged(quint64 id, double fraction, const QString& stage);
+    void previewReady(quint64 id, const histlab::ui::ImagePreview& preview);
     void analysisFinished(quint64 id, const histlab::ui::ImageAnalysis& result);
     void analysisFailed(quint64 id, const histlab::JobError& error);
     void devicesListed(quint64 id, const std::vector<histlab::ui::DeviceEntry>& devices);

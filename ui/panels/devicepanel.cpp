@@ -203,9 +203,9 @@ void DevicePanel::copyText() {
 }
 
 void DevicePanel::chooseExportJson() {
-    const QString path = m_saveChooser(this, tr("Export Devices as JSON"),
-                                       QDir::home().filePath(QStringLiteral("devices.json")),
-                                       tr("JSON (*.json);;All files (*)"));
+    const QString path = askSavePath(m_saveChooser, this, tr("Export Devices as JSON"),
+                                     QDir::home().filePath(QStringLiteral("devices.json")),
+                                     tr("JSON (*.json);;All files (*)"));
     if (!path.isEmpty())
         exportJsonTo(path);
 }

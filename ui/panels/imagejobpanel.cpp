@@ -122,13 +122,10 @@ void ImageJobPanel::updateActions() {
 void ImageJobPanel::chooseSaveResult() {
     if (!resultImage())
         return;
-    QString path = chooseSaveFile(
+    const QString path = chooseSaveFile(
         m_words.saveTitle, startPath(resultFileName() + QStringLiteral(".png")), kImageFilter);
-    if (path.isEmpty())
-        return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".png");
-    saveResultTo(path);
+    if (!path.isEmpty())
+        saveResultTo(path);
 }
 
 ExportResult ImageJobPanel::saveResultTo(const QString& path) {

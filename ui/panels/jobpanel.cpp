@@ -306,7 +306,7 @@ void JobPanel::rememberFolder(const QString& path) {
 
 QString JobPanel::chooseSaveFile(const QString& caption, const QString& start,
                                  const QString& filter) {
-    return m_saveChooser(this, caption, start, filter);
+    return askSavePath(m_saveChooser, this, caption, start, filter);
 }
 
 QString JobPanel::chooseOpenFile(const QString& caption, const QString& filter) {
@@ -356,12 +356,10 @@ void JobPanel::chooseExportPlot() {
         dialog->open(); // window-modal, no nested event loop
         return;
     }
-    QString path =
+    const QString path =
         chooseSaveFile(m_outputs[int(Output::Plot)].caption, start, outputFilter(Output::Plot));
     if (path.isEmpty())
         return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".png");
     PlotExportOptions options;
     options.format = plotFormatForFile(path).value_or(PlotFormat::Png);
     options.width = std::max(plot->width(), m_plotMinimum.width());

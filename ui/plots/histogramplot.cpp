@@ -51,7 +51,7 @@ HistogramPlot::HistogramPlot(QWidget* parent)
     xAxis->setRange(0, 255);
     yAxis->setRange(0, 1);
     xAxis->setTicker(tickerFor(true));
-    legend->setVisible(true);
+    legend->setVisible(false); // until there are histograms (rebuild)
     legend->setBrush(QColor(255, 255, 255, 200));
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -125,7 +125,9 @@ void HistogramPlot::showRange(bool whole) {
     const double pad = bytes ? 0 : (hi - lo) * 0.02;
     xAxis->setTicker(tickerFor(bytes));
     xAxis->setRange(lo - pad, hi > lo ? hi + pad : lo + 1);
-    if (m_log)
+    if (m_log && !any) // nothing yet: one clean decade, not ticks squeezed below 2
+        yAxis->setRange(1.0, 10.0);
+    else if (m_log)
         yAxis->setRange(0.5, std::max<double>(2.0, double(peak) * 2.0));
     else
         yAxis->setRange(0, std::max<double>(1.0, double(peak) * 1.05));
@@ -191,6 +193,7 @@ void HistogramPlot::rebuild() {
         }
     }
     yAxis2->setVisible(m_cumulative);
+    legend->setVisible(!m_histograms.empty()); // no stray empty box before the first image
 }
 
 void HistogramPlot::setStyle(Style style) {

@@ -105,11 +105,6 @@ void CompareView::setLabels(const QString& original, const QString& result) {
     update();
 }
 
-void CompareView::setPlaceholder(const QString& text) {
-    m_placeholder = text;
-    update();
-}
-
 QRect CompareView::paneRect(int pane) const {
     if (m_mode == Mode::Split)
         return rect();
@@ -186,17 +181,6 @@ void CompareView::setSplitPosition(double fraction) {
 
 bool CompareView::nearSplit(const QPointF& viewPos) const {
     return m_mode == Mode::Split && std::abs(viewPos.x() - splitX()) <= kSplitGrab;
-}
-
-void CompareView::paintPlaceholder(QPainter& painter, const QRect& area) {
-    if (area.isEmpty() || m_placeholder.isEmpty())
-        return;
-    painter.save();
-    painter.setClipRect(area);
-    painter.setPen(palette().color(QPalette::BrightText));
-    painter.drawText(area.adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap,
-                     m_placeholder);
-    painter.restore();
 }
 
 void CompareView::paintLabel(QPainter& painter, const QString& text, const QRect& pane,

@@ -46,9 +46,8 @@ public:
     void setLabels(const QString& original, const QString& result);
     QString originalLabel() const { return m_labels[0]; }
     QString resultLabel() const { return m_labels[1]; }
-    /// Shown in the result's place while there is no result (e.g. "no output: refused").
-    void setPlaceholder(const QString& text);
-    QString placeholder() const { return m_placeholder; }
+    // setPlaceholder(): shown in the result's place while there is no result (e.g. "no output:
+    // refused").
 
     Mode mode() const { return m_mode; }
     /// Restores the mode from QSettings("HistLab", "HistLab") `key` ("split" or "sideBySide")
@@ -101,13 +100,11 @@ private:
     enum class Drag { None, Pan, Split };
 
     bool nearSplit(const QPointF& viewPos) const;
-    void paintPlaceholder(QPainter& painter, const QRect& area);
     void paintLabel(QPainter& painter, const QString& text, const QRect& pane, bool right);
     void updateCursor(const QPointF& viewPos);
 
     Layer m_layers[2]; // original, result
     QString m_labels[2];
-    QString m_placeholder;
     Mode m_mode = Mode::SideBySide;
     double m_split = 0.5;
     Drag m_drag = Drag::None;

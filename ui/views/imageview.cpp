@@ -136,7 +136,7 @@ void ImageView::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     painter.fillRect(rect(), palette().color(QPalette::Dark));
     if (m_layer.image.isNull() || imageSize().isEmpty())
-        return;
+        return paintPlaceholder(painter, rect());
     paintLayer(painter, m_layer, rect(), rect());
     if (m_region) {
         const QRectF r(mapFromImage(QPointF(m_region->x, m_region->y)),

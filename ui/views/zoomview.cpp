@@ -236,4 +236,20 @@ void ZoomView::leaveEvent(QEvent* event) {
     }
 }
 
+void ZoomView::setPlaceholder(const QString& text) {
+    m_placeholder = text;
+    update();
+}
+
+void ZoomView::paintPlaceholder(QPainter& painter, const QRect& area) {
+    if (area.isEmpty() || m_placeholder.isEmpty())
+        return;
+    painter.save();
+    painter.setClipRect(area);
+    painter.setPen(palette().color(QPalette::BrightText));
+    painter.drawText(area.adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap,
+                     m_placeholder);
+    painter.restore();
+}
+
 } // namespace histlab::ui

@@ -39,6 +39,9 @@ public:
     QPointF mapFromImage(const QPointF& imagePos, int pane = 0) const;
     /// The value(s) of an image pixel as the hover text shows them; empty outside the image.
     virtual QString valueText(const QPoint& pixel) const = 0;
+    /// What the view says, centred, where it has no image to show ("Open an image…").
+    void setPlaceholder(const QString& text);
+    QString placeholder() const { return m_placeholder; }
 
 public slots:
     void zoomIn();
@@ -89,6 +92,8 @@ protected:
     /// "gray 12" or "R 1 G 2 B 3" (and " A 4") of the preview pixel that holds the centre of
     /// image pixel `pixel`; empty for a null preview.
     static QString pixelValue(const QImage& preview, const QSize& imageSize, const QPoint& pixel);
+    /// The placeholder's text, word-wrapped and centred in `area`.
+    void paintPlaceholder(QPainter& painter, const QRect& area);
 
     void resizeEvent(QResizeEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
@@ -101,6 +106,7 @@ private:
     /// otherwise without a gap at either edge.
     void clampOffset();
 
+    QString m_placeholder;
     QSize m_imageSize;
     double m_scale = 1; // screen pixels per image pixel
     QPointF m_offset;   // the image's top-left corner relative to its pane's top-left

@@ -7,8 +7,10 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 
 #include <algorithm>
@@ -38,8 +40,33 @@ QString filterFor(PlotFormat format) {
 FileChooser nativeSaveFileChooser() {
     return [](QWidget* parent, const QString& caption, const QString& startPath,
               const QString& filter) {
-        return QFileDialog::getSaveFileName(parent, caption, startPath, filter);
+        QString chosenFilter;
+        const QString path =
+            QFileDialog::getSaveFileName(parent, caption, startPath, filter, &chosenFilter);
+        return withDefaultSuffix(path, filterSuffix(chosenFilter));
     };
+}
+
+QString withDefaultSuffix(const QString& path, const QString& suffix) {
+    if (path.isEmpty() || suffix.isEmpty() || !QFileInfo(path).suffix().isEmpty())
+        return path;
+    QString named = path;
+    if (!named.endsWith(QLatin1Char('.')))
+        named += QLatin1Char('.');
+    return named + suffix;
+}
+
+QString filterSuffix(const QString& filter) {
+    static const QRegularExpression pattern(QStringLiteral(R"(\*\.([A-Za-z0-9]+))"));
+    const QRegularExpressionMatch match = pattern.match(filter);
+    return match.hasMatch() ? match.captured(1) : QString();
+}
+
+QString askSavePath(const FileChooser& chooser, QWidget* parent, const QString& caption,
+                    const QString& startPath, const QString& filter) {
+    const QString proposed = QFileInfo(startPath).suffix();
+    return withDefaultSuffix(chooser(parent, caption, startPath, filter),
+                             proposed.isEmpty() ? filterSuffix(filter) : proposed);
 }
 
 FileChooser nativeOpenFileChooser() {
@@ -74,6 +101,7 @@ ExportDialog::ExportDialog(const QSize& plotSize, const QString& startFolder, QW
 
     auto* browseButton = new QPushButton(tr("Browse…"));
     auto* fileRow = new QHBoxLayout;
+    m_path->setMinimumWidth(m_path->fontMetrics().averageCharWidth() * 48); // a whole path
     fileRow->addWidget(m_path, 1);
     fileRow->addWidget(browseButton);
 
@@ -81,8 +109,10 @@ ExportDialog::ExportDialog(const QSize& plotSize, const QString& startFolder, QW
     form->addRow(tr("&Format:"), m_format);
     form->addRow(tr("&Width:"), m_width);
     form->addRow(tr("&Height:"), m_height);
-    form->addRow(tr("&Scale:"), m_scale);
-    form->addRow(tr("F&ile:"), fileRow);
+    form->addRow(tr("S&cale:"), m_scale); // Alt+S is the Save button's
+    auto* fileLabel = new QLabel(tr("File &name:"));
+    fileLabel->setBuddy(m_path);
+    form->addRow(fileLabel, fileRow);
     form->addRow(m_buttons);
 
     connect(browseButton, &QPushButton::clicked, this, &ExportDialog::browse);
@@ -111,8 +141,12 @@ void ExportDialog::setOptions(const PlotExportOptions& options) {
         m_scale->setCurrentIndex(scale);
 }
 
-QString ExportDialog::filePath() const {
+QString ExportDialog::typedPath() const {
     return m_path->text().trimmed();
+}
+
+QString ExportDialog::filePath() const {
+    return withDefaultSuffix(typedPath(), plotFormatSuffix(options().format));
 }
 
 void ExportDialog::setFilePath(const QString& path) {
@@ -124,10 +158,11 @@ void ExportDialog::setFilePath(const QString& path) {
 
 void ExportDialog::browse() {
     const PlotFormat format = options().format;
-    QString start = filePath();
+    QString start = typedPath();
     if (start.isEmpty())
         start = QDir(m_startFolder).filePath(tr("histogram.%1").arg(plotFormatSuffix(format)));
-    const QString chosen = m_chooser(this, tr("Export Plot"), start, filterFor(format));
+    const QString chosen =
+        askSavePath(m_chooser, this, tr("Export Plot"), start, filterFor(format));
     if (!chosen.isEmpty())
         setFilePath(chosen);
 }
@@ -136,7 +171,7 @@ void ExportDialog::formatChanged() {
     const PlotFormat format = options().format;
     m_scale->setEnabled(isRasterFormat(format));
     // Keep the file's suffix in step with the format.
-    const QString path = filePath();
+    const QString path = typedPath();
     if (!path.isEmpty() && plotFormatForFile(path) != format) {
         const QFileInfo info(path);
         const QString base =
@@ -147,7 +182,7 @@ void ExportDialog::formatChanged() {
 }
 
 void ExportDialog::updateOk() {
-    m_buttons->button(QDialogButtonBox::Save)->setEnabled(!filePath().isEmpty());
+    m_buttons->button(QDialogButtonBox::Save)->setEnabled(!typedPath().isEmpty());
 }
 
 } // namespace histlab::ui

@@ -21,10 +21,27 @@ namespace histlab::ui {
 using FileChooser = std::function<QString(QWidget* parent, const QString& caption,
                                           const QString& startPath, const QString& filter)>;
 
-/// QFileDialog::getSaveFileName.
+/// QFileDialog::getSaveFileName, with the suffix of the filter the user chose added when the
+/// name typed has none (withDefaultSuffix).
 FileChooser nativeSaveFileChooser();
 /// QFileDialog::getOpenFileName (a FileChooser for files to read).
 FileChooser nativeOpenFileChooser();
+
+/// `path` with "." + `suffix` added when its file name has no suffix of its own: a user who
+/// types "banks_run" where JSON is offered means banks_run.json (which the Open dialog's *.json
+/// filter then shows). A name with a suffix, an empty path and an empty suffix are left as they
+/// are.
+QString withDefaultSuffix(const QString& path, const QString& suffix);
+
+/// The suffix of a dialog filter's first pattern: "json" for "JSON (*.json);;All files (*)",
+/// empty for "All files (*)".
+QString filterSuffix(const QString& filter);
+
+/// Asks `chooser` for a file to save, and gives the answer the suffix of `startPath` (the name
+/// proposed, "histogram.csv"), or else of `filter`, when it has none. Every save dialog of the
+/// window and its tabs asks through it.
+QString askSavePath(const FileChooser& chooser, QWidget* parent, const QString& caption,
+                    const QString& startPath, const QString& filter);
 
 class ExportDialog : public QDialog {
     Q_OBJECT
@@ -36,6 +53,7 @@ public:
 
     PlotExportOptions options() const;
     void setOptions(const PlotExportOptions& options);
+    /// The file typed or chosen, with the format's suffix added when it has none.
     QString filePath() const;
     void setFilePath(const QString& path);
     QString startFolder() const { return m_startFolder; }
@@ -50,6 +68,7 @@ public slots:
 private:
     void formatChanged();
     void updateOk();
+    QString typedPath() const;
 
     QString m_startFolder;
     FileChooser m_chooser;

@@ -16,8 +16,13 @@
 #include "plots/histogramplot.h"
 #include "views/imagelist.h"
 #include "views/imageview.h"
+#include "views/tablecopy.h"
+#include "window/helpdialogs.h"
+
+#include <pipelines/histogram256/histogramreport.h>
 
 #include <QAction>
+#include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QDir>
@@ -39,6 +44,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -103,6 +109,12 @@ QString describeLargeBins(const ImageBinsRun& run) {
 }
 
 namespace {
+
+/// What the image pane says while it has no image.
+QString openHint() {
+    return QObject::tr("Open an image (File › Open, Ctrl+O) or drop one here.\n"
+                       "File › Open Sample shows the bundled photograph.");
+}
 
 /// Every pass and the ceiling, one per line: the status bar's tooltip.
 QString describePasses(const HistogramRun& run) {
@@ -200,7 +212,11 @@ MainWindow::MainWindow(QWidget* parent)
     createDocks();
     createMenus();
     connectImageView();
+    m_imageView->setPlaceholder(openHint());
     createRunControls();
+    createHelpMenu();
+    for (QTableWidget* table : findChildren<QTableWidget*>())
+        enableTableCopy(table); // Ctrl+C and Copy Table, as tab-separated text
     setAcceptDrops(true);
     resize(1200, 700);
     splitter->setSizes({560, 640});
@@ -208,6 +224,8 @@ MainWindow::MainWindow(QWidget* parent)
     right->setSizes({std::max(m_plot->minimumHeight(), 640 - tableHeight), tableHeight});
     restoreSettings();
 
+    connect(m_bridge, &JobBridge::previewReady, this,
+            [this](quint64, const ImagePreview& preview) { showPreview(preview); });
     connect(m_bridge, &JobBridge::analysisFinished, this,
             [this](quint64, const ImageAnalysis& analysis) {
                 showAnalysis(analysis);
@@ -344,7 +362,11 @@ void MainWindow::createMenus() {
     QAction* copy = file->addAction(tr("&Copy Plot"), this, &MainWindow::copyPlot);
     copy->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     copy->setStatusTip(tr("The histogram plot as an image on the clipboard"));
-    m_exportActions = {exportPlotAction, histogramCsvAction, statisticsCsvAction, copy};
+    QAction* copyCounts =
+        file->addAction(tr("Copy Histogram Co&unts"), this, &MainWindow::copyHistogramCounts);
+    copyCounts->setStatusTip(tr("The counts of every bin as tab-separated text, for a "
+                                "spreadsheet (the statistics table copies with Ctrl+C)"));
+    m_exportActions = {exportPlotAction, histogramCsvAction, statisticsCsvAction, copy, copyCounts};
     for (QAction* action : m_exportActions)
         action->setEnabled(false); // until there is something to export
     file->addSeparator();
@@ -388,6 +410,34 @@ void MainWindow::createMenus() {
     m_previousPage->setEnabled(false);
 }
 
+// Help, the last menu (after Run).
+void MainWindow::createHelpMenu() {
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* guide =
+        help->addAction(tr("HistLab &Guide"), this, [this] { guideDialog(this)->show(); });
+    guide->setShortcut(QKeySequence::HelpContents);
+    guide->setStatusTip(tr("This build's README: what HistLab computes, how it measures, the "
+                           "command line, the figures"));
+    QAction* keys =
+        help->addAction(tr("&Keyboard Shortcuts"), this, [this] { shortcutsDialog(this)->show(); });
+    keys->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+    keys->setStatusTip(tr("Every shortcut of the window and its tabs"));
+    help->addSeparator();
+    help->addAction(tr("&About HistLab"), this, &MainWindow::showAbout)
+        ->setStatusTip(tr("The version, the libraries and the OpenCL devices"));
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::showAbout() {
+    auto* box =
+        new QMessageBox(QMessageBox::Information, tr("About HistLab"),
+                        aboutText(m_deviceList, m_deviceListError), QMessageBox::Close, this);
+    box->setObjectName(QStringLiteral("aboutBox"));
+    box->setTextFormat(Qt::RichText);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open(); // window-modal, no nested event loop
+}
+
 // The Images dock (left; shown once a second image joins the list) and the Log dock (bottom,
 // hidden until View › Log). Where they are, and whether they show, is remembered.
 void MainWindow::createDocks() {
@@ -397,7 +447,10 @@ void MainWindow::createDocks() {
     m_imagesDock->setWidget(m_images);
     addDockWidget(Qt::LeftDockWidgetArea, m_imagesDock);
     m_imagesDock->hide();
-    connect(m_images, &ImageList::imageChosen, this, &MainWindow::openImage);
+    connect(m_images, &ImageList::imageChosen, this, [this](const QString& path) {
+        showImageTab();
+        openImage(path);
+    });
     // The Joint tab chooses among the images of the list, whatever changes it; the Words tab
     // takes the folder of the first while it has none.
     const auto listChanged = [this] {
@@ -451,7 +504,22 @@ void MainWindow::openImages(const QStringList& paths) {
     const int before = m_images->count();
     m_images->addImages(paths);
     showImagesDockOnSecond(before);
+    showImageTab();
     openImage(paths.first());
+}
+
+void MainWindow::openSample() {
+    showImageTab();
+    openImage(sampleImagePath());
+}
+
+void MainWindow::showImageTab() {
+    // The tabs that work on the shown image or the list's (Blur, Equalize, Joint) show the
+    // new one themselves: the user stays there. From the others, the image is what they asked
+    // to see.
+    QWidget* tab = m_tabs->currentWidget();
+    if (tab != m_blur && tab != m_equalize && tab != m_joint)
+        m_tabs->setCurrentIndex(0);
 }
 
 void MainWindow::showImagesDockOnSecond(int countBefore) {
@@ -563,18 +631,18 @@ void MainWindow::exportPlot() {
 
 void MainWindow::chooseHistogramCsv() {
     const QString path =
-        m_saveChooser(this, tr("Export Histogram CSV"),
-                      defaultExportPath(QStringLiteral("histogram"), QStringLiteral("csv")),
-                      tr("CSV files (*.csv);;All files (*)"));
+        askSavePath(m_saveChooser, this, tr("Export Histogram CSV"),
+                    defaultExportPath(QStringLiteral("histogram"), QStringLiteral("csv")),
+                    tr("CSV files (*.csv);;All files (*)"));
     if (!path.isEmpty())
         exportHistogramCsvTo(path);
 }
 
 void MainWindow::chooseStatisticsCsv() {
     const QString path =
-        m_saveChooser(this, tr("Export Statistics CSV"),
-                      defaultExportPath(QStringLiteral("statistics"), QStringLiteral("csv")),
-                      tr("CSV files (*.csv);;All files (*)"));
+        askSavePath(m_saveChooser, this, tr("Export Statistics CSV"),
+                    defaultExportPath(QStringLiteral("statistics"), QStringLiteral("csv")),
+                    tr("CSV files (*.csv);;All files (*)"));
     if (!path.isEmpty())
         exportStatisticsCsvTo(path);
 }
@@ -593,6 +661,16 @@ ExportResult MainWindow::exportHistogramCsvTo(const QString& path) {
 
 ExportResult MainWindow::exportStatisticsCsvTo(const QString& path) {
     return finishExport(exportStatisticsCsv(m_current.statistics, path), path);
+}
+
+void MainWindow::copyHistogramCounts() {
+    // The Export Histogram CSV text with tabs: its fields are numbers and channel names, never
+    // quoted, so every comma is a separator.
+    QString text = QString::fromStdString(m_current.largeBins ? imageBinsCsv(*m_current.largeBins)
+                                                              : histogramCsv(m_current.run));
+    text.replace(QLatin1Char(','), QLatin1Char('\t'));
+    QGuiApplication::clipboard()->setText(text);
+    statusBar()->showMessage(tr("Histogram counts copied to the clipboard"), 3000);
 }
 
 void MainWindow::copyPlot() {
@@ -671,53 +749,74 @@ void MainWindow::showProgress(double fraction, const QString& stage) {
     m_progress->setValue(qRound(fraction * 1000));
 }
 
+bool MainWindow::ShownImage::is(const QString& source, int page, const QSize& size) const {
+    return this->source == source && this->page == page && this->size == size;
+}
+
+QString MainWindow::imageTitle(const QString& source, int page, int pages, const QSize& size) {
+    // The name, and for a multi-page TIFF which page, as the CLI's input line says it.
+    QString name = imageDisplayName(source);
+    if (pages > 1)
+        name = tr("%1, page %2 of %3").arg(name).arg(page).arg(pages);
+    return tr("%1 (%2 × %3) — HistLab").arg(name).arg(size.width()).arg(size.height());
+}
+
+void MainWindow::showPreview(const ImagePreview& p) {
+    if (m_shown.is(p.source, p.page, p.imageSize) && !m_imageView->image().isNull())
+        return; // the image shown, analysed again: zoom, pan and region stay
+    m_region.reset();
+    m_imageView->setImage(p.preview, p.imageSize);
+    m_imageView->setSourceDepth(p.depth);
+    m_shown = {p.source, p.page, p.imageSize};
+    // Its histograms are on their way; the previous image's would describe another picture.
+    m_plot->clearHistograms();
+    m_statistics->clear();
+    for (QAction* action : m_exportActions)
+        action->setEnabled(false);
+    m_runLabel->setText(tr("%1: computing its histograms…").arg(imageDisplayName(p.source)));
+    m_runLabel->setToolTip({});
+    setWindowTitle(imageTitle(p.source, p.page, p.pages, p.imageSize));
+    m_imageView->repaint(); // painted now, so that imageShown() means visible
+    emit imageShown();
+}
+
+void MainWindow::restoreShownImage() {
+    if (m_shown.is(m_current.source, m_current.page, m_current.imageSize))
+        return;
+    // The preview of an image whose analysis failed or was cancelled is up: back to the image
+    // whose histograms are the current ones (or to none).
+    m_imageView->setImage(m_current.preview, m_current.imageSize);
+    m_imageView->setSourceDepth(m_current.depth);
+    m_shown = {m_current.source, m_current.page, m_current.imageSize};
+    if (m_current.source.isEmpty()) {
+        setWindowTitle(tr("HistLab"));
+        m_runLabel->clear();
+        return;
+    }
+    showResults();
+}
+
 void MainWindow::showAnalysis(const ImageAnalysis& analysis) {
     // A region's answer comes without a preview: the view keeps the whole image, as it does
-    // (zoom, pan, region) when the same image is analysed again.
+    // (zoom, pan, region) when the same image is analysed again or its preview came first.
     const bool sameImage = analysis.source == m_current.source && analysis.page == m_current.page &&
                            analysis.imageSize == m_current.imageSize &&
+                           !m_imageView->image().isNull();
+    const bool previewed = m_shown.is(analysis.source, analysis.page, analysis.imageSize) &&
                            !m_imageView->image().isNull();
     const QImage preview = analysis.region ? m_current.preview : analysis.preview;
     m_current = analysis;
     m_current.preview = preview;
-    if (!sameImage) {
+    if (!previewed) {
         m_region.reset();
         m_imageView->setImage(preview, analysis.imageSize);
     } else if (!analysis.region) {
         m_imageView->setPreview(preview);
     }
     m_imageView->setSourceDepth(analysis.depth);
-    if (analysis.largeBins) {
-        std::vector<HistogramPlot::Series> series;
-        for (const ImageChannelBins& c : analysis.largeBins->results)
-            series.push_back({c.name, c.spec.lo, c.spec.hi, c.histogram.counts});
-        m_plot->setHistograms(std::move(series));
-    } else {
-        m_plot->setHistograms(analysis.run.histograms);
-    }
-    m_statistics->setStatistics(analysis.statistics);
-    for (QAction* action : m_exportActions)
-        action->setEnabled(true);
+    m_shown = {analysis.source, analysis.page, analysis.imageSize};
+    const QString summary = showResults();
     m_announcePending = true; // the plot replots on the next event-loop turn
-    QString summary =
-        analysis.largeBins ? describeLargeBins(*analysis.largeBins) : describeRun(analysis.run);
-    if (const std::optional<Region>& r = analysis.region)
-        summary.prepend(
-            tr("region %1,%2 %3×%4 · ").arg(r->x).arg(r->y).arg(r->width).arg(r->height));
-    m_runLabel->setText(summary);
-    m_runLabel->setToolTip(
-        analysis.largeBins
-            ? QStringLiteral("<pre>%1</pre>")
-                  .arg(QString::fromStdString(imageBinsText(*analysis.largeBins)).toHtmlEscaped())
-            : describePasses(analysis.run));
-    // The name, and for a multi-page TIFF which page, as the CLI's input line says it.
-    QString name = imageDisplayName(analysis.source);
-    if (analysis.pages > 1)
-        name = tr("%1, page %2 of %3").arg(name).arg(analysis.page).arg(analysis.pages);
-    setWindowTitle(tr("%1 (%2 × %3) — HistLab")
-                       .arg(name)
-                       .arg(analysis.imageSize.width())
-                       .arg(analysis.imageSize.height()));
     statusBar()->clearMessage();
     showPageChooser();
     m_images->setCurrentImage(analysis.source);
@@ -735,6 +834,34 @@ void MainWindow::showAnalysis(const ImageAnalysis& analysis) {
     qCInfo(lcUi).noquote() << logged << "analysed:" << summary;
     for (const std::string& note : analysis.run.notes)
         qCInfo(lcUi).noquote() << logged << "note:" << QString::fromStdString(note);
+}
+
+QString MainWindow::showResults() {
+    const ImageAnalysis& analysis = m_current;
+    if (analysis.largeBins) {
+        std::vector<HistogramPlot::Series> series;
+        for (const ImageChannelBins& c : analysis.largeBins->results)
+            series.push_back({c.name, c.spec.lo, c.spec.hi, c.histogram.counts});
+        m_plot->setHistograms(std::move(series));
+    } else {
+        m_plot->setHistograms(analysis.run.histograms);
+    }
+    m_statistics->setStatistics(analysis.statistics);
+    for (QAction* action : m_exportActions)
+        action->setEnabled(true);
+    QString summary =
+        analysis.largeBins ? describeLargeBins(*analysis.largeBins) : describeRun(analysis.run);
+    if (const std::optional<Region>& r = analysis.region)
+        summary.prepend(
+            tr("region %1,%2 %3×%4 · ").arg(r->x).arg(r->y).arg(r->width).arg(r->height));
+    m_runLabel->setText(summary);
+    m_runLabel->setToolTip(
+        analysis.largeBins
+            ? QStringLiteral("<pre>%1</pre>")
+                  .arg(QString::fromStdString(imageBinsText(*analysis.largeBins)).toHtmlEscaped())
+            : describePasses(analysis.run));
+    setWindowTitle(imageTitle(analysis.source, analysis.page, analysis.pages, analysis.imageSize));
+    return summary;
 }
 
 // The pixel under the cursor and the zoom in the status bar; a region selected on the image
@@ -799,7 +926,8 @@ void MainWindow::submitDeferredRegion() {
 
 void MainWindow::showFailure(const JobError& error) {
     // A request replaced by a newer one never gets here (JobBridge drops it): this is Cancel.
-    showPageChooser(); // back to the page shown, if another was asked for
+    showPageChooser();   // back to the page shown, if another was asked for
+    restoreShownImage(); // and to its image, if the failed one's preview was up
     if (error.kind == JobError::Kind::Cancelled) {
         statusBar()->showMessage(tr("%1: cancelled").arg(imageDisplayName(m_requested)));
         qCInfo(lcUi).noquote() << m_requested << "cancelled";
@@ -815,6 +943,10 @@ void MainWindow::showFailure(const JobError& error) {
         return;
     }
     statusBar()->showMessage(tr("Could not open %1").arg(imageDisplayName(m_requested)));
+    if (m_current.source.isEmpty()) // nothing shown: the pane says what happened
+        m_imageView->setPlaceholder(
+            tr("Could not open %1: %2\n\n%3")
+                .arg(imageDisplayName(m_requested), m_lastError, openHint()));
     // The list marks the file that failed and goes back to the image still shown.
     m_images->setFailed(m_requested, m_lastError);
     if (!m_current.source.isEmpty())
@@ -898,10 +1030,13 @@ void MainWindow::createRunControls() {
             [this](quint64, const std::vector<DeviceEntry>& devices) {
                 m_runPanel->setDevices(devices);
                 m_experiments->setDevices(devices);
+                m_deviceList = devices; // for About
+                m_deviceListError.clear();
             });
     connect(
         m_bridge, &JobBridge::devicesFailed, m_runPanel, [this](quint64, const JobError& error) {
             m_runPanel->setDeviceListError(QString::fromStdString(error.message));
+            m_deviceListError = QString::fromStdString(error.message);
             qCWarning(lcUi).noquote() << "no device list:" << QString::fromStdString(error.message);
         });
     m_bridge->listDevices();

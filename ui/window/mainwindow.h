@@ -139,18 +139,23 @@ public:
     ExportResult exportStatisticsCsvTo(const QString& path);
 
 public slots:
-    /// Starts loading and analysing an image; returns at once. The window keeps showing the
-    /// previous image until the new one has its histograms; a failure leaves it in place.
+    /// Starts loading and analysing an image; returns at once. The new image is shown as soon
+    /// as it is decoded (imageShown), its histograms once computed (histogramShown). A file that
+    /// cannot be read leaves the previous image in place; a failure after decoding (a device
+    /// error, Cancel) puts the previous image and its histograms back.
     /// Opening the shown image again analyses its selected region, if there is one.
     /// The shown image again stays on its page; another image opens on its first page.
     void openImage(const QString& path);
-    void openSample() { openImage(sampleImagePath()); }
+    /// File › Open Sample: the bundled sample, on the Image tab (see openImages).
+    void openSample();
     /// Page `page` (from 1) of the shown multi-page TIFF, as the page chooser under the image
     /// asks (View › Next Page, Previous Page): every tab then works on that page. A page out of
     /// range is ignored.
     void showPage(int page);
     /// Adds every path to the Images list and opens the first; the others wait there until
-    /// selected. (File › Open with several files, several on the command line, a drop.)
+    /// selected. (File › Open with several files, several on the command line, a drop, Open
+    /// Recent.) From a tab that does not show the image (Experiments, Scans, ...),
+    /// the window goes to the Image tab.
     void openImages(const QStringList& paths);
     /// File › Open: asks for one or more files, then openImages().
     void chooseImage();
@@ -166,13 +171,21 @@ public slots:
     void chooseStatisticsCsv();
     /// File › Copy plot (Ctrl+Shift+C): the plot as an image on the clipboard.
     void copyPlot();
+    /// File › Copy Histogram Counts: what Export Histogram CSV writes, tab-separated, on the
+    /// clipboard (a spreadsheet pastes it as columns).
+    void copyHistogramCounts();
     /// Run › Run Again (F5): analyses the current image (or the one loading) again with the
     /// Run panel's device and parameters; the newest request wins.
     void runAgain();
     /// Run › Cancel (Esc): stops the running job; what is shown stays, the status says so.
     void cancelRun();
+    /// Help › About HistLab: the version, Qt, the image libraries, the OpenCL devices listed
+    /// (a window-modal box named "aboutBox", without a nested event loop).
+    void showAbout();
 
 signals:
+    /// A newly opened image is on screen, its histograms still on their way.
+    void imageShown();
     /// A new image and its histograms are on screen (emitted after the plot's replot).
     void histogramShown();
     /// An analysis failed; `message` is the core's (it names the file and the reason).
@@ -197,6 +210,7 @@ private:
 
     void createTabs();
     void createMenus();
+    void createHelpMenu();
     void createDocks();
     void fillRecentMenu();
     void showImagesDockOnSecond(int countBefore);
@@ -209,12 +223,23 @@ private:
     void open(const QString& path, int page);
     /// The page chooser shows the page and count of the image shown (hidden for one page).
     void showPageChooser();
+    /// The Image tab, unless the tab shown works on the shown image (see openImages).
+    void showImageTab();
     void showMessageBox(const QString& message, const QString& details = {});
     void restoreSettings();
     void rememberFolder(const QString& file);
     QString defaultExportPath(const QString& what, const QString& suffix) const;
     ExportResult finishExport(const ExportResult& result, const QString& path);
     void showAnalysis(const ImageAnalysis& analysis);
+    /// The decoded image of the newest request, before its histograms: shown at once, the
+    /// plot and table emptied until they come.
+    void showPreview(const ImagePreview& preview);
+    /// After a failure or a cancel: the view back to the current analysis's image, if the
+    /// failed request's preview replaced it.
+    void restoreShownImage();
+    /// m_current's histograms, statistics, run summary (returned) and title.
+    QString showResults();
+    static QString imageTitle(const QString& source, int page, int pages, const QSize& size);
     void showFailure(const JobError& error);
     void showProgress(double fraction, const QString& stage);
     void createRunControls();
@@ -229,8 +254,18 @@ private:
     StatisticsPanel* m_statistics;
     QLabel* m_runLabel;
     ImageAnalysis m_current;
+    /// What the image view shows: m_current's image, or the preview of a newer request.
+    struct ShownImage {
+        QString source;
+        int page = 1;
+        QSize size;
+        bool is(const QString& source, int page, const QSize& size) const;
+    };
+    ShownImage m_shown;
     QString m_requested; // the newest source asked for, for messages
     int m_requestedPage = 1;
+    std::vector<DeviceEntry> m_deviceList; // as listed, for About
+    QString m_deviceListError;
     QWidget* m_pageBar = nullptr; // under the image: "Page [n] of N"
     QSpinBox* m_pageBox = nullptr;
     QLabel* m_pageCount = nullptr;

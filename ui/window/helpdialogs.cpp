@@ -1,0 +1,113 @@
+#include "window/helpdialogs.h"
+
+#include "views/tablecopy.h"
+
+#include <io/versions.h>
+
+#include <QAction>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QHeaderView>
+#include <QKeySequence>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <utility>
+
+namespace histlab::ui {
+
+namespace {
+
+/// A dialog holding `content` over a Close button.
+QDialog* closableDialog(QWidget* parent, const QString& title, QWidget* content) {
+    auto* dialog = new QDialog(parent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(title);
+    auto* layout = new QVBoxLayout(dialog);
+    layout->addWidget(content, 1);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+    layout->addWidget(buttons);
+    return dialog;
+}
+
+} // namespace
+
+QString histlabVersion() {
+    return QStringLiteral(HISTLAB_VERSION);
+}
+
+QString aboutText(const std::vector<DeviceEntry>& devices, const QString& listError) {
+    QString html = QObject::tr("<h3>HistLab %1</h3>"
+                               "<p>A laboratory for memory-bound GPU image kernels: OpenCL "
+                               "histograms on every device, verified bit-exactly against a CPU "
+                               "reference and judged against the device's own bandwidth.</p>")
+                       .arg(histlabVersion());
+    html += QObject::tr("<p><b>Qt</b> %1 (built with %2)<br><b>Image files</b> %3</p>")
+                .arg(QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR),
+                     QString::fromStdString(imageLibraryVersions()).toHtmlEscaped());
+    html += QObject::tr("<p><b>OpenCL devices</b>");
+    if (!listError.isEmpty())
+        html += QStringLiteral("<br>") + listError.toHtmlEscaped();
+    else if (devices.empty())
+        html += QObject::tr("<br>not listed yet");
+    for (const DeviceEntry& entry : devices) {
+        const DeviceInfo& d = entry.info;
+        html += QStringLiteral("<br>%1: %2 — %3 (%4), %5, driver %6")
+                    .arg(d.index)
+                    .arg(QString::fromStdString(d.name).toHtmlEscaped(),
+                         QString::fromStdString(d.platformName).toHtmlEscaped(),
+                         QString::fromStdString(d.platformVersion).toHtmlEscaped(),
+                         QString::fromStdString(d.deviceVersion).toHtmlEscaped(),
+                         QString::fromStdString(d.driverVersion).toHtmlEscaped());
+    }
+    return html + QStringLiteral("</p>");
+}
+
+QDialog* shortcutsDialog(QWidget* window) {
+    std::vector<std::pair<QString, QString>> rows;
+    for (const QAction* action : window->findChildren<QAction*>()) {
+        if (action->shortcut().isEmpty() || action->text().isEmpty())
+            continue;
+        QString what = action->text().remove(QLatin1Char('&'));
+        if (!action->statusTip().isEmpty())
+            what += QStringLiteral(" — ") + action->statusTip();
+        rows.emplace_back(what, action->shortcut().toString(QKeySequence::NativeText));
+    }
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end()); // a tab's copies
+    auto* table = new QTableWidget(int(rows.size()), 2);
+    table->setObjectName(QStringLiteral("shortcutsTable"));
+    table->setHorizontalHeaderLabels({QObject::tr("Action"), QObject::tr("Keys")});
+    table->verticalHeader()->setVisible(false);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setWordWrap(false);
+    for (int r = 0; r < int(rows.size()); ++r) {
+        table->setItem(r, 0, new QTableWidgetItem(rows[std::size_t(r)].first));
+        table->setItem(r, 1, new QTableWidgetItem(rows[std::size_t(r)].second));
+    }
+    table->resizeColumnToContents(1);
+    table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    enableTableCopy(table);
+    QDialog* dialog = closableDialog(window, QObject::tr("Keyboard Shortcuts"), table);
+    dialog->resize(720, 520);
+    return dialog;
+}
+
+QDialog* guideDialog(QWidget* parent) {
+    auto* browser = new QTextBrowser;
+    browser->setObjectName(QStringLiteral("guideBrowser"));
+    browser->setOpenExternalLinks(true);
+    QFile readme(QStringLiteral(":/histlab/README.md"));
+    browser->setMarkdown(readme.open(QIODevice::ReadOnly)
+                             ? QString::fromUtf8(readme.readAll())
+                             : QObject::tr("The guide is missing from this build."));
+    QDialog* dialog = closableDialog(parent, QObject::tr("HistLab Guide"), browser);
+    dialog->resize(900, 700);
+    return dialog;
+}
+
+} // namespace histlab::ui

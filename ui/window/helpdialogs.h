@@ -1,0 +1,32 @@
+#pragma once
+// The Help menu's windows: the guide (this project's README, rendered), the keyboard shortcuts
+// (every action of the window that has one, read from the actions themselves, so the list
+// cannot go stale) and About (the version and what the build and the machine run).
+#include "bridge/jobbridge.h"
+
+#include <QString>
+
+#include <vector>
+
+class QDialog;
+class QWidget;
+
+namespace histlab::ui {
+
+/// "0.1.0": HistLab's version (CMake's project version).
+QString histlabVersion();
+
+/// About HistLab as HTML: the version; Qt compiled against and running; the image libraries
+/// (imageLibraryVersions); each OpenCL device of `devices` with its platform, OpenCL and
+/// driver versions ("not listed yet" while the list is on its way; `listError` when it failed).
+QString aboutText(const std::vector<DeviceEntry>& devices, const QString& listError);
+
+/// Help › Keyboard Shortcuts: a table of every action under `window` that has a shortcut (what
+/// it does, its keys), sorted by name; a non-modal dialog deleted on close.
+QDialog* shortcutsDialog(QWidget* window);
+
+/// Help › HistLab Guide (F1): README.md, embedded at build time, rendered in a browser whose
+/// links to other sites open in the system's browser; a non-modal dialog deleted on close.
+QDialog* guideDialog(QWidget* parent);
+
+} // namespace histlab::ui
