@@ -403,17 +403,23 @@ void TestExport::savedNamesGetTheirSuffix() {
     QVERIFY(QFileInfo::exists(folder.filePath("counts.csv")));
     QVERIFY(!QFileInfo::exists(folder.filePath("counts")));
 
+    // A suffix that would name an existing file nobody agreed to replace: the name as given.
+    action->trigger();
+    QVERIFY(QFileInfo::exists(folder.filePath("counts")));
+    m_window->setSaveFileChooser(histlab::ui::nativeSaveFileChooser());
+
     // The plot dialog: a name typed without a suffix is written in the chosen format's.
-    findAction(*m_window, QStringLiteral("Export Plot…"))->trigger();
+    QAction* exportPlot = findAction(*m_window, QStringLiteral("Export Plot…"));
+    QVERIFY(exportPlot);
+    exportPlot->trigger();
     auto* dialog = m_window->findChild<ExportDialog*>();
     QVERIFY(dialog);
-    dialog->setFilePath(folder.filePath("plot"));
-    dialog->formatBox()->setCurrentIndex(dialog->formatBox()->findData(int(PlotFormat::Pdf)));
-    QCOMPARE(dialog->filePath(), folder.filePath("plot.pdf"));
+    dialog->setFilePath(folder.filePath("plot")); // no suffix: the format stays PNG
+    QCOMPARE(dialog->options().format, PlotFormat::Png);
+    QCOMPARE(dialog->filePath(), folder.filePath("plot.png"));
     dialog->accept();
-    QVERIFY(readAll(folder.filePath("plot.pdf")).startsWith("%PDF"));
+    QVERIFY(readAll(folder.filePath("plot.png")).startsWith("\x89PNG"));
     QTRY_VERIFY(!m_window->findChild<ExportDialog*>());
-    m_window->setSaveFileChooser(histlab::ui::nativeSaveFileChooser());
 }
 
 // Tables copy as a spreadsheet pastes them: Ctrl+C gives the selected cells (all when none is

@@ -40,10 +40,17 @@ QString filterFor(PlotFormat format) {
 FileChooser nativeSaveFileChooser() {
     return [](QWidget* parent, const QString& caption, const QString& startPath,
               const QString& filter) {
-        QString chosenFilter;
-        const QString path =
-            QFileDialog::getSaveFileName(parent, caption, startPath, filter, &chosenFilter);
-        return withDefaultSuffix(path, filterSuffix(chosenFilter));
+        // The dialog adds the chosen filter's suffix itself, before it asks whether to replace
+        // an existing file, so that "counts" confirms before counts.csv is overwritten.
+        QFileDialog dialog(parent, caption, startPath, filter);
+        dialog.setAcceptMode(QFileDialog::AcceptSave);
+        dialog.setDefaultSuffix(filterSuffix(filter));
+        QObject::connect(
+            &dialog, &QFileDialog::filterSelected, &dialog,
+            [&dialog](const QString& chosen) { dialog.setDefaultSuffix(filterSuffix(chosen)); });
+        if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
+            return QString();
+        return dialog.selectedFiles().constFirst();
     };
 }
 
@@ -64,9 +71,12 @@ QString filterSuffix(const QString& filter) {
 
 QString askSavePath(const FileChooser& chooser, QWidget* parent, const QString& caption,
                     const QString& startPath, const QString& filter) {
+    const QString chosen = chooser(parent, caption, startPath, filter);
     const QString proposed = QFileInfo(startPath).suffix();
-    return withDefaultSuffix(chooser(parent, caption, startPath, filter),
-                             proposed.isEmpty() ? filterSuffix(filter) : proposed);
+    const QString named =
+        withDefaultSuffix(chosen, proposed.isEmpty() ? filterSuffix(filter) : proposed);
+    // Nobody was asked about replacing the file the added suffix names: then the name as given.
+    return named != chosen && QFileInfo::exists(named) ? chosen : named;
 }
 
 FileChooser nativeOpenFileChooser() {

@@ -21,8 +21,8 @@ namespace histlab::ui {
 using FileChooser = std::function<QString(QWidget* parent, const QString& caption,
                                           const QString& startPath, const QString& filter)>;
 
-/// QFileDialog::getSaveFileName, with the suffix of the filter the user chose added when the
-/// name typed has none (withDefaultSuffix).
+/// A QFileDialog that saves, adding the suffix of the filter the user chose to a name typed
+/// without one before it asks whether to replace an existing file.
 FileChooser nativeSaveFileChooser();
 /// QFileDialog::getOpenFileName (a FileChooser for files to read).
 FileChooser nativeOpenFileChooser();
@@ -38,8 +38,9 @@ QString withDefaultSuffix(const QString& path, const QString& suffix);
 QString filterSuffix(const QString& filter);
 
 /// Asks `chooser` for a file to save, and gives the answer the suffix of `startPath` (the name
-/// proposed, "histogram.csv"), or else of `filter`, when it has none. Every save dialog of the
-/// window and its tabs asks through it.
+/// proposed, "histogram.csv"), or else of `filter`, when it has none, unless a file of that
+/// name exists (nobody confirmed replacing it). Every save dialog of the window and its tabs
+/// asks through it.
 QString askSavePath(const FileChooser& chooser, QWidget* parent, const QString& caption,
                     const QString& startPath, const QString& filter);
 

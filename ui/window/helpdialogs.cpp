@@ -5,13 +5,16 @@
 #include <io/versions.h>
 
 #include <QAction>
+#include <QDesktopServices>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QHeaderView>
 #include <QKeySequence>
+#include <QStringList>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -70,12 +73,15 @@ QString aboutText(const std::vector<DeviceEntry>& devices, const QString& listEr
 QDialog* shortcutsDialog(QWidget* window) {
     std::vector<std::pair<QString, QString>> rows;
     for (const QAction* action : window->findChildren<QAction*>()) {
-        if (action->shortcut().isEmpty() || action->text().isEmpty())
+        if (action->shortcuts().isEmpty() || action->text().isEmpty())
             continue;
         QString what = action->text().remove(QLatin1Char('&'));
         if (!action->statusTip().isEmpty())
             what += QStringLiteral(" — ") + action->statusTip();
-        rows.emplace_back(what, action->shortcut().toString(QKeySequence::NativeText));
+        QStringList keys;
+        for (const QKeySequence& key : action->shortcuts())
+            keys << key.toString(QKeySequence::NativeText);
+        rows.emplace_back(what, keys.join(QStringLiteral(", ")));
     }
     std::sort(rows.begin(), rows.end());
     rows.erase(std::unique(rows.begin(), rows.end()), rows.end()); // a tab's copies
@@ -100,7 +106,15 @@ QDialog* shortcutsDialog(QWidget* window) {
 QDialog* guideDialog(QWidget* parent) {
     auto* browser = new QTextBrowser;
     browser->setObjectName(QStringLiteral("guideBrowser"));
-    browser->setOpenExternalLinks(true);
+    // Links to other sites open in the system's browser, links within the guide scroll to
+    // their heading; the README's links to files of the source tree lead nowhere here.
+    browser->setOpenLinks(false);
+    QObject::connect(browser, &QTextBrowser::anchorClicked, browser, [browser](const QUrl& url) {
+        if (url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https"))
+            QDesktopServices::openUrl(url);
+        else if (url.hasFragment() && url.path().isEmpty())
+            browser->scrollToAnchor(url.fragment());
+    });
     QFile readme(QStringLiteral(":/histlab/README.md"));
     browser->setMarkdown(readme.open(QIODevice::ReadOnly)
                              ? QString::fromUtf8(readme.readAll())

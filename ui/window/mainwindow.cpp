@@ -399,11 +399,11 @@ void MainWindow::createMenus() {
     view->addActions(m_imageView->viewActions()); // zoom in/out, 1:1, fit
     // A multi-page TIFF's pages, with ImageJ's keys for a stack's slices.
     view->addSeparator();
-    m_nextPage = view->addAction(tr("&Next Page"), this, [this] { showPage(m_current.page + 1); });
+    m_nextPage = view->addAction(tr("&Next Page"), this, [this] { showPage(pageAsked() + 1); });
     m_nextPage->setShortcut(QKeySequence(Qt::Key_Period));
     m_nextPage->setStatusTip(tr("The next page of a multi-page TIFF"));
     m_previousPage =
-        view->addAction(tr("&Previous Page"), this, [this] { showPage(m_current.page - 1); });
+        view->addAction(tr("&Previous Page"), this, [this] { showPage(pageAsked() - 1); });
     m_previousPage->setShortcut(QKeySequence(Qt::Key_Comma));
     m_previousPage->setStatusTip(tr("The previous page of a multi-page TIFF"));
     m_nextPage->setEnabled(false);
@@ -696,12 +696,15 @@ void MainWindow::openImage(const QString& path) {
     open(path, path == m_current.source ? m_current.page : 1);
 }
 
+int MainWindow::pageAsked() const {
+    return isBusy() && m_requested == m_shown.source ? m_requestedPage : m_shown.page;
+}
+
 void MainWindow::showPage(int page) {
-    if (m_current.source.isEmpty() || page < 1 || page > m_current.pages)
-        return;
-    if (page == m_current.page && !(isBusy() && m_requestedPage != page))
+    // The pages of the image shown: the current one's, or those of a newer one's preview.
+    if (m_shown.source.isEmpty() || page < 1 || page > m_shown.pages || page == pageAsked())
         return showPageChooser();
-    open(m_current.source, page);
+    open(m_shown.source, page);
 }
 
 void MainWindow::open(const QString& path, int page) {
@@ -712,14 +715,14 @@ void MainWindow::open(const QString& path, int page) {
 }
 
 void MainWindow::showPageChooser() {
-    const int pages = std::max(1, m_current.pages);
+    const int pages = std::max(1, m_shown.pages);
     const QSignalBlocker quiet(m_pageBox); // showing the page asks for nothing
     m_pageBox->setRange(1, pages);
-    m_pageBox->setValue(m_current.page);
+    m_pageBox->setValue(m_shown.page);
     m_pageCount->setText(tr("of %1").arg(pages));
     m_pageBar->setVisible(pages > 1);
-    m_nextPage->setEnabled(m_current.page < pages);
-    m_previousPage->setEnabled(m_current.page > 1);
+    m_nextPage->setEnabled(m_shown.page < pages);
+    m_previousPage->setEnabled(m_shown.page > 1);
 }
 
 void MainWindow::submit(const QString& path, int page, bool quick) {
@@ -767,7 +770,8 @@ void MainWindow::showPreview(const ImagePreview& p) {
     m_region.reset();
     m_imageView->setImage(p.preview, p.imageSize);
     m_imageView->setSourceDepth(p.depth);
-    m_shown = {p.source, p.page, p.imageSize};
+    m_shown = {p.source, p.page, p.pages, p.imageSize};
+    showPageChooser();
     // Its histograms are on their way; the previous image's would describe another picture.
     m_plot->clearHistograms();
     m_statistics->clear();
@@ -787,7 +791,13 @@ void MainWindow::restoreShownImage() {
     // whose histograms are the current ones (or to none).
     m_imageView->setImage(m_current.preview, m_current.imageSize);
     m_imageView->setSourceDepth(m_current.depth);
-    m_shown = {m_current.source, m_current.page, m_current.imageSize};
+    m_shown = {m_current.source, m_current.page, m_current.pages, m_current.imageSize};
+    showPageChooser();
+    // The current analysis's region, selected again (its histograms are the ones shown).
+    m_region = m_current.region;
+    m_regionQuick = false;
+    if (m_region)
+        m_imageView->selectRegion(*m_region);
     if (m_current.source.isEmpty()) {
         setWindowTitle(tr("HistLab"));
         m_runLabel->clear();
@@ -814,7 +824,14 @@ void MainWindow::showAnalysis(const ImageAnalysis& analysis) {
         m_imageView->setPreview(preview);
     }
     m_imageView->setSourceDepth(analysis.depth);
-    m_shown = {analysis.source, analysis.page, analysis.imageSize};
+    m_shown = {analysis.source, analysis.page, analysis.pages, analysis.imageSize};
+    if (previewed && !analysis.region && !m_region && m_imageView->region()) {
+        // A region selected on the preview while its histograms were computed (requests for
+        // it waited): analysed next, with the Run panel's repeats.
+        m_region = m_imageView->region();
+        m_regionQuick = false;
+        m_regionDeferred = true;
+    }
     const QString summary = showResults();
     m_announcePending = true; // the plot replots on the next event-loop turn
     statusBar()->clearMessage();
@@ -926,8 +943,8 @@ void MainWindow::submitDeferredRegion() {
 
 void MainWindow::showFailure(const JobError& error) {
     // A request replaced by a newer one never gets here (JobBridge drops it): this is Cancel.
-    showPageChooser();   // back to the page shown, if another was asked for
-    restoreShownImage(); // and to its image, if the failed one's preview was up
+    restoreShownImage(); // the current image, if the failed one's preview was up
+    showPageChooser();   // and its page, if another was asked for
     if (error.kind == JobError::Kind::Cancelled) {
         statusBar()->showMessage(tr("%1: cancelled").arg(imageDisplayName(m_requested)));
         qCInfo(lcUi).noquote() << m_requested << "cancelled";
@@ -943,7 +960,7 @@ void MainWindow::showFailure(const JobError& error) {
         return;
     }
     statusBar()->showMessage(tr("Could not open %1").arg(imageDisplayName(m_requested)));
-    if (m_current.source.isEmpty()) // nothing shown: the pane says what happened
+    if (m_current.source.isEmpty() && error.kind == JobError::Kind::Input) // the pane says why
         m_imageView->setPlaceholder(
             tr("Could not open %1: %2\n\n%3")
                 .arg(imageDisplayName(m_requested), m_lastError, openHint()));

@@ -221,8 +221,11 @@ private:
     void submit(const QString& path, int page, bool quick);
     /// submit() with the status bar saying so.
     void open(const QString& path, int page);
-    /// The page chooser shows the page and count of the image shown (hidden for one page).
+    /// The page chooser shows the page and count of the image shown, or of a newer one's
+    /// preview (hidden for one page).
     void showPageChooser();
+    /// The page of the image shown that was asked for last (the one loading, else the one shown).
+    int pageAsked() const;
     /// The Image tab, unless the tab shown works on the shown image (see openImages).
     void showImageTab();
     void showMessageBox(const QString& message, const QString& details = {});
@@ -258,6 +261,7 @@ private:
     struct ShownImage {
         QString source;
         int page = 1;
+        int pages = 1;
         QSize size;
         bool is(const QString& source, int page, const QSize& size) const;
     };
