@@ -3,6 +3,7 @@
 #include "bridge/logging.h"
 #include "panels/experimentpanel.h"
 #include "panels/jobpanel.h"
+#include "views/zoomview.h"
 #include "window/mainwindow.h"
 
 #include <QApplication>
@@ -23,6 +24,11 @@ namespace {
 /// painted, and quits: exit 0, or 1 when the file cannot be written.
 void grabAndQuit(histlab::ui::MainWindow& window, const QString& path) {
     QTimer::singleShot(100, &window, [&window, path] {
+        // A first grab paints every view; their smooth copies, made off the GUI thread, are
+        // then taken, so that the picture saved is the final one.
+        window.grab();
+        for (histlab::ui::ZoomView* view : window.findChildren<histlab::ui::ZoomView*>())
+            view->finishSmoothCopies();
         QSaveFile file(path);
         const bool ok =
             file.open(QIODevice::WriteOnly) && window.grab().save(&file, "PNG") && file.commit();

@@ -67,6 +67,8 @@ void TestImages::initTestCase() {
 }
 
 void TestImages::init() {
+    RecentFiles::clear(); // the list this process holds, and its save, before the file goes
+    RecentFiles::flush();
     QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab")).clear();
 }
 
@@ -222,6 +224,12 @@ void TestImages::recentFiles() {
     for (int i = 0; i < RecentFiles::maxRecent + 5; ++i)
         RecentFiles::add(path(QStringLiteral("img%1.png").arg(i)));
     QCOMPARE(RecentFiles::load().size(), RecentFiles::maxRecent);
+    // Saved off the GUI thread; flush() waits, and the settings file then holds the list.
+    RecentFiles::flush();
+    QCOMPARE(QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"))
+                 .value(QStringLiteral("recentFiles"))
+                 .toStringList(),
+             RecentFiles::load());
 
     emit menu->aboutToShow();
     QAction* clear = nullptr;
@@ -231,6 +239,9 @@ void TestImages::recentFiles() {
     QVERIFY(clear && clear->isEnabled());
     clear->trigger();
     QVERIFY(RecentFiles::load().isEmpty());
+    RecentFiles::flush();
+    QVERIFY(!QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"))
+                 .contains(QStringLiteral("recentFiles")));
 }
 
 void TestImages::logPanelShowsWhatTheCoreReported() {

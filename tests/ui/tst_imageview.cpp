@@ -141,6 +141,7 @@ private slots:
     void mapsAtActualSize_data();
     void mapsAtActualSize();
     void zoomsAroundTheCursor();
+    void shrunkPaintsTheAreaAverage();
     void shortcutsZoom();
     void pans();
     void hoverShowsPixelValue_data();
@@ -264,6 +265,51 @@ void TestImageView::mapsAtActualSize() {
     view.fitToWindow();
     QVERIFY(view.isFitted());
     QCOMPARE(view.scale(), std::min(600.0 / imageSize.width(), 200.0 / imageSize.height()));
+}
+
+void TestImageView::shrunkPaintsTheAreaAverage() {
+    // A one-pixel checkerboard shrunk five times: its area average is mid-grey everywhere;
+    // a point sample (what a cheap scaling does) is black or white. The smooth copy is made
+    // off the GUI thread and replaces the first, bilinear picture by itself.
+    QImage board(2000, 1000, QImage::Format_RGB32);
+    for (int y = 0; y < board.height(); ++y) {
+        auto* line = reinterpret_cast<QRgb*>(board.scanLine(y));
+        for (int x = 0; x < board.width(); ++x)
+            line[x] = (x + y) % 2 ? qRgb(255, 255, 255) : qRgb(0, 0, 0);
+    }
+    ImageView view;
+    view.resize(400, 200);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setImage(board);
+    QCOMPARE(view.scale(), 0.2);
+    // The grey of the picture's centre pixels (grabbed at one device pixel per widget pixel).
+    const auto greyAtCentre = [&view](int& lowest, int& highest) {
+        QImage picture = view.grab().toImage();
+        picture.setDevicePixelRatio(1);
+        lowest = 255;
+        highest = 0;
+        const int cx = picture.width() / 2, cy = picture.height() / 2;
+        for (int y = cy - 20; y < cy + 20; ++y)
+            for (int x = cx - 40; x < cx + 40; ++x) {
+                lowest = std::min(lowest, qGray(picture.pixel(x, y)));
+                highest = std::max(highest, qGray(picture.pixel(x, y)));
+            }
+    };
+    int lowest = 0, highest = 0;
+    greyAtCentre(lowest, highest); // the first paint asks for the smooth copy
+    QTRY_VERIFY_WITH_TIMEOUT((greyAtCentre(lowest, highest), lowest >= 120 && highest <= 135),
+                             10000);
+
+    // A new image drops the copy of the old one; finishSmoothCopies() waits for the new one.
+    QImage white(2000, 1000, QImage::Format_RGB32);
+    white.fill(Qt::white);
+    view.setImage(white);
+    view.grab();
+    view.finishSmoothCopies();
+    greyAtCentre(lowest, highest);
+    QCOMPARE(lowest, 255);
+    QCOMPARE(highest, 255);
 }
 
 void TestImageView::zoomsAroundTheCursor() {

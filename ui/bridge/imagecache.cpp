@@ -70,7 +70,9 @@ QImage previewOf(const HostImage& image, int maxSide) {
                                                        : QImage::Format_RGBA8888;
     const QImage view(img8.data.data(), img8.width, img8.height,
                       qsizetype(img8.width) * img8.channels, format);
-    return view.copy(); // the view borrows img8's pixels
+    // The view borrows img8's pixels. Colour becomes RGB32 here, on the worker: the format the
+    // GUI thread's painting wants, so showing the preview converts nothing (the same values).
+    return img8.channels == 3 ? view.convertToFormat(QImage::Format_RGB32) : view.copy();
 }
 
 } // namespace histlab::ui

@@ -13,12 +13,15 @@
 #include <QIcon>
 #include <QImageReader>
 #include <QMimeData>
+#include <QMutex>
 #include <QPainter>
 #include <QPixmap>
 #include <QSettings>
 #include <QStyle>
 #include <QThreadPool>
 #include <QUrl>
+
+#include <optional>
 
 namespace histlab::ui {
 
@@ -237,31 +240,64 @@ const QString kRecentKey = QStringLiteral("recentFiles");
 QSettings histlabSettings() {
     return QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
 }
+
+/// The list as this process knows it, and the thread that saves it. Saving writes a file
+/// through a temporary and a rename: while a large image is written or read it has taken the
+/// GUI thread over 100 ms (measured at the end of a 100 MP analysis), so the window never waits
+/// for it. One thread: the saves land in the order they were made.
+struct RecentStore {
+    QMutex mutex;
+    std::optional<QStringList> list; // read on first use
+    QThreadPool saver;
+    RecentStore() { saver.setMaxThreadCount(1); }
+    QStringList current() { // with the mutex held
+        if (!list)
+            list = histlabSettings().value(kRecentKey).toStringList();
+        return *list;
+    }
+    QStringList save(const QStringList& recent) { // with the mutex held
+        list = recent;
+        saver.start([recent] {
+            if (recent.isEmpty())
+                histlabSettings().remove(kRecentKey);
+            else
+                histlabSettings().setValue(kRecentKey, recent);
+        });
+        return recent;
+    }
+};
+Q_GLOBAL_STATIC(RecentStore, recentStore)
 } // namespace
 
 QStringList RecentFiles::load() {
-    return histlabSettings().value(kRecentKey).toStringList();
+    const QMutexLocker lock(&recentStore->mutex);
+    return recentStore->current();
 }
 
 QStringList RecentFiles::add(const QString& path) {
-    QStringList recent = load();
+    const QMutexLocker lock(&recentStore->mutex);
+    QStringList recent = recentStore->current();
     recent.removeAll(path);
     recent.prepend(path);
     while (recent.size() > maxRecent)
         recent.removeLast();
-    histlabSettings().setValue(kRecentKey, recent);
-    return recent;
+    return recentStore->save(recent);
 }
 
 QStringList RecentFiles::remove(const QString& path) {
-    QStringList recent = load();
+    const QMutexLocker lock(&recentStore->mutex);
+    QStringList recent = recentStore->current();
     recent.removeAll(path);
-    histlabSettings().setValue(kRecentKey, recent);
-    return recent;
+    return recentStore->save(recent);
 }
 
 void RecentFiles::clear() {
-    histlabSettings().remove(kRecentKey);
+    const QMutexLocker lock(&recentStore->mutex);
+    recentStore->save({});
+}
+
+void RecentFiles::flush() {
+    recentStore->saver.waitForDone();
 }
 
 } // namespace histlab::ui

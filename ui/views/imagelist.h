@@ -72,7 +72,9 @@ struct DropScreening {
 DropScreening screenDrop(const QMimeData& mime);
 
 /// File › Open Recent: the most recent first, at most `maxRecent`, remembered in
-/// QSettings("HistLab", "HistLab") under "recentFiles".
+/// QSettings("HistLab", "HistLab") under "recentFiles". Read once per process; each change is
+/// saved on a thread of its own (flush() waits for the saves), so that no call waits for the
+/// disk. Another HistLab running at the same time sees this one's files when it next starts.
 class RecentFiles {
 public:
     static constexpr int maxRecent = 10;
@@ -81,6 +83,8 @@ public:
     static QStringList add(const QString& path);
     static QStringList remove(const QString& path);
     static void clear();
+    /// Returns once every change made so far is in the settings file.
+    static void flush();
 };
 
 } // namespace histlab::ui

@@ -1,6 +1,8 @@
 #include "views/zoomview.h"
 
+#include <QCoreApplication>
 #include <QPainter>
+#include <QThreadPool>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -18,15 +20,58 @@ constexpr double kWheelUnitsPerDoubling = 480;
 } // namespace
 
 void ZoomView::Layer::set(const QImage& newImage) {
+    if (!image.isNull() && newImage.cacheKey() == image.cacheKey())
+        return; // the same pixels (the analysis's preview after the early one): pixmaps stay
     image = newImage;
     pixmap = {};
     scaled = {};
+    pending = {};
+    ++generation;
 }
 
 ZoomView::ZoomView(QWidget* parent)
-    : QWidget(parent) {
+    : QWidget(parent)
+    , m_scaler(std::make_unique<QThreadPool>()) {
+    m_scaler->setMaxThreadCount(1);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     setMouseTracking(true);
+}
+
+// The pool's destructor waits for a copy being made; what it posts to this view is dropped
+// with the view.
+ZoomView::~ZoomView() = default;
+
+void ZoomView::requestSmoothCopy(Layer& layer, const QSize& size) {
+    if (layer.pending == size)
+        return;
+    layer.pending = size;
+    m_scaler->clear();                // copies asked before and not started are no longer wanted
+    const QImage image = layer.image; // shared, read-only: QImage is reentrant
+    const quint64 generation = layer.generation;
+    Layer* target = &layer; // a member of this view: alive as long as the view
+    m_scaler->start([this, target, image, generation, size] {
+        // Area-averaged and converted here, so that the GUI thread only wraps it in a pixmap.
+        const QImage copy =
+            image.scaled(size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation)
+                .convertToFormat(image.hasAlphaChannel() ? QImage::Format_ARGB32_Premultiplied
+                                                         : QImage::Format_RGB32);
+        QMetaObject::invokeMethod(
+            this,
+            [this, target, copy, generation, size] {
+                if (target->generation != generation || target->pending != size)
+                    return; // another image, or another scale asked since
+                target->scaled = QPixmap::fromImage(copy);
+                target->pending = {};
+                update();
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void ZoomView::finishSmoothCopies() {
+    m_scaler->waitForDone();
+    QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
+    repaint();
 }
 
 QRect ZoomView::paneRect(int) const {
@@ -161,10 +206,16 @@ void ZoomView::paintLayer(QPainter& painter, Layer& layer, const QRect& pane, co
         const qreal dpr = devicePixelRatioF();
         const QSize size(std::max(1, qRound(imageRect.width() * dpr)),
                          std::max(1, qRound(imageRect.height() * dpr)));
-        if (layer.scaled.size() != size)
-            layer.scaled = QPixmap::fromImage(
-                layer.image.scaled(size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation));
-        painter.drawPixmap(imageRect, layer.scaled, QRectF(layer.scaled.rect()));
+        if (layer.scaled.size() == size) {
+            painter.drawPixmap(imageRect, layer.scaled, QRectF(layer.scaled.rect()));
+        } else {
+            requestSmoothCopy(layer, size);
+            // Meanwhile bilinear, from the full pixmap (a few milliseconds).
+            if (layer.pixmap.isNull())
+                layer.pixmap = QPixmap::fromImage(layer.image);
+            painter.setRenderHint(QPainter::SmoothPixmapTransform);
+            painter.drawPixmap(imageRect, layer.pixmap, QRectF(layer.pixmap.rect()));
+        }
     } else {
         // Magnified: only the visible preview pixels, each a sharp square.
         const QRectF visible =

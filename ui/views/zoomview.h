@@ -14,9 +14,11 @@
 #include <QWidget>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 class QPainter;
+class QThreadPool;
 
 namespace histlab::ui {
 
@@ -42,6 +44,11 @@ public:
     /// What the view says, centred, where it has no image to show ("Open an image…").
     void setPlaceholder(const QString& text);
     QString placeholder() const { return m_placeholder; }
+    /// Waits for the smooth copies being made and takes them, then repaints: what a screenshot
+    /// grabs afterwards is the final picture.
+    void finishSmoothCopies();
+
+    ~ZoomView() override;
 
 public slots:
     void zoomIn();
@@ -62,11 +69,15 @@ signals:
 
 protected:
     /// One preview and its pixmaps (full, and smoothly shrunk to the current scale), made when
-    /// first painted: a hidden view converts nothing.
+    /// first painted: a hidden view converts nothing. The smooth copy is made off the GUI
+    /// thread (an area average of a 2048-pixel preview takes the GUI thread 10-30 ms, more while
+    /// a job keeps the cores busy); until it comes, the full pixmap is drawn bilinearly.
     struct Layer {
         QImage image;
         QPixmap pixmap;
         QPixmap scaled;
+        QSize pending;          // the size of the smooth copy being made
+        quint64 generation = 0; // which image: a copy of an earlier one is dropped
         void set(const QImage& newImage);
     };
 
@@ -87,7 +98,8 @@ protected:
     void startPan(const QPointF& viewPos);
     void panTo(const QPointF& viewPos);
     /// Paints `layer` as the image in `pane`, only inside `clip`: shrunk, a smooth copy made once
-    /// per scale; magnified, only the visible preview pixels, each a sharp square.
+    /// per scale (off the GUI thread; bilinear until it comes); magnified, only the visible
+    /// preview pixels, each a sharp square.
     void paintLayer(QPainter& painter, Layer& layer, const QRect& pane, const QRect& clip);
     /// "gray 12" or "R 1 G 2 B 3" (and " A 4") of the preview pixel that holds the centre of
     /// image pixel `pixel`; empty for a null preview.
@@ -105,15 +117,18 @@ private:
     /// Keeps the image in view: centred along an axis where it is smaller than the pane,
     /// otherwise without a gap at either edge.
     void clampOffset();
+    /// Starts making `layer`'s smooth copy of `size` device pixels, unless it is on its way.
+    void requestSmoothCopy(Layer& layer, const QSize& size);
 
     QString m_placeholder;
     QSize m_imageSize;
     double m_scale = 1; // screen pixels per image pixel
     QPointF m_offset;   // the image's top-left corner relative to its pane's top-left
     bool m_fitted = true;
-    bool m_hovering = false; // the last hover report was over the image
-    QPointF m_panFrom;       // widget position where the pan started
-    QPointF m_panOffset;     // m_offset then
+    bool m_hovering = false;               // the last hover report was over the image
+    QPointF m_panFrom;                     // widget position where the pan started
+    QPointF m_panOffset;                   // m_offset then
+    std::unique_ptr<QThreadPool> m_scaler; // one thread: the latest size asked is what counts
 };
 
 } // namespace histlab::ui

@@ -250,6 +250,7 @@ MainWindow::~MainWindow() {
     // The children go next, the Joint tab and the Images list among them, in no order this
     // window controls: a list emptied while being destroyed must not update a tab.
     disconnect(m_images->model(), nullptr, this, nullptr);
+    RecentFiles::flush(); // the list opened in this window, saved before the program ends
 }
 
 QString MainWindow::sampleImagePath() {
