@@ -180,6 +180,12 @@ void TestExport::exportsPlot() {
                 ++elements;
         QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
         QVERIFY(elements > 10); // axes, ticks, graphs
+        // The title above the plot: what it is of (the image and the device that counted).
+        const QString title = m_window->plotTitle();
+        QVERIFY2(title.startsWith(QStringLiteral("sample.png (bundled) (")), qPrintable(title));
+        QVERIFY2(title.endsWith(QString::fromStdString(" · " + m_window->currentRun().device.name)),
+                 qPrintable(title));
+        QVERIFY(bytes.contains("sample.png (bundled)"));
         break;
     }
     }

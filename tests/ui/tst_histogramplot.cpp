@@ -1,9 +1,15 @@
 // The histogram plot's options (ui/histogramplot.h): channel visibility, bars or lines, a
-// logarithmic count axis, the cumulative overlay, the tooltip text and the options menu.
+// logarithmic count axis, the cumulative overlay, spike clipping, the hover readout and marker,
+// the value-axis zoom with the count axis following, the legend (dragged, one overlay entry),
+// options remembered, the options menu, and a title on exported plots.
 #include "plots/histogramplot.h"
+#include "uitestsupport.h"
+#include "window/exporter.h"
 
 #include <QMenu>
+#include <QMouseEvent>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -32,11 +38,182 @@ QAction* findAction(QMenu* menu, const QString& text) {
     return nullptr;
 }
 
+/// A photo with a black frame: bin 0 holds 28,000 pixels, the rest at most 1,000.
+std::vector<ChannelHistogram> spikeHistograms() {
+    ChannelHistogram gray;
+    gray.name = "gray";
+    for (int i = 1; i < 256; ++i)
+        gray.counts[i] = std::uint64_t(1000.0 * std::exp(-(i - 120) * (i - 120) / 2000.0)) + 1;
+    gray.counts[0] = 28000;
+    return {gray};
+}
+
+QPoint pixelOf(HistogramPlot& plot, double value, double count) {
+    return QPoint(int(std::lround(plot.xAxis->coordToPixel(value))),
+                  int(std::lround(plot.yAxis->coordToPixel(count))));
+}
+
+/// The plot on screen at 600 × 400 with sampleHistograms(), laid out.
+bool showSample(HistogramPlot& plot) {
+    plot.resize(600, 400);
+    plot.show();
+    if (!QTest::qWaitForWindowExposed(&plot))
+        return false;
+    plot.setHistograms(sampleHistograms());
+    plot.replot();
+    return true;
+}
+
+void send(QWidget* widget, QEvent::Type type, const QPoint& pos, Qt::MouseButton button,
+          Qt::MouseButtons buttons) {
+    QMouseEvent event(type, QPointF(pos), widget->mapToGlobal(QPointF(pos)), button, buttons,
+                      Qt::NoModifier);
+    QApplication::sendEvent(widget, &event);
+}
+
 } // namespace
 
-class TestHistogramPlot : public QObject {
+class TestHistogramPlot : public QObject, public histlab::uitest::TestFolder {
     Q_OBJECT
 private slots:
+    void initTestCase() { QVERIFY(setUpFolder()); }
+
+    void hoverReadoutStaysAndMarksTheBin() {
+        HistogramPlot plot;
+        QVERIFY(showSample(plot));
+        QVERIFY(plot.toolTip().isEmpty()); // no help tooltip to replace the readout
+        send(&plot, QEvent::MouseMove, pixelOf(plot, 100, 5), Qt::NoButton, Qt::NoButton);
+        QVERIFY2(plot.hoverText().startsWith("value 100"), qPrintable(plot.hoverText()));
+        QVERIFY(plot.hoverText().contains("R: 30"));
+        QCOMPARE(plot.markerValue(), std::optional<double>(100.0));
+        QTest::qWait(1500); // a tooltip would have gone by now; the readout stays
+        QVERIFY(plot.hoverText().startsWith("value 100"));
+        QEvent leave(QEvent::Leave);
+        QApplication::sendEvent(&plot, &leave);
+        QVERIFY(plot.hoverText().isEmpty());
+        QVERIFY(!plot.markerValue());
+    }
+
+    void spikesClipAsImageJDoes() {
+        HistogramPlot plot;
+        plot.setHistograms(spikeHistograms());
+        QCOMPARE(plot.yAxis->range().upper, 28000 * 1.05);
+        QVERIFY(plot.clipNote().isEmpty());
+        QSignalSpy changed(&plot, &HistogramPlot::optionsChanged);
+        plot.setClipSpikes(true);
+        QCOMPARE(changed.count(), 1);
+        // 1.5 times the second-highest bin (1,001), and a note naming the bin cut.
+        QCOMPARE(plot.yAxis->range().upper, 1502 * 1.05);
+        QVERIFY2(plot.clipNote().contains("gray at 0 ("), qPrintable(plot.clipNote()));
+        // No spike in view: nothing clipped.
+        plot.xAxis->setRange(50, 200);
+        QVERIFY(plot.clipNote().isEmpty());
+        QCOMPARE(plot.yAxis->range().upper, 1001 * 1.05);
+    }
+
+    void valueAxisZoomsAndTheCountAxisFollows() {
+        HistogramPlot plot;
+        QCOMPARE(plot.axisRect()->rangeZoom(), Qt::Horizontal);
+        QCOMPARE(plot.axisRect()->rangeDrag(), Qt::Horizontal);
+        plot.setHistograms(sampleHistograms());
+        QCOMPARE(plot.yAxis->range().upper, 30 * 1.05);
+        plot.xAxis->setRange(150, 255); // only gray's ones in view
+        QCOMPARE(plot.yAxis->range().upper, 1.05);
+        plot.setLogScale(true);
+        QCOMPARE(plot.xAxis->range().lower, 150.0); // the values in view stay
+        QCOMPARE(plot.yAxis->range().upper, 2.0);
+    }
+
+    void legendDragsAndAClickStillToggles() {
+        HistogramPlot plot;
+        QVERIFY(showSample(plot));
+        const QRect before = plot.legend->outerRect();
+        const QPoint grab = before.center();
+        send(&plot, QEvent::MouseButtonPress, grab, Qt::LeftButton, Qt::LeftButton);
+        send(&plot, QEvent::MouseMove, grab - QPoint(150, -60), Qt::NoButton, Qt::LeftButton);
+        send(&plot, QEvent::MouseButtonRelease, grab - QPoint(150, -60), Qt::LeftButton,
+             Qt::NoButton);
+        plot.replot();
+        const QRect after = plot.legend->outerRect();
+        QVERIFY2(std::abs(after.left() - (before.left() - 150)) <= 2 &&
+                     std::abs(after.top() - (before.top() + 60)) <= 2,
+                 qPrintable(QStringLiteral("%1,%2 -> %3,%4")
+                                .arg(before.left())
+                                .arg(before.top())
+                                .arg(after.left())
+                                .arg(after.top())));
+        QVERIFY(plot.channelVisible("r") && plot.channelVisible("gray")); // a drag, no click
+        // Dragged far out: it stays inside the plot.
+        const QPoint from = after.center();
+        send(&plot, QEvent::MouseButtonPress, from, Qt::LeftButton, Qt::LeftButton);
+        send(&plot, QEvent::MouseMove, from + QPoint(2000, 2000), Qt::NoButton, Qt::LeftButton);
+        send(&plot, QEvent::MouseButtonRelease, from + QPoint(2000, 2000), Qt::LeftButton,
+             Qt::NoButton);
+        plot.replot();
+        QVERIFY(plot.axisRect()->rect().contains(plot.legend->outerRect().adjusted(1, 1, -1, -1)));
+    }
+
+    void oneLegendEntryForTheCumulativeOverlay() {
+        HistogramPlot plot;
+        plot.setHistograms(sampleHistograms());
+        plot.setCumulative(true);
+        int entries = 0;
+        for (int i = 0; i < plot.legend->itemCount(); ++i) {
+            auto* item = qobject_cast<QCPPlottableLegendItem*>(plot.legend->item(i));
+            if (item && item->plottable()->name().contains("cumulative"))
+                ++entries;
+        }
+        QCOMPARE(entries, 1);
+        QCOMPARE(plot.legend->itemCount(), 3); // R, gray, the overlay
+    }
+
+    void optionsAreRemembered() {
+        {
+            HistogramPlot plot;
+            plot.setSettingsKey("rememberedPlot");
+            plot.setHistograms(sampleHistograms());
+            plot.setLogScale(true);
+            plot.setClipSpikes(true);
+            plot.setStyle(HistogramPlot::Style::Bars);
+            plot.setChannelVisible("r", false);
+        }
+        HistogramPlot again;
+        QVERIFY(!again.logScale());
+        again.setSettingsKey("rememberedPlot");
+        QVERIFY(again.logScale());
+        QVERIFY(again.clipSpikes());
+        QCOMPARE(again.style(), HistogramPlot::Style::Bars);
+        QVERIFY(!again.channelVisible("r"));
+        HistogramPlot other; // another key, another plot's options
+        other.setSettingsKey("otherPlot");
+        QVERIFY(!other.logScale());
+    }
+
+    void exportedPlotCarriesItsTitle() {
+        HistogramPlot plot;
+        plot.resize(600, 400);
+        plot.setHistograms(sampleHistograms());
+        const int rows = plot.plotLayout()->rowCount();
+        histlab::ui::PlotExportOptions options;
+        options.width = 600;
+        options.height = 400;
+        QVERIFY(histlab::ui::exportPlot(plot, path("plain.png"), options).ok);
+        options.title = QStringLiteral("sample.png (510 × 383) · a device");
+        QVERIFY(histlab::ui::exportPlot(plot, path("titled.png"), options).ok);
+        QCOMPARE(plot.plotLayout()->rowCount(), rows); // the plot on screen is as it was
+        const QImage plain(path("plain.png")), titled(path("titled.png"));
+        QCOMPARE(titled.size(), plain.size());
+        // The title's text: dark pixels in the top band's middle, where the plain plot has none.
+        const auto darkInTopBand = [](const QImage& image) {
+            int dark = 0;
+            for (int y = 0; y < 18; ++y)
+                for (int x = image.width() / 4; x < image.width() * 3 / 4; ++x)
+                    dark += qGray(image.pixel(x, y)) < 128;
+            return dark;
+        };
+        QCOMPARE(darkInTopBand(plain), 0);
+        QVERIFY(darkInTopBand(titled) > 20);
+    }
     void graphsFollowTheData() {
         HistogramPlot plot;
         plot.setHistograms(sampleHistograms());
@@ -176,6 +353,14 @@ private slots:
         plot.setLogScale(true);
         plot.setCumulative(true);
         QVERIFY(plot.savePng(QString::fromLocal8Bit(dir) + "/bars_log_cumulative.png", 800, 450));
+        HistogramPlot spiky;
+        spiky.resize(800, 450);
+        spiky.setHistograms(spikeHistograms());
+        spiky.setClipSpikes(true);
+        spiky.setCumulative(true);
+        spiky.replot();
+        spiky.hoverAt(pixelOf(spiky, 120, 500));
+        QVERIFY(spiky.savePng(QString::fromLocal8Bit(dir) + "/clipped_hover.png", 800, 450));
     }
 };
 

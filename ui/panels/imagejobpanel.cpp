@@ -2,6 +2,7 @@
 
 #include "bridge/logging.h"
 #include "views/compareview.h"
+#include "views/imagelist.h"
 
 #include <io/imageio.h>
 
@@ -86,10 +87,10 @@ void ImageJobPanel::setImage(const QString& source, int page, int pages, const Q
         QString name = QFileInfo(source).fileName();
         if (source.startsWith(QLatin1String(":/")))
             name = tr("the sample image");
-        if (pages > 1)
-            name = tr("%1, page %2 of %3").arg(name).arg(page).arg(pages);
-        m_imageLabel->setText(
-            tr("%1, %2 × %3").arg(name).arg(imageSize.width()).arg(imageSize.height()));
+        m_imageLabel->setText(tr("%1, %2 × %3")
+                                  .arg(withPage(name, page, pages))
+                                  .arg(imageSize.width())
+                                  .arg(imageSize.height()));
         m_imageLabel->setToolTip(QDir::toNativeSeparators(source));
         m_compare->setPlaceholder(tr("Run (Ctrl+Enter) to see the %1 here.").arg(m_words.result));
         m_compare->setImages(preview, {}, imageSize);

@@ -1,8 +1,10 @@
 #include "plots/histogramplot.h"
 
 #include <QContextMenuEvent>
+#include <QFontMetrics>
+#include <QLocale>
 #include <QMenu>
-#include <QToolTip>
+#include <QSettings>
 
 #include <algorithm>
 #include <cmath>
@@ -40,6 +42,20 @@ QSharedPointer<QCPAxisTicker> tickerFor(bool bytes) {
     ticker->setTickCount(8);
     return ticker;
 }
+
+QString countText(std::uint64_t count) {
+    return QLocale().toString(qulonglong(count));
+}
+
+/// A bin as the notes name it: its value (whole-number bins of width 1) or its range.
+QString binName(const HistogramPlot::Series& h, std::size_t bin) {
+    const double w = h.binWidth(), lo = h.lo + double(bin) * w;
+    if (w == 1 && lo == std::floor(lo))
+        return QString::number(qint64(lo));
+    return QStringLiteral("%1 to %2").arg(lo, 0, 'g', 6).arg(lo + w, 0, 'g', 6);
+}
+
+constexpr int kDragThreshold = 4; // pixels a press moves before it drags the legend
 } // namespace
 
 HistogramPlot::HistogramPlot(QWidget* parent)
@@ -52,15 +68,50 @@ HistogramPlot::HistogramPlot(QWidget* parent)
     yAxis->setRange(0, 1);
     xAxis->setTicker(tickerFor(true));
     legend->setVisible(false); // until there are histograms (rebuild)
-    legend->setBrush(QColor(255, 255, 255, 200));
+    // Translucent, so that the curves under it show through; it can be dragged away.
+    legend->setBrush(QColor(255, 255, 255, 170));
+    legend->setBorderPen(QPen(QColor(0, 0, 0, 90)));
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // The wheel and drags act on the value axis; the count axis follows what is in view
+    // (zooming it too cut the curves off, worst on the logarithmic axis).
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
-    axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+    axisRect()->setRangeDrag(Qt::Horizontal);
+    axisRect()->setRangeZoom(Qt::Horizontal);
+    connect(xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
+        if (!m_fitting)
+            fitCountAxis();
+    });
     setMinimumSize(320, 240);
     setMouseTracking(true);
-    setToolTip(tr("Right-click for options; click a legend entry to show or hide a channel"));
+    setStatusTip(tr("Right-click for options; click a legend entry to show or hide a channel, "
+                    "drag the legend to move it"));
     connect(this, &QCustomPlot::legendClick, this, &HistogramPlot::onLegendClick);
+    connect(this, &HistogramPlot::optionsChanged, this, &HistogramPlot::saveSettings);
+
+    m_marker = new QCPItemStraightLine(this);
+    m_marker->setPen(QPen(QColor(0, 0, 0, 140), 1, Qt::DashLine));
+    m_marker->setSelectable(false);
+    m_marker->setVisible(false);
+    m_readout = new QCPItemText(this);
+    m_readout->setLayer(QStringLiteral("overlay"));
+    m_readout->setClipToAxisRect(false);
+    m_readout->position->setType(QCPItemPosition::ptAbsolute);
+    m_readout->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_readout->setTextAlignment(Qt::AlignLeft);
+    m_readout->setPadding(QMargins(6, 4, 6, 4));
+    m_readout->setBrush(QColor(255, 255, 240, 235));
+    m_readout->setPen(QPen(QColor(0, 0, 0, 120)));
+    m_readout->setSelectable(false);
+    m_readout->setVisible(false);
+    m_clipText = new QCPItemText(this);
+    m_clipText->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_clipText->position->setCoords(0.01, 0.01);
+    m_clipText->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_clipText->setColor(QColor(160, 40, 40));
+    m_clipText->setBrush(QColor(255, 255, 255, 170));
+    m_clipText->setPadding(QMargins(4, 2, 4, 2));
+    m_clipText->setSelectable(false);
+    m_clipText->setVisible(false);
 }
 
 QColor HistogramPlot::channelColor(const QString& channel) {
@@ -95,7 +146,6 @@ void HistogramPlot::showAll() {
 }
 
 void HistogramPlot::showRange(bool whole) {
-    std::uint64_t peak = 0;
     double lo = 0, hi = 255;
     bool bytes = true, any = false;
     for (const Series& h : m_histograms) {
@@ -109,8 +159,6 @@ void HistogramPlot::showRange(bool whole) {
             while (last > first && h.counts[last] == 0)
                 --last;
         }
-        for (auto c : h.counts)
-            peak = std::max(peak, c);
         const double a = h.lo + h.binWidth() * double(first);
         const double b = h.lo + h.binWidth() * double(last);
         lo = any ? std::min(lo, a) : a;
@@ -124,24 +172,94 @@ void HistogramPlot::showRange(bool whole) {
     }
     const double pad = bytes ? 0 : (hi - lo) * 0.02;
     xAxis->setTicker(tickerFor(bytes));
+    m_fitting = true;
     xAxis->setRange(lo - pad, hi > lo ? hi + pad : lo + 1);
-    if (m_log && !any) // nothing yet: one clean decade, not ticks squeezed below 2
+    m_fitting = false;
+    fitCountAxis();
+}
+
+std::uint64_t HistogramPlot::peakIn(double lo, double hi, QString* note) const {
+    struct Spike {
+        QString channel;
+        std::size_t bin;
+        std::uint64_t count;
+        const Series* series;
+    };
+    std::vector<Spike> spikes;
+    std::uint64_t peak = 0;
+    for (const Series& h : m_histograms) {
+        const QString channel = QString::fromStdString(h.name);
+        if (h.counts.empty() || !channelVisible(channel))
+            continue;
+        // The bins drawn in [lo, hi] (each at its lower edge), one more either side.
+        const double w = h.binWidth();
+        const double a = std::floor((lo - h.lo) / w) - 1, b = std::ceil((hi - h.lo) / w) + 1;
+        const std::size_t n = h.counts.size();
+        if (b < 0 || a >= double(n))
+            continue;
+        const std::size_t first = a < 0 ? 0 : std::size_t(a);
+        const std::size_t last = std::min(n - 1, std::size_t(b));
+        std::size_t mode = first;
+        for (std::size_t i = first; i <= last; ++i)
+            if (h.counts[i] > h.counts[mode])
+                mode = i;
+        std::uint64_t second = 0;
+        for (std::size_t i = first; i <= last; ++i)
+            if (i != mode)
+                second = std::max(second, h.counts[i]);
+        std::uint64_t top = h.counts[mode];
+        // ImageJ's rule for its threshold and contrast histograms: a bin more than twice the
+        // second-highest is drawn to 1.5 times that one.
+        if (m_clipSpikes && second > 0 && top > 2 * second) {
+            spikes.push_back({channel, mode, top, &h});
+            top = second + (second + 1) / 2;
+        }
+        peak = std::max(peak, top);
+    }
+    if (note) {
+        QStringList cut;
+        for (const Spike& s : spikes)
+            if (s.count > peak)
+                cut << tr("%1 at %2 (%3)")
+                           .arg(s.channel == QLatin1String("gray") ? s.channel
+                                                                   : s.channel.toUpper(),
+                                binName(*s.series, s.bin), countText(s.count));
+        *note = cut.isEmpty() ? QString() : tr("clipped: %1").arg(cut.join(QStringLiteral(", ")));
+    }
+    return peak;
+}
+
+void HistogramPlot::fitCountAxis() {
+    QString note;
+    const std::uint64_t peak =
+        m_histograms.empty() ? 0 : peakIn(xAxis->range().lower, xAxis->range().upper, &note);
+    m_fitting = true;
+    if (m_log && m_histograms.empty()) // nothing yet: one clean decade, not ticks squeezed below 2
         yAxis->setRange(1.0, 10.0);
     else if (m_log)
         yAxis->setRange(0.5, std::max<double>(2.0, double(peak) * 2.0));
     else
         yAxis->setRange(0, std::max<double>(1.0, double(peak) * 1.05));
+    m_fitting = false;
+    m_clipText->setText(note);
+    m_clipText->setVisible(!note.isEmpty());
     replot(rpQueuedReplot);
+}
+
+QString HistogramPlot::clipNote() const {
+    return m_clipText->visible() ? m_clipText->text() : QString();
 }
 
 void HistogramPlot::clearHistograms() {
     m_histograms.clear();
+    hideHover();
     rebuild();
-    replot(rpQueuedReplot);
+    fitCountAxis();
 }
 
 void HistogramPlot::rebuild() {
     clearGraphs();
+    bool cumulativeInLegend = false;
     const double nan = std::numeric_limits<double>::quiet_NaN();
     for (const auto& h : m_histograms) {
         const QVector<double> keys = binKeys(h);
@@ -189,7 +307,13 @@ void HistogramPlot::rebuild() {
             QPen cpen(colour, 1.0, Qt::DotLine);
             c->setPen(cpen);
             c->setData(keys, cumulative, true);
-            c->removeFromLegend();
+            // One legend entry stands for every channel's overlay (each in its channel's
+            // colour, dotted).
+            if (cumulativeInLegend)
+                c->removeFromLegend();
+            else
+                c->setName(tr("cumulative % (dotted, right axis)"));
+            cumulativeInLegend = true;
         }
     }
     yAxis2->setVisible(m_cumulative);
@@ -217,7 +341,15 @@ void HistogramPlot::setLogScale(bool on) {
         yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     }
     rebuild();
-    showAll(); // the count axis's range suits the new scale
+    fitCountAxis(); // the count axis's range suits the new scale; the values in view stay
+    emit optionsChanged();
+}
+
+void HistogramPlot::setClipSpikes(bool on) {
+    if (on == m_clipSpikes)
+        return;
+    m_clipSpikes = on;
+    fitCountAxis();
     emit optionsChanged();
 }
 
@@ -238,7 +370,7 @@ void HistogramPlot::setChannelVisible(const QString& channel, bool visible) {
     else
         m_hidden.insert(channel);
     rebuild();
-    replot(rpQueuedReplot);
+    fitCountAxis(); // the highest visible bin may have changed
     emit optionsChanged();
 }
 
@@ -286,7 +418,7 @@ QString HistogramPlot::toolTipAt(double x) const {
         const double lo = h.lo + double(bin) * h.binWidth();
         lines << tr("%1: %2 in %3 to %4")
                      .arg(channelLabel(channel))
-                     .arg(h.counts[std::size_t(bin)])
+                     .arg(countText(h.counts[std::size_t(bin)]))
                      .arg(lo, 0, 'g', 9)
                      .arg(lo + h.binWidth(), 0, 'g', 9);
     }
@@ -310,8 +442,8 @@ QString HistogramPlot::toolTipText(int bin) const {
         const QString channel = QString::fromStdString(h.name);
         if (!channelVisible(channel) || std::size_t(bin) >= h.counts.size())
             continue;
-        text +=
-            QStringLiteral("\n%1: %2").arg(channelLabel(channel)).arg(h.counts[std::size_t(bin)]);
+        text += QStringLiteral("\n%1: %2")
+                    .arg(channelLabel(channel), countText(h.counts[std::size_t(bin)]));
         if (m_cumulative) {
             std::uint64_t total = 0, upTo = 0;
             for (std::size_t i = 0; i < h.counts.size(); ++i) {
@@ -351,6 +483,17 @@ QMenu* HistogramPlot::createOptionsMenu(QWidget* parent) {
     cumulative->setCheckable(true);
     cumulative->setChecked(m_cumulative);
     connect(cumulative, &QAction::toggled, this, &HistogramPlot::setCumulative);
+    QAction* clip = menu->addAction(tr("Clip spikes (a bin over twice the next highest)"));
+    clip->setCheckable(true);
+    clip->setChecked(m_clipSpikes);
+    connect(clip, &QAction::toggled, this, &HistogramPlot::setClipSpikes);
+    QAction* corner = menu->addAction(tr("Legend back to the top right"));
+    corner->setEnabled(axisRect()->insetLayout()->insetPlacement(0) == QCPLayoutInset::ipFree);
+    connect(corner, &QAction::triggered, this, [this] {
+        axisRect()->insetLayout()->setInsetPlacement(0, QCPLayoutInset::ipBorderAligned);
+        replot(rpQueuedReplot);
+        saveSettings();
+    });
     menu->addSeparator();
     QAction* reset = menu->addAction(tr("Reset zoom (the values present)"));
     connect(reset, &QAction::triggered, this, &HistogramPlot::showAll);
@@ -359,17 +502,154 @@ QMenu* HistogramPlot::createOptionsMenu(QWidget* parent) {
     return menu;
 }
 
-void HistogramPlot::mouseMoveEvent(QMouseEvent* event) {
-    QCustomPlot::mouseMoveEvent(event);
-    if (event->buttons() != Qt::NoButton || !axisRect()->rect().contains(event->pos())) {
-        QToolTip::hideText();
-        return;
-    }
-    const QString text = toolTipAt(xAxis->pixelToCoord(event->pos().x()));
+void HistogramPlot::hoverAt(const QPoint& pos) {
+    const double x = xAxis->pixelToCoord(pos.x());
+    const QString text = axisRect()->rect().contains(pos) ? toolTipAt(x) : QString();
     if (text.isEmpty())
-        QToolTip::hideText();
+        return hideHover();
+    // The line stands on the bin's point (its lower edge) when every channel has the same bins.
+    double at = x;
+    const Series& first = m_histograms.front();
+    bool shared = true;
+    for (const Series& h : m_histograms)
+        shared = shared && h.lo == first.lo && h.hi == first.hi &&
+                 h.counts.size() == first.counts.size();
+    if (const int bin = binAt(x); shared && bin >= 0)
+        at = first.lo + double(bin) * first.binWidth();
+    m_marker->point1->setCoords(at, yAxis->range().lower);
+    m_marker->point2->setCoords(at, yAxis->range().upper);
+    m_readout->setText(text);
+    // Beside the cursor, on the side where it fits.
+    const QRect box = QFontMetrics(m_readout->font())
+                          .boundingRect(QRect(0, 0, 4000, 4000), Qt::AlignLeft, text)
+                          .adjusted(0, 0, 14, 10);
+    int left = pos.x() + 16, top = pos.y() + 16;
+    if (left + box.width() > width() - 2)
+        left = pos.x() - 16 - box.width();
+    if (top + box.height() > height() - 2)
+        top = pos.y() - 16 - box.height();
+    m_readout->position->setCoords(std::max(2, left), std::max(2, top));
+    m_marker->setVisible(true);
+    m_readout->setVisible(true);
+    replot(rpQueuedReplot);
+}
+
+void HistogramPlot::hideHover() {
+    if (!m_readout->visible() && !m_marker->visible())
+        return;
+    m_marker->setVisible(false);
+    m_readout->setVisible(false);
+    replot(rpQueuedReplot);
+}
+
+QString HistogramPlot::hoverText() const {
+    return m_readout->visible() ? m_readout->text() : QString();
+}
+
+std::optional<double> HistogramPlot::markerValue() const {
+    if (!m_marker->visible())
+        return std::nullopt;
+    return m_marker->point1->coords().x();
+}
+
+void HistogramPlot::moveLegendTo(const QPointF& topLeft) {
+    // In the inset layout's fractions (its rect: the axis rect less the legend's margin).
+    QCPLayoutInset* inset = axisRect()->insetLayout();
+    const QRectF area = inset->rect();
+    const QSizeF size = legend->outerRect().size();
+    const double x =
+        std::clamp(topLeft.x(), area.left(), std::max(area.left(), area.right() - size.width()));
+    const double y =
+        std::clamp(topLeft.y(), area.top(), std::max(area.top(), area.bottom() - size.height()));
+    inset->setInsetPlacement(0, QCPLayoutInset::ipFree);
+    inset->setInsetRect(0,
+                        QRectF((x - area.left()) / area.width(), (y - area.top()) / area.height(),
+                               size.width() / area.width(), size.height() / area.height()));
+    replot(rpQueuedReplot);
+}
+
+void HistogramPlot::mousePressEvent(QMouseEvent* event) {
+    m_legendPress.reset();
+    if (event->button() == Qt::LeftButton && legend->visible() &&
+        legend->outerRect().contains(event->position().toPoint())) {
+        m_legendPress = event->position();
+        m_legendStart = legend->outerRect().topLeft();
+        m_legendDragged = false;
+    }
+    hideHover();
+    QCustomPlot::mousePressEvent(event);
+}
+
+void HistogramPlot::mouseMoveEvent(QMouseEvent* event) {
+    if (m_legendPress && (event->buttons() & Qt::LeftButton)) {
+        const QPointF delta = event->position() - *m_legendPress;
+        if (m_legendDragged || delta.manhattanLength() >= kDragThreshold) {
+            m_legendDragged = true;
+            moveLegendTo(m_legendStart + delta);
+            return;
+        }
+    }
+    QCustomPlot::mouseMoveEvent(event);
+    if (event->buttons() == Qt::NoButton)
+        hoverAt(event->position().toPoint());
     else
-        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+        hideHover();
+}
+
+void HistogramPlot::mouseReleaseEvent(QMouseEvent* event) {
+    const bool dragged = m_legendPress && m_legendDragged;
+    m_legendPress.reset();
+    m_legendDragged = false;
+    QCustomPlot::mouseReleaseEvent(event); // a press that moved is no legend click
+    if (dragged)
+        saveSettings();
+}
+
+void HistogramPlot::leaveEvent(QEvent* event) {
+    QCustomPlot::leaveEvent(event);
+    hideHover();
+}
+
+void HistogramPlot::setSettingsKey(const QString& key) {
+    m_settingsKey.clear(); // applying what was saved saves nothing
+    if (!key.isEmpty()) {
+        const QSettings s(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
+        const QString k = key + QLatin1Char('/');
+        setStyle(s.value(k + QStringLiteral("style")).toString() == QLatin1String("bars")
+                     ? Style::Bars
+                     : Style::Lines);
+        setLogScale(s.value(k + QStringLiteral("log"), m_log).toBool());
+        setCumulative(s.value(k + QStringLiteral("cumulative"), m_cumulative).toBool());
+        setClipSpikes(s.value(k + QStringLiteral("clipSpikes"), m_clipSpikes).toBool());
+        for (const QString& channel : s.value(k + QStringLiteral("hidden")).toStringList())
+            setChannelVisible(channel, false);
+        const QRectF rect = s.value(k + QStringLiteral("legendRect")).toRectF();
+        if (rect.isValid() && QRectF(0, 0, 1, 1).contains(rect.topLeft())) {
+            axisRect()->insetLayout()->setInsetPlacement(0, QCPLayoutInset::ipFree);
+            axisRect()->insetLayout()->setInsetRect(0, rect);
+        }
+    }
+    m_settingsKey = key;
+}
+
+void HistogramPlot::saveSettings() const {
+    if (m_settingsKey.isEmpty())
+        return;
+    QSettings s(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
+    const QString k = m_settingsKey + QLatin1Char('/');
+    s.setValue(k + QStringLiteral("style"),
+               m_style == Style::Bars ? QStringLiteral("bars") : QStringLiteral("lines"));
+    s.setValue(k + QStringLiteral("log"), m_log);
+    s.setValue(k + QStringLiteral("cumulative"), m_cumulative);
+    s.setValue(k + QStringLiteral("clipSpikes"), m_clipSpikes);
+    QStringList hidden(m_hidden.begin(), m_hidden.end());
+    hidden.sort();
+    s.setValue(k + QStringLiteral("hidden"), hidden);
+    const QCPLayoutInset* inset = axisRect()->insetLayout();
+    if (inset->insetPlacement(0) == QCPLayoutInset::ipFree)
+        s.setValue(k + QStringLiteral("legendRect"), inset->insetRect(0));
+    else
+        s.remove(k + QStringLiteral("legendRect"));
 }
 
 void HistogramPlot::contextMenuEvent(QContextMenuEvent* event) {
@@ -382,6 +662,8 @@ void HistogramPlot::onLegendClick(QCPLegend*, QCPAbstractLegendItem* item, QMous
     auto* plItem = qobject_cast<QCPPlottableLegendItem*>(item);
     if (!plItem)
         return;
+    if (plItem->plottable()->property(kCumulativeProperty).toBool())
+        return; // the overlay's entry: the menu turns it off
     const QString channel = plItem->plottable()->property(kChannelProperty).toString();
     if (!channel.isEmpty())
         setChannelVisible(channel, !channelVisible(channel));

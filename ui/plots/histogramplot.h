@@ -3,17 +3,24 @@
 // gray), named after the channel: the 256-bin ones of an 8-bit image, or the large-bin ones at
 // full resolution (65,536 exact bins of a 16-bit image, a float image's bins over its range),
 // each bin drawn at its lower edge. A new histogram shows the values present (a 12-bit image's
-// first 4,096 of 65,536 bins); drag and the wheel zoom and pan both axes; Reset zoom shows the
-// values present again, Whole range every bin. What a person can change, from the right-click menu
-// or by clicking a legend entry: which channels show, lines or bars, a linear or logarithmic count
-// axis, and a cumulative overlay (percent of the pixels, on the right axis). The options
-// outlive the data: a new image keeps them. Hovering shows the bin and every visible count.
-// Replots are queued (rpQueuedReplot), so several updates in one event-loop turn cost one.
+// first 4,096 of 65,536 bins). Drag and the wheel pan and zoom the value axis; the count axis
+// follows the highest visible bin in view. Reset zoom shows the values present again, Whole
+// range every bin. What a person can change, from the right-click menu or by clicking a legend
+// entry: which channels show, lines or bars, a linear or logarithmic count axis, a cumulative
+// overlay (percent of the pixels, on the right axis), and spike clipping (ImageJ's rule: when a
+// bin holds more than twice the second-highest, the axis stops at 1.5 times that one, and a
+// note names the bin cut). The legend is translucent and can be dragged. The options outlive
+// the data (a new image keeps them) and, with a settings key, the session. Hovering marks the
+// bin with a line and shows its value and every visible count beside the cursor, for as long
+// as the cursor stays. Replots are queued (rpQueuedReplot), so several updates in one
+// event-loop turn cost one.
 #include <pipelines/histogram256/histogram256.h>
 
 #include <qcustomplot.h>
 
 #include <QSet>
+
+#include <optional>
 #include <vector>
 
 class QMenu;
@@ -58,6 +65,24 @@ public:
     bool cumulative() const { return m_cumulative; }
     void setChannelVisible(const QString& channel, bool visible);
     bool channelVisible(const QString& channel) const { return !m_hidden.contains(channel); }
+    void setClipSpikes(bool on);
+    bool clipSpikes() const { return m_clipSpikes; }
+    /// What the clip note says ("clipped: R at 0 (28,000)"), empty when nothing is clipped.
+    QString clipNote() const;
+    /// Remembers the options (and where the legend was dragged) in QSettings under this key,
+    /// and takes those saved there now. Empty: nothing is remembered.
+    void setSettingsKey(const QString& key);
+
+    /// The count axis fitted to the highest visible bin in the value range shown (clipped).
+    void fitCountAxis();
+    /// The readout beside the cursor while it hovers a bin (empty when none shows), and the
+    /// value the marker line stands at.
+    QString hoverText() const;
+    std::optional<double> markerValue() const;
+    /// Shows the readout and marker for the cursor at `pos` (widget pixels); what a mouse
+    /// move over the plot does.
+    void hoverAt(const QPoint& pos);
+    void hideHover();
 
     /// The tooltip text for bin `bin`: its value (whole-number bins of width 1) or its range,
     /// and each visible channel's count (and cumulative percent when the overlay is on); empty
@@ -80,18 +105,36 @@ signals:
     void optionsChanged();
 
 protected:
+    void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
     void rebuild();
     void onLegendClick(QCPLegend* legend, QCPAbstractLegendItem* item, QMouseEvent* event);
+    /// The highest count the axis must show over [lo, hi] (visible channels; clipped when on),
+    /// and the note naming what the clipping cut.
+    std::uint64_t peakIn(double lo, double hi, QString* note) const;
+    void saveSettings() const;
+    void moveLegendTo(const QPointF& topLeft); // widget pixels
 
     std::vector<Series> m_histograms;
     Style m_style = Style::Lines;
     bool m_log = false;
     bool m_cumulative = false;
+    bool m_clipSpikes = false;
     QSet<QString> m_hidden;
+    QString m_settingsKey;
+    QCPItemStraightLine* m_marker = nullptr;
+    QCPItemText* m_readout = nullptr;
+    QCPItemText* m_clipText = nullptr;
+    // A legend drag: where the press was, the legend's corner then, and whether it moved.
+    std::optional<QPointF> m_legendPress;
+    QPointF m_legendStart;
+    bool m_legendDragged = false;
+    bool m_fitting = false; // fitCountAxis() is changing ranges itself
 };
 
 } // namespace histlab::ui

@@ -81,6 +81,10 @@ QString imageDisplayName(const QString& source) {
     return QFileInfo(source).fileName();
 }
 
+QString withPage(const QString& name, int page, int pages) {
+    return pages > 1 ? QObject::tr("%1, page %2 of %3").arg(name).arg(page).arg(pages) : name;
+}
+
 ImageList::ImageList(QWidget* parent)
     : QListWidget(parent)
     , m_pool(std::make_unique<QThreadPool>()) {

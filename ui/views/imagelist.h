@@ -21,6 +21,9 @@ namespace histlab::ui {
 /// How an image is named in lists and messages: its file name; "sample.png (bundled)" for one
 /// of the application's resources.
 QString imageDisplayName(const QString& source);
+/// `name`, and for a page of a multi-page TIFF which one: "scan.tif, page 2 of 5" (as the
+/// CLI's input line says it).
+QString withPage(const QString& name, int page, int pages);
 
 class ImageList : public QListWidget {
     Q_OBJECT

@@ -57,6 +57,34 @@ bool paintVectorized(QCustomPlot& plot, QPaintDevice& device, int width, int hei
     return painter.end();
 }
 
+/// A title row above the plot for as long as it lives (an export), then the plot as it was.
+class TitleRow {
+public:
+    TitleRow(QCustomPlot& plot, const QString& title)
+        : m_plot(plot) {
+        if (title.isEmpty())
+            return;
+        plot.plotLayout()->insertRow(0);
+        QFont font = plot.font();
+        font.setBold(true);
+        m_element = new QCPTextElement(&plot, title, font);
+        plot.plotLayout()->addElement(0, 0, m_element);
+    }
+    ~TitleRow() {
+        if (!m_element)
+            return;
+        m_plot.plotLayout()->remove(m_element);
+        m_plot.plotLayout()->simplify();
+        m_plot.replot(QCustomPlot::rpQueuedReplot);
+    }
+    TitleRow(const TitleRow&) = delete;
+    TitleRow& operator=(const TitleRow&) = delete;
+
+private:
+    QCustomPlot& m_plot;
+    QCPTextElement* m_element = nullptr;
+};
+
 } // namespace
 
 QString plotFormatName(PlotFormat format) {
@@ -96,6 +124,7 @@ QImage renderPlot(QCustomPlot& plot, int width, int height, double scale) {
 }
 
 ExportResult exportPlot(QCustomPlot& plot, const QString& path, const PlotExportOptions& options) {
+    const TitleRow title(plot, options.title);
     const int width = options.width, height = options.height;
     if (width <= 0 || height <= 0 || !(options.scale > 0))
         return ExportResult::failure(failedMessage(

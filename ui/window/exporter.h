@@ -36,6 +36,8 @@ struct PlotExportOptions {
     int height = 600;
     double scale = 1.0;
     int jpegQuality = 92;
+    /// A line drawn above the plot in the file only (what the plot is of); none when empty.
+    QString title;
 };
 
 /// "PNG", "JPG", "PDF", "SVG".

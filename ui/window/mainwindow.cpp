@@ -223,6 +223,7 @@ MainWindow::MainWindow(QWidget* parent)
     const int tableHeight = m_statistics->sizeHint().height();
     right->setSizes({std::max(m_plot->minimumHeight(), 640 - tableHeight), tableHeight});
     restoreSettings();
+    m_plot->setSettingsKey(QStringLiteral("histogramPlot")); // its options, as left last time
 
     connect(m_bridge, &JobBridge::previewReady, this,
             [this](quint64, const ImagePreview& preview) { showPreview(preview); });
@@ -649,7 +650,28 @@ void MainWindow::chooseStatisticsCsv() {
 }
 
 ExportResult MainWindow::exportPlotTo(const QString& path, const PlotExportOptions& options) {
-    return finishExport(histlab::ui::exportPlot(*m_plot, path, options), path);
+    PlotExportOptions titled = options;
+    if (titled.title.isEmpty())
+        titled.title = plotTitle();
+    return finishExport(histlab::ui::exportPlot(*m_plot, path, titled), path);
+}
+
+QString MainWindow::plotTitle() const {
+    // What the histograms are of: the file (and page), the region, and the device that counted.
+    if (m_current.source.isEmpty())
+        return {};
+    QStringList parts;
+    parts << tr("%1 (%2 × %3)")
+                 .arg(withPage(imageDisplayName(m_current.source), m_current.page, m_current.pages))
+                 .arg(m_current.imageSize.width())
+                 .arg(m_current.imageSize.height());
+    if (const std::optional<Region>& r = m_current.region)
+        parts << tr("region %1,%2 %3×%4").arg(r->x).arg(r->y).arg(r->width).arg(r->height);
+    const DeviceInfo& device =
+        m_current.largeBins ? m_current.largeBins->device : m_current.run.device;
+    if (!device.name.empty())
+        parts << QString::fromStdString(device.name);
+    return parts.join(QStringLiteral(" · "));
 }
 
 ExportResult MainWindow::exportHistogramCsvTo(const QString& path) {
@@ -758,11 +780,10 @@ bool MainWindow::ShownImage::is(const QString& source, int page, const QSize& si
 }
 
 QString MainWindow::imageTitle(const QString& source, int page, int pages, const QSize& size) {
-    // The name, and for a multi-page TIFF which page, as the CLI's input line says it.
-    QString name = imageDisplayName(source);
-    if (pages > 1)
-        name = tr("%1, page %2 of %3").arg(name).arg(page).arg(pages);
-    return tr("%1 (%2 × %3) — HistLab").arg(name).arg(size.width()).arg(size.height());
+    return tr("%1 (%2 × %3) — HistLab")
+        .arg(withPage(imageDisplayName(source), page, pages))
+        .arg(size.width())
+        .arg(size.height());
 }
 
 void MainWindow::showPreview(const ImagePreview& p) {
@@ -844,11 +865,7 @@ void MainWindow::showAnalysis(const ImageAnalysis& analysis) {
                         m_current.preview);
     if (!sameImage && !analysis.source.startsWith(QLatin1String(":/")))
         RecentFiles::add(QFileInfo(analysis.source).absoluteFilePath());
-    const QString logged = analysis.pages > 1 ? QStringLiteral("%1, page %2 of %3")
-                                                    .arg(analysis.source)
-                                                    .arg(analysis.page)
-                                                    .arg(analysis.pages)
-                                              : analysis.source;
+    const QString logged = withPage(analysis.source, analysis.page, analysis.pages);
     qCInfo(lcUi).noquote() << logged << "analysed:" << summary;
     for (const std::string& note : analysis.run.notes)
         qCInfo(lcUi).noquote() << logged << "note:" << QString::fromStdString(note);
@@ -898,7 +915,7 @@ void MainWindow::connectImageView() {
             });
     connect(m_imageView, &ImageView::hoverLeft, pixelLabel, &QLabel::clear);
     connect(m_imageView, &ImageView::scaleChanged, zoomLabel, [zoomLabel](double scale) {
-        zoomLabel->setText(QStringLiteral("%1 %").arg(scale * 100, 0, 'f', scale < 0.1 ? 1 : 0));
+        zoomLabel->setText(tr("Zoom %1 %").arg(scale * 100, 0, 'f', scale < 0.1 ? 1 : 0));
     });
     connect(m_imageView, &ImageView::regionChanged, this,
             [this](const Region& region) { analyseRegion(region); });

@@ -135,6 +135,8 @@ public:
     /// Exports what is shown to `path`; a failure is reported like an analysis error (status
     /// bar, lastError(), a message box when enabled) and returned. Success remembers the folder.
     ExportResult exportPlotTo(const QString& path, const PlotExportOptions& options);
+    /// The title an exported plot carries: the image (page, size), the region, the device.
+    QString plotTitle() const;
     ExportResult exportHistogramCsvTo(const QString& path);
     ExportResult exportStatisticsCsvTo(const QString& path);
 
