@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Fuzzes one of HistLab's readers with libFuzzer (clang, -fsanitize=fuzzer,address,undefined):
-#   scripts/fuzz.sh TARGET [SECONDS]      TARGET: image, json, csv, options, or all (default 60 s each)
+#   scripts/fuzz.sh TARGET [SECONDS]
+#   TARGET: image, json, csv, options, or all; SECONDS: per target, 60 by default
 # Builds the targets in build-fuzz/ (scripts/asan-build.sh: -O1, line tables only, no GUI),
-# starts from the committed seeds in tests/fuzz/corpus/TARGET (never written to: what the fuzzer finds goes to
-# build-fuzz/corpus/TARGET), and fails on the first crash, hang (10 s an input), leak,
-# undefined behaviour or use of more than 2 GiB; the input that did it is saved as
+# starts from the committed seeds in tests/fuzz/corpus/TARGET (never written to: what the
+# fuzzer finds goes to build-fuzz/corpus/TARGET), and fails on the first crash, hang (10 s an
+# input), leak, undefined behaviour or use of more than 2 GiB; the input that did it is saved as
 # build-fuzz/crashes/TARGET-* and should become a regression test and a seed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,10 +15,16 @@ all=(image json csv options)
 if [[ $target == all ]]; then
     targets=("${all[@]}")
 else
-    [[ " ${all[*]} " == *" $target "* ]] || { echo "fuzz.sh: unknown target '$target' (${all[*]} or all)" >&2; exit 2; }
+    [[ " ${all[*]} " == *" $target "* ]] || {
+        echo "fuzz.sh: unknown target '$target' (${all[*]} or all)" >&2
+        exit 2
+    }
     targets=("$target")
 fi
-[[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: SECONDS must be a whole number above 0, not '$seconds'" >&2; exit 2; }
+[[ $seconds =~ ^[1-9][0-9]*$ ]] || {
+    echo "fuzz.sh: SECONDS must be a whole number above 0, not '$seconds'" >&2
+    exit 2
+}
 scripts/asan-build.sh "${targets[@]/#/fuzz_}"
 rm -rf build-fuzz/crashes && mkdir -p build-fuzz/crashes
 for t in "${targets[@]}"; do

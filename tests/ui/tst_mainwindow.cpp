@@ -685,6 +685,10 @@ void TestMainWindow::helpMenu() {
     QVERIFY(guide);
     QVERIFY(guide->toPlainText().contains(QStringLiteral("Set-up (Debian 12)")));
     QVERIFY(guide->toPlainText().contains(QStringLiteral("histlab-cli histogram")));
+    // The README's pictures are named, not drawn as broken images.
+    QVERIFY(guide->toPlainText().contains(QStringLiteral(
+        "picture in the source tree: HistLab on the sample image, docs/screenshot.png")));
+    QVERIFY(!guide->toHtml().contains(QStringLiteral("<img")));
 }
 
 void TestMainWindow::shortcuts_data() {

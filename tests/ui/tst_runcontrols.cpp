@@ -17,6 +17,7 @@
 #include <QImage>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -141,6 +142,12 @@ void TestRunControls::listsDevicesWithProperties() {
           QStringLiteral("non-uniform work-groups:"), QStringLiteral("work_group_scan:")})
         QVERIFY2(tooltip.contains(expected),
                  qPrintable(expected + QStringLiteral(" in\n") + tooltip));
+    // Sizes in powers of 1,024 are named as such (PoCL's local memory: 512 KiB).
+    QVERIFY2(
+        tooltip.contains(QRegularExpression(QStringLiteral("local memory: [0-9.]+ (KiB|MiB)"))),
+        qPrintable(tooltip));
+    QVERIFY2(!tooltip.contains(QRegularExpression(QStringLiteral("\\b[KMG]B\\b"))),
+             qPrintable(tooltip));
 }
 
 void TestRunControls::deviceSwitchReruns() {

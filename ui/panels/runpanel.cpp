@@ -65,7 +65,8 @@ QComboBox* chooseCombo(const QStringList& names) {
 }
 
 QString bytesText(std::uint64_t bytes) {
-    return QLocale::c().formattedDataSize(qint64(bytes), 1, QLocale::DataSizeTraditionalFormat);
+    // Powers of 1,024, so named as such: KiB, MiB, GiB.
+    return QLocale::c().formattedDataSize(qint64(bytes), 1, QLocale::DataSizeIecFormat);
 }
 
 QString yesNo(bool yes, const std::string& detail) {

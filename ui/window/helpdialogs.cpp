@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QKeySequence>
+#include <QRegularExpression>
 #include <QStringList>
 #include <QTableWidget>
 #include <QTextBrowser>
@@ -103,6 +104,15 @@ QDialog* shortcutsDialog(QWidget* window) {
     return dialog;
 }
 
+QString guideMarkdown(const QString& readme) {
+    // The README's pictures are files of the source tree, not built into the program: each
+    // becomes a line naming it, where a broken-image icon would otherwise stand.
+    static const QRegularExpression picture(QStringLiteral(R"(!\[([^\]]*)\]\(([^)\s]+)\))"));
+    QString text = readme;
+    text.replace(picture, QObject::tr("*(picture in the source tree: \\1, `\\2`)*"));
+    return text;
+}
+
 QDialog* guideDialog(QWidget* parent) {
     auto* browser = new QTextBrowser;
     browser->setObjectName(QStringLiteral("guideBrowser"));
@@ -117,7 +127,7 @@ QDialog* guideDialog(QWidget* parent) {
     });
     QFile readme(QStringLiteral(":/histlab/README.md"));
     browser->setMarkdown(readme.open(QIODevice::ReadOnly)
-                             ? QString::fromUtf8(readme.readAll())
+                             ? guideMarkdown(QString::fromUtf8(readme.readAll()))
                              : QObject::tr("The guide is missing from this build."));
     QDialog* dialog = closableDialog(parent, QObject::tr("HistLab Guide"), browser);
     dialog->resize(900, 700);

@@ -28,5 +28,8 @@ QDialog* shortcutsDialog(QWidget* window);
 /// Help › HistLab Guide (F1): README.md, embedded at build time, rendered in a browser whose
 /// links to other sites open in the system's browser; a non-modal dialog deleted on close.
 QDialog* guideDialog(QWidget* parent);
+/// The README as the guide shows it: its pictures (files of the source tree, not in the
+/// program) named in a line each instead of drawn as broken images.
+QString guideMarkdown(const QString& readme);
 
 } // namespace histlab::ui
