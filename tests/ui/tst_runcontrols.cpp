@@ -85,6 +85,7 @@ private slots:
     void initTestCase();
     void init();
     void listsDevicesWithProperties();
+    void showsWhatTheCoreChose();
     void deviceSwitchReruns();
     void unknownDeviceIsReported();
     void switchingReruns_data();
@@ -148,6 +149,30 @@ void TestRunControls::listsDevicesWithProperties() {
         qPrintable(tooltip));
     QVERIFY2(!tooltip.contains(QRegularExpression(QStringLiteral("\\b[KMG]B\\b"))),
              qPrintable(tooltip));
+}
+
+void TestRunControls::showsWhatTheCoreChose() {
+    MainWindow window;
+    RunPanel* panel = window.runPanel();
+    QCOMPARE(panel->banksSpin()->specialValueText(), QStringLiteral("choose"));
+    QVERIFY(openSample(window));
+    // The fields left to the core say what it picked; what they ask for is unchanged.
+    const HistogramConfig& c = window.currentRun().config;
+    QCOMPARE(panel->variantCombo()->itemText(0),
+             QStringLiteral("auto (%1)").arg(QString::fromLatin1(variantName(c.variant))));
+    QCOMPARE(panel->banksSpin()->specialValueText(), QStringLiteral("choose (%1)").arg(c.banks));
+    QCOMPARE(panel->workGroupSizeSpin()->specialValueText(),
+             QStringLiteral("choose (%1)").arg(c.workGroupSize));
+    QCOMPARE(panel->groupsPerCuSpin()->specialValueText(),
+             QStringLiteral("choose (%1)").arg(c.groupsPerCu));
+    QCOMPARE(panel->readCombo()->itemText(0),
+             QStringLiteral("choose (%1)").arg(QString::fromLatin1(readPatternName(c.read))));
+    QCOMPARE(panel->mergeCombo()->itemText(0),
+             QStringLiteral("choose (%1)").arg(QString::fromLatin1(mergeModeName(c.merge))));
+    const HistogramRequest asked = panel->histogramRequest();
+    QCOMPARE(asked.variant, HistogramVariant::Auto);
+    QCOMPARE(asked.banks, 0);
+    QVERIFY(!asked.read.has_value());
 }
 
 void TestRunControls::deviceSwitchReruns() {

@@ -348,6 +348,31 @@ LargeBinMethod RunPanel::largeBinMethod() const {
     return parseLargeBinMethod(m_method->currentData().toString().toStdString());
 }
 
+void RunPanel::showChosen(const HistogramConfig* config) {
+    const auto chosen = [config](const QString& what) {
+        return config ? tr("choose (%1)").arg(what) : tr("choose");
+    };
+    m_variant->setItemText(
+        0, config ? tr("auto (%1)").arg(QString::fromLatin1(variantName(config->variant)))
+                  : QStringLiteral("auto"));
+    m_banks->setSpecialValueText(chosen(config ? QString::number(config->banks) : QString()));
+    m_groupsPerCu->setSpecialValueText(
+        chosen(config ? QString::number(config->groupsPerCu) : QString()));
+    m_workGroupSize->setSpecialValueText(
+        chosen(config ? QString::number(config->workGroupSize) : QString()));
+    m_read->setItemText(
+        0, chosen(config ? QString::fromLatin1(readPatternName(config->read)) : QString()));
+    m_load->setItemText(
+        0, chosen(config ? QString::fromLatin1(loadWidthName(config->load)) : QString()));
+    m_merge->setItemText(
+        0, chosen(config ? QString::fromLatin1(mergeModeName(config->merge)) : QString()));
+    const QString by =
+        config ? tr("Chosen by: %1").arg(QString::fromStdString(config->chosenBy)) : QString();
+    for (QWidget* field : std::initializer_list<QWidget*>{m_variant, m_banks, m_groupsPerCu,
+                                                          m_workGroupSize, m_read, m_load, m_merge})
+        field->setStatusTip(by);
+}
+
 HistogramRequest RunPanel::histogramRequest() const {
     HistogramRequest request;
     request.variant = parseVariant(m_variant->currentData().toString().toStdString());

@@ -67,6 +67,11 @@ public:
     QAction* runAgainAction() const { return m_runAgain; }
     QAction* cancelAction() const { return m_cancel; }
 
+    /// What the last run used where a field leaves the choice to the core: "choose (16)",
+    /// "auto (cpu)", "choose (serial)"; nullptr (a large-bin run, or none yet) says "choose"
+    /// again. The values asked for stay what they were.
+    void showChosen(const HistogramConfig* config);
+
     /// Shows below the controls why the core refused the request (a usage error naming the
     /// parameter at fault, e.g. "--read"), with that control's label in bold; an empty message
     /// clears it.

@@ -1046,7 +1046,10 @@ void MainWindow::createRunControls() {
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(cancelButton);
     connect(m_bridge, &JobBridge::analysisFinished, m_runPanel,
-            [this] { m_runPanel->showProblem({}, {}); });
+            [this](quint64, const ImageAnalysis& analysis) {
+                m_runPanel->showProblem({}, {});
+                m_runPanel->showChosen(analysis.largeBins ? nullptr : &analysis.run.config);
+            });
     connect(m_bridge, &JobBridge::analysisFailed, m_runPanel,
             [this](quint64, const JobError& error) {
                 if (error.kind == JobError::Kind::Usage)
