@@ -7,6 +7,7 @@
 #include "panels/statisticspanel.h"
 #include "plots/histogramplot.h"
 #include "uitestsupport.h"
+#include "views/compareview.h"
 #include "views/imageview.h"
 #include "window/mainwindow.h"
 
@@ -19,10 +20,12 @@
 #include <QImage>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QThreadPool>
 #include <QWheelEvent>
 #include <QtTest>
 
@@ -41,6 +44,29 @@ namespace {
 QImage previewOf(const QImage& image) {
     const int side = histlab::ui::JobBridge::maxPreviewSide;
     return image.scaled(side, side, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+}
+
+/// Black and white pixels alternating: mid-grey once area-averaged.
+QImage checkerboard(int width, int height) {
+    QImage board(width, height, QImage::Format_RGB32);
+    for (int y = 0; y < height; ++y) {
+        auto* line = reinterpret_cast<QRgb*>(board.scanLine(y));
+        for (int x = 0; x < width; ++x)
+            line[x] = (x + y) % 2 ? qRgb(255, 255, 255) : qRgb(0, 0, 0);
+    }
+    return board;
+}
+
+/// True when the 40 × 20 pixels around `centre` of a grab (one device pixel per widget pixel)
+/// are all mid-grey (120 ... 135): an area average, not a point sample.
+bool isMidGrey(const QPixmap& grab, const QPoint& centre) {
+    QImage picture = grab.toImage();
+    picture.setDevicePixelRatio(1);
+    for (int y = centre.y() - 10; y < centre.y() + 10; ++y)
+        for (int x = centre.x() - 20; x < centre.x() + 20; ++x)
+            if (const int g = qGray(picture.pixel(x, y)); g < 120 || g > 135)
+                return false;
+    return true;
 }
 
 bool sameRegion(const std::optional<Region>& a, const std::optional<Region>& b) {
@@ -142,6 +168,7 @@ private slots:
     void mapsAtActualSize();
     void zoomsAroundTheCursor();
     void shrunkPaintsTheAreaAverage();
+    void compareViewSmoothsBothImages();
     void shortcutsZoom();
     void pans();
     void hoverShowsPixelValue_data();
@@ -271,35 +298,15 @@ void TestImageView::shrunkPaintsTheAreaAverage() {
     // A one-pixel checkerboard shrunk five times: its area average is mid-grey everywhere;
     // a point sample (what a cheap scaling does) is black or white. The smooth copy is made
     // off the GUI thread and replaces the first, bilinear picture by itself.
-    QImage board(2000, 1000, QImage::Format_RGB32);
-    for (int y = 0; y < board.height(); ++y) {
-        auto* line = reinterpret_cast<QRgb*>(board.scanLine(y));
-        for (int x = 0; x < board.width(); ++x)
-            line[x] = (x + y) % 2 ? qRgb(255, 255, 255) : qRgb(0, 0, 0);
-    }
     ImageView view;
     view.resize(400, 200);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.setImage(board);
+    view.setImage(checkerboard(2000, 1000));
     QCOMPARE(view.scale(), 0.2);
-    // The grey of the picture's centre pixels (grabbed at one device pixel per widget pixel).
-    const auto greyAtCentre = [&view](int& lowest, int& highest) {
-        QImage picture = view.grab().toImage();
-        picture.setDevicePixelRatio(1);
-        lowest = 255;
-        highest = 0;
-        const int cx = picture.width() / 2, cy = picture.height() / 2;
-        for (int y = cy - 20; y < cy + 20; ++y)
-            for (int x = cx - 40; x < cx + 40; ++x) {
-                lowest = std::min(lowest, qGray(picture.pixel(x, y)));
-                highest = std::max(highest, qGray(picture.pixel(x, y)));
-            }
-    };
-    int lowest = 0, highest = 0;
-    greyAtCentre(lowest, highest); // the first paint asks for the smooth copy
-    QTRY_VERIFY_WITH_TIMEOUT((greyAtCentre(lowest, highest), lowest >= 120 && highest <= 135),
-                             10000);
+    const QPoint centre(200, 100);
+    view.grab(); // the first paint asks for the smooth copy
+    QTRY_VERIFY_WITH_TIMEOUT(isMidGrey(view.grab(), centre), 10000);
 
     // A new image drops the copy of the old one; finishSmoothCopies() waits for the new one.
     QImage white(2000, 1000, QImage::Format_RGB32);
@@ -307,9 +314,31 @@ void TestImageView::shrunkPaintsTheAreaAverage() {
     view.setImage(white);
     view.grab();
     view.finishSmoothCopies();
-    greyAtCentre(lowest, highest);
-    QCOMPARE(lowest, 255);
-    QCOMPARE(highest, 255);
+    QImage picture = view.grab().toImage();
+    QCOMPARE(qGray(picture.pixel(centre)), 255);
+}
+
+void TestImageView::compareViewSmoothsBothImages() {
+    // Two layers ask for their copies in one paint, and again at another size while the
+    // copying thread is busy: each layer still gets the copy of the latest size.
+    CompareView view;
+    view.resize(800, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const QImage board = checkerboard(2000, 1000);
+    view.setImages(board, board);
+    QSemaphore busy;
+    view.smoothCopyPool()->start([&busy] { busy.acquire(); }); // the thread held
+    view.grab();
+    view.resize(700, 240); // a smaller scale in either mode
+    view.grab();
+    busy.release();
+    const auto bothGrey = [&view] {
+        const QPixmap picture = view.grab();
+        return isMidGrey(picture, QPoint(view.width() / 4, view.height() / 2)) &&
+               isMidGrey(picture, QPoint(view.width() * 3 / 4, view.height() / 2));
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(bothGrey(), 10000);
 }
 
 void TestImageView::zoomsAroundTheCursor() {

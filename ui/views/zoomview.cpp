@@ -27,6 +27,7 @@ void ZoomView::Layer::set(const QImage& newImage) {
     scaled = {};
     pending = {};
     ++generation;
+    wanted->store(0); // nothing asked for the old image is wanted
 }
 
 ZoomView::ZoomView(QWidget* parent)
@@ -45,11 +46,15 @@ void ZoomView::requestSmoothCopy(Layer& layer, const QSize& size) {
     if (layer.pending == size)
         return;
     layer.pending = size;
-    m_scaler->clear();                // copies asked before and not started are no longer wanted
+    const quint64 request = ++layer.requests;
+    layer.wanted->store(request);
+    const std::shared_ptr<std::atomic<quint64>> wanted = layer.wanted;
     const QImage image = layer.image; // shared, read-only: QImage is reentrant
     const quint64 generation = layer.generation;
     Layer* target = &layer; // a member of this view: alive as long as the view
-    m_scaler->start([this, target, image, generation, size] {
+    m_scaler->start([this, target, wanted, request, image, generation, size] {
+        if (wanted->load() != request)
+            return; // asked for before the latest size (a wheel turned several notches)
         // Area-averaged and converted here, so that the GUI thread only wraps it in a pixmap.
         const QImage copy =
             image.scaled(size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation)

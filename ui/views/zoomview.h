@@ -13,6 +13,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -47,6 +48,8 @@ public:
     /// Waits for the smooth copies being made and takes them, then repaints: what a screenshot
     /// grabs afterwards is the final picture.
     void finishSmoothCopies();
+    /// The pool (one thread) the smooth copies are made on; tests hold it busy.
+    QThreadPool* smoothCopyPool() const { return m_scaler.get(); }
 
     ~ZoomView() override;
 
@@ -78,6 +81,10 @@ protected:
         QPixmap scaled;
         QSize pending;          // the size of the smooth copy being made
         quint64 generation = 0; // which image: a copy of an earlier one is dropped
+        quint64 requests = 0;   // smooth copies asked for so far
+        // The one the layer still wants (0: none), read by the scaling thread so that a
+        // copy asked for before the latest is skipped rather than made.
+        std::shared_ptr<std::atomic<quint64>> wanted = std::make_shared<std::atomic<quint64>>(0);
         void set(const QImage& newImage);
     };
 
@@ -128,7 +135,7 @@ private:
     bool m_hovering = false;               // the last hover report was over the image
     QPointF m_panFrom;                     // widget position where the pan started
     QPointF m_panOffset;                   // m_offset then
-    std::unique_ptr<QThreadPool> m_scaler; // one thread: the latest size asked is what counts
+    std::unique_ptr<QThreadPool> m_scaler; // one thread, in order; stale copies are skipped
 };
 
 } // namespace histlab::ui
