@@ -47,11 +47,20 @@ QString countText(std::uint64_t count) {
     return QLocale().toString(qulonglong(count));
 }
 
-/// A bin as the notes name it: its value (whole-number bins of width 1) or its range.
-QString binName(const HistogramPlot::Series& h, std::size_t bin) {
+/// The one value a bin holds, when it is a whole number in a bin of width 1 (a byte's or a
+/// 16-bit value's bin); otherwise the bin is named by its range.
+std::optional<qint64> binValue(const HistogramPlot::Series& h, std::size_t bin) {
     const double w = h.binWidth(), lo = h.lo + double(bin) * w;
     if (w == 1 && lo == std::floor(lo))
-        return QString::number(qint64(lo));
+        return qint64(lo);
+    return std::nullopt;
+}
+
+/// A bin as the notes name it: its value or its range.
+QString binName(const HistogramPlot::Series& h, std::size_t bin) {
+    if (const auto v = binValue(h, bin))
+        return QString::number(*v);
+    const double w = h.binWidth(), lo = h.lo + double(bin) * w;
     return QStringLiteral("%1 to %2").arg(lo, 0, 'g', 6).arg(lo + w, 0, 'g', 6);
 }
 
@@ -221,9 +230,8 @@ std::uint64_t HistogramPlot::peakIn(double lo, double hi, QString* note) const {
         for (const Spike& s : spikes)
             if (s.count > peak)
                 cut << tr("%1 at %2 (%3)")
-                           .arg(s.channel == QLatin1String("gray") ? s.channel
-                                                                   : s.channel.toUpper(),
-                                binName(*s.series, s.bin), countText(s.count));
+                           .arg(channelLabel(s.channel), binName(*s.series, s.bin),
+                                countText(s.count));
         *note = cut.isEmpty() ? QString() : tr("clipped: %1").arg(cut.join(QStringLiteral(", ")));
     }
     return peak;
@@ -398,15 +406,18 @@ int HistogramPlot::binAt(double x) const {
     return bin < 0 || bin >= long(h.counts.size()) ? -1 : int(bin);
 }
 
+bool HistogramPlot::sharesBins() const {
+    for (const Series& h : m_histograms)
+        if (h.lo != m_histograms.front().lo || h.hi != m_histograms.front().hi ||
+            h.counts.size() != m_histograms.front().counts.size())
+            return false;
+    return true;
+}
+
 QString HistogramPlot::toolTipAt(double x) const {
     if (m_histograms.empty())
         return {};
-    const Series& first = m_histograms.front();
-    bool shared = true;
-    for (const Series& h : m_histograms)
-        shared = shared && h.lo == first.lo && h.hi == first.hi &&
-                 h.counts.size() == first.counts.size();
-    if (shared)
+    if (sharesBins())
         return toolTipText(binAt(x));
     // Channels over ranges of their own (a float image's): each one's bin at x.
     QStringList lines;
@@ -431,13 +442,13 @@ QString HistogramPlot::toolTipText(int bin) const {
     const Series& first = m_histograms.front();
     const double w = first.binWidth(), lo = first.lo + bin * w;
     const bool last = std::size_t(bin) + 1 == first.counts.size();
-    QString text = w == 1 && lo == std::floor(lo)
-                       ? tr("value %1").arg(qint64(lo))
-                       : tr("bin %1: %2 to %3 (%4)")
-                             .arg(bin)
-                             .arg(lo, 0, 'g', 9)
-                             .arg(last ? first.hi : lo + w, 0, 'g', 9)
-                             .arg(last ? tr("closed") : tr("upper edge excluded"));
+    const auto value = binValue(first, std::size_t(bin));
+    QString text = value ? tr("value %1").arg(*value)
+                         : tr("bin %1: %2 to %3 (%4)")
+                               .arg(bin)
+                               .arg(lo, 0, 'g', 9)
+                               .arg(last ? first.hi : lo + w, 0, 'g', 9)
+                               .arg(last ? tr("closed") : tr("upper edge excluded"));
     for (const auto& h : m_histograms) {
         const QString channel = QString::fromStdString(h.name);
         if (!channelVisible(channel) || std::size_t(bin) >= h.counts.size())
@@ -510,11 +521,7 @@ void HistogramPlot::hoverAt(const QPoint& pos) {
     // The line stands on the bin's point (its lower edge) when every channel has the same bins.
     double at = x;
     const Series& first = m_histograms.front();
-    bool shared = true;
-    for (const Series& h : m_histograms)
-        shared = shared && h.lo == first.lo && h.hi == first.hi &&
-                 h.counts.size() == first.counts.size();
-    if (const int bin = binAt(x); shared && bin >= 0)
+    if (const int bin = binAt(x); sharesBins() && bin >= 0)
         at = first.lo + double(bin) * first.binWidth();
     m_marker->point1->setCoords(at, yAxis->range().lower);
     m_marker->point2->setCoords(at, yAxis->range().upper);

@@ -117,6 +117,8 @@ private:
     /// The highest count the axis must show over [lo, hi] (visible channels; clipped when on),
     /// and the note naming what the clipping cut.
     std::uint64_t peakIn(double lo, double hi, QString* note) const;
+    /// Whether every channel has the same bins (range and count): then one bin is read at x.
+    bool sharesBins() const;
     void saveSettings() const;
     void moveLegendTo(const QPointF& topLeft); // widget pixels
 
