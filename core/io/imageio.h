@@ -43,7 +43,9 @@ std::string whyNotAnImage(const std::string& path);
 
 /// A copy of `image` no larger than maxSide on its longer side (aspect kept), averaged over
 /// each output pixel's area (OpenCV's INTER_AREA, on all cores); the image itself when it is
-/// already small enough. 16-bit stays 16-bit, float stays float.
+/// already small enough. Where a whole factor k keeps at least 90 % of maxSide, the copy is
+/// 1/k of the image (6000 x 4000 to 2048: 2000 x 1333), which is faster. 16-bit stays 16-bit,
+/// float stays float.
 HostImage downscaleToFit(const HostImage& image, int maxSide);
 
 /// cv::blur of the image with a (2R + 1)^2 window and the border (replicate or reflect101;

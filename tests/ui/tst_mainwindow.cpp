@@ -5,6 +5,7 @@
 #include "panels/blurpanel.h"
 #include "panels/equalizepanel.h"
 #include "panels/memorypanel.h"
+#include "panels/runpanel.h"
 #include "panels/scanpanel.h"
 #include "panels/statisticspanel.h"
 #include "plots/histogramplot.h"
@@ -150,6 +151,7 @@ private slots:
     void openingShowsTheImageTab();
     void emptyStateSaysWhatToDo();
     void imageShownBeforeItsHistograms();
+    void histogramsShownBeforeTheirTiming();
     void failureAfterDecodingPutsThePreviousImageBack();
     void regionSelectedOnAPreviewIsAnalysed();
     void helpMenu();
@@ -579,6 +581,47 @@ void TestMainWindow::imageShownBeforeItsHistograms() {
     window.runAgain();
     QTRY_VERIFY_WITH_TIMEOUT(histogramShown.count() == 2, kTimeoutMs);
     QCOMPARE(imageShown.count(), 1);
+}
+
+// The histograms are drawn as soon as they are counted and verified; the run summary says the
+// timing follows, then gives it. Cancelled while timing, the verified histograms stay.
+void TestMainWindow::histogramsShownBeforeTheirTiming() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    // Enough timed launches (about a second) that the counts are drawn well before the end.
+    window.runPanel()->repeatsSpin()->setValue(100);
+    QSignalSpy countsShown(&window, &MainWindow::countsShown);
+    QSignalSpy histogramShown(&window, &MainWindow::histogramShown);
+    QString between;
+    bool checkedBetween = false;
+    connect(&window, &MainWindow::countsShown, this, [&] {
+        between = window.runSummary();
+        checkedBetween = histogramShown.isEmpty() && window.histogramPlot()->graphCount() > 0 &&
+                         !window.statisticsPanel()->statistics().empty() &&
+                         window.currentRun().passes.empty() && window.isBusy();
+    });
+    window.openImage(path("large.ppm"));
+    QTRY_VERIFY_WITH_TIMEOUT(histogramShown.count() == 1, kTimeoutMs);
+    QCOMPARE(countsShown.count(), 1);
+    QVERIFY2(checkedBetween, qPrintable(between));
+    QVERIFY2(between.contains(QStringLiteral("verified · timing…")), qPrintable(between));
+    QVERIFY(!window.runSummary().contains(QStringLiteral("timing")));
+    QVERIFY(window.runSummary().contains(QStringLiteral("GB/s")));
+    QVERIFY(!window.currentRun().passes.empty());
+
+    // A long timing, cancelled once the counts are drawn.
+    window.runPanel()->repeatsSpin()->setValue(1000);
+    const auto plotted = plottedValues(*window.histogramPlot());
+    connect(&window, &MainWindow::countsShown, &window, &MainWindow::cancelRun);
+    QSignalSpy errors(&window, &MainWindow::errorShown);
+    window.runAgain();
+    QTRY_VERIFY_WITH_TIMEOUT(countsShown.count() == 2 && !window.isBusy(), kTimeoutMs);
+    QCOMPARE(histogramShown.count(), 1);
+    QVERIFY2(window.runSummary().contains(QStringLiteral("verified · timing cancelled")),
+             qPrintable(window.runSummary()));
+    QCOMPARE(plottedValues(*window.histogramPlot()), plotted);
+    QVERIFY(errors.isEmpty());
 }
 
 // A request that fails after its image was decoded and shown (here: a device that does not

@@ -4,9 +4,21 @@
 
 namespace histlab::ui {
 
+namespace {
+// 256 bins per channel: cheap, but they belong with the other values the job returns.
+std::vector<ChannelStatistics> statisticsOf(const HistogramRun& run) {
+    std::vector<ChannelStatistics> statistics;
+    statistics.reserve(run.histograms.size());
+    for (const ChannelHistogram& h : run.histograms)
+        statistics.push_back(channelStatistics(h.name, h.counts));
+    return statistics;
+}
+} // namespace
+
 ImageAnalysis analyseImage(const AnalysisRequest& request, ImageCache& images, int maxPreviewSide,
                            JobContext& context,
-                           const std::function<void(const ImagePreview&)>& previewReady) {
+                           const std::function<void(const ImagePreview&)>& previewReady,
+                           const std::function<void(const ImageAnalysis&)>& countsReady) {
     const std::shared_ptr<const HostImage> full =
         images.load(context, request.source, request.page);
     ImageAnalysis result;
@@ -45,14 +57,18 @@ ImageAnalysis analyseImage(const AnalysisRequest& request, ImageCache& images, i
     options.repeats = request.repeats;
     options.verify = request.verify;
     options.maxChunkBytes = request.maxPieceBytes;
+    if (countsReady)
+        options.countsReady = [&](const HistogramRun& counted) {
+            ImageAnalysis early = result;
+            early.run = counted;
+            early.statistics = statisticsOf(counted);
+            countsReady(early);
+        };
     result.run = runHistogram(device, image, request.histogram, options, context.cancelToken(),
                               [&context](double fraction, const std::string& stage) {
                                   context.progress(0.1 + 0.9 * fraction, stage);
                               });
-    // 256 bins per channel: cheap, but it belongs with the other values the job returns.
-    result.statistics.reserve(result.run.histograms.size());
-    for (const ChannelHistogram& h : result.run.histograms)
-        result.statistics.push_back(channelStatistics(h.name, h.counts));
+    result.statistics = statisticsOf(result.run);
     return result;
 }
 

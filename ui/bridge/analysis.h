@@ -73,9 +73,12 @@ struct ImagePreview {
 /// On the worker: loads the image (through `images`), computes its histograms with the
 /// read-only ceiling and, if asked, the CPU verification, and each channel's statistics. The
 /// preview is at most `maxPreviewSide` pixels on its longer side; for a whole image (no region)
-/// it also goes to `previewReady`, if given, before the histograms are computed.
+/// it also goes to `previewReady`, if given, before the histograms are computed. The 256-bin
+/// histograms go to `countsReady`, if given, as soon as they are counted and verified: the
+/// analysis as it will end but for the run's timings (no passes, no ceiling yet).
 ImageAnalysis analyseImage(const AnalysisRequest& request, ImageCache& images, int maxPreviewSide,
                            JobContext& context,
-                           const std::function<void(const ImagePreview&)>& previewReady = {});
+                           const std::function<void(const ImagePreview&)>& previewReady = {},
+                           const std::function<void(const ImageAnalysis&)>& countsReady = {});
 
 } // namespace histlab::ui

@@ -145,12 +145,17 @@ JobWatcher* JobBridge::analyse(const AnalysisRequest& request) {
     JobWatcher* watcher =
         submit(QString::fromLatin1(analysisLane),
                [request, images = m_images](JobContext& context, const ItemSink& post) -> std::any {
-                   return analyseImage(request, *images, maxPreviewSide, context,
-                                       [&post](const ImagePreview& preview) { post(preview); });
+                   return analyseImage(
+                       request, *images, maxPreviewSide, context,
+                       [&post](const ImagePreview& preview) { post(preview); },
+                       [&post](const ImageAnalysis& counted) { post(counted); });
                });
     const quint64 id = watcher->id();
     connect(watcher, &JobWatcher::itemReady, this, [this, id](const std::any& item) {
-        emit previewReady(id, std::any_cast<const ImagePreview&>(item));
+        if (const auto* preview = std::any_cast<ImagePreview>(&item))
+            emit previewReady(id, *preview);
+        else
+            emit countsReady(id, std::any_cast<const ImageAnalysis&>(item));
     });
     connect(watcher, &JobWatcher::progressChanged, this,
             [this, id](double fraction, const QString& stage) {

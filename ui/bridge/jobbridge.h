@@ -105,7 +105,8 @@ public:
 
     /// Loads the image and computes its histograms on the worker (lane "histogram"); the
     /// answer comes as the watcher's signals and as previewReady (the decoded image, before its
-    /// histograms), then analysisFinished or analysisFailed.
+    /// histograms), countsReady (the histograms, before their timing), then analysisFinished
+    /// or analysisFailed.
     JobWatcher* analyse(const AnalysisRequest& request);
     /// True until the newest analysis has answered.
     bool busy() const { return isRunning(QString::fromLatin1(analysisLane)); }
@@ -121,6 +122,9 @@ signals:
     /// The newest analysis's progress, result and error.
     void progressChanged(quint64 id, double fraction, const QString& stage);
     void previewReady(quint64 id, const histlab::ui::ImagePreview& preview);
+    /// The histograms, counted and verified, while their timing still runs (256-bin runs):
+    /// the analysis as analysisFinished will bring it, without the run's timings.
+    void countsReady(quint64 id, const histlab::ui::ImageAnalysis& counted);
     void analysisFinished(quint64 id, const histlab::ui::ImageAnalysis& result);
     void analysisFailed(quint64 id, const histlab::JobError& error);
     void devicesListed(quint64 id, const std::vector<histlab::ui::DeviceEntry>& devices);

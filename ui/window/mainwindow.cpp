@@ -110,6 +110,11 @@ QString describeLargeBins(const ImageBinsRun& run) {
 
 namespace {
 
+/// A region as the window names it: its corner and size in image pixels.
+QString regionText(const Region& r) {
+    return MainWindow::tr("region %1,%2 %3×%4").arg(r.x).arg(r.y).arg(r.width).arg(r.height);
+}
+
 /// What the image pane says while it has no image.
 QString openHint() {
     return QObject::tr("Open an image (File › Open, Ctrl+O) or drop one here.\n"
@@ -227,6 +232,8 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_bridge, &JobBridge::previewReady, this,
             [this](quint64, const ImagePreview& preview) { showPreview(preview); });
+    connect(m_bridge, &JobBridge::countsReady, this,
+            [this](quint64, const ImageAnalysis& counted) { showAnalysis(counted, false); });
     connect(m_bridge, &JobBridge::analysisFinished, this,
             [this](quint64, const ImageAnalysis& analysis) {
                 showAnalysis(analysis);
@@ -240,6 +247,10 @@ MainWindow::MainWindow(QWidget* parent)
         m_bridge, &JobBridge::progressChanged, this,
         [this](quint64, double fraction, const QString& stage) { showProgress(fraction, stage); });
     connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
+        if (m_countsAnnouncePending) {
+            m_countsAnnouncePending = false;
+            emit countsShown();
+        }
         if (m_announcePending) {
             m_announcePending = false;
             emit histogramShown();
@@ -666,7 +677,7 @@ QString MainWindow::plotTitle() const {
                  .arg(m_current.imageSize.width())
                  .arg(m_current.imageSize.height());
     if (const std::optional<Region>& r = m_current.region)
-        parts << tr("region %1,%2 %3×%4").arg(r->x).arg(r->y).arg(r->width).arg(r->height);
+        parts << regionText(*r);
     const DeviceInfo& device =
         m_current.largeBins ? m_current.largeBins->device : m_current.run.device;
     if (!device.name.empty())
@@ -751,6 +762,10 @@ void MainWindow::showPageChooser() {
 void MainWindow::submit(const QString& path, int page, bool quick) {
     m_regionDeferred = false; // this request is newer than the deferred region
     m_inFlightQuick = quick;
+    if (!m_timingNote.isEmpty()) { // the run being timed is replaced: its timing never comes
+        m_timingNote = tr("timing cancelled");
+        m_runLabel->setText(describeCurrent());
+    }
     m_requested = path;
     m_requestedPage = page;
     const int before = m_images->count();
@@ -828,7 +843,7 @@ void MainWindow::restoreShownImage() {
     showResults();
 }
 
-void MainWindow::showAnalysis(const ImageAnalysis& analysis) {
+void MainWindow::showAnalysis(const ImageAnalysis& analysis, bool timed) {
     // A region's answer comes without a preview: the view keeps the whole image, as it does
     // (zoom, pan, region) when the same image is analysed again or its preview came first.
     const bool sameImage = analysis.source == m_current.source && analysis.page == m_current.page &&
@@ -854,8 +869,10 @@ void MainWindow::showAnalysis(const ImageAnalysis& analysis) {
         m_regionQuick = false;
         m_regionDeferred = true;
     }
+    m_timingNote = timed ? QString() : tr("timing…");
     const QString summary = showResults();
-    m_announcePending = true; // the plot replots on the next event-loop turn
+    // The plot replots on the next event-loop turn.
+    (timed ? m_announcePending : m_countsAnnouncePending) = true;
     statusBar()->clearMessage();
     showPageChooser();
     m_images->setCurrentImage(analysis.source);
@@ -884,11 +901,7 @@ QString MainWindow::showResults() {
     m_statistics->setStatistics(analysis.statistics);
     for (QAction* action : m_exportActions)
         action->setEnabled(true);
-    QString summary =
-        analysis.largeBins ? describeLargeBins(*analysis.largeBins) : describeRun(analysis.run);
-    if (const std::optional<Region>& r = analysis.region)
-        summary.prepend(
-            tr("region %1,%2 %3×%4 · ").arg(r->x).arg(r->y).arg(r->width).arg(r->height));
+    const QString summary = describeCurrent();
     m_runLabel->setText(summary);
     m_runLabel->setToolTip(
         analysis.largeBins
@@ -896,6 +909,17 @@ QString MainWindow::showResults() {
                   .arg(QString::fromStdString(imageBinsText(*analysis.largeBins)).toHtmlEscaped())
             : describePasses(analysis.run));
     setWindowTitle(imageTitle(analysis.source, analysis.page, analysis.pages, analysis.imageSize));
+    return summary;
+}
+
+QString MainWindow::describeCurrent() const {
+    const ImageAnalysis& analysis = m_current;
+    QString summary =
+        analysis.largeBins ? describeLargeBins(*analysis.largeBins) : describeRun(analysis.run);
+    if (const std::optional<Region>& r = analysis.region)
+        summary.prepend(regionText(*r) + QStringLiteral(" · "));
+    if (!m_timingNote.isEmpty())
+        summary += QStringLiteral(" · ") + m_timingNote;
     return summary;
 }
 
@@ -947,11 +971,7 @@ void MainWindow::analyseRegion(const std::optional<Region>& region) {
     }
     submit(m_current.source, m_current.page, quick); // with m_region: the newest region wins
     if (region)
-        statusBar()->showMessage(tr("Analysing region %1,%2 %3×%4…")
-                                     .arg(region->x)
-                                     .arg(region->y)
-                                     .arg(region->width)
-                                     .arg(region->height));
+        statusBar()->showMessage(tr("Analysing %1…").arg(regionText(*region)));
 }
 
 void MainWindow::submitDeferredRegion() {
@@ -963,6 +983,12 @@ void MainWindow::showFailure(const JobError& error) {
     // A request replaced by a newer one never gets here (JobBridge drops it): this is Cancel.
     restoreShownImage(); // the current image, if the failed one's preview was up
     showPageChooser();   // and its page, if another was asked for
+    if (!m_timingNote.isEmpty()) {
+        // The histograms shown were counted and verified; only their timing did not finish.
+        m_timingNote =
+            error.kind == JobError::Kind::Cancelled ? tr("timing cancelled") : tr("timing failed");
+        m_runLabel->setText(describeCurrent());
+    }
     if (error.kind == JobError::Kind::Cancelled) {
         statusBar()->showMessage(tr("%1: cancelled").arg(imageDisplayName(m_requested)));
         qCInfo(lcUi).noquote() << m_requested << "cancelled";

@@ -188,7 +188,11 @@ public slots:
 signals:
     /// A newly opened image is on screen, its histograms still on their way.
     void imageShown();
-    /// A new image and its histograms are on screen (emitted after the plot's replot).
+    /// A new image's histograms are on screen, counted and verified, their timing still
+    /// running (emitted after the plot's replot; 256-bin runs only).
+    void countsShown();
+    /// A new image and its histograms are on screen with the run's timings (emitted after the
+    /// plot's replot).
     void histogramShown();
     /// An analysis failed; `message` is the core's (it names the file and the reason).
     void errorShown(const QString& message);
@@ -235,7 +239,10 @@ private:
     void rememberFolder(const QString& file);
     QString defaultExportPath(const QString& what, const QString& suffix) const;
     ExportResult finishExport(const ExportResult& result, const QString& path);
-    void showAnalysis(const ImageAnalysis& analysis);
+    /// Shows an analysis: `timed` false for the counts that come before the run's timings.
+    void showAnalysis(const ImageAnalysis& analysis, bool timed = true);
+    /// The run summary of the analysis shown (region, device, what ran, time, verified).
+    QString describeCurrent() const;
     /// The decoded image of the newest request, before its histograms: shown at once, the
     /// plot and table emptied until they come.
     void showPreview(const ImagePreview& preview);
@@ -283,6 +290,8 @@ private:
     QString m_lastDir;
     bool m_errorDialogs = true;
     bool m_announcePending = false;       // emit histogramShown() after the next replot
+    bool m_countsAnnouncePending = false; // emit countsShown() after the next replot
+    QString m_timingNote; // the run summary's end while the shown run is not timed: "timing…"
     QSplitter* m_splitter = nullptr;      // image | right
     QSplitter* m_rightSplitter = nullptr; // plot over statistics
     QList<QAction*> m_exportActions;      // enabled once something is shown

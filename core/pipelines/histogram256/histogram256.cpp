@@ -6,9 +6,12 @@
 #include "runtime/log.h"
 
 #include <algorithm>
+#include <future>
 #include <iomanip>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 namespace histlab {
@@ -252,28 +255,80 @@ std::vector<cl::Event> HistogramKernel::enqueue(cl::CommandQueue& queue, const c
     return events;
 }
 
+namespace {
+/// The reference's loop for N interleaved channels. Two tables per channel, for alternate
+/// pixels: in a flat area of a photo (the same value again and again) an increment does not
+/// wait for the previous pixel's store. No division per byte: the channel is the loop's.
+template <int N>
+std::vector<std::uint64_t> countInterleaved(const std::uint8_t* data, std::size_t bytes) {
+    std::vector<std::uint64_t> h(2 * 256 * N, 0);
+    std::uint64_t* even = h.data();
+    std::uint64_t* odd = even + 256 * N;
+    std::size_t i = 0;
+    for (; i + 2 * N <= bytes; i += 2 * N)
+        for (int c = 0; c < N; ++c) {
+            ++even[c * 256 + data[i + c]];
+            ++odd[c * 256 + data[i + N + c]];
+        }
+    for (; i < bytes; ++i) // an odd pixel out, or a partial one
+        ++even[(i % N) * 256 + data[i]];
+    for (int b = 0; b < 256 * N; ++b)
+        even[b] += odd[b];
+    h.resize(256 * N);
+    return h;
+}
+} // namespace
+
 std::vector<std::uint64_t> referenceHistogram(const std::uint8_t* data, std::size_t bytes,
                                               int nchan) {
-    std::vector<std::uint64_t> h(256 * std::size_t(nchan), 0);
-    if (nchan == 1) {
-        for (std::size_t i = 0; i < bytes; ++i)
-            ++h[data[i]];
-        return h;
+    switch (nchan) {
+    case 1:
+        return countInterleaved<1>(data, bytes);
+    case 2:
+        return countInterleaved<2>(data, bytes);
+    case 3:
+        return countInterleaved<3>(data, bytes);
+    case 4:
+        return countInterleaved<4>(data, bytes);
     }
+    std::vector<std::uint64_t> h(256 * std::size_t(nchan), 0);
     for (std::size_t i = 0; i < bytes; ++i)
         ++h[(i % nchan) * 256 + data[i]];
     return h;
 }
 
+namespace {
+/// The first bin where two sets of counts differ, or none.
+std::optional<std::size_t> firstDifferentBin(const std::vector<std::uint64_t>& a,
+                                             const std::vector<std::uint64_t>& b) {
+    for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i)
+        if ((i < a.size() ? a[i] : 0) != (i < b.size() ? b[i] : 0))
+            return i;
+    return std::nullopt;
+}
+
+std::uint64_t countAt(const std::vector<std::uint64_t>& counts, std::size_t bin) {
+    return bin < counts.size() ? counts[bin] : 0;
+}
+
+/// "bin 17: 1234 against 1233", or empty when `later` equals `first`.
+std::string firstDifference(const std::vector<std::uint64_t>& later,
+                            const std::vector<std::uint64_t>& first) {
+    const std::optional<std::size_t> b = firstDifferentBin(later, first);
+    if (!b)
+        return {};
+    return "bin " + std::to_string(*b) + ": " + std::to_string(countAt(later, *b)) + " against " +
+           std::to_string(countAt(first, *b));
+}
+} // namespace
+
 std::string firstMismatch(const std::string& what, const std::vector<std::uint64_t>& device,
                           const std::vector<std::uint64_t>& reference) {
-    for (std::size_t b = 0; b < reference.size(); ++b) {
-        const std::uint64_t got = b < device.size() ? device[b] : 0;
-        if (got != reference[b])
-            return what + " bin " + std::to_string(b) + ": device " + std::to_string(got) +
-                   ", CPU reference " + std::to_string(reference[b]);
-    }
-    return {};
+    const std::optional<std::size_t> b = firstDifferentBin(device, reference);
+    if (!b)
+        return {};
+    return what + " bin " + std::to_string(*b) + ": device " + std::to_string(countAt(device, *b)) +
+           ", CPU reference " + std::to_string(countAt(reference, *b));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -556,6 +611,15 @@ public:
         m_chunkPixels = std::max<std::size_t>(1, limit / pixelBytes / 16 * 16);
         m_pixels = img.pixelCount();
         const std::size_t chunkBytes = std::min(m_pixels, m_chunkPixels) * pixelBytes;
+        if (chunks() == 1 && device.info().type == DeviceType::Cpu && chunkBytes >= 16) {
+            // A CPU device reads host memory: the kernels read the image where it is. A copy
+            // into a new buffer costs more than the histogram (a 72 MB photo: every page of
+            // the buffer faulted in, then written, about 200 ms against 20 ms of counting on
+            // this 2-core machine's PoCL). The kernels only read it (CL_MEM_READ_ONLY).
+            m_input = cl::Buffer(device.context(), CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR,
+                                 chunkBytes, const_cast<std::uint8_t*>(img.data.data()));
+            return;
+        }
         m_input =
             cl::Buffer(device.context(), CL_MEM_READ_ONLY, std::max<std::size_t>(chunkBytes, 16));
         if (chunks() == 1)
@@ -568,60 +632,91 @@ public:
         return std::min(m_pixels, m_chunkPixels) * std::size_t(m_img.channels);
     }
 
-    // Runs one pass `repeats` times (after a warm-up) and returns its counts.
-    void run(Pass& pass, int repeats, int stage, HistogramKernel& kernel) {
-        const int bins = 256 * pass.nchan;
-        cl::CommandQueue& q = m_device.queue();
-        cl::Buffer hist(m_device.context(), CL_MEM_READ_WRITE, bins * sizeof(cl_uint));
-        cl::Buffer gray;
+    /// One pass's device objects, kept from its first launch to its timed ones.
+    struct Launcher {
+        HistogramKernel kernel;
+        cl::Buffer hist, gray;
         cl::Kernel luma;
+        std::vector<double> lumaMs; ///< the conversion's time of each launch
+    };
+
+    std::unique_ptr<Launcher> prepare(const Pass& pass, const HistogramConfig& cfg, int stage) {
+        auto l = std::unique_ptr<Launcher>(new Launcher{
+            HistogramKernel(m_device, cfg, pass.nchan, stage),
+            cl::Buffer(m_device.context(), CL_MEM_READ_WRITE, 256 * pass.nchan * sizeof(cl_uint)),
+            {},
+            {},
+            {}});
         if (pass.luma) {
-            gray = cl::Buffer(m_device.context(), CL_MEM_READ_WRITE,
-                              std::max<std::size_t>(std::min(m_pixels, m_chunkPixels), 16));
-            luma = cl::Kernel(m_device.program("histogram256", histogramBuildOptions(m_cfg, 1)),
-                              "convert_to_luma");
+            l->gray = cl::Buffer(m_device.context(), CL_MEM_READ_WRITE,
+                                 std::max<std::size_t>(std::min(m_pixels, m_chunkPixels), 16));
+            l->luma = cl::Kernel(m_device.program("histogram256", histogramBuildOptions(m_cfg, 1)),
+                                 "convert_to_luma");
         }
-        std::vector<double> lumaMs;
-        auto once = [&] {
-            q.enqueueFillBuffer(hist, cl_uint(0), 0, bins * sizeof(cl_uint));
-            double histMs = 0, convMs = 0;
-            for (std::size_t c = 0; c < chunks(); ++c) {
-                m_cancel.throwIfCancelled();
-                if (chunks() > 1)
-                    upload(c);
-                const std::size_t px = std::min(m_chunkPixels, m_pixels - c * m_chunkPixels);
-                std::vector<cl::Event> ev;
-                if (pass.luma) {
-                    const std::size_t local = 64;
-                    luma.setArg(0, m_input);
-                    luma.setArg(1, static_cast<cl_uint>(px));
-                    luma.setArg(2, static_cast<cl_uint>(m_img.channels));
-                    luma.setArg(3, gray);
-                    cl::Event le;
-                    q.enqueueNDRangeKernel(luma, cl::NullRange,
-                                           cl::NDRange((px + local - 1) / local * local),
-                                           cl::NDRange(local), nullptr, &le);
-                    ev = kernel.enqueue(q, gray, px, hist);
-                    cl::Event::waitForEvents(ev);
-                    convMs += profiledMs({le});
-                } else {
-                    ev = kernel.enqueue(q, m_input, px * m_img.channels, hist);
-                    cl::Event::waitForEvents(ev);
-                }
-                histMs += profiledMs(ev);
+        return l;
+    }
+
+    /// One launch of the pass over every piece of the input: the histogram's milliseconds
+    /// (the luma conversion's go to the launcher).
+    double launch(const Pass& pass, Launcher& l) {
+        cl::CommandQueue& q = m_device.queue();
+        q.enqueueFillBuffer(l.hist, cl_uint(0), 0, 256 * pass.nchan * sizeof(cl_uint));
+        double histMs = 0, convMs = 0;
+        for (std::size_t c = 0; c < chunks(); ++c) {
+            m_cancel.throwIfCancelled();
+            if (chunks() > 1)
+                upload(c);
+            const std::size_t px = std::min(m_chunkPixels, m_pixels - c * m_chunkPixels);
+            std::vector<cl::Event> ev;
+            if (pass.luma) {
+                const std::size_t local = 64;
+                l.luma.setArg(0, m_input);
+                l.luma.setArg(1, static_cast<cl_uint>(px));
+                l.luma.setArg(2, static_cast<cl_uint>(m_img.channels));
+                l.luma.setArg(3, l.gray);
+                cl::Event le;
+                q.enqueueNDRangeKernel(l.luma, cl::NullRange,
+                                       cl::NDRange((px + local - 1) / local * local),
+                                       cl::NDRange(local), nullptr, &le);
+                ev = l.kernel.enqueue(q, l.gray, px, l.hist);
+                cl::Event::waitForEvents(ev);
+                convMs += profiledMs({le});
+            } else {
+                ev = l.kernel.enqueue(q, m_input, px * m_img.channels, l.hist);
+                cl::Event::waitForEvents(ev);
             }
-            lumaMs.push_back(convMs);
-            return histMs;
-        };
-        const TimingStats stats = timeRepeated(repeats, once, m_cancel);
-        pass.histStats = stats;
-        lumaMs.erase(lumaMs.begin()); // the warm-up
-        pass.lumaStats = summarize(lumaMs);
-        if (stage == 3) {
-            std::vector<cl_uint> counts(bins);
-            q.enqueueReadBuffer(hist, CL_TRUE, 0, bins * sizeof(cl_uint), counts.data());
-            pass.counts.assign(counts.begin(), counts.end());
+            histMs += profiledMs(ev);
         }
+        l.lumaMs.push_back(convMs);
+        return histMs;
+    }
+
+    /// The counts of the launcher's last launch.
+    std::vector<std::uint64_t> counts(const Pass& pass, Launcher& l) {
+        std::vector<cl_uint> counts(256 * std::size_t(pass.nchan));
+        m_device.queue().enqueueReadBuffer(l.hist, CL_TRUE, 0, counts.size() * sizeof(cl_uint),
+                                           counts.data());
+        return {counts.begin(), counts.end()};
+    }
+
+    /// `repeats` timed launches; the first launch (warm-up: JIT, page faults) came before.
+    void time(Pass& pass, Launcher& l, int repeats) {
+        l.lumaMs.clear();
+        std::vector<double> samples;
+        for (int i = 0; i < std::max(repeats, 1); ++i) {
+            m_cancel.throwIfCancelled();
+            samples.push_back(launch(pass, l));
+        }
+        pass.histStats = summarize(std::move(samples));
+        pass.lumaStats = summarize(l.lumaMs);
+    }
+
+    // Runs one pass `repeats` times after a warm-up (the stage table's partial kernels).
+    void run(Pass& pass, int repeats, int stage) {
+        const std::unique_ptr<Launcher> l = prepare(pass, m_cfg, stage);
+        m_cancel.throwIfCancelled();
+        launch(pass, *l);
+        time(pass, *l, repeats);
     }
 
 private:
@@ -711,24 +806,95 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
         run.notes.push_back("gray is luma as OpenCV's cvtColor(COLOR_BGR2GRAY) computes it for "
                             "8-bit data (alpha ignored)");
 
+    // The CPU reference is counted on another thread while the device counts (on a GPU it
+    // costs no wall time; a CPU device shares the cores either way).
+    std::future<std::vector<std::vector<std::uint64_t>>> reference;
+    if (options.verify) {
+        std::vector<std::pair<int, bool>> shapes; // each pass's channels and luma
+        for (const Pass& pass : passes)
+            shapes.emplace_back(pass.nchan, pass.luma);
+        reference = std::async(std::launch::async, [&img, shapes] {
+            std::vector<std::vector<std::uint64_t>> refs;
+            for (const auto& [nchan, luma] : shapes) {
+                if (luma) {
+                    const auto gray = lumaPlane(img);
+                    refs.push_back(referenceHistogram(gray.data(), gray.size(), 1));
+                } else {
+                    refs.push_back(referenceHistogram(img.data.data(), img.data.size(), nchan));
+                }
+            }
+            return refs;
+        });
+    }
+
     try {
         report(0.05, "configuring");
         run.config =
             resolveHistogramConfig(device, request, passes.front().nchan, cancel, img.byteCount());
-        // The gray pass of a color image runs the same variant for one channel.
-        report(0.15, "uploading");
+        report(0.1, "uploading");
         PassRunner runner(device, img, run.config, cancel, options.maxChunkBytes);
         if (runner.chunks() > 1)
             run.notes.push_back("input larger than one device buffer: processed in " +
                                 std::to_string(runner.chunks()) + " pieces");
+        // The counts first: one launch of each pass, which is also the warm-up of its timed
+        // launches (JIT, page faults), then the verification; a viewer can draw them while
+        // the timing runs.
+        std::vector<std::unique_ptr<PassRunner::Launcher>> launchers;
         for (std::size_t p = 0; p < passes.size(); ++p) {
             Pass& pass = passes[p];
-            report(0.2 + 0.5 * p / passes.size(), "histogram " + pass.name);
+            report(0.15 + 0.2 * double(p) / double(passes.size()), "histogram " + pass.name);
             HistogramConfig cfg = run.config;
+            // The gray pass of a color image runs the same variant for one channel.
             if (pass.nchan != passes.front().nchan && cfg.chosenBy.rfind("autotune", 0) == 0)
                 cfg = resolveHistogramConfig(device, request, pass.nchan, cancel, img.pixelCount());
-            HistogramKernel kernel(device, cfg, pass.nchan);
-            runner.run(pass, options.repeats, 3, kernel);
+            launchers.push_back(runner.prepare(pass, cfg, 3));
+            runner.launch(pass, *launchers.back());
+            pass.counts = runner.counts(pass, *launchers.back());
+        }
+        // A pass of one channel is the gray plane (the image's own, or a color image's luma).
+        for (const Pass& pass : passes)
+            for (ChannelHistogram& h : splitChannelCounts(pass.counts, pass.nchan))
+                run.histograms.push_back(std::move(h));
+        // Keep only what was asked for, in the order r, g, b, a, gray.
+        if (sel != ChannelSelection::All) {
+            static const char* names[] = {"gray", "r", "g", "b", "a"};
+            const std::string want = names[int(sel)];
+            std::erase_if(run.histograms,
+                          [&](const ChannelHistogram& h) { return h.name != want; });
+        }
+        if (options.verify) {
+            report(0.35, "verifying");
+            const auto refs = reference.get();
+            run.verified = true;
+            for (std::size_t p = 0; p < passes.size() && *run.verified; ++p) {
+                run.verifyDetail =
+                    firstMismatch("histogram (" + passes[p].name + ")", passes[p].counts, refs[p]);
+                run.verified = run.verifyDetail.empty();
+            }
+        }
+        cancel.throwIfCancelled();
+        if (options.countsReady)
+            options.countsReady(run);
+
+        for (std::size_t p = 0; p < passes.size(); ++p) {
+            Pass& pass = passes[p];
+            report(0.4 + 0.35 * double(p) / double(passes.size()), "timing " + pass.name);
+            runner.time(pass, *launchers[p], options.repeats);
+            // Every launch counts the same: the last timed one against the first.
+            const std::string changed =
+                firstDifference(runner.counts(pass, *launchers[p]), pass.counts);
+            if (!changed.empty()) {
+                const std::string detail = "histogram (" + pass.name +
+                                           "): the last timed launch counted otherwise than "
+                                           "the first (" +
+                                           changed + ")";
+                if (run.verified.value_or(false)) {
+                    run.verified = false;
+                    run.verifyDetail = detail;
+                } else {
+                    run.notes.push_back(detail);
+                }
+            }
             PassTiming t;
             t.what = "histogram (" + pass.name + ")";
             t.bytes = pass.luma ? img.pixelCount() : img.byteCount();
@@ -768,8 +934,7 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
                     st.stats = main.histStats;
                 } else {
                     Pass scratch = main;
-                    HistogramKernel k(device, run.config, scratch.nchan, s);
-                    runner.run(scratch, options.repeats, s, k);
+                    runner.run(scratch, options.repeats, s);
                     st.stats = scratch.histStats;
                 }
                 const std::uint64_t bytes = main.luma ? img.pixelCount() : img.byteCount();
@@ -780,36 +945,6 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
         }
     } catch (const cl::Error& e) {
         rethrowClError(e);
-    }
-
-    // A pass of one channel is the gray plane (the image's own, or a color image's luma).
-    for (const Pass& pass : passes)
-        for (ChannelHistogram& h : splitChannelCounts(pass.counts, pass.nchan))
-            run.histograms.push_back(std::move(h));
-    // Keep only what was asked for, in the order r, g, b, a, gray.
-    if (sel != ChannelSelection::All) {
-        static const char* names[] = {"gray", "r", "g", "b", "a"};
-        const std::string want = names[int(sel)];
-        std::erase_if(run.histograms, [&](const ChannelHistogram& h) { return h.name != want; });
-    }
-
-    if (options.verify) {
-        report(0.9, "verifying");
-        run.verified = true;
-        for (const Pass& pass : passes) {
-            std::vector<std::uint64_t> ref;
-            if (pass.luma) {
-                const auto gray = lumaPlane(img);
-                ref = referenceHistogram(gray.data(), gray.size(), 1);
-            } else {
-                ref = referenceHistogram(img.data.data(), img.data.size(), pass.nchan);
-            }
-            run.verifyDetail = firstMismatch("histogram (" + pass.name + ")", pass.counts, ref);
-            if (!run.verifyDetail.empty()) {
-                run.verified = false;
-                break;
-            }
-        }
     }
     report(1.0, "done");
     return run;

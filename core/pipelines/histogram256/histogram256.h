@@ -159,6 +159,8 @@ struct StageTiming {
     double percentOfCeiling = 0;
 };
 
+struct HistogramRun;
+
 struct HistogramRunOptions {
     ChannelSelection channel = ChannelSelection::All;
     int repeats = 5;
@@ -167,6 +169,10 @@ struct HistogramRunOptions {
     /// Largest piece sent to the device at once (0: the device's largest buffer, at most
     /// 2 GiB); inputs larger than this run in pieces whose counts add up on the device.
     std::size_t maxChunkBytes = 0;
+    /// Called once, on the calling thread, as soon as the counts are known (each pass's first
+    /// launch) and verified if asked: `histograms` and `verified` are final, the timings not
+    /// yet there. A viewer draws the histograms while the timed launches and the ceiling run.
+    std::function<void(const HistogramRun&)> countsReady;
 };
 
 struct HistogramRun {

@@ -77,7 +77,8 @@ TEST(WhyNotAnImage, ScreensByFileSystemAndSignature) {
 }
 
 // The window's previews and thumbnails: the aspect is kept, each output pixel is the average of
-// its area, 16-bit stays 16-bit, and a small image comes back as it is.
+// its area, 16-bit stays 16-bit, a whole factor where it costs little of the size, and a small
+// image comes back as it is.
 TEST(DownscaleToFit, AreaAverageKeepsAspectAndDepth) {
     HostImage stripes; // columns alternate 0 and 200 in every channel: the average is 100
     stripes.width = 4000;
@@ -107,6 +108,31 @@ TEST(DownscaleToFit, AreaAverageKeepsAspectAndDepth) {
     EXPECT_EQ(deepSmall.depth, 16);
     for (std::uint8_t v : deepSmall.data)
         EXPECT_EQ(v, 0x12);
+
+    // 6000 x 4000 to at most 2048: by 3 (the integer path), not 2.93 (a fractional one).
+    HostImage photo;
+    photo.width = 6000;
+    photo.height = 4000;
+    photo.channels = 3;
+    photo.data.assign(std::size_t(6000) * 4000 * 3, 77);
+    const HostImage byThree = downscaleToFit(photo, 2048);
+    EXPECT_EQ(byThree.width, 2000);
+    EXPECT_EQ(byThree.height, 1333);
+    ASSERT_EQ(byThree.data.size(), std::size_t(2000) * 1333 * 3);
+    EXPECT_EQ(byThree.data.front(), 77);
+    EXPECT_EQ(byThree.data.back(), 77);
+    // 3000 wide: a whole factor (2) would lose a quarter of the side; 2048 it is.
+    photo.width = 3000;
+    photo.height = 1000;
+    photo.data.resize(std::size_t(3000) * 1000 * 3);
+    EXPECT_EQ(downscaleToFit(photo, 2048).width, 2048);
+    // A thin strip stays at least one pixel high.
+    photo.width = 6000;
+    photo.height = 2;
+    photo.data.resize(std::size_t(6000) * 2 * 3);
+    const HostImage strip = downscaleToFit(photo, 2048);
+    EXPECT_GE(strip.height, 1);
+    EXPECT_LE(strip.width, 2048);
 
     const HostImage same = downscaleToFit(deep, 300);
     EXPECT_EQ(same.width, 30);

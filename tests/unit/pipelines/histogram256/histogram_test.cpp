@@ -310,6 +310,68 @@ TEST(Histogram, ReferenceHistogramMatchesIndependentCount) {
             EXPECT_EQ(ref[256 * c + b], mine.at(names[c])[b]) << names[c] << " bin " << b;
 }
 
+// The reference's loop takes pixels in pairs, per channel: odd pixel counts, bytes left over
+// from a partial pixel, flat runs of one value and channel counts beyond four all count right.
+TEST(Histogram, ReferenceHistogramCountsEveryLayout) {
+    for (int nchan = 1; nchan <= 5; ++nchan)
+        for (std::size_t bytes : {std::size_t(0), std::size_t(1), std::size_t(7), std::size_t(1001),
+                                  std::size_t(4096 + 3)}) {
+            std::vector<std::uint8_t> data(bytes);
+            for (std::size_t i = 0; i < bytes; ++i)
+                data[i] = i < bytes / 2 ? std::uint8_t(200) : std::uint8_t((i * 37) % 251);
+            std::vector<std::uint64_t> plain(256 * std::size_t(nchan), 0);
+            for (std::size_t i = 0; i < bytes; ++i)
+                ++plain[(i % nchan) * 256 + data[i]];
+            EXPECT_EQ(referenceHistogram(data.data(), bytes, nchan), plain)
+                << nchan << " channels, " << bytes << " bytes";
+        }
+}
+
+// The counts come first: once, before any timing, verified, and the same as the run returns.
+TEST(Histogram, CountsAreReportedOnceBeforeTheTiming) {
+    const HostImage img = syntheticImage(SyntheticKind::Skewed, 4097 * 5, 3, 4097);
+    HistogramRunOptions o = quickOptions();
+    o.repeats = 3;
+    std::vector<HistogramRun> early;
+    std::vector<std::string> stagesBefore;
+    bool counted = false;
+    o.countsReady = [&](const HistogramRun& r) {
+        early.push_back(r);
+        counted = true;
+    };
+    const HistogramRun run =
+        runHistogram(sharedDevice(), img, {}, o, {}, [&](double, const std::string& stage) {
+            if (!counted)
+                stagesBefore.push_back(stage);
+        });
+    ASSERT_EQ(early.size(), 1u);
+    const HistogramRun& first = early.front();
+    EXPECT_TRUE(first.passes.empty()) << "no timing yet";
+    EXPECT_EQ(first.ceiling.gbps, 0);
+    ASSERT_TRUE(first.verified.has_value());
+    EXPECT_TRUE(*first.verified) << first.verifyDetail;
+    ASSERT_EQ(first.histograms.size(), run.histograms.size());
+    for (std::size_t i = 0; i < run.histograms.size(); ++i) {
+        EXPECT_EQ(first.histograms[i].name, run.histograms[i].name);
+        EXPECT_EQ(first.histograms[i].counts, run.histograms[i].counts);
+    }
+    EXPECT_FALSE(run.passes.empty());
+    EXPECT_GT(run.ceiling.gbps, 0);
+    EXPECT_TRUE(run.verified.value_or(false)) << run.verifyDetail;
+    for (const std::string& stage : stagesBefore)
+        EXPECT_NE(stage.rfind("timing", 0), 0u) << stage << " came before the counts";
+
+    // Cancelled once the counts are out: they were reported, the run then stops.
+    CancelToken token;
+    early.clear();
+    o.countsReady = [&](const HistogramRun& r) {
+        early.push_back(r);
+        token.cancel();
+    };
+    EXPECT_THROW(runHistogram(sharedDevice(), img, {}, o, token), CancelledError);
+    EXPECT_EQ(early.size(), 1u);
+}
+
 TEST(Histogram, ColorImageGivesEveryChannelAndLuma) {
     for (int channels : {3, 4}) {
         const HostImage img =
