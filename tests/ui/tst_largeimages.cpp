@@ -9,6 +9,7 @@
 #include "bridge/jobbridge.h"
 #include "bridge/logging.h"
 #include "uitestsupport.h"
+#include "views/imagelist.h"
 #include "views/imageview.h"
 #include "window/mainwindow.h"
 
@@ -194,6 +195,13 @@ void TestLargeImages::hundredMegapixelsOpenWithoutFreezing() {
     // The view paints a preview, never the 100 MP image itself.
     QCOMPARE(std::max(window.imageView()->image().width(), window.imageView()->image().height()),
              JobBridge::maxPreviewSide);
+    // Qt refuses a 300 MB image (its allocation limit): the Images list's thumbnail is made
+    // from the window's preview, not from a second full decode.
+    QVERIFY(window.imageList()->hasThumbnail(file));
+    const QListWidgetItem* entry = window.imageList()->currentItem();
+    QVERIFY(entry && !entry->icon().isNull());
+    QVERIFY2(entry->toolTip().contains(QStringLiteral("12500 × 8000 px")),
+             qPrintable(entry->toolTip()));
 }
 
 void TestLargeImages::imageLargerThanOnePieceIsExact() {

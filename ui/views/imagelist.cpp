@@ -33,7 +33,7 @@ constexpr int kFailedRole = Qt::UserRole + 2;    // bool: the window could not o
 
 /// Decodes a small copy of the image: Qt's readers first (a JPEG decodes straight at a reduced
 /// scale), then the core's loader for what Qt cannot read. Runs on the pool's thread.
-QImage decodeThumbnail(const QString& path, QString* detail) {
+QImage decodeThumbnail(const QString& path, QString* detail, bool coreLoader) {
     // A FIFO, socket or device would block the reader (and the pool's thread with it): refused
     // by its type first, in the loader's words.
     if (!path.startsWith(QLatin1String(":/"))) {
@@ -55,7 +55,9 @@ QImage decodeThumbnail(const QString& path, QString* detail) {
         if (!image.isNull())
             return image;
     }
-    if (path.startsWith(QLatin1String(":/")))
+    // Qt refused it (too large for its allocation limit, or a format only the core reads):
+    // a full decode of a 100-megapixel file, unless the window's preview is coming anyway.
+    if (path.startsWith(QLatin1String(":/")) || !coreLoader)
         return {};
     try {
         const HostImage image = loadImage(QFile::encodeName(path).toStdString());
@@ -132,6 +134,10 @@ QStringList ImageList::paths() const {
 }
 
 int ImageList::addImages(const QStringList& paths) {
+    return addImages(paths, false);
+}
+
+int ImageList::addImages(const QStringList& paths, bool previewComing) {
     int added = 0;
     for (const QString& path : paths) {
         if (path.isEmpty() || contains(path))
@@ -144,16 +150,18 @@ int ImageList::addImages(const QStringList& paths) {
         blank.fill(palette().color(QPalette::Base));
         entry->setIcon(QIcon(blank));
         addItem(entry);
-        requestThumbnail(path);
+        requestThumbnail(path, previewComing);
         ++added;
     }
     return added;
 }
 
-void ImageList::requestThumbnail(const QString& path) {
-    m_pool->start([this, path] {
+void ImageList::requestThumbnail(const QString& path, bool previewComing) {
+    m_pool->start([this, path, previewComing] {
         QString detail;
-        const QImage thumbnail = decodeThumbnail(path, &detail);
+        const QImage thumbnail = decodeThumbnail(path, &detail, !previewComing);
+        if (thumbnail.isNull() && previewComing)
+            return; // offerPreview() makes it
         // Queued to the GUI thread; the destructor waits for this task, so `this` is alive.
         QMetaObject::invokeMethod(
             this, [this, path, thumbnail, detail] { setThumbnail(path, thumbnail, detail); },
@@ -183,6 +191,24 @@ void ImageList::setThumbnail(const QString& path, const QImage& thumbnail, const
     emit thumbnailReady(path);
 }
 
+void ImageList::offerPreview(const QString& path, const QImage& preview, const QSize& imageSize) {
+    if (hasThumbnail(path) || preview.isNull() || !contains(path))
+        return;
+    // Scaled on the pool: a smooth reduction of a 2048-pixel preview would stall the window.
+    const QString detail = tr("%1 × %2 px").arg(imageSize.width()).arg(imageSize.height());
+    m_pool->start([this, path, preview, detail] {
+        const QImage small = preview.scaled(thumbnailSide, thumbnailSide, Qt::KeepAspectRatio,
+                                            Qt::SmoothTransformation);
+        QMetaObject::invokeMethod(
+            this,
+            [this, path, small, detail] {
+                if (!hasThumbnail(path))
+                    setThumbnail(path, small, detail);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
 bool ImageList::hasThumbnail(const QString& path) const {
     const QListWidgetItem* entry = itemFor(path);
     return entry && entry->data(kThumbnailRole).toBool();
@@ -190,7 +216,7 @@ bool ImageList::hasThumbnail(const QString& path) const {
 
 void ImageList::setCurrentImage(const QString& path) {
     if (!contains(path))
-        addImages({path});
+        addImages({path}, true);
     QListWidgetItem* entry = itemFor(path);
     m_settingCurrent = true;
     setCurrentItem(entry, QItemSelectionModel::ClearAndSelect);

@@ -41,8 +41,12 @@ public:
     bool contains(const QString& path) const;
 
     /// Marks `path` as the image shown (selected and scrolled to) without emitting
-    /// imageChosen(); adds it first if needed.
+    /// imageChosen(); adds it first if needed. An image added here is being opened by the
+    /// window: if Qt cannot make its thumbnail, offerPreview() will (no second full decode).
     void setCurrentImage(const QString& path);
+    /// The window's preview of `path` (whose pixels are `imageSize`), as its thumbnail while it
+    /// has none.
+    void offerPreview(const QString& path, const QImage& preview, const QSize& imageSize);
     /// Marks `path` as failed: a warning icon, and `message` as its tooltip.
     void setFailed(const QString& path, const QString& message);
     /// True once `path`'s thumbnail is decoded (or failed to decode).
@@ -59,7 +63,10 @@ signals:
 
 private:
     QListWidgetItem* itemFor(const QString& path) const;
-    void requestThumbnail(const QString& path);
+    int addImages(const QStringList& paths, bool previewComing);
+    /// Decodes the thumbnail on the pool; with `previewComing`, only if Qt can read the file
+    /// (its preview is on the way otherwise).
+    void requestThumbnail(const QString& path, bool previewComing);
     void setThumbnail(const QString& path, const QImage& thumbnail, const QString& detail);
 
     std::unique_ptr<QThreadPool> m_pool;

@@ -815,6 +815,7 @@ void MainWindow::showPreview(const ImagePreview& p) {
     for (QAction* action : m_exportActions)
         action->setEnabled(false);
     m_runLabel->setText(tr("%1: computing its histograms…").arg(imageDisplayName(p.source)));
+    m_images->offerPreview(p.source, p.preview, p.imageSize);
     m_runLabel->setToolTip({});
     setWindowTitle(imageTitle(p.source, p.page, p.pages, p.imageSize));
     m_imageView->repaint(); // painted now, so that imageShown() means visible
