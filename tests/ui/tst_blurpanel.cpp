@@ -122,6 +122,16 @@ void TestBlurPanel::wholeImageEqualsReference() {
     const std::size_t expectedRows = variant == QStringLiteral("all (compare)") ? 3 : 1;
     QCOMPARE(result.runs.size(), expectedRows);
     QCOMPARE(panel->runsTable()->rowCount(), int(expectedRows));
+    // The outcome and the speed come right after the variant; the wide build options near the
+    // end, so that a 1200-pixel window shows what a person compares.
+    QStringList headers;
+    for (int c = 0; c < panel->runsTable()->columnCount(); ++c)
+        headers << panel->runsTable()->horizontalHeaderItem(c)->text();
+    QCOMPARE(headers.mid(0, 6), (QStringList{QStringLiteral("variant"), QStringLiteral("status"),
+                                             QStringLiteral("median ms"), QStringLiteral("min ms"),
+                                             QStringLiteral("GB/s"), QStringLiteral("verified")}));
+    QCOMPARE(headers.indexOf(QStringLiteral("build options")), BlurPanel::OptionsColumn);
+    QVERIFY(BlurPanel::OptionsColumn > BlurPanel::LocalColumn);
     int ran = 0;
     for (std::size_t i = 0; i < result.runs.size(); ++i) {
         const histlab::BlurVariantRow& v = result.runs[i];

@@ -204,9 +204,17 @@ BlurPanel::BlurPanel(JobBridge* bridge, QWidget* parent)
     columnEnd()->addSpacing(8);
     columnEnd()->addWidget(m_timings);
 
-    const QStringList headers = {
-        tr("variant"),   tr("build options"), tr("range"), tr("local size"), tr("status"),
-        tr("median ms"), tr("min ms"),        tr("GB/s"),  tr("verified"),   tr("detail")};
+    QStringList headers(ColumnCount);
+    headers[NameColumn] = tr("variant");
+    headers[StatusColumn] = tr("status");
+    headers[MedianColumn] = tr("median ms");
+    headers[MinColumn] = tr("min ms");
+    headers[GbpsColumn] = tr("GB/s");
+    headers[VerifiedColumn] = tr("verified");
+    headers[RangeColumn] = tr("range");
+    headers[LocalColumn] = tr("local size");
+    headers[OptionsColumn] = tr("build options");
+    headers[DetailColumn] = tr("detail");
     setUpResultTable(m_runs, headers);
     m_runs->setSelectionMode(QAbstractItemView::SingleSelection);
     m_runs->setMinimumHeight(120);
@@ -324,6 +332,7 @@ void BlurPanel::fillRunsTable(const BlurResult& result) {
     m_runs->horizontalHeaderItem(NameColumn)->setText(launches ? tr("launch") : tr("variant"));
     const QColor red(0xc0, 0, 0);
     const QColor green(0, 0x80, 0);
+    // The cells in column order.
     auto addRow = [&](const QStringList& cells, Status status, const QString& detail) {
         const int row = m_runs->rowCount();
         m_runs->insertRow(row);
@@ -364,13 +373,13 @@ void BlurPanel::fillRunsTable(const BlurResult& result) {
             const bool ran = statusRan(r.status);
             const QString detail = QString::fromStdString(r.detail);
             addRow({QString::fromLatin1(blurLaunchName(r.launch)),
-                    QString::fromStdString(r.buildOptions),
-                    r.globalX ? size2(r.globalX, r.globalY) : QStringLiteral("—"),
-                    r.localX ? size2(r.localX, r.localY) : QStringLiteral("NULL"),
                     QString::fromLatin1(statusName(r.status)),
                     ran ? msText(r.stats.medianMs) : QString(),
                     ran ? msText(r.stats.minMs) : QString(), ran ? gbpsText(r.gbps) : QString(),
-                    verifiedText(r.status), detail},
+                    verifiedText(r.status),
+                    r.globalX ? size2(r.globalX, r.globalY) : QStringLiteral("—"),
+                    r.localX ? size2(r.localX, r.localY) : QStringLiteral("NULL"),
+                    QString::fromStdString(r.buildOptions), detail},
                    r.status, detail);
         }
     } else {
@@ -382,11 +391,11 @@ void BlurPanel::fillRunsTable(const BlurResult& result) {
             const auto [range, local] =
                 run ? launchCells(run->kernels) : std::pair{QString(), QString()};
             const QString detail = QString::fromStdString(v.detail);
-            addRow({name, run ? QString::fromStdString(run->buildOptions) : QString(), range, local,
-                    QString::fromLatin1(statusName(v.status)),
+            addRow({name, QString::fromLatin1(statusName(v.status)),
                     run ? msText(run->stats.medianMs) : QString(),
                     run ? msText(run->stats.minMs) : QString(),
-                    run ? gbpsText(run->gbps) : QString(), verifiedText(v.status), detail},
+                    run ? gbpsText(run->gbps) : QString(), verifiedText(v.status), range, local,
+                    run ? QString::fromStdString(run->buildOptions) : QString(), detail},
                    v.status, detail);
         }
     }

@@ -64,16 +64,18 @@ public:
 
     /// The runs table: one row per variant or launch of result().
     QTableWidget* runsTable() const { return m_runs; }
+    /// What a person compares first comes first (at 1200 px the last columns are off-screen):
+    /// the outcome and the speed, then how it was launched, the build options, the detail.
     enum Column {
         NameColumn,
-        OptionsColumn,
-        RangeColumn,
-        LocalColumn,
         StatusColumn,
         MedianColumn,
         MinColumn,
         GbpsColumn,
         VerifiedColumn,
+        RangeColumn,
+        LocalColumn,
+        OptionsColumn,
         DetailColumn,
         ColumnCount
     };
