@@ -42,6 +42,7 @@ private slots:
     void wholeImageEqualsReference();
     void launchDemoShowsExpectedOutcomesAndCorners();
     void mismatchIsShownInRed();
+    void refusedRunNamesTheField();
     void newRunReplacesRunningOneAndCancelKeepsResult();
     void anotherImageClearsTheResult();
     void compareModes();
@@ -245,6 +246,25 @@ void TestBlurPanel::launchDemoShowsExpectedOutcomesAndCorners() {
     QVERIFY(!panel->saveResultButton()->isEnabled());
     QVERIFY(!panel->selectedOutput());
     QCOMPARE(cell(corners, 0, 0), QString());
+}
+
+// The core refuses tiled above its largest radius, naming "--variant" as the CLI spells it;
+// the tab names its own field instead.
+void TestBlurPanel::refusedRunNamesTheField() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    BlurPanel* panel = prepare(window, fixture(QStringLiteral("rgb8.png")));
+    QVERIFY(panel);
+    choose(panel->modeCombo(), QStringLiteral("Whole image"));
+    choose(panel->variantCombo(), QStringLiteral("tiled"));
+    panel->radiusSpin()->setValue(histlab::kTiledMaxRadius + 2);
+    QSignalSpy problems(panel, &BlurPanel::problem);
+    QVERIFY(runToEnd(panel));
+    QCOMPARE(problems.count(), 1);
+    const QString message = problems.first().first().toString();
+    QVERIFY2(message.startsWith(QStringLiteral("Cannot run: Variant: tiled")), qPrintable(message));
+    QVERIFY2(!message.contains(QStringLiteral("--")), qPrintable(message));
+    QVERIFY(panel->statusLabel()->text().contains(QStringLiteral("Variant: tiled")));
 }
 
 void TestBlurPanel::mismatchIsShownInRed() {

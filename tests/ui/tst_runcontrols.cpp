@@ -281,6 +281,8 @@ void TestRunControls::usageErrorKeepsPreviousRun() {
     const QString message = errors.first().first().toString();
     QCOMPARE(window.lastError(), message);
     QVERIFY2(message.contains(QLatin1String("serial")), qPrintable(message));
+    // Named as the dock's field, not as the CLI's option.
+    QVERIFY2(message.startsWith(QLatin1String("Read: ")), qPrintable(message));
     QVERIFY2(window.statusBar()->currentMessage().contains(message),
              qPrintable(window.statusBar()->currentMessage()));
     QCOMPARE(panel->problem(), message); // shown by the controls too

@@ -27,6 +27,32 @@
 
 namespace histlab::ui {
 
+QString usageInFieldWords(const QString& message, const QString& parameter, const QString& label) {
+    const QString prefix = parameter + QStringLiteral(": ");
+    QString field = label;
+    field.remove(QLatin1Char('&'));
+    if (field.isEmpty() || parameter.isEmpty() || !message.startsWith(prefix))
+        return message;
+    return field + QStringLiteral(": ") + message.mid(prefix.size());
+}
+
+QString formLabelFor(const QFormLayout* form, const QString& parameter) {
+    if (!form || !parameter.startsWith(QLatin1String("--")))
+        return {};
+    const QString wanted = parameter.mid(2).replace(QLatin1Char('-'), QLatin1Char(' '));
+    for (int row = 0; row < form->rowCount(); ++row) {
+        const QLayoutItem* item = form->itemAt(row, QFormLayout::LabelRole);
+        const auto* label = item ? qobject_cast<const QLabel*>(item->widget()) : nullptr;
+        if (!label)
+            continue;
+        QString text = label->text();
+        text.remove(QLatin1Char('&'));
+        if (text.compare(wanted, Qt::CaseInsensitive) == 0)
+            return text;
+    }
+    return {};
+}
+
 JobPanel::JobPanel(JobBridge* bridge, Job job, QWidget* parent)
     : QWidget(parent)
     , m_bridge(bridge)
@@ -244,8 +270,11 @@ void JobPanel::showFailure(const JobError& error) {
         return;
     }
     QString message = QString::fromStdString(error.message);
-    if (error.kind == JobError::Kind::Usage)
-        message = tr("Cannot run: %1").arg(message); // e.g. tiled above its largest radius
+    if (error.kind == JobError::Kind::Usage) // e.g. tiled above its largest radius
+        message = tr("Cannot run: %1")
+                      .arg(usageInFieldWords(
+                          message, QString::fromStdString(error.parameter),
+                          formLabelFor(m_form, QString::fromStdString(error.parameter))));
     QString shown = message;
     if (!error.buildLog.empty()) {
         // The build options and log belong with the error (and in the Log dock).

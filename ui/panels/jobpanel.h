@@ -48,6 +48,16 @@ class QVBoxLayout;
 
 namespace histlab::ui {
 
+/// A usage error's message in the window's words: the core names the parameter as the CLI
+/// spells it ("--variant: tiled is built for radii up to 3"); the window names the field that
+/// sets it ("Variant: tiled is built ..."). `label` is that field's label (a mnemonic's & is
+/// dropped); the message stays as it is when there is none.
+QString usageInFieldWords(const QString& message, const QString& parameter, const QString& label);
+
+/// The label of the row of `form` named after `parameter` ("--variant" -> "Variant", "--bins"
+/// -> "Bins": dashes dropped, hyphens as spaces, case ignored), or empty.
+QString formLabelFor(const QFormLayout* form, const QString& parameter);
+
 class JobPanel : public QWidget {
     Q_OBJECT
 public:

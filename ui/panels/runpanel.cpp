@@ -1,5 +1,7 @@
 #include "panels/runpanel.h"
 
+#include "panels/jobpanel.h"
+
 #include "bridge/logging.h"
 
 #include <runtime/device.h>
@@ -395,22 +397,35 @@ int RunPanel::repeats() const {
     return m_repeats->value();
 }
 
-void RunPanel::showProblem(const QString& parameter, const QString& message) {
+std::vector<std::pair<const char*, QLabel*>> RunPanel::parameterLabels() const {
     const std::pair<const char*, QWidget*> controls[] = {
         {"--device", m_device},    {"--variant", m_variant},
         {"--banks", m_banks},      {"--groups-per-cu", m_groupsPerCu},
         {"--wg", m_workGroupSize}, {"--read", m_read},
         {"--load", m_load},        {"--merge", m_merge},
+        {"--bins", m_bins},        {"--method", m_method},
         {"--repeat", m_repeats}};
-    for (const auto& [name, widget] : controls) {
-        auto* label = qobject_cast<QLabel*>(m_form->labelForField(widget));
-        if (!label)
-            continue;
+    std::vector<std::pair<const char*, QLabel*>> labels;
+    for (const auto& [name, widget] : controls)
+        if (auto* label = qobject_cast<QLabel*>(m_form->labelForField(widget)))
+            labels.emplace_back(name, label);
+    return labels;
+}
+
+QString RunPanel::inFieldWords(const QString& parameter, const QString& message) const {
+    for (const auto& [name, label] : parameterLabels())
+        if (parameter == QLatin1String(name))
+            return usageInFieldWords(message, parameter, label->text());
+    return message;
+}
+
+void RunPanel::showProblem(const QString& parameter, const QString& message) {
+    for (const auto& [name, label] : parameterLabels()) {
         QFont font = label->font();
         font.setBold(!message.isEmpty() && parameter == QLatin1String(name));
         label->setFont(font);
     }
-    m_problem->setText(message);
+    m_problem->setText(inFieldWords(parameter, message));
     m_problem->setVisible(!message.isEmpty());
 }
 

@@ -76,6 +76,9 @@ public:
     /// parameter at fault, e.g. "--read"), with that control's label in bold; an empty message
     /// clears it.
     void showProblem(const QString& parameter, const QString& message);
+    /// A usage error's message with the parameter named as this dock's field ("--banks: ..."
+    /// -> "Banks: ..."); the message as it is for a parameter the dock has no field for.
+    QString inFieldWords(const QString& parameter, const QString& message) const;
     QString problem() const;
 
 signals:
@@ -83,6 +86,8 @@ signals:
     void requestChanged();
 
 private:
+    /// Each field's CLI parameter and its label.
+    std::vector<std::pair<const char*, QLabel*>> parameterLabels() const;
     void chooseDeviceFromSelector();
     void deviceChosen();
     void showDeviceToolTip();

@@ -997,6 +997,8 @@ void MainWindow::showFailure(const JobError& error) {
     }
     m_lastError = QString::fromStdString(error.message);
     if (error.kind == JobError::Kind::Usage) {
+        m_lastError =
+            m_runPanel->inFieldWords(QString::fromStdString(error.parameter), m_lastError);
         // A parameter combination the core rejects: the status bar says why, no dialog while
         // the person is still turning the knobs.
         statusBar()->showMessage(tr("Cannot run: %1").arg(m_lastError));
