@@ -6,6 +6,7 @@
 #include "panels/statisticspanel.h"
 #include "plots/histogramplot.h"
 #include "uitestsupport.h"
+#include "views/tablecopy.h"
 #include "window/exportdialog.h"
 #include "window/exporter.h"
 #include "window/mainwindow.h"
@@ -446,8 +447,10 @@ void TestExport::copiesTablesAndCounts() {
     QStringList lines = clipboard->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 1 + int(StatisticsPanel::RowCount));
     QCOMPARE(lines[0], QStringLiteral("\tR\tG\tB\tgray"));
+    // Shown grouped ("1,234"), copied plain: a spreadsheet reads it as a number.
     QCOMPARE(lines[1 + StatisticsPanel::Pixels],
              QStringLiteral("pixels\t%1\t%1\t%1\t%1").arg(statistics[0].count));
+    QCOMPARE(table->item(StatisticsPanel::Pixels, 0)->text(), groupedCount(statistics[0].count));
 
     table->setRangeSelected(
         QTableWidgetSelectionRange(StatisticsPanel::Max, 1, StatisticsPanel::Max, 2), true);

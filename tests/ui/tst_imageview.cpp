@@ -150,6 +150,7 @@ void verifyShown(const MainWindow& window,
                      ->table()
                      ->item(StatisticsPanel::Pixels, int(c))
                      ->text()
+                     .remove(',')
                      .toULongLong(),
                  quint64(pixels));
     }

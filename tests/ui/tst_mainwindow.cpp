@@ -11,6 +11,7 @@
 #include "plots/histogramplot.h"
 #include "uitestsupport.h"
 #include "views/imageview.h"
+#include "views/tablecopy.h"
 #include "window/mainwindow.h"
 
 #include <image/image.h>
@@ -58,12 +59,12 @@ QList<QStringList> tableTexts(const StatisticsPanel& panel) {
     return rows;
 }
 
-/// What a statistic must look like on screen: integers as they are, mean and standard
-/// deviation with 2 decimals, entropy with 3.
+/// What a statistic must look like on screen: the pixel count grouped by thousands, other
+/// integers as they are, mean and standard deviation with 2 decimals, entropy with 3.
 QString expectedText(const ChannelStatistics& s, int row) {
     switch (row) {
     case StatisticsPanel::Pixels:
-        return QString::number(s.count);
+        return groupedCount(s.count);
     case StatisticsPanel::Min:
         return QString::number(s.min);
     case StatisticsPanel::Max:
@@ -325,7 +326,7 @@ void TestMainWindow::showsStatistics() {
                                 .arg(headers[column])
                                 .arg(shown.mean, 0, 'g', 17)
                                 .arg(pixels[c].mean, 0, 'g', 17)));
-        QCOMPARE(table->item(StatisticsPanel::Pixels, column)->text().toULongLong(),
+        QCOMPARE(table->item(StatisticsPanel::Pixels, column)->text().remove(',').toULongLong(),
                  quint64(pixels[c].count));
         QCOMPARE(table->item(StatisticsPanel::Min, column)->text().toInt(), pixels[c].min);
         QCOMPARE(table->item(StatisticsPanel::Max, column)->text().toInt(), pixels[c].max);

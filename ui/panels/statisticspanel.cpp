@@ -1,5 +1,7 @@
 #include "panels/statisticspanel.h"
 
+#include "views/tablecopy.h"
+
 #include <QHeaderView>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -120,6 +122,10 @@ void StatisticsPanel::setStatistics(const std::vector<ChannelStatistics>& statis
             column, new QTableWidgetItem(channelLabel(QString::fromStdString(s.name))));
         for (int row = 0; row < RowCount; ++row) {
             auto* item = new QTableWidgetItem(cellText(s, row));
+            if (row == Pixels) { // a 24-megapixel count reads best grouped; copied plain
+                item->setData(kCopyTextRole, item->text());
+                item->setText(groupedCount(s.count));
+            }
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
             m_table->setItem(row, column, item);

@@ -1,5 +1,7 @@
 #include "plots/histogramplot.h"
 
+#include "views/tablecopy.h"
+
 #include <QContextMenuEvent>
 #include <QFontMetrics>
 #include <QLocale>
@@ -44,7 +46,7 @@ QSharedPointer<QCPAxisTicker> tickerFor(bool bytes) {
 }
 
 QString countText(std::uint64_t count) {
-    return QLocale().toString(qulonglong(count));
+    return groupedCount(count);
 }
 
 /// The one value a bin holds, when it is a whole number in a bin of width 1 (a byte's or a

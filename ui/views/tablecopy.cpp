@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QKeyEvent>
+#include <QLocale>
 #include <QTableWidget>
 
 #include <set>
@@ -43,6 +44,11 @@ public:
 
 } // namespace
 
+QString groupedCount(quint64 count) {
+    static const QLocale english(QLocale::English, QLocale::UnitedStates);
+    return english.toString(qulonglong(count)); // English groups with commas by default
+}
+
 QString tableText(const QTableWidget& table, bool selectedOnly) {
     std::set<int> rows, columns;
     if (selectedOnly && table.selectionModel()) {
@@ -71,7 +77,9 @@ QString tableText(const QTableWidget& table, bool selectedOnly) {
             cells << headerText(table, Qt::Vertical, r);
         for (int c : columns) {
             const QTableWidgetItem* item = table.item(r, c);
-            cells << (item ? field(item->text()) : QString());
+            const QVariant copied = item ? item->data(kCopyTextRole) : QVariant();
+            cells << (item ? field(copied.isValid() ? copied.toString() : item->text())
+                           : QString());
         }
         lines << cells.join(QLatin1Char('\t'));
     }
