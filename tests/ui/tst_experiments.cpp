@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QtTest>
@@ -99,11 +100,20 @@ void TestExperiments::cancelStopsTheSweep() {
     QSignalSpy points(panel, &ExperimentPanel::pointAdded);
     panel->startRun();
     QVERIFY(points.wait(kTimeoutMs)); // the first point
+    // An image opened meanwhile waits for the sweep on the one worker, and says so.
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    window.openImage(MainWindow::sampleImagePath());
+    QVERIFY2(window.statusBar()->currentMessage().contains(
+                 QStringLiteral("waits for the running experiment to finish")),
+             qPrintable(window.statusBar()->currentMessage()));
     const QString notCancelled = cancelAndWait(panel);
     QVERIFY2(notCancelled.isEmpty(), qPrintable(notCancelled));
     QVERIFY(panel->plot()->pointCount() < 16);
     QVERIFY(!panel->isRunning());
     QVERIFY(panel->runButton()->isEnabled());
+    // Cancelling the sweep left the image's job alone: it runs next.
+    QVERIFY(shown.count() == 1 || shown.wait(kTimeoutMs));
+    QCOMPARE(window.currentSource(), MainWindow::sampleImagePath());
 }
 
 void TestExperiments::savedRunOpensAgainAndServesAsBaseline() {

@@ -64,6 +64,14 @@ bool JobBridge::isRunning(const QString& lane) const {
     return it != m_lanes.end() && it->second.id != 0;
 }
 
+QStringList JobBridge::runningLanes() const {
+    QStringList lanes;
+    for (const auto& [name, lane] : m_lanes)
+        if (lane.id != 0)
+            lanes << name;
+    return lanes;
+}
+
 // The newest-wins rule lives here. Every answer of the worker is re-posted to the GUI thread
 // with its job's id and emitted only while that id is its lane's newest; the result or the
 // error ends the lane's run.

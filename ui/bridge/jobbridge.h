@@ -23,6 +23,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QStringList>
 
 #include <any>
 #include <functional>
@@ -100,6 +101,9 @@ public:
     void discard(const QString& lane);
     /// True from a submit() until the lane's newest job has answered (or was discarded).
     bool isRunning(const QString& lane) const;
+    /// The lanes with a job not answered yet, by name ("experiment", "blur"...). One worker
+    /// runs them one job at a time: a new job waits for those.
+    QStringList runningLanes() const;
     /// The image the worker loaded last, for jobs that read the window's images.
     std::shared_ptr<ImageCache> imageCache() const { return m_images; }
 

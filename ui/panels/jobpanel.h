@@ -63,6 +63,9 @@ class JobPanel : public QWidget {
 public:
     /// True from a run's start until its end (the newest run of the panel's lane).
     bool isRunning() const;
+    /// Its JobBridge lane, and what messages call its job ("scan benchmark").
+    const QString& lane() const { return m_job.lane; }
+    const QString& jobName() const { return m_job.name; }
 
     /// Where the device comes from: asked at each run (the window passes its Run dock's
     /// selector); "auto" until set. Panels with their own device list ignore it.

@@ -743,9 +743,19 @@ void MainWindow::showPage(int page) {
 
 void MainWindow::open(const QString& path, int page) {
     submit(path, page, false);
-    statusBar()->showMessage(page > 1 || (path == m_current.source && m_current.pages > 1)
-                                 ? tr("Opening %1, page %2…").arg(imageDisplayName(path)).arg(page)
-                                 : tr("Opening %1…").arg(imageDisplayName(path)));
+    QString message = page > 1 || (path == m_current.source && m_current.pages > 1)
+                          ? tr("Opening %1, page %2…").arg(imageDisplayName(path)).arg(page)
+                          : tr("Opening %1…").arg(imageDisplayName(path));
+    // The worker runs one job at a time: a tab's long run (an experiment) goes first.
+    QStringList before;
+    const QStringList running = m_bridge->runningLanes();
+    for (const JobPanel* panel : findChildren<JobPanel*>())
+        if (running.contains(panel->lane()))
+            before << panel->jobName();
+    if (!before.isEmpty())
+        message += tr(" It waits for the running %1 to finish (one job runs at a time).")
+                       .arg(before.join(tr(" and ")));
+    statusBar()->showMessage(message);
 }
 
 void MainWindow::showPageChooser() {
