@@ -21,6 +21,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <iterator>
+#include <string_view>
 
 namespace histlab {
 
@@ -38,9 +39,33 @@ bool startsWith(const std::vector<unsigned char>& b, std::initializer_list<int> 
     return true;
 }
 
-/// Which decoder reads a file, judged by its first bytes (Other: OpenCV's); TGA, which has no
-/// signature, by its name.
-enum class Format { Jpeg, Png, Tiff, Pnm, Gif, Ico, Tga, Other };
+/// True when the bytes at `offset` are `sig`.
+bool hasAt(const std::vector<unsigned char>& b, std::size_t offset, std::string_view sig) {
+    return b.size() >= offset + sig.size() &&
+           std::equal(sig.begin(), sig.end(), b.begin() + std::ptrdiff_t(offset),
+                      [](char s, unsigned char c) { return static_cast<unsigned char>(s) == c; });
+}
+
+/// The formats handed to OpenCV, each by its own signature: WebP, BMP, PFM, PAM, Radiance HDR,
+/// OpenEXR, JPEG 2000 (JP2 box or bare codestream) and Sun raster. Only these: OpenCV tries
+/// every decoder it was built with, and some (GDCM's DICOM reader in Debian's 4.6) abort the
+/// process on a damaged file instead of failing.
+bool isOpenCvFormat(const std::vector<unsigned char>& b) {
+    using namespace std::string_view_literals;
+    const bool pfmOrPam = b.size() >= 3 && b[0] == 'P' &&
+                          (b[1] == 'F' || b[1] == 'f' || b[1] == '7') && std::isspace(b[2]);
+    return pfmOrPam || (hasAt(b, 0, "RIFF") && hasAt(b, 8, "WEBP")) || hasAt(b, 0, "BM") ||
+           hasAt(b, 0, "#?RADIANCE") || hasAt(b, 0, "#?RGBE") ||
+           hasAt(b, 0, "\x76\x2f\x31\x01"sv) || hasAt(b, 0, "\x00\x00\x00\x0cjP  \r\n\x87\n"sv) ||
+           hasAt(b, 0, "\xff\x4f\xff\x51"sv) || hasAt(b, 0, "\x59\xa6\x6a\x95"sv);
+}
+
+/// How many leading bytes formatOf needs to see: a DICOM file's "DICM" ends at 132.
+constexpr std::size_t kSignatureBytes = 132;
+
+/// Which decoder reads a file, judged by its first bytes; TGA, which has no signature, by its
+/// name. Dicom and Unknown are refused.
+enum class Format { Jpeg, Png, Tiff, Pnm, Gif, Ico, Tga, OpenCv, Dicom, Unknown };
 Format formatOf(const std::vector<unsigned char>& b, const std::string& path) {
     if (startsWith(b, {0xFF, 0xD8, 0xFF}))
         return Format::Jpeg;
@@ -63,7 +88,24 @@ Format formatOf(const std::vector<unsigned char>& b, const std::string& path) {
                    [](unsigned char c) { return char(std::tolower(c)); });
     if (ext == ".tga" || ext == ".icb" || ext == ".vda" || ext == ".vst")
         return Format::Tga;
-    return Format::Other;
+    if (isOpenCvFormat(b))
+        return Format::OpenCv;
+    if (hasAt(b, 128, "DICM"))
+        return Format::Dicom;
+    return Format::Unknown;
+}
+
+/// Why a file of `format` is refused before any decoder sees it, or "" when one reads it.
+std::string whyRefused(Format format) {
+    switch (format) {
+    case Format::Dicom:
+        return "a DICOM file, which HistLab does not read (OpenCV's DICOM reader aborts on "
+               "damaged files); export its pixels as 16-bit TIFF or PNG";
+    case Format::Unknown:
+        return "not an image HistLab can read (no known image signature)";
+    default:
+        return {};
+    }
 }
 
 /// OpenCV's decoders (WebP, BMP, PFM, Radiance HDR, OpenEXR, JPEG 2000, PAM, Sun raster...):
@@ -191,18 +233,10 @@ std::string whyNotAnImage(const std::string& path) {
         return "cannot be opened (permission?)";
     if (in.peek() == std::ifstream::traits_type::eof())
         return "file is empty";
-    std::vector<unsigned char> head(16);
+    std::vector<unsigned char> head(kSignatureBytes);
     in.read(reinterpret_cast<char*>(head.data()), std::streamsize(head.size()));
     head.resize(std::size_t(in.gcount()));
-    in.close();
-    bool known = formatOf(head, path) != Format::Other;
-    try {
-        known = known || cv::haveImageReader(path); // reads the signature, decodes nothing
-    } catch (const cv::Exception&) {
-    }
-    if (!known)
-        return "not an image HistLab can read (no known image signature)";
-    return {};
+    return whyRefused(formatOf(head, path));
 }
 
 HostImage loadImage(const std::string& path, int page) {
@@ -232,6 +266,8 @@ HostImage decodeImage(std::vector<unsigned char> bytes, const std::string& path,
     if (bytes.empty())
         throw InputError(path + ": file is empty");
     const Format format = formatOf(bytes, path);
+    if (const std::string why = whyRefused(format); !why.empty())
+        throw InputError(path + ": " + why);
     if (page < 1 || (page > 1 && format != Format::Tiff))
         throw UsageError("--page", path + " has 1 page, not a page " + std::to_string(page));
     io::Decoded d;
@@ -257,9 +293,12 @@ HostImage decodeImage(std::vector<unsigned char> bytes, const std::string& path,
     case Format::Tga:
         d = io::decodeTga(bytes, path);
         break;
-    case Format::Other:
+    case Format::OpenCv:
         d = decodeWithOpenCv(bytes, path);
         break;
+    case Format::Dicom:
+    case Format::Unknown:
+        break; // refused above
     }
     bytes = {}; // the file's bytes are not needed beside the image
     cv::Mat& mat = d.mat;

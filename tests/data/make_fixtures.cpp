@@ -158,6 +158,14 @@ int main(int argc, char** argv) {
         write(dir / "float64.tiff", m);
     }
 
+    // A DICOM file cut after its preamble and "DICM": OpenCV 4.6 hands it to GDCM, whose
+    // reader aborts the whole process on it (an assertion), so HistLab refuses DICOM unread.
+    {
+        std::vector<char> d(128, 0);
+        d.insert(d.end(), {'D', 'I', 'C', 'M'});
+        writeBytes(dir / "truncated.dcm", d.data(), d.size());
+    }
+
     writeBytes(dir / "empty.png", "", 0);
     const std::string text = "This is not a PNG file, just text with a .png name.\n";
     writeBytes(dir / "not_an_image.png", text.data(), text.size());

@@ -161,6 +161,12 @@ cli_test(empty_file EXIT 3 EXPECT --stderr "empty[.]png: file is empty" --absent
          ARGS histogram ${data}/empty.png --json @W@/out.json)
 cli_test(not_an_image EXIT 3 EXPECT --stderr "not_an_image[.]png: not an image"
          --absent @W@/out.csv ARGS histogram ${data}/not_an_image.png --csv @W@/out.csv)
+# A damaged DICOM file aborted the process inside OpenCV's DICOM reader (GDCM); DICOM is refused
+# by its signature, whatever the file's name, in one line.
+cli_test(dicom_refused EXIT 3
+         EXPECT --setup "cp ${data}/truncated.dcm @W@/scan.png"
+         --stderr "^histlab-cli: .*scan[.]png: a DICOM file, which HistLab does not read"
+         --absent @W@/out.csv ARGS histogram @W@/scan.png --csv @W@/out.csv)
 cli_test(truncated_jpeg EXIT 3
          EXPECT --stderr "truncated[.]jpg: damaged or truncated JPEG [(]libjpeg: Premature end of JPEG file[)]$"
          --absent @W@/out.csv ARGS histogram ${data}/truncated.jpg --csv @W@/out.csv)

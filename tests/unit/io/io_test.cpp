@@ -76,6 +76,59 @@ TEST(WhyNotAnImage, ScreensByFileSystemAndSignature) {
     EXPECT_EQ(whyNotAnImage((dir / "png-named.txt").string()), "");
 }
 
+// The formats handed to OpenCV go by their own signatures (an allowlist): each that OpenCV 4.6
+// writes still screens as an image and opens with its size and depth.
+TEST(LoadImage, EveryFormatHandedToOpenCvStillOpens) {
+    TempDir dir;
+    const cv::Mat bgr(64, 48, CV_8UC3, cv::Scalar(1, 2, 3));
+    const cv::Mat floats(64, 48, CV_32FC3, cv::Scalar(0.25, 0.5, 2.0));
+    struct Case {
+        const char* name;
+        const cv::Mat& mat;
+        int depth;
+    };
+    for (const Case& c : {Case{"a.bmp", bgr, 8}, Case{"b.webp", bgr, 8}, Case{"c.pam", bgr, 8},
+                          Case{"d.sr", bgr, 8}, Case{"e.jp2", bgr, 8}, Case{"f.pfm", floats, 32},
+                          Case{"g.hdr", floats, 32}, Case{"h.exr", floats, 32}}) {
+        const fs::path path = dir / c.name;
+        bool written = false;
+        try {
+            written = cv::imwrite(path.string(), c.mat);
+        } catch (const cv::Exception& e) {
+            ADD_FAILURE() << c.name << ": OpenCV cannot write it here: " << e.what();
+            continue;
+        }
+        ASSERT_TRUE(written) << c.name;
+        EXPECT_EQ(whyNotAnImage(path.string()), "") << c.name;
+        const HostImage image = loadImage(path.string());
+        EXPECT_EQ(image.width, 48) << c.name;
+        EXPECT_EQ(image.height, 64) << c.name;
+        EXPECT_EQ(image.channels, 3) << c.name;
+        EXPECT_EQ(image.depth, c.depth) << c.name;
+    }
+}
+
+// DICOM is refused by its signature before any decoder sees it: OpenCV 4.6 hands it to GDCM,
+// which aborted the process on a damaged file (found by fuzzing). Whatever the file's name.
+TEST(LoadImage, DicomIsRefusedUnread) {
+    TempDir dir;
+    const std::string cut(128, '\0');
+    for (const std::string& bytes : {cut + "DICM", cut + "DICM\x02\x00\x00\x00UL\x04\x00"}) {
+        test::writeFile(dir / "scan.png", bytes);
+        const std::string why = whyNotAnImage((dir / "scan.png").string());
+        EXPECT_NE(why.find("a DICOM file, which HistLab does not read"), std::string::npos) << why;
+        const std::string error = loadError(dir / "scan.png");
+        EXPECT_NE(error.find("scan.png: a DICOM file"), std::string::npos) << error;
+    }
+    // The input the fuzzer found: a broken PPM header, "DICM" at byte 128.
+    std::string found = "P6222" + std::string(24, '\xff') + "P4 3 \xa0\n" + '\0' +
+                        std::string(85, '\xff') + "22\n7\n\x1a" + "DICM\n";
+    ASSERT_EQ(found.size(), 133u);
+    ASSERT_EQ(found.substr(128, 4), "DICM");
+    test::writeFile(dir / "found.bin", found);
+    EXPECT_NE(loadError(dir / "found.bin").find("DICOM"), std::string::npos);
+}
+
 // The window's previews and thumbnails: the aspect is kept, each output pixel is the average of
 // its area, 16-bit stays 16-bit, a whole factor where it costs little of the size, and a small
 // image comes back as it is.
