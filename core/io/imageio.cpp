@@ -88,10 +88,13 @@ Format formatOf(const std::vector<unsigned char>& b, const std::string& path) {
                    [](unsigned char c) { return char(std::tolower(c)); });
     if (ext == ".tga" || ext == ".icb" || ext == ".vda" || ext == ".vst")
         return Format::Tga;
-    if (isOpenCvFormat(b))
-        return Format::OpenCv;
+    // Before OpenCV's formats: OpenCV tries its DICOM reader ahead of its OpenEXR and JPEG 2000
+    // readers, so an OpenEXR or JPEG 2000 header with "DICM" at byte 128 reached GDCM and
+    // aborted (checked on Debian 12's OpenCV 4.6).
     if (hasAt(b, 128, "DICM"))
         return Format::Dicom;
+    if (isOpenCvFormat(b))
+        return Format::OpenCv;
     return Format::Unknown;
 }
 

@@ -127,6 +127,17 @@ TEST(LoadImage, DicomIsRefusedUnread) {
     ASSERT_EQ(found.substr(128, 4), "DICM");
     test::writeFile(dir / "found.bin", found);
     EXPECT_NE(loadError(dir / "found.bin").find("DICOM"), std::string::npos);
+    // OpenCV tries GDCM before its OpenEXR and JPEG 2000 readers: one of their signatures in
+    // front does not make a file with "DICM" at byte 128 safe to hand over (those three
+    // aborted through cv::imdecode); nor a PAM's, which OpenCV happens to try first.
+    using namespace std::string_literals;
+    for (const std::string& head : {"P7\nWIDTH 1\n"s, "\x76\x2f\x31\x01"s,
+                                    "\x00\x00\x00\x0cjP  \r\n\x87\n"s, "\xff\x4f\xff\x51"s}) {
+        const std::string bytes = head + std::string(128 - head.size(), ' ') + "DICM";
+        test::writeFile(dir / "mixed.bin", bytes);
+        EXPECT_NE(loadError(dir / "mixed.bin").find("a DICOM file"), std::string::npos)
+            << head.size();
+    }
 }
 
 // The window's previews and thumbnails: the aspect is kept, each output pixel is the average of
