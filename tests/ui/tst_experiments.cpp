@@ -5,9 +5,11 @@
 // the reason; the bins experiment offers its own data and bin counts and draws one curve per
 // large-bin method on a log2 axis of bins.
 #include "panels/experimentpanel.h"
+#include "panels/runpanel.h"
 #include "plots/experimentplot.h"
 #include "uitestsupport.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -18,6 +20,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QToolButton>
 #include <QtTest>
 
 using namespace histlab;
@@ -31,6 +34,7 @@ private slots:
     void initTestCase() { QVERIFY(setUpFolder()); }
     void smallSweepGrowsThePlot();
     void cancelStopsTheSweep();
+    void timeLeftFollowsThePace();
     void savedRunOpensAgainAndServesAsBaseline();
     void badFilesAreRefused();
     void imageDistributionNeedsAnImage();
@@ -101,19 +105,57 @@ void TestExperiments::cancelStopsTheSweep() {
     panel->startRun();
     QVERIFY(points.wait(kTimeoutMs)); // the first point
     // An image opened meanwhile waits for the sweep on the one worker, and says so.
+    // The status line names the point that runs.
+    QTRY_VERIFY2_WITH_TIMEOUT(panel->statusLabel()->text().contains(QStringLiteral(": point ")),
+                              qPrintable(panel->statusLabel()->text()), kTimeoutMs);
+    QVERIFY(panel->progressBar()->isVisible());
+    // An image opened meanwhile waits for the sweep on the one worker, says so, and shows no
+    // progress bar of its own until the worker begins it.
     QSignalSpy shown(&window, &MainWindow::histogramShown);
     window.openImage(MainWindow::sampleImagePath());
     QVERIFY2(window.statusBar()->currentMessage().contains(
                  QStringLiteral("waits for the running experiment to finish")),
              qPrintable(window.statusBar()->currentMessage()));
-    const QString notCancelled = cancelAndWait(panel);
-    QVERIFY2(notCancelled.isEmpty(), qPrintable(notCancelled));
+    QTest::qWait(200);
+    QVERIFY(window.isBusy());
+    QVERIFY(!window.progressBar()->isVisible());
+    QVERIFY(!window.statusBar()
+                 ->findChild<QToolButton*>(QStringLiteral("cancelAnalysisButton"))
+                 ->isVisible());
+    // Esc with the Experiments tab shown cancels the sweep, not the image.
+    QAction* cancel = window.runPanel()->cancelAction();
+    QVERIFY(cancel->isEnabled());
+    QSignalSpy ended(panel, &ExperimentPanel::runEnded);
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QTest::keyClick(&window, Qt::Key_Escape);
+    QVERIFY(ended.count() == 1 || ended.wait(kTimeoutMs));
+    QVERIFY2(ended.first().first().toString().contains(QStringLiteral("cancelled")),
+             qPrintable(ended.first().first().toString()));
     QVERIFY(panel->plot()->pointCount() < 16);
     QVERIFY(!panel->isRunning());
+    QVERIFY(!panel->progressBar()->isVisible());
     QVERIFY(panel->runButton()->isEnabled());
-    // Cancelling the sweep left the image's job alone: it runs next.
+    // The image's job was left alone: it runs next, and ends shown.
     QVERIFY(shown.count() == 1 || shown.wait(kTimeoutMs));
     QCOMPARE(window.currentSource(), MainWindow::sampleImagePath());
+    QVERIFY(!cancel->isEnabled());
+
+    // A cancel from the panel's button stops its own run.
+    QSignalSpy points2(panel, &ExperimentPanel::pointAdded);
+    panel->startRun();
+    QVERIFY(points2.wait(kTimeoutMs));
+    const QString notCancelled = cancelAndWait(panel);
+    QVERIFY2(notCancelled.isEmpty(), qPrintable(notCancelled));
+}
+
+void TestExperiments::timeLeftFollowsThePace() {
+    QCOMPARE(timeLeftText(0.01, 60000), QString()); // too early to say
+    QCOMPARE(timeLeftText(0.5, 1000), QString());
+    QCOMPARE(timeLeftText(0.5, 20000), QStringLiteral("about 20 s left"));
+    QCOMPARE(timeLeftText(0.25, 60000), QStringLiteral("about 3 min 0 s left"));
+    QCOMPARE(timeLeftText(0.999, 5000), QStringLiteral("about 1 s left"));
+    QCOMPARE(timeLeftText(1.0, 5000), QString());
 }
 
 void TestExperiments::savedRunOpensAgainAndServesAsBaseline() {

@@ -36,7 +36,9 @@ std::unique_ptr<JobRunner> startRunner() {
 JobBridge::JobBridge(QObject* parent)
     : QObject(parent)
     , m_runner(startRunner())
-    , m_images(std::make_shared<ImageCache>()) {}
+    , m_images(std::make_shared<ImageCache>()) {
+    setJobName(QString::fromLatin1(analysisLane), tr("image analysis"));
+}
 
 JobBridge::~JobBridge() {
     // Join the worker while this object is whole: callbacks that run meanwhile may still post
@@ -70,6 +72,21 @@ QStringList JobBridge::runningLanes() const {
         if (lane.id != 0)
             lanes << name;
     return lanes;
+}
+
+QString JobBridge::runningJobNames(const QString& except) const {
+    QStringList names;
+    for (const QString& lane : runningLanes()) {
+        const auto it = m_jobNames.find(lane);
+        if (lane != except && it != m_jobNames.end())
+            names << it->second;
+    }
+    return names.join(tr(" and "));
+}
+
+bool JobBridge::hasStarted(const QString& lane) const {
+    const auto it = m_lanes.find(lane);
+    return it != m_lanes.end() && it->second.id != 0 && it->second.started;
 }
 
 // The newest-wins rule lives here. Every answer of the worker is re-posted to the GUI thread
@@ -107,6 +124,16 @@ JobWatcher* JobBridge::submit(const QString& lane, JobWork work) {
     };
     JobRunner::Work run = [this, lane, work = std::move(work)](JobContext& context) -> std::any {
         const JobId id = context.id();
+        QMetaObject::invokeMethod(
+            this,
+            [this, lane, id] {
+                if (JobWatcher* watcher = current(lane, id)) {
+                    m_lanes[lane].started = true;
+                    emit laneStarted(lane);
+                    emit watcher->started();
+                }
+            },
+            Qt::QueuedConnection);
         const ItemSink post = [this, lane, id](std::any item) {
             QMetaObject::invokeMethod(
                 this,
@@ -128,6 +155,7 @@ JobWatcher* JobBridge::submit(const QString& lane, JobWork work) {
     auto* watcher = new JobWatcher(this, lane, id);
     l.id = id;
     l.watcher = watcher;
+    l.started = false;
     qCDebug(lcUi) << "job" << id << "submitted on lane" << lane;
     if (!wasRunning)
         emit runningChanged(lane, true);

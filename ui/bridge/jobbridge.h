@@ -63,6 +63,9 @@ public:
     void cancel();
 
 signals:
+    /// The worker began the job (it may have waited for other lanes' jobs: one job runs at a
+    /// time).
+    void started();
     void progressChanged(double fraction, const QString& stage);
     /// One item the job streamed (std::any holding the job's own type).
     void itemReady(const std::any& item);
@@ -104,6 +107,13 @@ public:
     /// The lanes with a job not answered yet, by name ("experiment", "blur"...). One worker
     /// runs them one job at a time: a new job waits for those.
     QStringList runningLanes() const;
+    /// What messages call the job of `lane` ("experiment", "image analysis").
+    void setJobName(const QString& lane, const QString& name) { m_jobNames[lane] = name; }
+    /// The names of the jobs not answered yet, but that of `except`'s lane and those of
+    /// unnamed lanes, joined for a sentence ("experiment and blur benchmark"); empty when none.
+    QString runningJobNames(const QString& except = {}) const;
+    /// True once the worker began the lane's newest job (until it answers).
+    bool hasStarted(const QString& lane) const;
     /// The image the worker loaded last, for jobs that read the window's images.
     std::shared_ptr<ImageCache> imageCache() const { return m_images; }
 
@@ -123,6 +133,8 @@ signals:
     /// A lane started (a job submitted while it was idle) or stopped (its newest job answered,
     /// or was discarded).
     void runningChanged(const QString& lane, bool running);
+    /// The worker began the lane's newest job (after those submitted before it).
+    void laneStarted(const QString& lane);
     /// The newest analysis's progress, result and error.
     void progressChanged(quint64 id, double fraction, const QString& stage);
     void previewReady(quint64 id, const histlab::ui::ImagePreview& preview);
@@ -140,6 +152,7 @@ private:
     struct Lane {
         quint64 id = 0;
         QPointer<JobWatcher> watcher;
+        bool started = false;
     };
     /// The lane's watcher while job `id` is the lane's newest, else nullptr (a stale answer).
     JobWatcher* current(const QString& lane, quint64 id) const;
@@ -147,8 +160,9 @@ private:
     JobWatcher* release(const QString& lane);
 
     std::unique_ptr<JobRunner> m_runner;
-    std::shared_ptr<ImageCache> m_images; // copied into jobs; only the worker touches it
-    std::map<QString, Lane> m_lanes;      // GUI thread only
+    std::shared_ptr<ImageCache> m_images;  // copied into jobs; only the worker touches it
+    std::map<QString, Lane> m_lanes;       // GUI thread only
+    std::map<QString, QString> m_jobNames; // lane -> its job's name in messages
 };
 
 } // namespace histlab::ui

@@ -53,6 +53,15 @@ QString formLabelFor(const QFormLayout* form, const QString& parameter) {
     return {};
 }
 
+QString timeLeftText(double fraction, qint64 elapsedMs) {
+    if (fraction < 0.02 || fraction >= 1.0 || elapsedMs < 2000)
+        return {};
+    const qint64 left = qRound64(double(elapsedMs) * (1.0 - fraction) / fraction / 1000.0);
+    if (left < 60)
+        return JobPanel::tr("about %1 s left").arg(std::max<qint64>(left, 1));
+    return JobPanel::tr("about %1 min %2 s left").arg(left / 60).arg(left % 60);
+}
+
 JobPanel::JobPanel(JobBridge* bridge, Job job, QWidget* parent)
     : QWidget(parent)
     , m_bridge(bridge)
@@ -69,6 +78,7 @@ JobPanel::JobPanel(JobBridge* bridge, Job job, QWidget* parent)
     , m_status(new QLabel)
     , m_jsonFilter(tr("JSON (*.json);;All files (*)"))
     , m_progressFormat(tr("running: %1…")) {
+    m_bridge->setJobName(m_job.lane, m_job.name);
     m_cancel->setEnabled(false);
     m_progress->setRange(0, 1000);
     m_progress->setTextVisible(false);
@@ -195,17 +205,30 @@ void JobPanel::start(JobWork work, const QString& status) {
     setRunning(true);
     if (m_deviceLabel)
         m_deviceLabel->setText(tr("%1 (from the Run dock)").arg(deviceSelector()));
-    setStatus(status.isEmpty() ? tr("starting…") : status);
+    m_startStatus = status.isEmpty() ? tr("starting…") : status;
+    // One worker runs one job at a time: a run behind another says so, without a progress bar,
+    // until the worker begins it.
+    const QString before = m_bridge->runningJobNames(m_job.lane);
+    setStatus(before.isEmpty()
+                  ? m_startStatus
+                  : tr("waits for the running %1 to finish (one job runs at a time)").arg(before));
     emit runStarted();
 }
 
 void JobPanel::watch(JobWatcher* watcher) {
-    connect(watcher, &JobWatcher::progressChanged, this,
-            [this](double fraction, const QString& stage) {
-                m_progress->setValue(qRound(fraction * 1000));
-                setStatus(m_progressFormat.arg(stage));
-                emit progressChanged(fraction, stage);
-            });
+    connect(watcher, &JobWatcher::started, this, [this] {
+        m_clock.start();
+        m_progress->setVisible(true);
+        setStatus(m_startStatus);
+    });
+    connect(
+        watcher, &JobWatcher::progressChanged, this, [this](double fraction, const QString& stage) {
+            m_progress->setValue(qRound(fraction * 1000));
+            const QString left = timeLeftText(fraction, m_clock.isValid() ? m_clock.elapsed() : 0);
+            setStatus(left.isEmpty() ? m_progressFormat.arg(stage)
+                                     : tr("%1 — %2").arg(m_progressFormat.arg(stage), left));
+            emit progressChanged(fraction, stage);
+        });
     connect(watcher, &JobWatcher::itemReady, this, [this](const std::any& item) {
         ++m_itemsShown;
         showItem(item);
@@ -234,7 +257,8 @@ void JobPanel::cancelRun() {
     if (!isRunning())
         return;
     m_bridge->cancel(m_job.lane);
-    setStatus(tr("cancelling…"));
+    m_startStatus = tr("cancelling…"); // also when the worker begins it only now
+    setStatus(m_startStatus);
 }
 
 void JobPanel::discardRun() {
@@ -245,8 +269,11 @@ void JobPanel::discardRun() {
 }
 
 void JobPanel::setRunning(bool running) {
-    m_progress->setVisible(running);
+    // A run waiting for another job shows its bar when the worker begins it.
+    m_progress->setVisible(running && m_bridge->hasStarted(m_job.lane));
     m_progress->setValue(0);
+    if (!running)
+        m_clock.invalidate();
     updateActions();
 }
 

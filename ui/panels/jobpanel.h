@@ -19,6 +19,7 @@
 #include "window/exportdialog.h"
 #include "window/exporter.h"
 
+#include <QElapsedTimer>
 #include <QSettings>
 #include <QSize>
 #include <QString>
@@ -57,6 +58,11 @@ QString usageInFieldWords(const QString& message, const QString& parameter, cons
 /// The label of the row of `form` named after `parameter` ("--variant" -> "Variant", "--bins"
 /// -> "Bins": dashes dropped, hyphens as spaces, case ignored), or empty.
 QString formLabelFor(const QFormLayout* form, const QString& parameter);
+
+/// What a progress line adds about the time left of a run `fraction` done after `elapsedMs`,
+/// assuming the rest goes at the pace so far: "about 40 s left", "about 3 min 20 s left";
+/// empty before 2 % or 2 s, when the pace says too little.
+QString timeLeftText(double fraction, qint64 elapsedMs);
 
 class JobPanel : public QWidget {
     Q_OBJECT
@@ -288,6 +294,8 @@ private:
     FileChooser m_openChooser = nativeOpenFileChooser();
     QString m_jsonFilter;
     QString m_progressFormat;
+    QString m_startStatus; // what the status line says once the worker begins the run
+    QElapsedTimer m_clock; // since the worker began the run, for the time left
     QSize m_plotMinimum{720, 480};
     bool m_plotDialog = false;
     bool m_replacesRunning = true;

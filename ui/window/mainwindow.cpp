@@ -747,14 +747,10 @@ void MainWindow::open(const QString& path, int page) {
                           ? tr("Opening %1, page %2…").arg(imageDisplayName(path)).arg(page)
                           : tr("Opening %1…").arg(imageDisplayName(path));
     // The worker runs one job at a time: a tab's long run (an experiment) goes first.
-    QStringList before;
-    const QStringList running = m_bridge->runningLanes();
-    for (const JobPanel* panel : findChildren<JobPanel*>())
-        if (running.contains(panel->lane()))
-            before << panel->jobName();
+    const QString before = m_bridge->runningJobNames(QString::fromLatin1(JobBridge::analysisLane));
     if (!before.isEmpty())
-        message += tr(" It waits for the running %1 to finish (one job runs at a time).")
-                       .arg(before.join(tr(" and ")));
+        message +=
+            tr(" It waits for the running %1 to finish (one job runs at a time).").arg(before);
     statusBar()->showMessage(message);
 }
 
@@ -1070,17 +1066,24 @@ void MainWindow::createRunControls() {
     run->addSeparator();
     run->addAction(dock->toggleViewAction());
     connect(runAgainAction, &QAction::triggered, this, &MainWindow::runAgain);
+    cancelAction->setStatusTip(
+        tr("Stop the running job of the tab shown, else the image analysis; what is shown stays"));
     connect(cancelAction, &QAction::triggered, this, &MainWindow::cancelRun);
     connect(m_runPanel, &RunPanel::requestChanged, this, &MainWindow::runAgain);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateCancelAction);
 
     m_progress = new QProgressBar;
     m_progress->setRange(0, 1000);
     m_progress->setTextVisible(false);
     m_progress->setMaximumWidth(160);
     m_progress->setVisible(false);
+    // The status bar's Cancel is the image analysis's, whatever tab is shown.
+    auto* cancelAnalysis = new QAction(tr("Cancel"), this);
+    connect(cancelAnalysis, &QAction::triggered, this, &MainWindow::cancelAnalysis);
     auto* cancelButton = new QToolButton;
-    cancelButton->setDefaultAction(cancelAction);
-    cancelButton->setToolTip(tr("Cancel the running analysis (Esc)"));
+    cancelButton->setObjectName(QStringLiteral("cancelAnalysisButton"));
+    cancelButton->setDefaultAction(cancelAnalysis);
+    cancelButton->setToolTip(tr("Cancel the running image analysis"));
     cancelButton->setVisible(false);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(cancelButton);
@@ -1095,13 +1098,23 @@ void MainWindow::createRunControls() {
                     m_runPanel->showProblem(QString::fromStdString(error.parameter),
                                             QString::fromStdString(error.message));
             });
+    // The bar and the button show once the worker begins the analysis: until then it waits
+    // for a tab's job, and the status line says so.
     connect(m_bridge, &JobBridge::runningChanged, this,
             [this, cancelButton](const QString& lane, bool busy) {
+                updateCancelAction();
                 if (lane != QLatin1String(JobBridge::analysisLane))
                     return; // the tabs show their own runs
-                cancelButton->setVisible(busy);
+                if (!busy)
+                    cancelButton->setVisible(false);
                 showBusy(busy);
             });
+    connect(m_bridge, &JobBridge::laneStarted, this, [this, cancelButton](const QString& lane) {
+        if (lane != QLatin1String(JobBridge::analysisLane))
+            return;
+        cancelButton->setVisible(true);
+        m_progress->setVisible(true);
+    });
 
     connect(m_bridge, &JobBridge::devicesListed, m_runPanel,
             [this](quint64, const std::vector<DeviceEntry>& devices) {
@@ -1129,8 +1142,17 @@ QString MainWindow::deviceSelector() const {
 
 void MainWindow::showBusy(bool busy) {
     m_progress->setValue(0);
-    m_progress->setVisible(busy);
-    m_runPanel->cancelAction()->setEnabled(busy);
+    m_progress->setVisible(busy &&
+                           m_bridge->hasStarted(QString::fromLatin1(JobBridge::analysisLane)));
+}
+
+JobPanel* MainWindow::runningPanelShown() const {
+    auto* panel = qobject_cast<JobPanel*>(m_tabs->currentWidget());
+    return panel && panel->isRunning() ? panel : nullptr;
+}
+
+void MainWindow::updateCancelAction() {
+    m_runPanel->cancelAction()->setEnabled(runningPanelShown() || isBusy());
 }
 
 void MainWindow::runAgain() {
@@ -1143,6 +1165,12 @@ void MainWindow::runAgain() {
 }
 
 void MainWindow::cancelRun() {
+    if (JobPanel* panel = runningPanelShown())
+        return panel->cancelRun();
+    cancelAnalysis();
+}
+
+void MainWindow::cancelAnalysis() {
     if (!isBusy())
         return;
     m_regionDeferred = false;

@@ -179,8 +179,11 @@ public slots:
     /// Run › Run Again (F5): analyses the current image (or the one loading) again with the
     /// Run panel's device and parameters; the newest request wins.
     void runAgain();
-    /// Run › Cancel (Esc): stops the running job; what is shown stays, the status says so.
+    /// Run › Cancel (Esc): stops the job of the tab shown when it runs one, else the image
+    /// analysis; what is shown stays, the status says so.
     void cancelRun();
+    /// The status bar's Cancel: stops the image analysis, whatever tab is shown.
+    void cancelAnalysis();
     /// Help › About HistLab: the version, Qt, the image libraries, the OpenCL devices listed
     /// (a window-modal box named "aboutBox", without a nested event loop).
     void showAbout();
@@ -256,6 +259,10 @@ private:
     void showProgress(double fraction, const QString& stage);
     void createRunControls();
     void showBusy(bool busy);
+    /// The tab shown when it is a job's and its job runs, else nullptr.
+    JobPanel* runningPanelShown() const;
+    /// Cancel (Esc) is enabled while the tab shown runs a job or the image analysis runs.
+    void updateCancelAction();
     void connectImageView();
     /// The view's region changed or was cleared: analyse the shown image's new region.
     void analyseRegion(const std::optional<Region>& region);

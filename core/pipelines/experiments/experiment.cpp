@@ -391,6 +391,7 @@ ExperimentRun runExperiment(DeviceSet& devices, const std::vector<int>& deviceIn
         const std::vector<GridEntry> grid =
             experimentGrid(spec.kind, device, bytes, cancel, spec.bins);
         const double total = double(deviceIndices.size() * run.distributions.size() * grid.size());
+        const std::size_t devicePoints = run.distributions.size() * grid.size(); // this device's
         for (std::size_t dj = 0; dj < run.distributions.size(); ++dj) {
             const std::string& dist = run.distributions[dj];
             if (progress)
@@ -410,6 +411,13 @@ ExperimentRun runExperiment(DeviceSet& devices, const std::vector<int>& deviceIn
             run.ceilings.push_back(ceiling);
             for (std::size_t gi = 0; gi < grid.size(); ++gi) {
                 const GridEntry& entry = grid[gi];
+                if (progress) // what runs now, so that a slow point is seen as one
+                    progress(double((di * run.distributions.size() + dj) * grid.size() + gi) /
+                                 total,
+                             device.info().name + ": point " +
+                                 std::to_string(dj * grid.size() + gi + 1) + " of " +
+                                 std::to_string(devicePoints) + " (" + dist + ", " +
+                                 describeEntry(entry) + ")");
                 ExperimentPoint point;
                 point.device = deviceSlot;
                 point.distribution = dist;
@@ -430,13 +438,11 @@ ExperimentRun runExperiment(DeviceSet& devices, const std::vector<int>& deviceIn
                 run.points.push_back(point);
                 if (onPoint)
                     onPoint(point);
-                if (progress)
-                    progress(double((di * run.distributions.size() + dj) * grid.size() + gi + 1) /
-                                 total,
-                             device.info().name + " " + dist);
             }
         }
     }
+    if (progress)
+        progress(1.0, std::to_string(run.points.size()) + " points done");
     return run;
 }
 

@@ -127,10 +127,14 @@ TEST(ExperimentRun, EveryPointVerifiedAndStreamedInOrder) {
     ExperimentSpec spec = smallSpec(ExperimentKind::Atomics, {"random", "uniform", "skewed"}, 2, 3);
     std::vector<ExperimentPoint> streamed;
     std::vector<double> fractions;
+    std::vector<std::string> stages;
     const ExperimentRun run = runExperiment(
         sharedSet(), {sharedIndex()}, spec, {},
         [&](const ExperimentPoint& p) { streamed.push_back(p); },
-        [&](double f, const std::string&) { fractions.push_back(f); });
+        [&](double f, const std::string& stage) {
+            fractions.push_back(f);
+            stages.push_back(stage);
+        });
     ASSERT_EQ(run.points.size(), 12u); // 4 variants x 3 distributions
     ASSERT_EQ(streamed.size(), run.points.size());
     for (std::size_t i = 0; i < run.points.size(); ++i) {
@@ -148,6 +152,13 @@ TEST(ExperimentRun, EveryPointVerifiedAndStreamedInOrder) {
     ASSERT_FALSE(fractions.empty());
     EXPECT_TRUE(std::is_sorted(fractions.begin(), fractions.end()));
     EXPECT_DOUBLE_EQ(fractions.back(), 1.0);
+    // Each point is named before it runs: "<device>: point 5 of 12 (uniform, <config>)".
+    for (const char* point :
+         {": point 1 of 12 (random, ", ": point 5 of 12 (uniform, ", ": point 12 of 12 (skewed, "})
+        EXPECT_TRUE(std::any_of(stages.begin(), stages.end(), [&](const std::string& s) {
+            return s.find(point) != std::string::npos;
+        })) << point;
+    EXPECT_EQ(stages.back(), "12 points done");
     EXPECT_EQ(run.bytes, kSmall);
 }
 
