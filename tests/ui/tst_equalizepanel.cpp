@@ -71,6 +71,7 @@ void TestEqualizePanel::withoutAnImageRunIsDisabled() {
     QCOMPARE(problems.count(), 1);
     QVERIFY(!panel->isRunning());
     QVERIFY(panel->compareView()->placeholder().contains(QStringLiteral("Open an image")));
+    QVERIFY(!panel->plot()->legend->visible()); // no key over an empty plot
 }
 
 void TestEqualizePanel::equalsReference_data() {
@@ -123,6 +124,7 @@ void TestEqualizePanel::equalsReference() {
     QCPGraph* cdf = panel->cdfGraph(false);
     QVERIFY(cdf);
     QCOMPARE(cdf->valueAxis(), plot->yAxis2);
+    QVERIFY(plot->legend->visible());
     QVERIFY(cdf->name().contains(QStringLiteral("CDF")));
     QCOMPARE(cdf->dataCount(), bins);
     QCOMPARE((cdf->data()->constEnd() - 1)->value, 100.0);

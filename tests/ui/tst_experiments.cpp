@@ -23,6 +23,9 @@
 #include <QToolButton>
 #include <QtTest>
 
+#include <cmath>
+#include <tuple>
+
 using namespace histlab;
 using namespace histlab::ui;
 using namespace histlab::uitest;
@@ -39,6 +42,8 @@ private slots:
     void badFilesAreRefused();
     void imageDistributionNeedsAnImage();
     void binsDrawsACurvePerMethod();
+    void emptyPlotAndHeatmapStates();
+    void legendDragsWithoutPanning();
 };
 
 /// A window with the device list arrived and the tab set for a quick atomics sweep.
@@ -321,6 +326,94 @@ void TestExperiments::binsDrawsACurvePerMethod() {
     QVERIFY(!panel->binsList()->isVisibleTo(panel));
     QVERIFY(panel->maxRepeatsSpin()->isEnabled());
     QCOMPARE(panel->distributionList()->item(1)->text(), QStringLiteral("uniform"));
+}
+
+// Before any point: no empty legend box, and log axes with whole ticks over the experiment's
+// usual span. The groups heatmap leaves cells not measured blank and spans the palette from
+// zero, so that close throughputs look alike.
+void TestExperiments::emptyPlotAndHeatmapStates() {
+    ExperimentPlot plot;
+    plot.resize(640, 480);
+    for (ExperimentKind kind : {ExperimentKind::Banks, ExperimentKind::Reads,
+                                ExperimentKind::Atomics, ExperimentKind::Stages}) {
+        plot.reset(kind, {}, 0);
+        QVERIFY(!plot.legend->visible());
+        QVERIFY2(plot.xAxis->range().lower > 0 || plot.xAxis->scaleType() == QCPAxis::stLinear,
+                 experimentKindName(kind));
+        if (plot.xAxis->scaleType() == QCPAxis::stLogarithmic)
+            QVERIFY(plot.xAxis->range().upper / plot.xAxis->range().lower > 16);
+    }
+    plot.reset(ExperimentKind::Bins, {}, 0);
+    QVERIFY(plot.legend->visible()); // the key of the methods, before any point
+    QCOMPARE(plot.xAxis->range().lower, 256 / 1.25);
+
+    plot.reset(ExperimentKind::Banks, {}, 0);
+    ExperimentPoint point;
+    point.device = 0;
+    point.distribution = "random";
+    point.series = "banked";
+    point.x = 4;
+    point.gbps = 2.5;
+    point.status = Status::Verified;
+    plot.addPoint(point);
+    QVERIFY(plot.legend->visible());
+
+    plot.reset(ExperimentKind::Groups, {}, 0);
+    QVERIFY(plot.heatmap());
+    QCOMPARE(plot.heatmap()->gradient().nanHandling(), QCPColorGradient::nhTransparent);
+    // The fastest cell stands out from the white plot.
+    QVERIFY(QColor(plot.heatmap()->gradient().color(1.0, QCPRange(0, 1))).lightness() < 200);
+    for (const auto& [wg, groups, gbps] : {std::tuple{64, 2, 0.385}, std::tuple{128, 4, 0.32}}) {
+        point.x = wg;
+        point.y = groups;
+        point.gbps = gbps;
+        plot.addPoint(point);
+    }
+    QCOMPARE(plot.pointCount(), 2);
+    QCOMPARE(plot.heatmap()->dataRange().lower, 0.0);
+    QCOMPARE(plot.heatmap()->dataRange().upper, 0.385);
+    QVERIFY(std::isnan(plot.heatmap()->data()->cell(0, 0))); // 32 wide, 1 group: not measured
+    QVERIFY(!plot.legend->visible());
+}
+
+// The legend, translucent over the curves, moves where it is dropped; the axes stay put.
+void TestExperiments::legendDragsWithoutPanning() {
+    ExperimentPlot plot;
+    plot.resize(640, 480);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.reset(ExperimentKind::Banks, {}, 0);
+    ExperimentPoint point;
+    point.device = 0;
+    point.distribution = "random";
+    point.series = "banked";
+    point.status = Status::Verified;
+    for (double x : {1.0, 2.0, 4.0}) {
+        point.x = x;
+        point.gbps = x;
+        plot.addPoint(point);
+    }
+    plot.replot();
+    QVERIFY(plot.legend->visible());
+    QVERIFY(plot.legend->brush().color().alpha() < 255);
+    const QCPRange x = plot.xAxis->range(), y = plot.yAxis->range();
+    const QRect before = plot.legend->outerRect();
+    const QPoint grab = before.center();
+    const QPoint to = grab + QPoint(-120, -150);
+    sendMouse(&plot, QEvent::MouseButtonPress, grab, Qt::LeftButton, Qt::LeftButton);
+    sendMouse(&plot, QEvent::MouseMove, to, Qt::NoButton, Qt::LeftButton);
+    sendMouse(&plot, QEvent::MouseButtonRelease, to, Qt::LeftButton, Qt::NoButton);
+    plot.replot();
+    const QRect after = plot.legend->outerRect();
+    QVERIFY2(after.top() < before.top() - 100 && after.left() < before.left() - 100,
+             qPrintable(QStringLiteral("%1,%2 -> %3,%4")
+                            .arg(before.left())
+                            .arg(before.top())
+                            .arg(after.left())
+                            .arg(after.top())));
+    QVERIFY(plot.axisRect()->rect().contains(after.adjusted(1, 1, -1, -1)));
+    QCOMPARE(plot.xAxis->range(), x);
+    QCOMPARE(plot.yAxis->range(), y);
 }
 
 QTEST_MAIN(TestExperiments)

@@ -16,6 +16,7 @@
 
 using histlab::ChannelHistogram;
 using histlab::ui::HistogramPlot;
+using histlab::uitest::sendMouse;
 
 namespace {
 
@@ -64,13 +65,6 @@ bool showSample(HistogramPlot& plot) {
     return true;
 }
 
-void send(QWidget* widget, QEvent::Type type, const QPoint& pos, Qt::MouseButton button,
-          Qt::MouseButtons buttons) {
-    QMouseEvent event(type, QPointF(pos), widget->mapToGlobal(QPointF(pos)), button, buttons,
-                      Qt::NoModifier);
-    QApplication::sendEvent(widget, &event);
-}
-
 } // namespace
 
 class TestHistogramPlot : public QObject, public histlab::uitest::TestFolder {
@@ -82,7 +76,7 @@ private slots:
         HistogramPlot plot;
         QVERIFY(showSample(plot));
         QVERIFY(plot.toolTip().isEmpty()); // no help tooltip to replace the readout
-        send(&plot, QEvent::MouseMove, pixelOf(plot, 100, 5), Qt::NoButton, Qt::NoButton);
+        sendMouse(&plot, QEvent::MouseMove, pixelOf(plot, 100, 5), Qt::NoButton, Qt::NoButton);
         QVERIFY2(plot.hoverText().startsWith("value 100"), qPrintable(plot.hoverText()));
         QVERIFY(plot.hoverText().contains("R: 30"));
         QCOMPARE(plot.markerValue(), std::optional<double>(100.0));
@@ -129,10 +123,10 @@ private slots:
         QVERIFY(showSample(plot));
         const QRect before = plot.legend->outerRect();
         const QPoint grab = before.center();
-        send(&plot, QEvent::MouseButtonPress, grab, Qt::LeftButton, Qt::LeftButton);
-        send(&plot, QEvent::MouseMove, grab - QPoint(150, -60), Qt::NoButton, Qt::LeftButton);
-        send(&plot, QEvent::MouseButtonRelease, grab - QPoint(150, -60), Qt::LeftButton,
-             Qt::NoButton);
+        sendMouse(&plot, QEvent::MouseButtonPress, grab, Qt::LeftButton, Qt::LeftButton);
+        sendMouse(&plot, QEvent::MouseMove, grab - QPoint(150, -60), Qt::NoButton, Qt::LeftButton);
+        sendMouse(&plot, QEvent::MouseButtonRelease, grab - QPoint(150, -60), Qt::LeftButton,
+                  Qt::NoButton);
         plot.replot();
         const QRect after = plot.legend->outerRect();
         QVERIFY2(std::abs(after.left() - (before.left() - 150)) <= 2 &&
@@ -145,10 +139,11 @@ private slots:
         QVERIFY(plot.channelVisible("r") && plot.channelVisible("gray")); // a drag, no click
         // Dragged far out: it stays inside the plot.
         const QPoint from = after.center();
-        send(&plot, QEvent::MouseButtonPress, from, Qt::LeftButton, Qt::LeftButton);
-        send(&plot, QEvent::MouseMove, from + QPoint(2000, 2000), Qt::NoButton, Qt::LeftButton);
-        send(&plot, QEvent::MouseButtonRelease, from + QPoint(2000, 2000), Qt::LeftButton,
-             Qt::NoButton);
+        sendMouse(&plot, QEvent::MouseButtonPress, from, Qt::LeftButton, Qt::LeftButton);
+        sendMouse(&plot, QEvent::MouseMove, from + QPoint(2000, 2000), Qt::NoButton,
+                  Qt::LeftButton);
+        sendMouse(&plot, QEvent::MouseButtonRelease, from + QPoint(2000, 2000), Qt::LeftButton,
+                  Qt::NoButton);
         plot.replot();
         QVERIFY(plot.axisRect()->rect().contains(plot.legend->outerRect().adjusted(1, 1, -1, -1)));
     }

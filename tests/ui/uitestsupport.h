@@ -10,6 +10,7 @@
 #include <io/imageio.h>
 #include <report/json.h>
 
+#include <QApplication>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -17,6 +18,7 @@
 #include <QKeyCombination>
 #include <QList>
 #include <QListWidget>
+#include <QMouseEvent>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -31,6 +33,15 @@ namespace histlab::uitest {
 
 /// How long a test waits for a result: PoCL builds its kernels on the first run.
 constexpr int kTimeoutMs = 60'000;
+
+/// A mouse event at `pos` (widget pixels) sent straight to `widget`: `button` is the one that
+/// changed, `buttons` those held (a drag's moves carry Qt::LeftButton).
+inline void sendMouse(QWidget* widget, QEvent::Type type, const QPoint& pos, Qt::MouseButton button,
+                      Qt::MouseButtons buttons) {
+    QMouseEvent event(type, QPointF(pos), widget->mapToGlobal(QPointF(pos)), button, buttons,
+                      Qt::NoModifier);
+    QApplication::sendEvent(widget, &event);
+}
 
 /// Gives this test program settings of its own, in the folder `dir`, empty at the start: never
 /// the user's, and never another test's (CTest runs the window's tests in parallel, and a device

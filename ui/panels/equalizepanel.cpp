@@ -188,6 +188,10 @@ void EqualizePanel::clearResult() {
     m_verified->setStyleSheet({});
     for (QCPGraph* g : {m_before, m_after, m_cdfBefore, m_cdfAfter})
         g->data()->clear();
+    // An empty plot: no legend over nothing, the axis of 8-bit values.
+    m_plot->legend->setVisible(false);
+    m_plot->xAxis->setRange(-0.5, 255.5);
+    m_plot->yAxis->setRange(0, 1);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -274,6 +278,7 @@ void EqualizePanel::fillPlot(const EqualizeResult& result) {
     m_plot->xAxis->setRange(-0.5, double(run.bins) - 0.5);
     m_plot->yAxis->setRange(0, std::max(1.0, top * 1.05));
     m_plot->yAxis2->setRange(0, 105);
+    m_plot->legend->setVisible(true);
     m_plot->xAxis->setLabel(
         tr("value (%1 bins of %2)")
             .arg(run.bins)

@@ -1,4 +1,5 @@
 #include "plots/dashboardplot.h"
+#include "plots/plotstyle.h"
 
 #include "plots/experimentplot.h" // paletteColor
 
@@ -48,8 +49,7 @@ DashboardPlot::DashboardPlot(QWidget* parent)
     axisRect()->setRangeDrag(Qt::Vertical);
     axisRect()->setRangeZoom(Qt::Vertical);
     setNoAntialiasingOnDrag(true);
-    legend->setVisible(true);
-    legend->setFont(QFont(font().family(), 8));
+    showSmallLegend(this); // translucent, movable
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     plotLayout()->insertRow(0);
     m_title = new QCPTextElement(this, tr("Dashboard"), QFont(font().family(), 10, QFont::Bold));

@@ -1,4 +1,5 @@
 #include "plots/experimentplot.h"
+#include "plots/plotstyle.h"
 
 #include <QMouseEvent>
 #include <QToolTip>
@@ -39,8 +40,7 @@ ExperimentPlot::ExperimentPlot(QWidget* parent)
     setMinimumSize(320, 240);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     setMouseTracking(true);
-    legend->setVisible(true);
-    legend->setFont(QFont(font().family(), 8));
+    showSmallLegend(this); // translucent, movable
     setNoAntialiasingOnDrag(true);
     plotLayout()->insertRow(0);
     m_title = new QCPTextElement(this, QString(), QFont(font().family(), 10, QFont::Bold));
@@ -121,6 +121,22 @@ void ExperimentPlot::updateTitle() {
 }
 
 void ExperimentPlot::fitAxes() {
+    legend->setVisible(legend->itemCount() > 0); // no empty box before the first curve
+    if (m_pointCount + m_baselinePointCount == 0) {
+        // Nothing drawn: the axes of the experiment's usual span, with whole ticks (the
+        // rescale of empty data labelled a log axis "0 0 0 0 1 4").
+        const bool logY = yAxis->scaleType() == QCPAxis::stLogarithmic;
+        yAxis->setRange(logY ? 0.1 : 0.0, logY ? 100.0 : 1.0);
+        if (isCategorical(m_kind))
+            xAxis->setRange(-0.5, 3.5);
+        else if (m_kind == ExperimentKind::Bins)
+            xAxis->setRange(256 / 1.25, 65536 * 1.25);
+        else if (m_kind == ExperimentKind::Reads)
+            xAxis->setRange(1 / 1.25, 1024 * 1.25);
+        else
+            xAxis->setRange(1 / 1.25, 32 * 1.25);
+        return;
+    }
     rescaleAxes(true);
     if (isCategorical(m_kind)) {
         xAxis->setRange(-0.5, 3.5);
@@ -327,9 +343,12 @@ void ExperimentPlot::rebuild() {
         plotLayout()->addElement(1, 1, m_scale); // row 0 is the title
         m_scale->axis()->setLabel(tr("GB/s"));
         m_heatmap->setColorScale(m_scale);
-        m_heatmap->setGradient(QCPColorGradient::gpThermal);
+        // A configuration not measured (yet) is left blank, not drawn as the slowest; the
+        // fastest is yellow, not the white of the plot (as in the thermal palette).
+        m_heatmap->setGradient(viridisGradient());
         m_heatmap->setInterpolate(false); // one cell per configuration
         m_heatmap->setName(tr("GB/s"));
+        double fastest = 0;
         for (const ExperimentPoint& p : m_points) {
             if (!p.ok() || p.device != m_points.front().device ||
                 p.distribution != m_points.front().distribution)
@@ -338,10 +357,13 @@ void ExperimentPlot::rebuild() {
             const int j = int(std::lround(std::log2(std::max(1.0, p.y))));
             if (i >= 0 && i < 6 && j >= 0 && j < 6) {
                 m_heatmap->data()->setCell(i, j, p.gbps);
+                fastest = std::max(fastest, p.gbps);
                 ++m_pointCount;
             }
         }
-        m_heatmap->rescaleDataRange(true);
+        // The palette from zero to the fastest: throughputs within noise of each other look
+        // alike instead of filling the palette (0.32 and 0.385 GB/s were its two ends).
+        m_heatmap->setDataRange(QCPRange(0, fastest > 0 ? fastest : 1));
         xAxis->setRange(4.5, 10.5);
         yAxis->setRange(-0.5, 5.5);
         legend->setVisible(false);

@@ -53,6 +53,9 @@ public:
     /// The current run's points in arrival order (all of them, drawn or not).
     const std::deque<ExperimentPoint>& points() const { return m_points; }
 
+    /// The groups experiment's heatmap (nullptr for the other experiments).
+    QCPColorMap* heatmap() const { return m_heatmap; }
+
     /// What hovering at this widget position shows; empty away from any point.
     QString toolTipAt(const QPoint& pos) const;
 

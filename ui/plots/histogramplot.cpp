@@ -1,4 +1,5 @@
 #include "plots/histogramplot.h"
+#include "plots/plotstyle.h"
 
 #include "views/tablecopy.h"
 
@@ -66,7 +67,6 @@ QString binName(const HistogramPlot::Series& h, std::size_t bin) {
     return QStringLiteral("%1 to %2").arg(lo, 0, 'g', 6).arg(lo + w, 0, 'g', 6);
 }
 
-constexpr int kDragThreshold = 4; // pixels a press moves before it drags the legend
 } // namespace
 
 HistogramPlot::HistogramPlot(QWidget* parent)
@@ -78,10 +78,9 @@ HistogramPlot::HistogramPlot(QWidget* parent)
     xAxis->setRange(0, 255);
     yAxis->setRange(0, 1);
     xAxis->setTicker(tickerFor(true));
-    legend->setVisible(false); // until there are histograms (rebuild)
-    // Translucent, so that the curves under it show through; it can be dragged away.
-    legend->setBrush(QColor(255, 255, 255, 170));
-    legend->setBorderPen(QPen(QColor(0, 0, 0, 90)));
+    showSmallLegend(this); // translucent, so that the curves show through; it can be dragged
+    makeLegendMovable(this, [this] { saveSettings(); }); // where it was dropped is remembered
+    legend->setVisible(false);                           // until there are histograms (rebuild)
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     // The wheel and drags act on the value axis; the count axis follows what is in view
     // (zooming it too cut the curves off, worst on the logarithmic axis).
@@ -561,57 +560,17 @@ std::optional<double> HistogramPlot::markerValue() const {
     return m_marker->point1->coords().x();
 }
 
-void HistogramPlot::moveLegendTo(const QPointF& topLeft) {
-    // In the inset layout's fractions (its rect: the axis rect less the legend's margin).
-    QCPLayoutInset* inset = axisRect()->insetLayout();
-    const QRectF area = inset->rect();
-    const QSizeF size = legend->outerRect().size();
-    const double x =
-        std::clamp(topLeft.x(), area.left(), std::max(area.left(), area.right() - size.width()));
-    const double y =
-        std::clamp(topLeft.y(), area.top(), std::max(area.top(), area.bottom() - size.height()));
-    inset->setInsetPlacement(0, QCPLayoutInset::ipFree);
-    inset->setInsetRect(0,
-                        QRectF((x - area.left()) / area.width(), (y - area.top()) / area.height(),
-                               size.width() / area.width(), size.height() / area.height()));
-    replot(rpQueuedReplot);
-}
-
 void HistogramPlot::mousePressEvent(QMouseEvent* event) {
-    m_legendPress.reset();
-    if (event->button() == Qt::LeftButton && legend->visible() &&
-        legend->outerRect().contains(event->position().toPoint())) {
-        m_legendPress = event->position();
-        m_legendStart = legend->outerRect().topLeft();
-        m_legendDragged = false;
-    }
     hideHover();
     QCustomPlot::mousePressEvent(event);
 }
 
 void HistogramPlot::mouseMoveEvent(QMouseEvent* event) {
-    if (m_legendPress && (event->buttons() & Qt::LeftButton)) {
-        const QPointF delta = event->position() - *m_legendPress;
-        if (m_legendDragged || delta.manhattanLength() >= kDragThreshold) {
-            m_legendDragged = true;
-            moveLegendTo(m_legendStart + delta);
-            return;
-        }
-    }
-    QCustomPlot::mouseMoveEvent(event);
+    QCustomPlot::mouseMoveEvent(event); // a legend drag never gets here (makeLegendMovable)
     if (event->buttons() == Qt::NoButton)
         hoverAt(event->position().toPoint());
     else
         hideHover();
-}
-
-void HistogramPlot::mouseReleaseEvent(QMouseEvent* event) {
-    const bool dragged = m_legendPress && m_legendDragged;
-    m_legendPress.reset();
-    m_legendDragged = false;
-    QCustomPlot::mouseReleaseEvent(event); // a press that moved is no legend click
-    if (dragged)
-        saveSettings();
 }
 
 void HistogramPlot::leaveEvent(QEvent* event) {

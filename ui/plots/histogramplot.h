@@ -107,7 +107,6 @@ signals:
 protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
-    void mouseReleaseEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
 
@@ -120,7 +119,6 @@ private:
     /// Whether every channel has the same bins (range and count): then one bin is read at x.
     bool sharesBins() const;
     void saveSettings() const;
-    void moveLegendTo(const QPointF& topLeft); // widget pixels
 
     std::vector<Series> m_histograms;
     Style m_style = Style::Lines;
@@ -132,10 +130,6 @@ private:
     QCPItemStraightLine* m_marker = nullptr;
     QCPItemText* m_readout = nullptr;
     QCPItemText* m_clipText = nullptr;
-    // A legend drag: where the press was, the legend's corner then, and whether it moved.
-    std::optional<QPointF> m_legendPress;
-    QPointF m_legendStart;
-    bool m_legendDragged = false;
     bool m_fitting = false; // fitCountAxis() is changing ranges itself
 };
 

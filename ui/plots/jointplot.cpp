@@ -12,23 +12,6 @@ namespace histlab::ui {
 
 namespace {
 
-/// Viridis (matplotlib's): dark violet for one pair to yellow for the fullest cell, readable in
-/// gray and by the colour-blind; empty cells are transparent.
-QCPColorGradient countGradient() {
-    QCPColorGradient g;
-    g.clearColorStops();
-    const QList<QPair<double, QColor>> stops = {
-        {0.0, QColor(68, 1, 84)},     {0.13, QColor(71, 44, 122)},  {0.25, QColor(59, 82, 139)},
-        {0.38, QColor(44, 113, 142)}, {0.5, QColor(33, 144, 141)},  {0.63, QColor(39, 173, 129)},
-        {0.75, QColor(92, 200, 99)},  {0.88, QColor(170, 220, 50)}, {1.0, QColor(253, 231, 37)}};
-    for (const auto& [position, color] : stops)
-        g.setColorStopAt(position, color);
-    g.setColorInterpolation(QCPColorGradient::ciRGB);
-    g.setLevelCount(350);
-    g.setNanHandling(QCPColorGradient::nhTransparent); // an empty cell: log 0 has no colour
-    return g;
-}
-
 /// A marginal's count axis: a few ticks in a small font.
 void styleCountAxis(QCPAxis* axis, const QFont& font) {
     axis->setTickLabelFont(font);
@@ -127,7 +110,7 @@ JointPlot::JointPlot(QWidget* parent)
     m_scale->setType(QCPAxis::atRight);
     m_scale->setBarWidth(12);
     m_scale->setDataScaleType(QCPAxis::stLogarithmic);
-    m_scale->setGradient(countGradient());
+    m_scale->setGradient(viridisGradient());
     QSharedPointer<QCPAxisTickerLog> log10(new QCPAxisTickerLog);
     log10->setLogBase(10);
     m_scale->axis()->setTicker(log10);

@@ -3,9 +3,13 @@
 // title row above the axes, a small legend, a value axis from zero, and a horizontal level (a
 // ceiling kernel, a whole-array scan) across the plot.
 #include <QColor>
+#include <QPointF>
 #include <QString>
 
+#include <functional>
+
 class QCPAxis;
+class QCPColorGradient;
 class QCPGraph;
 class QCPTextElement;
 class QCustomPlot;
@@ -14,10 +18,22 @@ namespace histlab::ui {
 
 /// The k-th colour of the series palette (tab10: blue, orange, green, red, purple, …).
 QColor seriesColor(int k);
+/// Viridis (matplotlib's) for colour maps: dark violet for the least to yellow for the most,
+/// readable in gray and by the colour-blind, and no end white on a white plot; cells without a
+/// value (NaN) are transparent.
+QCPColorGradient viridisGradient();
 /// A bold title row above the plot's axes.
 QCPTextElement* addPlotTitle(QCustomPlot* plot, const QString& text, int pointSize = 9);
-/// The legend shown, in a small font.
+/// The legend shown, in a small font, translucent over the data, and movable (below).
 void showSmallLegend(QCustomPlot* plot);
+/// Lets the user drag `plot`'s legend about its axis rect: a press on the legend that moves 4
+/// pixels or more drags it (a click stays a click, the axes do not pan); it stays where it is
+/// dropped, inside the axis rect, and `dropped` is called then (to remember it). A legend laid
+/// out beside the axes (not in the axis rect's inset layout) does not move.
+void makeLegendMovable(QCustomPlot* plot, std::function<void()> dropped = {});
+/// Puts `plot`'s legend with its top left at `topLeft` (widget pixels), kept inside the axis
+/// rect: the inset's free placement, in fractions of the axis rect.
+void moveLegendTo(QCustomPlot* plot, const QPointF& topLeft);
 /// The value axis from 0 to 15 % above `top` (0 to 1 while nothing is known).
 void fitFromZero(QCPAxis* axis, double top);
 /// `graph` as a horizontal line at `value`, from x = `from` to x = `to`.
