@@ -97,6 +97,7 @@ private slots:
     void cancelKeepsPrevious();
     void rememberedDeviceRoundTrips();
     void workGroupSizeIsCappedByTheDevice();
+    void unusedFieldsAreGreyedOut();
 
 private:
     /// A shown window (no dialogs) with the bundled sample analysed.
@@ -275,14 +276,14 @@ void TestRunControls::usageErrorKeepsPreviousRun() {
 
     QSignalSpy errors(&window, &MainWindow::errorShown);
     QSignalSpy shown(&window, &MainWindow::histogramShown);
-    panel->readCombo()->setCurrentIndex(panel->readCombo()->findData(QStringLiteral("coalesced")));
+    panel->banksSpin()->setValue(8); // the cpu variant keeps 1, 2 or 4 copies
     QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, kTimeoutMs);
     QVERIFY(waitIdle(window));
     const QString message = errors.first().first().toString();
     QCOMPARE(window.lastError(), message);
-    QVERIFY2(message.contains(QLatin1String("serial")), qPrintable(message));
+    QVERIFY2(message.contains(QLatin1String("1, 2 or 4")), qPrintable(message));
     // Named as the dock's field, not as the CLI's option.
-    QVERIFY2(message.startsWith(QLatin1String("Read: ")), qPrintable(message));
+    QVERIFY2(message.startsWith(QLatin1String("Banks: ")), qPrintable(message));
     QVERIFY2(window.statusBar()->currentMessage().contains(message),
              qPrintable(window.statusBar()->currentMessage()));
     QCOMPARE(panel->problem(), message); // shown by the controls too
@@ -450,6 +451,52 @@ void TestRunControls::workGroupSizeIsCappedByTheDevice() {
     QCOMPARE(changed.count(), 1); // one rerun, for the device
     QCOMPARE(panel.histogramRequest().workGroupSize, 512);
     QVERIFY(wg->toolTip().contains(QStringLiteral("at most 512")));
+}
+
+// A field the variant does not use, or none of the 256-bin fields when a bin count or a method
+// runs the large-bin methods, is greyed out with the reason as its tooltip, and asks nothing:
+// no refusal for a value left in it.
+void TestRunControls::unusedFieldsAreGreyedOut() {
+    RunPanel panel;
+    const auto choose = [&panel](const char* variant) {
+        panel.variantCombo()->setCurrentIndex(
+            panel.variantCombo()->findData(QString::fromLatin1(variant)));
+    };
+    panel.banksSpin()->setValue(4);
+    panel.readCombo()->setCurrentIndex(panel.readCombo()->findData(QStringLiteral("coalesced")));
+    choose("banked");
+    QVERIFY(panel.banksSpin()->isEnabled() && panel.readCombo()->isEnabled());
+    QCOMPARE(panel.histogramRequest().banks, 4);
+
+    choose("naive");
+    QVERIFY(!panel.banksSpin()->isEnabled());
+    QVERIFY2(panel.banksSpin()->toolTip().startsWith(QStringLiteral("Not used: the naive variant")),
+             qPrintable(panel.banksSpin()->toolTip()));
+    QCOMPARE(panel.histogramRequest().banks, 0); // the 4 stays in the field, unasked
+    QCOMPARE(panel.banksSpin()->value(), 4);
+    choose("local");
+    QVERIFY(!panel.banksSpin()->isEnabled());
+
+    choose("cpu");
+    QVERIFY(panel.banksSpin()->isEnabled());
+    QVERIFY(!panel.readCombo()->isEnabled());
+    QVERIFY(panel.readCombo()->toolTip().contains(QStringLiteral("reads serially")));
+    QVERIFY(!panel.histogramRequest().read.has_value());
+    QVERIFY(panel.loadCombo()->isEnabled() && panel.mergeCombo()->isEnabled());
+
+    // A bin count: the large-bin methods run, no 256-bin field has a say; auto gives it back.
+    panel.binsSpin()->setValue(1024);
+    for (QWidget* field : std::initializer_list<QWidget*>{
+             panel.variantCombo(), panel.banksSpin(), panel.groupsPerCuSpin(),
+             panel.workGroupSizeSpin(), panel.readCombo(), panel.loadCombo(), panel.mergeCombo()})
+        QVERIFY2(!field->isEnabled() && field->toolTip().contains(QStringLiteral("large-bin")),
+                 qPrintable(field->toolTip()));
+    QVERIFY(panel.methodCombo()->isEnabled() && panel.binsSpin()->isEnabled());
+    panel.binsSpin()->setValue(0);
+    QVERIFY(panel.variantCombo()->isEnabled() && panel.banksSpin()->isEnabled());
+    QVERIFY(!panel.banksSpin()->toolTip().startsWith(QStringLiteral("Not used")));
+    panel.methodCombo()->setCurrentIndex(1);
+    QVERIFY(!panel.variantCombo()->isEnabled());
 }
 
 QTEST_MAIN(TestRunControls)

@@ -42,7 +42,7 @@ ImageAnalysis analyseImage(const AnalysisRequest& request, ImageCache& images, i
     Device& device = jobDevice(context, request.device, "histograms");
     result.depth = image.depth;
     result.run.sourceDepth = image.depth;
-    if (runsLargeBins(image, request.bins != 0 || request.method != LargeBinMethod::Auto)) {
+    if (runsLargeBins(image, request.asksLargeBins())) {
         ImageBinsRequest bins;
         bins.channels = imageBinChannels(image, "all");
         bins.bins = request.bins;

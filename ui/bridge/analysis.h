@@ -32,6 +32,9 @@ struct AnalysisRequest {
     int bins = 0;
     /// The large-bin method; one other than auto runs them for an 8-bit image too.
     LargeBinMethod method = LargeBinMethod::Auto;
+    /// A bin count or a method given: the large-bin methods run, whatever the image's type (and
+    /// `histogram`'s variant and parameters have no say).
+    bool asksLargeBins() const { return bins != 0 || method != LargeBinMethod::Auto; }
     int repeats = 5;
     bool verify = true;
     /// Only these pixels (full-image coordinates, inside the image); the whole image if unset.

@@ -135,7 +135,7 @@ void JobPanel::addRunRowButton(QPushButton* button) {
 void JobPanel::addDeviceRow() {
     m_deviceLabel = new QLabel(tr("the Run dock's"));
     m_deviceLabel->setWordWrap(true);
-    m_deviceLabel->setToolTip(tr("The device chosen in the Run dock (Run › Run)"));
+    m_deviceLabel->setToolTip(tr("The device chosen in the Run dock (Run › Show Run Panel)"));
     m_form->addRow(tr("Device"), m_deviceLabel);
 }
 

@@ -2,6 +2,7 @@
 
 #include "panels/jobpanel.h"
 
+#include "bridge/analysis.h"
 #include "bridge/logging.h"
 
 #include <runtime/device.h>
@@ -23,6 +24,7 @@
 #include <exception>
 
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace histlab::ui {
@@ -210,6 +212,11 @@ RunPanel::RunPanel(QWidget* parent)
         connect(combo, &QComboBox::currentIndexChanged, this, &RunPanel::requestChanged);
     for (QSpinBox* spin : {m_banks, m_groupsPerCu, m_workGroupSize, m_repeats, m_bins})
         connect(spin, &QSpinBox::valueChanged, this, &RunPanel::requestChanged);
+    // The fields with a say follow the variant, the bins and the method.
+    for (QComboBox* combo : {m_variant, m_method})
+        connect(combo, &QComboBox::currentIndexChanged, this, &RunPanel::updateFieldsInUse);
+    connect(m_bins, &QSpinBox::valueChanged, this, &RunPanel::updateFieldsInUse);
+    updateFieldsInUse();
 }
 
 QString RunPanel::rememberedDevice() {
@@ -376,13 +383,15 @@ void RunPanel::showChosen(const HistogramConfig* config) {
 }
 
 HistogramRequest RunPanel::histogramRequest() const {
+    // A field without a say asks nothing (its value stays for when it has one again).
+    const auto used = [this](const char* parameter) { return whyUnused(parameter).isEmpty(); };
     HistogramRequest request;
     request.variant = parseVariant(m_variant->currentData().toString().toStdString());
-    request.banks = m_banks->value();
+    request.banks = used("--banks") ? m_banks->value() : 0;
     request.groupsPerCu = m_groupsPerCu->value();
     request.workGroupSize = m_workGroupSize->value();
     const QString read = m_read->currentData().toString();
-    if (!read.isEmpty())
+    if (!read.isEmpty() && used("--read"))
         request.read = parseReadPattern(read.toStdString());
     const QString load = m_load->currentData().toString();
     if (!load.isEmpty())
@@ -397,16 +406,57 @@ int RunPanel::repeats() const {
     return m_repeats->value();
 }
 
+std::vector<std::pair<const char*, QWidget*>> RunPanel::parameterFields() const {
+    return {{"--device", m_device},    {"--variant", m_variant},
+            {"--banks", m_banks},      {"--groups-per-cu", m_groupsPerCu},
+            {"--wg", m_workGroupSize}, {"--read", m_read},
+            {"--load", m_load},        {"--merge", m_merge},
+            {"--bins", m_bins},        {"--method", m_method},
+            {"--repeat", m_repeats}};
+}
+
+namespace {
+
+/// The fields of the 256-bin pipeline: the variant and its parameters.
+bool isVariantField(std::string_view parameter) {
+    for (std::string_view name :
+         {"--variant", "--banks", "--groups-per-cu", "--wg", "--read", "--load", "--merge"})
+        if (parameter == name)
+            return true;
+    return false;
+}
+
+} // namespace
+
+QString RunPanel::whyUnused(const char* parameter) const {
+    if (!isVariantField(parameter))
+        return {};
+    AnalysisRequest asked;
+    asked.bins = m_bins->value();
+    asked.method = largeBinMethod();
+    if (asked.asksLargeBins())
+        return tr("a bin count or a method runs the large-bin methods, which the 256-bin "
+                  "variant and its parameters do not tune");
+    const HistogramVariant variant =
+        parseVariant(m_variant->currentData().toString().toStdString());
+    return QString::fromStdString(histogramParameterUnused(variant, parameter));
+}
+
+void RunPanel::updateFieldsInUse() {
+    for (const auto& [name, widget] : parameterFields()) {
+        if (!isVariantField(name))
+            continue;
+        if (!m_toolTips.count(widget))
+            m_toolTips[widget] = widget->toolTip();
+        const QString why = whyUnused(name);
+        widget->setEnabled(why.isEmpty());
+        widget->setToolTip(why.isEmpty() ? m_toolTips[widget] : tr("Not used: %1").arg(why));
+    }
+}
+
 std::vector<std::pair<const char*, QLabel*>> RunPanel::parameterLabels() const {
-    const std::pair<const char*, QWidget*> controls[] = {
-        {"--device", m_device},    {"--variant", m_variant},
-        {"--banks", m_banks},      {"--groups-per-cu", m_groupsPerCu},
-        {"--wg", m_workGroupSize}, {"--read", m_read},
-        {"--load", m_load},        {"--merge", m_merge},
-        {"--bins", m_bins},        {"--method", m_method},
-        {"--repeat", m_repeats}};
     std::vector<std::pair<const char*, QLabel*>> labels;
-    for (const auto& [name, widget] : controls)
+    for (const auto& [name, widget] : parameterFields())
         if (auto* label = qobject_cast<QLabel*>(m_form->labelForField(widget)))
             labels.emplace_back(name, label);
     return labels;

@@ -14,6 +14,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <map>
 #include <vector>
 
 class QAction;
@@ -81,13 +82,22 @@ public:
     QString inFieldWords(const QString& parameter, const QString& message) const;
     QString problem() const;
 
+    /// Why the field of `parameter` ("--banks") has no say now, or empty: the variant chosen
+    /// does not use it, or a bin count or a method runs the large-bin methods instead of the
+    /// 256-bin variants. Such a field is greyed out, says why in its tooltip, and is left out
+    /// of histogramRequest().
+    QString whyUnused(const char* parameter) const;
+
 signals:
     /// The person changed the device, the variant or a parameter: the image should run again.
     void requestChanged();
 
 private:
-    /// Each field's CLI parameter and its label.
+    /// Each field's CLI parameter and its widget, and its label.
+    std::vector<std::pair<const char*, QWidget*>> parameterFields() const;
     std::vector<std::pair<const char*, QLabel*>> parameterLabels() const;
+    /// Greys out the fields that have no say (whyUnused), with the reason as their tooltip.
+    void updateFieldsInUse();
     void chooseDeviceFromSelector();
     void deviceChosen();
     void showDeviceToolTip();
@@ -110,7 +120,8 @@ private:
     QAction* m_cancel;
     QString m_selector; // until the list arrives, and for "auto"
     std::vector<DeviceEntry> m_devices;
-    bool m_listed = false; // the worker's list has arrived
+    std::map<QWidget*, QString> m_toolTips; // each field's own, shown while it has a say
+    bool m_listed = false;                  // the worker's list has arrived
 };
 
 /// A device's properties and probe results, one per line: the device combo's tooltip.

@@ -1064,7 +1064,10 @@ void MainWindow::createRunControls() {
         start->setStatusTip(tab.runTip);
     }
     run->addSeparator();
-    run->addAction(dock->toggleViewAction());
+    QAction* showDock = dock->toggleViewAction(); // not a second "Run" in the Run menu
+    showDock->setText(tr("Show Run &Panel"));
+    showDock->setStatusTip(tr("The Run dock: the device, the variant and its parameters"));
+    run->addAction(showDock);
     connect(runAgainAction, &QAction::triggered, this, &MainWindow::runAgain);
     cancelAction->setStatusTip(
         tr("Stop the running job of the tab shown, else the image analysis; what is shown stays"));

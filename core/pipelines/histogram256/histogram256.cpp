@@ -482,6 +482,16 @@ HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& r
     return autotuneHistogram(device, req, nchan, inputBytes, cancel);
 }
 
+std::string histogramParameterUnused(HistogramVariant variant, std::string_view parameter) {
+    if (parameter == "--banks" && variant == HistogramVariant::Naive)
+        return "the naive variant has no sub-histogram copies";
+    if (parameter == "--banks" && variant == HistogramVariant::Local)
+        return "the local variant has one copy per work-group (banked has more)";
+    if (parameter == "--read" && variant == HistogramVariant::Private)
+        return "the cpu variant reads serially (one contiguous run per work-item)";
+    return {};
+}
+
 std::optional<HistogramConfig> histogramConfigFor(const DeviceInfo& info,
                                                   const HistogramRequest& req, int nchan) {
     if (req.banks < 0 || (req.banks > 0 && !isPowerOfTwo(req.banks)))
@@ -517,13 +527,12 @@ std::optional<HistogramConfig> histogramConfigFor(const DeviceInfo& info,
     switch (variant) {
     case HistogramVariant::Naive:
         if (req.banks > 1)
-            throw UsageError("--banks", "the naive variant has no sub-histogram copies");
+            throw UsageError("--banks", histogramParameterUnused(variant, "--banks"));
         c.banks = 1;
         break;
     case HistogramVariant::Local:
         if (req.banks > 1)
-            throw UsageError("--banks", "the local variant has one copy per work-group; use "
-                                        "--variant banked for more");
+            throw UsageError("--banks", histogramParameterUnused(variant, "--banks"));
         c.banks = 1;
         break;
     case HistogramVariant::Banked:

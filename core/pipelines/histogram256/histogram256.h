@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace histlab {
@@ -92,6 +93,12 @@ HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& r
 /// device (--banks not a power of two or beyond its local memory, --wg beyond its maximum...).
 std::optional<HistogramConfig> histogramConfigFor(const DeviceInfo& info,
                                                   const HistogramRequest& request, int nchan);
+
+/// Why `parameter` (as the CLI spells it: "--banks", "--read") has no say for `variant`, or ""
+/// when it has one: naive and local keep one copy per work-group (--banks), the cpu variant
+/// reads serially (--read). The window greys such a field out and shows this; a value given
+/// anyway is refused by histogramConfigFor.
+std::string histogramParameterUnused(HistogramVariant variant, std::string_view parameter);
 
 /// The autotune behind `auto` on non-CPU devices (any device can run it): the banked variant
 /// over the candidates the request leaves open, scored by the worse of random and uniform

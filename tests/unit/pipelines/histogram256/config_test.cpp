@@ -83,6 +83,44 @@ TEST(ResolveConfig, CpuVariantLimits) {
     EXPECT_EQ(c.chosenBy, "request");
 }
 
+// What the window greys out is what the core refuses when given: a field without a say for a
+// variant is one whose value that variant would refuse, and the refusal says the same.
+TEST(ResolveConfig, UnusedParametersAreTheRefusedOnes) {
+    EXPECT_NE(histogramParameterUnused(HistogramVariant::Naive, "--banks"), "");
+    EXPECT_NE(histogramParameterUnused(HistogramVariant::Local, "--banks"), "");
+    EXPECT_NE(histogramParameterUnused(HistogramVariant::Private, "--read"), "");
+    for (HistogramVariant v :
+         {HistogramVariant::Auto, HistogramVariant::Naive, HistogramVariant::Local,
+          HistogramVariant::Banked, HistogramVariant::Private}) {
+        for (const char* parameter : {"--banks", "--read"}) {
+            HistogramRequest r;
+            r.variant = v;
+            if (std::string(parameter) == "--banks")
+                r.banks = 2;
+            else
+                r.read = ReadPattern::Coalesced;
+            const std::string why = histogramParameterUnused(v, parameter);
+            if (why.empty()) {
+                if (v != HistogramVariant::Auto) { // auto's answer is the device's (cpu here)
+                    EXPECT_NO_THROW(resolveHistogramConfig(sharedDevice(), r, 1))
+                        << variantName(v) << " " << parameter;
+                }
+                continue;
+            }
+            try {
+                resolveHistogramConfig(sharedDevice(), r, 1);
+                ADD_FAILURE() << variantName(v) << " " << parameter << " was not refused";
+            } catch (const UsageError& e) {
+                EXPECT_EQ(e.parameter(), parameter);
+                EXPECT_NE(std::string(e.what()).find(why.substr(0, 20)), std::string::npos)
+                    << e.what();
+            }
+        }
+        for (const char* parameter : {"--wg", "--groups-per-cu", "--load", "--merge"})
+            EXPECT_EQ(histogramParameterUnused(v, parameter), "") << variantName(v);
+    }
+}
+
 TEST(ResolveConfig, OtherRanges) {
     HistogramRequest r;
     r.variant = HistogramVariant::Banked;
