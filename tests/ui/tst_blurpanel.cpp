@@ -78,6 +78,17 @@ void TestBlurPanel::withoutAnImageRunIsDisabled() {
              qPrintable(problems.first().first().toString()));
     QVERIFY(!panel->isRunning());
     QVERIFY(panel->compareView()->placeholder().contains(QStringLiteral("Open an image")));
+
+    // A long status wraps in the column: the image beside it does not move.
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const int left = panel->compareView()->mapTo(panel, QPoint(0, 0)).x();
+    const QString words = QStringLiteral("a status line far longer than the column is wide ");
+    panel->statusLabel()->setText(words.repeated(6));
+    QTest::qWait(50);
+    QCOMPARE(panel->compareView()->mapTo(panel, QPoint(0, 0)).x(), left);
+    panel->statusLabel()->setText(QStringLiteral("short"));
+    QTest::qWait(50);
+    QCOMPARE(panel->compareView()->mapTo(panel, QPoint(0, 0)).x(), left);
 }
 
 void TestBlurPanel::wholeImageEqualsReference_data() {

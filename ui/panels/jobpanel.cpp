@@ -85,6 +85,9 @@ JobPanel::JobPanel(JobBridge* bridge, Job job, QWidget* parent)
     m_progress->setVisible(false);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The status wraps within the column: its text never widens the column (which moved the
+    // tab's image and plot sideways at every message).
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
     // Ctrl+Enter while the focus is anywhere in the tab: F5 is the window's Run Again.
     m_runAction->setShortcuts(
