@@ -135,6 +135,22 @@ void TestDashboardPanel::runFillsBarsAndTableLive() {
         QCOMPARE(it->value, r.gbps);
     }
     QVERIFY(m_panel->plot()->deviceBars(0)->barsGroup() != nullptr);
+    // A whisker on each bar from its slowest run to its fastest (the median between them).
+    const QCPErrorBars* spread = m_panel->plot()->deviceSpread(0);
+    QVERIFY(spread);
+    QCOMPARE(spread->dataCount(), bars->dataCount());
+    for (int i = 0; i < spread->dataCount(); ++i) {
+        const DashboardResult& r =
+            run.results[std::size_t((bars->data()->constBegin() + i)->key) - 1];
+        const double value = (bars->data()->constBegin() + i)->value;
+        QVERIFY(spread->data()->at(i).errorMinus >= 0 && spread->data()->at(i).errorPlus >= 0);
+        QVERIFY(qFuzzyCompare(value + spread->data()->at(i).errorPlus,
+                              r.gbps * r.stats.medianMs / r.stats.minMs));
+        QVERIFY(qFuzzyCompare(value - spread->data()->at(i).errorMinus,
+                              r.gbps * r.stats.medianMs / r.stats.maxMs));
+    }
+    QVERIFY(m_panel->plot()->yAxis->range().upper >=
+            (bars->data()->constBegin())->value + spread->data()->at(0).errorPlus);
     // Hovering the first bar names it.
     const auto first = bars->data()->constBegin();
     m_panel->plot()->resize(640, 420);
@@ -144,6 +160,7 @@ void TestDashboardPanel::runFillsBarsAndTableLive() {
     QVERIFY2(m_panel->plot()->toolTipAt(hover).contains(
                  QString::fromStdString(run.results[std::size_t(first->key) - 1].pipeline)),
              qPrintable(m_panel->plot()->toolTipAt(hover)));
+    QVERIFY(m_panel->plot()->toolTipAt(hover).contains(QStringLiteral("runs from")));
 }
 
 void TestDashboardPanel::barsShowPercentOfCeiling() {

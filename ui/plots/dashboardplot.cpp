@@ -27,10 +27,11 @@ const DashboardResult* resultOf(const DashboardRun& run, int slot, const std::st
 
 QString describe(const DashboardRun& run, const DashboardResult& r, const QString& what) {
     const DashboardDevice& d = run.devices.at(std::size_t(r.device));
-    return QObject::tr(
-               "%1%2\n%3 on %4\n%5 GB/s, %6 % of %7 (%8 GB/s)\nmedian %9 ms, %10 run(s), %11")
+    const auto [slow, fast] = throughputSpread(r.gbps, r.stats);
+    return QObject::tr("%1%2\n%3 on %4\n%5 GB/s (runs from %6 to %7), %8 % of %9 (%10 GB/s)\n"
+                       "median %11 ms, %12 run(s), %13")
         .arg(QString::fromStdString(r.pipeline), what, QString::fromStdString(r.variant),
-             QString::fromStdString(d.info.name), gbpsText(r.gbps))
+             QString::fromStdString(d.info.name), gbpsText(r.gbps), gbpsText(slow), gbpsText(fast))
         .arg(r.percentOfCeiling, 0, 'f', 1)
         .arg(QString::fromStdString(r.ceilingKind), gbpsText(r.ceilingGbps))
         .arg(r.stats.medianMs, 0, 'g', 4)
@@ -105,6 +106,7 @@ void DashboardPlot::setMeasure(Measure measure) {
 void DashboardPlot::rebuild() {
     clearPlottables(); // the bars leave the group as they go
     m_bars.clear();
+    m_spreads.clear();
     m_baselineBars.clear();
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     for (std::size_t i = 0; i < m_run.pipelines.size(); ++i)
@@ -126,6 +128,14 @@ void DashboardPlot::rebuild() {
         bars->setWidth(width);
         bars->setBarsGroup(m_group);
         m_bars.push_back(bars);
+        // How noisy each figure is: two runs minutes apart differed by more than their bars.
+        auto* spread = new QCPErrorBars(xAxis, yAxis);
+        spread->setDataPlottable(bars);
+        spread->setPen(QPen(color.darker(170), 1.2));
+        spread->setWhiskerWidth(6);
+        spread->removeFromLegend();
+        spread->setName(tr("%1: slowest to fastest run").arg(name));
+        m_spreads.push_back(spread);
         if (m_baseline) {
             auto* base = new QCPBars(xAxis, yAxis);
             base->setName(tr("%1 (baseline)").arg(name));
@@ -143,13 +153,17 @@ void DashboardPlot::rebuild() {
 }
 
 void DashboardPlot::fillBars(int slot) {
-    QVector<double> keys, values;
+    QVector<double> keys, values, below, above;
     for (const std::string& p : m_run.pipelines)
         if (const DashboardResult* r = resultOf(m_run, slot, p); r && r->ran()) {
             keys << keyOf(p);
             values << valueOf(*r);
+            const auto [slow, fast] = throughputSpread(values.back(), r->stats);
+            below << std::max(0.0, values.back() - slow);
+            above << std::max(0.0, fast - values.back());
         }
     m_bars[std::size_t(slot)]->setData(keys, values, true);
+    m_spreads[std::size_t(slot)]->setData(below, above);
     if (!m_baseline)
         return;
     keys.clear();
@@ -174,6 +188,10 @@ void DashboardPlot::fitAxes() {
         for (const QCPBars* bars : *set)
             for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
                 top = std::max(top, it->value);
+    for (std::size_t slot = 0; slot < m_spreads.size(); ++slot) // the fastest runs in view
+        for (int i = 0; i < m_spreads[slot]->dataCount(); ++i)
+            top = std::max(top, (m_bars[slot]->data()->constBegin() + i)->value +
+                                    m_spreads[slot]->data()->at(i).errorPlus);
     if (m_measure == Measure::PercentOfCeiling)
         top = std::max(top, 100.0); // the ceiling itself in view
     yAxis->setRange(0, top > 0 ? top * 1.12 : 1.0);
@@ -205,6 +223,11 @@ int DashboardPlot::baselineBarCount() const {
 
 QCPBars* DashboardPlot::deviceBars(int slot) const {
     return slot >= 0 && std::size_t(slot) < m_bars.size() ? m_bars[std::size_t(slot)] : nullptr;
+}
+
+QCPErrorBars* DashboardPlot::deviceSpread(int slot) const {
+    return slot >= 0 && std::size_t(slot) < m_spreads.size() ? m_spreads[std::size_t(slot)]
+                                                             : nullptr;
 }
 
 QCPBars* DashboardPlot::baselineBars(int slot) const {

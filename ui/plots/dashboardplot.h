@@ -46,6 +46,8 @@ public:
     int baselineBarCount() const;
     /// The bars of the device in this slot of the run (nullptr past the last).
     QCPBars* deviceBars(int slot) const;
+    /// The whiskers on the device's bars: from its slowest timed run to its fastest.
+    QCPErrorBars* deviceSpread(int slot) const;
     QCPBars* baselineBars(int slot) const;
 
     /// What hovering at this widget position shows; empty away from any bar.
@@ -69,6 +71,7 @@ private:
     QCPBarsGroup* m_group;
     QCPTextElement* m_title;
     std::vector<QCPBars*> m_bars;         // per device slot
+    std::vector<QCPErrorBars*> m_spreads; // per device slot: slowest to fastest run of a bar
     std::vector<QCPBars*> m_baselineBars; // per device slot, when there is a baseline
 };
 

@@ -27,14 +27,6 @@ QColor paletteColor(int i) {
     return colors[i % 8];
 }
 
-std::pair<double, double> gbpsRange(const ExperimentPoint& p) {
-    // GB/s is bytes / median time, so the same bytes over the slowest and fastest runs scale it
-    // by median / max and median / min (each device's input size may differ: it is not needed).
-    if (p.stats.maxMs <= 0 || p.stats.minMs <= 0)
-        return {p.gbps, p.gbps};
-    return {p.gbps * p.stats.medianMs / p.stats.maxMs, p.gbps * p.stats.medianMs / p.stats.minMs};
-}
-
 ExperimentPlot::ExperimentPlot(QWidget* parent)
     : QCustomPlot(parent) {
     setMinimumSize(320, 240);
@@ -306,7 +298,7 @@ void ExperimentPlot::plotPoint(const ExperimentPoint& p, bool baseline) {
     for (const ExperimentPoint* q : curve.points) {
         keys << q->x;
         values << q->gbps;
-        const auto [slow, fast] = gbpsRange(*q);
+        const auto [slow, fast] = throughputSpread(q->gbps, q->stats);
         minus << std::max(0.0, q->gbps - slow);
         plus << std::max(0.0, fast - q->gbps);
     }

@@ -106,7 +106,4 @@ private:
 /// by color (curves of experiments, devices of the dashboard).
 QColor paletteColor(int i);
 
-/// GB/s of the slowest and of the fastest timed run of a point (the error bar's ends).
-std::pair<double, double> gbpsRange(const ExperimentPoint& point);
-
 } // namespace histlab::ui

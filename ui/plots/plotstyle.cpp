@@ -2,6 +2,8 @@
 
 #include <qcustomplot.h>
 
+#include <runtime/timing.h>
+
 #include <QMouseEvent>
 
 #include <algorithm>
@@ -16,6 +18,14 @@ QColor seriesColor(int k) {
                                                   QColor(44, 160, 44), QColor(214, 39, 40),
                                                   QColor(148, 103, 189)};
     return k >= 0 && k < int(palette.size()) ? palette[std::size_t(k)] : QColor(127, 127, 127);
+}
+
+std::pair<double, double> throughputSpread(double value, const TimingStats& stats) {
+    // The same bytes over each run's time: the value scales by median / time (each device's
+    // input size may differ: it is not needed).
+    if (stats.maxMs <= 0 || stats.minMs <= 0)
+        return {value, value};
+    return {value * stats.medianMs / stats.maxMs, value * stats.medianMs / stats.minMs};
 }
 
 QCPColorGradient viridisGradient() {

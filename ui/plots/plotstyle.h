@@ -7,12 +7,17 @@
 #include <QString>
 
 #include <functional>
+#include <utility>
 
 class QCPAxis;
 class QCPColorGradient;
 class QCPGraph;
 class QCPTextElement;
 class QCustomPlot;
+
+namespace histlab {
+struct TimingStats;
+}
 
 namespace histlab::ui {
 
@@ -22,6 +27,10 @@ QColor seriesColor(int k);
 /// readable in gray and by the colour-blind, and no end white on a white plot; cells without a
 /// value (NaN) are transparent.
 QCPColorGradient viridisGradient();
+/// The spread of a throughput `value` (GB/s, or % of a ceiling: bytes over the median time)
+/// over the runs `stats` timed: from the slowest run's to the fastest's (value × median / max
+/// and value × median / min); `value` twice when the times are missing.
+std::pair<double, double> throughputSpread(double value, const TimingStats& stats);
 /// A bold title row above the plot's axes.
 QCPTextElement* addPlotTitle(QCustomPlot* plot, const QString& text, int pointSize = 9);
 /// The legend shown, in a small font, translucent over the data, and movable (below).
