@@ -11,7 +11,7 @@
 #include "runtime/log.h"
 
 #include <iostream>
-#include <regex>
+#include <string_view>
 #ifdef HISTLAB_HAVE_OPENCV
 #include "io/bowopencv.h"
 #include "io/imageio.h"
@@ -37,13 +37,19 @@ Exit codes:
      cannot is a row that says why, and the run goes on)
 )";
 
-/// One line for a CLI11 parse error, in this tool's words.
+/// One line for a CLI11 parse error, in this tool's words. Read with plain string work, not
+/// std::regex: libstdc++'s matcher recurses once per character, and a 120,000-character
+/// argument overflowed the stack (exit 139).
 std::string describe(const CLI::ParseError& e, const std::string& commands) {
     const std::string what = e.what();
-    std::smatch m;
-    static const std::regex extras(R"(The following arguments? (?:was|were) not expected: (\S+))");
-    if (std::regex_search(what, m, extras)) {
-        const std::string where = e.get_name(), arg = m[1].str(); // CLI11 names the command
+    // "The following argument was not expected: ARG" / "... arguments were not expected: ..."
+    const std::size_t intro = what.find("The following argument");
+    const std::size_t colon = what.find("not expected: ", intro == std::string::npos ? 0 : intro);
+    if (intro != std::string::npos && colon != std::string::npos) {
+        const std::size_t from = colon + std::string_view("not expected: ").size();
+        const std::size_t to = what.find_first_of(" \t\n", from);
+        const std::string where = e.get_name(); // CLI11 names the command
+        const std::string arg = what.substr(from, to == std::string::npos ? to : to - from);
         const bool option = arg.size() > 1 && arg[0] == '-';
         if (where == "histlab-cli")
             return option ? "unknown option '" + arg + "' (see histlab-cli --help)"
@@ -51,9 +57,17 @@ std::string describe(const CLI::ParseError& e, const std::string& commands) {
         return where + ": " + (option ? "unknown option '" : "unexpected argument '") + arg +
                "' (see histlab-cli " + where + " --help)";
     }
-    static const std::regex missing(R"(^(-\S+): \d+ required .* missing)");
-    if (std::regex_search(what, m, missing))
-        return m[1].str() + ": needs a value";
+    // "--size: 1 required NUMBER missing"
+    if (const std::size_t name = what.find(": "); !what.empty() && what[0] == '-' &&
+                                                  name != std::string::npos &&
+                                                  what.find_first_of(" \t\n") >= name) {
+        const std::size_t count = name + 2;
+        const std::size_t digits = what.find_first_not_of("0123456789", count);
+        if (digits != std::string::npos && digits > count &&
+            what.compare(digits, 10, " required ") == 0 &&
+            what.find(" missing", digits) != std::string::npos)
+            return what.substr(0, name) + ": needs a value";
+    }
     return what;
 }
 

@@ -3,8 +3,6 @@
 #include "report/files.h"
 #include "runtime/errors.h"
 
-#include <regex>
-
 namespace histlab {
 
 namespace {
@@ -58,21 +56,26 @@ Json parseJsonText(const std::string& text, const std::string& source) {
     } catch (const Json::parse_error& e) {
         // nlohmann says "[json.exception.parse_error.101] parse error at line 3, column 7:
         // syntax error while parsing value - unexpected '}'; expected ...": keep what and where.
+        // Plain string work, no std::regex: libstdc++'s matcher recurses once per character
+        // and overflowed the stack on a long message (found by fuzzing).
         std::string what = e.what();
-        std::smatch m;
-        static const std::regex place(R"(at line (\d+), column (\d+): (.*))");
-        if (std::regex_search(what, m, place))
-            what = m[3].str() + " at line " + m[1].str() + ", column " + m[2].str();
+        if (const std::size_t at = what.find("at line "); at != std::string::npos)
+            if (const std::size_t colon = what.find(": ", at); colon != std::string::npos)
+                what = what.substr(colon + 2) + " " + what.substr(at, colon - at);
         throw InputError(source + ": JSON: " + what);
     } catch (const Json::exception& e) {
         // What the parser throws besides syntax errors: a number beyond a double's range
         // ("[json.exception.out_of_range.406] number overflow parsing '21E7483648'").
-        std::string what = e.what();
-        if (const std::size_t end = what.find("] ");
-            what.rfind("[json.exception.", 0) == 0 && end != std::string::npos)
-            what = what.substr(end + 2);
-        throw InputError(source + ": JSON: " + what);
+        throw InputError(source + ": JSON: " + jsonErrorText(e));
     }
+}
+
+std::string jsonErrorText(const Json::exception& e) {
+    std::string what = e.what();
+    if (const std::size_t end = what.find("] ");
+        what.rfind("[json.exception.", 0) == 0 && end != std::string::npos)
+        what = what.substr(end + 2);
+    return what;
 }
 
 std::string jsonText(const Json& value) {

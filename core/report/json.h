@@ -19,6 +19,9 @@ using Json = nlohmann::ordered_json;
 /// Parses a whole document. Throws InputError("<source>: JSON: <what> at line L, column C")
 /// naming the file (or whatever `source` says) and the place of the first error.
 Json parseJsonText(const std::string& text, const std::string& source);
+/// nlohmann's message without its "[json.exception.type_error.302] " prefix: "type must be
+/// string, but is number".
+std::string jsonErrorText(const Json::exception& e);
 
 /// The document as text: two-space indents and a final newline.
 std::string jsonText(const Json& value);

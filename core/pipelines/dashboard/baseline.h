@@ -80,6 +80,10 @@ Run readSavedRun(const std::string& text, const std::string& source,
         return read(document);
     } catch (const InputError& e) {
         throw InputError(source + ": " + e.what());
+    } catch (const Json::exception& e) {
+        // A value of another type than the reader takes where it reads one unchecked (a
+        // number among a device's optional features): the file's fault, said as such.
+        throw InputError(source + ": a value of the wrong type: " + jsonErrorText(e));
     }
 }
 

@@ -191,3 +191,11 @@ cli_test(baseline_number_overflow EXIT 3
          EXPECT --setup "printf '{\"gbps\": 21E7483648}' > @W@/base.json"
                 --stderr "^histlab-cli: .*base[.]json: JSON: number overflow parsing '21E7483648'$"
          ARGS dashboard --baseline @W@/base.json --size 64K --repeat 1)
+
+# --- an absurdly long argument: one line, exit 2 -----------------------------------------------
+# The parse error was read with std::regex, whose matcher recursed once per character and
+# overflowed the stack on a 120,000-character argument (exit 139).
+string(REPEAT "y" 120000 hugeArgument)
+cli_test(huge_argument_refused EXIT 2
+         EXPECT --stderr "^histlab-cli: devices: unexpected argument 'yyyy"
+         ARGS devices ${hugeArgument})

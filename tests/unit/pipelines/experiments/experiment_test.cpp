@@ -311,6 +311,36 @@ TEST(ExperimentFiles, BadFilesNameTheProblem) {
         EXPECT_NE(std::string(e.what()).find("saved.json: JSON: "), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("line 3, column 3"), std::string::npos) << e.what();
     }
+    // A value of another type where the reader takes it unchecked (a device's optional
+    // feature as a number, found by fuzzing: it aborted the process) is the file's fault too.
+    ExperimentRun run;
+    run.kind = ExperimentKind::Banks;
+    run.date = "2026-11-27T08:00:00Z";
+    DeviceInfo device;
+    device.name = "test device";
+    device.optionalFeatures.push_back({"generic_address_space_support", "yes"});
+    run.devices.push_back(device);
+    std::string text = experimentJson(run);
+    const std::size_t at = text.find("\"yes\"");
+    ASSERT_NE(at, std::string::npos) << text;
+    text.replace(at, 5, "42");
+    try {
+        parseExperimentJson(text, "saved.json");
+        FAIL() << "accepted a feature that is a number";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind("saved.json: a value of the wrong type: ", 0), 0u)
+            << e.what();
+    }
+    // A syntax error far into a long stretch of whitespace: its message is read without
+    // std::regex, whose matcher overflowed the stack on it (found by fuzzing).
+    try {
+        parseExperimentJson(
+            "{\"histlab_experiment\": 1, \"date\"" + std::string(200000, '\n') + "x", "saved.json");
+        FAIL() << "accepted a file that is not JSON";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("at line 200001, column 1"), std::string::npos)
+            << std::string(e.what()).substr(0, 300);
+    }
     // An experiment this version does not know is the file's fault, not a usage error.
     EXPECT_THROW(parseExperimentJson("{\"histlab_experiment\": 1, \"experiment\": \"nope\"}"),
                  InputError);
