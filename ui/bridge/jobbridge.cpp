@@ -84,9 +84,16 @@ QString JobBridge::runningJobNames(const QString& except) const {
     return names.join(tr(" and "));
 }
 
+QString JobBridge::waitNote(const QString& lane) const {
+    const QString before = runningJobNames(lane);
+    return before.isEmpty()
+               ? QString()
+               : tr("waits for the running %1 to finish (one job runs at a time)").arg(before);
+}
+
 bool JobBridge::hasStarted(const QString& lane) const {
     const auto it = m_lanes.find(lane);
-    return it != m_lanes.end() && it->second.id != 0 && it->second.started;
+    return it != m_lanes.end() && it->second.started; // an idle lane is Lane{}: not started
 }
 
 // The newest-wins rule lives here. Every answer of the worker is re-posted to the GUI thread

@@ -112,6 +112,9 @@ public:
     /// The names of the jobs not answered yet, but that of `except`'s lane and those of
     /// unnamed lanes, joined for a sentence ("experiment and blur benchmark"); empty when none.
     QString runningJobNames(const QString& except = {}) const;
+    /// "waits for the running experiment to finish (one job runs at a time)" while other
+    /// lanes than `lane` have jobs not answered yet (runningJobNames); empty when none.
+    QString waitNote(const QString& lane) const;
     /// True once the worker began the lane's newest job (until it answers).
     bool hasStarted(const QString& lane) const;
     /// The image the worker loaded last, for jobs that read the window's images.

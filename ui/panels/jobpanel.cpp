@@ -211,10 +211,8 @@ void JobPanel::start(JobWork work, const QString& status) {
     m_startStatus = status.isEmpty() ? tr("starting…") : status;
     // One worker runs one job at a time: a run behind another says so, without a progress bar,
     // until the worker begins it.
-    const QString before = m_bridge->runningJobNames(m_job.lane);
-    setStatus(before.isEmpty()
-                  ? m_startStatus
-                  : tr("waits for the running %1 to finish (one job runs at a time)").arg(before));
+    const QString wait = m_bridge->waitNote(m_job.lane);
+    setStatus(wait.isEmpty() ? m_startStatus : wait);
     emit runStarted();
 }
 

@@ -78,9 +78,9 @@ HistogramPlot::HistogramPlot(QWidget* parent)
     xAxis->setRange(0, 255);
     yAxis->setRange(0, 1);
     xAxis->setTicker(tickerFor(true));
-    showSmallLegend(this); // translucent, so that the curves show through; it can be dragged
-    makeLegendMovable(this, [this] { saveSettings(); }); // where it was dropped is remembered
-    legend->setVisible(false);                           // until there are histograms (rebuild)
+    // Translucent, so that the curves show through; dragged, where it was dropped is remembered.
+    showSmallLegend(this, [this] { saveSettings(); });
+    legend->setVisible(false); // until there are histograms (rebuild)
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     // The wheel and drags act on the value axis; the count axis follows what is in view
     // (zooming it too cut the curves off, worst on the logarithmic axis).

@@ -51,12 +51,12 @@ QCPTextElement* addPlotTitle(QCustomPlot* plot, const QString& text, int pointSi
     return title;
 }
 
-void showSmallLegend(QCustomPlot* plot) {
+void showSmallLegend(QCustomPlot* plot, std::function<void()> dropped) {
     plot->legend->setVisible(true);
     plot->legend->setFont(QFont(plot->font().family(), 8));
     plot->legend->setBrush(QColor(255, 255, 255, 170)); // the curves show through
     plot->legend->setBorderPen(QPen(QColor(0, 0, 0, 90)));
-    makeLegendMovable(plot);
+    makeLegendMovable(plot, std::move(dropped));
 }
 
 namespace {
@@ -134,9 +134,6 @@ private:
 } // namespace
 
 void makeLegendMovable(QCustomPlot* plot, std::function<void()> dropped) {
-    for (QObject* child : plot->children()) // once a plot
-        if (dynamic_cast<LegendMover*>(child))
-            delete child;
     new LegendMover(plot, std::move(dropped));
 }
 

@@ -33,12 +33,13 @@ QCPColorGradient viridisGradient();
 std::pair<double, double> throughputSpread(double value, const TimingStats& stats);
 /// A bold title row above the plot's axes.
 QCPTextElement* addPlotTitle(QCustomPlot* plot, const QString& text, int pointSize = 9);
-/// The legend shown, in a small font, translucent over the data, and movable (below).
-void showSmallLegend(QCustomPlot* plot);
+/// The legend shown, in a small font, translucent over the data, and movable (below; `dropped`
+/// is called when a drag ends). Once per plot.
+void showSmallLegend(QCustomPlot* plot, std::function<void()> dropped = {});
 /// Lets the user drag `plot`'s legend about its axis rect: a press on the legend that moves 4
 /// pixels or more drags it (a click stays a click, the axes do not pan); it stays where it is
 /// dropped, inside the axis rect, and `dropped` is called then (to remember it). A legend laid
-/// out beside the axes (not in the axis rect's inset layout) does not move.
+/// out beside the axes (not in the axis rect's inset layout) does not move. Once per plot.
 void makeLegendMovable(QCustomPlot* plot, std::function<void()> dropped = {});
 /// Puts `plot`'s legend with its top left at `topLeft` (widget pixels), kept inside the axis
 /// rect: the inset's free placement, in fractions of the axis rect.

@@ -747,10 +747,9 @@ void MainWindow::open(const QString& path, int page) {
                           ? tr("Opening %1, page %2…").arg(imageDisplayName(path)).arg(page)
                           : tr("Opening %1…").arg(imageDisplayName(path));
     // The worker runs one job at a time: a tab's long run (an experiment) goes first.
-    const QString before = m_bridge->runningJobNames(QString::fromLatin1(JobBridge::analysisLane));
-    if (!before.isEmpty())
-        message +=
-            tr(" It waits for the running %1 to finish (one job runs at a time).").arg(before);
+    if (const QString wait = m_bridge->waitNote(QString::fromLatin1(JobBridge::analysisLane));
+        !wait.isEmpty())
+        message += tr(" It %1.").arg(wait);
     statusBar()->showMessage(message);
 }
 
