@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the unit and CLI suites built with AddressSanitizer and UBSan (scripts/asan-build.sh):
 # any invalid memory access, leak or undefined behaviour fails the test that caused it.
-#   scripts/sanitize.sh [CTEST-ARGS...]     e.g. -R cli.hostile to run some cases
+#   scripts/sanitize.sh [CTEST-ARGS...]     e.g. -R "cli.(fifo|two_outputs)" to run some cases
 # The PoCL matrices (unit.histogram.matrix.*: every variant, size and work-group size) run once,
 # in the plain build: under ASan they would take most of CI's time and exercise the same host
 # code as unit.histogram.sizes. The GUI tests run in the plain build only (no Qt here).

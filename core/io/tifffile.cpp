@@ -291,23 +291,43 @@ Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& p
     const int outBytes = isFloat ? 4 : bits == 16 && colour != Colour::Palette ? 2 : 1;
     const int outChannels = alpha ? 4 : colour == Colour::Gray ? 1 : 3;
     checkDeclaredSize(path, width, height, outChannels, outBytes);
-    // Uncompressed strips must hold the rows the header declares: checked before anything is
-    // allocated (a header may declare 900 million pixels over 16 bytes).
-    if (field<std::uint16_t>(tif, TIFFTAG_COMPRESSION, COMPRESSION_NONE) == COMPRESSION_NONE &&
-        !TIFFIsTiled(tif)) {
+    // The strips (or tiles) must be able to hold the pixels the header declares: checked before
+    // anything is allocated (a header may declare 900 million pixels over 16 bytes). Stored
+    // data holds its bytes one for one; compressed data expands at most by its codec's ratio
+    // (deflate 1,032 to 1, LZW 4,096 to 1: a 12-bit code stands for at most 4,096 bytes,
+    // PackBits 64 to 1, JPEG 1,024 to 1: a DC-only 8 x 8 block of a few bits). Codecs with no
+    // such bound (CCITT fax, LZMA, Zstandard) are bounded by the image limit alone.
+    const std::uint16_t compression =
+        field<std::uint16_t>(tif, TIFFTAG_COMPRESSION, COMPRESSION_NONE);
+    const double expansion = compression == COMPRESSION_NONE            ? 1
+                             : compression == COMPRESSION_PACKBITS      ? 64
+                             : compression == COMPRESSION_ADOBE_DEFLATE ? 1032
+                             : compression == COMPRESSION_DEFLATE       ? 1032
+                             : compression == COMPRESSION_LZW           ? 4096
+                             : compression == COMPRESSION_JPEG          ? 1024
+                                                                        : 0;
+    if (expansion > 0) {
         const double need = double(TIFFScanlineSize64(tif)) * height * (planar ? spp : 1);
         double held = 0;
         // libtiff replaces a single strip's byte count that looks too small by an estimate,
         // so what the file can hold is also bounded by where the strip starts.
-        for (tstrip_t s = 0; s < TIFFNumberOfStrips(tif); ++s) {
+        const std::uint32_t pieces =
+            TIFFIsTiled(tif) ? TIFFNumberOfTiles(tif) : TIFFNumberOfStrips(tif);
+        for (std::uint32_t s = 0; s < pieces; ++s) {
             const std::uint64_t at = TIFFGetStrileOffset(tif, s);
             const std::uint64_t left = at < bytes.size() ? bytes.size() - at : 0;
             held += double(std::min(TIFFGetStrileByteCount(tif, s), left));
         }
-        if (held < need)
-            reader.fail("damaged or truncated TIFF: its strips hold " +
-                        std::to_string(std::uint64_t(held)) + " of the " +
-                        std::to_string(std::uint64_t(need)) + " bytes its " +
+        const std::string pieceNames = TIFFIsTiled(tif) ? "tiles" : "strips";
+        if (held * expansion < need)
+            reader.fail("damaged or truncated TIFF: its " +
+                        (compression == COMPRESSION_NONE
+                             ? pieceNames + " hold " + std::to_string(std::uint64_t(held))
+                             : "compressed " + pieceNames + " hold " +
+                                   std::to_string(std::uint64_t(held)) + " bytes, at most " +
+                                   std::to_string(std::uint64_t(held * expansion)) +
+                                   " once expanded,") +
+                        " of the " + std::to_string(std::uint64_t(need)) + " bytes its " +
                         std::to_string(width) + " x " + std::to_string(height) + " pixels need");
     }
     const int depth = isFloat ? CV_32F : outBytes == 2 ? CV_16U : CV_8U;

@@ -151,8 +151,21 @@ bool sameFile(const std::string& a, const std::string& b) {
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && S_ISREG(sa.st_mode);
     if (hasA || hasB)
         return false;
+    // Neither exists yet: the files they would create, through dangling links and from the
+    // same folder ("a.out" and "./a.out", or a link to "made.csv" and "made.csv").
+    const auto created = [](const std::string& path, std::error_code& ec) {
+        fs::path target;
+        try {
+            target = outputTarget(path).path;
+        } catch (const InputError&) {
+            ec = std::make_error_code(std::errc::invalid_argument); // reported by checkWritable
+            return fs::path();
+        }
+        const fs::path absolute = fs::absolute(target, ec);
+        return ec ? fs::path() : fs::weakly_canonical(absolute, ec);
+    };
     std::error_code ea, eb;
-    const fs::path ca = fs::weakly_canonical(a, ea), cb = fs::weakly_canonical(b, eb);
+    const fs::path ca = created(a, ea), cb = created(b, eb);
     return !ea && !eb && ca == cb;
 }
 

@@ -97,6 +97,8 @@ LargeBinRequest planLargeBin(const DeviceInfo& device, const LargeBinParams& par
                         : std::size_t(std::llround(mib * 1048576.0 / double(sampleBytes(r.type))));
     }
     const std::string sizeOption = params.image ? "IMAGE" : params.count ? "--count" : "--size";
+    if (r.samples == 0) // --size 0, --count 0 or a size below one sample
+        throw UsageError(sizeOption, "no samples: the synthetic data would be empty");
     if (r.samples > kMaxSamples)
         throw UsageError(sizeOption, std::to_string(r.samples) + " samples: at most 4,294,967,295");
     if (params.image) {

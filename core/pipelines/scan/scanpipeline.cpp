@@ -52,6 +52,10 @@ ScanRequest planScan(const DeviceInfo& device, const ScanParams& params) {
     r.repeats = params.repeats;
     const double mib = params.sizeMiB ? *params.sizeMiB : device.type == DeviceType::Cpu ? 16 : 64;
     r.elements = params.count ? *params.count : std::size_t(std::llround(mib * 262144.0));
+    if (!params.count && r.elements > kScanMaxElements) // --count's own check names --count
+        throw UsageError("--size", numberText(mib) + " MiB are " + std::to_string(r.elements) +
+                                       " values, more than a scan takes (" +
+                                       std::to_string(kScanMaxElements) + ", 8 GiB)");
     const bool segmented = std::any_of(r.variants.begin(), r.variants.end(), isSegmentedScan);
     if (params.allWorkGroupSizes) {
         for (std::size_t wg : scanWorkGroupSizes(device))

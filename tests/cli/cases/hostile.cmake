@@ -199,3 +199,26 @@ string(REPEAT "y" 120000 hugeArgument)
 cli_test(huge_argument_refused EXIT 2
          EXPECT --stderr "^histlab-cli: devices: unexpected argument 'yyyy"
          ARGS devices ${hugeArgument})
+
+# Two outputs into one file that does not exist yet, named two ways: relative and absolute (the
+# tests run in this folder), and a dangling link to the other.
+cli_test(two_outputs_one_new_file_relative EXIT 2
+         EXPECT --stderr "^histlab-cli: --json: .*/a[.]out is also the file of --csv"
+                --absent @W@/a.out
+         ARGS histogram ${syn} --csv work/two_outputs_one_new_file_relative/a.out
+              --json @W@/a.out)
+cli_test(two_outputs_one_new_file_through_a_link EXIT 2
+         EXPECT --setup "ln -s @W@/made.csv @W@/dl.csv"
+                --stderr "^histlab-cli: --json: .*/made[.]csv is also the file of --csv"
+                --absent @W@/made.csv
+         ARGS histogram ${syn} --csv @W@/dl.csv --json @W@/made.csv)
+# Sizes of nothing and of too much name the option given.
+cli_test(largebin_size_zero EXIT 2
+         EXPECT --stderr "^histlab-cli: --size: no samples: the synthetic data would be empty$"
+         ARGS largebin --size 0)
+cli_test(largebin_count_zero EXIT 2
+         EXPECT --stderr "^histlab-cli: --count: no samples: the synthetic data would be empty$"
+         ARGS largebin --count 0)
+cli_test(scan_size_beyond_a_scan EXIT 2
+         EXPECT --stderr "^histlab-cli: --size: 100000 MiB are 26214400000 values, more than a scan takes"
+         ARGS scan --size 100000)

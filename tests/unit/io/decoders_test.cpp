@@ -231,9 +231,12 @@ TEST(Decoders, TiffOrientationTag) {
         EXPECT_EQ(img.data[std::size_t(x) * h + (h - 1)], stored[std::size_t(x)]) << x;
 }
 
-/// A little-endian, uncompressed, one-strip gray TIFF that declares width x height pixels and
-/// holds `data` bytes of them.
-std::string lyingTiff(std::uint32_t width, std::uint32_t height, std::uint32_t data) {
+/// A little-endian, one-strip gray TIFF that declares width x height pixels and holds `data`
+/// bytes of them: stored, or `payload` compressed with `compression` (32773: PackBits).
+std::string lyingTiff(std::uint32_t width, std::uint32_t height, std::uint32_t data,
+                      std::uint32_t compression = 1, const std::string& payload = {}) {
+    if (!payload.empty())
+        data = std::uint32_t(payload.size());
     std::string b("II*\0\x08\0\0\0", 8);
     auto u16 = [&](unsigned v) { b += char(v & 0xFF), b += char(v >> 8); };
     auto u32 = [&](std::uint32_t v) {
@@ -245,7 +248,7 @@ std::string lyingTiff(std::uint32_t width, std::uint32_t height, std::uint32_t d
     for (auto [tag, value] : {std::pair{256u, width},
                               {257u, height},
                               {258u, 8u},
-                              {259u, 1u},
+                              {259u, compression},
                               {262u, 1u},
                               {273u, dataAt},
                               {278u, height},
@@ -256,7 +259,7 @@ std::string lyingTiff(std::uint32_t width, std::uint32_t height, std::uint32_t d
         u32(value);
     }
     u32(0);
-    b += std::string(data, '\x7F');
+    b += payload.empty() ? std::string(data, '\x7F') : payload;
     return b;
 }
 
@@ -277,6 +280,28 @@ TEST(Decoders, LyingTiffHeadersAndBombs) {
     test::writeFile(dir / "honest.tif", lyingTiff(100, 3, 300));
     const HostImage honest = loadImage((dir / "honest.tif").string());
     EXPECT_EQ(honest.pixelCount(), 300u);
+
+    // Compressed, the lie allocated the whole image before its first strip failed (930 MB for
+    // 592 bytes): no PackBits data expands more than 64 times (two bytes for a run of 128).
+    std::string runs;
+    for (int i = 0; i < 235; ++i)
+        runs += std::string("\x81\x00", 2); // one 30,080-byte row
+    test::writeFile(dir / "packbits.tif", lyingTiff(30000, 30000, 0, 32773, runs));
+    const std::string packbits = loadError(dir / "packbits.tif");
+    EXPECT_TRUE(contains(packbits, "packbits.tif: damaged or truncated TIFF: its compressed strips "
+                                   "hold 470 bytes, at most 30080 once expanded, of the "
+                                   "900000000 bytes"))
+        << packbits;
+    test::writeFile(dir / "packed.tif", lyingTiff(128, 2, 0, 32773, runs.substr(0, 4)));
+    EXPECT_EQ(loadImage((dir / "packed.tif").string()).pixelCount(), 256u);
+
+    // An honest file at its codec's best ratio loads: a constant picture, LZW and deflate.
+    const cv::Mat flat(3000, 4000, CV_8UC1, cv::Scalar(9));
+    for (int codec : {5, 8}) { // COMPRESSION_LZW, COMPRESSION_ADOBE_DEFLATE
+        const std::string path = (dir / ("flat" + std::to_string(codec) + ".tif")).string();
+        ASSERT_TRUE(cv::imwrite(path, flat, {cv::IMWRITE_TIFF_COMPRESSION, codec}));
+        EXPECT_EQ(loadImage(path).pixelCount(), 12000000u) << codec;
+    }
 }
 
 // 64-bit float samples are refused in HistLab's words (OpenCV printed its internal error).
