@@ -23,6 +23,7 @@
 #include <QFile>
 #include <QImage>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -158,6 +159,7 @@ private slots:
     void helpMenu();
     void shortcuts_data();
     void shortcuts();
+    void fitsSmallScreens();
 
 private:
     /// Opens `source` in `window` and waits for its histograms to be on screen.
@@ -764,6 +766,29 @@ void TestMainWindow::shortcuts() {
     const bool found = std::any_of(actions.begin(), actions.end(),
                                    [&](const QAction* a) { return a->shortcut() == keys; });
     QVERIFY2(found, qPrintable(keys.toString()));
+}
+
+// The window fits a 1280-pixel-wide screen, and a 1600 x 1000 one at 150 % scaling (1067 x
+// 667 device-independent pixels), whichever tab is shown, with its default docks: no tab or
+// dock sets a wider minimum. The first size is what the screen has room for.
+void TestMainWindow::fitsSmallScreens() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    auto* tabs = window.findChild<QTabWidget*>();
+    QVERIFY(tabs);
+    for (int tab = 0; tab < tabs->count(); ++tab) {
+        tabs->setCurrentIndex(tab);
+        QCoreApplication::processEvents(); // the tabs' size policies, then the layout
+        QCoreApplication::processEvents();
+        const QSize least = window.minimumSizeHint().expandedTo(window.minimumSize());
+        qInfo().noquote() << tabs->tabText(tab) << "needs at least" << least.width() << "x"
+                          << least.height();
+        QVERIFY2(least.width() <= 1000, qPrintable(tabs->tabText(tab)));
+        QVERIFY2(least.height() <= 600, qPrintable(tabs->tabText(tab)));
+    }
+    const QRect room = window.screen()->availableGeometry();
+    QVERIFY(window.width() <= room.width() && window.height() <= room.height());
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -5,6 +5,7 @@
 // device is remembered.
 #include "bridge/logging.h"
 #include "panels/runpanel.h"
+#include "panels/runsummary.h"
 #include "plots/histogramplot.h"
 #include "uitestsupport.h"
 #include "window/mainwindow.h"
@@ -13,8 +14,10 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QImage>
+#include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -23,7 +26,9 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTemporaryDir>
+#include <QToolBar>
 #include <QToolButton>
 #include <QtTest>
 
@@ -98,6 +103,8 @@ private slots:
     void rememberedDeviceRoundTrips();
     void workGroupSizeIsCappedByTheDevice();
     void unusedFieldsAreGreyedOut();
+    void deviceSelectorOutlivesTheDock();
+    void summaryInPlainWordsOnTheImageTab();
 
 private:
     /// A shown window (no dialogs) with the bundled sample analysed.
@@ -497,6 +504,77 @@ void TestRunControls::unusedFieldsAreGreyedOut() {
     QVERIFY(!panel.banksSpin()->toolTip().startsWith(QStringLiteral("Not used")));
     panel.methodCombo()->setCurrentIndex(1);
     QVERIFY(!panel.variantCombo()->isEnabled());
+}
+
+// The device serves every tab, so it is not in the Run dock, whose histogram settings show with
+// the Image tab only: closing the dock (or showing another tab) leaves the device selector.
+void TestRunControls::deviceSelectorOutlivesTheDock() {
+    MainWindow window;
+    QVERIFY(openSample(window));
+    QComboBox* combo = window.runPanel()->deviceCombo();
+    auto* bar = window.findChild<QToolBar*>(QStringLiteral("deviceToolBar"));
+    QVERIFY(bar);
+    QVERIFY(combo->isVisible());
+    QVERIFY(bar->isAncestorOf(combo));
+    QVERIFY(!bar->toggleViewAction()->isEnabled()); // it cannot be hidden
+    auto* dock = window.findChild<QDockWidget*>(QStringLiteral("runDock"));
+    QVERIFY(dock && dock->isVisible());
+    QVERIFY(!dock->isAncestorOf(combo));
+
+    auto* tabs = window.findChild<QTabWidget*>();
+    tabs->setCurrentIndex(2); // Blur: its own settings, in its left column
+    QVERIFY(!dock->isVisible());
+    QVERIFY(combo->isVisible());
+    tabs->setCurrentIndex(0);
+    QVERIFY(dock->isVisible());
+
+    dock->close(); // its close button
+    QVERIFY(!dock->isVisible());
+    QVERIFY(combo->isVisible());
+    tabs->setCurrentIndex(2);
+    tabs->setCurrentIndex(0);
+    QVERIFY2(!dock->isVisible(), "a closed dock came back by itself");
+    QAction* show = nullptr;
+    for (QAction* action : window.findChildren<QAction*>())
+        if (action->text() == QStringLiteral("Show Run &Panel"))
+            show = action;
+    QVERIFY(show && !show->isChecked());
+    tabs->setCurrentIndex(2);
+    show->trigger(); // shows the Image tab, where the dock is
+    QCOMPARE(tabs->currentIndex(), 0);
+    QVERIFY(dock->isVisible());
+    QVERIFY(show->isChecked());
+}
+
+// The Image tab says what ran in plain words (what was counted, on which device, how fast,
+// verified, what the speed means), with the kernel's terms on demand; the status bar does not
+// carry the run.
+void TestRunControls::summaryInPlainWordsOnTheImageTab() {
+    MainWindow window;
+    QVERIFY(openSample(window));
+    RunSummary* summary = window.runSummaryPanel();
+    QVERIFY(summary->isVisible());
+    const RunSummary::Content& c = summary->content();
+    const HistogramRun& run = window.currentRun();
+    QVERIFY2(c.what.startsWith(QStringLiteral("256-bin histograms of 451 × 300 pixels (R, G, B, "
+                                              "gray) · ")),
+             qPrintable(c.what));
+    QVERIFY2(c.what.contains(QString::fromStdString(run.device.name)), qPrintable(c.what));
+    QVERIFY2(c.speed.contains(QStringLiteral(" GB/s (median of 5 runs)")), qPrintable(c.speed));
+    QCOMPARE(c.check, RunSummary::Check::Verified);
+    // The sample is 396 KiB: its low share of the ceiling is explained, not left to alarm.
+    QVERIFY2(c.note.contains(QStringLiteral("expected for a small input (396.4 KiB)")),
+             qPrintable(c.note));
+    QVERIFY(!summary->detailsLabel()->isVisible());
+    summary->detailsButton()->click();
+    QVERIFY(summary->detailsLabel()->isVisible());
+    QVERIFY2(
+        summary->detailsLabel()->text().contains(QString::fromStdString(run.config.describe())),
+        qPrintable(summary->detailsLabel()->text()));
+    QVERIFY(summary->detailsLabel()->text().contains(QStringLiteral("read-only ceiling")));
+    QVERIFY2(!window.statusBar()->currentMessage().contains(QStringLiteral("verified")),
+             qPrintable(window.statusBar()->currentMessage()));
+    QVERIFY(summary->text().contains(QStringLiteral("verified: the CPU counts the same")));
 }
 
 QTEST_MAIN(TestRunControls)

@@ -170,7 +170,7 @@ BlurPanel::BlurPanel(JobBridge* bridge, QWidget* parent)
                                "progress is replaced"));
     setProgressFormat(tr("blurring: %1…"));
 
-    // Mnemonics that the Run dock (always shown) and the menu bar do not use.
+    // Mnemonics that the device tool bar and the menu bar do not use.
     form()->addRow(tr("M&ode"), m_mode);
     form()->addRow(tr("Border"), m_border);
     form()->addRow(tr("Varian&t"), m_variant);

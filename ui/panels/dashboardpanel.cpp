@@ -103,6 +103,7 @@ DashboardPanel::DashboardPanel(JobBridge* bridge, QWidget* parent)
     setUpResultTable(m_table,
                      {tr("device"), tr("pipeline"), tr("GB/s"), tr("ceiling"), tr("% of ceiling"),
                       tr("status"), tr("baseline GB/s"), tr("ratio"), tr("variant or reason")});
+    m_table->setTextElideMode(Qt::ElideMiddle);
     auto* right = new QSplitter(Qt::Horizontal); // the chart, the table beside it
     right->addWidget(m_plot);
     right->addWidget(m_table);
@@ -218,7 +219,15 @@ void DashboardPanel::fillTable() {
     m_table->setRowCount(0);
     for (const DashboardResult& r : m_shown.results)
         addTableRow(r);
+    fitColumns();
+}
+
+void DashboardPanel::fitColumns() {
     m_table->resizeColumnsToContents();
+    // A long device name would take the table's width (at 1200 pixels it showed the device
+    // column alone): cut in the middle, whole in its tooltip.
+    if (m_table->columnWidth(DeviceColumn) > 170)
+        m_table->setColumnWidth(DeviceColumn, 170);
 }
 
 void DashboardPanel::addTableRow(const DashboardResult& r) {
@@ -246,14 +255,16 @@ void DashboardPanel::addTableRow(const DashboardResult& r) {
     m_table->insertRow(row);
     for (int c = 0; c < ColumnCount; ++c) {
         auto* item = new QTableWidgetItem(cells[c]);
-        item->setToolTip(QString::fromStdString(r.reason.empty() ? r.variant : r.reason));
+        item->setToolTip(c == DeviceColumn
+                             ? cells[c]
+                             : QString::fromStdString(r.reason.empty() ? r.variant : r.reason));
         if (c == GbpsColumn || c == PercentColumn || c == BaselineColumn || c == RatioColumn)
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_table->setItem(row, c, item);
     }
     markRowStatus(m_table, row, r.status, StatusColumn, {StatusColumn});
     if (row == 0)
-        m_table->resizeColumnsToContents();
+        fitColumns();
 }
 
 std::string DashboardPanel::runJson() const {

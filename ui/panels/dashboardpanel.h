@@ -84,6 +84,8 @@ private:
     QString present(const DashboardRun& run) override;
     QString cancelledStatus() const override;
     void fillTable();
+    /// Columns fitted to their text, the device column at most 170 pixels (cut in the middle).
+    void fitColumns();
     void addTableRow(const DashboardResult& result);
     std::string runJson() const override;
     std::string runCsv() const override;

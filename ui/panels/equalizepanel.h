@@ -1,7 +1,7 @@
 #pragma once
 // The Equalize tab ("Cumulative histograms and equalization"): the histogram equalization of the
-// image the window shows, on the device chosen in the Run dock (lane "equalize": a new run
-// replaces the one running), with the timed repeats.
+// image the window shows, on the device chosen in the tool bar above the tabs (lane "equalize": a
+// new run replaces the one running), with the timed repeats.
 //
 // The results: the original against the equalized image, the per-stage timings (histogram, cdf,
 // lut, apply, total: median and min ms; the apply pass's GB/s, image bytes read + written) with

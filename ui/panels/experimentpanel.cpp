@@ -269,6 +269,7 @@ void ExperimentPanel::addTableRow(const ExperimentPoint& p, const std::vector<De
             item->setToolTip(QString::fromStdString(p.reason));
         m_table->setItem(row, c, item);
     }
+    growColumnsToContents(m_table);
 }
 
 void ExperimentPanel::fillTable(const ExperimentRun& run) {

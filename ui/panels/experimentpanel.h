@@ -38,7 +38,8 @@ class ExperimentPanel : public ResultPanel<ExperimentRun, BaselinePanel> {
     Q_OBJECT
 public:
     explicit ExperimentPanel(JobBridge* bridge, QWidget* parent = nullptr);
-    /// The devices to offer (the Run dock's list); the first GPU, else the first, is checked.
+    /// The devices to offer (the device tool bar's list); the first GPU, else the first, is
+    /// checked.
     void setDevices(const std::vector<DeviceEntry>& devices);
     /// The image the window shows (`page` of a multi-page TIFF): the "image" distribution
     /// repeats its gray plane.

@@ -19,6 +19,8 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -112,11 +114,40 @@ JobPanel::JobPanel(JobBridge* bridge, Job job, QWidget* parent)
     connect(m_cancel, &QPushButton::clicked, this, &JobPanel::cancelRun);
 }
 
+namespace {
+
+/// The left column, scrolled vertically when the window is lower than the column (a 1600 x
+/// 1000 screen at 150 % is 667 pixels high): as wide as the column needs, as low as wanted.
+class ColumnScroll : public QScrollArea {
+public:
+    explicit ColumnScroll(QWidget* column) {
+        setWidget(column);
+        setWidgetResizable(true);
+        setFrameShape(QFrame::NoFrame);
+        setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
+    }
+    QSize minimumSizeHint() const override {
+        return {widget()->minimumSizeHint().width() + scrollBarWidth(), 120};
+    }
+    QSize sizeHint() const override {
+        const QSize column = widget()->sizeHint();
+        return {column.width() + scrollBarWidth(), column.height()};
+    }
+
+private:
+    int scrollBarWidth() const { return verticalScrollBar()->sizeHint().width(); }
+};
+
+} // namespace
+
 void JobPanel::setResults(QWidget* results, int columnWidth, bool resizable) {
     m_column->setMaximumWidth(columnWidth);
+    auto* column = new ColumnScroll(m_column);
+    column->setMaximumWidth(columnWidth + column->verticalScrollBar()->sizeHint().width());
     if (resizable) {
         auto* splitter = new QSplitter(Qt::Horizontal);
-        splitter->addWidget(m_column);
+        splitter->addWidget(column);
         splitter->addWidget(results);
         splitter->setStretchFactor(0, 0);
         splitter->setStretchFactor(1, 1);
@@ -126,7 +157,7 @@ void JobPanel::setResults(QWidget* results, int columnWidth, bool resizable) {
         layout->addWidget(splitter);
     } else {
         auto* layout = new QHBoxLayout(this);
-        layout->addWidget(m_column);
+        layout->addWidget(column);
         layout->addWidget(results, 1);
     }
 }
@@ -136,9 +167,9 @@ void JobPanel::addRunRowButton(QPushButton* button) {
 }
 
 void JobPanel::addDeviceRow() {
-    m_deviceLabel = new QLabel(tr("the Run dock's"));
+    m_deviceLabel = new QLabel(tr("the tool bar's"));
     m_deviceLabel->setWordWrap(true);
-    m_deviceLabel->setToolTip(tr("The device chosen in the Run dock (Run › Show Run Panel)"));
+    m_deviceLabel->setToolTip(tr("The device chosen in the tool bar above the tabs"));
     m_form->addRow(tr("Device"), m_deviceLabel);
 }
 
@@ -207,7 +238,7 @@ void JobPanel::start(JobWork work, const QString& status) {
     m_itemsShown = 0;
     setRunning(true);
     if (m_deviceLabel)
-        m_deviceLabel->setText(tr("%1 (from the Run dock)").arg(deviceSelector()));
+        m_deviceLabel->setText(tr("%1 (from the tool bar)").arg(deviceSelector()));
     m_startStatus = status.isEmpty() ? tr("starting…") : status;
     // One worker runs one job at a time: a run behind another says so, without a progress bar,
     // until the worker begins it.

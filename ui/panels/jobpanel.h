@@ -73,7 +73,7 @@ public:
     const QString& lane() const { return m_job.lane; }
     const QString& jobName() const { return m_job.name; }
 
-    /// Where the device comes from: asked at each run (the window passes its Run dock's
+    /// Where the device comes from: asked at each run (the window passes its tool bar's
     /// selector); "auto" until set. Panels with their own device list ignore it.
     void setDeviceSelectorSource(std::function<QString()> source) {
         m_deviceSelector = std::move(source);
@@ -144,7 +144,7 @@ protected:
 
     /// The controls' form, at the top of the left column.
     QFormLayout* form() const { return m_form; }
-    /// A "Device" row in the form showing the Run dock's device, then the one that ran.
+    /// A "Device" row in the form showing the tool bar's device, then the one that ran.
     void addDeviceRow();
     /// A "Repeats" row in the form (1 to 1,000 timed runs, 5 by default), remembered.
     void addRepeatsRow(const QString& toolTip, const QString& label = {});

@@ -512,8 +512,7 @@ void MemoryPanel::addReverseResult(const ReverseResult& r) {
     markRowStatus(m_table, row, r.status, StatusColumn,
                   {StatusColumn, DetailColumn, CorrectColumn});
     refreshCorrectColumn();
-    if (row == 0)
-        m_table->resizeColumnsToContents();
+    growColumnsToContents(m_table);
     fitReversal();
     m_reversePlot->replot(QCustomPlot::rpQueuedReplot); // coalesced: one per event-loop turn
     emit resultAdded();

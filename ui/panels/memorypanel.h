@@ -1,6 +1,7 @@
 #pragma once
-// The Memory tab, the memory lab: on the device chosen in the Run dock (lane "memory": a new run
-// replaces the one running), the chosen parts in order, each page drawn as its results arrive:
+// The Memory tab, the memory lab: on the device chosen in the tool bar above the tabs (lane
+// "memory": a new run replaces the one running), the chosen parts in order, each page drawn as its
+// results arrive:
 //   Reversal    GB/s of each buffer-reversal kernel (core/reverse.h: 2n bytes / median), the
 //               reference text's four in one colour and HistLab's in another, a dashed line at
 //               the same run's copy kernel; a table (kernel, reference?, GB/s, % of copy,

@@ -32,6 +32,20 @@ int appendResultRow(QTableWidget* table, const QStringList& cells,
     return row;
 }
 
+void growColumnsToContents(QTableWidget* table) {
+    const int last = table->columnCount() - 1;
+    for (int c = 0; c < table->columnCount(); ++c) {
+        if (c == last && table->horizontalHeader()->stretchLastSection())
+            continue; // it takes what is left
+        // The view's measure of the column's cells (public through the base class).
+        const QAbstractItemView* view = table;
+        const int wanted =
+            std::max(view->sizeHintForColumn(c), table->horizontalHeader()->sectionSizeHint(c));
+        if (wanted > table->columnWidth(c))
+            table->setColumnWidth(c, wanted);
+    }
+}
+
 void setUpFixedTable(QTableWidget* table) {
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->setSelectionMode(QAbstractItemView::NoSelection);

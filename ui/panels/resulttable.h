@@ -43,6 +43,10 @@ template <typename Row> double highestGbps(const std::vector<Row>& rows, double 
     return floor;
 }
 
+/// Widens each column to its text as rows arrive, never narrowing one: a table filled while a
+/// run goes on neither cuts a longer cell to "…" nor jumps back and forth (the last column,
+/// stretched, takes what is left).
+void growColumnsToContents(QTableWidget* table);
 /// A rate in GB/s: no decimals from 100 up, else two.
 QString gbpsText(double gbps);
 /// Milliseconds: one decimal from 100 up, three from 1 up, else four.

@@ -118,6 +118,7 @@ QString describeDevice(const DeviceEntry& device) {
 RunPanel::RunPanel(QWidget* parent)
     : QWidget(parent)
     , m_device(new QComboBox)
+    , m_deviceLabel(new QLabel(tr("&Device")))
     , m_variant(new QComboBox)
     , m_banks(new PowerOfTwoSpinBox(256))
     , m_groupsPerCu(chooseSpin(1024))
@@ -133,13 +134,24 @@ RunPanel::RunPanel(QWidget* parent)
     , m_runAgain(new QAction(tr("&Run Again"), this))
     , m_cancel(new QAction(tr("&Cancel"), this))
     , m_selector(rememberedDevice()) {
-    // A long device name must not widen the dock: the tooltip has it all.
-    m_device->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_device->setMinimumContentsLength(14);
+    // The device serves every tab: the window shows the combo and its label in a tool bar of
+    // their own, wide enough for the device's whole name. Until then they are hidden children.
+    m_device->setParent(this);
+    m_device->setVisible(false);
+    m_device->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_device->addItem(tr("listing devices…"));
     m_device->setEnabled(false);
-    m_device->setToolTip(tr("The OpenCL device that runs the histograms"));
+    m_device->setToolTip(tr("The OpenCL device that every tab runs on"));
+    m_deviceLabel->setParent(this);
+    m_deviceLabel->setVisible(false);
+    m_deviceLabel->setBuddy(m_device);
 
+    // Wide enough for what the core's choice adds ("choose (coalesced)"), so that the dock
+    // neither cuts it nor changes width when the choice is shown.
+    for (QComboBox* combo : {m_variant, m_read, m_load, m_merge, m_method}) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(17);
+    }
     for (const char* name : {"auto", "naive", "local", "banked", "cpu"})
         m_variant->addItem(QString::fromLatin1(name), QString::fromLatin1(name));
     m_variant->setToolTip(tr("auto: the cpu variant on CPU devices, else an autotuned banked "
@@ -190,7 +202,6 @@ RunPanel::RunPanel(QWidget* parent)
     auto* form = new QFormLayout;
     m_form = form;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->addRow(tr("&Device"), m_device);
     form->addRow(tr("&Variant"), m_variant);
     form->addRow(tr("&Banks"), m_banks);
     form->addRow(tr("&Groups/CU"), m_groupsPerCu);
@@ -457,7 +468,8 @@ void RunPanel::updateFieldsInUse() {
 std::vector<std::pair<const char*, QLabel*>> RunPanel::parameterLabels() const {
     std::vector<std::pair<const char*, QLabel*>> labels;
     for (const auto& [name, widget] : parameterFields())
-        if (auto* label = qobject_cast<QLabel*>(m_form->labelForField(widget)))
+        if (auto* label = widget == m_device ? m_deviceLabel
+                                             : qobject_cast<QLabel*>(m_form->labelForField(widget)))
             labels.emplace_back(name, label);
     return labels;
 }

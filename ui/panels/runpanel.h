@@ -53,7 +53,10 @@ public:
     int bins() const;
     LargeBinMethod largeBinMethod() const;
 
+    /// The device combo and its label: not in the panel's form, but where the window puts
+    /// them (a tool bar that every tab shares); hidden until then.
     QComboBox* deviceCombo() const { return m_device; }
+    QLabel* deviceLabel() const { return m_deviceLabel; }
     QComboBox* variantCombo() const { return m_variant; }
     QSpinBox* banksSpin() const { return m_banks; }
     QSpinBox* groupsPerCuSpin() const { return m_groupsPerCu; }
@@ -103,6 +106,7 @@ private:
     void showDeviceToolTip();
 
     QComboBox* m_device;
+    QLabel* m_deviceLabel;
     QComboBox* m_variant;
     QSpinBox* m_banks;
     QSpinBox* m_groupsPerCu;

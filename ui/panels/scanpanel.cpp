@@ -170,13 +170,13 @@ ScanPanel::ScanPanel(JobBridge* bridge, QWidget* parent)
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->setNoAntialiasingOnDrag(true);
     showSmallLegend(m_plot);
-    // The legend under the axes, three entries a row: the curves and the levels span the whole
-    // axis rect, where a legend would hide some of them.
+    // The legend under the axes, up to three entries a row: the curves and the levels span the
+    // whole axis rect, where a legend would hide some of them.
     m_plot->axisRect()->insetLayout()->take(m_plot->legend);
     m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
     m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
     m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    m_plot->legend->setWrap(3);
+    fitLegendColumns(m_plot, 3);
     m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
     m_title = addPlotTitle(m_plot, tr("Scans: GB/s against the work-group size"));
     m_plot->xAxis->setLabel(tr("work-group size (work-items)"));
@@ -228,7 +228,7 @@ ScanPanel::ScanPanel(JobBridge* bridge, QWidget* parent)
         for (const auto& [variant, check] : m_checks)
             check->setChecked(chosen.contains(variantName(variant)));
     updateActions();
-    setStatus(tr("Run (Ctrl+Enter) to measure the scans on the Run dock's device."));
+    setStatus(tr("Run (Ctrl+Enter) to measure the scans on the device chosen above the tabs."));
 }
 
 QCPGraph* ScanPanel::variantGraph(ScanVariant variant) const {
@@ -364,8 +364,7 @@ void ScanPanel::addTableRow(const ScanPoint& p) {
     if (p.status == Status::Unsupported)
         m_table->item(row, StatusColumn)
             ->setToolTip(tr("An expected outcome: %1").arg(QString::fromStdString(p.detail)));
-    if (row == 0)
-        m_table->resizeColumnsToContents();
+    growColumnsToContents(m_table);
     m_table->scrollToBottom();
 }
 

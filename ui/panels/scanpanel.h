@@ -1,7 +1,7 @@
 #pragma once
 // The Scans tab: the reference text's figure, GB/s against the work-group size, measured on the
-// device chosen in the Run dock (lane "scan": a new run replaces the one running), drawn point by
-// point as the points arrive.
+// device chosen in the tool bar above the tabs (lane "scan": a new run replaces the one running),
+// drawn point by point as the points arrive.
 //   per-segment scans   naive, blelloch, wgscan: one curve each over the work-group sizes (16 …
 //                       the device's maximum, or the range chosen), on a log2 axis
 //   whole-array scans   reduce-then-scan, lookback: horizontal lines at their GB/s (they run at

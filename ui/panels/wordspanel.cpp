@@ -274,7 +274,7 @@ WordsPanel::WordsPanel(JobBridge* bridge, QWidget* parent)
     m_images->horizontalHeader()->setSectionResizeMode(ImageStatusColumn,
                                                        QHeaderView::ResizeToContents);
 
-    m_plot->setMinimumSize(320, 200);
+    m_plot->setMinimumSize(320, 120); // low enough for a 667-pixel-high screen (150 %)
     m_bars->setPen(Qt::NoPen);
     m_bars->setBrush(seriesColor(0));
     m_bars->setWidthType(QCPBars::wtPlotCoords);
@@ -297,7 +297,7 @@ WordsPanel::WordsPanel(JobBridge* bridge, QWidget* parent)
     m_nearest->setToolTip(tr("The most similar images: cosine of the weights (tf-idf for "
                              "none); a click selects one"));
     m_image->setAlignment(Qt::AlignCenter);
-    m_image->setMinimumSize(200, 150);
+    m_image->setMinimumSize(160, 60);
     m_image->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
     m_image->installEventFilter(this); // drawn again at its new size
     m_imageCaption->setWordWrap(true);
@@ -541,11 +541,12 @@ void WordsPanel::showKernels(const WordsHistogramsResult& result) {
         markRowStatus(m_kernels, row, k.status, StatusColumn, {StatusColumn});
     }
     m_kernels->resizeColumnsToContents();
-    // Every kernel's row in view (all seven with "all"), the images below taking the rest.
+    // Every kernel's row in view (all seven with "all"), the images below taking the rest; at
+    // most 150 pixels as a minimum, so that the tab still fits a low screen (it scrolls there).
     int height = m_kernels->horizontalHeader()->sizeHint().height() + 2 * m_kernels->frameWidth();
     for (int row = 0; row < m_kernels->rowCount(); ++row)
         height += m_kernels->rowHeight(row);
-    m_kernels->setMinimumHeight(std::clamp(height, 90, 300));
+    m_kernels->setMinimumHeight(std::clamp(height, 90, 150));
 }
 
 void WordsPanel::showImages(const WordTable& table) {

@@ -57,7 +57,13 @@ DashboardPlot::DashboardPlot(QWidget* parent)
     plotLayout()->addElement(0, 0, m_title);
     m_group->setSpacingType(QCPBarsGroup::stAbsolute);
     m_group->setSpacing(1);
-    xAxis->setTickLabelRotation(-20);
+    // Pipeline names slanted where there is room, upright where the bars are narrow (at a
+    // 1200-pixel window fourteen slanted names overlapped).
+    connect(this, &QCustomPlot::beforeReplot, this, [this] {
+        const double perName =
+            double(axisRect()->width()) / double(std::max<std::size_t>(1, m_run.pipelines.size()));
+        xAxis->setTickLabelRotation(perName < 60 ? -90 : -20);
+    });
     xAxis->grid()->setVisible(false);
     rebuild();
 }

@@ -59,6 +59,26 @@ void showSmallLegend(QCustomPlot* plot, std::function<void()> dropped) {
     makeLegendMovable(plot, std::move(dropped));
 }
 
+void fitLegendColumns(QCustomPlot* plot, int most) {
+    QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [plot, most] {
+        QCPLegend* legend = plot->legend;
+        int widest = 0;
+        for (int i = 0; i < legend->itemCount(); ++i)
+            if (const QCPAbstractLegendItem* item = legend->item(i); item && item->visible())
+                widest = std::max(widest, item->minimumOuterSizeHint().width());
+        if (widest == 0)
+            return;
+        const QMargins m = legend->margins();
+        const int room = plot->width() - m.left() - m.right();
+        const int spacing = legend->columnSpacing();
+        const int columns = std::clamp((room + spacing) / (widest + spacing), 1, most);
+        if (legend->wrap() != columns) {
+            legend->setWrap(columns);
+            legend->setFillOrder(legend->fillOrder(), true); // the entries laid out again
+        }
+    });
+}
+
 namespace {
 
 /// The legend's index in the axis rect's inset layout, or -1 when it is laid out elsewhere.

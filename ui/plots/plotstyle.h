@@ -41,6 +41,10 @@ void showSmallLegend(QCustomPlot* plot, std::function<void()> dropped = {});
 /// dropped, inside the axis rect, and `dropped` is called then (to remember it). A legend laid
 /// out beside the axes (not in the axis rect's inset layout) does not move. Once per plot.
 void makeLegendMovable(QCustomPlot* plot, std::function<void()> dropped = {});
+/// A legend laid out beside the axes in rows: as many columns (at most `most`) as the plot's
+/// width holds whole, decided again at each replot (a narrow window or a long entry such as
+/// "reduce-then-scan (wg 64): 16.22 GB/s" takes fewer columns instead of being cut off).
+void fitLegendColumns(QCustomPlot* plot, int most);
 /// Puts `plot`'s legend with its top left at `topLeft` (widget pixels), kept inside the axis
 /// rect: the inset's free placement, in fractions of the axis rect.
 void moveLegendTo(QCustomPlot* plot, const QPointF& topLeft);

@@ -10,6 +10,7 @@
 #include "panels/logpanel.h"
 #include "panels/memorypanel.h"
 #include "panels/runpanel.h"
+#include "panels/runsummary.h"
 #include "panels/scanpanel.h"
 #include "panels/statisticspanel.h"
 #include "panels/wordspanel.h"
@@ -38,6 +39,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -57,57 +59,6 @@ static void initHistlabResources() {
 
 namespace histlab::ui {
 
-QString describeRun(const HistogramRun& run) {
-    QStringList parts;
-    parts << QString::fromStdString(run.device.name);
-    parts << QString::fromStdString(run.config.describe());
-    if (!run.passes.empty()) {
-        const PassTiming& pass = run.passes.front(); // the channels' histogram pass
-        parts << QStringLiteral("median %1 ms").arg(pass.stats.medianMs, 0, 'f', 3);
-        parts << QStringLiteral("%1 GB/s").arg(pass.gbps, 0, 'f', 2);
-        parts << QStringLiteral("%1 % of read-only ceiling").arg(pass.percentOfCeiling, 0, 'f', 1);
-    }
-    if (!run.verified)
-        parts << QStringLiteral("not checked");
-    else if (*run.verified)
-        parts << QStringLiteral("verified");
-    else
-        parts << QStringLiteral("MISMATCH: %1").arg(QString::fromStdString(run.verifyDetail));
-    return parts.join(QStringLiteral(" · "));
-}
-
-QString describeLargeBins(const ImageBinsRun& run) {
-    QStringList parts;
-    parts << QString::fromStdString(run.device.name);
-    if (run.results.empty())
-        return parts.join(QStringLiteral(" · "));
-    const ImageChannelBins& first = run.results.front();
-    parts << QStringLiteral("%1 bins, %2")
-                 .arg(QString::number(first.spec.bins),
-                      QString::fromLatin1(largeBinMethodName(first.point.method)));
-    // The channels one after another: their medians add up.
-    double ms = 0, bytes = 0;
-    QStringList problems;
-    for (const ImageChannelBins& c : run.results) {
-        ms += c.point.stats.medianMs;
-        bytes += double(c.point.bytes);
-        if (c.point.status != Status::Verified)
-            problems << QStringLiteral("%1 %2").arg(
-                QString::fromStdString(c.name),
-                QString::fromStdString(statusText(c.point.status, c.point.detail)));
-    }
-    if (ms > 0) {
-        parts << QStringLiteral("median %1 ms").arg(ms, 0, 'f', 3);
-        parts << QStringLiteral("%1 GB/s").arg(bytes / ms / 1e6, 0, 'f', 2);
-    }
-    if (problems.isEmpty())
-        parts << QStringLiteral("verified");
-    else
-        parts << problems.join(QStringLiteral("; ")) +
-                     QStringLiteral(" (the plot shows the CPU reference)");
-    return parts.join(QStringLiteral(" · "));
-}
-
 namespace {
 
 /// A region as the window names it: its corner and size in image pixels.
@@ -121,32 +72,6 @@ QString openHint() {
                        "File › Open Sample shows the bundled photograph.");
 }
 
-/// Every pass and the ceiling, one per line: the status bar's tooltip.
-QString describePasses(const HistogramRun& run) {
-    QStringList lines;
-    lines << QStringLiteral("%1 [%2], %3")
-                 .arg(QString::fromStdString(run.device.name),
-                      QString::fromLatin1(deviceTypeName(run.device.type)),
-                      QString::fromStdString(run.device.platformName));
-    lines << QStringLiteral("%1 (%2)").arg(QString::fromStdString(run.config.describe()),
-                                           QString::fromStdString(run.config.chosenBy));
-    auto row = [&](const QString& what, const TimingStats& stats, double gbps, double percent) {
-        lines << QStringLiteral("%1: median %2 ms, min %3 ms, %4 GB/s, %5 % of read-only")
-                     .arg(what)
-                     .arg(stats.medianMs, 0, 'f', 3)
-                     .arg(stats.minMs, 0, 'f', 3)
-                     .arg(gbps, 0, 'f', 2)
-                     .arg(percent, 0, 'f', 1);
-    };
-    for (const PassTiming& pass : run.passes)
-        row(QString::fromStdString(pass.what), pass.stats, pass.gbps, pass.percentOfCeiling);
-    row(QStringLiteral("read-only ceiling (%1)").arg(QString::fromStdString(run.ceiling.kernel)),
-        run.ceiling.stats, run.ceiling.gbps, 100.0);
-    for (const std::string& note : run.notes)
-        lines << QString::fromStdString(note);
-    return lines.join(QLatin1Char('\n'));
-}
-
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -155,14 +80,21 @@ MainWindow::MainWindow(QWidget* parent)
     , m_imageView(new ImageView)
     , m_plot(new HistogramPlot)
     , m_statistics(new StatisticsPanel)
-    , m_runLabel(new QLabel) {
+    , m_summary(new RunSummary) {
     initHistlabResources();
     setWindowTitle(tr("HistLab"));
 
-    // Right: the plot above the statistics; the plot takes what the table does not need.
+    // Right: the plot above the run's summary and the statistics; the plot takes what the
+    // table does not need.
+    auto* below = new QWidget;
+    auto* belowLayout = new QVBoxLayout(below);
+    belowLayout->setContentsMargins(0, 0, 0, 0);
+    belowLayout->setSpacing(0);
+    belowLayout->addWidget(m_summary);
+    belowLayout->addWidget(m_statistics, 1);
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(m_plot);
-    right->addWidget(m_statistics);
+    right->addWidget(below);
     right->setStretchFactor(0, 1);
     right->setStretchFactor(1, 0);
     right->setChildrenCollapsible(false);
@@ -209,11 +141,6 @@ MainWindow::MainWindow(QWidget* parent)
     m_splitter = splitter;
     m_rightSplitter = right;
 
-    m_runLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // A long device name must not set the window's minimum width (the tooltip has it all);
-    // progress messages cover the label for a while, then it shows again.
-    m_runLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    statusBar()->addWidget(m_runLabel, 1);
     createDocks();
     createMenus();
     connectImageView();
@@ -223,7 +150,12 @@ MainWindow::MainWindow(QWidget* parent)
     for (QTableWidget* table : findChildren<QTableWidget*>())
         enableTableCopy(table); // Ctrl+C and Copy Table, as tab-separated text
     setAcceptDrops(true);
-    resize(1200, 700);
+    // 1200 x 700, or what the screen has room for (a 1600 x 1000 screen at 150 % offers about
+    // 1067 x 627 device-independent pixels); a size left last time is restored below.
+    QSize first(1200, 700);
+    if (const QScreen* screen = this->screen())
+        first = first.boundedTo(screen->availableGeometry().size() * 0.96);
+    resize(first);
     splitter->setSizes({560, 640});
     const int tableHeight = m_statistics->sizeHint().height();
     right->setSizes({std::max(m_plot->minimumHeight(), 640 - tableHeight), tableHeight});
@@ -270,7 +202,7 @@ QString MainWindow::sampleImagePath() {
 }
 
 QString MainWindow::runSummary() const {
-    return m_runLabel->text();
+    return m_runLine;
 }
 
 // The tabs after the Image tab, in order: each one's title (with its mnemonic, also its View
@@ -603,6 +535,10 @@ void MainWindow::restoreSettings() {
     m_rightSplitter->restoreState(
         settings.value(QStringLiteral("window/rightSplitter")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/docks")).toByteArray()); // docks, shown
+    // Whether the Run dock shows with the Image tab: the dock's own state says only whether it
+    // was shown on the tab that was last open.
+    m_runDockWanted = settings.value(QStringLiteral("window/runDockShown"), true).toBool();
+    updateRunDock();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -611,6 +547,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings.setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
     settings.setValue(QStringLiteral("window/rightSplitter"), m_rightSplitter->saveState());
     settings.setValue(QStringLiteral("window/docks"), saveState());
+    settings.setValue(QStringLiteral("window/runDockShown"), m_runDockWanted);
     QMainWindow::closeEvent(event);
 }
 
@@ -769,7 +706,7 @@ void MainWindow::submit(const QString& path, int page, bool quick) {
     m_inFlightQuick = quick;
     if (!m_timingNote.isEmpty()) { // the run being timed is replaced: its timing never comes
         m_timingNote = tr("timing cancelled");
-        m_runLabel->setText(describeCurrent());
+        showSummary();
     }
     m_requested = path;
     m_requestedPage = page;
@@ -819,9 +756,9 @@ void MainWindow::showPreview(const ImagePreview& p) {
     m_statistics->clear();
     for (QAction* action : m_exportActions)
         action->setEnabled(false);
-    m_runLabel->setText(tr("%1: computing its histograms…").arg(imageDisplayName(p.source)));
+    m_runLine = tr("%1: computing its histograms…").arg(imageDisplayName(p.source));
+    m_summary->showWorking(m_runLine);
     m_images->offerPreview(p.source, p.preview, p.imageSize);
-    m_runLabel->setToolTip({});
     setWindowTitle(imageTitle(p.source, p.page, p.pages, p.imageSize));
     m_imageView->repaint(); // painted now, so that imageShown() means visible
     emit imageShown();
@@ -843,7 +780,8 @@ void MainWindow::restoreShownImage() {
         m_imageView->selectRegion(*m_region);
     if (m_current.source.isEmpty()) {
         setWindowTitle(tr("HistLab"));
-        m_runLabel->clear();
+        m_runLine.clear();
+        m_summary->clear();
         return;
     }
     showResults();
@@ -907,15 +845,14 @@ QString MainWindow::showResults() {
     m_statistics->setStatistics(analysis.statistics);
     for (QAction* action : m_exportActions)
         action->setEnabled(true);
-    const QString summary = describeCurrent();
-    m_runLabel->setText(summary);
-    m_runLabel->setToolTip(
-        analysis.largeBins
-            ? QStringLiteral("<pre>%1</pre>")
-                  .arg(QString::fromStdString(imageBinsText(*analysis.largeBins)).toHtmlEscaped())
-            : describePasses(analysis.run));
+    showSummary();
     setWindowTitle(imageTitle(analysis.source, analysis.page, analysis.pages, analysis.imageSize));
-    return summary;
+    return m_runLine;
+}
+
+void MainWindow::showSummary() {
+    m_runLine = describeCurrent();
+    m_summary->setContent(summarizeAnalysis(m_current, m_timingNote));
 }
 
 QString MainWindow::describeCurrent() const {
@@ -993,7 +930,7 @@ void MainWindow::showFailure(const JobError& error) {
         // The histograms shown were counted and verified; only their timing did not finish.
         m_timingNote =
             error.kind == JobError::Kind::Cancelled ? tr("timing cancelled") : tr("timing failed");
-        m_runLabel->setText(describeCurrent());
+        showSummary();
     }
     if (error.kind == JobError::Kind::Cancelled) {
         statusBar()->showMessage(tr("%1: cancelled").arg(imageDisplayName(m_requested)));
@@ -1039,11 +976,31 @@ void MainWindow::showFailure(const JobError& error) {
 // progress bar and Cancel button, shown while a job runs.
 void MainWindow::createRunControls() {
     m_runPanel = new RunPanel;
+    // The device serves every tab: its own tool bar above the tabs, which cannot be hidden
+    // (closing the Run dock used to remove the only device selector), wide enough for the
+    // device's whole name.
+    auto* deviceBar = addToolBar(tr("Device"));
+    deviceBar->setObjectName(QStringLiteral("deviceToolBar"));
+    deviceBar->setMovable(false);
+    deviceBar->setFloatable(false);
+    deviceBar->toggleViewAction()->setEnabled(false);
+    deviceBar->toggleViewAction()->setVisible(false);
+    m_runPanel->deviceLabel()->setContentsMargins(6, 0, 6, 0);
+    deviceBar->addWidget(m_runPanel->deviceLabel())->setVisible(true);
+    deviceBar->addWidget(m_runPanel->deviceCombo())->setVisible(true);
+    auto* deviceNote = new QLabel(tr("  used by every tab; the Devices tab says what each can do"));
+    deviceNote->setEnabled(false); // a hint, in the disabled text colour
+    deviceBar->addWidget(deviceNote);
+
+    // The Run dock holds the Image tab's histogram settings: shown with that tab only (the
+    // other tabs have their settings in their left column), unless the person closed it.
     auto* dock = new QDockWidget(tr("Run"), this);
+    m_runDock = dock;
     dock->setObjectName(QStringLiteral("runDock"));
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
     dock->setWidget(m_runPanel);
     addDockWidget(Qt::RightDockWidgetArea, dock);
+    dock->installEventFilter(this); // its close button: the person's choice, remembered
 
     QAction* runAgainAction = m_runPanel->runAgainAction();
     QAction* cancelAction = m_runPanel->cancelAction();
@@ -1063,10 +1020,31 @@ void MainWindow::createRunControls() {
         start->setStatusTip(tab.runTip);
     }
     run->addSeparator();
-    QAction* showDock = dock->toggleViewAction(); // not a second "Run" in the Run menu
-    showDock->setText(tr("Show Run &Panel"));
-    showDock->setStatusTip(tr("The Run dock: the device, the variant and its parameters"));
-    run->addAction(showDock);
+    // Not the dock's own toggle, which would follow its hiding on the other tabs.
+    m_showRunDock = run->addAction(tr("Show Run &Panel"));
+    m_showRunDock->setCheckable(true);
+    m_showRunDock->setChecked(true);
+    m_showRunDock->setStatusTip(tr("The Run dock: the Image tab's histogram variant, its "
+                                   "parameters and repeats (shown with the Image tab)"));
+    connect(m_showRunDock, &QAction::triggered, this, [this](bool shown) {
+        m_runDockWanted = shown;
+        if (shown)
+            m_tabs->setCurrentIndex(0); // the Image tab, where it shows
+        updateRunDock();
+    });
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateRunDock);
+    // The window's minimum is the shown tab's, not the widest of all (a stack's minimum is
+    // the largest of its pages': the Words tab set the Image tab's to 1,052 pixels).
+    const auto onlyShownTabSizes = [this] {
+        for (int tab = 0; tab < m_tabs->count(); ++tab) {
+            const bool shown = tab == m_tabs->currentIndex();
+            m_tabs->widget(tab)->setSizePolicy(
+                shown ? QSizePolicy::Preferred : QSizePolicy::Ignored,
+                shown ? QSizePolicy::Preferred : QSizePolicy::Ignored);
+        }
+    };
+    connect(m_tabs, &QTabWidget::currentChanged, this, onlyShownTabSizes);
+    onlyShownTabSizes();
     connect(runAgainAction, &QAction::triggered, this, &MainWindow::runAgain);
     cancelAction->setStatusTip(
         tr("Stop the running job of the tab shown, else the image analysis; what is shown stays"));
@@ -1132,6 +1110,19 @@ void MainWindow::createRunControls() {
             qCWarning(lcUi).noquote() << "no device list:" << QString::fromStdString(error.message);
         });
     m_bridge->listDevices();
+}
+
+void MainWindow::updateRunDock() {
+    m_showRunDock->setChecked(m_runDockWanted);
+    m_runDock->setVisible(m_runDockWanted && m_tabs->currentIndex() == 0);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_runDock && event->type() == QEvent::Close) {
+        m_runDockWanted = false;
+        m_showRunDock->setChecked(false);
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::setDeviceSelector(const QString& selector) {

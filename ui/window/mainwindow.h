@@ -41,6 +41,7 @@ class JobPanel;
 class JointPanel;
 class LogPanel;
 class RunPanel;
+class RunSummary;
 class ScanPanel;
 class StatisticsPanel;
 class WordsPanel;
@@ -102,7 +103,8 @@ public:
     QTabWidget* tabs() const { return m_tabs; }
     /// File › Open Recent, rebuilt each time it opens.
     QMenu* recentMenu() const { return m_recentMenu; }
-    /// The Run dock's controls: device, variant, parameters, Run Again (F5), Cancel (Esc).
+    /// The Run dock's controls: variant, parameters, Run Again (F5), Cancel (Esc); its device
+    /// combo lives in the tool bar above the tabs.
     RunPanel* runPanel() const { return m_runPanel; }
     /// In the status bar while a job runs.
     QProgressBar* progressBar() const { return m_progress; }
@@ -120,8 +122,11 @@ public:
     const HistogramRun& currentRun() const { return m_current.run; }
     /// The analysis shown (its large-bin histograms for 16-bit and float images).
     const ImageAnalysis& currentAnalysis() const { return m_current; }
-    /// The status bar's description of the last run.
+    /// The last run in one line, in the kernel's terms (the log's line; the Image tab's summary
+    /// says it in plain words, with these details on demand).
     QString runSummary() const;
+    /// The Image tab's account of the last run.
+    RunSummary* runSummaryPanel() const { return m_summary; }
     QString lastError() const { return m_lastError; }
     /// True while a request has not answered.
     bool isBusy() const { return m_bridge->busy(); }
@@ -202,6 +207,8 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    /// The Run dock's close button: it stays closed on every tab until Run › Show Run Panel.
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -237,6 +244,8 @@ private:
     int pageAsked() const;
     /// The Image tab, unless the tab shown works on the shown image (see openImages).
     void showImageTab();
+    /// The Run dock shown on the Image tab (unless closed), hidden on the others.
+    void updateRunDock();
     void showMessageBox(const QString& message, const QString& details = {});
     void restoreSettings();
     void rememberFolder(const QString& file);
@@ -246,6 +255,8 @@ private:
     void showAnalysis(const ImageAnalysis& analysis, bool timed = true);
     /// The run summary of the analysis shown (region, device, what ran, time, verified).
     QString describeCurrent() const;
+    /// The current analysis in the summary panel (and runSummary()).
+    void showSummary();
     /// The decoded image of the newest request, before its histograms: shown at once, the
     /// plot and table emptied until they come.
     void showPreview(const ImagePreview& preview);
@@ -271,7 +282,11 @@ private:
     ImageView* m_imageView;
     HistogramPlot* m_plot;
     StatisticsPanel* m_statistics;
-    QLabel* m_runLabel;
+    RunSummary* m_summary;
+    QDockWidget* m_runDock = nullptr;
+    QAction* m_showRunDock = nullptr; // Run › Show Run Panel
+    bool m_runDockWanted = true;
+    QString m_runLine; // runSummary(): the run in the kernel's terms
     ImageAnalysis m_current;
     /// What the image view shows: m_current's image, or the preview of a newer request.
     struct ShownImage {
@@ -324,12 +339,5 @@ private:
     QTabWidget* m_tabs = nullptr;
     std::vector<Tab> m_tabTable;
 };
-
-/// One line describing a run for the status bar, e.g. "pthread-… [cpu] · cpu copies=4 …
-/// · histogram (r,g,b): median 1.24 ms · 0.33 GB/s · 1.5 % of read-only · verified".
-QString describeRun(const HistogramRun& run);
-/// The same for the exact large-bin histograms: device, bins and method, the channels' summed
-/// median time and GB/s, and "verified" or each channel's status.
-QString describeLargeBins(const ImageBinsRun& run);
 
 } // namespace histlab::ui
