@@ -72,6 +72,45 @@ class TestHistogramPlot : public QObject, public histlab::uitest::TestFolder {
 private slots:
     void initTestCase() { QVERIFY(setUpFolder()); }
 
+    // Shift + drag selects values, GIMP's way: the whole bins touched, each visible channel's
+    // count and share in the note; a plain drag still pans; Esc clears.
+    void shiftDragSelectsValues() {
+        HistogramPlot plot;
+        QVERIFY(showSample(plot));
+        QSignalSpy changed(&plot, &HistogramPlot::valueRangeChanged);
+        const auto shiftMouse = [&](QEvent::Type type, double value, Qt::MouseButton button,
+                                    Qt::MouseButtons buttons) {
+            const QPoint pos = pixelOf(plot, value, 5);
+            QMouseEvent event(type, QPointF(pos), plot.mapToGlobal(QPointF(pos)), button, buttons,
+                              Qt::ShiftModifier);
+            QApplication::sendEvent(&plot, &event);
+        };
+        const QCPRange before = plot.xAxis->range();
+        shiftMouse(QEvent::MouseButtonPress, 90.3, Qt::LeftButton, Qt::LeftButton);
+        shiftMouse(QEvent::MouseMove, 140.6, Qt::NoButton, Qt::LeftButton);
+        shiftMouse(QEvent::MouseButtonRelease, 149.6, Qt::LeftButton, Qt::NoButton);
+        QCOMPARE(plot.xAxis->range().lower, before.lower); // not panned
+        QVERIFY(changed.count() >= 2);
+        QVERIFY(plot.selectedValues().has_value());
+        QCOMPARE(plot.selectedValues()->first, 90.0);
+        QCOMPARE(plot.selectedValues()->second, 150.0); // values 90 ... 149
+        QCOMPARE(plot.selectedCount(QStringLiteral("r")), std::uint64_t(30));
+        QCOMPARE(plot.selectedCount(QStringLiteral("gray")), std::uint64_t(60));
+        const QString text = plot.selectionText();
+        QVERIFY2(text.startsWith(QStringLiteral("values 90 … 149\n")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("R: 30 (75.0 %)")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("gray: 60 (23.4 %)")), qPrintable(text));
+        plot.setChannelVisible(QStringLiteral("r"), false); // the note follows the channels
+        QVERIFY(!plot.selectionText().contains(QStringLiteral("R:")));
+        // A new histogram keeps the values and counts them again.
+        plot.setHistograms(spikeHistograms());
+        QVERIFY(plot.selectedValues().has_value());
+        QVERIFY(plot.selectedCount(QStringLiteral("gray")) > 0);
+        QTest::keyClick(&plot, Qt::Key_Escape);
+        QVERIFY(!plot.selectedValues().has_value());
+        QVERIFY(plot.selectionText().isEmpty());
+    }
+
     void hoverReadoutStaysAndMarksTheBin() {
         HistogramPlot plot;
         QVERIFY(showSample(plot));

@@ -160,6 +160,7 @@ private slots:
     void shortcuts_data();
     void shortcuts();
     void fitsSmallScreens();
+    void selectedValuesAreMarkedOnTheImage();
 
 private:
     /// Opens `source` in `window` and waits for its histograms to be on screen.
@@ -789,6 +790,33 @@ void TestMainWindow::fitsSmallScreens() {
     }
     const QRect room = window.screen()->availableGeometry();
     QVERIFY(window.width() <= room.width() && window.height() <= room.height());
+}
+
+// Values selected on the histogram mark their pixels on the image (ImageJ's threshold
+// overlay): exactly the gray image's pixels of those values; none once cleared.
+void TestMainWindow::selectedValuesAreMarkedOnTheImage() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    QVERIFY(openAndWait(window, path(QStringLiteral("gray.png"))));
+    HistogramPlot* plot = window.findChild<HistogramPlot*>();
+    QVERIFY(plot);
+    plot->selectValues(40, 99.5); // values 40 ... 99
+    const QImage& mask = window.findChild<ImageView*>()->highlight();
+    const QImage gray(path(QStringLiteral("gray.png")));
+    QCOMPARE(mask.size(), gray.size());
+    int marked = 0, expected = 0;
+    for (int y = 0; y < gray.height(); ++y)
+        for (int x = 0; x < gray.width(); ++x) {
+            const int v = qGray(gray.pixel(x, y));
+            const bool in = v >= 40 && v <= 99;
+            expected += in;
+            marked += qAlpha(mask.pixel(x, y)) > 0;
+            QCOMPARE(qAlpha(mask.pixel(x, y)) > 0, in);
+        }
+    QCOMPARE(marked, expected);
+    QCOMPARE(quint64(plot->selectedCount(QStringLiteral("gray"))), quint64(expected));
+    plot->clearSelection();
+    QVERIFY(window.findChild<ImageView*>()->highlight().isNull());
 }
 
 QTEST_MAIN(TestMainWindow)

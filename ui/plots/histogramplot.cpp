@@ -122,6 +122,27 @@ HistogramPlot::HistogramPlot(QWidget* parent)
     m_clipText->setPadding(QMargins(4, 2, 4, 2));
     m_clipText->setSelectable(false);
     m_clipText->setVisible(false);
+    // The selected values: shaded over the whole height, a note in the top right corner.
+    m_selectionRect = new QCPItemRect(this);
+    m_selectionRect->setLayer(QStringLiteral("background"));
+    m_selectionRect->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_selectionRect->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_selectionRect->setPen(QPen(QColor(30, 90, 200, 160), 1));
+    m_selectionRect->setBrush(QColor(30, 90, 200, 45));
+    m_selectionRect->setSelectable(false);
+    m_selectionRect->setVisible(false);
+    m_selectionNote = new QCPItemText(this);
+    m_selectionNote->setLayer(QStringLiteral("overlay"));
+    m_selectionNote->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_selectionNote->position->setCoords(0.99, 0.99);
+    m_selectionNote->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    m_selectionNote->setTextAlignment(Qt::AlignLeft);
+    m_selectionNote->setColor(QColor(20, 60, 150));
+    m_selectionNote->setBrush(QColor(255, 255, 255, 200));
+    m_selectionNote->setPen(QPen(QColor(30, 90, 200, 120)));
+    m_selectionNote->setPadding(QMargins(5, 3, 5, 3));
+    m_selectionNote->setSelectable(false);
+    m_selectionNote->setVisible(false);
 }
 
 QColor HistogramPlot::channelColor(const QString& channel) {
@@ -148,7 +169,11 @@ void HistogramPlot::setHistograms(const std::vector<ChannelHistogram>& histogram
 void HistogramPlot::setHistograms(std::vector<Series> histograms) {
     m_histograms = std::move(histograms);
     rebuild();
-    showAll(); // a new image: all of it (the options stay as they were)
+    showAll();         // a new image: all of it (the options stay as they were)
+    if (m_selection) { // kept over a new region or image: its counts are new
+        showSelection();
+        emit valueRangeChanged();
+    }
 }
 
 void HistogramPlot::showAll() {
@@ -262,6 +287,7 @@ QString HistogramPlot::clipNote() const {
 void HistogramPlot::clearHistograms() {
     m_histograms.clear();
     hideHover();
+    showSelection();
     rebuild();
     fitCountAxis();
 }
@@ -379,7 +405,11 @@ void HistogramPlot::setChannelVisible(const QString& channel, bool visible) {
     else
         m_hidden.insert(channel);
     rebuild();
-    fitCountAxis(); // the highest visible bin may have changed
+    fitCountAxis();    // the highest visible bin may have changed
+    if (m_selection) { // the note lists the visible channels
+        showSelection();
+        emit valueRangeChanged();
+    }
     emit optionsChanged();
 }
 
@@ -511,6 +541,12 @@ QMenu* HistogramPlot::createOptionsMenu(QWidget* parent) {
     connect(reset, &QAction::triggered, this, &HistogramPlot::showAll);
     QAction* whole = menu->addAction(tr("Whole range (every bin)"));
     connect(whole, &QAction::triggered, this, [this] { showRange(true); });
+    menu->addSeparator();
+    QAction* select = menu->addAction(tr("Select values: Shift + drag"));
+    select->setEnabled(false); // says how; the drag does it
+    QAction* clear = menu->addAction(tr("Clear Selection (Esc)"));
+    clear->setEnabled(m_selection.has_value());
+    connect(clear, &QAction::triggered, this, &HistogramPlot::clearSelection);
     return menu;
 }
 
@@ -562,15 +598,124 @@ std::optional<double> HistogramPlot::markerValue() const {
 
 void HistogramPlot::mousePressEvent(QMouseEvent* event) {
     hideHover();
+    if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier) &&
+        !m_histograms.empty() && axisRect()->rect().contains(event->position().toPoint())) {
+        // Shift + drag selects values instead of panning.
+        m_selectingFrom = xAxis->pixelToCoord(event->position().x());
+        selectValues(*m_selectingFrom, *m_selectingFrom);
+        return;
+    }
     QCustomPlot::mousePressEvent(event);
 }
 
 void HistogramPlot::mouseMoveEvent(QMouseEvent* event) {
+    if (m_selectingFrom) {
+        selectValues(*m_selectingFrom, xAxis->pixelToCoord(event->position().x()));
+        return;
+    }
     QCustomPlot::mouseMoveEvent(event); // a legend drag never gets here (makeLegendMovable)
     if (event->buttons() == Qt::NoButton)
         hoverAt(event->position().toPoint());
     else
         hideHover();
+}
+
+void HistogramPlot::mouseReleaseEvent(QMouseEvent* event) {
+    if (m_selectingFrom && event->button() == Qt::LeftButton) {
+        selectValues(*m_selectingFrom, xAxis->pixelToCoord(event->position().x()));
+        m_selectingFrom.reset();
+        return;
+    }
+    QCustomPlot::mouseReleaseEvent(event);
+}
+
+void HistogramPlot::keyPressEvent(QKeyEvent* event) {
+    if (event->key() == Qt::Key_Escape && m_selection) {
+        clearSelection();
+        return;
+    }
+    QCustomPlot::keyPressEvent(event);
+}
+
+std::pair<double, double> HistogramPlot::binEdgesAt(double x) const {
+    if (m_histograms.empty() || m_histograms.front().counts.empty())
+        return {x, x};
+    const Series& first = m_histograms.front();
+    const double w = first.binWidth();
+    const double last = double(first.counts.size() - 1);
+    const double bin = std::clamp(std::floor((x - first.lo) / w), 0.0, last);
+    return {first.lo + bin * w, first.lo + (bin + 1) * w};
+}
+
+void HistogramPlot::selectValues(double lo, double hi) {
+    if (hi < lo)
+        std::swap(lo, hi);
+    m_selection = std::pair{binEdgesAt(lo).first, binEdgesAt(hi).second};
+    showSelection();
+    emit valueRangeChanged();
+}
+
+void HistogramPlot::clearSelection() {
+    const bool had = m_selection.has_value();
+    m_selection.reset();
+    m_selectingFrom.reset();
+    showSelection();
+    if (had)
+        emit valueRangeChanged();
+}
+
+std::uint64_t HistogramPlot::selectedCount(const QString& channel) const {
+    if (!m_selection)
+        return 0;
+    for (const Series& h : m_histograms) {
+        if (QString::fromStdString(h.name) != channel)
+            continue;
+        const double w = h.binWidth();
+        std::uint64_t n = 0;
+        for (std::size_t i = 0; i < h.counts.size(); ++i) {
+            const double mid = h.lo + (double(i) + 0.5) * w; // a bin is in when its middle is
+            if (mid >= m_selection->first && mid <= m_selection->second)
+                n += h.counts[i];
+        }
+        return n;
+    }
+    return 0;
+}
+
+QString HistogramPlot::selectionText() const {
+    if (!m_selection || m_histograms.empty())
+        return {};
+    const Series& first = m_histograms.front();
+    const auto [lo, hi] = *m_selection;
+    // Whole values where every bin is one value (8- and 16-bit), else the bins' edges.
+    const bool whole = binValue(first, 0).has_value();
+    QString text = whole ? tr("values %1 … %2").arg(qRound64(lo)).arg(qRound64(hi) - 1)
+                         : tr("values %1 … %2").arg(lo, 0, 'g', 6).arg(hi, 0, 'g', 6);
+    for (const Series& h : m_histograms) {
+        const QString channel = QString::fromStdString(h.name);
+        if (!channelVisible(channel))
+            continue;
+        std::uint64_t total = 0;
+        for (std::uint64_t c : h.counts)
+            total += c;
+        const std::uint64_t n = selectedCount(channel);
+        text += QStringLiteral("\n%1: %2 (%3 %)")
+                    .arg(channelLabel(channel), countText(n))
+                    .arg(total ? 100.0 * double(n) / double(total) : 0.0, 0, 'f', 1);
+    }
+    return text;
+}
+
+void HistogramPlot::showSelection() {
+    const bool shown = m_selection && !m_histograms.empty();
+    m_selectionRect->setVisible(shown);
+    m_selectionNote->setVisible(shown);
+    if (shown) {
+        m_selectionRect->topLeft->setCoords(m_selection->first, 0);
+        m_selectionRect->bottomRight->setCoords(m_selection->second, 1);
+        m_selectionNote->setText(selectionText());
+    }
+    replot(rpQueuedReplot);
 }
 
 void HistogramPlot::leaveEvent(QEvent* event) {

@@ -12,8 +12,10 @@
 // note names the bin cut). The legend is translucent and can be dragged. The options outlive
 // the data (a new image keeps them) and, with a settings key, the session. Hovering marks the
 // bin with a line and shows its value and every visible count beside the cursor, for as long
-// as the cursor stays. Replots are queued (rpQueuedReplot), so several updates in one
-// event-loop turn cost one.
+// as the cursor stays. Shift + drag selects a range of values (GIMP's histogram dock does it with
+// a plain drag; here a plain drag pans): the plot shades it and says how many pixels of each
+// visible channel fall in it and their share; Esc or Clear Selection ends it. Replots are queued
+// (rpQueuedReplot), so several updates in one event-loop turn cost one.
 #include <pipelines/histogram256/histogram256.h>
 
 #include <qcustomplot.h>
@@ -94,6 +96,18 @@ public:
     /// The bin under x (a value on the axis), or -1.
     int binAt(double x) const;
 
+    /// Selects the values from `lo` to `hi` (either order; widened to the whole bins they touch)
+    /// and says so (valueRangeChanged). What a Shift + drag does.
+    void selectValues(double lo, double hi);
+    void clearSelection();
+    /// The values selected: the lower edge of the first bin and the upper edge of the last.
+    std::optional<std::pair<double, double>> selectedValues() const { return m_selection; }
+    /// How many of a channel's samples fall in the selection (0 without one).
+    std::uint64_t selectedCount(const QString& channel) const;
+    /// What the shaded range's note says: the values, and each visible channel's count and
+    /// share ("values 64 … 127", "R: 12,345 (9.1 %)"); empty without a selection.
+    QString selectionText() const;
+
     /// The options as a menu (what the right-click shows); the actions act on this plot.
     QMenu* createOptionsMenu(QWidget* parent);
 
@@ -103,10 +117,15 @@ public:
 signals:
     /// Emitted after any option changed (style, log scale, cumulative, visibility).
     void optionsChanged();
+    /// The selected values changed (selectedValues(); empty when cleared), or their counts did
+    /// (new histograms, a channel shown or hidden).
+    void valueRangeChanged();
 
 protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
     void leaveEvent(QEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
 
@@ -119,6 +138,10 @@ private:
     /// Whether every channel has the same bins (range and count): then one bin is read at x.
     bool sharesBins() const;
     void saveSettings() const;
+    /// The selection's shading and note, after the selection or the data changed.
+    void showSelection();
+    /// The edges of the bin holding x in the first channel's bins (x itself without data).
+    std::pair<double, double> binEdgesAt(double x) const;
 
     std::vector<Series> m_histograms;
     Style m_style = Style::Lines;
@@ -130,6 +153,10 @@ private:
     QCPItemStraightLine* m_marker = nullptr;
     QCPItemText* m_readout = nullptr;
     QCPItemText* m_clipText = nullptr;
+    std::optional<std::pair<double, double>> m_selection;
+    std::optional<double> m_selectingFrom; // while a Shift + drag goes on: where it started
+    QCPItemRect* m_selectionRect = nullptr;
+    QCPItemText* m_selectionNote = nullptr;
     bool m_fitting = false; // fitCountAxis() is changing ranges itself
 };
 

@@ -8,6 +8,7 @@
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace histlab::ui {
@@ -41,6 +42,7 @@ ImageView::ImageView(QWidget* parent)
 
 void ImageView::setImage(const QImage& preview, const QSize& imageSize) {
     m_layer.set(preview);
+    m_highlight = QImage(); // it marked another image's pixels
     m_region.reset();
     m_drag = Drag::None;
     updateCursor();
@@ -132,12 +134,65 @@ void ImageView::updateCursor() {
         unsetCursor();
 }
 
+QImage highlightValues(const QImage& preview, int depth, const QString& channel, double lo,
+                       double hi) {
+    if (preview.isNull() || (depth != 8 && depth != 16) || channel == QLatin1String("a"))
+        return {};
+    // The bytes of the preview that stand for values in [lo, hi).
+    int from = int(std::ceil(lo)), to = int(std::ceil(hi)) - 1;
+    if (depth == 16) {
+        from = std::max(0, from) >> 8;
+        to = std::max(0, to) >> 8;
+    }
+    from = std::clamp(from, 0, 256);
+    to = std::clamp(to, -1, 255);
+    std::array<bool, 256> in{};
+    for (int v = from; v <= to; ++v)
+        in[std::size_t(v)] = true;
+    const bool gray = preview.format() == QImage::Format_Grayscale8;
+    const QImage source = gray ? preview : preview.convertToFormat(QImage::Format_RGB32);
+    QImage mask(source.size(), QImage::Format_ARGB32_Premultiplied);
+    const QRgb mark = qPremultiply(qRgba(255, 0, 0, 160));
+    const int pick = channel == QLatin1String("r")   ? 0
+                     : channel == QLatin1String("g") ? 1
+                     : channel == QLatin1String("b") ? 2
+                                                     : 3; // gray: the luma
+    for (int y = 0; y < source.height(); ++y) {
+        auto* out = reinterpret_cast<QRgb*>(mask.scanLine(y));
+        if (gray) {
+            const uchar* row = source.constScanLine(y);
+            for (int x = 0; x < source.width(); ++x)
+                out[x] = in[row[x]] ? mark : 0;
+            continue;
+        }
+        const auto* row = reinterpret_cast<const QRgb*>(source.constScanLine(y));
+        for (int x = 0; x < source.width(); ++x) {
+            const int r = qRed(row[x]), g = qGreen(row[x]), b = qBlue(row[x]);
+            const int v = pick == 0   ? r
+                          : pick == 1 ? g
+                          : pick == 2 ? b
+                                      : lumaOf(std::uint8_t(r), std::uint8_t(g), std::uint8_t(b));
+            out[x] = in[std::size_t(v)] ? mark : 0;
+        }
+    }
+    return mask;
+}
+
+void ImageView::setHighlight(const QImage& mask) {
+    m_highlight = mask;
+    update();
+}
+
 void ImageView::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     painter.fillRect(rect(), palette().color(QPalette::Dark));
     if (m_layer.image.isNull() || imageSize().isEmpty())
         return paintPlaceholder(painter, rect());
     paintLayer(painter, m_layer, rect(), rect());
+    if (!m_highlight.isNull()) // over the whole image, pixel for pixel of the preview
+        painter.drawImage(QRectF(mapFromImage(QPointF(0, 0)),
+                                 mapFromImage(QPointF(imageSize().width(), imageSize().height()))),
+                          m_highlight);
     if (m_region) {
         const QRectF r(mapFromImage(QPointF(m_region->x, m_region->y)),
                        mapFromImage(QPointF(double(m_region->x) + m_region->width,

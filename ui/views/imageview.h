@@ -29,6 +29,15 @@ class QAction;
 
 namespace histlab::ui {
 
+/// The pixels of `preview` whose `channel` ("r", "g", "b" or "gray": the luma of the RGB, as
+/// the core computes it) lies in [lo, hi), a translucent red on transparent, the preview's
+/// size: ImageJ's threshold overlay for a range selected on the histogram. `depth` is the
+/// file's: 8 (the preview's values are the file's), 16 (the preview holds the high byte: the
+/// range is matched at that precision). A float image's preview is stretched, and an alpha
+/// channel is not in the preview: both give a null image.
+QImage highlightValues(const QImage& preview, int depth, const QString& channel, double lo,
+                       double hi);
+
 class ImageView : public ZoomView {
     Q_OBJECT
 public:
@@ -41,6 +50,10 @@ public:
     void setPreview(const QImage& preview);
     /// The preview as given.
     const QImage& image() const { return m_layer.image; }
+    /// Pixels painted over the image in a translucent colour (a mask the preview's size, from
+    /// highlightValues); a null image paints none. A new image clears it.
+    void setHighlight(const QImage& mask);
+    const QImage& highlight() const { return m_highlight; }
     /// Bits per channel of the file (8 or 16): only changes the hover text's note.
     void setSourceDepth(int bits) { m_sourceDepth = bits; }
 
@@ -92,6 +105,7 @@ private:
     void updateCursor();
 
     Layer m_layer;         // the preview
+    QImage m_highlight;    // over the preview, its size
     int m_sourceDepth = 8; // of the file
     std::optional<Region> m_region;
 

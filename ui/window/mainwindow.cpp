@@ -178,6 +178,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(
         m_bridge, &JobBridge::progressChanged, this,
         [this](quint64, double fraction, const QString& stage) { showProgress(fraction, stage); });
+    // Values selected on the histogram (Shift + drag): their pixels marked on the image.
+    connect(m_plot, &HistogramPlot::valueRangeChanged, this, &MainWindow::showSelectedValues);
     connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
         if (m_countsAnnouncePending) {
             m_countsAnnouncePending = false;
@@ -1110,6 +1112,21 @@ void MainWindow::createRunControls() {
             qCWarning(lcUi).noquote() << "no device list:" << QString::fromStdString(error.message);
         });
     m_bridge->listDevices();
+}
+
+void MainWindow::showSelectedValues() {
+    const auto range = m_plot->selectedValues();
+    if (!range || m_imageView->image().isNull())
+        return m_imageView->setHighlight({});
+    // The channel marked: gray where it shows, else the first visible colour channel.
+    QString channel;
+    for (const HistogramPlot::Series& h : m_plot->histograms()) {
+        const QString name = QString::fromStdString(h.name);
+        if (m_plot->channelVisible(name) && (channel.isEmpty() || name == QLatin1String("gray")))
+            channel = name;
+    }
+    m_imageView->setHighlight(highlightValues(m_imageView->image(), m_current.depth, channel,
+                                              range->first, range->second));
 }
 
 void MainWindow::updateRunDock() {

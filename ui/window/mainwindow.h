@@ -244,6 +244,9 @@ private:
     int pageAsked() const;
     /// The Image tab, unless the tab shown works on the shown image (see openImages).
     void showImageTab();
+    /// The pixels of the values selected on the histogram, marked on the image (cleared
+    /// without a selection).
+    void showSelectedValues();
     /// The Run dock shown on the Image tab (unless closed), hidden on the others.
     void updateRunDock();
     void showMessageBox(const QString& message, const QString& details = {});
