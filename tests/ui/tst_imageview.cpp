@@ -172,6 +172,7 @@ private slots:
     void compareViewSmoothsBothImages();
     void shortcutsZoom();
     void pans();
+    void overviewPansWhileZoomed();
     void hoverShowsPixelValue_data();
     void hoverShowsPixelValue();
     void hoverOnDownscaledPreview();
@@ -400,6 +401,37 @@ void TestImageView::shortcutsZoom() {
     for (const QAction* action : view.viewActions())
         shortcuts << action->shortcut().toString(QKeySequence::PortableText);
     QCOMPARE(shortcuts, (QStringList{"Ctrl+=", "Ctrl+-", "Ctrl+1", "Ctrl+0"}));
+}
+
+// Zoomed in, an overview in the corner shows the whole image with the part in view; a press
+// there brings that place to the centre and a drag follows. Fitted, there is none, and a press
+// in that corner selects as anywhere else.
+void TestImageView::overviewPansWhileZoomed() {
+    ImageView view;
+    view.resize(800, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setImage(makeImage(2000, 1500, QImage::Format_RGB888));
+    QVERIFY(view.overview().isEmpty());
+    view.actualSize();
+    const QRect box = view.overview();
+    QVERIFY(!box.isEmpty());
+    QCOMPARE(box.width(), 150);
+    QCOMPARE(box.height(), 112);
+    QVERIFY(view.rect().contains(box));
+    QSignalSpy regions(&view, &ImageView::regionChanged);
+    QTest::mousePress(&view, Qt::LeftButton, {}, box.center());
+    const QPointF centre = view.mapToImage(QPointF(400, 300));
+    QVERIFY2(std::abs(centre.x() - 1000) < 20 && std::abs(centre.y() - 750) < 20,
+             qPrintable(QStringLiteral("%1,%2").arg(centre.x()).arg(centre.y())));
+    QTest::mouseMove(&view, box.topLeft()); // dragged to the corner: the top left shows
+    QTest::mouseRelease(&view, Qt::LeftButton, {}, box.topLeft());
+    QCOMPARE(view.mapToImage(QPointF(0, 0)), QPointF(0, 0));
+    QCOMPARE(regions.count(), 0);
+    QVERIFY(!view.region());
+    QVERIFY(!view.isFitted());
+    view.fitToWindow();
+    QVERIFY(view.overview().isEmpty());
 }
 
 void TestImageView::pans() {

@@ -206,6 +206,7 @@ void ImageView::paintEvent(QPaintEvent*) {
         painter.setPen(pen);
         painter.drawRect(r);
     }
+    paintOverview(painter, m_layer); // last, over the region: where a click pans to
 }
 
 void ImageView::mousePressEvent(QMouseEvent* event) {
@@ -215,7 +216,12 @@ void ImageView::mousePressEvent(QMouseEvent* event) {
     }
     const bool pan =
         event->button() == Qt::MiddleButton || (event->button() == Qt::LeftButton && m_spaceHeld);
-    if (pan) {
+    if (event->button() == Qt::LeftButton &&
+        overviewRect(m_layer).contains(event->position().toPoint())) {
+        // A press on the overview brings that place to the centre; a drag follows it.
+        m_drag = Drag::Overview;
+        centreOn(overviewToImage(m_layer, event->position()));
+    } else if (pan) {
         m_drag = Drag::Pan;
         startPan(event->position());
         updateCursor();
@@ -235,6 +241,8 @@ void ImageView::mouseMoveEvent(QMouseEvent* event) {
     reportHover(event->position());
     if (m_drag == Drag::Pan) {
         panTo(event->position());
+    } else if (m_drag == Drag::Overview) {
+        centreOn(overviewToImage(m_layer, event->position()));
     } else if (m_drag == Drag::Select) {
         if (!m_dragMoved &&
             (event->position() - m_pressPos).manhattanLength() < QApplication::startDragDistance())
@@ -258,7 +266,9 @@ void ImageView::mouseReleaseEvent(QMouseEvent* event) {
         return;
     }
     m_drag = Drag::None;
-    if (drag == Drag::Pan) {
+    if (drag == Drag::Overview) {
+        // the view is where the overview put it
+    } else if (drag == Drag::Pan) {
         updateCursor();
     } else if (m_dragMoved) {
         // Once more on release, so a listener that waits for the end hears it too.

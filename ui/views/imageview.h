@@ -54,6 +54,8 @@ public:
     /// highlightValues); a null image paints none. A new image clears it.
     void setHighlight(const QImage& mask);
     const QImage& highlight() const { return m_highlight; }
+    /// Where the overview is drawn (widget pixels), empty while the whole image shows.
+    QRect overview() const { return overviewRect(m_layer); }
     /// Bits per channel of the file (8 or 16): only changes the hover text's note.
     void setSourceDepth(int bits) { m_sourceDepth = bits; }
 
@@ -97,7 +99,7 @@ protected:
     void keyReleaseEvent(QKeyEvent* event) override;
 
 private:
-    enum class Drag { None, Select, Pan };
+    enum class Drag { None, Select, Pan, Overview };
 
     /// The region spanned by two image positions (both clamped into the image).
     Region regionBetween(const QPointF& a, const QPointF& b) const;

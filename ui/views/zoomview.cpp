@@ -186,6 +186,78 @@ void ZoomView::panTo(const QPointF& viewPos) {
     update();
 }
 
+namespace {
+
+constexpr int kOverviewSide = 150; // the overview's longer side, in widget pixels
+constexpr int kOverviewMargin = 8;
+
+} // namespace
+
+QRect ZoomView::overviewRect(const Layer& layer, int pane) const {
+    const QRect area = paneRect(pane);
+    if (layer.image.isNull() || m_imageSize.isEmpty() ||
+        (m_imageSize.width() * m_scale <= area.width() + 0.5 &&
+         m_imageSize.height() * m_scale <= area.height() + 0.5) ||
+        area.width() < 3 * kOverviewSide || area.height() < 2 * kOverviewSide)
+        return {}; // the whole image shows, or the pane is too small to spare the corner
+    const QSize size = m_imageSize.scaled(kOverviewSide, kOverviewSide, Qt::KeepAspectRatio)
+                           .expandedTo(QSize(8, 8));
+    return {area.right() - kOverviewMargin - size.width() + 1,
+            area.bottom() - kOverviewMargin - size.height() + 1, size.width(), size.height()};
+}
+
+void ZoomView::paintOverview(QPainter& painter, const Layer& layer, int pane) {
+    const QRect box = overviewRect(layer, pane);
+    if (box.isEmpty())
+        return;
+    if (m_overview.isNull() || m_overviewGeneration != layer.generation ||
+        m_overview.size() != box.size()) {
+        // Made once per image; a nearest-pixel shrink is enough for a thumbnail and costs the
+        // GUI thread about a millisecond for a 2048-pixel preview.
+        m_overview = QPixmap::fromImage(
+            layer.image.scaled(box.size(), Qt::IgnoreAspectRatio, Qt::FastTransformation));
+        m_overviewGeneration = layer.generation;
+    }
+    painter.save();
+    painter.setOpacity(0.9);
+    painter.drawPixmap(box.topLeft(), m_overview);
+    painter.setOpacity(1);
+    painter.setPen(QPen(QColor(0, 0, 0, 200), 1));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(box.adjusted(-1, -1, 0, 0));
+    // The part in view, in the thumbnail's pixels.
+    const QRect area = paneRect(pane);
+    const QPointF from = mapToImage(QPointF(area.topLeft())),
+                  to = mapToImage(QPointF(area.bottomRight()) + QPointF(1, 1));
+    const double sx = double(box.width()) / m_imageSize.width(),
+                 sy = double(box.height()) / m_imageSize.height();
+    const QRectF seen = QRectF(QPointF(std::max(0.0, from.x()) * sx, std::max(0.0, from.y()) * sy),
+                               QPointF(std::min<double>(m_imageSize.width(), to.x()) * sx,
+                                       std::min<double>(m_imageSize.height(), to.y()) * sy))
+                            .translated(box.topLeft());
+    painter.setPen(QPen(Qt::white, 2));
+    painter.drawRect(seen);
+    painter.setPen(QPen(QColor(30, 90, 200), 1));
+    painter.drawRect(seen);
+    painter.restore();
+}
+
+QPointF ZoomView::overviewToImage(const Layer& layer, const QPointF& viewPos, int pane) const {
+    const QRect box = overviewRect(layer, pane);
+    if (box.isEmpty())
+        return {};
+    return {(viewPos.x() - box.left()) * m_imageSize.width() / box.width(),
+            (viewPos.y() - box.top()) * m_imageSize.height() / box.height()};
+}
+
+void ZoomView::centreOn(const QPointF& imagePos) {
+    const QSize pane = paneRect().size();
+    m_offset = QPointF(pane.width(), pane.height()) / 2 - imagePos * m_scale;
+    m_fitted = false;
+    clampOffset();
+    update();
+}
+
 void ZoomView::reportHover(const QPointF& viewPos) {
     if (const std::optional<QPoint> pixel = hoveredPixel(viewPos)) {
         m_hovering = true;

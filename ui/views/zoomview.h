@@ -114,6 +114,17 @@ protected:
     /// The placeholder's text, word-wrapped and centred in `area`.
     void paintPlaceholder(QPainter& painter, const QRect& area);
 
+    /// The overview (a navigator, as GIMP's and Photoshop's) while the image is larger than
+    /// the pane: a thumbnail of `layer` in the pane's bottom right corner with the part in
+    /// view outlined. Its rectangle in widget pixels, empty while the whole image shows.
+    QRect overviewRect(const Layer& layer, int pane = 0) const;
+    void paintOverview(QPainter& painter, const Layer& layer, int pane = 0);
+    /// The image position a widget position in the overview stands for.
+    QPointF overviewToImage(const Layer& layer, const QPointF& viewPos, int pane = 0) const;
+    /// Pans so that image position `imagePos` is at the centre of the pane (as near as the
+    /// image's edges allow).
+    void centreOn(const QPointF& imagePos);
+
     void resizeEvent(QResizeEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void leaveEvent(QEvent* event) override;
@@ -136,6 +147,8 @@ private:
     QPointF m_panFrom;                     // widget position where the pan started
     QPointF m_panOffset;                   // m_offset then
     std::unique_ptr<QThreadPool> m_scaler; // one thread, in order; stale copies are skipped
+    QPixmap m_overview;                    // the overview's thumbnail, of ...
+    quint64 m_overviewGeneration = 0;      // ... this image
 };
 
 } // namespace histlab::ui
