@@ -10,12 +10,15 @@
 #include "views/compareview.h"
 #include "views/imageview.h"
 #include "window/mainwindow.h"
+#include "window/regiondialog.h"
 
 #include <image/image.h>
 #include <io/imageio.h>
 #include <pipelines/histogram256/histogramstats.h>
 
+#include <QAbstractButton>
 #include <QApplication>
+#include <QDialogButtonBox>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
@@ -179,11 +182,13 @@ private slots:
     void dragSelectsRegion_data();
     void dragSelectsRegion();
     void clickAndEscapeClearRegion();
+    void regionMovesAndResizes();
     void regionDrivesHistogram_data();
     void regionDrivesHistogram();
     void regionOfDownscaledImage();
     void newestRegionWins();
     void histogramFollowsTheDrag();
+    void typedRegionIsAnalysed();
 
 private:
     QImage m_large; // 3000 x 1000 RGB, also saved as large.ppm
@@ -432,6 +437,52 @@ void TestImageView::overviewPansWhileZoomed() {
     QVERIFY(!view.isFitted());
     view.fitToWindow();
     QVERIFY(view.overview().isEmpty());
+}
+
+// A drag inside the region moves it (kept inside the image), a drag on a corner or an edge
+// resizes it; the cursor tells which; the release reports the final region.
+void TestImageView::regionMovesAndResizes() {
+    ImageView view;
+    view.resize(400, 200);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setImage(makeImage(100, 50, QImage::Format_RGB888)); // 4 screen pixels a pixel
+    QCOMPARE(view.scale(), 4.0);
+    view.selectRegion({10, 10, 20, 10}); // on screen (40, 40) to (120, 80)
+    QSignalSpy regions(&view, &ImageView::regionChanged);
+    const auto same = [](const Region& a, const Region& b) {
+        return a.x == b.x && a.y == b.y && a.width == b.width && a.height == b.height;
+    };
+
+    QTest::mouseMove(&view, QPoint(80, 60));
+    QCOMPARE(view.cursor().shape(), Qt::SizeAllCursor);
+    QTest::mousePress(&view, Qt::LeftButton, {}, QPoint(80, 60));
+    QVERIFY(view.isSelecting());
+    QTest::mouseMove(&view, QPoint(120, 80));
+    QTest::mouseRelease(&view, Qt::LeftButton, {}, QPoint(120, 80));
+    QVERIFY(view.region());
+    QVERIFY(same(*view.region(), {20, 15, 20, 10}));
+    QVERIFY(same(regions.last().at(0).value<Region>(), {20, 15, 20, 10}));
+
+    // Its bottom right corner, at (160, 100), dragged to (200, 120): pixel (50, 30).
+    QTest::mouseMove(&view, QPoint(159, 99));
+    QCOMPARE(view.cursor().shape(), Qt::SizeFDiagCursor);
+    QTest::mousePress(&view, Qt::LeftButton, {}, QPoint(159, 99));
+    QTest::mouseMove(&view, QPoint(202, 122));
+    QTest::mouseRelease(&view, Qt::LeftButton, {}, QPoint(202, 122));
+    QVERIFY(same(*view.region(), {20, 15, 31, 16}));
+    // Its left edge, dragged past the image's edge: the region stops at column 0.
+    QTest::mouseMove(&view, QPoint(80, 90));
+    QCOMPARE(view.cursor().shape(), Qt::SizeHorCursor);
+    QTest::mousePress(&view, Qt::LeftButton, {}, QPoint(80, 90));
+    QTest::mouseMove(&view, QPoint(-50, 90));
+    QTest::mouseRelease(&view, Qt::LeftButton, {}, QPoint(-50, 90));
+    QVERIFY(same(*view.region(), {0, 15, 51, 16}));
+    // Moved far right: it stays whole inside the image.
+    QTest::mousePress(&view, Qt::LeftButton, {}, QPoint(100, 100));
+    QTest::mouseMove(&view, QPoint(390, 100));
+    QTest::mouseRelease(&view, Qt::LeftButton, {}, QPoint(390, 100));
+    QVERIFY(same(*view.region(), {49, 15, 51, 16}));
 }
 
 void TestImageView::pans() {
@@ -823,6 +874,46 @@ void TestImageView::histogramFollowsTheDrag() {
     verifyShown(window, regionCounts(path("large.ppm"), final),
                 std::uint64_t(final.width) * final.height);
     qInfo("%d histograms shown while dragging", shownWhileDragging);
+}
+
+// View › Region…: a region typed in is analysed as a dragged one is (its counts exact), and
+// Whole Image goes back to the whole image.
+void TestImageView::typedRegionIsAnalysed() {
+    const QString file = QStringLiteral(HISTLAB_TEST_DATA_DIR "/rgb8.png");
+    MainWindow window;
+    QVERIFY(showWindow(window, file));
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    QAction* ask = nullptr;
+    for (QAction* action : window.findChildren<QAction*>())
+        if (action->text() == QStringLiteral("&Region…"))
+            ask = action;
+    QVERIFY(ask);
+    const auto typeAndPress = [&](const std::optional<Region>& region, bool whole) {
+        ask->trigger();
+        auto* dialog = window.findChild<RegionDialog*>();
+        if (!dialog)
+            return false;
+        if (region)
+            dialog->setRegion(*region);
+        auto* buttons = dialog->findChild<QDialogButtonBox*>();
+        for (QAbstractButton* b : buttons->buttons())
+            if ((whole && buttons->buttonRole(b) == QDialogButtonBox::ResetRole) ||
+                (!whole && buttons->buttonRole(b) == QDialogButtonBox::AcceptRole))
+                b->click();
+        return true;
+    };
+    const Region typed{5, 6, 12, 9};
+    QVERIFY(typeAndPress(typed, false));
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy() && sameRegion(window.currentRegion(), typed),
+                             kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, kTimeoutMs);
+    verifyShown(window, regionCounts(file, typed), std::uint64_t(typed.width) * typed.height);
+    QVERIFY(sameRegion(window.imageView()->region(), typed));
+    // The dialog offers what is selected; Whole Image clears it.
+    QTRY_VERIFY(window.findChild<RegionDialog*>() == nullptr); // closed, deleted
+    QVERIFY(typeAndPress(std::nullopt, true));
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy() && !window.currentRegion(), kTimeoutMs);
+    QVERIFY(!window.imageView()->region());
 }
 
 QTEST_MAIN(TestImageView)

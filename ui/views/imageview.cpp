@@ -113,6 +113,51 @@ Region ImageView::regionBetween(const QPointF& a, const QPointF& b) const {
     return region;
 }
 
+int ImageView::gripAt(const QPointF& viewPos) const {
+    if (!m_region)
+        return 0;
+    const QRectF r(mapFromImage(QPointF(m_region->x, m_region->y)),
+                   mapFromImage(QPointF(double(m_region->x) + m_region->width,
+                                        double(m_region->y) + m_region->height)));
+    constexpr double reach = 5; // screen pixels either side of an edge
+    if (!r.adjusted(-reach, -reach, reach, reach).contains(viewPos))
+        return 0;
+    int grip = 0;
+    if (std::abs(viewPos.x() - r.left()) <= reach)
+        grip |= kLeft;
+    else if (std::abs(viewPos.x() - r.right()) <= reach)
+        grip |= kRight;
+    if (std::abs(viewPos.y() - r.top()) <= reach)
+        grip |= kTop;
+    else if (std::abs(viewPos.y() - r.bottom()) <= reach)
+        grip |= kBottom;
+    return grip ? grip : kInside;
+}
+
+Region ImageView::draggedRegion(Drag drag, const QPointF& viewPos) const {
+    const Region& r0 = m_pressRegion;
+    const QPointF at = mapToImage(viewPos);
+    if (drag == Drag::Move) { // the whole region, kept inside the image
+        const QPointF d = at - m_pressImagePos;
+        Region moved = r0;
+        moved.x = std::clamp(r0.x + int(std::lround(d.x())), 0, imageSize().width() - r0.width);
+        moved.y = std::clamp(r0.y + int(std::lround(d.y())), 0, imageSize().height() - r0.height);
+        return moved;
+    }
+    // The gripped edges follow the cursor; the others stay (inclusive pixel edges).
+    double left = r0.x, top = r0.y;
+    double right = r0.x + r0.width - 1, bottom = r0.y + r0.height - 1;
+    if (m_grip & kLeft)
+        left = at.x();
+    if (m_grip & kRight)
+        right = at.x();
+    if (m_grip & kTop)
+        top = at.y();
+    if (m_grip & kBottom)
+        bottom = at.y();
+    return regionBetween(QPointF(left, top), QPointF(right, bottom));
+}
+
 void ImageView::setRegionAndNotify(const Region& region) {
     const bool same = m_region && m_region->x == region.x && m_region->y == region.y &&
                       m_region->width == region.width && m_region->height == region.height;
@@ -226,7 +271,10 @@ void ImageView::mousePressEvent(QMouseEvent* event) {
         startPan(event->position());
         updateCursor();
     } else if (event->button() == Qt::LeftButton) {
-        m_drag = Drag::Select;
+        m_grip = gripAt(event->position());
+        m_drag = m_grip == kInside ? Drag::Move : m_grip ? Drag::Resize : Drag::Select;
+        if (m_region)
+            m_pressRegion = *m_region;
         m_dragMoved = false;
         m_pressPos = event->position();
         m_pressImagePos = mapToImage(event->position());
@@ -243,12 +291,31 @@ void ImageView::mouseMoveEvent(QMouseEvent* event) {
         panTo(event->position());
     } else if (m_drag == Drag::Overview) {
         centreOn(overviewToImage(m_layer, event->position()));
-    } else if (m_drag == Drag::Select) {
+    } else if (m_drag == Drag::Select || m_drag == Drag::Move || m_drag == Drag::Resize) {
         if (!m_dragMoved &&
             (event->position() - m_pressPos).manhattanLength() < QApplication::startDragDistance())
             return;
         m_dragMoved = true;
-        setRegionAndNotify(regionBetween(m_pressImagePos, mapToImage(event->position())));
+        setRegionAndNotify(m_drag == Drag::Select
+                               ? regionBetween(m_pressImagePos, mapToImage(event->position()))
+                               : draggedRegion(m_drag, event->position()));
+    } else if (m_drag == Drag::None && !m_spaceHeld && !m_layer.image.isNull()) {
+        // The cursor says what a press would do: move, resize (which way) or select.
+        const int grip = gripAt(event->position());
+        const bool leftTop = (grip & kLeft) && (grip & kTop),
+                   rightBottom = (grip & kRight) && (grip & kBottom);
+        if (grip == kInside)
+            setCursor(Qt::SizeAllCursor);
+        else if (leftTop || rightBottom)
+            setCursor(Qt::SizeFDiagCursor);
+        else if (((grip & kRight) && (grip & kTop)) || ((grip & kLeft) && (grip & kBottom)))
+            setCursor(Qt::SizeBDiagCursor);
+        else if (grip & (kLeft | kRight))
+            setCursor(Qt::SizeHorCursor);
+        else if (grip & (kTop | kBottom))
+            setCursor(Qt::SizeVerCursor);
+        else
+            updateCursor();
     }
     event->accept();
 }
@@ -261,7 +328,7 @@ void ImageView::mouseReleaseEvent(QMouseEvent* event) {
     }
     if ((drag == Drag::Pan && event->button() != Qt::MiddleButton &&
          event->button() != Qt::LeftButton) ||
-        (drag == Drag::Select && event->button() != Qt::LeftButton)) {
+        (drag != Drag::Pan && event->button() != Qt::LeftButton)) {
         event->accept(); // another button: the drag goes on
         return;
     }
@@ -272,7 +339,9 @@ void ImageView::mouseReleaseEvent(QMouseEvent* event) {
         updateCursor();
     } else if (m_dragMoved) {
         // Once more on release, so a listener that waits for the end hears it too.
-        m_region = regionBetween(m_pressImagePos, mapToImage(event->position()));
+        m_region = drag == Drag::Select
+                       ? regionBetween(m_pressImagePos, mapToImage(event->position()))
+                       : draggedRegion(drag, event->position());
         update();
         emit regionChanged(*m_region);
     } else {
@@ -283,7 +352,7 @@ void ImageView::mouseReleaseEvent(QMouseEvent* event) {
 
 void ImageView::keyPressEvent(QKeyEvent* event) {
     if (event->key() == Qt::Key_Escape) {
-        if (m_drag == Drag::Select)
+        if (isSelecting())
             m_drag = Drag::None;
         clearRegion();
         event->accept();

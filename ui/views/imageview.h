@@ -12,7 +12,9 @@
 //
 // Dragging with the left button selects a rectangle of whole pixels (clamped to the image),
 // reported live while dragging and once more on release; a click without a drag, or Esc,
-// clears it. The image itself always shows whole, with the rectangle drawn over it.
+// clears it. A drag inside the rectangle moves it, a drag on its edges or corners (within
+// five screen pixels) resizes it; the cursor says which. The image itself always shows whole, with
+// the rectangle drawn over it.
 #include "views/zoomview.h"
 
 #include <image/image.h>
@@ -68,7 +70,9 @@ public:
     /// The selected region in full-image pixels, if any.
     std::optional<Region> region() const { return m_region; }
     /// True while the left button is dragging out a region (its end is not known yet).
-    bool isSelecting() const { return m_drag == Drag::Select; }
+    bool isSelecting() const {
+        return m_drag == Drag::Select || m_drag == Drag::Move || m_drag == Drag::Resize;
+    }
     /// Selects a region as a drag would (clamped to the image; emits regionChanged).
     void selectRegion(const Region& region);
 
@@ -99,7 +103,13 @@ protected:
     void keyReleaseEvent(QKeyEvent* event) override;
 
 private:
-    enum class Drag { None, Select, Pan, Overview };
+    enum class Drag { None, Select, Pan, Overview, Move, Resize };
+    /// Which parts of the region a press at `viewPos` grips: edges (kLeft ... kBottom, two for
+    /// a corner), the inside (kInside), or nothing (0).
+    enum Grip : int { kLeft = 1, kRight = 2, kTop = 4, kBottom = 8, kInside = 16 };
+    int gripAt(const QPointF& viewPos) const;
+    /// The region a move or resize drag (`drag`) makes with the cursor at `viewPos`.
+    Region draggedRegion(Drag drag, const QPointF& viewPos) const;
 
     /// The region spanned by two image positions (both clamped into the image).
     Region regionBetween(const QPointF& a, const QPointF& b) const;
@@ -116,6 +126,8 @@ private:
     bool m_spaceHeld = false;
     QPointF m_pressPos;      // widget position of the press
     QPointF m_pressImagePos; // its image position
+    Region m_pressRegion;    // the region when a move or resize began
+    int m_grip = 0;          // what that drag holds
     QList<QAction*> m_actions;
 };
 

@@ -19,6 +19,7 @@
 #include "views/imageview.h"
 #include "views/tablecopy.h"
 #include "window/helpdialogs.h"
+#include "window/regiondialog.h"
 
 #include <pipelines/histogram256/histogramreport.h>
 
@@ -344,6 +345,10 @@ void MainWindow::createMenus() {
     view->addAction(logAction);
     view->addSeparator();
     view->addActions(m_imageView->viewActions()); // zoom in/out, 1:1, fit
+    QAction* region = view->addAction(tr("&Region…"), this, &MainWindow::askRegion);
+    region->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    region->setStatusTip(tr("Type the region whose histograms show: its corner and size in "
+                            "the image's pixels"));
     // A multi-page TIFF's pages, with ImageJ's keys for a stack's slices.
     view->addSeparator();
     m_nextPage = view->addAction(tr("&Next Page"), this, [this] { showPage(pageAsked() + 1); });
@@ -1112,6 +1117,19 @@ void MainWindow::createRunControls() {
             qCWarning(lcUi).noquote() << "no device list:" << QString::fromStdString(error.message);
         });
     m_bridge->listDevices();
+}
+
+void MainWindow::askRegion() {
+    if (m_current.source.isEmpty() || m_current.imageSize.isEmpty()) {
+        statusBar()->showMessage(tr("Open an image first: a region is part of one"), 5000);
+        return;
+    }
+    m_tabs->setCurrentIndex(0); // where the region shows
+    auto* dialog = new RegionDialog(m_current.imageSize, m_imageView->region(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &RegionDialog::regionChosen, m_imageView, &ImageView::selectRegion);
+    connect(dialog, &RegionDialog::wholeImageChosen, m_imageView, &ImageView::clearRegion);
+    dialog->open(); // window-modal, without blocking the event loop
 }
 
 void MainWindow::showSelectedValues() {

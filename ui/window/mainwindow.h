@@ -247,6 +247,8 @@ private:
     /// The pixels of the values selected on the histogram, marked on the image (cleared
     /// without a selection).
     void showSelectedValues();
+    /// View › Region…: a region typed in (RegionDialog), selected as a drag would.
+    void askRegion();
     /// The Run dock shown on the Image tab (unless closed), hidden on the others.
     void updateRunDock();
     void showMessageBox(const QString& message, const QString& details = {});
