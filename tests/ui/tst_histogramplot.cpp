@@ -111,6 +111,45 @@ private slots:
         QVERIFY(plot.selectionText().isEmpty());
     }
 
+    // A pinned reference: drawn dashed (one legend entry), scaled to the shown pixels, and
+    // compared channel by channel with compareHist's four distances; bins that differ are
+    // said to be not comparable.
+    void referenceIsComparedWithTheShownHistograms() {
+        HistogramPlot plot;
+        QVERIFY(showSample(plot));
+        plot.setReference(plot.histograms(), QStringLiteral("sample, region 1,2 3×4"));
+        QVERIFY(plot.hasReference());
+        int dashed = 0;
+        for (int i = 0; i < plot.graphCount(); ++i)
+            dashed += plot.graph(i)->pen().style() == Qt::DashLine;
+        QCOMPARE(dashed, 2); // r and gray
+        QString text = plot.comparisonText();
+        QVERIFY2(text.startsWith(QStringLiteral("against sample, region 1,2 3×4")),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("R: χ² 0.000 · intersection 1.000 · "
+                                              "Bhattacharyya 0.000 · correlation 1.000")),
+                 qPrintable(text));
+        // Another picture: gray, every count at value 5 but one.
+        ChannelHistogram gray;
+        gray.name = "gray";
+        gray.counts.fill(1);
+        gray.counts[5] = 1000;
+        plot.setHistograms({gray});
+        const auto d = plot.distanceTo(QStringLiteral("gray"));
+        QVERIFY(d.has_value());
+        QVERIFY(d->intersection < 0.3 && d->bhattacharyya > 0.3);
+        text = plot.comparisonText();
+        QVERIFY2(!text.contains(QStringLiteral("R:")), qPrintable(text)); // not shown now
+        // 65,536 exact bins against the reference's 256: not comparable, and said so.
+        HistogramPlot::Series wide{"gray", 0, 65536, std::vector<std::uint64_t>(65536, 1)};
+        plot.setHistograms(std::vector<HistogramPlot::Series>{wide});
+        QVERIFY(!plot.distanceTo(QStringLiteral("gray")));
+        QVERIFY2(plot.comparisonText().contains(QStringLiteral("gray: not comparable (256 bins")),
+                 qPrintable(plot.comparisonText()));
+        plot.clearReference();
+        QVERIFY(plot.comparisonText().isEmpty());
+    }
+
     void hoverReadoutStaysAndMarksTheBin() {
         HistogramPlot plot;
         QVERIFY(showSample(plot));

@@ -143,6 +143,17 @@ HistogramPlot::HistogramPlot(QWidget* parent)
     m_selectionNote->setPadding(QMargins(5, 3, 5, 3));
     m_selectionNote->setSelectable(false);
     m_selectionNote->setVisible(false);
+    m_comparisonNote = new QCPItemText(this);
+    m_comparisonNote->setLayer(QStringLiteral("overlay"));
+    m_comparisonNote->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_comparisonNote->position->setCoords(0.01, 0.99);
+    m_comparisonNote->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    m_comparisonNote->setTextAlignment(Qt::AlignLeft);
+    m_comparisonNote->setBrush(QColor(255, 255, 255, 200));
+    m_comparisonNote->setPen(QPen(QColor(0, 0, 0, 90)));
+    m_comparisonNote->setPadding(QMargins(5, 3, 5, 3));
+    m_comparisonNote->setSelectable(false);
+    m_comparisonNote->setVisible(false);
 }
 
 QColor HistogramPlot::channelColor(const QString& channel) {
@@ -250,6 +261,21 @@ std::uint64_t HistogramPlot::peakIn(double lo, double hi, QString* note) const {
             top = second + (second + 1) / 2;
         }
         peak = std::max(peak, top);
+        // The reference, drawn scaled to this channel's pixels, in view too (unclipped).
+        for (const Series& r : m_reference) {
+            if (r.name != h.name || r.counts.size() != n)
+                continue;
+            std::uint64_t shown = 0, pinned = 0, highest = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+                shown += h.counts[i];
+                pinned += r.counts[i];
+            }
+            for (std::size_t i = first; i <= last; ++i)
+                highest = std::max(highest, r.counts[i]);
+            if (pinned)
+                peak = std::max(peak, std::uint64_t(std::ceil(double(highest) * double(shown) /
+                                                              double(pinned))));
+        }
     }
     if (note) {
         QStringList cut;
@@ -294,7 +320,7 @@ void HistogramPlot::clearHistograms() {
 
 void HistogramPlot::rebuild() {
     clearGraphs();
-    bool cumulativeInLegend = false;
+    bool cumulativeInLegend = false, referenceInLegend = false;
     const double nan = std::numeric_limits<double>::quiet_NaN();
     for (const auto& h : m_histograms) {
         const QVector<double> keys = binKeys(h);
@@ -334,6 +360,34 @@ void HistogramPlot::rebuild() {
         if (!visible) // the legend entry stays, greyed, so it can be clicked back on
             if (auto* item = legend->itemWithPlottable(g))
                 item->setTextColor(Qt::gray);
+        const auto reference =
+            std::find_if(m_reference.begin(), m_reference.end(), [&](const Series& r) {
+                return r.name == h.name && r.counts.size() == h.counts.size();
+            });
+        if (reference != m_reference.end() && visible && total > 0) {
+            // Scaled to this channel's pixels: two regions of different sizes overlay by shape.
+            std::uint64_t referenceTotal = 0;
+            for (auto c : reference->counts)
+                referenceTotal += c;
+            const double scale = referenceTotal ? double(total) / double(referenceTotal) : 0.0;
+            QVector<double> scaled(n);
+            for (qsizetype i = 0; i < n; ++i) {
+                const double v = double(reference->counts[std::size_t(i)]) * scale;
+                scaled[i] = (m_log && v == 0) ? nan : v;
+            }
+            QCPGraph* r = addGraph();
+            QColor dim = colour;
+            dim.setAlpha(170);
+            r->setPen(QPen(dim, 1.2, Qt::DashLine));
+            r->setLineStyle(m_style == Style::Bars ? QCPGraph::lsStepCenter : QCPGraph::lsLine);
+            r->setData(keys, scaled, true);
+            // One legend entry for every channel's reference, as for the cumulative overlay.
+            if (referenceInLegend)
+                r->removeFromLegend();
+            else
+                r->setName(tr("reference (dashed, scaled)"));
+            referenceInLegend = true;
+        }
         if (m_cumulative && visible) {
             QCPGraph* c = addGraph(xAxis, yAxis2);
             c->setName(channelLabel(channel) + tr(" cumulative"));
@@ -353,6 +407,70 @@ void HistogramPlot::rebuild() {
     }
     yAxis2->setVisible(m_cumulative);
     legend->setVisible(!m_histograms.empty()); // no stray empty box before the first image
+    const QString comparison = comparisonText();
+    m_comparisonNote->setText(comparison);
+    m_comparisonNote->setVisible(!comparison.isEmpty() && !m_histograms.empty());
+}
+
+void HistogramPlot::setReference(std::vector<Series> reference, const QString& label) {
+    m_reference = std::move(reference);
+    m_referenceLabel = label;
+    rebuild();
+    fitCountAxis(); // the reference may stand higher
+}
+
+void HistogramPlot::clearReference() {
+    m_reference.clear();
+    m_referenceLabel.clear();
+    rebuild();
+    fitCountAxis();
+}
+
+std::optional<HistogramDistances> HistogramPlot::distanceTo(const QString& channel) const {
+    const auto named = [&](const std::vector<Series>& all) -> const Series* {
+        for (const Series& h : all)
+            if (QString::fromStdString(h.name) == channel)
+                return &h;
+        return nullptr;
+    };
+    const Series* reference = named(m_reference);
+    const Series* shown = named(m_histograms);
+    if (!reference || !shown || reference->lo != shown->lo || reference->hi != shown->hi)
+        return std::nullopt;
+    return compareHistograms(reference->counts, shown->counts);
+}
+
+QString HistogramPlot::comparisonText() const {
+    if (m_reference.empty())
+        return {};
+    QString text = tr("against %1 (OpenCV's compareHist, as fractions):").arg(m_referenceLabel);
+    for (const Series& h : m_histograms) {
+        const QString channel = QString::fromStdString(h.name);
+        if (!channelVisible(channel))
+            continue;
+        if (const auto d = distanceTo(channel)) {
+            text += tr("\n%1: χ² %2 · intersection %3 · Bhattacharyya %4 · correlation %5")
+                        .arg(channelLabel(channel))
+                        .arg(d->chiSquare, 0, 'f', 3)
+                        .arg(d->intersection, 0, 'f', 3)
+                        .arg(d->bhattacharyya, 0, 'f', 3)
+                        .arg(d->correlation, 0, 'f', 3);
+            continue;
+        }
+        const auto other = std::find_if(m_reference.begin(), m_reference.end(),
+                                        [&](const Series& r) { return r.name == h.name; });
+        text += other == m_reference.end()
+                    ? tr("\n%1: not in the reference").arg(channelLabel(channel))
+                    : tr("\n%1: not comparable (%2 bins over %3 … %4 against %5 over %6 … %7)")
+                          .arg(channelLabel(channel))
+                          .arg(other->counts.size())
+                          .arg(other->lo)
+                          .arg(other->hi)
+                          .arg(h.counts.size())
+                          .arg(h.lo)
+                          .arg(h.hi);
+    }
+    return text;
 }
 
 void HistogramPlot::setStyle(Style style) {

@@ -14,9 +14,12 @@
 // bin with a line and shows its value and every visible count beside the cursor, for as long
 // as the cursor stays. Shift + drag selects a range of values (GIMP's histogram dock does it with
 // a plain drag; here a plain drag pans): the plot shades it and says how many pixels of each
-// visible channel fall in it and their share; Esc or Clear Selection ends it. Replots are queued
+// visible channel fall in it and their share; Esc or Clear Selection ends it. A reference (the
+// histograms of another region or image, pinned) is drawn dashed under the current ones, scaled
+// to their pixels, with OpenCV's compareHist distances per channel. Replots are queued
 // (rpQueuedReplot), so several updates in one event-loop turn cost one.
 #include <pipelines/histogram256/histogram256.h>
+#include <pipelines/histogram256/histogramdistance.h>
 
 #include <qcustomplot.h>
 
@@ -108,6 +111,19 @@ public:
     /// share ("values 64 … 127", "R: 12,345 (9.1 %)"); empty without a selection.
     QString selectionText() const;
 
+    /// Histograms to compare the shown ones with (another region or image), named `label`:
+    /// drawn dashed, scaled to the shown channel's pixels; the distances in a note.
+    void setReference(std::vector<Series> reference, const QString& label);
+    void clearReference();
+    bool hasReference() const { return !m_reference.empty(); }
+    const QString& referenceLabel() const { return m_referenceLabel; }
+    /// The distances from the reference's channel to the shown one (nothing without both, or
+    /// when their bins differ).
+    std::optional<HistogramDistances> distanceTo(const QString& channel) const;
+    /// The comparison note: the reference's name and each visible channel's distances (or why
+    /// they cannot be compared); empty without a reference.
+    QString comparisonText() const;
+
     /// The options as a menu (what the right-click shows); the actions act on this plot.
     QMenu* createOptionsMenu(QWidget* parent);
 
@@ -157,6 +173,9 @@ private:
     std::optional<double> m_selectingFrom; // while a Shift + drag goes on: where it started
     QCPItemRect* m_selectionRect = nullptr;
     QCPItemText* m_selectionNote = nullptr;
+    std::vector<Series> m_reference;
+    QString m_referenceLabel;
+    QCPItemText* m_comparisonNote = nullptr;
     bool m_fitting = false; // fitCountAxis() is changing ranges itself
 };
 

@@ -345,6 +345,24 @@ void MainWindow::createMenus() {
     view->addAction(logAction);
     view->addSeparator();
     view->addActions(m_imageView->viewActions()); // zoom in/out, 1:1, fit
+    // Two regions or images compared: the shown histograms kept as the reference.
+    QAction* pin = view->addAction(tr("Pin as Re&ference"), this, [this] {
+        if (m_plot->histograms().empty())
+            return statusBar()->showMessage(tr("No histograms to pin yet"), 5000);
+        QString label =
+            withPage(imageDisplayName(m_current.source), m_current.page, m_current.pages);
+        if (m_current.region)
+            label += QStringLiteral(", ") + regionText(*m_current.region);
+        m_plot->setReference(m_plot->histograms(), label);
+        statusBar()->showMessage(
+            tr("%1 pinned: select another region or open another image to compare").arg(label),
+            8000);
+    });
+    pin->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    pin->setStatusTip(tr("Keep the shown histograms, dashed, to compare another region or "
+                         "image with (chi-square, intersection, Bhattacharyya, correlation)"));
+    QAction* unpin = view->addAction(tr("Clear Reference"), m_plot, &HistogramPlot::clearReference);
+    unpin->setStatusTip(tr("Stop comparing with the pinned histograms"));
     QAction* region = view->addAction(tr("&Region…"), this, &MainWindow::askRegion);
     region->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     region->setStatusTip(tr("Type the region whose histograms show: its corner and size in "
