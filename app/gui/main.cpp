@@ -5,6 +5,7 @@
 #include "panels/jobpanel.h"
 #include "views/zoomview.h"
 #include "window/mainwindow.h"
+#include "window/theme.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -127,6 +128,10 @@ int main(int argc, char* argv[]) {
     QApplication::setApplicationName(QStringLiteral("HistLab"));
     QApplication::setOrganizationName(QStringLiteral("HistLab"));
     histlab::ui::useCNumbers();
+    // The theme chosen in View › Theme (the system's unless another was chosen).
+    if (const histlab::ui::Theme theme = histlab::ui::savedTheme();
+        theme != histlab::ui::Theme::System)
+        histlab::ui::applyTheme(theme);
     histlab::ui::routeCoreLogToQt();
     // The Words tab: local features and codebook files through OpenCV, as histlab-cli has them.
     histlab::setBowOpenCv(histlab::bowThroughOpenCv());

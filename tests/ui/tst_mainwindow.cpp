@@ -13,6 +13,7 @@
 #include "views/imageview.h"
 #include "views/tablecopy.h"
 #include "window/mainwindow.h"
+#include "window/theme.h"
 
 #include <image/image.h>
 #include <io/imageio.h>
@@ -161,6 +162,7 @@ private slots:
     void shortcuts();
     void fitsSmallScreens();
     void selectedValuesAreMarkedOnTheImage();
+    void darkThemeColoursThePlots();
 
 private:
     /// Opens `source` in `window` and waits for its histograms to be on screen.
@@ -817,6 +819,40 @@ void TestMainWindow::selectedValuesAreMarkedOnTheImage() {
     QCOMPARE(quint64(plot->selectedCount(QStringLiteral("gray"))), quint64(expected));
     plot->clearSelection();
     QVERIFY(window.findChild<ImageView*>()->highlight().isNull());
+}
+
+// View › Theme › Dark: Fusion with a dark palette, and the plots follow it (background, axes,
+// the gray channel light); System puts the platform's look back, the choice is remembered.
+void TestMainWindow::darkThemeColoursThePlots() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    QVERIFY(openAndWait(window, path(QStringLiteral("gray.png"))));
+    auto* plot = window.findChild<HistogramPlot*>();
+    QCOMPARE(plot->xAxis->tickLabelColor(), QColor(Qt::black));
+    const QString style = QApplication::style()->name();
+    QAction* dark = nullptr;
+    QAction* system = nullptr;
+    for (QAction* action : window.findChildren<QAction*>()) {
+        if (action->text() == QStringLiteral("&Dark"))
+            dark = action;
+        if (action->text() == QStringLiteral("&System"))
+            system = action;
+    }
+    QVERIFY(dark && system && system->isChecked());
+    dark->trigger();
+    QCoreApplication::processEvents();
+    QVERIFY(isDark(QApplication::palette()));
+    QCOMPARE(QApplication::style()->name().toLower(), QStringLiteral("fusion"));
+    QVERIFY(plot->axisRect()->backgroundBrush().color().lightness() < 80);
+    QVERIFY(plot->xAxis->tickLabelColor().lightness() > 180);
+    QVERIFY(plot->channelGraph(QStringLiteral("gray"))->pen().color().lightness() > 150);
+    QCOMPARE(savedTheme(), Theme::Dark);
+    system->trigger();
+    QCoreApplication::processEvents();
+    QVERIFY(!isDark(QApplication::palette()));
+    QCOMPARE(QApplication::style()->name(), style);
+    QCOMPARE(plot->xAxis->tickLabelColor(), QColor(Qt::black));
+    QCOMPARE(savedTheme(), Theme::System);
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -292,9 +292,12 @@ void RunSummary::setContent(const Content& content) {
         const QString mark = content.check == Check::Verified   ? QStringLiteral("✓ ")
                              : content.check == Check::Mismatch ? QStringLiteral("✗ ")
                                                                 : QString();
-        const QString colour = content.check == Check::Verified   ? QStringLiteral("#1a7f37")
-                               : content.check == Check::Mismatch ? QStringLiteral("#c62828")
-                                                                  : QString();
+        // Green and red readable on the palette's background, light or dark.
+        const bool dark = palette().color(QPalette::Window).lightness() < 128;
+        const QString colour =
+            content.check == Check::Verified   ? QString::fromLatin1(dark ? "#56d364" : "#1a7f37")
+            : content.check == Check::Mismatch ? QString::fromLatin1(dark ? "#ff7b72" : "#c62828")
+                                               : QString();
         QString check = (mark + content.checkText).toHtmlEscaped();
         if (!colour.isEmpty())
             check = QStringLiteral("<span style=\"color:%1\">%2</span>").arg(colour, check);

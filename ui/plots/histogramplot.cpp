@@ -1,5 +1,7 @@
 #include "plots/histogramplot.h"
+
 #include "plots/plotstyle.h"
+#include <QApplication>
 
 #include "views/tablecopy.h"
 
@@ -165,7 +167,18 @@ QColor HistogramPlot::channelColor(const QString& channel) {
         return {31, 119, 180};
     if (channel == QLatin1String("a"))
         return {148, 103, 189};
-    return {64, 64, 64}; // gray
+    // Gray: dark on a light background, light on a dark one.
+    return QApplication::palette().color(QPalette::Window).lightness() < 128 ? QColor(200, 200, 200)
+                                                                             : QColor(64, 64, 64);
+}
+
+void HistogramPlot::changeEvent(QEvent* event) {
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange ||
+        event->type() == QEvent::ApplicationPaletteChange) {
+        rebuild(); // the gray channel's colour follows the palette
+        replot(rpQueuedReplot);
+    }
 }
 
 void HistogramPlot::setHistograms(const std::vector<ChannelHistogram>& histograms) {

@@ -20,10 +20,12 @@
 #include "views/tablecopy.h"
 #include "window/helpdialogs.h"
 #include "window/regiondialog.h"
+#include "window/theme.h"
 
 #include <pipelines/histogram256/histogramreport.h>
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
@@ -161,6 +163,8 @@ MainWindow::MainWindow(QWidget* parent)
     const int tableHeight = m_statistics->sizeHint().height();
     right->setSizes({std::max(m_plot->minimumHeight(), 640 - tableHeight), tableHeight});
     restoreSettings();
+    if (isDark(QApplication::palette()))
+        followPalette(); // a dark desktop, or the dark theme: the plots too
     m_plot->setSettingsKey(QStringLiteral("histogramPlot")); // its options, as left last time
 
     connect(m_bridge, &JobBridge::previewReady, this,
@@ -378,6 +382,37 @@ void MainWindow::createMenus() {
     m_previousPage->setStatusTip(tr("The previous page of a multi-page TIFF"));
     m_nextPage->setEnabled(false);
     m_previousPage->setEnabled(false);
+    // The colours: the system's, or Fusion light or dark; remembered.
+    view->addSeparator();
+    QMenu* themes = view->addMenu(tr("&Theme"));
+    auto* group = new QActionGroup(themes);
+    const Theme current = savedTheme();
+    for (Theme theme : {Theme::System, Theme::Light, Theme::Dark}) {
+        QAction* a = themes->addAction(theme == Theme::System  ? tr("&System")
+                                       : theme == Theme::Light ? tr("&Light")
+                                                               : tr("&Dark"));
+        a->setCheckable(true);
+        a->setChecked(theme == current);
+        a->setData(themeName(theme));
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [theme] {
+            applyTheme(theme);
+            saveTheme(theme);
+        });
+    }
+}
+
+void MainWindow::changeEvent(QEvent* event) {
+    QMainWindow::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)
+        followPalette();
+}
+
+void MainWindow::followPalette() {
+    for (QCustomPlot* plot : findChildren<QCustomPlot*>()) {
+        applyPlotPalette(plot);
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 // Help, the last menu (after Run).

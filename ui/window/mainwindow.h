@@ -209,6 +209,8 @@ protected:
     void closeEvent(QCloseEvent* event) override;
     /// The Run dock's close button: it stays closed on every tab until Run › Show Run Panel.
     bool eventFilter(QObject* watched, QEvent* event) override;
+    /// A new palette (View › Theme, or the desktop's): the plots follow it.
+    void changeEvent(QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -249,6 +251,8 @@ private:
     void showSelectedValues();
     /// View › Region…: a region typed in (RegionDialog), selected as a drag would.
     void askRegion();
+    /// Every plot's colours from the application's palette.
+    void followPalette();
     /// The Run dock shown on the Image tab (unless closed), hidden on the others.
     void updateRunDock();
     void showMessageBox(const QString& message, const QString& details = {});
