@@ -55,5 +55,5 @@ cli_test(largebin_counts_missing_folder EXIT 3 EXPECT --stderr "--counts|nosuchf
 # Refused before anything is allocated: by the device's largest buffer or by the host's memory,
 # whichever is smaller on the machine that runs the test.
 cli_test(largebin_absurd_count EXIT 2 EXPECT
-         --stderr "--count: .* bytes (a plane exceed one buffer|of synthetic samples exceed)"
+         --stderr "--count: .*(bytes (a plane exceed one buffer|of synthetic samples exceed)|of synthetic data: more than a quarter of this machine's memory)"
          ARGS largebin --count 4000000000)
