@@ -148,8 +148,10 @@ HistogramPlot::HistogramPlot(QWidget* parent)
     m_comparisonNote = new QCPItemText(this);
     m_comparisonNote->setLayer(QStringLiteral("overlay"));
     m_comparisonNote->position->setType(QCPItemPosition::ptAxisRectRatio);
-    m_comparisonNote->position->setCoords(0.01, 0.99);
-    m_comparisonNote->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    // Top left, where the curves of a photo seldom are; the clip note goes under it.
+    m_comparisonNote->position->setCoords(0.01, 0.01);
+    m_comparisonNote->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_comparisonNote->setFont(QFont(font().family(), 8));
     m_comparisonNote->setTextAlignment(Qt::AlignLeft);
     m_comparisonNote->setBrush(QColor(255, 255, 255, 200));
     m_comparisonNote->setPen(QPen(QColor(0, 0, 0, 90)));
@@ -423,6 +425,15 @@ void HistogramPlot::rebuild() {
     const QString comparison = comparisonText();
     m_comparisonNote->setText(comparison);
     m_comparisonNote->setVisible(!comparison.isEmpty() && !m_histograms.empty());
+    if (m_comparisonNote->visible()) { // the clip note below the comparison
+        m_clipText->position->setParentAnchor(m_comparisonNote->bottomLeft);
+        m_clipText->position->setType(QCPItemPosition::ptAbsolute);
+        m_clipText->position->setCoords(0, 4);
+    } else {
+        m_clipText->position->setParentAnchor(nullptr);
+        m_clipText->position->setType(QCPItemPosition::ptAxisRectRatio);
+        m_clipText->position->setCoords(0.01, 0.01);
+    }
 }
 
 void HistogramPlot::setReference(std::vector<Series> reference, const QString& label) {
@@ -456,7 +467,7 @@ std::optional<HistogramDistances> HistogramPlot::distanceTo(const QString& chann
 QString HistogramPlot::comparisonText() const {
     if (m_reference.empty())
         return {};
-    QString text = tr("against %1 (OpenCV's compareHist, as fractions):").arg(m_referenceLabel);
+    QString text = tr("against %1 (compareHist):").arg(m_referenceLabel);
     for (const Series& h : m_histograms) {
         const QString channel = QString::fromStdString(h.name);
         if (!channelVisible(channel))
