@@ -295,8 +295,9 @@ Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& p
     // anything is allocated (a header may declare 900 million pixels over 16 bytes). Stored
     // data holds its bytes one for one; compressed data expands at most by its codec's ratio
     // (deflate 1,032 to 1, LZW 4,096 to 1: a 12-bit code stands for at most 4,096 bytes,
-    // PackBits 64 to 1, JPEG 1,024 to 1: a DC-only 8 x 8 block of a few bits). Codecs with no
-    // such bound (CCITT fax, LZMA, Zstandard) are bounded by the image limit alone.
+    // PackBits 64 to 1). Codecs with no such bound are held by the image limit alone: CCITT
+    // fax, LZMA, Zstandard, and JPEG, whose arithmetic-coded or progressive DC-only scans of a
+    // flat picture pass 1,000 to 1.
     const std::uint16_t compression =
         field<std::uint16_t>(tif, TIFFTAG_COMPRESSION, COMPRESSION_NONE);
     const double expansion = compression == COMPRESSION_NONE            ? 1
@@ -304,7 +305,6 @@ Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& p
                              : compression == COMPRESSION_ADOBE_DEFLATE ? 1032
                              : compression == COMPRESSION_DEFLATE       ? 1032
                              : compression == COMPRESSION_LZW           ? 4096
-                             : compression == COMPRESSION_JPEG          ? 1024
                                                                         : 0;
     if (expansion > 0) {
         const double need = double(TIFFScanlineSize64(tif)) * height * (planar ? spp : 1);

@@ -146,6 +146,15 @@ private slots:
         QVERIFY(!plot.distanceTo(QStringLiteral("gray")));
         QVERIFY2(plot.comparisonText().contains(QStringLiteral("gray: not comparable (256 bins")),
                  qPrintable(plot.comparisonText()));
+        // The same number of bins over another range (a float region's): not drawn, not compared.
+        HistogramPlot::Series unit{"gray", 0, 1, std::vector<std::uint64_t>(256, 1)};
+        plot.setHistograms(std::vector<HistogramPlot::Series>{unit});
+        int drawn = 0;
+        for (int i = 0; i < plot.graphCount(); ++i)
+            drawn += plot.graph(i)->pen().style() == Qt::DashLine;
+        QCOMPARE(drawn, 0);
+        QVERIFY(!plot.distanceTo(QStringLiteral("gray")));
+        QVERIFY(plot.comparisonText().contains(QStringLiteral("not comparable")));
         plot.clearReference();
         QVERIFY(plot.comparisonText().isEmpty());
     }

@@ -5,6 +5,7 @@
 
 #include <pipelines/largebin/imagehistogram.h>
 
+#include <QEvent>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -251,9 +252,7 @@ RunSummary::RunSummary(QWidget* parent)
     m_note->setObjectName(QStringLiteral("runSummaryNote"));
     m_details->setObjectName(QStringLiteral("runSummaryDetails"));
     m_speed->setTextFormat(Qt::RichText);
-    QPalette grey = m_note->palette();
-    grey.setColor(QPalette::WindowText, grey.color(QPalette::PlaceholderText));
-    m_note->setPalette(grey);
+    greyNote();
     m_details->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_details->setTextFormat(Qt::PlainText);
     m_details->setVisible(false);
@@ -282,6 +281,23 @@ RunSummary::RunSummary(QWidget* parent)
     layout->addWidget(m_note);
     layout->addWidget(m_details);
     clear();
+}
+
+void RunSummary::greyNote() {
+    QPalette grey = palette();
+    grey.setColor(QPalette::WindowText, grey.color(QPalette::PlaceholderText));
+    m_note->setPalette(grey);
+}
+
+void RunSummary::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) { // a theme: the grey and the colours again
+        greyNote();
+        if (m_content.what.isEmpty())
+            clear();
+        else
+            setContent(Content(m_content));
+    }
 }
 
 void RunSummary::setContent(const Content& content) {

@@ -42,7 +42,13 @@ public:
     QToolButton* detailsButton() const { return m_detailsButton; }
     QLabel* detailsLabel() const { return m_details; }
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    /// The note in the palette's placeholder grey.
+    void greyNote();
+
     Content m_content;
     QLabel* m_what;
     QLabel* m_speed;

@@ -60,8 +60,10 @@ DashboardPlot::DashboardPlot(QWidget* parent)
     // Pipeline names slanted where there is room, upright where the bars are narrow (at a
     // 1200-pixel window fourteen slanted names overlapped).
     connect(this, &QCustomPlot::beforeReplot, this, [this] {
-        const double perName =
-            double(axisRect()->width()) / double(std::max<std::size_t>(1, m_run.pipelines.size()));
+        // The plot's width less the axis rect's margins: this replot's width, nearly.
+        const QMargins m = axisRect()->margins();
+        const double perName = double(width() - m.left() - m.right()) /
+                               double(std::max<std::size_t>(1, m_run.pipelines.size()));
         xAxis->setTickLabelRotation(perName < 60 ? -90 : -20);
     });
     xAxis->grid()->setVisible(false);

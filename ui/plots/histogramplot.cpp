@@ -95,6 +95,7 @@ HistogramPlot::HistogramPlot(QWidget* parent)
     });
     setMinimumSize(320, 240);
     setMouseTracking(true);
+    setFocusPolicy(Qt::ClickFocus); // Esc ends a value selection
     setStatusTip(tr("Right-click for options; click a legend entry to show or hide a channel, "
                     "drag the legend to move it"));
     connect(this, &QCustomPlot::legendClick, this, &HistogramPlot::onLegendClick);
@@ -277,9 +278,8 @@ std::uint64_t HistogramPlot::peakIn(double lo, double hi, QString* note) const {
         }
         peak = std::max(peak, top);
         // The reference, drawn scaled to this channel's pixels, in view too (unclipped).
-        for (const Series& r : m_reference) {
-            if (r.name != h.name || r.counts.size() != n)
-                continue;
+        if (const Series* matching = matchingReference(h)) {
+            const Series& r = *matching;
             std::uint64_t shown = 0, pinned = 0, highest = 0;
             for (std::size_t i = 0; i < n; ++i) {
                 shown += h.counts[i];
@@ -375,11 +375,8 @@ void HistogramPlot::rebuild() {
         if (!visible) // the legend entry stays, greyed, so it can be clicked back on
             if (auto* item = legend->itemWithPlottable(g))
                 item->setTextColor(Qt::gray);
-        const auto reference =
-            std::find_if(m_reference.begin(), m_reference.end(), [&](const Series& r) {
-                return r.name == h.name && r.counts.size() == h.counts.size();
-            });
-        if (reference != m_reference.end() && visible && total > 0) {
+        const Series* reference = matchingReference(h);
+        if (reference && visible && total > 0) {
             // Scaled to this channel's pixels: two regions of different sizes overlay by shape.
             std::uint64_t referenceTotal = 0;
             for (auto c : reference->counts)
@@ -448,6 +445,14 @@ void HistogramPlot::clearReference() {
     m_referenceLabel.clear();
     rebuild();
     fitCountAxis();
+}
+
+const HistogramPlot::Series* HistogramPlot::matchingReference(const Series& shown) const {
+    for (const Series& r : m_reference)
+        if (r.name == shown.name && r.counts.size() == shown.counts.size() && r.lo == shown.lo &&
+            r.hi == shown.hi)
+            return &r;
+    return nullptr;
 }
 
 std::optional<HistogramDistances> HistogramPlot::distanceTo(const QString& channel) const {
@@ -744,6 +749,7 @@ void HistogramPlot::mousePressEvent(QMouseEvent* event) {
         !m_histograms.empty() && axisRect()->rect().contains(event->position().toPoint())) {
         // Shift + drag selects values instead of panning.
         m_selectingFrom = xAxis->pixelToCoord(event->position().x());
+        setFocus(Qt::MouseFocusReason); // Esc in the plot ends the selection
         selectValues(*m_selectingFrom, *m_selectingFrom);
         return;
     }
@@ -751,6 +757,8 @@ void HistogramPlot::mousePressEvent(QMouseEvent* event) {
 }
 
 void HistogramPlot::mouseMoveEvent(QMouseEvent* event) {
+    if (m_selectingFrom && !(event->buttons() & Qt::LeftButton))
+        m_selectingFrom.reset(); // its release went elsewhere (a dialog opened mid-drag)
     if (m_selectingFrom) {
         selectValues(*m_selectingFrom, xAxis->pixelToCoord(event->position().x()));
         return;
@@ -769,6 +777,16 @@ void HistogramPlot::mouseReleaseEvent(QMouseEvent* event) {
         return;
     }
     QCustomPlot::mouseReleaseEvent(event);
+}
+
+bool HistogramPlot::event(QEvent* event) {
+    // Esc ends a selection here before the window's Esc (Cancel, or the image's region) takes it.
+    if (event->type() == QEvent::ShortcutOverride && m_selection &&
+        static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape) {
+        event->accept();
+        return true;
+    }
+    return QCustomPlot::event(event);
 }
 
 void HistogramPlot::keyPressEvent(QKeyEvent* event) {

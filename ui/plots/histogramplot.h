@@ -142,6 +142,7 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    bool event(QEvent* event) override;
     void leaveEvent(QEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
     void changeEvent(QEvent* event) override;
@@ -157,6 +158,8 @@ private:
     void saveSettings() const;
     /// The selection's shading and note, after the selection or the data changed.
     void showSelection();
+    /// The reference's series for a shown one: same channel, same bins over the same range.
+    const Series* matchingReference(const Series& shown) const;
     /// The edges of the bin holding x in the first channel's bins (x itself without data).
     std::pair<double, double> binEdgesAt(double x) const;
 

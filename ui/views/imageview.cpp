@@ -184,7 +184,9 @@ QImage highlightValues(const QImage& preview, int depth, const QString& channel,
     if (preview.isNull() || (depth != 8 && depth != 16) || channel == QLatin1String("a"))
         return {};
     // The bytes of the preview that stand for values in [lo, hi).
-    int from = int(std::ceil(lo)), to = int(std::ceil(hi)) - 1;
+    // Clamped as doubles first: a float image's range may lie far beyond an int.
+    int from = int(std::clamp(std::ceil(lo), -1.0, 65537.0));
+    int to = int(std::clamp(std::ceil(hi), -1.0, 65537.0)) - 1;
     if (depth == 16) {
         from = std::max(0, from) >> 8;
         to = std::max(0, to) >> 8;

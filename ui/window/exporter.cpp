@@ -68,6 +68,7 @@ public:
         QFont font = plot.font();
         font.setBold(true);
         m_element = new QCPTextElement(&plot, title, font);
+        m_element->setTextColor(plot.xAxis->labelColor()); // the plot's text colour (a theme's)
         plot.plotLayout()->addElement(0, 0, m_element);
     }
     ~TitleRow() {

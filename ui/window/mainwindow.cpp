@@ -1061,6 +1061,7 @@ void MainWindow::createRunControls() {
     dock->setWidget(m_runPanel);
     addDockWidget(Qt::RightDockWidgetArea, dock);
     dock->installEventFilter(this); // its close button: the person's choice, remembered
+    dock->toggleViewAction()->setVisible(false); // Run › Show Run Panel, which knows the tab
 
     QAction* runAgainAction = m_runPanel->runAgainAction();
     QAction* cancelAction = m_runPanel->cancelAction();

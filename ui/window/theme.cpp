@@ -24,31 +24,42 @@ const SystemLook& systemLook() {
     return look;
 }
 
-QPalette darkPalette() {
-    QPalette p;
-    const QColor window(45, 45, 48), base(30, 30, 32), text(225, 225, 225);
-    p.setColor(QPalette::Window, window);
-    p.setColor(QPalette::WindowText, text);
-    p.setColor(QPalette::Base, base);
-    p.setColor(QPalette::AlternateBase, window);
-    p.setColor(QPalette::ToolTipBase, QColor(60, 60, 64));
-    p.setColor(QPalette::ToolTipText, text);
-    p.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
-    p.setColor(QPalette::Text, text);
-    p.setColor(QPalette::Button, window);
-    p.setColor(QPalette::ButtonText, text);
-    p.setColor(QPalette::BrightText, QColor(255, 90, 90));
-    p.setColor(QPalette::Light, QColor(70, 70, 74));
-    p.setColor(QPalette::Midlight, QColor(58, 58, 62));
-    p.setColor(QPalette::Mid, QColor(40, 40, 42));
-    p.setColor(QPalette::Dark, QColor(22, 22, 24));
-    p.setColor(QPalette::Shadow, Qt::black);
-    p.setColor(QPalette::Highlight, QColor(42, 130, 218));
+/// The colours a palette is made from; QPalette derives the 3-D shades from the window's.
+struct Scheme {
+    QColor window, base, alternateBase, text, toolTipBase, placeholder, highlight, link, disabled;
+};
+
+QPalette paletteOf(const Scheme& c) {
+    QPalette p(c.window);
+    p.setColor(QPalette::Window, c.window);
+    p.setColor(QPalette::Button, c.window);
+    p.setColor(QPalette::Base, c.base);
+    p.setColor(QPalette::AlternateBase, c.alternateBase);
+    for (QPalette::ColorRole role :
+         {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::ToolTipText})
+        p.setColor(role, c.text);
+    p.setColor(QPalette::ToolTipBase, c.toolTipBase);
+    p.setColor(QPalette::PlaceholderText, c.placeholder);
+    p.setColor(QPalette::Highlight, c.highlight);
     p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::Link, QColor(100, 170, 255));
+    p.setColor(QPalette::Link, c.link);
     for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
-        p.setColor(QPalette::Disabled, role, QColor(120, 120, 120));
+        p.setColor(QPalette::Disabled, role, c.disabled);
     return p;
+}
+
+/// Fusion's light colours, spelled out (from Qt 6.5 its standard palette follows a dark
+/// desktop, which Light must not).
+QPalette lightPalette() {
+    return paletteOf({QColor(239, 239, 239), Qt::white, QColor(247, 247, 247), Qt::black,
+                      QColor(255, 255, 220), QColor(0, 0, 0, 128), QColor(48, 140, 198),
+                      QColor(0, 0, 255), QColor(120, 120, 120)});
+}
+
+QPalette darkPalette() {
+    return paletteOf({QColor(45, 45, 48), QColor(30, 30, 32), QColor(45, 45, 48),
+                      QColor(225, 225, 225), QColor(60, 60, 64), QColor(150, 150, 150),
+                      QColor(42, 130, 218), QColor(100, 170, 255), QColor(120, 120, 120)});
 }
 
 } // namespace
@@ -91,8 +102,7 @@ void applyTheme(Theme theme) {
     }
     if (QApplication::style()->name().compare(QLatin1String("fusion"), Qt::CaseInsensitive))
         QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-    QApplication::setPalette(theme == Theme::Dark ? darkPalette()
-                                                  : QApplication::style()->standardPalette());
+    QApplication::setPalette(theme == Theme::Dark ? darkPalette() : lightPalette());
 }
 
 bool isDark(const QPalette& palette) {
