@@ -2,6 +2,7 @@
 
 #include "panels/resulttable.h"
 #include "views/tablecopy.h"
+#include "window/theme.h"
 
 #include <pipelines/largebin/imagehistogram.h>
 
@@ -309,7 +310,7 @@ void RunSummary::setContent(const Content& content) {
                              : content.check == Check::Mismatch ? QStringLiteral("✗ ")
                                                                 : QString();
         // Green and red readable on the palette's background, light or dark.
-        const bool dark = palette().color(QPalette::Window).lightness() < 128;
+        const bool dark = isDark(palette());
         const QString colour =
             content.check == Check::Verified   ? QString::fromLatin1(dark ? "#56d364" : "#1a7f37")
             : content.check == Check::Mismatch ? QString::fromLatin1(dark ? "#ff7b72" : "#c62828")

@@ -1,10 +1,10 @@
 #include "plots/histogramplot.h"
 
 #include "plots/plotstyle.h"
-#include <QApplication>
-
 #include "views/tablecopy.h"
+#include "window/theme.h"
 
+#include <QApplication>
 #include <QContextMenuEvent>
 #include <QFontMetrics>
 #include <QLocale>
@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace histlab::ui {
 
@@ -54,6 +55,27 @@ QString countText(std::uint64_t count) {
 
 /// The one value a bin holds, when it is a whole number in a bin of width 1 (a byte's or a
 /// 16-bit value's bin); otherwise the bin is named by its range.
+/// A boxed note over the plot, its `corner` at `at` (fractions of the axis rect), hidden
+/// until there is something to say.
+QCPItemText* addNote(QCustomPlot* plot, const QPointF& at, Qt::Alignment corner) {
+    auto* note = new QCPItemText(plot);
+    note->setLayer(QStringLiteral("overlay"));
+    note->position->setType(QCPItemPosition::ptAxisRectRatio);
+    note->position->setCoords(at);
+    note->setPositionAlignment(corner);
+    note->setTextAlignment(Qt::AlignLeft);
+    note->setBrush(QColor(255, 255, 255, 200));
+    note->setPadding(QMargins(5, 3, 5, 3));
+    note->setSelectable(false);
+    note->setVisible(false);
+    return note;
+}
+
+/// Every sample a histogram counts.
+std::uint64_t totalOf(const std::vector<std::uint64_t>& counts) {
+    return std::accumulate(counts.begin(), counts.end(), std::uint64_t(0));
+}
+
 std::optional<qint64> binValue(const HistogramPlot::Series& h, std::size_t bin) {
     const double w = h.binWidth(), lo = h.lo + double(bin) * w;
     if (w == 1 && lo == std::floor(lo))
@@ -134,31 +156,13 @@ HistogramPlot::HistogramPlot(QWidget* parent)
     m_selectionRect->setBrush(QColor(30, 90, 200, 45));
     m_selectionRect->setSelectable(false);
     m_selectionRect->setVisible(false);
-    m_selectionNote = new QCPItemText(this);
-    m_selectionNote->setLayer(QStringLiteral("overlay"));
-    m_selectionNote->position->setType(QCPItemPosition::ptAxisRectRatio);
-    m_selectionNote->position->setCoords(0.99, 0.99);
-    m_selectionNote->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-    m_selectionNote->setTextAlignment(Qt::AlignLeft);
+    m_selectionNote = addNote(this, QPointF(0.99, 0.99), Qt::AlignRight | Qt::AlignBottom);
     m_selectionNote->setColor(QColor(20, 60, 150));
-    m_selectionNote->setBrush(QColor(255, 255, 255, 200));
     m_selectionNote->setPen(QPen(QColor(30, 90, 200, 120)));
-    m_selectionNote->setPadding(QMargins(5, 3, 5, 3));
-    m_selectionNote->setSelectable(false);
-    m_selectionNote->setVisible(false);
-    m_comparisonNote = new QCPItemText(this);
-    m_comparisonNote->setLayer(QStringLiteral("overlay"));
-    m_comparisonNote->position->setType(QCPItemPosition::ptAxisRectRatio);
     // Top left, where the curves of a photo seldom are; the clip note goes under it.
-    m_comparisonNote->position->setCoords(0.01, 0.01);
-    m_comparisonNote->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_comparisonNote = addNote(this, QPointF(0.01, 0.01), Qt::AlignLeft | Qt::AlignTop);
     m_comparisonNote->setFont(QFont(font().family(), 8));
-    m_comparisonNote->setTextAlignment(Qt::AlignLeft);
-    m_comparisonNote->setBrush(QColor(255, 255, 255, 200));
     m_comparisonNote->setPen(QPen(QColor(0, 0, 0, 90)));
-    m_comparisonNote->setPadding(QMargins(5, 3, 5, 3));
-    m_comparisonNote->setSelectable(false);
-    m_comparisonNote->setVisible(false);
 }
 
 QColor HistogramPlot::channelColor(const QString& channel) {
@@ -171,8 +175,7 @@ QColor HistogramPlot::channelColor(const QString& channel) {
     if (channel == QLatin1String("a"))
         return {148, 103, 189};
     // Gray: dark on a light background, light on a dark one.
-    return QApplication::palette().color(QPalette::Window).lightness() < 128 ? QColor(200, 200, 200)
-                                                                             : QColor(64, 64, 64);
+    return isDark(QApplication::palette()) ? QColor(200, 200, 200) : QColor(64, 64, 64);
 }
 
 void HistogramPlot::changeEvent(QEvent* event) {
@@ -280,11 +283,8 @@ std::uint64_t HistogramPlot::peakIn(double lo, double hi, QString* note) const {
         // The reference, drawn scaled to this channel's pixels, in view too (unclipped).
         if (const Series* matching = matchingReference(h)) {
             const Series& r = *matching;
-            std::uint64_t shown = 0, pinned = 0, highest = 0;
-            for (std::size_t i = 0; i < n; ++i) {
-                shown += h.counts[i];
-                pinned += r.counts[i];
-            }
+            const std::uint64_t shown = totalOf(h.counts), pinned = totalOf(r.counts);
+            std::uint64_t highest = 0;
             for (std::size_t i = first; i <= last; ++i)
                 highest = std::max(highest, r.counts[i]);
             if (pinned)
@@ -343,9 +343,7 @@ void HistogramPlot::rebuild() {
         const bool visible = channelVisible(channel);
         const qsizetype n = keys.size();
         QVector<double> values(n), cumulative(n);
-        std::uint64_t total = 0;
-        for (auto c : h.counts)
-            total += c;
+        const std::uint64_t total = totalOf(h.counts);
         std::uint64_t running = 0;
         for (qsizetype i = 0; i < n; ++i) {
             // A logarithmic axis cannot show 0: empty bins become gaps.
@@ -378,9 +376,7 @@ void HistogramPlot::rebuild() {
         const Series* reference = matchingReference(h);
         if (reference && visible && total > 0) {
             // Scaled to this channel's pixels: two regions of different sizes overlay by shape.
-            std::uint64_t referenceTotal = 0;
-            for (auto c : reference->counts)
-                referenceTotal += c;
+            const std::uint64_t referenceTotal = totalOf(reference->counts);
             const double scale = referenceTotal ? double(total) / double(referenceTotal) : 0.0;
             QVector<double> scaled(n);
             for (qsizetype i = 0; i < n; ++i) {
@@ -456,17 +452,11 @@ const HistogramPlot::Series* HistogramPlot::matchingReference(const Series& show
 }
 
 std::optional<HistogramDistances> HistogramPlot::distanceTo(const QString& channel) const {
-    const auto named = [&](const std::vector<Series>& all) -> const Series* {
-        for (const Series& h : all)
-            if (QString::fromStdString(h.name) == channel)
-                return &h;
-        return nullptr;
-    };
-    const Series* reference = named(m_reference);
-    const Series* shown = named(m_histograms);
-    if (!reference || !shown || reference->lo != shown->lo || reference->hi != shown->hi)
-        return std::nullopt;
-    return compareHistograms(reference->counts, shown->counts);
+    for (const Series& shown : m_histograms)
+        if (QString::fromStdString(shown.name) == channel)
+            if (const Series* reference = matchingReference(shown))
+                return compareHistograms(reference->counts, shown.counts);
+    return std::nullopt;
 }
 
 QString HistogramPlot::comparisonText() const {
@@ -855,9 +845,7 @@ QString HistogramPlot::selectionText() const {
         const QString channel = QString::fromStdString(h.name);
         if (!channelVisible(channel))
             continue;
-        std::uint64_t total = 0;
-        for (std::uint64_t c : h.counts)
-            total += c;
+        const std::uint64_t total = totalOf(h.counts);
         const std::uint64_t n = selectedCount(channel);
         text += QStringLiteral("\n%1: %2 (%3 %)")
                     .arg(channelLabel(channel), countText(n))
