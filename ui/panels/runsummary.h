@@ -73,7 +73,8 @@ QString describeLargeBins(const ImageBinsRun& run);
 QString describePasses(const HistogramRun& run);
 
 /// Below this many input bytes a kernel's speed is bound by launching and per-group set-up
-/// rather than by memory (the project's "small input" of the performance issue: 16 MiB).
+/// rather than by memory (16 MiB: below it, the GPU benchmarks measured the histogram at
+/// 74-89 % of the read-only kernel, against 98.5 % at 1 GiB).
 inline constexpr std::uint64_t kSmallInputBytes = 16ull << 20;
 
 } // namespace histlab::ui
