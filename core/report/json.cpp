@@ -3,6 +3,8 @@
 #include "report/files.h"
 #include "runtime/errors.h"
 
+#include <limits>
+
 namespace histlab {
 
 namespace {
@@ -23,13 +25,24 @@ Json optional(const std::optional<std::uint32_t>& v) {
     return v ? Json(std::uint64_t(*v)) : Json();
 }
 
+// A count or size of type T, checked before converting: nlohmann's get<T> of a float beyond
+// T's range, or of a negative number, is undefined or wraps (found by fuzzing: 4e96).
+template <typename T> T wholeFrom(const Json& v, const char* key) {
+    if (v.is_number_unsigned() && v.get<std::uint64_t>() <= std::numeric_limits<T>::max())
+        return T(v.get<std::uint64_t>());
+    if (v.is_number_integer() && v.get<std::int64_t>() >= 0 &&
+        std::uint64_t(v.get<std::int64_t>()) <= std::numeric_limits<T>::max())
+        return T(v.get<std::int64_t>());
+    throw keyError(key, "expected a whole number from 0 to " +
+                            std::to_string(std::numeric_limits<T>::max()) + ", found " +
+                            (v.is_number() ? v.dump() : std::string(typeName(v))));
+}
+
 template <typename T> std::optional<T> optionalFrom(const Json& object, const char* key) {
     const auto it = object.find(key);
     if (it == object.end() || it->is_null())
         return std::nullopt;
-    if (!it->is_number_unsigned() && !it->is_number_integer())
-        throw keyError(key, std::string("expected a whole number, found ") + typeName(*it));
-    return it->template get<T>();
+    return wholeFrom<T>(*it, key);
 }
 
 Json vectorWidthsJson(const std::array<std::optional<std::uint32_t>, 7>& widths) {
@@ -107,13 +120,7 @@ double jsonNumberAt(const Json& object, const char* key) {
 }
 
 std::uint64_t jsonUnsignedAt(const Json& object, const char* key) {
-    const Json& v = jsonAt(object, key);
-    if (v.is_number_unsigned())
-        return v.get<std::uint64_t>();
-    if (v.is_number_integer() && v.get<std::int64_t>() >= 0)
-        return std::uint64_t(v.get<std::int64_t>());
-    throw keyError(key, std::string("expected a whole number of 0 or more, found ") +
-                            (v.is_number() ? v.dump() : typeName(v)));
+    return wholeFrom<std::uint64_t>(jsonAt(object, key), key);
 }
 
 std::int64_t jsonIntegerAt(const Json& object, const char* key) {
@@ -221,8 +228,8 @@ DeviceInfo deviceFromJson(const Json& v) {
              : type == "cpu"         ? DeviceType::Cpu
              : type == "accelerator" ? DeviceType::Accelerator
                                      : DeviceType::Other;
-    d.computeUnits = std::uint32_t(jsonUnsignedAt(v, "compute_units"));
-    d.maxClockMHz = std::uint32_t(jsonUnsignedAt(v, "max_clock_mhz"));
+    d.computeUnits = wholeFrom<std::uint32_t>(jsonAt(v, "compute_units"), "compute_units");
+    d.maxClockMHz = wholeFrom<std::uint32_t>(jsonAt(v, "max_clock_mhz"), "max_clock_mhz");
     d.localMemBytes = jsonUnsignedAt(v, "local_mem_bytes");
     d.globalMemBytes = jsonUnsignedAt(v, "global_mem_bytes");
     d.maxAllocBytes = jsonUnsignedAt(v, "max_alloc_bytes");
@@ -242,7 +249,7 @@ DeviceInfo deviceFromJson(const Json& v) {
         d.imageSupport = image->get<bool>();
     if (const auto sizes = v.find("max_work_item_sizes"); sizes != v.end() && sizes->is_array())
         for (const Json& s : *sizes)
-            d.maxWorkItemSizes.push_back(s.get<std::size_t>());
+            d.maxWorkItemSizes.push_back(wholeFrom<std::size_t>(s, "max_work_item_sizes"));
     if (const auto versions = v.find("opencl_c_versions");
         versions != v.end() && versions->is_array())
         for (const Json& s : *versions)

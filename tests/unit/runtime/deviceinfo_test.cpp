@@ -164,5 +164,35 @@ TEST(DeviceInfoQuery, JsonRoundTrip) {
     EXPECT_THROW(deviceFromJson(parseJsonText(R"({"name": "no index"})", "test")), InputError);
 }
 
+// A saved listing is any text: a count beyond its type, negative or fractional is the file's
+// error, not a wrapped or undefined conversion (a fuzzer's 4e96 in max_work_item_sizes).
+TEST(DeviceInfo, CountsOutOfRangeAreInputErrors) {
+    const std::string base =
+        R"({"index": 0, "name": "n", "vendor": "v", "platform": "p", "driver": "1",
+            "version": "OpenCL 1.2", "type": "gpu", "max_clock_mhz": 3,
+            "local_mem_bytes": 4, "global_mem_bytes": 5, "max_alloc_bytes": 6,
+            "max_work_group_size": 7, )";
+    auto message = [&](const std::string& tail) {
+        try {
+            deviceFromJson(parseJsonText(base + tail + "}", "test"));
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("(no error)");
+    };
+    EXPECT_EQ(message(R"("compute_units": 2, "max_work_item_sizes": [1024, 4e96])"),
+              "key 'max_work_item_sizes': expected a whole number from 0 to "
+              "18446744073709551615, found 4e+96");
+    EXPECT_NE(message(R"("compute_units": 4294967296)").find("key 'compute_units'"),
+              std::string::npos);
+    EXPECT_NE(message(R"("compute_units": 2, "address_bits": -64)").find("key 'address_bits'"),
+              std::string::npos);
+    EXPECT_NE(
+        message(R"("compute_units": 2, "max_work_item_sizes": [1.5])").find("max_work_item_sizes"),
+        std::string::npos);
+    EXPECT_EQ(message(R"("compute_units": 4294967295, "max_work_item_sizes": [1, 2])"),
+              "(no error)");
+}
+
 } // namespace
 } // namespace histlab
