@@ -3,6 +3,8 @@
 // maintained library of its format (libjpeg-turbo, libpng, libtiff), so that HistLab sees what
 // the decoder reports: damage, the declared size before anything is allocated, orientation and
 // pages. Internal to histlab_io.
+#include "image/rowsink.h"
+
 #include <opencv2/core.hpp>
 
 #include <cstdint>
@@ -52,7 +54,10 @@ void applyOrientation(cv::Mat& mat, int orientation);
 /// JPEG through libjpeg-turbo: any of its corrupt-data warnings (premature end, bad Huffman
 /// code, ...) refuses the file, whatever bytes follow its end marker; the EXIF orientation
 /// (libexif) is applied; gray stays gray, YCbCr becomes RGB, CMYK/YCCK becomes RGB.
-Decoded decodeJpeg(const std::vector<unsigned char>& bytes, const std::string& path);
+/// `sink`, where given, sees the rows as they are decoded (not for CMYK, whose values change
+/// after decoding).
+Decoded decodeJpeg(const std::vector<unsigned char>& bytes, const std::string& path,
+                   RowSink* sink = nullptr);
 
 /// PNG through libpng: palette to RGB(A), gray with alpha to RGBA, 1/2/4-bit gray to 8-bit,
 /// 16-bit kept; libpng's errors and warnings become HistLab's one line, none printed.

@@ -2,8 +2,10 @@
 // Image files through OpenCV (the only part of the core that uses it; built with
 // -DHISTLAB_OPENCV=ON). Decoding happens in memory so every failure gets a precise reason.
 #include "image/image.h"
+#include "image/rowsink.h"
 #include "pipelines/blur/blur.h"
 
+#include <optional>
 #include <string>
 
 namespace histlab {
@@ -19,11 +21,14 @@ namespace histlab {
 /// an image, damaged or truncated (judged by what the decoder reports), a declared size beyond
 /// checkDeclaredSize's limits (before anything is allocated), an unsupported depth or layout;
 /// UsageError("--page") for a page the file does not have.
-HostImage loadImage(const std::string& path, int page = 1);
+/// `sink`, where given, sees the rows of an 8-bit JPEG as they are decoded (RowSink); other
+/// files never call it.
+HostImage loadImage(const std::string& path, int page = 1, RowSink* sink = nullptr);
 
 /// loadImage() of a file's bytes already read: `path` names it in messages (and tells a TGA by
 /// its extension). What the fuzz target of the loader calls.
-HostImage decodeImage(std::vector<unsigned char> bytes, const std::string& path, int page = 1);
+HostImage decodeImage(std::vector<unsigned char> bytes, const std::string& path, int page = 1,
+                      RowSink* sink = nullptr);
 
 /// The most pixels an image file may declare: HISTLAB_MAX_IMAGE_PIXELS where set (a whole
 /// number), else 2^30 = 1,073,741,824 (OpenCV's own default limit).
@@ -47,6 +52,29 @@ std::string whyNotAnImage(const std::string& path);
 /// 1/k of the image (6000 x 4000 to 2048: 2000 x 1333), which is faster. 16-bit stays 16-bit,
 /// float stays float.
 HostImage downscaleToFit(const HostImage& image, int maxSide);
+
+/// downscaleToFit() of an 8-bit image made band by band from its rows as they are decoded (a
+/// RowPipe consumer), where its whole-factor path applies and there is no orientation to apply;
+/// result() is then equal to downscaleToFit() of the decoded image.
+class StreamedDownscale {
+public:
+    explicit StreamedDownscale(int maxSide);
+    RowPipe::Consumer consumer();
+    /// The copy, named `source`, when every row was seen (`complete`: RowPipe::complete())
+    /// and it could be made from the rows; else none (then call downscaleToFit()).
+    /// Called once: the copy is moved out.
+    std::optional<HostImage> take(bool complete, const std::string& source);
+    /// The copy as far as it is made: its size, channels and first rowsMade() rows (all of it
+    /// zero-sized when it is not made from the rows). For a consumer after this one in the
+    /// same RowPipe.
+    const HostImage& made() const { return m_out; }
+    int rowsMade() const { return m_factor ? m_outRows : 0; }
+
+private:
+    int m_maxSide, m_factor = 0, m_done = 0, m_outRows = 0;
+    RowsShape m_shape;
+    HostImage m_out;
+};
 
 /// cv::blur of the image with a (2R + 1)^2 window and the border (replicate or reflect101;
 /// UsageError("--compare-opencv") for interior, which OpenCV has not) into `out`, which is

@@ -110,14 +110,19 @@ bool readHeader(jpeg_decompress_struct& cinfo, ErrorManager& err, const unsigned
     return true;
 }
 
+// `sink` (may be null) is told of every 64 rows as they are decoded: a virtual call that
+// neither throws nor jumps, so it keeps this frame plain C as far as longjmp is concerned.
 bool readPixels(jpeg_decompress_struct& cinfo, ErrorManager& err, unsigned char* out,
-                std::size_t step) {
+                std::size_t step, RowSink* sink) {
     if (setjmp(err.jump))
         return false;
     jpeg_start_decompress(&cinfo);
     while (cinfo.output_scanline < cinfo.output_height) {
         JSAMPROW row = out + step * cinfo.output_scanline;
         jpeg_read_scanlines(&cinfo, &row, 1);
+        if (sink &&
+            (cinfo.output_scanline % 64 == 0 || cinfo.output_scanline == cinfo.output_height))
+            sink->rows(out, int(cinfo.output_scanline));
     }
     jpeg_finish_decompress(&cinfo);
     return true;
@@ -139,7 +144,8 @@ cv::Mat rgbFromInvertedCmyk(const cv::Mat& cmyk) {
 
 } // namespace
 
-Decoded decodeJpeg(const std::vector<unsigned char>& bytes, const std::string& path) {
+Decoded decodeJpeg(const std::vector<unsigned char>& bytes, const std::string& path,
+                   RowSink* sink) {
     jpeg_decompress_struct cinfo;
     ErrorManager err;
     cinfo.err = jpeg_std_error(&err.pub);
@@ -160,7 +166,14 @@ Decoded decodeJpeg(const std::vector<unsigned char>& bytes, const std::string& p
     checkDeclaredSize(path, std::uint64_t(h.width), std::uint64_t(h.height), h.channels, 1);
     Decoded d;
     d.create(h.height, h.width, CV_8UC(h.channels));
-    if (!readPixels(cinfo, err, d.mat.data, d.mat.step))
+    // CMYK rows are converted after decoding: the sink would see other values than the image's.
+    RowSink* const rowSink = h.cmyk ? nullptr : sink;
+    if (rowSink)
+        rowSink->begin({h.width, h.height, h.channels, h.orientation});
+    const bool decoded = readPixels(cinfo, err, d.mat.data, d.mat.step, rowSink);
+    if (rowSink) // before the rows are converted, rotated or freed
+        rowSink->end(decoded);
+    if (!decoded)
         throw InputError(path + ": damaged or truncated JPEG (libjpeg: " + err.message + ")");
     if (h.cmyk)
         d.mat = rgbFromInvertedCmyk(d.mat);

@@ -1,6 +1,8 @@
 // The main window on the offscreen platform: it shows the histograms of what it opened and
 // their statistics, keeps the previous image when a file is bad, lets the newest request win,
 // and never blocks its thread while the worker computes (tst_largeimages measures that).
+#include "bridge/imagecache.h"
+#include "bridge/jobbridge.h"
 #include "bridge/logging.h"
 #include "panels/blurpanel.h"
 #include "panels/equalizepanel.h"
@@ -155,6 +157,7 @@ private slots:
     void emptyStateSaysWhatToDo();
     void imageShownBeforeItsHistograms();
     void histogramsShownBeforeTheirTiming();
+    void jpegPreviewAndReferenceMadeWhileDecoding();
     void failureAfterDecodingPutsThePreviousImageBack();
     void regionSelectedOnAPreviewIsAnalysed();
     void helpMenu();
@@ -628,6 +631,29 @@ void TestMainWindow::histogramsShownBeforeTheirTiming() {
              qPrintable(window.runSummary()));
     QCOMPARE(plottedValues(*window.histogramPlot()), plotted);
     QVERIFY(errors.isEmpty());
+}
+
+// A JPEG's preview and CPU reference are made from its rows while it decodes: the preview is
+// the one made after decoding (odd sizes: the last band of rows is not a whole block), the
+// histograms verified against that reference, and the Blur tab hears of the image too.
+void TestMainWindow::jpegPreviewAndReferenceMadeWhileDecoding() {
+    const QString jpeg = path("wide.jpg");
+    QVERIFY(makeImage(4001, 1001, QImage::Format_RGB888).save(jpeg, "JPG", 90));
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QVERIFY(openAndWait(window, jpeg));
+    const HostImage decoded = loadImage(QFile::encodeName(jpeg).toStdString());
+    const QImage expected = histlab::ui::previewOf(decoded, histlab::ui::JobBridge::maxPreviewSide);
+    const QImage shown = window.imageView()->image();
+    QCOMPARE(shown.size(), QSize(2000, 500));
+    QCOMPARE(shown.format(), expected.format());
+    QVERIFY(shown == expected);
+    QVERIFY(window.currentRun().verified.value_or(false));
+    const std::vector<std::string>& notes = window.currentRun().notes;
+    QVERIFY(std::find(notes.begin(), notes.end(),
+                      "CPU reference counted while the image was decoded") != notes.end());
+    QTRY_COMPARE(window.findChild<BlurPanel*>()->imageSource(), jpeg);
 }
 
 // A request that fails after its image was decoded and shown (here: a device that does not

@@ -2,6 +2,10 @@
 
 #include "bridge/jobbridge.h"
 
+#include <io/imageio.h>
+
+#include <optional>
+
 namespace histlab::ui {
 
 namespace {
@@ -19,8 +23,21 @@ ImageAnalysis analyseImage(const AnalysisRequest& request, ImageCache& images, i
                            JobContext& context,
                            const std::function<void(const ImagePreview&)>& previewReady,
                            const std::function<void(const ImageAnalysis&)>& countsReady) {
+    // The whole image's preview and CPU reference counts are made on another core while it is
+    // decoded (a JPEG's rows as they come), so that after decoding only the device's counts
+    // remain before the histograms can be drawn. A region has neither (it is cropped from the
+    // image held).
+    ReferenceCounter reference;
+    StreamedDownscale small(maxPreviewSide);
+    StreamedPreview preview(small);
+    std::optional<RowPipe> rows;
+    if (!request.region)
+        rows.emplace(std::vector<RowPipe::Consumer>{reference.consumer(), small.consumer(),
+                                                    preview.consumer()});
     const std::shared_ptr<const HostImage> full =
-        images.load(context, request.source, request.page);
+        images.load(context, request.source, request.page, rows ? &*rows : nullptr);
+    const bool streamed = rows && rows->complete();
+    rows.reset();
     ImageAnalysis result;
     result.source = request.source;
     result.page = request.page;
@@ -31,6 +48,8 @@ ImageAnalysis analyseImage(const AnalysisRequest& request, ImageCache& images, i
     HostImage cropped;
     if (request.region)
         cropped = cropImage(*full, *request.region);
+    else if (QImage made = preview.take(streamed); !made.isNull())
+        result.preview = std::move(made);
     else
         result.preview = previewOf(*full, maxPreviewSide);
     const HostImage& image = request.region ? cropped : *full;
@@ -57,6 +76,7 @@ ImageAnalysis analyseImage(const AnalysisRequest& request, ImageCache& images, i
     options.repeats = request.repeats;
     options.verify = request.verify;
     options.maxChunkBytes = request.maxPieceBytes;
+    options.reference = reference.result(streamed);
     if (countsReady)
         options.countsReady = [&](const HistogramRun& counted) {
             ImageAnalysis early = result;

@@ -7,22 +7,25 @@
 #include <QFileInfo>
 #include <QTemporaryFile>
 
+#include <cstring>
+#include <utility>
+
 namespace histlab::ui {
 
 namespace {
 
 /// The core's loader takes paths, so a Qt resource (the bundled sample) goes through a
 /// temporary file first.
-HostImage loadSource(const QString& source, int page) {
+HostImage loadSource(const QString& source, int page, RowSink* sink = nullptr) {
     if (source.startsWith(QLatin1String(":/"))) {
         std::unique_ptr<QTemporaryFile> copy(QTemporaryFile::createNativeFile(source));
         if (!copy)
             throw InputError(source.toStdString() + ": not found in the application's resources");
-        HostImage image = loadImage(QFile::encodeName(copy->fileName()).toStdString(), page);
+        HostImage image = loadImage(QFile::encodeName(copy->fileName()).toStdString(), page, sink);
         image.source = source.toStdString();
         return image;
     }
-    return loadImage(QFile::encodeName(source).toStdString(), page);
+    return loadImage(QFile::encodeName(source).toStdString(), page, sink);
 }
 
 } // namespace
@@ -33,12 +36,12 @@ bool ImageCache::holds(const QString& source, int page) const {
            info.size() == m_bytes;
 }
 
-std::shared_ptr<const HostImage> ImageCache::get(const QString& source, int page) {
+std::shared_ptr<const HostImage> ImageCache::get(const QString& source, int page, RowSink* sink) {
     if (holds(source, page))
         return m_image;
     const QFileInfo info(source);
     m_image.reset(); // one image in memory at a time
-    m_image = std::make_shared<const HostImage>(loadSource(source, page));
+    m_image = std::make_shared<const HostImage>(loadSource(source, page, sink));
     m_source = source;
     m_page = page;
     m_modified = info.lastModified();
@@ -47,9 +50,9 @@ std::shared_ptr<const HostImage> ImageCache::get(const QString& source, int page
 }
 
 std::shared_ptr<const HostImage> ImageCache::load(JobContext& context, const QString& source,
-                                                  int page) {
+                                                  int page, RowSink* sink) {
     context.progress(0.0, "loading");
-    std::shared_ptr<const HostImage> image = get(source, page);
+    std::shared_ptr<const HostImage> image = get(source, page, sink);
     context.throwIfCancelled();
     return image;
 }
@@ -63,8 +66,14 @@ std::shared_ptr<const HostImage> ImageCache::getAside(const QString& source) {
 QImage previewOf(const HostImage& image, int maxSide) {
     // Scaled first (OpenCV's area average, on all cores, straight from the interleaved bytes),
     // then only the small result is converted.
-    const HostImage small = downscaleToFit(image, maxSide);
-    const HostImage img8 = toDisplay8(small);
+    return previewOfSmall(downscaleToFit(image, maxSide));
+}
+
+QImage previewOfSmall(const HostImage& small) {
+    HostImage converted;
+    if (small.depth != 8) // an 8-bit copy is used where it is, not copied again
+        converted = toDisplay8(small);
+    const HostImage& img8 = small.depth == 8 ? small : converted;
     const QImage::Format format = img8.channels == 1   ? QImage::Format_Grayscale8
                                   : img8.channels == 3 ? QImage::Format_RGB888
                                                        : QImage::Format_RGBA8888;
@@ -73,6 +82,45 @@ QImage previewOf(const HostImage& image, int maxSide) {
     // The view borrows img8's pixels. Colour becomes RGB32 here, on the worker: the format the
     // GUI thread's painting wants, so showing the preview converts nothing (the same values).
     return img8.channels == 3 ? view.convertToFormat(QImage::Format_RGB32) : view.copy();
+}
+
+StreamedPreview::StreamedPreview(const StreamedDownscale& small)
+    : m_small(small) {}
+
+RowPipe::Consumer StreamedPreview::consumer() {
+    return {[this](const RowsShape&) {
+                const HostImage& made = m_small.made();
+                m_rows = 0;
+                m_preview = {};
+                if (made.width > 0 && made.height > 0 && (made.channels == 1 || made.channels == 3))
+                    m_preview = QImage(made.width, made.height,
+                                       made.channels == 1 ? QImage::Format_Grayscale8
+                                                          : QImage::Format_RGB32);
+            },
+            [this](const std::uint8_t*, int, int) {
+                if (m_preview.isNull())
+                    return;
+                const HostImage& made = m_small.made();
+                const std::size_t rowBytes = std::size_t(made.width) * made.channels;
+                // As previewOfSmall converts: RGB to RGB32 (0xffRRGGBB), gray copied.
+                for (; m_rows < m_small.rowsMade(); ++m_rows) {
+                    const std::uint8_t* from = made.data.data() + rowBytes * m_rows;
+                    uchar* to = m_preview.scanLine(m_rows);
+                    if (made.channels == 1) {
+                        std::memcpy(to, from, rowBytes);
+                        continue;
+                    }
+                    auto* line = reinterpret_cast<QRgb*>(to);
+                    for (int x = 0; x < made.width; ++x, from += 3)
+                        line[x] = qRgb(from[0], from[1], from[2]);
+                }
+            }};
+}
+
+QImage StreamedPreview::take(bool complete) {
+    if (!complete || m_preview.isNull() || m_rows != m_preview.height())
+        return {};
+    return std::exchange(m_preview, QImage());
 }
 
 } // namespace histlab::ui

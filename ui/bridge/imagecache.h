@@ -2,6 +2,8 @@
 // What the worker-side jobs share about images: the image the worker loaded last (ImageCache),
 // and the small 8-bit copies the GUI thread is given to show (previewOf).
 #include <image/image.h>
+#include <image/rowsink.h>
+#include <io/imageio.h>
 #include <runtime/runner.h>
 
 #include <QDateTime>
@@ -21,10 +23,14 @@ public:
     /// The image of `source` (a file path, or a Qt resource path ":/..."), page `page` of a
     /// multi-page TIFF (from 1), loaded if it is not the one held or has changed on disk since.
     /// Throws the loader's InputError, or UsageError("--page") for a page the file lacks.
-    std::shared_ptr<const HostImage> get(const QString& source, int page = 1);
+    /// `sink`, where given, sees the rows of a JPEG being decoded (loadImage); an image already
+    /// held is not decoded, and `sink` never called.
+    std::shared_ptr<const HostImage> get(const QString& source, int page = 1,
+                                         RowSink* sink = nullptr);
     /// get() as a job's first step: says "loading", and stops if the job was cancelled
     /// meanwhile.
-    std::shared_ptr<const HostImage> load(JobContext& context, const QString& source, int page = 1);
+    std::shared_ptr<const HostImage> load(JobContext& context, const QString& source, int page = 1,
+                                          RowSink* sink = nullptr);
     /// The image of `source` for a job that reads several (the Joint tab's two images and
     /// mask): the one held when it is that file's first page, unchanged, else loaded apart,
     /// leaving the held one (the Image tab's, most likely) in place. Throws the loader's
@@ -47,5 +53,25 @@ private:
 /// `maxSide` pixels on its longer side when it is larger. For the worker and other non-GUI
 /// threads: the GUI thread only ever gets the modest result.
 QImage previewOf(const HostImage& image, int maxSide);
+
+/// The QImage previewOf() makes of a copy already downscaled.
+QImage previewOfSmall(const HostImage& small);
+
+/// previewOf() of a JPEG made while it is decoded: a RowPipe consumer placed after `small`'s,
+/// which converts each band of rows `small` has made, so that the preview is ready when the
+/// decoder is done. Gray and RGB copies (what a JPEG gives).
+class StreamedPreview {
+public:
+    explicit StreamedPreview(const StreamedDownscale& small);
+    RowPipe::Consumer consumer();
+    /// The preview, equal to previewOfSmall() of the whole copy, when every row was seen
+    /// (`complete`: RowPipe::complete()) and the copy was made from them; else a null QImage.
+    QImage take(bool complete);
+
+private:
+    const StreamedDownscale& m_small;
+    QImage m_preview;
+    int m_rows = 0;
+};
 
 } // namespace histlab::ui

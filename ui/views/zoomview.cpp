@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QPainter>
+#include <QThread>
 #include <QThreadPool>
 #include <QWheelEvent>
 
@@ -34,6 +35,10 @@ ZoomView::ZoomView(QWidget* parent)
     : QWidget(parent)
     , m_scaler(std::make_unique<QThreadPool>()) {
     m_scaler->setMaxThreadCount(1);
+    // SCHED_IDLE on Linux: the smooth copy waits for a free core. A new image's copy is asked
+    // for while the worker counts its histograms (on a CPU device, on every core); the bilinear
+    // paint shows the image meanwhile.
+    m_scaler->setThreadPriority(QThread::IdlePriority);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     setMouseTracking(true);
 }

@@ -3,6 +3,7 @@
 // Histogram". Metric: GB/s = input bytes read / kernel seconds (event profiling); the luma
 // conversion of a color image counts its bytes read + written and is timed as its own pass.
 #include "image/image.h"
+#include "image/rowsink.h"
 #include "pipelines/bandwidth/bandwidth.h"
 #include "pipelines/imageinput.h"
 #include "pipelines/largebin/imagehistogram.h"
@@ -135,6 +136,38 @@ private:
 std::vector<std::uint64_t> referenceHistogram(const std::uint8_t* data, std::size_t bytes,
                                               int nchan);
 
+/// The CPU reference of a colour image's two passes in one read of its pixels: the counts of
+/// each of its `channels` (3 or 4) channels, as referenceHistogram counts them, added to
+/// `channelCounts` (256 * channels), and of their luma (lumaOf, alpha ignored) to `grayCounts`.
+void addReferenceWithLuma(const std::uint8_t* data, std::size_t pixels, int channels,
+                          std::uint64_t* channelCounts, std::uint64_t* grayCounts);
+
+/// The CPU reference of an 8-bit image counted before its run: each channel's 256 bins,
+/// channel-major, as referenceHistogram(data, bytes, channels) counts them, and the 256 bins of
+/// its luma (lumaOf; a gray image's own values).
+struct HistogramReference {
+    int width = 0, height = 0, channels = 0;
+    std::vector<std::uint64_t> channelCounts;
+    std::vector<std::uint64_t> grayCounts;
+};
+
+/// The HistogramReference of an 8-bit image, counted in one read of its pixels.
+std::shared_ptr<const HistogramReference> countReference(const HostImage& image);
+
+/// Counts a HistogramReference from an image's rows as a decoder makes them (a RowPipe
+/// consumer), so that the reference costs no time after decoding on a machine with an idle
+/// core. Only the counts: the pixels' order (the orientation still to come) does not matter.
+class ReferenceCounter {
+public:
+    RowPipe::Consumer consumer();
+    /// The counts, when every row was counted (`complete`: RowPipe::complete()); else none.
+    std::shared_ptr<const HistogramReference> result(bool complete) const;
+
+private:
+    HistogramReference m_counts;
+    int m_rows = 0;
+};
+
 /// Compares device counts with the CPU reference: empty when they are equal, otherwise
 /// "WHAT bin B: device D, CPU reference R" for the first bin that differs.
 std::string firstMismatch(const std::string& what, const std::vector<std::uint64_t>& device,
@@ -176,6 +209,9 @@ struct HistogramRunOptions {
     /// Largest piece sent to the device at once (0: the device's largest buffer, at most
     /// 2 GiB); inputs larger than this run in pieces whose counts add up on the device.
     std::size_t maxChunkBytes = 0;
+    /// The image's reference counted beforehand (ReferenceCounter): used for the verification
+    /// when it is of this image's size and channels, instead of counting it during the run.
+    std::shared_ptr<const HistogramReference> reference;
     /// Called once, on the calling thread, as soon as the counts are known (each pass's first
     /// launch) and verified if asked: `histograms` and `verified` are final, the timings not
     /// yet there. A viewer draws the histograms while the timed launches and the ceiling run.

@@ -5,6 +5,7 @@
 #include "unitsupport.h"
 
 #include "io/imageio.h"
+#include "pipelines/histogram256/histogram256.h"
 #include "runtime/errors.h"
 
 #include <gif_lib.h>
@@ -112,6 +113,48 @@ TEST(Decoders, JpegExifOrientationAsViewersShowIt) {
         EXPECT_TRUE(samePixels(matOf(img), shown)) << "orientation " << o;
         EXPECT_EQ(img.width, o >= 5 ? 64 : 96) << o;
     }
+}
+
+// A window counts a JPEG's reference and makes its preview while it decodes: the preview is
+// downscaleToFit's of the decoded image (a last band of rows that is not a whole block too),
+// the counts those of the image. With an orientation still to apply the preview is left to
+// downscaleToFit (the counts do not change); a damaged file gives neither.
+TEST(Decoders, JpegRowsWhileDecodingGiveThePreviewAndTheCounts) {
+    TempDir dir;
+    const std::string jpeg = jpegOf(picture(149, 101));
+    for (int orientation : {1, 6}) {
+        const fs::path path = dir / ("o" + std::to_string(orientation) + ".jpg");
+        test::writeFile(path,
+                        jpeg.substr(0, 2) + exifOrientationSegment(orientation) + jpeg.substr(2));
+        ReferenceCounter counter;
+        StreamedDownscale preview(50); // 149 x 101 by 3: 50 x 34, its last row of 2 rows
+        RowPipe pipe({counter.consumer(), preview.consumer()});
+        const HostImage img = loadImage(path.string(), 1, &pipe);
+        ASSERT_TRUE(pipe.complete()) << orientation;
+        const auto counts = counter.result(true);
+        ASSERT_TRUE(counts);
+        EXPECT_EQ(counts->channelCounts, referenceHistogram(img.data.data(), img.data.size(), 3));
+        const std::vector<std::uint8_t> gray = lumaPlane(img);
+        EXPECT_EQ(counts->grayCounts, referenceHistogram(gray.data(), gray.size(), 1));
+        const auto small = preview.take(true, img.source);
+        if (orientation != 1) {
+            EXPECT_FALSE(small) << "a preview before the orientation";
+            continue;
+        }
+        ASSERT_TRUE(small);
+        const HostImage whole = downscaleToFit(img, 50);
+        EXPECT_EQ(small->width, 50);
+        EXPECT_EQ(small->height, 34);
+        EXPECT_EQ(small->width, whole.width);
+        EXPECT_EQ(small->height, whole.height);
+        EXPECT_EQ(small->data, whole.data);
+    }
+    test::writeFile(dir / "cut.jpg", jpeg.substr(0, jpeg.size() / 2) + "\xFF\xD9");
+    ReferenceCounter counter;
+    RowPipe pipe({counter.consumer()});
+    EXPECT_THROW(loadImage((dir / "cut.jpg").string(), 1, &pipe), InputError);
+    EXPECT_FALSE(pipe.complete());
+    EXPECT_FALSE(counter.result(pipe.complete()));
 }
 
 /// A TIFF written with libtiff: `samples` a pixel of `bits` bits, the given photometric and

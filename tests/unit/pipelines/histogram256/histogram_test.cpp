@@ -15,7 +15,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
 #include <sstream>
+#include <stdexcept>
 
 namespace histlab {
 namespace {
@@ -385,6 +388,90 @@ TEST(Histogram, ColorImageGivesEveryChannelAndLuma) {
         for (const auto& n : run.notes)
             lumaNote = lumaNote || n.find("luma") != std::string::npos;
         EXPECT_TRUE(lumaNote) << "a color run says that gray is luma";
+    }
+}
+
+/// `image`'s rows handed to a ReferenceCounter through a RowPipe in bands of `band` rows, as a
+/// decoder does.
+std::shared_ptr<const HistogramReference> countedWhileDecoding(const HostImage& image, int band) {
+    ReferenceCounter counter;
+    RowPipe pipe({counter.consumer()});
+    pipe.begin({image.width, image.height, image.channels, 1});
+    for (int end = band; end < image.height + band; end += band)
+        pipe.rows(image.data.data(), std::min(end, image.height));
+    pipe.end(true);
+    return counter.result(pipe.complete());
+}
+
+// The reference a viewer counts while a JPEG decodes is the one the run would count: each
+// channel and the luma of gray, RGB and RGBA images. The run verifies against it (a count
+// changed in it is caught), and ignores one of another image's size.
+TEST(Histogram, ReferenceCountedWhileDecodingIsTheRunsReference) {
+    for (int channels : {1, 3, 4}) {
+        const HostImage img =
+            syntheticImage(SyntheticKind::Skewed, 4097 * 5, channels, 4097, 11 + channels);
+        const auto counted = countedWhileDecoding(img, 2);
+        ASSERT_TRUE(counted) << channels;
+        const auto expected = independentCounts(img);
+        const char* names[] = {"r", "g", "b", "a"};
+        for (int c = 0; c < channels; ++c) {
+            const std::string name = channels == 1 ? "gray" : names[c];
+            const Counts& want = expected.at(name);
+            EXPECT_TRUE(
+                std::equal(want.begin(), want.end(), counted->channelCounts.begin() + 256 * c))
+                << name << " of " << channels;
+        }
+        const Counts& gray = expected.at("gray");
+        EXPECT_TRUE(std::equal(gray.begin(), gray.end(), counted->grayCounts.begin()))
+            << "gray of " << channels;
+
+        HistogramRunOptions o = quickOptions();
+        o.reference = counted;
+        const HistogramRun run = runHistogram(sharedDevice(), img, {}, o);
+        EXPECT_TRUE(run.verified.value_or(false));
+        EXPECT_NE(std::find(run.notes.begin(), run.notes.end(),
+                            "CPU reference counted while the image was decoded"),
+                  run.notes.end());
+        auto wrong = std::make_shared<HistogramReference>(*counted);
+        ++wrong->grayCounts[7];
+        o.reference = wrong;
+        const HistogramRun caught = runHistogram(sharedDevice(), img, {}, o);
+        EXPECT_FALSE(caught.verified.value_or(true)) << channels;
+        EXPECT_NE(caught.verifyDetail.find("bin 7"), std::string::npos) << caught.verifyDetail;
+        ++wrong->height; // another image's: the run counts its own reference
+        EXPECT_TRUE(runHistogram(sharedDevice(), img, {}, o).verified.value_or(false));
+    }
+}
+
+// A decode that stops, a consumer that fails or rows that never all come give no reference;
+// a pipe no decoder used goes away without waiting.
+TEST(Histogram, NoReferenceFromAnIncompleteDecode) {
+    const HostImage img = syntheticImage(SyntheticKind::Random, 300 * 8, 3, 300, 3);
+    {
+        ReferenceCounter counter;
+        RowPipe pipe({counter.consumer()});
+        pipe.begin({img.width, img.height, 3, 1});
+        pipe.rows(img.data.data(), 4);
+        pipe.end(false);
+        EXPECT_FALSE(pipe.complete());
+        EXPECT_FALSE(counter.result(pipe.complete()));
+    }
+    {
+        ReferenceCounter counter;
+        RowPipe::Consumer failing{nullptr, [](const std::uint8_t*, int, int end) {
+                                      if (end > 4)
+                                          throw std::runtime_error("no memory");
+                                  }};
+        RowPipe pipe({counter.consumer(), failing});
+        pipe.begin({img.width, img.height, 3, 1});
+        pipe.rows(img.data.data(), 4);
+        pipe.rows(img.data.data(), 8);
+        pipe.end(true);
+        EXPECT_FALSE(pipe.complete());
+    }
+    {
+        RowPipe unused({});
+        EXPECT_FALSE(unused.complete());
     }
 }
 
