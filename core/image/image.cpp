@@ -265,6 +265,32 @@ HostImage makeSynthetic(SyntheticKind kind, std::size_t bytes, std::uint64_t see
     return img;
 }
 
+HostImage makeSyntheticPixels(SyntheticKind kind, std::size_t bytes, int channels,
+                              const std::string& option) {
+    if (channels == 1)
+        return makeSynthetic(kind, bytes, 1, option);
+    if (channels != 3 && channels != 4)
+        throw UsageError("--channels", std::to_string(channels) + ": 1, 3 or 4");
+    constexpr std::size_t kRow = std::size_t(1) << 20;
+    std::size_t pixels = bytes / std::size_t(channels);
+    if (pixels > std::size_t(INT32_MAX))
+        pixels = pixels / kRow * kRow;
+    if (pixels == 0)
+        throw UsageError(option, std::to_string(bytes) + " bytes: less than one pixel of " +
+                                     std::to_string(channels) + " channels");
+    checkSyntheticSize(option, double(pixels) * channels);
+    HostImage img;
+    img.width = pixels > std::size_t(INT32_MAX) ? int(kRow) : int(pixels);
+    img.height = int(pixels / std::size_t(img.width));
+    img.channels = channels;
+    img.depth = 8;
+    img.data.resize(pixels * std::size_t(channels));
+    fillSynthetic(kind, img.data.data(), img.data.size(), 1);
+    img.source = std::string("synthetic ") + syntheticKindName(kind) + ", " +
+                 std::to_string(pixels) + " pixels of " + std::to_string(channels) + " channels";
+    return img;
+}
+
 HostImage makeSyntheticImage(SyntheticKind kind, int width, int height, int channels, int depth) {
     const std::size_t bytes =
         std::size_t(width) * std::size_t(height) * std::size_t(channels) * std::size_t(depth / 8);

@@ -92,6 +92,13 @@ void checkSyntheticSize(const std::string& option, double bytes);
 HostImage makeSynthetic(SyntheticKind kind, std::size_t bytes, std::uint64_t seed = 1,
                         const std::string& option = "--size");
 
+/// makeSynthetic's bytes as pixels of `channels` channels (1, 3 or 4), interleaved: `bytes`
+/// rounded down to whole pixels (and, past 2^31 pixels, to whole rows of 2^20 pixels). Its
+/// source reads "synthetic KIND, N pixels of C channels". UsageError(option) for less than one
+/// pixel and for makeSynthetic's reasons.
+HostImage makeSyntheticPixels(SyntheticKind kind, std::size_t bytes, int channels,
+                              const std::string& option = "--size");
+
 /// A width x height image of `channels` channels (1, 3 or 4) at `depth` bits (8 or 16) whose
 /// bytes are the synthetic pattern, for runs without an image file (GPU machines have no
 /// loader); its source reads "synthetic KIND WxH". Sizes are refused as makeSynthetic's, under

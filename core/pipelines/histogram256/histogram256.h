@@ -297,6 +297,8 @@ struct HistogramParams {
     ImageInput input;
     std::optional<double> sizeMiB;
     std::optional<std::uint64_t> bytes;
+    /// --channels: the synthetic bytes as pixels of 1, 3 (RGB) or 4 (RGBA) channels.
+    int channels = 1;
     std::optional<Region> region; ///< only the pixels of this rectangle
     HistogramRequest request;
     HistogramRunOptions options;

@@ -23,6 +23,8 @@ void checkHistogramParams(const HistogramParams& params) {
         throw UsageError("--synthetic", "give its size with either --size MIB or --bytes N");
     if (!in.synthetic && (params.sizeMiB || params.bytes))
         throw UsageError("--size/--bytes", "only with --synthetic");
+    if (!in.synthetic && params.channels != 1)
+        throw UsageError("--channels", "only with --synthetic (an image has its own channels)");
 }
 
 HistogramPlan planHistogram(const DeviceInfo& device, const HistogramParams& params) {
@@ -36,8 +38,8 @@ HistogramPlan planHistogram(const DeviceInfo& device, const HistogramParams& par
                                            : std::size_t(std::llround(*params.sizeMiB * 1048576.0));
         if (n == 0)
             throw UsageError(option, "the synthetic data would be empty (size 0)");
-        plan.input =
-            std::make_shared<const HostImage>(makeSynthetic(*params.input.synthetic, n, 1, option));
+        plan.input = std::make_shared<const HostImage>(
+            makeSyntheticPixels(*params.input.synthetic, n, params.channels, option));
     } else {
         plan.input = imageOf(params.input);
     }
@@ -252,13 +254,22 @@ Pipeline histogram256Pipeline() {
                          "an image file (PNG, JPEG, TIFF, BMP, PGM/PPM, WebP...): 8- or 16-bit "
                          "gray, RGB or RGBA; a 16-bit image gets its exact 65,536-bin histogram "
                          "(every value its own bin)"),
-        syntheticKindOption<P>(&P::input, "random | uniform | gradient | skewed bytes (gray)"),
+        syntheticKindOption<P>(&P::input, "random | uniform | gradient | skewed bytes (gray, or "
+                                          "colour with --channels)"),
         valueOption<P>(
             "--size", "MIB", "size of the synthetic data in MiB (fractions allowed)",
             [](P& s, const std::string& v) { s.sizeMiB = parseNonNegative("--size", v); }),
         valueOption<P>("--bytes", "N", "size of the synthetic data in bytes",
                        [](P& s, const std::string& v) {
                            s.bytes = std::uint64_t(parseWholeNumber("--bytes", v, 0, 1ll << 40));
+                       }),
+        valueOption<P>("--channels", "N",
+                       "the synthetic bytes as pixels of 1 (gray, the default), 3 (RGB) or 4 "
+                       "(RGBA) interleaved channels, the size rounded down to whole pixels",
+                       [](P& s, const std::string& v) {
+                           s.channels = wholeNumber("--channels", v, 1, 4);
+                           if (s.channels == 2)
+                               throw UsageError("--channels", "2: 1, 3 or 4");
                        }),
         valueOption<P>("--channel", "C",
                        "gray | r | g | b | a | all (default all: every channel, and gray)",

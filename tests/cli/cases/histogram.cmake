@@ -2,6 +2,23 @@
 # --- exit 0 ----------------------------------------------------------------------------------
 cli_test(synthetic_17_bytes EXIT 0 EXPECT --stdout "^verified: yes"
          ARGS histogram --synthetic random --bytes 17 --verify)
+# Synthetic colour: the bytes as interleaved pixels (rounded down to whole ones), every channel
+# and the luma verified, as a GPU machine (no image loader) runs a colour frame.
+cli_test(synthetic_rgb EXIT 0
+         EXPECT --stdout "synthetic random, 333 pixels of 3 channels" --stdout "^verified: yes"
+                --check "grep -q '\"channel\": \"gray\"' @W@/rgb.json"
+                --check "grep -q '\"bytes\": 999' @W@/rgb.json"
+         ARGS histogram --synthetic random --bytes 1000 --channels 3 --repeat 1 --verify
+              --json @W@/rgb.json)
+cli_test(synthetic_rgba_end_to_end EXIT 0 EXPECT --stdout "^verified: yes"
+         ARGS histogram --synthetic skewed --size 1 --channels 4 --end-to-end --repeat 1 --verify)
+cli_test(synthetic_channels_two EXIT 2 EXPECT --stderr "--channels: 2: 1, 3 or 4"
+         ARGS histogram --synthetic random --bytes 1000 --channels 2)
+cli_test(synthetic_less_than_a_pixel EXIT 2
+         EXPECT --stderr "--bytes: 2 bytes: less than one pixel of 3 channels"
+         ARGS histogram --synthetic random --bytes 2 --channels 3)
+cli_test(channels_with_image EXIT 2 EXPECT --stderr "--channels: only with --synthetic"
+         ARGS histogram ${data}/rgb8.png --channels 3)
 foreach(variant naive local banked cpu auto)
     set(extra)
     if(variant STREQUAL "banked")

@@ -31,6 +31,23 @@ TEST(Synthetic, SizesAndShape) {
     }
 }
 
+// Synthetic colour pixels: the same bytes as gray synthetic data, rounded down to whole pixels.
+TEST(Synthetic, PixelsOfSeveralChannels) {
+    const HostImage rgb = makeSyntheticPixels(SyntheticKind::Random, 1000, 3, "--bytes");
+    EXPECT_EQ(rgb.channels, 3);
+    EXPECT_EQ(rgb.width * rgb.height, 333);
+    EXPECT_EQ(rgb.data.size(), 999u);
+    const HostImage bytes = makeSynthetic(SyntheticKind::Random, 999);
+    EXPECT_EQ(rgb.data, bytes.data);
+    EXPECT_EQ(rgb.source, "synthetic random, 333 pixels of 3 channels");
+    validateImage(rgb);
+    const HostImage rgba = makeSyntheticPixels(SyntheticKind::Skewed, 7, 4);
+    EXPECT_EQ(rgba.pixelCount(), 1u);
+    EXPECT_EQ(makeSyntheticPixels(SyntheticKind::Uniform, 10, 1).channels, 1);
+    EXPECT_THROW(makeSyntheticPixels(SyntheticKind::Random, 2, 3, "--bytes"), UsageError);
+    EXPECT_THROW(makeSyntheticPixels(SyntheticKind::Random, 20, 2), UsageError);
+}
+
 TEST(Synthetic, DeterministicForASeed) {
     for (auto kind : {SyntheticKind::Random, SyntheticKind::Skewed}) {
         const HostImage a = makeSynthetic(kind, 100001, 9);
