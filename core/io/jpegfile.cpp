@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <jpeglib.h>
+#include <utility>
 // After jpeglib.h: its configuration decides which warning codes exist.
 #include <jerror.h>
 #include <libexif/exif-data.h>
@@ -167,12 +168,20 @@ Decoded decodeJpeg(const std::vector<unsigned char>& bytes, const std::string& p
     Decoded d;
     d.create(h.height, h.width, CV_8UC(h.channels));
     // CMYK rows are converted after decoding: the sink would see other values than the image's.
-    RowSink* const rowSink = h.cmyk ? nullptr : sink;
-    if (rowSink)
-        rowSink->begin({h.width, h.height, h.channels, h.orientation});
-    const bool decoded = readPixels(cinfo, err, d.mat.data, d.mat.step, rowSink);
-    if (rowSink) // before the rows are converted, rotated or freed
-        rowSink->end(decoded);
+    // Its end() comes before the rows are converted, rotated or freed, whatever happens (this
+    // guard goes before `d` does).
+    struct EndRows {
+        RowSink* sink;
+        void end(bool complete) {
+            if (sink)
+                std::exchange(sink, nullptr)->end(complete);
+        }
+        ~EndRows() { end(false); }
+    } rows{h.cmyk ? nullptr : sink};
+    if (rows.sink)
+        rows.sink->begin({h.width, h.height, h.channels, h.orientation});
+    const bool decoded = readPixels(cinfo, err, d.mat.data, d.mat.step, rows.sink);
+    rows.end(decoded);
     if (!decoded)
         throw InputError(path + ": damaged or truncated JPEG (libjpeg: " + err.message + ")");
     if (h.cmyk)
