@@ -111,6 +111,28 @@ std::string whyRefused(Format format) {
     }
 }
 
+/// cv::imdecode hands a format it cannot read from memory (PFM, OpenEXR, ...) to its decoder
+/// as a temporary copy of the file ("__opencv_temp.XXXXXX" in OPENCV_TEMP_PATH, else /tmp), and
+/// leaves that copy behind when it throws (OpenCV 4.6: a declared size of 0 or beyond its pixel
+/// limit): every refused file would stay there, whatever its size. Removes the copies of these
+/// bytes (same size, same contents) that such a failure left.
+void removeOpenCvTemporaryCopies(const std::vector<unsigned char>& bytes) {
+    const char* dir = std::getenv("OPENCV_TEMP_PATH");
+    const fs::path folder = dir && *dir ? fs::path(dir) : fs::path("/tmp");
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        const fs::path& p = it->path();
+        if (p.filename().string().rfind("__opencv_temp.", 0) != 0 || !it->is_regular_file(ec) ||
+            it->file_size(ec) != bytes.size() || ec)
+            continue;
+        std::ifstream in(p, std::ios::binary);
+        std::vector<unsigned char> copy(bytes.size());
+        if (in.read(reinterpret_cast<char*>(copy.data()), std::streamsize(copy.size())) &&
+            copy == bytes)
+            fs::remove(p, ec);
+    }
+}
+
 /// OpenCV's decoders (WebP, BMP, PFM, Radiance HDR, OpenEXR, JPEG 2000, PAM, Sun raster...):
 /// its own limit on pixels applies (OPENCV_IO_MAX_IMAGE_PIXELS, 2^30 by default).
 io::Decoded decodeWithOpenCv(const std::vector<unsigned char>& bytes, const std::string& path) {
@@ -118,7 +140,11 @@ io::Decoded decodeWithOpenCv(const std::vector<unsigned char>& bytes, const std:
     try {
         mat = cv::imdecode(bytes, cv::IMREAD_UNCHANGED);
     } catch (const cv::Exception& e) {
+        removeOpenCvTemporaryCopies(bytes);
         throw InputError(path + ": cannot be decoded (" + e.err + ")");
+    } catch (const std::bad_alloc&) {
+        removeOpenCvTemporaryCopies(bytes);
+        throw InputError(path + ": cannot be decoded (its declared size does not fit in memory)");
     }
     if (mat.empty())
         throw InputError(path + ": not an image HistLab can read (unsupported format or "

@@ -15,6 +15,7 @@
 #include <opencv2/imgproc.hpp>
 #include <tiffio.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 
@@ -155,6 +156,31 @@ TEST(Decoders, JpegRowsWhileDecodingGiveThePreviewAndTheCounts) {
     EXPECT_THROW(loadImage((dir / "cut.jpg").string(), 1, &pipe), InputError);
     EXPECT_FALSE(pipe.complete());
     EXPECT_FALSE(counter.result(pipe.complete()));
+}
+
+// OpenCV decodes a PFM through a temporary copy of the file, and left the copy behind when it
+// refused the file (a declared size of 0, or beyond its limit): a refused file of any size stayed
+// in /tmp. Refused or read, nothing is left in OpenCV's temporary folder.
+TEST(Decoders, RefusedPfmLeavesNoTemporaryCopy) {
+    TempDir dir;
+    const fs::path temp = dir / "opencv-temp";
+    fs::create_directory(temp);
+    const char* before = std::getenv("OPENCV_TEMP_PATH");
+    const std::string saved = before ? before : "";
+    ::setenv("OPENCV_TEMP_PATH", temp.c_str(), 1);
+    test::writeFile(dir / "huge.pfm",
+                    std::string("PF\n100000 100000\n-1.0\n") + std::string(64, '\x42'));
+    test::writeFile(dir / "zero.pfm", std::string("Pf\n0 5\n-1.0\n") + std::string(64, '\x42'));
+    EXPECT_TRUE(contains(loadError(dir / "huge.pfm"), "huge.pfm: cannot be decoded"));
+    EXPECT_TRUE(contains(loadError(dir / "zero.pfm"), "zero.pfm: cannot be decoded"));
+    cv::Mat ok(3, 2, CV_32FC1, cv::Scalar(0.5));
+    ASSERT_TRUE(cv::imwrite((dir / "ok.pfm").string(), ok));
+    EXPECT_EQ(loadImage((dir / "ok.pfm").string()).width, 2);
+    EXPECT_TRUE(fs::is_empty(temp));
+    if (before)
+        ::setenv("OPENCV_TEMP_PATH", saved.c_str(), 1);
+    else
+        ::unsetenv("OPENCV_TEMP_PATH");
 }
 
 /// A TIFF written with libtiff: `samples` a pixel of `bits` bits, the given photometric and
