@@ -78,8 +78,15 @@ void RowPipe::consume() {
                     if (end > first && c.rows)
                         c.rows(image, first, end);
                 }
-            } catch (const std::exception& e) {
-                logWarning("image", std::string("computing while decoding stopped: ") + e.what());
+            } catch (...) {
+                std::string why = "an unknown error";
+                try {
+                    throw;
+                } catch (const std::exception& e) {
+                    why = e.what();
+                } catch (...) {
+                }
+                logWarning("image", "computing while decoding stopped: " + why);
                 lock.lock();
                 m_failed = true;
                 continue;

@@ -13,6 +13,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -116,20 +117,32 @@ std::string whyRefused(Format format) {
 /// leaves that copy behind when it throws (OpenCV 4.6: a declared size of 0 or beyond its pixel
 /// limit): every refused file would stay there, whatever its size. Removes the copies of these
 /// bytes (same size, same contents) that such a failure left.
-void removeOpenCvTemporaryCopies(const std::vector<unsigned char>& bytes) {
-    const char* dir = std::getenv("OPENCV_TEMP_PATH");
-    const fs::path folder = dir && *dir ? fs::path(dir) : fs::path("/tmp");
-    std::error_code ec;
-    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
-        const fs::path& p = it->path();
-        if (p.filename().string().rfind("__opencv_temp.", 0) != 0 || !it->is_regular_file(ec) ||
-            it->file_size(ec) != bytes.size() || ec)
-            continue;
-        std::ifstream in(p, std::ios::binary);
-        std::vector<unsigned char> copy(bytes.size());
-        if (in.read(reinterpret_cast<char*>(copy.data()), std::streamsize(copy.size())) &&
-            copy == bytes)
-            fs::remove(p, ec);
+void removeOpenCvTemporaryCopies(const std::vector<unsigned char>& bytes) noexcept {
+    try {
+        const char* dir = std::getenv("OPENCV_TEMP_PATH");
+        const fs::path folder = dir && *dir ? fs::path(dir) : fs::path("/tmp");
+        std::error_code listing;
+        for (fs::directory_iterator it(folder, listing), end; !listing && it != end;
+             it.increment(listing)) {
+            // Each entry on its own: one that vanished or is another user's skips only itself.
+            std::error_code ec;
+            const fs::path& p = it->path();
+            if (p.filename().string().rfind("__opencv_temp.", 0) != 0 || !it->is_regular_file(ec) ||
+                ec || it->file_size(ec) != bytes.size() || ec)
+                continue;
+            std::ifstream in(p, std::ios::binary);
+            std::array<char, 65536> chunk;
+            bool same = bool(in);
+            for (std::size_t at = 0; same && at < bytes.size(); at += chunk.size()) {
+                const std::size_t n = std::min(chunk.size(), bytes.size() - at);
+                same = bool(in.read(chunk.data(), std::streamsize(n))) &&
+                       std::memcmp(chunk.data(), bytes.data() + at, n) == 0;
+            }
+            if (same)
+                fs::remove(p, ec);
+        }
+    } catch (...) {
+        // a copy left behind is a leftover, not a reason to lose the decoder's message
     }
 }
 
@@ -405,10 +418,23 @@ RowPipe::Consumer StreamedDownscale::consumer() {
                 // Whole bands of k rows (the last band whatever is left): each output row is
                 // the mean of its own k rows, so band by band is the whole image's result.
                 const int k = m_factor;
-                const int limit = end == m_shape.height ? end : m_done + (end - m_done) / k * k;
+                const bool last = end == m_shape.height;
+                const int limit = last ? end : m_done + (end - m_done) / k * k;
+                // What cv::resize makes of this band (the rows it rounds to, as for the whole
+                // image). Whole blocks give exactly (limit - m_done) / k; the last band's partial
+                // block can round otherwise than the whole image's height where both are a half
+                // (cvRound rounds halves to even): then the copy is left to downscaleToFit.
                 const int outRows = cvRound((limit - m_done) * (1.0 / k));
-                if (outRows < 1)
+                if (outRows > m_out.height - m_outRows ||
+                    (last && m_outRows + outRows != m_out.height)) {
+                    m_factor = 0;
                     return;
+                }
+                if (outRows < 1) {
+                    if (last)
+                        m_done = limit; // rows the whole image's copy leaves out too
+                    return;
+                }
                 const int type = CV_MAKETYPE(CV_8U, m_shape.channels);
                 const std::size_t rowBytes = std::size_t(m_shape.width) * m_shape.channels;
                 const cv::Mat band(limit - m_done, m_shape.width, type,

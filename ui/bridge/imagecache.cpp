@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QTemporaryFile>
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -103,7 +104,7 @@ RowPipe::Consumer StreamedPreview::consumer() {
                 const HostImage& made = m_small.made();
                 const std::size_t rowBytes = std::size_t(made.width) * made.channels;
                 // As previewOfSmall converts: RGB to RGB32 (0xffRRGGBB), gray copied.
-                for (; m_rows < m_small.rowsMade(); ++m_rows) {
+                for (; m_rows < std::min(m_small.rowsMade(), m_preview.height()); ++m_rows) {
                     const std::uint8_t* from = made.data.data() + rowBytes * m_rows;
                     uchar* to = m_preview.scanLine(m_rows);
                     if (made.channels == 1) {

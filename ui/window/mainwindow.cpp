@@ -881,24 +881,29 @@ void MainWindow::showAnalysis(const ImageAnalysis& analysis, bool timed) {
     showPageChooser();
     // The counts are drawn first: the other tabs hear of the image after that replot (queued
     // before this), a few milliseconds that a 24-megapixel open waits on otherwise.
-    if (timed)
-        shareCurrentImage(!sameImage);
-    else
-        QTimer::singleShot(0, this, [this, added = !sameImage] { shareCurrentImage(added); });
+    if (!sameImage && !analysis.source.startsWith(QLatin1String(":/")))
+        RecentFiles::add(QFileInfo(analysis.source).absoluteFilePath());
+    if (timed) {
+        shareCurrentImage();
+    } else {
+        // Only if it is still the image shown: a newer one has been (or will be) shared.
+        QTimer::singleShot(0, this, [this, source = analysis.source, page = analysis.page] {
+            if (m_current.source == source && m_current.page == page)
+                shareCurrentImage();
+        });
+    }
     const QString logged = withPage(analysis.source, analysis.page, analysis.pages);
     qCInfo(lcUi).noquote() << logged << "analysed:" << summary;
     for (const std::string& note : analysis.run.notes)
         qCInfo(lcUi).noquote() << logged << "note:" << QString::fromStdString(note);
 }
 
-void MainWindow::shareCurrentImage(bool added) {
+void MainWindow::shareCurrentImage() {
     m_images->setCurrentImage(m_current.source);
     m_experiments->setImageSource(m_current.source, m_current.page);
     for (ImageJobPanel* panel : std::initializer_list<ImageJobPanel*>{m_blur, m_equalize})
         panel->setImage(m_current.source, m_current.page, m_current.pages, m_current.imageSize,
                         m_current.preview);
-    if (added && !m_current.source.startsWith(QLatin1String(":/")))
-        RecentFiles::add(QFileInfo(m_current.source).absoluteFilePath());
 }
 
 QString MainWindow::showResults() {

@@ -274,9 +274,8 @@ private:
     void restoreShownImage();
     /// m_current's histograms, statistics, run summary (returned) and title.
     QString showResults();
-    /// Tells the image list, the Blur, Equalize and Experiments tabs and the recent files of
-    /// m_current's image (`added`: a new one for the recent files).
-    void shareCurrentImage(bool added);
+    /// Tells the image list and the Blur, Equalize and Experiments tabs of m_current's image.
+    void shareCurrentImage();
     static QString imageTitle(const QString& source, int page, int pages, const QSize& size);
     void showFailure(const JobError& error);
     void showProgress(double fraction, const QString& stage);

@@ -15,6 +15,7 @@
 #include <opencv2/imgproc.hpp>
 #include <tiffio.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -156,6 +157,47 @@ TEST(Decoders, JpegRowsWhileDecodingGiveThePreviewAndTheCounts) {
     EXPECT_THROW(loadImage((dir / "cut.jpg").string(), 1, &pipe), InputError);
     EXPECT_FALSE(pipe.complete());
     EXPECT_FALSE(counter.result(pipe.complete()));
+}
+
+// The preview made band by band is downscaleToFit's for every height and band size, or none:
+// with an even factor, a last partial block can round (cvRound: halves to even) otherwise than
+// the whole image's height, and that copy must not be written past its end (found in review:
+// 12000 x 7815 by 6).
+TEST(Decoders, StreamedDownscaleEqualsTheWholeImagesOrGivesNone) {
+    cv::RNG rng(5);
+    int streamed = 0, cases = 0;
+    for (int k : {2, 3, 6}) {
+        const int maxSide = 40, width = k * maxSide - 1; // whole factor k
+        for (int height = k; height <= 150; height += 7)
+            for (int band : {1, 5, 9, 64}) {
+                cv::Mat mat(height, width, CV_8UC3);
+                rng.fill(mat, cv::RNG::UNIFORM, 0, 256);
+                HostImage img;
+                img.width = width;
+                img.height = height;
+                img.channels = 3;
+                img.data.assign(mat.data, mat.data + mat.total() * 3);
+                // The consumer called as a RowPipe calls it, on this thread: the bands exact.
+                StreamedDownscale small(maxSide);
+                const RowPipe::Consumer consumer = small.consumer();
+                consumer.begin({width, height, 3, 1});
+                for (int first = 0; first < height; first += band)
+                    consumer.rows(img.data.data(), first, std::min(first + band, height));
+                const auto made = small.take(true, "x");
+                ++cases;
+                if (k == 6 && height == 27 && band == 9) { // 4.5 rows, then 1.5 for the last band
+                    EXPECT_FALSE(made) << "a last band that rounds otherwise gives none";
+                }
+                if (!made)
+                    continue;
+                ++streamed;
+                const HostImage whole = downscaleToFit(img, maxSide);
+                ASSERT_EQ(made->width, whole.width) << k << " " << height << " " << band;
+                ASSERT_EQ(made->height, whole.height) << k << " " << height << " " << band;
+                EXPECT_EQ(made->data, whole.data) << k << " " << height << " " << band;
+            }
+    }
+    EXPECT_GT(streamed, cases * 3 / 4) << streamed << " of " << cases;
 }
 
 // OpenCV decodes a PFM through a temporary copy of the file, and left the copy behind when it
