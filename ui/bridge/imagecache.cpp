@@ -64,25 +64,48 @@ std::shared_ptr<const HostImage> ImageCache::getAside(const QString& source) {
     return std::make_shared<const HostImage>(loadSource(source, 1));
 }
 
-QImage previewOf(const HostImage& image, int maxSide) {
-    // Scaled first (OpenCV's area average, on all cores, straight from the interleaved bytes),
-    // then only the small result is converted.
-    return previewOfSmall(downscaleToFit(image, maxSide));
+namespace {
+
+/// The screen image of an 8-bit copy of `channels` channels: colour as RGB32, the format the GUI
+/// thread's painting wants, so that showing the preview converts nothing; gray and RGBA as
+/// they are.
+QImage screenImage(int width, int height, int channels) {
+    return QImage(width, height,
+                  channels == 1   ? QImage::Format_Grayscale8
+                  : channels == 3 ? QImage::Format_RGB32
+                                  : QImage::Format_RGBA8888);
 }
 
-QImage previewOfSmall(const HostImage& small) {
+/// Rows [first, end) of the 8-bit copy `img8` into `out` (screenImage's): RGB to 0xffRRGGBB,
+/// gray and RGBA copied.
+void toScreenRows(const HostImage& img8, int first, int end, QImage& out) {
+    const std::size_t rowBytes = std::size_t(img8.width) * img8.channels;
+    for (int y = first; y < end; ++y) {
+        const std::uint8_t* from = img8.data.data() + rowBytes * std::size_t(y);
+        uchar* to = out.scanLine(y);
+        if (img8.channels != 3) {
+            std::memcpy(to, from, rowBytes);
+            continue;
+        }
+        auto* line = reinterpret_cast<QRgb*>(to);
+        for (int x = 0; x < img8.width; ++x, from += 3)
+            line[x] = qRgb(from[0], from[1], from[2]);
+    }
+}
+
+} // namespace
+
+QImage previewOf(const HostImage& image, int maxSide) {
+    // Scaled first (OpenCV's area average, on all cores, straight from the interleaved bytes),
+    // then only the small result is converted, here on the worker.
+    const HostImage small = downscaleToFit(image, maxSide);
     HostImage converted;
     if (small.depth != 8) // an 8-bit copy is used where it is, not copied again
         converted = toDisplay8(small);
     const HostImage& img8 = small.depth == 8 ? small : converted;
-    const QImage::Format format = img8.channels == 1   ? QImage::Format_Grayscale8
-                                  : img8.channels == 3 ? QImage::Format_RGB888
-                                                       : QImage::Format_RGBA8888;
-    const QImage view(img8.data.data(), img8.width, img8.height,
-                      qsizetype(img8.width) * img8.channels, format);
-    // The view borrows img8's pixels. Colour becomes RGB32 here, on the worker: the format the
-    // GUI thread's painting wants, so showing the preview converts nothing (the same values).
-    return img8.channels == 3 ? view.convertToFormat(QImage::Format_RGB32) : view.copy();
+    QImage out = screenImage(img8.width, img8.height, img8.channels);
+    toScreenRows(img8, 0, img8.height, out);
+    return out;
 }
 
 StreamedPreview::StreamedPreview(const StreamedDownscale& small)
@@ -93,28 +116,15 @@ RowPipe::Consumer StreamedPreview::consumer() {
                 const HostImage& made = m_small.made();
                 m_rows = 0;
                 m_preview = {};
-                if (made.width > 0 && made.height > 0 && (made.channels == 1 || made.channels == 3))
-                    m_preview = QImage(made.width, made.height,
-                                       made.channels == 1 ? QImage::Format_Grayscale8
-                                                          : QImage::Format_RGB32);
+                if (made.width > 0 && made.height > 0)
+                    m_preview = screenImage(made.width, made.height, made.channels);
             },
             [this](const std::uint8_t*, int, int) {
                 if (m_preview.isNull())
                     return;
-                const HostImage& made = m_small.made();
-                const std::size_t rowBytes = std::size_t(made.width) * made.channels;
-                // As previewOfSmall converts: RGB to RGB32 (0xffRRGGBB), gray copied.
-                for (; m_rows < std::min(m_small.rowsMade(), m_preview.height()); ++m_rows) {
-                    const std::uint8_t* from = made.data.data() + rowBytes * m_rows;
-                    uchar* to = m_preview.scanLine(m_rows);
-                    if (made.channels == 1) {
-                        std::memcpy(to, from, rowBytes);
-                        continue;
-                    }
-                    auto* line = reinterpret_cast<QRgb*>(to);
-                    for (int x = 0; x < made.width; ++x, from += 3)
-                        line[x] = qRgb(from[0], from[1], from[2]);
-                }
+                const int end = std::min(m_small.rowsMade(), m_preview.height());
+                toScreenRows(m_small.made(), m_rows, end, m_preview);
+                m_rows = std::max(m_rows, end);
             }};
 }
 

@@ -54,17 +54,14 @@ private:
 /// threads: the GUI thread only ever gets the modest result.
 QImage previewOf(const HostImage& image, int maxSide);
 
-/// The QImage previewOf() makes of a copy already downscaled.
-QImage previewOfSmall(const HostImage& small);
-
 /// previewOf() of a JPEG made while it is decoded: a RowPipe consumer placed after `small`'s,
-/// which converts each band of rows `small` has made, so that the preview is ready when the
-/// decoder is done. Gray and RGB copies (what a JPEG gives).
+/// which converts each band of rows `small` has made (as previewOf converts), so that the
+/// preview is ready when the decoder is done.
 class StreamedPreview {
 public:
     explicit StreamedPreview(const StreamedDownscale& small);
     RowPipe::Consumer consumer();
-    /// The preview, equal to previewOfSmall() of the whole copy, when every row was seen
+    /// The preview, equal to previewOf() of the decoded image, when every row was seen
     /// (`complete`: RowPipe::complete()) and the copy was made from them; else a null QImage.
     QImage take(bool complete);
 
