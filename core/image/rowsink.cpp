@@ -50,11 +50,6 @@ bool RowPipe::complete() const {
     return m_drained && m_accepted && !m_failed && m_begun && m_seen == m_shape.height;
 }
 
-RowsShape RowPipe::shape() const {
-    std::lock_guard lock(m_mutex);
-    return m_shape;
-}
-
 void RowPipe::consume() {
     std::unique_lock lock(m_mutex);
     bool told = false;

@@ -56,8 +56,6 @@ public:
 
     /// After end(): whether every consumer saw every row of an image the decoder accepted.
     bool complete() const;
-    /// The shape begin() was given (all zero when the decoder never called it).
-    RowsShape shape() const;
 
 private:
     void consume();

@@ -399,8 +399,7 @@ RowPipe::Consumer StreamedDownscale::consumer() {
     return {[this](const RowsShape& shape) {
                 m_shape = shape;
                 m_done = m_outRows = 0;
-                m_factor = shape.orientation == 1 && m_maxSide >= 1 &&
-                                   std::max(shape.width, shape.height) > m_maxSide
+                m_factor = shape.orientation == 1 && m_maxSide >= 1
                                ? wholeFactor(shape.width, shape.height, m_maxSide)
                                : 0;
                 m_out = {};

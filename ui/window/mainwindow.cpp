@@ -879,10 +879,10 @@ void MainWindow::showAnalysis(const ImageAnalysis& analysis, bool timed) {
     (timed ? m_announcePending : m_countsAnnouncePending) = true;
     statusBar()->clearMessage();
     showPageChooser();
-    // The counts are drawn first: the other tabs hear of the image after that replot (queued
-    // before this), a few milliseconds that a 24-megapixel open waits on otherwise.
     if (!sameImage && !analysis.source.startsWith(QLatin1String(":/")))
         RecentFiles::add(QFileInfo(analysis.source).absoluteFilePath());
+    // The counts are drawn first: the other tabs hear of the image after that replot (queued
+    // before this), a few milliseconds that a 24-megapixel open waits on otherwise.
     if (timed) {
         shareCurrentImage();
     } else {

@@ -288,6 +288,12 @@ void addCountsWithLuma(const std::uint8_t* data, std::size_t pixels, std::uint64
                        std::uint64_t* gray) {
     constexpr int kCopies = 4;
     std::array<std::array<std::uint32_t, 256 * 4>, kCopies> h; // r, g, b, luma per copy
+    auto count = [&h](int k, const std::uint8_t* p) {
+        ++h[k][p[0]];
+        ++h[k][256 + p[1]];
+        ++h[k][512 + p[2]];
+        ++h[k][768 + lumaOf(p[0], p[1], p[2])];
+    };
     constexpr std::size_t kBlock = std::size_t(1) << 24;
     for (std::size_t done = 0; done < pixels;) {
         for (auto& copy : h)
@@ -295,19 +301,10 @@ void addCountsWithLuma(const std::uint8_t* data, std::size_t pixels, std::uint64
         const std::size_t n = std::min(kBlock, pixels - done);
         std::size_t i = 0;
         for (; i + kCopies <= n; i += kCopies, data += kCopies * N)
-            for (int k = 0; k < kCopies; ++k) {
-                const std::uint8_t* p = data + k * N;
-                ++h[k][p[0]];
-                ++h[k][256 + p[1]];
-                ++h[k][512 + p[2]];
-                ++h[k][768 + lumaOf(p[0], p[1], p[2])];
-            }
-        for (; i < n; ++i, data += N) {
-            ++h[0][data[0]];
-            ++h[0][256 + data[1]];
-            ++h[0][512 + data[2]];
-            ++h[0][768 + lumaOf(data[0], data[1], data[2])];
-        }
+            for (int k = 0; k < kCopies; ++k)
+                count(k, data + k * N);
+        for (; i < n; ++i, data += N)
+            count(0, data);
         for (int b = 0; b < 768; ++b)
             for (const auto& copy : h)
                 channels[b] += copy[b];
@@ -924,21 +921,18 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
         run.notes.push_back("gray is luma as OpenCV's cvtColor(COLOR_BGR2GRAY) computes it for "
                             "8-bit data (alpha ignored)");
 
-    // The CPU reference is counted on another thread while the device counts (on a GPU it
-    // costs no wall time; a CPU device shares the cores either way).
-    std::shared_ptr<const HistogramReference> counted = options.reference;
-    if (counted && (source.depth != 8 || counted->width != img.width ||
-                    counted->height != img.height || counted->channels != nch))
-        counted = nullptr; // another image's, or a 16-bit one's (its high bytes are counted)
-    std::future<std::shared_ptr<const HistogramReference>> reference;
-    if (options.verify && counted) {
-        std::promise<std::shared_ptr<const HistogramReference>> ready;
-        ready.set_value(counted);
-        reference = ready.get_future();
+    // The CPU reference: counted beforehand (while the image was decoded), or on another
+    // thread while the device counts (on a GPU it costs no wall time; a CPU device shares the
+    // cores either way).
+    std::shared_ptr<const HistogramReference> ref = options.reference;
+    if (ref && (source.depth != 8 || ref->width != img.width || ref->height != img.height ||
+                ref->channels != nch))
+        ref = nullptr; // another image's, or a 16-bit one's (its high bytes are counted)
+    std::future<std::shared_ptr<const HistogramReference>> counting;
+    if (options.verify && ref)
         run.notes.push_back("CPU reference counted while the image was decoded");
-    } else if (options.verify) {
-        reference = std::async(std::launch::async, [&img] { return countReference(img); });
-    }
+    else if (options.verify)
+        counting = std::async(std::launch::async, [&img] { return countReference(img); });
 
     try {
         report(0.05, "configuring");
@@ -977,7 +971,8 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
         }
         if (options.verify) {
             report(0.35, "verifying");
-            const std::shared_ptr<const HistogramReference> ref = reference.get();
+            if (!ref)
+                ref = counting.get();
             run.verified = true;
             for (std::size_t p = 0; p < passes.size() && *run.verified; ++p) {
                 // A pass of one channel is gray: a colour image's luma, or a gray image.
