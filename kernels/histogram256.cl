@@ -4,8 +4,12 @@
 // Metric (see core/histogram256.h): bytes of input read per second.
 //
 // Build options (assembled in core/histogram256.cpp, histogramBuildOptions()):
-//   NCHAN        1, 3 or 4 interleaved channels; byte i belongs to channel i % NCHAN and the
-//                output holds NCHAN * 256 bins, channel-major.
+//   NCHAN        1, 3 or 4 interleaved channels. With 3 or 4 an element holds whole pixels
+//                (a "pixel block": 16 RGB pixels in 3 x uint4, 4 RGBA pixels in one uint4; 4 and
+//                1 with scalar loads), so each pixel's channels are known without arithmetic.
+//   COUNT_CHANNELS 1: the NCHAN channels' histograms, channel-major (bins c * 256 + v).
+//   LUMA         1 (3 or 4 channels): also the histogram of each pixel's luma, after the
+//                channels' bins: a colour image's channels and gray in one read of its bytes.
 //   LOAD_VEC     0: 32-bit uint loads ("scalar"), 1: uint4 loads (16 bytes).
 //   READ_SERIAL  0: coalesced (element e, e + global size, ...), 1: each work-item reads a
 //                contiguous run of elements ("serial").
@@ -19,15 +23,35 @@
 //   PCOPIES      (accumulate_private) private copies per work-item, to break the
 //                load-add-store chains a CPU core stalls on when bytes repeat.
 
-#define NBINS (256u * NCHAN)
+#ifndef COUNT_CHANNELS
+#define COUNT_CHANNELS 1
+#endif
+#ifndef LUMA
+#define LUMA 0
+#endif
+#define PIXEL_BLOCKS (NCHAN == 3 || NCHAN == 4)
+#define NBINS (256u * ((COUNT_CHANNELS ? NCHAN : 0) + LUMA))
+#define LUMA_BIN (COUNT_CHANNELS ? 256u * NCHAN : 0u) // the luma histogram's first bin
 
 #if LOAD_VEC
-typedef uint4 elem_t;
-#define ELEM_BYTES 16u
+typedef uint4 word_t;
+#define WORD_BYTES 16u
 #else
-typedef uint elem_t;
-#define ELEM_BYTES 4u
+typedef uint word_t;
+#define WORD_BYTES 4u
 #endif
+
+#if NCHAN == 3
+typedef struct {
+    word_t a, b, c;
+} elem_t;
+#define ELEM_BYTES (3u * WORD_BYTES)
+#else
+typedef word_t elem_t;
+#define ELEM_BYTES WORD_BYTES
+#endif
+#define ELEM_WORDS (ELEM_BYTES / 4u)
+#define ELEM_PIXELS (ELEM_BYTES / NCHAN)
 
 // Channel of byte j of element e: (e * ELEM_BYTES + j) % NCHAN without 32-bit overflow.
 inline uint channel_of(uint e, uint j)
@@ -35,7 +59,7 @@ inline uint channel_of(uint e, uint j)
     return ((e % NCHAN) * (ELEM_BYTES % NCHAN) + j) % NCHAN;
 }
 
-inline uint xor_elem(elem_t v)
+inline uint xor_word(word_t v)
 {
 #if LOAD_VEC
     return v.x ^ v.y ^ v.z ^ v.w;
@@ -43,6 +67,89 @@ inline uint xor_elem(elem_t v)
     return v;
 #endif
 }
+
+inline uint xor_elem(elem_t v)
+{
+#if NCHAN == 3
+    return xor_word(v.a) ^ xor_word(v.b) ^ xor_word(v.c);
+#else
+    return xor_word(v);
+#endif
+}
+
+// The element's 32-bit words, in memory order (private memory: constant indices after the
+// loops over pixels are unrolled, so they stay in registers).
+inline void elem_words(elem_t v, uint* w)
+{
+#if NCHAN == 3 && LOAD_VEC
+    vstore4(v.a, 0, w);
+    vstore4(v.b, 1, w);
+    vstore4(v.c, 2, w);
+#elif NCHAN == 3
+    w[0] = v.a;
+    w[1] = v.b;
+    w[2] = v.c;
+#elif LOAD_VEC
+    vstore4(v, 0, w);
+#else
+    w[0] = v;
+#endif
+}
+
+#define BYTE_OF(w, i) (((w)[(i) >> 2] >> (8u * ((i)&3u))) & 0xFFu)
+
+// Luma bit-exact with OpenCV's cvtColor(COLOR_BGR2GRAY) of 8-bit data (lumaOf in core/image).
+inline uint luma_of(uint r, uint g, uint b)
+{
+    return (r * 9798u + g * 19235u + b * 3735u + (1u << 14)) >> 15;
+}
+
+#if NCHAN == 4
+#define COUNT_ALPHA(COUNT, k, w, o) COUNT(k, 768u + BYTE_OF(w, (o) + 3u))
+#else
+#define COUNT_ALPHA(COUNT, k, w, o)
+#endif
+
+// Pixel k of the words w: each channel's bin and its luma's, each through COUNT(k, bin).
+#define COUNT_PIXEL(COUNT, k, w)                                                               \
+    do {                                                                                       \
+        const uint o_ = (k)*NCHAN;                                                             \
+        const uint r_ = BYTE_OF(w, o_), g_ = BYTE_OF(w, o_ + 1u), b_ = BYTE_OF(w, o_ + 2u);    \
+        if (COUNT_CHANNELS) {                                                                  \
+            COUNT(k, r_);                                                                      \
+            COUNT(k, 256u + g_);                                                               \
+            COUNT(k, 512u + b_);                                                               \
+            COUNT_ALPHA(COUNT, k, w, o_);                                                      \
+        }                                                                                      \
+        if (LUMA)                                                                              \
+            COUNT(k, LUMA_BIN + luma_of(r_, g_, b_));                                          \
+    } while (0)
+
+// Every pixel of element v through COUNT(k, bin); the loop is unrolled so that the words stay
+// in registers.
+#define COUNT_ELEM_PIXELS(COUNT, v)                                                            \
+    do {                                                                                       \
+        uint w_[ELEM_WORDS];                                                                   \
+        elem_words((v), w_);                                                                   \
+        _Pragma("unroll") for (uint k_ = 0; k_ < ELEM_PIXELS; ++k_)                            \
+            COUNT_PIXEL(COUNT, k_, w_);                                                        \
+    } while (0)
+
+// The bytes after the last whole element (gid 0 counts them): whole pixels, then the bytes of
+// a partial one by channel. `data`, `nelem` and `nbytes` are the kernel's arguments.
+#define COUNT_TAIL(COUNT)                                                                      \
+    do {                                                                                       \
+        __global const uchar* bytes_ = (__global const uchar*)data;                            \
+        uint i_ = nelem * ELEM_BYTES;                                                          \
+        for (; PIXEL_BLOCKS && i_ + NCHAN <= nbytes; i_ += NCHAN) {                            \
+            uint w_[1] = {0u};                                                                 \
+            for (uint j_ = 0; j_ < NCHAN; ++j_)                                                \
+                w_[0] |= (uint)bytes_[i_ + j_] << (8u * j_);                                   \
+            COUNT_PIXEL(COUNT, 0u, w_);                                                        \
+        }                                                                                      \
+        for (; COUNT_CHANNELS && i_ < nbytes; ++i_)                                            \
+            COUNT(0u, (i_ % NCHAN) * 256u + bytes_[i_]);                                       \
+    } while (0)
 
 // ---------------------------------------------------------------------------------------------
 // Naive: every byte is one atomic increment of the global histogram.
@@ -53,9 +160,14 @@ inline void count_word_global(__global uint* hist, uint w, uint c0)
         atomic_inc(&hist[((c0 + j) % NCHAN) * 256u + ((w >> (8u * j)) & 0xFFu)]);
 }
 
+#define COUNT_GLOBAL(k, bin) atomic_inc(&hist[(bin)])
+
 inline void count_elem_global(__global uint* hist, elem_t v, uint e)
 {
-#if LOAD_VEC
+#if PIXEL_BLOCKS
+    (void)e;
+    COUNT_ELEM_PIXELS(COUNT_GLOBAL, v);
+#elif LOAD_VEC
     count_word_global(hist, v.x, channel_of(e, 0));
     count_word_global(hist, v.y, channel_of(e, 4));
     count_word_global(hist, v.z, channel_of(e, 8));
@@ -79,11 +191,8 @@ __kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint
     for (uint e = gid; e < nelem; e += gsize)
         count_elem_global(hist, data[e], e);
 #endif
-    if (gid == 0) { // the tail that does not fill a whole element
-        __global const uchar* bytes = (__global const uchar*)data;
-        for (uint i = nelem * ELEM_BYTES; i < nbytes; ++i)
-            atomic_inc(&hist[(i % NCHAN) * 256u + bytes[i]]);
-    }
+    if (gid == 0) // the tail that does not fill a whole element
+        COUNT_TAIL(COUNT_GLOBAL);
 }
 #endif // NAIVE
 
@@ -100,9 +209,14 @@ inline void count_word_local(__local uint* h, uint w, uint c0, uint bank)
 #endif
 }
 
+#define COUNT_LOCAL(k, bin) atomic_add(&h[(bin)*NBANKS + bank], 1u)
+
 inline void count_elem_local(__local uint* h, elem_t v, uint e, uint bank)
 {
-#if LOAD_VEC
+#if PIXEL_BLOCKS
+    (void)e;
+    COUNT_ELEM_PIXELS(COUNT_LOCAL, v);
+#elif LOAD_VEC
     count_word_local(h, v.x, channel_of(e, 0), bank);
     count_word_local(h, v.y, channel_of(e, 4), bank);
     count_word_local(h, v.z, channel_of(e, 8), bank);
@@ -208,11 +322,8 @@ __kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint
         VISIT(data[e], e);
 #endif
 #if STAGE >= 1
-    if (gid == 0) { // the tail that does not fill a whole element
-        __global const uchar* bytes = (__global const uchar*)data;
-        for (uint i = nelem * ELEM_BYTES; i < nbytes; ++i)
-            atomic_inc(&h[((i % NCHAN) * 256u + bytes[i]) * NBANKS + bank]);
-    }
+    if (gid == 0) // the tail that does not fill a whole element
+        COUNT_TAIL(COUNT_LOCAL);
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -252,9 +363,10 @@ __kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint
 // ---------------------------------------------------------------------------------------------
 // Private (the CPU variant): each work-item counts its contiguous run into PCOPIES (1, 2 or 4)
 // private histograms with plain increments, then writes (or atomically adds) their sums. Byte
-// j of each 32-bit word goes to copy j % PCOPIES, so that repeated bytes do not wait on each
-// other's load-add-store; the copies are separate arrays because a CPU compiler then indexes
-// them with constants (measured on PoCL 3.1: 1.4x faster than one array with computed offsets).
+// j of each 32-bit word (pixel k of a pixel block) goes to copy j % PCOPIES (k % PCOPIES), so
+// that repeated values do not wait on each other's load-add-store; the copies are separate arrays
+// because a CPU compiler then indexes them with constants (measured on PoCL 3.1: 1.4x faster than
+// one array with computed offsets).
 #ifdef PRIVATE
 #if PCOPIES == 4
 #define H0 h0
@@ -281,17 +393,8 @@ __kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint
         H3[channel_of((e), (pos) + 3u) * 256u + ((w) >> 24)]++;                                \
     } while (0)
 
-// Three channels: three elements hold whole pixels (48 bytes as uint4, 12 as uint), so from an
-// element that is a multiple of 3, word k of the group has bytes of channels (k + b) % 3, b = 0..3,
-// all known to the compiler. Counting in such groups saves the per-byte channel arithmetic of
-// COUNT_WORD_PRIVATE (measured on PoCL 3.1 for an RGB image: see docs/histogram.md).
-#define COUNT_WORD_GROUPED(w, k)                                                               \
-    do {                                                                                       \
-        H0[(((k) + 0u) % 3u) * 256u + ((w)&0xFFu)]++;                                          \
-        H1[(((k) + 1u) % 3u) * 256u + (((w) >> 8) & 0xFFu)]++;                                 \
-        H2[(((k) + 2u) % 3u) * 256u + (((w) >> 16) & 0xFFu)]++;                                \
-        H3[(((k) + 3u) % 3u) * 256u + ((w) >> 24)]++;                                          \
-    } while (0)
+#define PCOPY(k) ((k) % 4u == 0u ? H0 : (k) % 4u == 1u ? H1 : (k) % 4u == 2u ? H2 : H3)
+#define COUNT_PRIVATE(k, bin) PCOPY(k)[(bin)]++
 
 __kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint nbytes,
                                    __global uint* partial, __global uint* hist)
@@ -316,40 +419,14 @@ __kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint
         h3[i] = 0;
 #endif
     }
-#if NCHAN == 3
-    const uint per = ((nelem + gsize - 1) / gsize + 2u) / 3u * 3u; // whole groups of 3
-#else
     const uint per = (nelem + gsize - 1) / gsize;
-#endif
     const uint begin = min(gid * per, nelem), end = min(begin + per, nelem);
-    uint e = begin;
-#if NCHAN == 3 && STAGE >= 1
-    for (; e + 3u <= end; e += 3u) {
-        const elem_t v0 = data[e], v1 = data[e + 1u], v2 = data[e + 2u];
-#if LOAD_VEC
-        COUNT_WORD_GROUPED(v0.x, 0u);
-        COUNT_WORD_GROUPED(v0.y, 1u);
-        COUNT_WORD_GROUPED(v0.z, 2u);
-        COUNT_WORD_GROUPED(v0.w, 3u);
-        COUNT_WORD_GROUPED(v1.x, 4u);
-        COUNT_WORD_GROUPED(v1.y, 5u);
-        COUNT_WORD_GROUPED(v1.z, 6u);
-        COUNT_WORD_GROUPED(v1.w, 7u);
-        COUNT_WORD_GROUPED(v2.x, 8u);
-        COUNT_WORD_GROUPED(v2.y, 9u);
-        COUNT_WORD_GROUPED(v2.z, 10u);
-        COUNT_WORD_GROUPED(v2.w, 11u);
-#else
-        COUNT_WORD_GROUPED(v0, 0u);
-        COUNT_WORD_GROUPED(v1, 1u);
-        COUNT_WORD_GROUPED(v2, 2u);
-#endif
-    }
-#endif
-    for (; e < end; ++e) { // the rest (all of it for 1 and 4 channels)
+    for (uint e = begin; e < end; ++e) {
         const elem_t v = data[e];
 #if STAGE == 0
         acc ^= xor_elem(v);
+#elif PIXEL_BLOCKS
+        COUNT_ELEM_PIXELS(COUNT_PRIVATE, v);
 #elif LOAD_VEC
         COUNT_WORD_PRIVATE(v.x, e, 0u);
         COUNT_WORD_PRIVATE(v.y, e, 4u);
@@ -360,11 +437,8 @@ __kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint
 #endif
     }
 #if STAGE >= 1
-    if (gid == 0) {
-        __global const uchar* bytes = (__global const uchar*)data;
-        for (uint i = nelem * ELEM_BYTES; i < nbytes; ++i)
-            h0[(i % NCHAN) * 256u + bytes[i]]++;
-    }
+    if (gid == 0)
+        COUNT_TAIL(COUNT_PRIVATE);
 #endif
 #if STAGE == 0
     if (acc == 0x9E3779B9u && nbytes == 1u)
@@ -408,46 +482,3 @@ __kernel void merge_partials(__global const uint* partial, uint rows, __global u
     else if (sum)
         atomic_add(&hist[b], sum);
 }
-
-// Luma of interleaved 8-bit RGB(A) pixels, bit-exact with OpenCV's cvtColor(COLOR_BGR2GRAY),
-// LUMA_CHANNELS (3 or 4) bytes apart: 16 pixels per work-item, loaded as three or four uchar16
-// and converted as uint16 lanes. Against one pixel per work-item this is 3.3x as fast on PoCL
-// (a CPU compiler uses its vector unit) and 1.4-3.7x on an H200 (a sixteenth of the work-items;
-// see docs/histogram.md).
-#ifdef LUMA_CHANNELS
-#define LUMA_PIXELS 16u
-
-inline uchar luma_of(__global const uchar* p)
-{
-    return (uchar)((p[0] * 9798u + p[1] * 19235u + p[2] * 3735u + (1u << 14)) >> 15);
-}
-
-__kernel void convert_to_luma(__global const uchar* rgb, uint pixels, __global uchar* gray)
-{
-    const uint first = get_global_id(0) * LUMA_PIXELS;
-    if (first >= pixels)
-        return;
-    __global const uchar* p = rgb + (size_t)first * LUMA_CHANNELS;
-    if (first + LUMA_PIXELS > pixels) {
-        for (uint k = first; k < pixels; ++k, p += LUMA_CHANNELS)
-            gray[k] = luma_of(p);
-        return;
-    }
-#if LUMA_CHANNELS == 3
-    const uchar16 a = vload16(0, p), b = vload16(1, p), c = vload16(2, p);
-    const uint16 r = convert_uint16((uchar16)(a.s0, a.s3, a.s6, a.s9, a.sc, a.sf, b.s2, b.s5,
-                                              b.s8, b.sb, b.se, c.s1, c.s4, c.s7, c.sa, c.sd));
-    const uint16 g = convert_uint16((uchar16)(a.s1, a.s4, a.s7, a.sa, a.sd, b.s0, b.s3, b.s6,
-                                              b.s9, b.sc, b.sf, c.s2, c.s5, c.s8, c.sb, c.se));
-    const uint16 bl = convert_uint16((uchar16)(a.s2, a.s5, a.s8, a.sb, a.se, b.s1, b.s4, b.s7,
-                                               b.sa, b.sd, c.s0, c.s3, c.s6, c.s9, c.sc, c.sf));
-#else
-    const uchar16 a = vload16(0, p), b = vload16(1, p), c = vload16(2, p), d = vload16(3, p);
-    const uint16 r = convert_uint16((uchar16)(a.s048c, b.s048c, c.s048c, d.s048c));
-    const uint16 g = convert_uint16((uchar16)(a.s159d, b.s159d, c.s159d, d.s159d));
-    const uint16 bl = convert_uint16((uchar16)(a.s26ae, b.s26ae, c.s26ae, d.s26ae));
-#endif
-    vstore16(convert_uchar16((r * 9798u + g * 19235u + bl * 3735u + (1u << 14)) >> 15), 0,
-             gray + first);
-}
-#endif

@@ -122,8 +122,8 @@ HostImage syntheticImage(SyntheticKind kind, std::size_t pixels, int channels, i
     return img;
 }
 
-int maxFittingBanks(const DeviceInfo& info, int nchan) {
-    const std::uint64_t perCopy = 256ull * 4 * std::uint64_t(nchan);
+int maxFittingBanks(const DeviceInfo& info, int histograms) {
+    const std::uint64_t perCopy = 256ull * 4 * std::uint64_t(histograms);
     int banks = 0;
     for (std::uint64_t b = 1; b * perCopy <= info.localMemBytes && b <= (1u << 20); b *= 2)
         banks = static_cast<int>(b);

@@ -56,8 +56,8 @@ HostImage syntheticImage(SyntheticKind kind, std::size_t pixels, int channels, i
 /// A gray image `width` pixels wide of 8- or 16-bit `values`, row after row.
 HostImage grayImage(int width, int depth, const std::vector<std::uint16_t>& values);
 
-/// The largest power of two number of local copies of 256 * nchan bins that fits the device.
-int maxFittingBanks(const DeviceInfo& info, int nchan);
+/// The largest power of two number of local copies of 256 * histograms bins that fits the device.
+int maxFittingBanks(const DeviceInfo& info, int histograms);
 
 /// The parameter named by the UsageError `f` throws ("" when it throws none), as in "--banks".
 template <typename F> std::string refusedParameter(F&& f) {

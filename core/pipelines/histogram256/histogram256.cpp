@@ -25,8 +25,9 @@ std::string kib(std::uint64_t bytes) {
     return std::to_string(bytes / 1024) + " KiB";
 }
 
-std::size_t elemBytes(const HistogramConfig& c) {
-    return c.load == LoadWidth::Uint4 ? 16 : 4;
+/// The bytes a work-item loads at once: a uint4 or a uint, three of them for RGB (whole pixels).
+std::size_t elemBytes(const HistogramConfig& c, const HistogramLayout& layout) {
+    return (c.load == LoadWidth::Uint4 ? 16 : 4) * (layout.channels == 3 ? 3 : 1);
 }
 
 // Largest power of two <= v (v >= 1).
@@ -37,8 +38,8 @@ int floorPow2(std::uint64_t v) {
     return p;
 }
 
-int maxLocalBanks(const DeviceInfo& info, int nchan) {
-    const std::uint64_t perCopy = 256ull * nchan * 4;
+int maxLocalBanks(const DeviceInfo& info, const HistogramLayout& layout) {
+    const std::uint64_t perCopy = std::uint64_t(layout.bins()) * 4;
     return info.localMemBytes >= perCopy ? floorPow2(info.localMemBytes / perCopy) : 0;
 }
 
@@ -48,8 +49,18 @@ bool usesLocal(HistogramVariant v) {
 
 } // namespace
 
-int maxLocalCopies(const DeviceInfo& info, int nchan) {
-    return maxLocalBanks(info, nchan);
+int maxLocalCopies(const DeviceInfo& info, const HistogramLayout& layout) {
+    return maxLocalBanks(info, layout);
+}
+
+std::string HistogramLayout::names() const {
+    static const char* names[] = {"r", "g", "b", "a"};
+    if (channels == 1)
+        return "gray";
+    std::string s;
+    for (int c = 0; countChannels && c < channels; ++c)
+        s += std::string(c ? "," : "") + names[c];
+    return luma ? s + (s.empty() ? "gray" : ",gray") : s;
 }
 
 HistogramVariant parseVariant(const std::string& name) {
@@ -159,7 +170,8 @@ std::string HistogramConfig::describe() const {
     return s.str();
 }
 
-std::string histogramBuildOptions(const HistogramConfig& c, int nchan, int stage) {
+std::string histogramBuildOptions(const HistogramConfig& c, const HistogramLayout& layout,
+                                  int stage) {
     HistogramVariant v = c.variant;
     if (v == HistogramVariant::Naive && stage < 3)
         v = HistogramVariant::Local; // the naive kernel has no stages: its reads are the same
@@ -167,7 +179,9 @@ std::string histogramBuildOptions(const HistogramConfig& c, int nchan, int stage
         .define(v == HistogramVariant::Naive     ? "NAIVE"
                 : v == HistogramVariant::Private ? "PRIVATE"
                                                  : "LOCAL")
-        .define("NCHAN", nchan)
+        .define("NCHAN", layout.channels)
+        .define("COUNT_CHANNELS", layout.countChannels)
+        .define("LUMA", layout.luma)
         .define("LOAD_VEC", c.load == LoadWidth::Uint4)
         .define("READ_SERIAL", c.read == ReadPattern::Serial)
         .define("UNROLL", c.unroll)
@@ -180,15 +194,15 @@ std::string histogramBuildOptions(const HistogramConfig& c, int nchan, int stage
 
 // ---------------------------------------------------------------------------------------------
 
-HistogramKernel::HistogramKernel(Device& device, const HistogramConfig& config, int nchan,
-                                 int stage)
+HistogramKernel::HistogramKernel(Device& device, const HistogramConfig& config,
+                                 const HistogramLayout& layout, int stage)
     : m_device(device)
     , m_config(config)
-    , m_nchan(nchan)
+    , m_layout(layout)
     , m_stage(stage) {
     try {
         cl::Program program =
-            device.program("histogram256", histogramBuildOptions(config, nchan, stage));
+            device.program("histogram256", histogramBuildOptions(config, layout, stage));
         m_accumulate = cl::Kernel(program, "accumulate_histogram");
         m_merge = cl::Kernel(program, "merge_partials");
         m_wg = static_cast<std::size_t>(config.workGroupSize);
@@ -217,7 +231,7 @@ std::vector<cl::Event> HistogramKernel::enqueue(cl::CommandQueue& queue, const c
                                                 const std::vector<cl::Event>* waitFor) {
     std::vector<cl::Event> events(1);
     try {
-        const cl_uint nelem = static_cast<cl_uint>(bytes / elemBytes(m_config));
+        const cl_uint nelem = static_cast<cl_uint>(bytes / elemBytes(m_config, m_layout));
         m_accumulate.setArg(0, input);
         m_accumulate.setArg(1, nelem);
         m_accumulate.setArg(2, static_cast<cl_uint>(bytes));
@@ -442,12 +456,13 @@ namespace {
 
 struct TuneKey {
     std::string device;
-    int nchan;
+    HistogramLayout layout;
     std::size_t bytes;
     std::string request;
     bool operator<(const TuneKey& o) const {
-        return std::tie(device, nchan, bytes, request) <
-               std::tie(o.device, o.nchan, o.bytes, o.request);
+        return std::tie(device, bytes, request) < std::tie(o.device, o.bytes, o.request) ||
+               (std::tie(device, bytes, request) == std::tie(o.device, o.bytes, o.request) &&
+                layout.key() < o.layout.key());
     }
 };
 std::mutex g_tuneMutex;
@@ -473,11 +488,12 @@ std::size_t tuneBytesFor(const DeviceInfo& info, std::size_t inputBytes) {
 
 } // namespace
 
-HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& req, int nchan,
-                                  std::size_t inputBytes, const CancelToken& cancel) {
+HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& req,
+                                  const HistogramLayout& layout, std::size_t inputBytes,
+                                  const CancelToken& cancel) {
     const DeviceInfo& info = device.info();
     const std::size_t bytes = tuneBytesFor(info, inputBytes);
-    const TuneKey key{info.name + "|" + info.driverVersion, nchan, bytes, requestSignature(req)};
+    const TuneKey key{info.name + "|" + info.driverVersion, layout, bytes, requestSignature(req)};
     {
         std::lock_guard lock(g_tuneMutex);
         if (auto it = g_tuned.find(key); it != g_tuned.end())
@@ -488,10 +504,10 @@ HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& req, i
         banks = {req.banks};
     else
         for (int b : {8, 16, 32})
-            if (b <= maxLocalBanks(info, nchan))
+            if (b <= maxLocalBanks(info, layout))
                 banks.push_back(b);
     if (banks.empty())
-        banks = {maxLocalBanks(info, nchan)};
+        banks = {maxLocalBanks(info, layout)};
     if (req.workGroupSize)
         wgs = {req.workGroupSize};
     else
@@ -517,7 +533,7 @@ HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& req, i
             device.queue().enqueueWriteBuffer(inputs.back(), CL_TRUE, off, n, piece.data());
         }
     }
-    cl::Buffer hist(device.context(), CL_MEM_READ_WRITE, 256 * nchan * sizeof(cl_uint));
+    cl::Buffer hist(device.context(), CL_MEM_READ_WRITE, layout.bins() * sizeof(cl_uint));
     HistogramConfig best;
     double bestScore = -1;
     int tried = 0;
@@ -539,12 +555,12 @@ HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& req, i
                     c.merge = req.merge.value_or(MergeMode::Atomic);
                     c.unroll = u;
                     try {
-                        HistogramKernel kernel(device, c, nchan);
+                        HistogramKernel kernel(device, c, layout);
                         double score = 1e300;
                         for (auto& in : inputs) {
                             auto once = [&] {
                                 device.queue().enqueueFillBuffer(hist, cl_uint(0), 0,
-                                                                 256 * nchan * sizeof(cl_uint));
+                                                                 layout.bins() * sizeof(cl_uint));
                                 auto ev = kernel.enqueue(device.queue(), in, bytes, hist);
                                 cl::Event::waitForEvents(ev);
                                 return profiledMs(ev);
@@ -580,11 +596,12 @@ HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& req, i
     return best;
 }
 
-HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& req, int nchan,
-                                       const CancelToken& cancel, std::size_t inputBytes) {
-    if (const std::optional<HistogramConfig> c = histogramConfigFor(device.info(), req, nchan))
+HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& req,
+                                       const HistogramLayout& layout, const CancelToken& cancel,
+                                       std::size_t inputBytes) {
+    if (const std::optional<HistogramConfig> c = histogramConfigFor(device.info(), req, layout))
         return *c;
-    return autotuneHistogram(device, req, nchan, inputBytes, cancel);
+    return autotuneHistogram(device, req, layout, inputBytes, cancel);
 }
 
 std::string histogramParameterUnused(HistogramVariant variant, std::string_view parameter) {
@@ -598,7 +615,8 @@ std::string histogramParameterUnused(HistogramVariant variant, std::string_view 
 }
 
 std::optional<HistogramConfig> histogramConfigFor(const DeviceInfo& info,
-                                                  const HistogramRequest& req, int nchan) {
+                                                  const HistogramRequest& req,
+                                                  const HistogramLayout& layout) {
     if (req.banks < 0 || (req.banks > 0 && !isPowerOfTwo(req.banks)))
         throw UsageError("--banks", std::to_string(req.banks) + " is not a power of two");
     if (req.workGroupSize < 0 || std::size_t(req.workGroupSize) > info.maxWorkGroupSize)
@@ -614,11 +632,11 @@ std::optional<HistogramConfig> histogramConfigFor(const DeviceInfo& info,
     if (variant == HistogramVariant::Auto && info.type == DeviceType::Cpu)
         variant = HistogramVariant::Private;
     if (usesLocal(variant) || variant == HistogramVariant::Auto) {
-        const int fit = maxLocalBanks(info, nchan);
+        const int fit = maxLocalBanks(info, layout);
         if (req.banks > fit)
             throw UsageError("--banks", std::to_string(req.banks) + " copies of " +
-                                            std::to_string(256 * nchan) + " bins need " +
-                                            kib(std::uint64_t(req.banks) * 1024 * nchan) +
+                                            std::to_string(layout.bins()) + " bins need " +
+                                            kib(std::uint64_t(req.banks) * 4 * layout.bins()) +
                                             " of local memory; " + info.name + " has " +
                                             kib(info.localMemBytes) + " (at most " +
                                             std::to_string(fit) + " copies)");
@@ -642,7 +660,7 @@ std::optional<HistogramConfig> histogramConfigFor(const DeviceInfo& info,
         break;
     case HistogramVariant::Banked:
         // The reference text's kernel: 16 copies where they fit.
-        c.banks = req.banks ? req.banks : std::min(16, maxLocalBanks(info, nchan));
+        c.banks = req.banks ? req.banks : std::min(16, maxLocalBanks(info, layout));
         break;
     case HistogramVariant::Private:
         if (req.banks > 4)
@@ -654,8 +672,8 @@ std::optional<HistogramConfig> histogramConfigFor(const DeviceInfo& info,
     }
     if (usesLocal(variant) && c.banks < 1)
         throw UsageError("--variant", std::string(variantName(variant)) + " needs " +
-                                          kib(1024ull * nchan) + " of local memory; " + info.name +
-                                          " has " + kib(info.localMemBytes));
+                                          kib(4ull * layout.bins()) + " of local memory; " +
+                                          info.name + " has " + kib(info.localMemBytes));
     const bool cpuStyle = variant == HistogramVariant::Private;
     c.workGroupSize =
         req.workGroupSize
@@ -670,7 +688,7 @@ std::optional<HistogramConfig> histogramConfigFor(const DeviceInfo& info,
         // A CPU runtime keeps the whole work-group's private copies on one thread's stack:
         // past it, the run crashes inside the runtime. Three quarters of it, for the rest of
         // the frame.
-        const std::uint64_t perItem = std::uint64_t(c.banks) * 256 * nchan * sizeof(cl_uint);
+        const std::uint64_t perItem = std::uint64_t(c.banks) * layout.bins() * sizeof(cl_uint);
         const std::uint64_t stack = cpuThreadStackBytes();
         const std::uint64_t most = std::max<std::uint64_t>(1, stack / 4 * 3 / perItem);
         if (std::uint64_t(c.workGroupSize) > most)
@@ -678,10 +696,10 @@ std::optional<HistogramConfig> histogramConfigFor(const DeviceInfo& info,
                 "--wg", std::to_string(c.workGroupSize) + " work-items of the cpu variant keep " +
                             formatByteSize(perItem * std::uint64_t(c.workGroupSize)) +
                             " of private histograms (" + std::to_string(c.banks) + " x " +
-                            std::to_string(256 * nchan) + " bins each) on one thread's stack of " +
-                            info.name + ", which has " + formatByteSize(stack) +
-                            " (ulimit -s): at most " + std::to_string(most) +
-                            " work-items, or fewer --banks");
+                            std::to_string(layout.bins()) +
+                            " bins each) on one thread's stack of " + info.name + ", which has " +
+                            formatByteSize(stack) + " (ulimit -s): at most " +
+                            std::to_string(most) + " work-items, or fewer --banks");
     }
     if (cpuStyle && c.read == ReadPattern::Coalesced)
         throw UsageError("--read", "the cpu variant reads serially (one contiguous run per "
@@ -695,12 +713,11 @@ namespace {
 
 constexpr std::size_t kChunkAlign = 48; // multiple of 16 (uint4) and of 3 and 4 (channels)
 
+/// The histograms counted in one read of the image, and their timing.
 struct Pass {
-    std::string name; ///< "r,g,b" or "gray"
-    int nchan;        ///< channels histogrammed together
-    bool luma;        ///< convert interleaved color to gray on the device first
+    HistogramLayout layout;
     std::vector<std::uint64_t> counts;
-    TimingStats histStats, lumaStats;
+    TimingStats stats;
 };
 
 std::size_t chunkLimit(const DeviceInfo& info, std::size_t requested) {
@@ -749,66 +766,37 @@ public:
     /// One pass's device objects, kept from its first launch to its timed ones.
     struct Launcher {
         HistogramKernel kernel;
-        cl::Buffer hist, gray;
-        cl::Kernel luma;
-        std::vector<double> lumaMs; ///< the conversion's time of each launch
+        cl::Buffer hist;
     };
 
     std::unique_ptr<Launcher> prepare(const Pass& pass, const HistogramConfig& cfg, int stage) {
-        auto l = std::unique_ptr<Launcher>(new Launcher{
-            HistogramKernel(m_device, cfg, pass.nchan, stage),
-            cl::Buffer(m_device.context(), CL_MEM_READ_WRITE, 256 * pass.nchan * sizeof(cl_uint)),
-            {},
-            {},
-            {}});
-        if (pass.luma) {
-            l->gray = m_device.scratch("histogram256 luma", std::min(m_pixels, m_chunkPixels));
-            l->luma =
-                cl::Kernel(m_device.program("histogram256", histogramBuildOptions(m_cfg, 1) +
-                                                                " -DLUMA_CHANNELS=" +
-                                                                std::to_string(m_img.channels)),
-                           "convert_to_luma");
-        }
-        return l;
+        return std::unique_ptr<Launcher>(
+            new Launcher{HistogramKernel(m_device, cfg, pass.layout, stage),
+                         cl::Buffer(m_device.context(), CL_MEM_READ_WRITE,
+                                    pass.layout.bins() * sizeof(cl_uint))});
     }
 
-    /// One launch of the pass over every piece of the input: the histogram's milliseconds
-    /// (the luma conversion's go to the launcher).
+    /// One launch of the pass over every piece of the input: its milliseconds.
     double launch(const Pass& pass, Launcher& l) {
         cl::CommandQueue& q = m_device.queue();
-        q.enqueueFillBuffer(l.hist, cl_uint(0), 0, 256 * pass.nchan * sizeof(cl_uint));
-        double histMs = 0, convMs = 0;
+        q.enqueueFillBuffer(l.hist, cl_uint(0), 0, pass.layout.bins() * sizeof(cl_uint));
+        double ms = 0;
         for (std::size_t c = 0; c < chunks(); ++c) {
             m_cancel.throwIfCancelled();
             if (chunks() > 1)
                 upload(c);
             const std::size_t px = std::min(m_chunkPixels, m_pixels - c * m_chunkPixels);
-            std::vector<cl::Event> ev;
-            if (pass.luma) {
-                const std::size_t local = 64, items = (px + 15) / 16; // 16 pixels an item
-                l.luma.setArg(0, m_input);
-                l.luma.setArg(1, static_cast<cl_uint>(px));
-                l.luma.setArg(2, l.gray);
-                cl::Event le;
-                q.enqueueNDRangeKernel(l.luma, cl::NullRange,
-                                       cl::NDRange((items + local - 1) / local * local),
-                                       cl::NDRange(local), nullptr, &le);
-                ev = l.kernel.enqueue(q, l.gray, px, l.hist);
-                cl::Event::waitForEvents(ev);
-                convMs += profiledMs({le});
-            } else {
-                ev = l.kernel.enqueue(q, m_input, px * m_img.channels, l.hist);
-                cl::Event::waitForEvents(ev);
-            }
-            histMs += profiledMs(ev);
+            const std::vector<cl::Event> ev =
+                l.kernel.enqueue(q, m_input, px * std::size_t(m_img.channels), l.hist);
+            cl::Event::waitForEvents(ev);
+            ms += profiledMs(ev);
         }
-        l.lumaMs.push_back(convMs);
-        return histMs;
+        return ms;
     }
 
     /// The counts of the launcher's last launch.
     std::vector<std::uint64_t> counts(const Pass& pass, Launcher& l) {
-        std::vector<cl_uint> counts(256 * std::size_t(pass.nchan));
+        std::vector<cl_uint> counts(pass.layout.bins());
         m_device.queue().enqueueReadBuffer(l.hist, CL_TRUE, 0, counts.size() * sizeof(cl_uint),
                                            counts.data());
         return {counts.begin(), counts.end()};
@@ -816,14 +804,12 @@ public:
 
     /// `repeats` timed launches; the first launch (warm-up: JIT, page faults) came before.
     void time(Pass& pass, Launcher& l, int repeats) {
-        l.lumaMs.clear();
         std::vector<double> samples;
         for (int i = 0; i < std::max(repeats, 1); ++i) {
             m_cancel.throwIfCancelled();
             samples.push_back(launch(pass, l));
         }
-        pass.histStats = summarize(std::move(samples));
-        pass.lumaStats = summarize(l.lumaMs);
+        pass.stats = summarize(std::move(samples));
     }
 
     // Runs one pass `repeats` times after a warm-up (the stage table's partial kernels).
@@ -865,14 +851,29 @@ std::vector<ChannelHistogram> splitChannelCounts(const std::vector<std::uint64_t
     return out;
 }
 
-int histogramChannels(const HostImage& image, ChannelSelection selection) {
+std::vector<ChannelHistogram> splitLayoutCounts(const std::vector<std::uint64_t>& counts,
+                                                const HistogramLayout& layout) {
+    std::vector<ChannelHistogram> out;
+    if (layout.countChannels)
+        out = splitChannelCounts(counts, layout.channels);
+    if (layout.luma) {
+        const std::vector<std::uint64_t> luma(counts.end() - 256, counts.end());
+        out.push_back(splitChannelCounts(luma, 1).front());
+    }
+    return out;
+}
+
+HistogramLayout histogramLayout(const HostImage& image, ChannelSelection selection) {
     const int nch = image.channels;
     if (nch == 1 && selection != ChannelSelection::Gray && selection != ChannelSelection::All)
         throw UsageError("--channel",
                          image.source + " is a gray image: only 'gray' or 'all' apply");
     if (nch == 3 && selection == ChannelSelection::A)
         throw UsageError("--channel", image.source + " has no alpha channel");
-    return nch > 1 && selection != ChannelSelection::Gray ? nch : 1;
+    if (nch == 1)
+        return {1};
+    const bool gray = selection == ChannelSelection::Gray || selection == ChannelSelection::All;
+    return {nch, gray, selection != ChannelSelection::Gray};
 }
 
 HistogramRun runHistogram(Device& device, const HostImage& source, const HistogramRequest& request,
@@ -908,16 +909,10 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
 
     const int nch = img.channels;
     const ChannelSelection sel = options.channel;
-    histogramChannels(img, sel);
-
-    std::vector<Pass> passes;
-    const bool wantColor = nch > 1 && sel != ChannelSelection::Gray;
-    const bool wantGray = sel == ChannelSelection::Gray || sel == ChannelSelection::All;
-    if (wantColor)
-        passes.push_back({nch == 3 ? "r,g,b" : "r,g,b,a", nch, false, {}, {}, {}});
-    if (wantGray || nch == 1)
-        passes.push_back({"gray", 1, nch > 1, {}, {}, {}});
-    if (nch > 1 && wantGray)
+    // One read of the image counts everything asked for: a colour image's channels and luma
+    // come from the same bytes, with no gray plane written and read back.
+    Pass pass{histogramLayout(img, sel), {}, {}};
+    if (pass.layout.luma)
         run.notes.push_back("gray is luma as OpenCV's cvtColor(COLOR_BGR2GRAY) computes it for "
                             "8-bit data (alpha ignored)");
 
@@ -936,32 +931,20 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
 
     try {
         report(0.05, "configuring");
-        run.config =
-            resolveHistogramConfig(device, request, passes.front().nchan, cancel, img.byteCount());
+        run.config = resolveHistogramConfig(device, request, pass.layout, cancel, img.byteCount());
         report(0.1, "uploading");
         PassRunner runner(device, img, run.config, cancel, options.maxChunkBytes);
         if (runner.chunks() > 1)
             run.notes.push_back("input larger than one device buffer: processed in " +
                                 std::to_string(runner.chunks()) + " pieces");
-        // The counts first: one launch of each pass, which is also the warm-up of its timed
-        // launches (JIT, page faults), then the verification; a viewer can draw them while
-        // the timing runs.
-        std::vector<std::unique_ptr<PassRunner::Launcher>> launchers;
-        for (std::size_t p = 0; p < passes.size(); ++p) {
-            Pass& pass = passes[p];
-            report(0.15 + 0.2 * double(p) / double(passes.size()), "histogram " + pass.name);
-            HistogramConfig cfg = run.config;
-            // The gray pass of a color image runs the same variant for one channel.
-            if (pass.nchan != passes.front().nchan && cfg.chosenBy.rfind("autotune", 0) == 0)
-                cfg = resolveHistogramConfig(device, request, pass.nchan, cancel, img.pixelCount());
-            launchers.push_back(runner.prepare(pass, cfg, 3));
-            runner.launch(pass, *launchers.back());
-            pass.counts = runner.counts(pass, *launchers.back());
-        }
-        // A pass of one channel is the gray plane (the image's own, or a color image's luma).
-        for (const Pass& pass : passes)
-            for (ChannelHistogram& h : splitChannelCounts(pass.counts, pass.nchan))
-                run.histograms.push_back(std::move(h));
+        // The counts first: one launch, which is also the warm-up of the timed launches (JIT,
+        // page faults), then the verification; a viewer can draw them while the timing runs.
+        const std::string what = "histogram (" + pass.layout.names() + ")";
+        report(0.15, what);
+        const std::unique_ptr<PassRunner::Launcher> launcher = runner.prepare(pass, run.config, 3);
+        runner.launch(pass, *launcher);
+        pass.counts = runner.counts(pass, *launcher);
+        run.histograms = splitLayoutCounts(pass.counts, pass.layout);
         // Keep only what was asked for, in the order r, g, b, a, gray.
         if (sel != ChannelSelection::All) {
             static const char* names[] = {"gray", "r", "g", "b", "a"};
@@ -973,62 +956,53 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
             report(0.35, "verifying");
             if (!ref)
                 ref = counting.get();
-            run.verified = true;
-            for (std::size_t p = 0; p < passes.size() && *run.verified; ++p) {
-                // A pass of one channel is gray: a colour image's luma, or a gray image.
-                const auto& want = passes[p].nchan == 1 ? ref->grayCounts : ref->channelCounts;
-                run.verifyDetail =
-                    firstMismatch("histogram (" + passes[p].name + ")", passes[p].counts, want);
-                run.verified = run.verifyDetail.empty();
-            }
+            // Histogram by histogram, so that a mismatch names its histogram and bin.
+            std::vector<std::uint64_t> want;
+            if (pass.layout.countChannels)
+                want = pass.layout.channels == 1 ? ref->grayCounts : ref->channelCounts;
+            if (pass.layout.luma)
+                want.insert(want.end(), ref->grayCounts.begin(), ref->grayCounts.end());
+            const auto device = splitLayoutCounts(pass.counts, pass.layout);
+            const auto cpu = splitLayoutCounts(want, pass.layout);
+            for (std::size_t h = 0; h < device.size() && run.verifyDetail.empty(); ++h)
+                run.verifyDetail = firstMismatch("histogram (" + device[h].name + ")",
+                                                 {device[h].counts.begin(), device[h].counts.end()},
+                                                 {cpu[h].counts.begin(), cpu[h].counts.end()});
+            run.verified = run.verifyDetail.empty();
         }
         cancel.throwIfCancelled();
         if (options.countsReady)
             options.countsReady(run);
 
-        for (std::size_t p = 0; p < passes.size(); ++p) {
-            Pass& pass = passes[p];
-            report(0.4 + 0.35 * double(p) / double(passes.size()), "timing " + pass.name);
-            runner.time(pass, *launchers[p], options.repeats);
-            // Every launch counts the same: the last timed one against the first.
-            const std::string changed =
-                firstDifference(runner.counts(pass, *launchers[p]), pass.counts);
-            if (!changed.empty()) {
-                const std::string detail = "histogram (" + pass.name +
-                                           "): the last timed launch counted otherwise than "
-                                           "the first (" +
-                                           changed + ")";
-                if (run.verified.value_or(false)) {
-                    run.verified = false;
-                    run.verifyDetail = detail;
-                } else {
-                    run.notes.push_back(detail);
-                }
-            }
-            PassTiming t;
-            t.what = "histogram (" + pass.name + ")";
-            t.bytes = pass.luma ? img.pixelCount() : img.byteCount();
-            t.stats = pass.histStats;
-            t.gbps = gbPerSecond(t.bytes, t.stats.medianMs);
-            run.passes.push_back(t);
-            if (pass.luma) {
-                PassTiming l;
-                l.what = "luma conversion";
-                l.bytes = img.byteCount() + img.pixelCount();
-                l.stats = pass.lumaStats;
-                l.gbps = gbPerSecond(l.bytes, l.stats.medianMs);
-                run.passes.push_back(l);
+        report(0.4, "timing " + pass.layout.names());
+        runner.time(pass, *launcher, options.repeats);
+        // Every launch counts the same: the last timed one against the first.
+        const std::string changed = firstDifference(runner.counts(pass, *launcher), pass.counts);
+        if (!changed.empty()) {
+            const std::string detail =
+                what + ": the last timed launch counted otherwise than the first (" + changed + ")";
+            if (run.verified.value_or(false)) {
+                run.verified = false;
+                run.verifyDetail = detail;
+            } else {
+                run.notes.push_back(detail);
             }
         }
+        PassTiming t;
+        t.what = what;
+        t.bytes = img.byteCount();
+        t.stats = pass.stats;
+        t.gbps = gbPerSecond(t.bytes, t.stats.medianMs);
+        run.passes.push_back(t);
+
         report(0.75, "read-only ceiling");
         run.ceiling = measureReadCeiling(device, runner.input(), runner.firstChunkBytes(),
                                          options.repeats, cancel);
-        for (auto& t : run.passes)
-            t.percentOfCeiling = run.ceiling.gbps > 0 ? 100.0 * t.gbps / run.ceiling.gbps : 0;
+        for (auto& p : run.passes)
+            p.percentOfCeiling = run.ceiling.gbps > 0 ? 100.0 * p.gbps / run.ceiling.gbps : 0;
 
         if (options.stages) {
             report(0.8, "stage table");
-            const Pass& main = passes.front();
             static const char* names[] = {"read-only", "+scatter", "+local reduce",
                                           "+global merge"};
             for (int s = 0; s < 4; ++s) {
@@ -1041,14 +1015,13 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
                     continue;
                 }
                 if (s == 3) {
-                    st.stats = main.histStats;
+                    st.stats = pass.stats;
                 } else {
-                    Pass scratch = main;
+                    Pass scratch{pass.layout, {}, {}};
                     runner.run(scratch, options.repeats, s);
-                    st.stats = scratch.histStats;
+                    st.stats = scratch.stats;
                 }
-                const std::uint64_t bytes = main.luma ? img.pixelCount() : img.byteCount();
-                st.gbps = gbPerSecond(bytes, st.stats.medianMs);
+                st.gbps = gbPerSecond(img.byteCount(), st.stats.medianMs);
                 st.percentOfCeiling = run.ceiling.gbps > 0 ? 100.0 * st.gbps / run.ceiling.gbps : 0;
                 run.stages.push_back(st);
             }

@@ -1,7 +1,7 @@
 #pragma once
 // The 256-bin histogram pipeline (kernels/histogram256.cl), after "OpenCL Case Study:
-// Histogram". Metric: GB/s = input bytes read / kernel seconds (event profiling); the luma
-// conversion of a color image counts its bytes read + written and is timed as its own pass.
+// Histogram". Metric: GB/s = input bytes read / kernel seconds (event profiling); a colour
+// image's channels and luma are counted in one read of its bytes.
 #include "image/image.h"
 #include "image/rowsink.h"
 #include "pipelines/bandwidth/bandwidth.h"
@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace histlab {
@@ -70,20 +71,43 @@ ChannelSelection parseChannel(const std::string& name);
 /// The name parseChannel reads: "gray", "r", "g", "b", "a", "all".
 std::string channelSelectionName(ChannelSelection selection);
 
-/// How many local copies of 256 * nchan 32-bit bins fit the device's local memory, as a power
-/// of two (0 when not even one fits).
-int maxLocalCopies(const DeviceInfo& info, int nchan);
+/// What one launch counts, in one read of interleaved 8-bit pixels of `channels` channels (1, 3
+/// or 4): each channel's 256 bins, channel-major (unless `countChannels` is false), then, with
+/// `luma` (colour only), the 256 bins of each pixel's luma (lumaOf: OpenCV's BGR2GRAY, alpha
+/// ignored). A gray image is {1}; a colour image's channels and gray are {3 or 4, luma}.
+struct HistogramLayout {
+    int channels = 1;
+    bool luma = false;
+    bool countChannels = true;
 
-/// The build options of one configuration, for `nchan` interleaved channels and a stage
-/// (0 read-only, 1 +scatter, 2 +local reduce, 3 complete).
-std::string histogramBuildOptions(const HistogramConfig& config, int nchan, int stage = 3);
+    HistogramLayout(int channels = 1, bool luma = false, bool countChannels = true)
+        : channels(channels)
+        , luma(luma)
+        , countChannels(countChannels) {}
+    /// 256-bin histograms counted: the channels' and the luma's.
+    int histograms() const { return (countChannels ? channels : 0) + (luma ? 1 : 0); }
+    int bins() const { return 256 * histograms(); }
+    /// The histograms' names in the counts' order: "gray"; "r,g,b,gray"; "r,g,b,a" ...
+    std::string names() const;
+    auto key() const { return std::tie(channels, luma, countChannels); }
+};
+
+/// How many local copies of a layout's 32-bit bins fit the device's local memory, as a power
+/// of two (0 when not even one fits).
+int maxLocalCopies(const DeviceInfo& info, const HistogramLayout& layout);
+
+/// The build options of one configuration, for a layout and a stage (0 read-only, 1 +scatter,
+/// 2 +local reduce, 3 complete).
+std::string histogramBuildOptions(const HistogramConfig& config, const HistogramLayout& layout,
+                                  int stage = 3);
 
 /// Validates a request against the device and fills in what it leaves open (auto: the private
 /// variant on CPU devices; on other devices a short autotune over copies, work-group size,
 /// groups per compute unit and loads in flight, on random and uniform data of the input's size
 /// class (1 MiB .. 256 MiB), remembered per device, channel count and size class).
 /// Throws UsageError naming the parameter that cannot work on this device.
-HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& request, int nchan,
+HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& request,
+                                       const HistogramLayout& layout,
                                        const CancelToken& cancel = {},
                                        std::size_t inputBytes = std::size_t(64) << 20);
 
@@ -93,7 +117,8 @@ HistogramConfig resolveHistogramConfig(Device& device, const HistogramRequest& r
 /// on the device itself. Throws UsageError naming the parameter that cannot work on this
 /// device (--banks not a power of two or beyond its local memory, --wg beyond its maximum...).
 std::optional<HistogramConfig> histogramConfigFor(const DeviceInfo& info,
-                                                  const HistogramRequest& request, int nchan);
+                                                  const HistogramRequest& request,
+                                                  const HistogramLayout& layout);
 
 /// Why `parameter` (as the CLI spells it: "--banks", "--read") has no say for `variant`, or ""
 /// when it has one: naive and local keep one copy per work-group (--banks), the cpu variant
@@ -105,28 +130,31 @@ std::string histogramParameterUnused(HistogramVariant variant, std::string_view 
 /// over the candidates the request leaves open, scored by the worse of random and uniform
 /// bytes at the input's size class, remembered per device, channel count, size class and
 /// request. Throws DeviceError if no candidate runs.
-HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& request, int nchan,
-                                  std::size_t inputBytes, const CancelToken& cancel = {});
+HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& request,
+                                  const HistogramLayout& layout, std::size_t inputBytes,
+                                  const CancelToken& cancel = {});
 
 /// One configuration built for one device: enqueues histograms of device buffers.
 class HistogramKernel {
 public:
-    HistogramKernel(Device& device, const HistogramConfig& config, int nchan, int stage = 3);
+    HistogramKernel(Device& device, const HistogramConfig& config, const HistogramLayout& layout,
+                    int stage = 3);
 
-    /// Adds the histogram of the first `bytes` of `input` to `hist` (NCHAN * 256 uints, which
-    /// the caller zeroes). `bytes` must fit in 32 bits. Returns the launches' events.
+    /// Adds the histograms of the first `bytes` of `input` to `hist` (layout.bins() uints,
+    /// which the caller zeroes). `bytes` must fit in 32 bits. Returns the launches' events.
     std::vector<cl::Event> enqueue(cl::CommandQueue& queue, const cl::Buffer& input,
                                    std::size_t bytes, const cl::Buffer& hist,
                                    const std::vector<cl::Event>* waitFor = nullptr);
 
     std::size_t groups() const { return m_groups; }
     std::size_t workGroupSize() const { return m_wg; }
-    int bins() const { return 256 * m_nchan; }
+    int bins() const { return m_layout.bins(); }
 
 private:
     Device& m_device;
     HistogramConfig m_config;
-    int m_nchan, m_stage;
+    HistogramLayout m_layout;
+    int m_stage;
     std::size_t m_wg = 1, m_groups = 1, m_reportedLimit = 0;
     cl::Kernel m_accumulate, m_merge;
     cl::Buffer m_partial;
@@ -183,8 +211,12 @@ struct ChannelHistogram {
 std::vector<ChannelHistogram> splitChannelCounts(const std::vector<std::uint64_t>& counts,
                                                  int nchan);
 
+/// A layout's counts (layout.bins()) as its histograms, named as layout.names() names them.
+std::vector<ChannelHistogram> splitLayoutCounts(const std::vector<std::uint64_t>& counts,
+                                                const HistogramLayout& layout);
+
 struct PassTiming {
-    std::string what; ///< "histogram (r,g,b)", "histogram (gray)", "luma conversion"
+    std::string what; ///< "histogram (r,g,b,gray)", "histogram (gray)" ...
     std::uint64_t bytes = 0;
     TimingStats stats;
     double gbps = 0;
@@ -336,9 +368,9 @@ struct HistogramPlan {
 /// --wg, --channel, --region, --chunk ...), InputError for synthetic data of size 0.
 HistogramPlan planHistogram(const DeviceInfo& device, const HistogramParams& params);
 
-/// The channels one pass histograms together for a selection on an image: the image's
-/// channels for its color channels, 1 for gray alone. Throws UsageError("--channel") for a
-/// channel the image does not have.
-int histogramChannels(const HostImage& image, ChannelSelection selection);
+/// What the run of a selection on an image counts: a gray image's values; a colour image's
+/// channels (unless gray alone is asked for) and, for gray or all, its luma, in the same read.
+/// Throws UsageError("--channel") for a channel the image does not have.
+HistogramLayout histogramLayout(const HostImage& image, ChannelSelection selection);
 
 } // namespace histlab

@@ -86,20 +86,20 @@ HistogramPlan planHistogram(const DeviceInfo& device, const HistogramParams& par
     plan.request = params.request;
     plan.options = params.options;
     plan.endToEnd = params.endToEnd;
-    int channels = 0;
+    HistogramLayout layout;
     if (params.endToEnd) {
-        // Every channel streams together (a 16-bit image as its high bytes); no gray pass.
+        // Every channel streams together (a 16-bit image as its high bytes); no gray.
         EndToEndOptions& e = plan.endToEndOptions;
-        channels = plan.input->channels;
-        e.nchan = channels;
+        layout = HistogramLayout(plan.input->channels);
+        e.nchan = layout.channels;
         e.repeats = params.options.repeats;
         e.verify = params.options.verify;
-        e.chunkBytes = endToEndChunkBytes(device, plan.input->pixelCount() * std::size_t(channels),
+        e.chunkBytes = endToEndChunkBytes(device, plan.input->pixelCount() * std::size_t(e.nchan),
                                           std::size_t(params.chunkMiB * 1048576.0));
     } else {
-        channels = histogramChannels(*plan.input, params.options.channel);
+        layout = histogramLayout(*plan.input, params.options.channel);
     }
-    plan.config = histogramConfigFor(device, plan.request, channels);
+    plan.config = histogramConfigFor(device, plan.request, layout);
     return plan;
 }
 

@@ -72,10 +72,11 @@ cli_test(input_symlink_loop EXIT 3 EXPECT --setup "ln -s l.png @W@/l.png"
 
 # --- work-groups a CPU runtime cannot hold ---------------------------------------------------
 # The cpu variant's private histograms of a whole work-group sit on one runtime thread's stack:
-# 4,096 work-items x 4 copies x 768 bins (48 MiB) are refused by name unless the stack holds
-# 64 MiB (before, PoCL crashed from 8 MiB of them at its default stack of 8 MiB).
+# 4,096 work-items x 4 copies x 1,024 bins (an RGB image's channels and luma: 64 MiB) are
+# refused by name unless the stack holds 86 MiB (before, PoCL crashed from 8 MiB of them at its
+# default stack of 8 MiB).
 cli_test(cpu_variant_wg_beyond_the_stack EXIT 2
-         EXPECT --stderr "^histlab-cli: --wg: 4096 work-items of the cpu variant keep 48 MiB of private histograms .*thread's stack"
+         EXPECT --stderr "^histlab-cli: --wg: 4096 work-items of the cpu variant keep 64 MiB of private histograms [(]4 x 1024 bins each[)] .*thread's stack"
          ARGS histogram ${data}/rgb8.png --device cpu --variant cpu --wg 4096 --repeat 1)
 
 # --- absurd sizes: refused by name before anything is allocated ------------------------------

@@ -199,7 +199,7 @@ std::uint8_t opencvLuma(unsigned r, unsigned g, unsigned b) {
 }
 
 TEST(ImageHelpers, LumaOfEqualsOpenCvOnEveryColor) {
-    // Guards a bug: lumaOf (core/image.h) and convert_to_luma (kernels/histogram256.cl) use the
+    // Guards a bug: lumaOf (core/image.h) and luma_of (kernels/histogram256.cl) use the
     // 14-bit coefficients, which differ from OpenCV by one on 0.26 % of all colors.
     EXPECT_EQ(lumaOf(255, 255, 255), 255);
     EXPECT_EQ(lumaOf(0, 0, 0), 0);

@@ -344,7 +344,7 @@ TEST(Luma, EqualsOpenCvCvtColorBitExactly) {
     }
 }
 
-// Guards the same bug end to end: the device's gray histogram (convert_to_luma in
+// Guards the same bug end to end: the device's gray histogram (luma_of in
 // kernels/histogram256.cl) must be the histogram of OpenCV's gray image.
 TEST(Luma, DeviceGrayHistogramOfALoadedImage) {
     TempDir dir;

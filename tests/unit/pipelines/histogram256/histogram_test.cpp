@@ -57,12 +57,12 @@ struct Variant {
         return s.str();
     }
 
-    HistogramRequest request(const DeviceInfo& info, int nchan) const {
+    HistogramRequest request(const DeviceInfo& info, int histograms) const {
         HistogramRequest r;
         r.variant = variant;
         if (variant == HistogramVariant::Auto)
             return r;
-        r.banks = banks == kMaxBanks ? test::maxFittingBanks(info, nchan) : banks;
+        r.banks = banks == kMaxBanks ? test::maxFittingBanks(info, histograms) : banks;
         r.read = read;
         r.load = load;
         r.merge = merge;
@@ -75,16 +75,17 @@ void PrintTo(const Variant& v, std::ostream* os) {
     *os << v.name();
 }
 
-/// Reason this device cannot run the variant (a capability it lacks), or "".
-std::string cannotRun(const Variant& v, const DeviceInfo& info, int nchan) {
+/// Reason this device cannot run the variant with `histograms` 256-bin histograms counted
+/// together (a capability it lacks), or "".
+std::string cannotRun(const Variant& v, const DeviceInfo& info, int histograms) {
     const bool local =
         v.variant == HistogramVariant::Local || v.variant == HistogramVariant::Banked;
     if (local) {
-        const int fit = test::maxFittingBanks(info, nchan);
+        const int fit = test::maxFittingBanks(info, histograms);
         const int want = v.banks == kMaxBanks ? 1 : std::max(v.banks, 1);
         if (fit < want)
-            return std::to_string(want) + " local copies of " + std::to_string(256 * nchan) +
-                   " bins need " + std::to_string(want * nchan) + " KiB of local memory; " +
+            return std::to_string(want) + " local copies of " + std::to_string(256 * histograms) +
+                   " bins need " + std::to_string(want * histograms) + " KiB of local memory; " +
                    info.name + " has " + std::to_string(info.localMemBytes / 1024) + " KiB";
         if (info.maxWorkGroupSize < 256)
             return info.name + " allows work-groups of at most " +
@@ -184,17 +185,18 @@ TEST_P(HistogramMatrix, BitExactForEveryDistribution) {
     const DeviceInfo& info = sharedDevice().info();
     if (const std::string why = cannotRun(v, info, nchan); !why.empty())
         GTEST_SKIP() << v.name() << " cannot run on this device: " << why;
-    // One pass of `nchan` interleaved channels per distribution. For color images the selection
+    // One read of `nchan` interleaved channels per distribution. For color images the selection
     // rotates so that r, g, b (and a) are each compared with the independent count, while verify
-    // checks every channel every time (a single-channel selection skips the gray pass, whose
-    // one-channel build the gray case covers).
+    // checks every channel every time (a single-channel selection counts no luma; the sizes'
+    // matrix below covers the channels and luma counted together).
     using C = ChannelSelection;
     const ChannelSelection sels[] = {nchan == 1 ? C::All : C::R, nchan == 1 ? C::All : C::G,
                                      nchan == 1 ? C::All : C::B, nchan == 4 ? C::A : C::All};
     for (int k = 0; k < 4; ++k) {
         const ChannelSelection sel = nchan == 3 && k == 3 ? C::B : sels[k];
         const HostImage img = syntheticImage(kKinds[k], 4097 * 3, nchan, 4097, 11 + k);
-        runAndCheck(img, v.request(info, nchan), sel, syntheticKindName(kKinds[k]));
+        runAndCheck(img, v.request(info, histogramLayout(img, sel).histograms()), sel,
+                    syntheticKindName(kKinds[k]));
     }
 }
 
@@ -266,13 +268,18 @@ class HistogramSizes : public ::testing::TestWithParam<std::tuple<Variant, Shape
 TEST_P(HistogramSizes, EveryDistributionIsBitExact) {
     const auto& [v, shape] = GetParam();
     const DeviceInfo& info = sharedDevice().info();
-    if (const std::string why = cannotRun(v, info, shape.channels); !why.empty())
+    // A colour image's channels and luma are counted together (all), or its luma alone (gray).
+    const int histograms = shape.channels == 1 ? 1 : shape.channels + 1;
+    if (const std::string why = cannotRun(v, info, histograms); !why.empty())
         GTEST_SKIP() << v.name() << " cannot run on this device: " << why;
     for (int k = 0; k < 4; ++k) {
         const HostImage img =
             syntheticImage(kKinds[k], shape.pixels, shape.channels, shape.width, 3 + k);
-        const HistogramRun run = runAndCheck(img, v.request(info, shape.channels),
-                                             ChannelSelection::All, syntheticKindName(kKinds[k]));
+        const ChannelSelection sel =
+            shape.channels > 1 && k == 1 ? ChannelSelection::Gray : ChannelSelection::All;
+        const HistogramRun run =
+            runAndCheck(img, v.request(info, histogramLayout(img, sel).histograms()), sel,
+                        syntheticKindName(kKinds[k]));
         if (shape.pixels == kNotMultiple) {
             // The claim of this shape: the element count is not a multiple of the global size.
             const std::size_t global = std::size_t(run.config.workGroupSize) *
@@ -440,6 +447,36 @@ TEST(Histogram, ReferenceCountedWhileDecodingIsTheRunsReference) {
         EXPECT_NE(caught.verifyDetail.find("bin 7"), std::string::npos) << caught.verifyDetail;
         ++wrong->height; // another image's: the run counts its own reference
         EXPECT_TRUE(runHistogram(sharedDevice(), img, {}, o).verified.value_or(false));
+    }
+}
+
+// What one read counts: a colour image's channels and luma together (all), its luma alone
+// (gray) or its channels alone (a colour channel), each in one pass over all of its bytes;
+// no separate luma conversion.
+TEST(Histogram, ColourChannelsAndLumaInOneRead) {
+    EXPECT_EQ(HistogramLayout(1).names(), "gray");
+    EXPECT_EQ(HistogramLayout(3, true).names(), "r,g,b,gray");
+    EXPECT_EQ(HistogramLayout(4, true).bins(), 1280);
+    EXPECT_EQ(HistogramLayout(4, true, false).names(), "gray");
+    EXPECT_EQ(HistogramLayout(4, true, false).bins(), 256);
+    using C = ChannelSelection;
+    const struct {
+        int channels;
+        C sel;
+        const char* pass;
+    } cases[] = {{3, C::All, "histogram (r,g,b,gray)"}, {4, C::All, "histogram (r,g,b,a,gray)"},
+                 {3, C::Gray, "histogram (gray)"},      {4, C::Gray, "histogram (gray)"},
+                 {4, C::G, "histogram (r,g,b,a)"},      {1, C::All, "histogram (gray)"}};
+    for (const auto& c : cases) {
+        const HostImage img = syntheticImage(SyntheticKind::Skewed, 1001 * 7, c.channels, 1001);
+        const HistogramRun run = runHistogram(sharedDevice(), img, {}, quickOptions(c.sel));
+        ASSERT_EQ(run.passes.size(), 1u) << c.pass;
+        EXPECT_EQ(run.passes[0].what, c.pass);
+        EXPECT_EQ(run.passes[0].bytes, img.byteCount()) << c.pass;
+        EXPECT_TRUE(run.verified.value_or(false)) << c.pass << ": " << run.verifyDetail;
+        EXPECT_EQ(run.histograms.size(),
+                  c.sel == C::All ? std::size_t(c.channels + (c.channels > 1)) : std::size_t(1))
+            << c.pass;
     }
 }
 
