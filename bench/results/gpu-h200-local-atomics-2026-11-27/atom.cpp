@@ -4,8 +4,8 @@
 #define CL_HPP_ENABLE_EXCEPTIONS
 #include <CL/opencl.hpp>
 #include <algorithm>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -16,7 +16,10 @@ int main() {
     for (auto& p : ps) {
         std::vector<cl::Device> ds;
         p.getDevices(getenv("ATOM_CPU") ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU, &ds);
-        if (!ds.empty()) { dev = ds[0]; break; }
+        if (!ds.empty()) {
+            dev = ds[0];
+            break;
+        }
     }
     cl::Context ctx(dev);
     cl::CommandQueue q(ctx, dev, CL_QUEUE_PROFILING_ENABLE);
@@ -31,9 +34,11 @@ int main() {
         for (int copies : {8, 16, 32})
             for (int wg : {256, 1024})
                 for (int gpc : {2, 8}) {
-                    if (wg * gpc > 2048) continue;
+                    if (wg * gpc > 2048)
+                        continue;
                     cl::Program prog(ctx, src.str());
-                    std::string opts = "-D COPIES=" + std::to_string(copies) + " -D SAME=" + std::to_string(same);
+                    std::string opts =
+                        "-D COPIES=" + std::to_string(copies) + " -D SAME=" + std::to_string(same);
                     prog.build({dev}, opts.c_str());
                     cl::Kernel k(prog, "atoms");
                     const unsigned iters = getenv("ATOM_CPU") ? 4 : 2048;
@@ -43,10 +48,12 @@ int main() {
                     std::vector<double> ms;
                     for (int r = 0; r < 8; ++r) {
                         cl::Event e;
-                        q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global), cl::NDRange(wg), nullptr, &e);
+                        q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global),
+                                               cl::NDRange(wg), nullptr, &e);
                         e.wait();
                         ms.push_back((e.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
-                                      e.getProfilingInfo<CL_PROFILING_COMMAND_START>()) * 1e-6);
+                                      e.getProfilingInfo<CL_PROFILING_COMMAND_START>()) *
+                                     1e-6);
                     }
                     std::sort(ms.begin() + 1, ms.end());
                     const double med = ms[1 + (ms.size() - 1) / 2];
