@@ -206,6 +206,20 @@ void fillRange(SyntheticKind kind, std::uint8_t* out, std::size_t begin, std::si
         }
     }
 }
+
+/// `width` x `height` pixels of `channels` 8-bit channels, their bytes filled with `kind`.
+HostImage syntheticPixels(SyntheticKind kind, int width, int height, int channels,
+                          std::uint64_t seed) {
+    HostImage img;
+    img.width = width;
+    img.height = height;
+    img.channels = channels;
+    img.depth = 8;
+    img.data.resize(img.byteCount());
+    fillSynthetic(kind, img.data.data(), img.data.size(), seed);
+    img.source = std::string("synthetic ") + syntheticKindName(kind);
+    return img;
+}
 } // namespace
 
 void fillSynthetic(SyntheticKind kind, std::uint8_t* out, std::size_t bytes, std::uint64_t seed) {
@@ -248,21 +262,13 @@ HostImage makeSynthetic(SyntheticKind kind, std::size_t bytes, std::uint64_t see
     if (bytes == 0)
         throw UsageError(option, "must be greater than 0");
     checkSyntheticSize(option, double(bytes));
-    HostImage img;
-    img.width = static_cast<int>(bytes);
-    img.height = 1;
-    if (bytes > std::size_t(INT32_MAX)) { // very large: several rows of equal width
-        img.width = 1 << 20;
-        img.height = static_cast<int>((bytes + img.width - 1) / img.width);
-        if (std::size_t(img.width) * img.height != bytes)
-            throw UsageError(option, "sizes over 2 GiB must be whole MiB");
-    }
-    img.channels = 1;
-    img.depth = 8;
-    img.data.resize(bytes);
-    fillSynthetic(kind, img.data.data(), bytes, seed);
-    img.source = std::string("synthetic ") + syntheticKindName(kind);
-    return img;
+    if (bytes <= std::size_t(INT32_MAX))
+        return syntheticPixels(kind, static_cast<int>(bytes), 1, 1, seed);
+    // Very large: several rows of equal width.
+    constexpr std::size_t kRow = std::size_t(1) << 20;
+    if (bytes % kRow != 0)
+        throw UsageError(option, "sizes over 2 GiB must be whole MiB");
+    return syntheticPixels(kind, int(kRow), static_cast<int>(bytes / kRow), 1, seed);
 }
 
 HostImage makeSyntheticPixels(SyntheticKind kind, std::size_t bytes, int channels,
@@ -279,15 +285,10 @@ HostImage makeSyntheticPixels(SyntheticKind kind, std::size_t bytes, int channel
         throw UsageError(option, std::to_string(bytes) + " bytes: less than one pixel of " +
                                      std::to_string(channels) + " channels");
     checkSyntheticSize(option, double(pixels) * channels);
-    HostImage img;
-    img.width = pixels > std::size_t(INT32_MAX) ? int(kRow) : int(pixels);
-    img.height = int(pixels / std::size_t(img.width));
-    img.channels = channels;
-    img.depth = 8;
-    img.data.resize(pixels * std::size_t(channels));
-    fillSynthetic(kind, img.data.data(), img.data.size(), 1);
-    img.source = std::string("synthetic ") + syntheticKindName(kind) + ", " +
-                 std::to_string(pixels) + " pixels of " + std::to_string(channels) + " channels";
+    const int width = pixels > std::size_t(INT32_MAX) ? int(kRow) : int(pixels);
+    HostImage img = syntheticPixels(kind, width, int(pixels / std::size_t(width)), channels, 1);
+    img.source +=
+        ", " + std::to_string(pixels) + " pixels of " + std::to_string(channels) + " channels";
     return img;
 }
 

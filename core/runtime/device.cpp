@@ -354,18 +354,6 @@ Device::Device(DeviceInfo info, cl::Device device)
                           m_info.platformName + ", " + m_info.driverVersion + ")");
 }
 
-cl::Buffer Device::scratch(const std::string& purpose, std::size_t bytes) {
-    constexpr std::size_t kKept = std::size_t(64) << 20;
-    bytes = std::max<std::size_t>(bytes, 16);
-    if (const auto it = m_scratch.find(purpose); it != m_scratch.end() && it->second.first >= bytes)
-        return it->second.second;
-    m_scratch.erase(purpose); // the smaller one goes before the larger one is made
-    cl::Buffer buffer(m_context, CL_MEM_READ_WRITE, bytes);
-    if (bytes <= kKept)
-        m_scratch[purpose] = {bytes, buffer};
-    return buffer;
-}
-
 cl::Program Device::program(const std::string& family, const std::string& baseOptions) {
     // HISTLAB_EXTRA_BUILD_OPTIONS is appended to every build: a tuning and debugging aid
     // (e.g. "-cl-nv-verbose" prints NVIDIA's register use into the build log).

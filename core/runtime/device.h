@@ -124,12 +124,6 @@ public:
     cl::Program program(const std::string& family, const std::string& options);
     std::size_t cachedPrograms() const { return m_programs.size(); }
 
-    /// A device buffer of at least `bytes` (read-write) for intermediate results, kept for the
-    /// next call of the same `purpose` when it is at most 64 MiB: a new buffer's pages are
-    /// faulted in on its first use, which on a CPU device costs about as much as the kernel
-    /// that fills it (a 24-megapixel gray plane). Owned by the worker thread, as the device.
-    cl::Buffer scratch(const std::string& purpose, std::size_t bytes);
-
     /// Probed on first use, then remembered.
     const Capabilities& capabilities();
 
@@ -143,7 +137,6 @@ private:
     cl::CommandQueue m_queue;
     std::map<std::pair<std::string, std::string>, cl::Program> m_programs;
     std::optional<Capabilities> m_caps;
-    std::map<std::string, std::pair<std::size_t, cl::Buffer>> m_scratch;
 };
 
 /// All devices of the machine, opened lazily. Owned by one thread (the runner's worker).

@@ -460,9 +460,9 @@ struct TuneKey {
     std::size_t bytes;
     std::string request;
     bool operator<(const TuneKey& o) const {
-        return std::tie(device, bytes, request) < std::tie(o.device, o.bytes, o.request) ||
-               (std::tie(device, bytes, request) == std::tie(o.device, o.bytes, o.request) &&
-                layout.key() < o.layout.key());
+        return std::tie(device, layout.channels, layout.luma, layout.countChannels, bytes,
+                        request) < std::tie(o.device, o.layout.channels, o.layout.luma,
+                                            o.layout.countChannels, o.bytes, o.request);
     }
 };
 std::mutex g_tuneMutex;

@@ -17,7 +17,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <vector>
 
 namespace histlab {
@@ -89,7 +88,6 @@ struct HistogramLayout {
     int bins() const { return 256 * histograms(); }
     /// The histograms' names in the counts' order: "gray"; "r,g,b,gray"; "r,g,b,a" ...
     std::string names() const;
-    auto key() const { return std::tie(channels, luma, countChannels); }
 };
 
 /// How many local copies of a layout's 32-bit bins fit the device's local memory, as a power
