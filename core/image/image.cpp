@@ -27,6 +27,16 @@ void validateImage(const HostImage& image) {
                          " bytes, expected " + std::to_string(image.byteCount()));
 }
 
+const std::vector<std::string>& imageFileExtensions() {
+    // Every format of the README's table "Image files": the libraries' (JPEG, PNG, TIFF, GIF),
+    // HistLab's own readers (Netpbm, TGA by its name, ICO/CUR) and OpenCV's (the rest).
+    static const std::vector<std::string> extensions = {
+        "png", "jpg", "jpeg", "jpe", "tif",  "tiff", "gif", "bmp", "dib", "pgm",
+        "ppm", "pbm", "pnm",  "pam", "webp", "tga",  "icb", "vda", "vst", "ico",
+        "cur", "pfm", "hdr",  "pic", "exr",  "jp2",  "j2k", "sr",  "ras"};
+    return extensions;
+}
+
 std::string depthName(int depth) {
     return depth == 32 ? std::string("32-bit float") : std::to_string(depth) + "-bit";
 }

@@ -25,6 +25,10 @@ struct HostImage {
     bool isFloat() const { return depth == 32; }
 };
 
+/// The file extensions (lower case, without the dot) of the image formats HistLab reads: how
+/// a folder's images are told from its other files and what the window's Open dialog lists.
+const std::vector<std::string>& imageFileExtensions();
+
 /// "8-bit", "16-bit" or "32-bit float": how messages and reports name a depth.
 std::string depthName(int depth);
 

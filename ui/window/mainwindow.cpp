@@ -1,6 +1,7 @@
 #include "window/mainwindow.h"
 
 #include "bridge/logging.h"
+#include "image/image.h"
 #include "panels/blurpanel.h"
 #include "panels/dashboardpanel.h"
 #include "panels/devicepanel.h"
@@ -73,6 +74,14 @@ QString regionText(const Region& r) {
 QString openHint() {
     return QObject::tr("Open an image (File › Open, Ctrl+O) or drop one here.\n"
                        "File › Open Sample shows the bundled photograph.");
+}
+
+/// "*.png *.jpg …": every image file extension HistLab reads, for the Open dialog's filter.
+QString imageFilePatterns() {
+    QStringList patterns;
+    for (const std::string& extension : imageFileExtensions())
+        patterns << QStringLiteral("*.") + QString::fromStdString(extension);
+    return patterns.join(QLatin1Char(' '));
 }
 
 } // namespace
@@ -575,10 +584,9 @@ void MainWindow::showMessageBox(const QString& message, const QString& details) 
 }
 
 void MainWindow::chooseImage() {
-    const QStringList paths = QFileDialog::getOpenFileNames(
-        this, tr("Open Images"), m_lastDir,
-        tr("Images (*.png *.jpg *.jpeg *.tif *.tiff *.gif *.bmp *.pgm *.ppm *.pnm *.pbm *.webp "
-           "*.tga *.ico *.cur *.pfm *.jp2 *.exr *.hdr *.pic *.sr *.ras);;All files (*)"));
+    const QStringList paths =
+        QFileDialog::getOpenFileNames(this, tr("Open Images"), m_lastDir,
+                                      tr("Images (%1);;All files (*)").arg(imageFilePatterns()));
     if (paths.isEmpty())
         return;
     rememberFolder(paths.first());

@@ -1,5 +1,6 @@
 #include "pipelines/bow/collection.h"
 
+#include "image/image.h"
 #include "pipelines/options.h"
 #include "report/files.h"
 #include "report/table.h"
@@ -34,9 +35,8 @@ std::string lowerExtension(const fs::path& p) {
 }
 
 const std::set<std::string>& imageExtensions() {
-    static const std::set<std::string> e = {"png", "jpg", "jpeg", "jpe", "tif", "tiff", "bmp",
-                                            "dib", "pgm", "ppm",  "pbm", "pnm", "webp", "pfm",
-                                            "hdr", "pic", "exr",  "jp2", "sr",  "ras"};
+    static const std::set<std::string> e(imageFileExtensions().begin(),
+                                         imageFileExtensions().end());
     return e;
 }
 

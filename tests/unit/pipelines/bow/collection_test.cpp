@@ -3,11 +3,14 @@
 // merged into what one run writes, the folder listing (sorted, shards, kinds of files, FIFOs
 // never opened), CSV descriptor files, and RFC 4180 CSV.
 #include "pipelines/bow/collection.h"
+
+#include "image/image.h"
 #include "report/table.h"
 #include "runtime/errors.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -150,6 +153,22 @@ TEST_F(BowFolder, ListsSortedImagesShardsAndNeverFifos) {
     EXPECT_EQ(listCollection(dir, false, true, {}), (std::vector<std::string>{"d.csv"}));
     EXPECT_THROW(listCollection(dir + "/missing", false, false, {}), InputError);
     EXPECT_THROW(listCollection(dir + "/b.png", false, false, {}), InputError);
+}
+
+// A collection holds every format the loader reads, GIF, TGA and ICO included (one list,
+// imageFileExtensions, which the window's Open dialog also offers).
+TEST_F(BowFolder, ListsEveryFormatTheLoaderReads) {
+    const fs::path dir = m_dir / "formats";
+    fs::create_directories(dir);
+    std::vector<std::string> want;
+    for (const std::string& e : imageFileExtensions()) {
+        want.push_back("x." + e);
+        std::ofstream(dir / want.back()) << "x";
+    }
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(listCollection(dir.string(), false, false, {}), want);
+    for (const char* e : {"gif", "tga", "ico", "cur", "pam", "j2k", "png", "jpg", "tiff", "exr"})
+        EXPECT_NE(std::find(want.begin(), want.end(), std::string("x.") + e), want.end()) << e;
 }
 
 TEST_F(BowFolder, CsvDescriptorFiles) {
