@@ -274,11 +274,24 @@ std::string devicesJson(const std::vector<DeviceListing>& devices) {
     return jsonText(Json{{"date", utcTimestamp()}, {"devices", std::move(list)}});
 }
 
+Json ceilingJson(const CeilingTiming& c) {
+    Json j{{"kernel", c.kernel},
+           {"bytes", std::uint64_t(c.bytes)},
+           {"timing", timingJson(c.stats)},
+           {"gbps", c.gbps},
+           {"best_gbps", c.bestGbps}};
+    if (!c.error.empty())
+        j["error"] = c.error;
+    return j;
+}
+
 Json ceilingJson(const CeilingResult& c) {
-    return Json{{"kernel", c.kernel},
-                {"bytes", std::uint64_t(c.bytes)},
-                {"timing", timingJson(c.stats)},
-                {"gbps", c.gbps}};
+    Json family = Json::array();
+    for (const CeilingTiming& member : c.family)
+        family.push_back(ceilingJson(member));
+    return Json{
+        {"kernel", c.kernel}, {"bytes", std::uint64_t(c.bytes)}, {"timing", timingJson(c.stats)},
+        {"gbps", c.gbps},     {"gbps_from", "fastest run"},      {"family", std::move(family)}};
 }
 
 } // namespace histlab

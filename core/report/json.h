@@ -56,6 +56,8 @@ std::string devicesJson(const std::vector<DeviceListing>& devices);
 
 /// A same-run ceiling (the read-only or copy kernel) as reports show it: kernel, bytes, timing,
 /// GB/s.
+Json ceilingJson(const CeilingTiming& ceiling);
+/// A ceiling (its GB/s from the winner's fastest run) with every member of its family.
 Json ceilingJson(const CeilingResult& ceiling);
 
 } // namespace histlab

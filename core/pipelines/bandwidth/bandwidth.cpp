@@ -8,50 +8,147 @@
 #include <algorithm>
 
 namespace histlab {
-namespace {
 
-struct Launch {
-    cl::Kernel kernel;
-    cl::NDRange global, local;
-    bool serial;
-};
-
-Launch prepare(Device& device, const char* name, int width) {
-    const bool serial = device.info().type == DeviceType::Cpu;
-    cl::Program program = device.program(
-        "bandwidth", BuildOptions().define("SERIAL", serial).define("WIDTH", width).text());
-    const std::size_t wg = serial ? 1 : std::min<std::size_t>(256, device.info().maxWorkGroupSize);
-    const std::size_t groups = std::size_t(device.info().computeUnits) * (serial ? 4 : 8);
-    return {cl::Kernel(program, name), cl::NDRange(groups * wg), cl::NDRange(wg), serial};
+std::string CeilingKernel::label(bool copy) const {
+    if (shape == CeilingShape::CopyBuffer)
+        return "clEnqueueCopyBuffer";
+    const std::string type = width == 1 ? "uint" : "uint" + std::to_string(width);
+    const char* op = copy ? "copy" : "read";
+    switch (shape) {
+    case CeilingShape::Serial:
+        return std::string(op) + "_bytes " + type + " (serial)";
+    case CeilingShape::Items:
+        return std::string(op) + "_items " + type + " (one per work-item)";
+    default:
+        return std::string(op) + "_bytes " + type + " x" + std::to_string(unroll) +
+               " (grid-stride)";
+    }
 }
 
-// `width` uints per element (kernels/bandwidth.cl's WIDTH); 4 (uint4) unless a sweep says.
-CeilingResult measure(Device& device, const char* name, const cl::Buffer& src,
-                      const cl::Buffer& third, std::size_t bytes, int factor, int repeats,
-                      const CancelToken& cancel, int width = 4) {
+std::vector<CeilingKernel> ceilingFamily(DeviceType type, bool copy) {
+    using S = CeilingShape;
+    std::vector<CeilingKernel> family;
+    if (type == DeviceType::Cpu)
+        family = {{S::Serial, 4, 1}, {S::Serial, 16, 1}, {S::Items, 4, 1}, {S::Items, 16, 1}};
+    else
+        family = {{S::Strided, 4, copy ? 1 : 4},
+                  {S::Strided, 4, copy ? 4 : 8},
+                  {S::Items, 4, 1},
+                  {S::Items, 2, 1}};
+    if (copy)
+        family.push_back({S::CopyBuffer, 4, 1});
+    return family;
+}
+
+namespace {
+
+std::size_t roundUpTo(std::size_t n, std::size_t m) {
+    return (n + m - 1) / m * m;
+}
+
+} // namespace
+
+CeilingTiming measureCeilingKernel(Device& device, const CeilingKernel& k, bool copy,
+                                   const cl::Buffer& src, const cl::Buffer& third,
+                                   std::size_t bytes, int repeats, const CancelToken& cancel) {
     try {
-        Launch l = prepare(device, name, width);
-        const std::size_t elementBytes = 4 * std::size_t(width);
+        const std::size_t elementBytes = 4 * std::size_t(k.width);
         const cl_uint nelem = static_cast<cl_uint>(bytes / elementBytes);
-        l.kernel.setArg(0, src);
-        l.kernel.setArg(1, nelem);
-        l.kernel.setArg(2, third);
-        auto once = [&] {
-            cl::Event e;
-            device.queue().enqueueNDRangeKernel(l.kernel, cl::NullRange, l.global, l.local, nullptr,
-                                                &e);
-            e.wait();
-            return profiledMs({e});
-        };
-        CeilingResult r;
-        r.kernel = std::string(name) + (l.serial ? " (serial)" : " (coalesced)");
-        r.bytes = std::uint64_t(nelem) * elementBytes * factor;
+        CeilingTiming r;
+        r.kernel = k.label(copy);
+        if (nelem == 0) { // nothing to time: a size of 0 is not a valid copy
+            r.error = "fewer bytes than one " + std::to_string(elementBytes) + "-byte element";
+            return r;
+        }
+        std::function<double()> once;
+        cl::Kernel kernel;
+        cl::NDRange global, local;
+        if (k.shape == CeilingShape::CopyBuffer) {
+            once = [&] {
+                cl::Event e;
+                device.queue().enqueueCopyBuffer(src, third, 0, 0, nelem * elementBytes, nullptr,
+                                                 &e);
+                e.wait();
+                return profiledMs({e});
+            };
+        } else {
+            const bool serial = k.shape == CeilingShape::Serial;
+            const bool items = k.shape == CeilingShape::Items;
+            cl::Program program = device.program("bandwidth", BuildOptions()
+                                                                  .define("SERIAL", serial)
+                                                                  .define("WIDTH", k.width)
+                                                                  .define("UNROLL", k.unroll)
+                                                                  .text());
+            const std::size_t wg =
+                serial ? 1 : std::min<std::size_t>(256, device.info().maxWorkGroupSize);
+            const std::size_t units = std::size_t(device.info().computeUnits);
+            kernel = cl::Kernel(program, items ? (copy ? "copy_items" : "read_items")
+                                               : (copy ? "copy_bytes" : "read_bytes"));
+            global = cl::NDRange(items ? roundUpTo(nelem, wg) : units * (serial ? 4 : 8) * wg);
+            local = cl::NDRange(wg);
+            kernel.setArg(0, src);
+            kernel.setArg(1, nelem);
+            kernel.setArg(2, third);
+            once = [&] {
+                cl::Event e;
+                device.queue().enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr,
+                                                    &e);
+                e.wait();
+                return profiledMs({e});
+            };
+        }
+        r.bytes = std::uint64_t(nelem) * elementBytes * (copy ? 2 : 1);
         r.stats = timeRepeated(repeats, once, cancel);
         r.gbps = gbPerSecond(r.bytes, r.stats.medianMs);
+        r.bestGbps = gbPerSecond(r.bytes, r.stats.minMs);
         return r;
     } catch (const cl::Error& e) {
         rethrowClError(e);
     }
+}
+
+namespace {
+
+// The fastest run of the device's family on these bytes; a member that cannot run is kept with its
+// reason, and if none ran the last one's error is thrown.
+CeilingResult measureFamily(Device& device, bool copy, const cl::Buffer& src,
+                            const cl::Buffer& third, std::size_t bytes, int repeats,
+                            const CancelToken& cancel) {
+    CeilingResult best;
+    std::exception_ptr lastError;
+    for (const CeilingKernel& k : ceilingFamily(device.info().type, copy)) {
+        cancel.throwIfCancelled();
+        CeilingTiming t;
+        try {
+            t = measureCeilingKernel(device, k, copy, src, third, bytes, repeats, cancel);
+        } catch (const DeviceError& e) { // BuildError and UnsupportedError included
+            lastError = std::current_exception();
+            t.kernel = k.label(copy);
+            t.error = e.what();
+        }
+        if (t.error.empty() && t.bestGbps > best.gbps) {
+            best.kernel = t.kernel;
+            best.bytes = t.bytes;
+            best.stats = t.stats;
+            best.gbps = t.bestGbps;
+        }
+        best.family.push_back(std::move(t));
+    }
+    if (best.kernel.empty() && lastError)
+        std::rethrow_exception(lastError);
+    if (best.kernel.empty()) // every member had fewer bytes than its element: gbps stays 0
+        best.kernel = "none (fewer than 16 bytes)";
+    return best;
+}
+
+// The memory lab's sweep: one width of the original kernels (grid-stride, four loads in flight
+// for the read and one for the copy; serial runs on a CPU), so that sweeps stay comparable.
+CeilingTiming measureWidth(Device& device, bool copy, const cl::Buffer& src,
+                           const cl::Buffer& third, std::size_t bytes, int repeats,
+                           const CancelToken& cancel, int width) {
+    const bool cpu = device.info().type == DeviceType::Cpu;
+    const CeilingKernel k{cpu ? CeilingShape::Serial : CeilingShape::Strided, width, copy ? 1 : 4};
+    return measureCeilingKernel(device, k, copy, src, third, bytes, repeats, cancel);
 }
 
 } // namespace
@@ -77,7 +174,7 @@ CeilingResult measureReadCeiling(Device& device, const cl::Buffer& buffer, std::
                                  int repeats, const CancelToken& cancel) {
     try {
         cl::Buffer sink(device.context(), CL_MEM_WRITE_ONLY, 16);
-        return measure(device, "read_bytes", buffer, sink, bytes, 1, repeats, cancel);
+        return measureFamily(device, false, buffer, sink, bytes, repeats, cancel);
     } catch (const cl::Error& e) {
         rethrowClError(e);
     }
@@ -86,8 +183,8 @@ CeilingResult measureReadCeiling(Device& device, const cl::Buffer& buffer, std::
 CeilingResult measureCopyCeiling(Device& device, const cl::Buffer& src, std::size_t bytes,
                                  int repeats, const CancelToken& cancel) {
     try {
-        cl::Buffer dst(device.context(), CL_MEM_WRITE_ONLY, std::max<std::size_t>(bytes, 16));
-        return measure(device, "copy_bytes", src, dst, bytes, 2, repeats, cancel);
+        cl::Buffer dst(device.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(bytes, 16));
+        return measureFamily(device, true, src, dst, bytes, repeats, cancel);
     } catch (const cl::Error& e) {
         rethrowClError(e);
     }
@@ -125,11 +222,11 @@ CeilingSweep measureCeilingWidths(Device& device, std::size_t bytes, int repeats
         WidthCeiling c;
         c.width = w;
         try {
-            c.read = measure(device, "read_bytes", src, sink, bytes, 1, repeats, cancel, w);
+            c.read = measureWidth(device, false, src, sink, bytes, repeats, cancel, w);
             try {
                 // The copy must really copy: its output starts as 0xA5 and is compared after.
                 device.queue().enqueueFillBuffer(dst, std::uint8_t(0xA5), 0, bytes);
-                c.copy = measure(device, "copy_bytes", src, dst, bytes, 2, repeats, cancel, w);
+                c.copy = measureWidth(device, true, src, dst, bytes, repeats, cancel, w);
                 device.queue().enqueueReadBuffer(dst, CL_TRUE, 0, bytes, back.data());
             } catch (const cl::Error& e) {
                 rethrowClError(e);

@@ -10,24 +10,73 @@
 
 namespace histlab {
 
-struct CeilingResult {
-    std::string kernel; ///< "read_bytes" or "copy_bytes", with its read pattern
+/// One kernel's timing on the ceiling's bytes.
+struct CeilingTiming {
+    std::string kernel; ///< e.g. "read_items uint4 (one per work-item)", "clEnqueueCopyBuffer"
     std::uint64_t bytes = 0;
     TimingStats stats;
-    double gbps = 0; ///< from the median
+    double gbps = 0;     ///< from the median
+    double bestGbps = 0; ///< from the fastest run
+    std::string error;   ///< why this kernel could not run on the device (then both are 0)
+};
+
+/// A ceiling: the most a family of read-only (or copy) kernels moved on the same bytes in the
+/// same run. Every member is timed `repeats` times; the winner is the member with the fastest
+/// run, and the ceiling is that run's GB/s: a figure no pipeline's median should beat. (A
+/// ceiling from medians lets a pipeline timed in a quiet moment beat it on a shared machine.)
+struct CeilingResult {
+    std::string kernel;                ///< the winner's name
+    std::uint64_t bytes = 0;           ///< the winner's bytes (whole elements of its width)
+    TimingStats stats;                 ///< the winner's runs
+    double gbps = 0;                   ///< the winner's fastest run: bytes / stats.minMs
+    std::vector<CeilingTiming> family; ///< every member in the order they ran, the winner too
 };
 
 /// `bytes` random bytes in a new read-only device buffer, made on the host in 16 MiB pieces:
 /// data no memory system can compress, so that no ceiling is flattered.
 cl::Buffer randomDeviceBuffer(Device& device, std::size_t bytes, const CancelToken& cancel = {});
 
-/// Reads the first `bytes` of `buffer` (rounded down to 16) `repeats` times after a warm-up.
+/// The read-only ceiling on the first `bytes` of `buffer`: each kernel of the device's read
+/// family (ceilingFamily) timed `repeats` times after a warm-up; the fastest run wins. A
+/// member that cannot run is listed with its reason; throws the last member's error if none
+/// ran, CancelledError when cancelled.
 CeilingResult measureReadCeiling(Device& device, const cl::Buffer& buffer, std::size_t bytes,
                                  int repeats, const CancelToken& cancel = {});
 
-/// Copies `bytes` of `src` to a scratch buffer on the device.
+/// The copy ceiling: `bytes` of `src` copied to a scratch buffer on the device by each kernel of
+/// the copy family and by clEnqueueCopyBuffer; the fastest run wins (as measureReadCeiling).
 CeilingResult measureCopyCeiling(Device& device, const cl::Buffer& src, std::size_t bytes,
                                  int repeats, const CancelToken& cancel = {});
+
+/// How a ceiling kernel is launched (kernels/bandwidth.cl).
+enum class CeilingShape {
+    Strided,    ///< grid-stride loop, compute units x 8 groups of up to 256 work-items
+    Serial,     ///< one contiguous run per work-item, compute units x 4 groups of one work-item
+    Items,      ///< one element per work-item, groups of up to 256 work-items
+    CopyBuffer, ///< clEnqueueCopyBuffer (copy only)
+};
+
+/// One member of a ceiling family.
+struct CeilingKernel {
+    CeilingShape shape = CeilingShape::Strided;
+    int width = 4;  ///< uints per element
+    int unroll = 1; ///< loads in flight per loop iteration (Strided only)
+    std::string label(bool copy) const;
+};
+
+/// The family a ceiling on `type` is the best of. A GPU (or accelerator): grid-stride uint4
+/// with 4 and 8 loads in flight (copy: 1 and 4), one uint4 or uint2 per work-item. A CPU:
+/// contiguous runs of uint4 and uint16, one uint4 or uint16 per work-item. Copies add
+/// clEnqueueCopyBuffer.
+std::vector<CeilingKernel> ceilingFamily(DeviceType type, bool copy);
+
+/// One kernel of a family timed `repeats` times after a warm-up on the first `bytes` of `src`
+/// (whole elements of its width): a copy writes them to `third`, a read may write 4 bytes to
+/// `third` (its sink). A member with fewer bytes than one element has an error and no timing.
+/// Throws DeviceError (BuildError, UnsupportedError) when it cannot run.
+CeilingTiming measureCeilingKernel(Device& device, const CeilingKernel& kernel, bool copy,
+                                   const cl::Buffer& src, const cl::Buffer& third,
+                                   std::size_t bytes, int repeats, const CancelToken& cancel = {});
 
 // ---------------------------------------------------------------------------------------------
 // Ceilings per vector width, as clpeak measures them: the same read-only and copy
@@ -44,7 +93,7 @@ struct WidthCeiling {
     /// does not; failed/unsupported: the width could not run (the detail says why)
     Status status = Status::Failed;
     std::string detail;
-    CeilingResult read, copy;
+    CeilingTiming read, copy;
 };
 
 struct CeilingSweep {

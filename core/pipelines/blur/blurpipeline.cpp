@@ -284,8 +284,7 @@ DashboardPipeline blurDashboardEntry() {
                 r.bytes = 2 * std::uint64_t(image.byteCount());
                 r.stats = run.stats;
                 r.gbps = run.gbps;
-                r.ceilingKind = "copy";
-                r.ceilingGbps = run.copy ? run.copy->gbps : 0.0;
+                r.judgeAgainst("copy", run.copy.value_or(CeilingResult{}));
                 r.status = run.verified ? Status::Verified : Status::Mismatch;
                 r.reason = run.verified ? std::string() : run.verifyDetail;
                 return std::vector<DashboardResult>{r};

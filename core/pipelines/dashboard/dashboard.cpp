@@ -77,15 +77,14 @@ void registerDashboardPipeline(DashboardPipeline pipeline) {
 }
 
 DashboardResult measuredResult(std::string variant, std::uint64_t bytes, const TimingStats& stats,
-                               double gbps, std::string ceilingKind, double ceilingGbps,
+                               double gbps, std::string ceilingKind, const CeilingResult& ceiling,
                                Status status, const std::string& detail) {
     DashboardResult r;
     r.variant = std::move(variant);
     r.bytes = bytes;
     r.stats = stats;
     r.gbps = gbps;
-    r.ceilingKind = std::move(ceilingKind);
-    r.ceilingGbps = ceilingGbps;
+    r.judgeAgainst(std::move(ceilingKind), ceiling);
     r.status = status;
     r.reason = status == Status::Verified ? std::string() : detail;
     return r;

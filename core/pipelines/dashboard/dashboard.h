@@ -10,6 +10,7 @@
 // Metric: each pipeline says which bytes it counts (DashboardResult::bytes; the pipeline's own
 // metric, e.g. histogram: input bytes read; blur: bytes read + written) and which ceiling it is
 // judged against; GB/s = bytes / median kernel time (event profiling, one warm-up, N timed runs).
+#include "pipelines/bandwidth/bandwidth.h"
 #include "report/status.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
@@ -32,14 +33,15 @@ struct DashboardOptions {
 
 /// One measured pipeline on one device.
 struct DashboardResult {
-    int device = 0;          ///< index into DashboardRun::devices
-    std::string pipeline;    ///< the registered name, e.g. "histogram256"
-    std::string variant;     ///< what ran, e.g. "auto: cpu copies=4 ..." (empty if nothing ran)
-    std::uint64_t bytes = 0; ///< bytes counted for GB/s (the pipeline's metric)
-    TimingStats stats;       ///< kernel milliseconds
-    double gbps = 0;         ///< bytes / median
-    std::string ceilingKind; ///< "read-only" or "copy" (kernels/bandwidth.cl)
-    double ceilingGbps = 0;  ///< that kernel on the same device, in the same run
+    int device = 0;            ///< index into DashboardRun::devices
+    std::string pipeline;      ///< the registered name, e.g. "histogram256"
+    std::string variant;       ///< what ran, e.g. "auto: cpu copies=4 ..." (empty if nothing ran)
+    std::uint64_t bytes = 0;   ///< bytes counted for GB/s (the pipeline's metric)
+    TimingStats stats;         ///< kernel milliseconds
+    double gbps = 0;           ///< bytes / median
+    std::string ceilingKind;   ///< "read-only" or "copy" (kernels/bandwidth.cl)
+    double ceilingGbps = 0;    ///< that ceiling on the same device, in the same run
+    std::string ceilingKernel; ///< the member of the ceiling's family that won
     double percentOfCeiling = 0;
     /// verified, timed (the ceilings: nothing to verify), mismatch, unsupported, not
     /// applicable (a size the pipeline cannot take) or failed (report/status.h)
@@ -48,13 +50,19 @@ struct DashboardResult {
 
     /// Verified or timed: gbps is a real figure.
     bool ran() const { return statusOk(status); }
+    /// Judged against `ceiling`, the "read-only" or "copy" ceiling (`kind`) of the same run.
+    void judgeAgainst(std::string kind, const CeilingResult& ceiling) {
+        ceilingKind = std::move(kind);
+        ceilingGbps = ceiling.gbps;
+        ceilingKernel = ceiling.kernel;
+    }
 };
 
 /// A measured point as a result: `variant` ran `bytes` in `stats` at `gbps`, against the
-/// `ceilingKind` kernel's `ceilingGbps` on the same device; `detail` is the reason unless it is
+/// `ceilingKind` ceiling measured on the same device; `detail` is the reason unless it is
 /// verified.
 DashboardResult measuredResult(std::string variant, std::uint64_t bytes, const TimingStats& stats,
-                               double gbps, std::string ceilingKind, double ceilingGbps,
+                               double gbps, std::string ceilingKind, const CeilingResult& ceiling,
                                Status status, const std::string& detail);
 
 using DashboardFn = std::function<std::vector<DashboardResult>(Device&, const DashboardOptions&,

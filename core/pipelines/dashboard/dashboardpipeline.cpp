@@ -29,10 +29,11 @@ BaselineMatch<DashboardResult> baselineOf(const DashboardRun* baseline, const Da
 
 Table dashboardTable(const DashboardRun& run, const DashboardRun* baseline) {
     std::vector<std::string> columns = {
-        "date",        "device", "driver",    "pipeline",     "variant",
-        "input_bytes", "bytes",  "median_ms", "min_ms",       "max_ms",
-        "runs",        "gbps",   "ceiling",   "ceiling_gbps", "percent_of_ceiling",
-        "status",      "reason"};
+        "date",    "device",       "driver",         "pipeline",
+        "variant", "input_bytes",  "bytes",          "median_ms",
+        "min_ms",  "max_ms",       "runs",           "gbps",
+        "ceiling", "ceiling_gbps", "ceiling_kernel", "percent_of_ceiling",
+        "status",  "reason"};
     if (baseline)
         for (const std::string& c : baselineColumns())
             columns.push_back(c);
@@ -54,6 +55,7 @@ Table dashboardTable(const DashboardRun& run, const DashboardRun* baseline) {
             .add(r.gbps)
             .add(r.ceilingKind)
             .add(r.ceilingGbps)
+            .add(r.ceilingKernel)
             .add(r.percentOfCeiling)
             .add(statusName(r.status))
             .add(r.reason);
@@ -95,6 +97,7 @@ DashboardRun dashboardFromJson(const Json& doc) {
         r.gbps = jsonNumberAt(v, "gbps");
         r.ceilingKind = jsonStringAt(v, "ceiling");
         r.ceilingGbps = jsonNumberAt(v, "ceiling_gbps");
+        r.ceilingKernel = jsonStringOr(v, "ceiling_kernel", ""); // saved before it was kept
         r.percentOfCeiling = jsonNumberAt(v, "percent_of_ceiling");
         r.status = parseStatus(jsonStringAt(v, "status"));
         r.reason = jsonStringAt(v, "reason");
@@ -201,6 +204,7 @@ std::string dashboardJson(const DashboardRun& run) {
                            {"gbps", r.gbps},
                            {"ceiling", r.ceilingKind},
                            {"ceiling_gbps", r.ceilingGbps},
+                           {"ceiling_kernel", r.ceilingKernel},
                            {"percent_of_ceiling", r.percentOfCeiling},
                            {"status", statusName(r.status)},
                            {"reason", r.reason}});

@@ -85,8 +85,7 @@ DashboardPipeline equalizeDashboardEntry() {
                 r.bytes = 3 * std::uint64_t(image.byteCount());
                 r.stats = run.totalStats;
                 r.gbps = gbPerSecond(r.bytes, r.stats.medianMs);
-                r.ceilingKind = "copy";
-                r.ceilingGbps = copy.gbps;
+                r.judgeAgainst("copy", copy);
                 r.status = run.verified ? Status::Verified : Status::Mismatch;
                 r.reason = run.verified ? std::string() : run.verifyDetail;
                 return std::vector<DashboardResult>{r};

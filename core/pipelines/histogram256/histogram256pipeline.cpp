@@ -215,8 +215,7 @@ DashboardPipeline histogramDashboardEntry() {
                 r.bytes = pass.bytes;
                 r.stats = pass.stats;
                 r.gbps = pass.gbps;
-                r.ceilingKind = "read-only";
-                r.ceilingGbps = run.ceiling.gbps;
+                r.judgeAgainst("read-only", run.ceiling);
                 r.status = run.verified.value_or(false) ? Status::Verified : Status::Mismatch;
                 r.reason = r.status == Status::Verified ? std::string()
                            : run.verified               ? run.verifyDetail

@@ -290,7 +290,7 @@ DashboardPipeline largeBinDashboardEntry() {
                 const LargeBinPoint& p = run.points.front();
                 return std::vector<DashboardResult>{measuredResult(
                     std::string(largeBinMethodName(p.method)) + ", " + p.geometry, p.bytes, p.stats,
-                    p.gbps, "read-only", run.ceiling.gbps, p.status, p.detail)};
+                    p.gbps, "read-only", run.ceiling, p.status, p.detail)};
             }};
 }
 

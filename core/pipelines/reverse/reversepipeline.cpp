@@ -203,8 +203,7 @@ DashboardPipeline reverseDashboardEntry() {
                 r.bytes = 2 * run.bytes;
                 r.stats = chosen.stats;
                 r.gbps = chosen.gbps;
-                r.ceilingKind = "copy";
-                r.ceilingGbps = run.copy.gbps;
+                r.judgeAgainst("copy", run.copy);
                 r.status = chosen.status;
                 r.reason = chosen.detail;
                 return std::vector<DashboardResult>{r};

@@ -169,8 +169,8 @@ DashboardPipeline scanDashboardEntry() {
                 return std::vector<DashboardResult>{
                     measuredResult(std::string(scanVariantName(p.variant)) + ", wg " +
                                        std::to_string(p.workGroupSize),
-                                   8 * std::uint64_t(p.elements), p.stats, p.gbps, "copy",
-                                   run.copy.gbps, p.status, p.detail)};
+                                   8 * std::uint64_t(p.elements), p.stats, p.gbps, "copy", run.copy,
+                                   p.status, p.detail)};
             }};
 }
 

@@ -46,9 +46,9 @@ DashboardPipeline transferDashboardEntry(TransferKind kind) {
                 r.bytes = d2d ? 2 * p.bytes : p.bytes;
                 r.stats = p.wall;
                 r.gbps = d2d ? 2 * p.gbps : p.gbps;
-                r.ceilingKind = d2d ? "copy" : "none";
+                r.ceilingKind = "none";
                 if (d2d) // on the same bytes, in the same run
-                    r.ceilingGbps = copyCeiling(device, o.bytes, o.repeats, cancel).gbps;
+                    r.judgeAgainst("copy", copyCeiling(device, o.bytes, o.repeats, cancel));
                 r.status = p.status;
                 r.reason = p.detail;
                 return std::vector<DashboardResult>{r};
