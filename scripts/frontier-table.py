@@ -45,7 +45,7 @@ def table(folder):
     device = d1g["devices"][0]["device"]
     g1, m64, m16 = (dashboard_rows(d1g), dashboard_rows(load(folder, "dashboard_64m.json")),
                     dashboard_rows(load(folder, "dashboard_16m.json")))
-    lines = [f"**{device.get('name', '?')}** (driver {device.get('driver_version', '?')}), "
+    lines = [f"**{device.get('name', '?')}** (driver {device.get('driver', '?')}), "
              f"{d1g['date'][:10]}, `{os.path.relpath(folder)}`", "",
              "| figure | GB/s | ceiling GB/s (kernel that won) | % of ceiling | target | |",
              "|---|---|---|---|---|---|"]

@@ -22,7 +22,7 @@ source "$(dirname "$0")/gpu-common.sh" "${1:-}"
             --csv "$out/dashboard_${size,,}.csv" --note "scripts/gpu-frontier.sh"
     done
     [[ $part == dashboards ]] || for side in 8192 32768; do
-        echo "== blur 3 x 3, RGBA, $side x $side"
+        echo "== blur 3 x 3, RGBA, $side x $((side / 4)) (the bytes of a $side² gray image)"
         $cli blur --device gpu --synthetic random --width $side --height $((side / 4)) --channels 4 \
             --variant auto --radius 1 --repeat 10 --json "$out/blur_rgba_$side.json"
     done
