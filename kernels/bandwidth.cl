@@ -40,29 +40,36 @@ typedef uint16 vec_t;
 #endif
 #define SINK_MAGIC 0x9E3779B9u
 
+// Every element e < nelem of this work-item, its value `SRC[e]` handed to USE(e, value): a
+// contiguous run per work-item (SERIAL) or a grid-stride loop that has UNROLL loads in flight
+// before the first value is used.
+#if SERIAL
+#define EACH_ELEMENT(SRC, USE)                                                                 \
+    const uint gid = get_global_id(0), gsize = get_global_size(0);                             \
+    const uint per = (nelem + gsize - 1) / gsize;                                              \
+    const uint begin = min(gid * per, nelem), end = min(begin + per, nelem);                   \
+    for (uint e = begin; e < end; ++e)                                                         \
+        USE(e, SRC[e]);
+#else
+#define EACH_ELEMENT(SRC, USE)                                                                 \
+    const uint gid = get_global_id(0), gsize = get_global_size(0);                             \
+    uint e = gid;                                                                              \
+    for (; e + (UNROLL - 1) * gsize < nelem; e += UNROLL * gsize) {                            \
+        vec_t v[UNROLL];                                                                       \
+        _Pragma("unroll") for (uint k = 0; k < UNROLL; ++k) v[k] = SRC[e + k * gsize];         \
+        _Pragma("unroll") for (uint k = 0; k < UNROLL; ++k) USE(e + k * gsize, v[k]);          \
+    }                                                                                          \
+    for (; e < nelem; e += gsize)                                                              \
+        USE(e, SRC[e]);
+#endif
+
+#define XOR_INTO_ACC(e, value) acc ^= (value)
+#define STORE_TO_DST(e, value) dst[e] = (value)
+
 __kernel void read_bytes(__global const vec_t* data, uint nelem, __global uint* sink)
 {
-    const uint gid = get_global_id(0), gsize = get_global_size(0);
     vec_t acc = (vec_t)(0);
-#if SERIAL
-    const uint per = (nelem + gsize - 1) / gsize;
-    const uint begin = min(gid * per, nelem), end = min(begin + per, nelem);
-    for (uint e = begin; e < end; ++e)
-        acc ^= data[e];
-#else
-    uint e = gid;
-    for (; e + (UNROLL - 1) * gsize < nelem; e += UNROLL * gsize) {
-        vec_t v[UNROLL];
-#pragma unroll
-        for (uint k = 0; k < UNROLL; ++k)
-            v[k] = data[e + k * gsize];
-#pragma unroll
-        for (uint k = 0; k < UNROLL; ++k)
-            acc ^= v[k];
-    }
-    for (; e < nelem; e += gsize)
-        acc ^= data[e];
-#endif
+    EACH_ELEMENT(data, XOR_INTO_ACC)
     const uint x = FOLD(acc);
     if (x == SINK_MAGIC)
         sink[0] = x;
@@ -81,26 +88,7 @@ __kernel void read_items(__global const vec_t* data, uint nelem, __global uint* 
 __kernel void copy_bytes(__global const vec_t* restrict src, uint nelem,
                          __global vec_t* restrict dst)
 {
-    const uint gid = get_global_id(0), gsize = get_global_size(0);
-#if SERIAL
-    const uint per = (nelem + gsize - 1) / gsize;
-    const uint begin = min(gid * per, nelem), end = min(begin + per, nelem);
-    for (uint e = begin; e < end; ++e)
-        dst[e] = src[e];
-#else
-    uint e = gid;
-    for (; e + (UNROLL - 1) * gsize < nelem; e += UNROLL * gsize) {
-        vec_t v[UNROLL];
-#pragma unroll
-        for (uint k = 0; k < UNROLL; ++k)
-            v[k] = src[e + k * gsize];
-#pragma unroll
-        for (uint k = 0; k < UNROLL; ++k)
-            dst[e + k * gsize] = v[k];
-    }
-    for (; e < nelem; e += gsize)
-        dst[e] = src[e];
-#endif
+    EACH_ELEMENT(src, STORE_TO_DST)
 }
 
 __kernel void copy_items(__global const vec_t* restrict src, uint nelem,

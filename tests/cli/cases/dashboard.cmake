@@ -39,3 +39,15 @@ cli_test(dashboard_baseline_saved_before EXIT 0
 cli_test(dashboard_missing_baseline EXIT 3 EXPECT --stderr "nothere[.]json: no such file"
          --absent @W@/d.json
          ARGS dashboard --baseline @W@/nothere.json --json @W@/d.json)
+# The committed GPU frontier (scripts/gpu-frontier.sh) is a baseline the next run is compared
+# with: its 1 GiB run opens, and its only device's results stand next to PoCL's.
+cli_test(dashboard_baseline_frontier EXIT 0
+         EXPECT --stdout "^  scan .*  verified +2,?49[0-9] +x[0-9.]+  lookback"
+         ARGS dashboard --pipeline scan --size 16K --repeat 1 --baseline
+              ${PROJECT_SOURCE_DIR}/bench/results/gpu-h100-frontier-2026-11-27/run1/dashboard_1g.json)
+# The README's performance tables are generated (scripts/frontier-table.py) from the result
+# folders its frontier block names: a hand edit, or results changed without the README, fail.
+add_test(NAME cli.readme_frontier_tables_generated
+         COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/frontier-table.py
+                 --check ${PROJECT_SOURCE_DIR}/README.md)
+set_tests_properties(cli.readme_frontier_tables_generated PROPERTIES LABELS cli)
