@@ -22,16 +22,13 @@ n=2097152
     echo "== bow bench: $n descriptors, D 128, K 1,024"
     $cli bow bench --synthetic --count $n --k 1024 --dim 128 --kernel gpu3,gpu4,tiled,tiled-norm,block-norm \
         --repeat 10 --csv "$out/bow_d128_k1024.csv"
-    if command -v nvcc >/dev/null; then
-        echo "== peer: cuBLAS SGEMM + argmin + histogram"
-        nvcc -O3 -std=c++17 -arch=native bench/peers/cublas_bow.cu -lcublas \
-            -o build-gpu/cublas_bow && {
-            ./build-gpu/cublas_bow $n 64 1024
-            for k in 16 64 256 4096; do ./build-gpu/cublas_bow $n 64 $k | tail -n 2; done
-            ./build-gpu/cublas_bow $n 128 1024 | tail -n 2
+    echo "== peer: cuBLAS SGEMM + argmin + histogram"
+    if bin=$(peer cublas_bow); then
+        {
+            "$bin" $n 64 1024
+            for k in 16 64 256 4096; do "$bin" $n 64 $k | tail -n 2; done
+            "$bin" $n 128 1024 | tail -n 2
         } | tee "$out/cublas.csv"
-    else
-        echo "nvcc not found: no cuBLAS peer this run"
     fi
     echo "== bow build-codebook: k-means, 2,097,152 synthetic descriptors, K 1,024"
     $cli bow build-codebook --synthetic --count $n --dim 64 --k 1024 --iterations 20 \

@@ -10,14 +10,24 @@ cli=./build-gpu/app/histlab-cli
 $cli devices --json > "$out/devices.json"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$out/nvidia-smi.csv" 2>/dev/null
 
+# peer NAME: builds the CUDA peer bench/peers/NAME.cu through CMake (-DHISTLAB_CUDA_PEERS=ON, in
+# its own build folder so that a machine without CUDA still builds HistLab) and prints its path;
+# fails, saying why, where nvcc is missing.
+peer() {
+    if ! command -v nvcc >/dev/null; then
+        echo "nvcc not found: no CUDA peer $1 this run" >&2
+        return 1
+    fi
+    cmake -S . -B build-peers -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTLAB_GUI=OFF \
+        -DHISTLAB_OPENCV=OFF -DBUILD_TESTING=OFF -DHISTLAB_CUDA_PEERS=ON >/dev/null &&
+        cmake --build build-peers --target "histlab-peer-$1" >/dev/null &&
+        echo "build-peers/bench/peers/histlab-peer-$1"
+}
+
 # The CUB peer of the large-bin histograms: DeviceHistogram::HistogramEven on $1 16-bit samples
 # of each shape (bench/peers/cub_histogram.cu), its CSV into $out/cub.csv; says so without nvcc.
 cub_histogram_peer() {
-    if command -v nvcc >/dev/null; then
-        echo "== peer: CUB DeviceHistogram::HistogramEven, $1 16-bit samples"
-        nvcc -O3 -std=c++17 -arch=native bench/peers/cub_histogram.cu -o build-gpu/cub_histogram &&
-            ./build-gpu/cub_histogram "$1" | tee "$out/cub.csv"
-    else
-        echo "nvcc not found: no CUB peer this run"
-    fi
+    echo "== peer: CUB DeviceHistogram::HistogramEven, $1 16-bit samples"
+    local bin
+    bin=$(peer cub_histogram) && "$bin" "$1" | tee "$out/cub.csv"
 }

@@ -8,12 +8,8 @@
 set -uo pipefail
 source "$(dirname "$0")/gpu-common.sh" "${1:-}"
 {
-    if ! command -v nvcc >/dev/null; then
-        echo "nvcc not found: no CUDA comparison this run"
-        exit 1
-    fi
-    nvcc -O3 -std=c++17 -arch=native bench/peers/cuda_local16.cu -o build-gpu/cuda_local16 &&
-        ./build-gpu/cuda_local16 | tee "$out/cuda_local16.csv"
+    bin=$(peer cuda_local16) || exit 1
+    "$bin" | tee "$out/cuda_local16.csv"
     for data in random skewed smooth; do
         echo "== OpenCL: u16, 1 GiB, $data, 65,536 bins"
         $cli largebin --device gpu --type u16 --data $data --size 1024 --method local16,runs16 \

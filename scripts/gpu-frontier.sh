@@ -32,14 +32,9 @@ source "$(dirname "$0")/gpu-common.sh" "${1:-}"
         $cli histogram --device gpu --synthetic random --size $1 --channels $2 --repeat 10 \
             --verify --json "$out/colour_${1}_c$2.json" | grep -E "^(input|config|pass|read-only|verified)"
     done
-    if [[ $part == dashboards ]]; then
-        :
-    elif command -v nvcc >/dev/null; then
+    if [[ $part != dashboards ]]; then
         echo "== peer: CUB DeviceScan::ExclusiveSum, 256 Mi uint32"
-        nvcc -O3 -std=c++17 -arch=native bench/peers/cub_scan.cu -o build-gpu/cub_scan &&
-            ./build-gpu/cub_scan 268435456 | tee "$out/cub_scan.csv"
-    else
-        echo "nvcc not found: no CUB peer this run"
+        bin=$(peer cub_scan) && "$bin" 268435456 | tee "$out/cub_scan.csv"
     fi
     date -u +"== end %FT%TZ"
 } 2>&1 | tee "$out/log-$part.txt"

@@ -3,7 +3,7 @@
 // host by HistLab's generator (peer_common.h). Timed with CUDA
 // events: one warm-up, then 10 runs, median and min. Each result is checked against a histogram
 // counted on the host. Prints CSV: peer,data,bins,samples,median_ms,min_ms,gsamples_per_s,gbps,ok
-// Built on the GPU machine by scripts/gpu-largebin.sh: nvcc -O3 -std=c++17 -arch=native.
+// Built with -DHISTLAB_CUDA_PEERS=ON (bench/peers/CMakeLists.txt), as scripts/gpu-common.sh does.
 #include "peer_common.h"
 
 #include <cub/cub.cuh>

@@ -6,7 +6,7 @@
 // The scan's output is checked against a scan on the host, every value.
 // Prints CSV: peer,elements,median_ms,min_ms,gbps,ok where gbps counts 4 bytes read + 4 bytes
 // written per value (the same metric as HistLab's scan and copy ceilings).
-// Built on the GPU machine by scripts/gpu-frontier.sh: nvcc -O3 -std=c++17 -arch=native.
+// Built with -DHISTLAB_CUDA_PEERS=ON (bench/peers/CMakeLists.txt), as scripts/gpu-common.sh does.
 #include "peer_common.h"
 
 #include <cub/cub.cuh>

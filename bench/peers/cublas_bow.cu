@@ -4,8 +4,8 @@
 // alone (the product: distances without argmin or histogram) and whole, with CUDA events,
 // median of 10 after a warm-up. FP32 throughout (CUBLAS_DEFAULT_MATH: no TF32). Labels are not
 // exact near ties (float ranking), which is what HistLab's kernels guard against.
-//   nvcc -O3 -arch=native bench/peers/cublas_bow.cu -lcublas -o cublas_bow
-//   ./cublas_bow N D K  ->  CSV: peer,descriptors,dim,k,median_ms,min_ms,descriptors_per_s,tflops
+//   built with -DHISTLAB_CUDA_PEERS=ON as histlab-peer-cublas_bow (bench/peers/CMakeLists.txt)
+//   histlab-peer-cublas_bow N D K  ->  CSV: peer,descriptors,dim,k,median_ms,min_ms,descriptors_per_s,tflops
 #include "peer_common.h"
 
 #include <cublas_v2.h>

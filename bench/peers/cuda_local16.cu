@@ -12,7 +12,7 @@
 // Timed with CUDA events around the clearing of the histogram and the count: one warm-up, then
 // 10 runs, median and min. Each result is checked against a count on the host. Prints CSV:
 //   what,data,method,shared_kib,threads,slices,samples,median_ms,min_ms,gsamples_per_s,gbps,ok
-// Built on the GPU machine by scripts/gpu-cuda-local16.sh: nvcc -O3 -std=c++17 -arch=native.
+// Built with -DHISTLAB_CUDA_PEERS=ON (bench/peers/CMakeLists.txt), as scripts/gpu-common.sh does.
 #include "peer_common.h"
 
 constexpr unsigned kSlots = 65536;
