@@ -56,8 +56,8 @@ def figures(folder):
 
     read, copy = g1.get("read-only"), g1.get("copy")
     for label, r in (("read-only ceiling, 1 GiB", read), ("copy ceiling, 1 GiB", copy)):
-        if r:
-            out[label] = (r["gbps"], r["variant"], None, None)
+        if r:  # the ceiling itself: its fastest run
+            out[label] = (r["ceiling_gbps"], r["variant"], None, None)
     dash("histogram256, 1 GiB random", g1, "histogram256", 95)
     dash("histogram256, 16 MiB", m16, "histogram256", 90)
     for name, label, target in (("colour_1024_c3.json", "RGB + luma in one read, 1 GiB", 95),
@@ -86,7 +86,8 @@ def figures(folder):
     eq = g1.get("equalize")
     if eq and read and copy and eq["status"] == "verified":
         image = eq["bytes"] / 3  # 3 x image bytes
-        floor_ms = image / (read["gbps"] * 1e6) + 2 * image / (copy["gbps"] * 1e6)
+        floor_ms = (image / (read["ceiling_gbps"] * 1e6) +
+                    2 * image / (copy["ceiling_gbps"] * 1e6))
         out["equalize 32768², of its floor (1 read + 1 read and write)"] = (
             eq["gbps"], f"floor {floor_ms:.3f} ms at the ceilings, run "
             f"{eq['timing']['median_ms']:.3f} ms", 100 * floor_ms / eq["timing"]["median_ms"], 85)

@@ -126,6 +126,12 @@ void TestDashboardPanel::runFillsBarsAndTableLive() {
         QCOMPARE(m_panel->table()->item(row, DashboardPanel::StatusColumn)->text(),
                  QString::fromLatin1(histlab::statusName(r.status)));
         QVERIFY(!m_panel->table()->item(row, DashboardPanel::GbpsColumn)->text().isEmpty());
+        // The ceiling's cell names the kernel of its family that won.
+        if (r.ceilingGbps > 0)
+            QVERIFY(m_panel->table()
+                        ->item(row, DashboardPanel::CeilingColumn)
+                        ->toolTip()
+                        .contains(QString::fromStdString(r.ceilingKernel)));
     }
     // Each bar stands at its pipeline's place with its GB/s.
     const QCPBars* bars = m_panel->plot()->deviceBars(0);

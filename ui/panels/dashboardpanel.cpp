@@ -255,9 +255,14 @@ void DashboardPanel::addTableRow(const DashboardResult& r) {
     m_table->insertRow(row);
     for (int c = 0; c < ColumnCount; ++c) {
         auto* item = new QTableWidgetItem(cells[c]);
-        item->setToolTip(c == DeviceColumn
-                             ? cells[c]
-                             : QString::fromStdString(r.reason.empty() ? r.variant : r.reason));
+        if (c == CeilingColumn && !r.ceilingKernel.empty()) // which kernel of the family won
+            item->setToolTip(tr("%1 ceiling: the fastest run of its family, by %2")
+                                 .arg(QString::fromStdString(r.ceilingKind),
+                                      QString::fromStdString(r.ceilingKernel)));
+        else
+            item->setToolTip(c == DeviceColumn
+                                 ? cells[c]
+                                 : QString::fromStdString(r.reason.empty() ? r.variant : r.reason));
         if (c == GbpsColumn || c == PercentColumn || c == BaselineColumn || c == RatioColumn)
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_table->setItem(row, c, item);

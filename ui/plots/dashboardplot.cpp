@@ -28,7 +28,7 @@ const DashboardResult* resultOf(const DashboardRun& run, int slot, const std::st
 QString describe(const DashboardRun& run, const DashboardResult& r, const QString& what) {
     const DashboardDevice& d = run.devices.at(std::size_t(r.device));
     const auto [slow, fast] = throughputSpread(r.gbps, r.stats);
-    return QObject::tr("%1%2\n%3 on %4\n%5 GB/s (runs from %6 to %7), %8 % of %9 (%10 GB/s)\n"
+    return QObject::tr("%1%2\n%3 on %4\n%5 GB/s (runs from %6 to %7), %8 % of %9 (%10 GB/s%14)\n"
                        "median %11 ms, %12 run(s), %13")
         .arg(QString::fromStdString(r.pipeline), what, QString::fromStdString(r.variant),
              QString::fromStdString(d.info.name), gbpsText(r.gbps), gbpsText(slow), gbpsText(fast))
@@ -36,7 +36,10 @@ QString describe(const DashboardRun& run, const DashboardResult& r, const QStrin
         .arg(QString::fromStdString(r.ceilingKind), gbpsText(r.ceilingGbps))
         .arg(r.stats.medianMs, 0, 'g', 4)
         .arg(r.stats.samplesMs.size())
-        .arg(QString::fromLatin1(statusName(r.status)));
+        .arg(QString::fromLatin1(statusName(r.status)))
+        .arg(r.ceilingKernel.empty()
+                 ? QString()
+                 : QStringLiteral(", ") + QString::fromStdString(r.ceilingKernel));
 }
 
 } // namespace

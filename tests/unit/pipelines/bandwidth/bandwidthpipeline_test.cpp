@@ -42,7 +42,8 @@ TEST(BandwidthPipeline, EachCeilingIsTimedOnTheDevice) {
         // read-only: bytes read; copy: bytes read + written
         EXPECT_EQ(r.bytes, options.bytes * (entry.name == "copy" ? 2 : 1));
         EXPECT_GT(r.gbps, 0) << entry.name;
-        EXPECT_EQ(r.ceilingGbps, r.gbps);
+        EXPECT_GE(r.ceilingGbps, r.gbps); // its fastest run against its median
+        EXPECT_EQ(r.ceilingKernel, r.variant);
     }
 }
 
