@@ -16,7 +16,6 @@ import argparse
 import csv
 import json
 import os
-import re
 import sys
 
 

@@ -54,8 +54,8 @@ DeviceInfo deviceFromJson(const Json& value);
 /// {"date", "devices": [...]}; a device whose probes could not run has "probe_error".
 std::string devicesJson(const std::vector<DeviceListing>& devices);
 
-/// A same-run ceiling (the read-only or copy kernel) as reports show it: kernel, bytes, timing,
-/// GB/s.
+/// One kernel of a ceiling's family as reports show it: kernel, bytes, timing, GB/s of the
+/// median and of the fastest run, and why it could not run if it did not.
 Json ceilingJson(const CeilingTiming& ceiling);
 /// A ceiling (its GB/s from the winner's fastest run) with every member of its family.
 Json ceilingJson(const CeilingResult& ceiling);

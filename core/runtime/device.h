@@ -14,6 +14,12 @@
 
 namespace histlab {
 
+/// `v` rounded up to a multiple of `m`: a global size that whole work-groups of `m` cover
+/// (OpenCL 1.2 devices need global % local == 0).
+inline std::size_t roundUp(std::size_t v, std::size_t m) {
+    return (v + m - 1) / m * m;
+}
+
 enum class DeviceType { Cpu, Gpu, Accelerator, Other };
 const char* deviceTypeName(DeviceType type);
 

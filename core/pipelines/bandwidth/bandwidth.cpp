@@ -40,14 +40,6 @@ std::vector<CeilingKernel> ceilingFamily(DeviceType type, bool copy) {
     return family;
 }
 
-namespace {
-
-std::size_t roundUpTo(std::size_t n, std::size_t m) {
-    return (n + m - 1) / m * m;
-}
-
-} // namespace
-
 CeilingTiming measureCeilingKernel(Device& device, const CeilingKernel& k, bool copy,
                                    const cl::Buffer& src, const cl::Buffer& third,
                                    std::size_t bytes, int repeats, const CancelToken& cancel) {
@@ -60,16 +52,13 @@ CeilingTiming measureCeilingKernel(Device& device, const CeilingKernel& k, bool 
             r.error = "fewer bytes than one " + std::to_string(elementBytes) + "-byte element";
             return r;
         }
-        std::function<double()> once;
+        std::function<void(cl::Event*)> enqueue;
         cl::Kernel kernel;
         cl::NDRange global, local;
         if (k.shape == CeilingShape::CopyBuffer) {
-            once = [&] {
-                cl::Event e;
+            enqueue = [&](cl::Event* e) {
                 device.queue().enqueueCopyBuffer(src, third, 0, 0, nelem * elementBytes, nullptr,
-                                                 &e);
-                e.wait();
-                return profiledMs({e});
+                                                 e);
             };
         } else {
             const bool serial = k.shape == CeilingShape::Serial;
@@ -84,19 +73,22 @@ CeilingTiming measureCeilingKernel(Device& device, const CeilingKernel& k, bool 
             const std::size_t units = std::size_t(device.info().computeUnits);
             kernel = cl::Kernel(program, items ? (copy ? "copy_items" : "read_items")
                                                : (copy ? "copy_bytes" : "read_bytes"));
-            global = cl::NDRange(items ? roundUpTo(nelem, wg) : units * (serial ? 4 : 8) * wg);
+            global = cl::NDRange(items ? roundUp(nelem, wg) : units * (serial ? 4 : 8) * wg);
             local = cl::NDRange(wg);
             kernel.setArg(0, src);
             kernel.setArg(1, nelem);
             kernel.setArg(2, third);
-            once = [&] {
-                cl::Event e;
+            enqueue = [&](cl::Event* e) {
                 device.queue().enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr,
-                                                    &e);
-                e.wait();
-                return profiledMs({e});
+                                                    e);
             };
         }
+        auto once = [&] {
+            cl::Event e;
+            enqueue(&e);
+            e.wait();
+            return profiledMs({e});
+        };
         r.bytes = std::uint64_t(nelem) * elementBytes * (copy ? 2 : 1);
         r.stats = timeRepeated(repeats, once, cancel);
         r.gbps = gbPerSecond(r.bytes, r.stats.medianMs);

@@ -350,10 +350,6 @@ BlurTuning blurTuningFor(const DeviceInfo& device, BlurTuning tuning) {
 
 namespace {
 
-std::size_t roundUp(std::size_t v, std::size_t m) {
-    return (v + m - 1) / m * m;
-}
-
 KernelLaunch kernelLaunch(const char* kernel, const cl::NDRange& global, const cl::NDRange& local) {
     return {kernel, global[0], global[1], local[0], local[1]};
 }

@@ -26,10 +26,6 @@ const std::vector<ReverseVariantInfo> kVariants = {
 
 constexpr std::uint8_t kPoison = 0xA5;
 
-std::size_t roundUp(std::size_t v, std::size_t m) {
-    return (v + m - 1) / m * m;
-}
-
 std::string variantList() {
     std::string s;
     for (const ReverseVariantInfo& v : kVariants)

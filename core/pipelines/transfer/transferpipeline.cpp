@@ -2,28 +2,19 @@
 // dashboard's size. They have no command of their own: histlab-cli memory sweeps them over sizes
 // (pipelines/memorylab). Metric (transfer.h): bytes transferred / median host wall time of the
 // blocking call; device->device counts bytes read + written and is judged against the copy
-// kernel on the same bytes in the same run; the host transfers have no device ceiling.
-#include "image/image.h"
+// ceiling on the same bytes in the same run; the host transfers have no device ceiling.
 #include "pipelines/pipeline.h"
 #include "pipelines/transfer/transfer.h"
-#include "runtime/errors.h"
 
 namespace histlab {
 
 namespace {
 
-/// The copy kernel on `bytes` random bytes (nothing a memory system could compress).
+/// The copy ceiling on `bytes` random bytes (nothing a memory system could compress).
 CeilingResult copyCeiling(Device& device, std::size_t bytes, int repeats,
                           const CancelToken& cancel) {
-    std::vector<std::uint8_t> host(bytes);
-    fillSynthetic(SyntheticKind::Random, host.data(), bytes, 29);
-    try {
-        const cl::Buffer buffer(device.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
-                                host.data());
-        return measureCopyCeiling(device, buffer, bytes, repeats, cancel);
-    } catch (const cl::Error& e) {
-        rethrowClError(e);
-    }
+    return measureCopyCeiling(device, randomDeviceBuffer(device, bytes, cancel), bytes, repeats,
+                              cancel);
 }
 
 DashboardPipeline transferDashboardEntry(TransferKind kind) {
