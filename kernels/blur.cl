@@ -266,11 +266,23 @@ inline void keep_frame(vec_t* o, int y, __global const uchar* src, int pitch, in
 
 // One row's share of a work-item, packed as loaded: its VEC elements (one uint4) and HALO
 // elements on each side. Packed, a window of 2R + 1 rows costs few registers, so many
-// work-items fit on a compute unit and keep many loads in flight.
+// work-items fit on a compute unit and keep many loads in flight. Where the neighbours on a
+// side are whole 32-bit words (RGBA 8-bit: one pixel, 4 bytes; 16-bit RGBA: two words) they are
+// kept and loaded as words, which lie 4-byte aligned beside the 16-byte vectors: a quarter of
+// the loads of one value each.
+#define HALO_IN_WORDS ((RADIUS * NCHAN * (DEPTH16 ? 16 : 8)) % 32 == 0)
+#if HALO_IN_WORDS
+#define HALO_WORDS (HALO / ELEMS_PER_WORD)
+typedef struct {
+    vec_t mid;
+    uint left[HALO_WORDS], right[HALO_WORDS];
+} rowpart_t;
+#else
 typedef struct {
     vec_t mid;
     value_t left[HALO], right[HALO];
 } rowpart_t;
+#endif
 
 // Away from the row's ends: the vectors and the neighbours as they lie.
 inline rowpart_t fetch_row_inside(__global const value_t* row, int x0)
@@ -279,11 +291,19 @@ inline rowpart_t fetch_row_inside(__global const value_t* row, int x0)
 #pragma unroll
     for (int j = 0; j < VECS; ++j)
         r.mid.q[j] = ((__global const uint4*)(row + x0))[j];
+#if HALO_IN_WORDS
+#pragma unroll
+    for (int w = 0; w < HALO_WORDS; ++w) {
+        r.left[w] = ((__global const uint*)(row + x0 - HALO))[w];
+        r.right[w] = ((__global const uint*)(row + x0 + VEC))[w];
+    }
+#else
 #pragma unroll
     for (int k = 0; k < HALO; ++k) {
         r.left[k] = row[x0 - HALO + k];
         r.right[k] = row[x0 + VEC + k];
     }
+#endif
     return r;
 }
 
@@ -296,20 +316,47 @@ inline rowpart_t fetch_row_edge(__global const value_t* row, int x0, int width)
     for (int k = 0; k < VEC; ++k)
         e[k] = row[border_element_near(x0 + k, width)];
     r.mid = vec_pack(e);
+#if HALO_IN_WORDS
+#pragma unroll
+    for (int w = 0; w < HALO_WORDS; ++w) {
+        uint lw = 0, rw = 0;
+#pragma unroll
+        for (int k = 0; k < ELEMS_PER_WORD; ++k) {
+            const int i = w * ELEMS_PER_WORD + k;
+            lw |= (uint)row[border_element_near(x0 - HALO + i, width)] << (ELEM_BITS * k);
+            rw |= (uint)row[border_element_near(x0 + VEC + i, width)] << (ELEM_BITS * k);
+        }
+        r.left[w] = lw;
+        r.right[w] = rw;
+    }
+#else
 #pragma unroll
     for (int k = 0; k < HALO; ++k) {
         r.left[k] = row[border_element_near(x0 - HALO + k, width)];
         r.right[k] = row[border_element_near(x0 + VEC + k, width)];
     }
+#endif
     return r;
 }
 
 inline bool row_inside(int x0, int rowElems) { return x0 >= HALO && x0 + VEC + HALO <= rowElems; }
 
+#if HALO_IN_WORDS
+#define HALO_ELEMENT(words, i)                                                                  \
+    (((words)[(i) / ELEMS_PER_WORD] >> (ELEM_BITS * ((i) % ELEMS_PER_WORD))) & ELEM_MASK)
+#else
+#define HALO_ELEMENT(values, i) ((uint)(values)[i])
+#endif
+
 inline uint element(const rowpart_t* r, int i)
 {
-    return i < HALO ? r->left[i] : i < HALO + VEC ? vec_get(&r->mid, i - HALO) : r->right[i - HALO - VEC];
+    return i < HALO ? HALO_ELEMENT(r->left, i)
+           : i < HALO + VEC ? vec_get(&r->mid, i - HALO)
+                            : HALO_ELEMENT(r->right, i - HALO - VEC);
 }
+
+// (s + 4) / 9 for s <= 2295, the SWAR paths' 3 x 3 sums: exact for every such s.
+inline uint swar_div9(uint s) { return (s * 7282u + 29128u) >> 16; }
 
 #if !PACKED
 // The horizontal window sums of one row for the VEC elements starting at x0.
@@ -374,8 +421,6 @@ inline swarrow_t swar_fetch(__global const uchar* row, int x0)
     r.right = row[x0 + VEC];
     return r;
 }
-
-inline uint swar_div9(uint s) { return (s * 7282u + 29128u) >> 16; }
 
 // One output word from the vertical sums of its even and odd bytes and of the neighbouring
 // words' lanes: `before` is the pixel left of the word, `after` the pixel right of it.
@@ -503,6 +548,32 @@ __kernel void blur_tiled(__global const uchar* src, __global uchar* dst, int wid
         const int y = y0 + r;
         if (y >= y1)
             break;
+#if SWAR
+        // 8-bit RGBA, 3 x 3: a pixel's horizontal neighbours are the words beside its word, at
+        // the same bytes. Each word's even and odd bytes in two registers of two 16-bit lanes;
+        // three rows of three words add up to at most 2295 per lane, and swar_div9 divides.
+        uint ce[4 * VECS + 2], co[4 * VECS + 2]; // column sums: left word, the vectors, right
+#pragma unroll
+        for (int j = 0; j < 4 * VECS + 2; ++j) {
+            ce[j] = co[j] = 0;
+#pragma unroll
+            for (int k = 0; k < 3; ++k) {
+                const uint w = j == 0              ? win[r + k].left[0]
+                               : j == 4 * VECS + 1 ? win[r + k].right[0]
+                                                   : vec_word(&win[r + k].mid, j - 1);
+                ce[j] += w & 0x00FF00FFu;
+                co[j] += (w >> 8) & 0x00FF00FFu;
+            }
+        }
+        vec_t o;
+#pragma unroll
+        for (int j = 0; j < 4 * VECS; ++j) {
+            const uint se = ce[j] + ce[j + 1] + ce[j + 2], so = co[j] + co[j + 1] + co[j + 2];
+            vec_set_word(&o, j,
+                         swar_div9(se & 0xFFFFu) | (swar_div9(so & 0xFFFFu) << 8) |
+                             (swar_div9(se >> 16) << 16) | (swar_div9(so >> 16) << 24));
+        }
+#else
         uint col[SPAN];
 #pragma unroll
         for (int i = 0; i < SPAN; ++i) {
@@ -522,6 +593,7 @@ __kernel void blur_tiled(__global const uchar* src, __global uchar* dst, int wid
             e[i] = (s + (TAPS * TAPS) / 2) / (TAPS * TAPS);
         }
         vec_t o = vec_pack(e);
+#endif
         KEEP_FRAME(o, y);
 #pragma unroll
         for (int j = 0; j < VECS; ++j)

@@ -1,5 +1,7 @@
 // Histogram equalization (core/equalize.h): histogram, cumulative histogram, look-up table and
 // the gather of every pixel through it, each its own kernel so that each is timed on its own.
+// The histogram of 8-bit images is not here: it is the 256-bin histogram's tuned kernel
+// (histogram256.cl), which counts a color image's luma in the same read.
 // The same integers as core/equalize.cpp everywhere; the 8-bit table's one float division is
 // computed exactly in integers (equalize_scale), so the table is OpenCV's bit for bit on any
 // device, whatever precision its own division has.
@@ -7,8 +9,9 @@
 // Build options:
 //   NCHAN    1 (gray), 3 (RGB) or 4 (RGBA) interleaved channels; color is equalized on its luma
 //   DEPTH16  1: 16-bit values, 65,536 bins; 0: 8-bit values, 256 bins
-//   SLICE    bins per work-group's local histogram (16-bit: a power of two up to 65,536 that
-//            fits local memory; 8-bit: 256)
+//   SLICE    bins per work-group's local histogram of 16-bit values (a power of two up to
+//            65,536 that fits local memory)
+//   LUT, APPLY_UNROLL  where the gray gather reads its table, and its loads in flight (below)
 // (equalize_scales needs neither: it is built with the defaults below.)
 
 #ifndef NCHAN
@@ -40,14 +43,14 @@ inline uint pixel_key(__global const value_t* in, ulong p)
 #endif
 }
 
-// The histogram of the plane, added to `hist` (BINS counts, zeroed by the host). Each work-group
-// counts into a local histogram of SLICE bins, the slice get_group_id(1) of the value range, and
-// adds its non-zero bins to `hist` with one global atomic each. 8-bit: one slice of 256 bins.
-// 16-bit: as many bins as local memory holds (65,536 on PoCL, 8,192 in 48 KiB), so each pixel is
-// read once per slice and values outside the group's slice are skipped: more reads, but never a
-// global atomic per pixel, whose collisions on a skewed image cost 40 times the whole pass
-// (8192^2 16-bit on an H100: 44 ms against 1 ms for random values).
-// Gray images are read as whole 32-bit words (4 or 2 values) with a tail; color pixel by pixel.
+// The histogram of a 16-bit plane, added to `hist` (BINS counts, zeroed by the host). Each
+// work-group counts into a local histogram of SLICE bins, the slice get_group_id(1) of the value
+// range, and adds its non-zero bins to `hist` with one global atomic each. A slice holds as many
+// bins as local memory does (65,536 on PoCL, 8,192 in 48 KiB), so each pixel is read once per
+// slice and values outside the group's slice are skipped: more reads, but never a global atomic
+// per pixel, whose collisions on a skewed image cost 40 times the whole pass (8192^2 16-bit on
+// an H100: 44 ms against 1 ms for random values).
+// Gray images are read as whole 32-bit words (2 values) with a tail; color pixel by pixel.
 #define COUNT(key)                                                                              \
     do {                                                                                        \
         const uint k_ = (uint)(key) - base;                                                     \
@@ -60,6 +63,7 @@ inline uint pixel_key(__global const value_t* in, ulong p)
 #endif
 #define VALUES_PER_WORD (4 / (int)sizeof(value_t))
 
+#if DEPTH16
 __kernel void histogram_values(__global const value_t* in, ulong pixels, __global uint* hist)
 {
     __local uint local_hist[SLICE];
@@ -73,15 +77,8 @@ __kernel void histogram_values(__global const value_t* in, ulong pixels, __globa
     const ulong nwords = pixels / VALUES_PER_WORD;
     for (ulong w = get_global_id(0); w < nwords; w += stride) {
         const uint x = words[w];
-#if DEPTH16
         COUNT(x & 0xFFFFu);
         COUNT(x >> 16);
-#else
-        COUNT(x & 0xFFu);
-        COUNT((x >> 8) & 0xFFu);
-        COUNT((x >> 16) & 0xFFu);
-        COUNT(x >> 24);
-#endif
     }
     for (ulong p = nwords * VALUES_PER_WORD + get_global_id(0); p < pixels; p += stride)
         COUNT(in[p]);
@@ -96,6 +93,7 @@ __kernel void histogram_values(__global const value_t* in, ulong pixels, __globa
             atomic_add(&hist[base + b], count);
     }
 }
+#endif
 
 // 255.f / d rounded to the nearest float (ties to even), d an integer-valued float >= 1, in
 // integers: the quotient's 24 significant bits M = floor(255 * 2^k / d) with 2^23 <= M < 2^24,
@@ -164,28 +162,74 @@ __kernel void build_lut(__global const uint* cdf, __global uint* lut)
     lut[v] = out;
 }
 
-// Every pixel through the table (the range padded to whole groups). 16-bit values are in the
-// host's byte order (little-endian), as the device reads them: words hold the first value low. Gray: one 32-bit word (4 or
-// 2 values) per work-item, the item after the last word doing the tail. Color: one pixel per
-// item, each channel moved by the luma's change, clamped; alpha is copied.
+// Gray images, 8- or 16-bit: every pixel through the table, 16 bytes (16 or 8 values) per
+// load, grid-stride with APPLY_UNROLL loads in flight per work-item. The table is read from
+//   LUT 0  global memory (through the cache),
+//   LUT 1  one copy in local memory (8-bit only: 1 KiB),
+//   LUT 2  32 copies in local memory, one per bank (8-bit only: 32 KiB). Entry v of copy l is
+//          word 32 v + l, so work-item l of a 32-wide warp reads bank l whatever the value:
+//          random pixels never make two work-items of a warp wait on the same bank, which a
+//          single copy does (about 3.5 work-items per bank at worst for random values).
+// Work-item 0 does the values after the last whole 16 bytes.
+#ifndef LUT
+#define LUT 0
+#endif
+#ifndef APPLY_UNROLL
+#define APPLY_UNROLL 4
+#endif
+#if LUT == 2
+#define LUT_AT(v) lut_l[((uint)(v) << 5) | lane]
+#elif LUT == 1
+#define LUT_AT(v) lut_l[v]
+#else
+#define LUT_AT(v) lut[v]
+#endif
+#if DEPTH16
+#define MAP_WORD(x) (LUT_AT((x) & 0xFFFFu) | (LUT_AT((x) >> 16) << 16))
+#else
+#define MAP_WORD(x)                                                                             \
+    (LUT_AT((x) & 0xFFu) | (LUT_AT(((x) >> 8) & 0xFFu) << 8) |                                  \
+     (LUT_AT(((x) >> 16) & 0xFFu) << 16) | (LUT_AT((x) >> 24) << 24))
+#endif
+#define MAP_VEC(x) (uint4)(MAP_WORD((x).s0), MAP_WORD((x).s1), MAP_WORD((x).s2), MAP_WORD((x).s3))
+
+#if NCHAN == 1
+__kernel void apply_lut_gray(__global const uint4* in, __global uint4* out,
+                             __global const uint* lut, ulong pixels)
+{
+#if LUT
+    __local uint lut_l[LUT == 2 ? BINS * 32u : BINS];
+    const uint lane = get_local_id(0) & 31u;
+    for (uint i = get_local_id(0); i < (LUT == 2 ? BINS * 32u : BINS); i += get_local_size(0))
+        lut_l[i] = lut[LUT == 2 ? i >> 5 : i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+    const ulong nvec = pixels / (4u * VALUES_PER_WORD), stride = get_global_size(0);
+    ulong i = get_global_id(0);
+    for (; i + (APPLY_UNROLL - 1) * stride < nvec; i += APPLY_UNROLL * stride) {
+        uint4 x[APPLY_UNROLL];
+        for (int u = 0; u < APPLY_UNROLL; ++u)
+            x[u] = in[i + u * stride];
+        for (int u = 0; u < APPLY_UNROLL; ++u)
+            out[i + u * stride] = MAP_VEC(x[u]);
+    }
+    for (; i < nvec; i += stride)
+        out[i] = MAP_VEC(in[i]);
+    if (get_global_id(0) == 0) {
+        __global const value_t* inv = (__global const value_t*)in;
+        __global value_t* outv = (__global value_t*)out;
+        for (ulong p = nvec * 4u * VALUES_PER_WORD; p < pixels; ++p)
+            outv[p] = (value_t)LUT_AT(inv[p]);
+    }
+}
+#else
+
+// Color images: one pixel per work-item (the range padded to whole groups), each channel moved
+// by the luma's change, clamped; alpha is copied. 16-bit values are in the host's byte order
+// (little-endian), as the device reads them.
 __kernel void apply_lut(__global const value_t* in, __global value_t* out,
                         __global const uint* lut, ulong pixels)
 {
-#if NCHAN == 1
-    const ulong w = get_global_id(0), nwords = pixels / VALUES_PER_WORD;
-    if (w < nwords) {
-        const uint x = ((__global const uint*)in)[w];
-#if DEPTH16
-        ((__global uint*)out)[w] = lut[x & 0xFFFFu] | (lut[x >> 16] << 16);
-#else
-        ((__global uint*)out)[w] = lut[x & 0xFFu] | (lut[(x >> 8) & 0xFFu] << 8) |
-                                   (lut[(x >> 16) & 0xFFu] << 16) | (lut[x >> 24] << 24);
-#endif
-    } else if (w == nwords) {
-        for (ulong p = nwords * VALUES_PER_WORD; p < pixels; ++p)
-            out[p] = (value_t)lut[in[p]];
-    }
-#else
     const ulong p = get_global_id(0);
     if (p >= pixels)
         return;
@@ -198,5 +242,5 @@ __kernel void apply_lut(__global const value_t* in, __global value_t* out,
 #if NCHAN == 4
     po[3] = px[3];
 #endif
-#endif
 }
+#endif

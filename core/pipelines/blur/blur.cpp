@@ -342,7 +342,7 @@ BlurTuning blurTuningFor(const DeviceInfo& device, BlurTuning tuning) {
     if (tuning.packed < 0)
         tuning.packed = cpu ? 0 : 1;
     if (tuning.swar < 0)
-        tuning.swar = cpu ? 1 : 0;
+        tuning.swar = cpu || tuning.packed == 1 ? 1 : 0;
     if (tuning.serialRows < 0)
         tuning.serialRows = cpu ? 1 : 0;
     return tuning;
@@ -433,18 +433,24 @@ BlurRun runBoxBlur(Device& device, const HostImage& image, int radius, BorderMod
             break;
         }
         case BlurVariant::Tiled: {
-            // Defaults measured (README): on the H100 the window's rows loaded first, 4 rows x
-            // 128 work-items, one vector per item; on PoCL sliding down 8 rows, two pixels per
+            // Defaults measured (README, bench/results/gpu-h100-blur-tiles-2026-11-27): on the
+            // H100 the window's rows loaded first, 128 work-items, one vector per item, 8 rows
+            // for 8-bit gray (97 % of copy at 32768^2 against 92 % with 4) and 4 otherwise (RGBA
+            // with SWAR: 99 % with 4, 94 % with 2); on PoCL sliding down 8 rows, two pixels per
             // register and four vectors per item.
             const bool cpu = info.type == DeviceType::Cpu;
             const bool packed = devTuning.packed == 1;
             const bool swarWanted = devTuning.swar == 1;
-            const bool swar =
-                !packed && swarWanted && image.depth == 8 && image.channels == 1 && radius == 1;
+            // SWAR: 8-bit, 3 x 3, gray sliding down (PACKED 0) or RGBA packed.
+            const bool swar = swarWanted && image.depth == 8 && radius == 1 &&
+                              (packed ? image.channels == 4 : image.channels == 1);
             const int vectors = tuning.vectors == 1 || tuning.vectors == 2 || tuning.vectors == 4
                                     ? tuning.vectors
                                     : (cpu && swar ? 4 : 1);
-            const int rows = tuning.rows > 0 ? tuning.rows : packed ? 4 : (cpu && swar ? 8 : 16);
+            const bool grayEight = image.channels == 1 && image.depth == 8;
+            const int rows = tuning.rows > 0 ? tuning.rows
+                             : packed        ? (grayEight ? 8 : 4)
+                                             : (cpu && swar ? 8 : 16);
             const std::size_t wg = std::size_t(tuning.workGroup > 0 ? tuning.workGroup : 128);
             run.buildOptions = options.define("RADIUS", radius)
                                    .define("ROWS", rows)

@@ -108,15 +108,19 @@ std::vector<BlurVariant> allBlurVariants(); ///< direct, tiled, sliding (not aut
 
 /// Knobs for benchmarks (0: the variant's default).
 struct BlurTuning {
-    int rows = 0; ///< rows per work-item (tiled: 4 packed, 16, 8 for SWAR) or strip (sliding: 64)
+    /// rows per work-item (tiled packed: 8 for 8-bit gray, else 4; tiled sliding down: 16, 8
+    /// for SWAR) or strip (sliding: 64)
+    int rows = 0;
     int workGroup = 0; ///< work-items per group along x
     /// tiled: 1 loads all ROWS + 2R rows of a work-item's window first, packed as loaded
     /// (many loads in flight: a GPU's best), 0 slides down the rows keeping their horizontal
     /// sums (less arithmetic: a CPU's best), -1 the device's choice
     int packed = -1;
-    /// tiled, 8-bit gray, R = 1, not packed: 1 two pixels per 32-bit register (SWAR), 0 one
-    /// pixel per register, -1 the device's choice: SWAR on a CPU (2x faster on PoCL), not on a
-    /// GPU (slower on the H100: the GPU is not limited by arithmetic there)
+    /// tiled, 8-bit, R = 1, gray not packed or RGBA packed: 1 the bytes of two pixels per
+    /// 32-bit register (SWAR), 0 one value per register, -1 the device's choice: SWAR wherever
+    /// the device's row keeping has it, except a GPU sliding down (gray on PoCL: 2x faster;
+    /// RGBA packed on the H100: 99 % of copy against 83 %; gray sliding down on the H100:
+    /// slower than packed without it, the GPU is not limited by arithmetic there)
     int swar = -1;
     /// tiled: 16-byte vectors each work-item loads and stores per row: 1, 2 or 4; 0 the
     /// device's choice (4 for the SWAR path on a CPU, else 1)
@@ -128,7 +132,7 @@ struct BlurTuning {
 };
 
 /// The tuning with the device's choices made where `tuning` leaves them to the device (-1):
-/// packed rows on a GPU, sliding rows on a CPU; two pixels per register (SWAR) on a CPU; the
+/// packed rows on a GPU, sliding rows on a CPU; SWAR on a CPU and with packed rows; the
 /// sliding variant's serial row pass on a CPU, row tiles elsewhere. The rest (rows, work-group,
 /// vectors: 0) stays the variant's default, which depends on the image and the radius.
 BlurTuning blurTuningFor(const DeviceInfo& device, BlurTuning tuning);

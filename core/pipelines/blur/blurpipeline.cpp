@@ -505,7 +505,10 @@ Pipeline blurPipeline() {
                            s.variants = v == "all" ? allBlurVariants()
                                                    : std::vector<BlurVariant>{parseBlurVariant(v)};
                        }),
-        tuning("--rows", "N", "tuning: rows per work-item strip", 1, 65536, &BlurTuning::rows),
+        tuning("--rows", "N",
+               "tuning: rows per work-item strip (tiled: 8 packed 8-bit gray, 4 other packed, 16 "
+               "sliding down, 8 with SWAR; sliding: 64)",
+               1, 65536, &BlurTuning::rows),
         tuning("--wg", "N", "tuning: work-items per group along x", 1, 4096,
                &BlurTuning::workGroup),
         tuning("--packed", "0|1",
@@ -513,8 +516,9 @@ Pipeline blurPipeline() {
                "default), or slid down as horizontal sums (0, a CPU's)",
                0, 1, &BlurTuning::packed),
         tuning("--swar", "0|1",
-               "tuning (tiled, 8-bit gray, R = 1): two pixels per 32-bit register (1, a CPU's "
-               "default) or one (0, a GPU's default)",
+               "tuning (tiled, 8-bit, R = 1: gray with --packed 0, RGBA with --packed 1): the "
+               "bytes of two pixels per 32-bit register (1, the default wherever there is such "
+               "a path, except gray --packed 0 on a GPU) or one value per register (0)",
                0, 1, &BlurTuning::swar),
         valueOption<P>("--vectors", "1|2|4",
                        "tuning (tiled): 16-byte vectors per work-item and row (default 1; 4 for "

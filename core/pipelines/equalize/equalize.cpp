@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <memory>
 
 namespace histlab {
 
@@ -152,6 +154,84 @@ HostImage equalizeReference(const HostImage& image) {
     return applyTables(image, equalizeTables(image).lut);
 }
 
+EqualizeLut parseEqualizeLut(const std::string& name) {
+    for (EqualizeLut lut :
+         {EqualizeLut::Auto, EqualizeLut::Global, EqualizeLut::Local, EqualizeLut::Lanes})
+        if (name == equalizeLutName(lut))
+            return lut;
+    throw UsageError("--lut", "unknown table place '" + name + "' (auto, global, local, lanes)");
+}
+
+const char* equalizeLutName(EqualizeLut lut) {
+    switch (lut) {
+    case EqualizeLut::Auto:
+        return "auto";
+    case EqualizeLut::Global:
+        return "global";
+    case EqualizeLut::Local:
+        return "local";
+    case EqualizeLut::Lanes:
+        return "lanes";
+    }
+    return "?";
+}
+
+std::string EqualizeApply::describe() const {
+    return std::string("lut=") + equalizeLutName(lut) + " wg=" + std::to_string(workGroupSize) +
+           " groups/CU=" + (groupsPerCu == kAllGroups ? "all" : std::to_string(groupsPerCu)) +
+           " unroll=" + std::to_string(unroll);
+}
+
+namespace {
+
+constexpr int kLaneCopies = 32; // kernels/equalize.cl, LUT 2: one copy per local-memory bank
+
+std::uint64_t tableLocalBytes(EqualizeLut lut) {
+    return lut == EqualizeLut::Lanes   ? kBins8 * kLaneCopies * sizeof(cl_uint)
+           : lut == EqualizeLut::Local ? kBins8 * sizeof(cl_uint)
+                                       : 0;
+}
+
+} // namespace
+
+EqualizeApply equalizeApplyFor(const DeviceInfo& device, int channels, int depth,
+                               const EqualizeApply& request) {
+    EqualizeApply a = request;
+    const bool grayEight = channels == 1 && depth == 8;
+    // 1 KiB of local memory left for the runtime, as the histograms do.
+    const auto fits = [&](EqualizeLut lut) {
+        return tableLocalBytes(lut) + 1024 <= device.localMemBytes;
+    };
+    if (a.lut == EqualizeLut::Auto)
+        a.lut = grayEight && device.type != DeviceType::Cpu && fits(EqualizeLut::Local)
+                    ? EqualizeLut::Local
+                    : EqualizeLut::Global;
+    if (a.lut != EqualizeLut::Global && !grayEight)
+        throw UsageError(
+            "--lut", std::string(equalizeLutName(a.lut)) +
+                         ": a table in local memory is for 8-bit gray images (" +
+                         (depth == 16 ? "65,536 entries of a 16-bit table" : "the color gather") +
+                         " read it from global memory)");
+    if (!fits(a.lut))
+        throw UsageError("--lut", std::string(equalizeLutName(a.lut)) + ": its " +
+                                      std::to_string(tableLocalBytes(a.lut) / 1024) +
+                                      " KiB of tables do not fit the " +
+                                      std::to_string(device.localMemBytes / 1024) +
+                                      " KiB of local memory of " + device.name);
+    if (a.workGroupSize == 0)
+        a.workGroupSize =
+            int(std::min<std::size_t>(256, std::max<std::size_t>(device.maxWorkGroupSize, 1)));
+    if (std::size_t(a.workGroupSize) > device.maxWorkGroupSize)
+        throw UsageError("--wg", std::to_string(a.workGroupSize) + " work-items: " + device.name +
+                                     " allows at most " + std::to_string(device.maxWorkGroupSize));
+    const bool cpu = device.type == DeviceType::Cpu;
+    if (a.groupsPerCu == 0)
+        a.groupsPerCu = cpu ? EqualizeApply::kAllGroups : 4;
+    if (a.unroll == 0)
+        a.unroll = cpu ? 1 : 4;
+    return a;
+}
+
 namespace {
 
 std::size_t powerOfTwoAtMost(std::size_t limit, std::size_t cap) {
@@ -168,7 +248,8 @@ std::vector<std::uint64_t> widened(const std::vector<cl_uint>& counts) {
 } // namespace
 
 EqualizeRun runEqualize(Device& device, const HostImage& image, int repeats,
-                        const CancelToken& cancel, std::uint32_t maxSliceBins) {
+                        const CancelToken& cancel, const EqualizeApply& request,
+                        const EqualizeTesting& testing) {
     validateImage(image);
     requireIntegerImage(image, "equalization");
     if (image.pixelCount() >= (std::uint64_t(1) << 32))
@@ -179,32 +260,37 @@ EqualizeRun runEqualize(Device& device, const HostImage& image, int repeats,
                                " bytes do not fit in one buffer of " + device.info().name +
                                " (at most " + std::to_string(device.info().maxAllocBytes) +
                                " bytes)");
+    if (testing.histogramPiecePixels % 4096 != 0)
+        throw UsageError("histogram pieces", "a multiple of 4,096 pixels");
+    const bool eightBit = image.depth == 8;
     const std::uint32_t bins = std::uint32_t(binsOf(image));
     EqualizeRun run;
     run.bins = int(bins);
     run.output = image;
-    // OpenCL C 1.2 is asked for by name (PoCL 3.1 builds 3.0 without it): the 1.x atomics.
-    // 16-bit: the local histogram holds as many bins as local memory does (a power of two, 1 KiB
-    // left for the runtime); each work-group counts one slice of the value range.
+    run.apply = equalizeApplyFor(device.info(), image.channels, image.depth, request);
+    // 16-bit: the local histogram holds as many bins as local memory does (a power of two, 1
+    // KiB left for the runtime); each work-group counts one slice of the value range.
     std::uint32_t slice = bins;
     while (slice > 256 &&
            (std::uint64_t(slice) * sizeof(cl_uint) + 1024 > device.info().localMemBytes ||
-            (maxSliceBins && slice > maxSliceBins)))
+            (testing.maxSliceBins && slice > testing.maxSliceBins)))
         slice /= 2;
     const std::uint32_t slices = bins / slice;
-    run.buildOptions = BuildOptions()
-                           .standard("CL1.2")
-                           .define("NCHAN", image.channels)
-                           .define("DEPTH16", image.depth == 16)
-                           .define("SLICE", int(slice))
-                           .text();
+    // OpenCL C 1.2 is asked for by name (PoCL 3.1 builds 3.0 without it): the 1.x atomics.
+    BuildOptions options;
+    options.standard("CL1.2")
+        .define("NCHAN", image.channels)
+        .define("DEPTH16", !eightBit)
+        .define("LUT", int(run.apply.lut) - int(EqualizeLut::Global))
+        .define("APPLY_UNROLL", run.apply.unroll);
+    if (!eightBit)
+        options.define("SLICE", int(slice));
+    run.buildOptions = options.text();
     const cl_ulong pixels = image.pixelCount();
     std::vector<cl_uint> hist(bins), cdf(bins), lut(bins);
     std::vector<double> histMs, cdfMs, lutMs, applyMs;
     try {
         cl::Program program = device.program("equalize", run.buildOptions);
-        cl::Kernel histogram(program, "histogram_values"), buildLut(program, "build_lut"),
-            apply(program, "apply_lut");
         cl::CommandQueue& q = device.queue();
         const cl::Context& ctx = device.context();
         cl::Buffer in(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, image.data.size(),
@@ -214,47 +300,107 @@ EqualizeRun runEqualize(Device& device, const HostImage& image, int repeats,
         cl::Buffer cdfBuf(ctx, CL_MEM_READ_WRITE, bins * sizeof(cl_uint));
         cl::Buffer lutBuf(ctx, CL_MEM_READ_WRITE, bins * sizeof(cl_uint));
 
-        histogram.setArg(0, in);
-        histogram.setArg(1, pixels);
-        histogram.setArg(2, histBuf);
-        const std::size_t histWg = powerOfTwoAtMost(device.kernelWorkGroupLimit(histogram), 256);
-        // Four groups per compute unit over all slices (at least one per slice), no more than
-        // the pixels need: every group adds up to SLICE global atomics at its end.
-        const std::size_t groupsWanted = std::max<std::size_t>(
-            std::max<std::size_t>(device.info().computeUnits, 1) * 4 / slices, 1);
-        const std::size_t histGroups =
-            std::clamp<std::size_t>((pixels + histWg - 1) / histWg, 1, groupsWanted);
+        // The histogram. 8-bit: the 256-bin histogram's kernel, configured for this device and
+        // size as `histlab-cli histogram` would be (a color image's luma alone), on pieces of
+        // at most 2^29 pixels (under the 2^32 bytes one launch counts).
+        std::function<std::vector<cl::Event>()> enqueueHistogram;
+        std::unique_ptr<HistogramKernel> tuned;
+        std::vector<std::pair<cl::Buffer, std::size_t>> pieces;
+        cl::Kernel sliced;
+        std::size_t slicedGroups = 1, slicedWg = 1;
+        if (eightBit) {
+            const HistogramLayout layout(image.channels, image.channels > 1, image.channels == 1);
+            const HistogramConfig config =
+                resolveHistogramConfig(device, {}, layout, cancel, image.data.size());
+            run.histogramConfig = config.describe() + " (" + config.chosenBy + ")";
+            tuned = std::make_unique<HistogramKernel>(device, config, layout);
+            const std::uint64_t piecePixels = testing.histogramPiecePixels
+                                                  ? testing.histogramPiecePixels
+                                                  : std::uint64_t(1) << 29;
+            const std::size_t pieceBytes = std::size_t(piecePixels) * image.channels;
+            if (image.data.size() <= pieceBytes) {
+                pieces.emplace_back(in, image.data.size());
+            } else {
+                for (std::size_t at = 0; at < image.data.size(); at += pieceBytes) {
+                    const cl_buffer_region region{at, std::min(pieceBytes, image.data.size() - at)};
+                    pieces.emplace_back(
+                        in.createSubBuffer(CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION, &region),
+                        region.size);
+                }
+            }
+            enqueueHistogram = [&] {
+                std::vector<cl::Event> events;
+                for (const auto& [buffer, bytes] : pieces)
+                    for (cl::Event& e : tuned->enqueue(q, buffer, bytes, histBuf))
+                        events.push_back(std::move(e));
+                return events;
+            };
+        } else {
+            sliced = cl::Kernel(program, "histogram_values");
+            sliced.setArg(0, in);
+            sliced.setArg(1, pixels);
+            sliced.setArg(2, histBuf);
+            slicedWg = powerOfTwoAtMost(device.kernelWorkGroupLimit(sliced), 256);
+            // Four groups per compute unit over all slices (at least one per slice), no more
+            // than the pixels need: every group adds up to SLICE global atomics at its end.
+            const std::size_t groupsWanted = std::max<std::size_t>(
+                std::max<std::size_t>(device.info().computeUnits, 1) * 4 / slices, 1);
+            slicedGroups =
+                std::clamp<std::size_t>((pixels + slicedWg - 1) / slicedWg, 1, groupsWanted);
+            enqueueHistogram = [&] {
+                std::vector<cl::Event> events(1);
+                q.enqueueNDRangeKernel(sliced, cl::NullRange,
+                                       cl::NDRange(slicedGroups * slicedWg, slices),
+                                       cl::NDRange(slicedWg, 1), nullptr, &events[0]);
+                return events;
+            };
+        }
 
+        cl::Kernel buildLut(program, "build_lut");
         buildLut.setArg(0, cdfBuf);
         buildLut.setArg(1, lutBuf);
         const std::size_t lutWg = powerOfTwoAtMost(device.kernelWorkGroupLimit(buildLut), 256);
 
+        // The gather. Gray: 16-byte vectors, grid-stride with groups/CU groups per compute
+        // unit (no more than the vectors need), or one per work-item. Color: one pixel per
+        // work-item.
+        const bool gray = image.channels == 1;
+        cl::Kernel apply(program, gray ? "apply_lut_gray" : "apply_lut");
         apply.setArg(0, in);
         apply.setArg(1, out);
         apply.setArg(2, lutBuf);
         apply.setArg(3, pixels);
-        const std::size_t applyWg = powerOfTwoAtMost(device.kernelWorkGroupLimit(apply), 256);
-        // Gray: one 32-bit word (4 or 2 values) per item and one item for the tail.
-        const std::size_t applyNeeded =
-            image.channels == 1 ? pixels / (4 / (image.depth / 8)) + 1 : pixels;
-        const std::size_t applyItems = (applyNeeded + applyWg - 1) / applyWg * applyWg;
+        const std::size_t applyWg = std::size_t(run.apply.workGroupSize);
+        if (applyWg > device.kernelWorkGroupLimit(apply))
+            throw UsageError("--wg", std::to_string(applyWg) + " work-items: " +
+                                         device.info().name + " runs this gather with at most " +
+                                         std::to_string(device.kernelWorkGroupLimit(apply)));
+        std::size_t applyGroups = (pixels + applyWg - 1) / applyWg;
+        if (gray) {
+            const std::uint64_t vectors = image.data.size() / 16;
+            applyGroups = std::max<std::size_t>((vectors + applyWg - 1) / applyWg, 1);
+            if (run.apply.groupsPerCu != EqualizeApply::kAllGroups)
+                applyGroups = std::min<std::size_t>(
+                    applyGroups,
+                    std::size_t(std::max<std::uint32_t>(device.info().computeUnits, 1)) *
+                        std::size_t(run.apply.groupsPerCu));
+        }
 
         DeviceScan cdfScan(device, bins);
         auto once = [&] {
-            cl::Event zero, hist, lutEv, applyEv;
+            cl::Event zero, lutEv, applyEv;
             q.enqueueFillBuffer(histBuf, cl_uint(0), 0, bins * sizeof(cl_uint), nullptr, &zero);
-            q.enqueueNDRangeKernel(histogram, cl::NullRange,
-                                   cl::NDRange(histGroups * histWg, slices), cl::NDRange(histWg, 1),
-                                   nullptr, &hist);
+            std::vector<cl::Event> histEvents = enqueueHistogram();
             // The CDF: the whole-array inclusive scan of core/scan.h (one or a few launches).
             const std::vector<cl::Event> scan = cdfScan.enqueue(histBuf, cdfBuf, true);
             q.enqueueNDRangeKernel(buildLut, cl::NullRange,
                                    cl::NDRange((bins + lutWg - 1) / lutWg * lutWg),
                                    cl::NDRange(lutWg), nullptr, &lutEv);
-            q.enqueueNDRangeKernel(apply, cl::NullRange, cl::NDRange(applyItems),
+            q.enqueueNDRangeKernel(apply, cl::NullRange, cl::NDRange(applyGroups * applyWg),
                                    cl::NDRange(applyWg), nullptr, &applyEv);
             applyEv.wait();
-            histMs.push_back(profiledMs({zero, hist}));
+            histEvents.insert(histEvents.begin(), zero);
+            histMs.push_back(profiledMs(histEvents));
             cdfMs.push_back(profiledMs(scan));
             lutMs.push_back(profiledMs({lutEv}));
             applyMs.push_back(profiledMs({applyEv}));

@@ -56,18 +56,68 @@ EqualizeTables equalizeTables(const HostImage& image);
 /// fields disagree.
 HostImage equalizeReference(const HostImage& image);
 
-/// The whole equalization on the device (kernels/equalize.cl): the histogram (one local
-/// histogram per work-group added to the global one with atomics; 65,536 bins in slices of what
-/// local memory holds, each group counting one slice), the CDF (one work-group's scan), the
-/// look-up table (one work-item per bin), and the gather of every pixel through the table.
+/// Where the gather of a gray image reads its look-up table (kernels/equalize.cl, LUT):
+/// global memory, one copy in local memory, or one copy per local-memory bank ("lanes": 32
+/// copies, so that the 32 work-items of a warp never wait on one bank). Color images and
+/// 16-bit tables (65,536 entries) read it from global memory.
+enum class EqualizeLut { Auto, Global, Local, Lanes };
+EqualizeLut parseEqualizeLut(const std::string& name);
+const char* equalizeLutName(EqualizeLut lut);
+
+/// How the gather runs: what a person asks for (0 / Auto: the plan decides) and, resolved by
+/// equalizeApplyFor, what runs.
+struct EqualizeApply {
+    /// groupsPerCu: as many groups as the image needs, one 16-byte vector per work-item.
+    static constexpr int kAllGroups = -1;
+    EqualizeLut lut = EqualizeLut::Auto;
+    int workGroupSize = 0; ///< work-items per group
+    int groupsPerCu = 0;   ///< groups per compute unit of the gray gather, each work-item
+                           ///< looping over the image (grid-stride), or kAllGroups
+    int unroll = 0;        ///< 16-byte loads in flight per work-item (gray)
+
+    /// e.g. "lut=lanes wg=256 groups/CU=4 unroll=4", "lut=global wg=256 groups/CU=all unroll=1"
+    std::string describe() const;
+};
+
+/// The gather a device runs for an image of `channels` and `depth` (the one place that decides
+/// the defaults), 256 work-items per group:
+///   GPUs: the table in local memory (one copy), 4 groups per compute unit, 4 loads in flight
+///         (on an H200 at 1 GiB: 0.541 ms against 0.558 with 32 copies and 0.570 from global
+///         memory, bench/results/gpu-h200-equalize-2026-11-27);
+///   CPU devices: the table in global memory (their local memory is ordinary memory) and one
+///         vector per work-item, which PoCL vectorizes across work-items (8192^2 random on this
+///         2-core machine: 9.6 ms against 29.5 with 4 groups per core looping);
+///   color and 16-bit images: the table in global memory.
+/// Throws UsageError naming the parameter a device or image
+/// cannot take (--lut local or lanes for a 16-bit or color image, lanes beyond local memory,
+/// --wg beyond the device's maximum).
+EqualizeApply equalizeApplyFor(const DeviceInfo& device, int channels, int depth,
+                               const EqualizeApply& request);
+
+/// What tests may force: 16-bit histograms in slices of at most `maxSliceBins` bins (0: what
+/// local memory holds), and the 8-bit histogram in pieces of `histogramPiecePixels` pixels (0:
+/// 2^29, which keeps every piece under the 2^32 bytes one launch counts; a multiple of 4,096
+/// so that each piece starts where a sub-buffer may).
+struct EqualizeTesting {
+    std::uint32_t maxSliceBins = 0;
+    std::uint64_t histogramPiecePixels = 0;
+};
+
+/// The whole equalization on the device: the histogram (8-bit: the 256-bin histogram's tuned
+/// kernel, a color image's luma counted in its one read; 16-bit: kernels/equalize.cl's local
+/// histograms of 65,536 bins in slices of what local memory holds, each group counting one
+/// slice), the CDF (the whole-array scan), the look-up table (one work-item per bin), and the
+/// gather of every pixel through it.
 struct EqualizeRun {
-    std::string buildOptions;
+    std::string buildOptions;             ///< kernels/equalize.cl's
+    std::string histogramConfig;          ///< 8-bit: the histogram kernel's configuration
+    EqualizeApply apply;                  ///< the gather that ran
     int bins = 256;                       ///< 256 (8-bit) or 65,536 (16-bit)
     HostImage output;                     ///< the equalized image
     std::vector<std::uint64_t> histogram; ///< read back from the device
     std::vector<std::uint64_t> cdf;       ///< read back from the device (inclusive)
     std::vector<std::uint32_t> lut;       ///< read back from the device
-    TimingStats histogramStats;           ///< zeroing the bins + the histogram kernel
+    TimingStats histogramStats;           ///< zeroing the bins + the histogram kernel(s)
     TimingStats cdfStats;                 ///< the scan of the bins
     TimingStats lutStats;                 ///< the look-up table
     TimingStats applyStats;               ///< the gather of every pixel
@@ -79,13 +129,13 @@ struct EqualizeRun {
 };
 
 /// Runs the four stages `repeats` times after a warm-up (kernel milliseconds per stage) and
-/// verifies the last run against the CPU. `maxSliceBins` caps the bins of a work-group's local
-/// histogram (16-bit images; 0: what local memory holds), so that the sliced histogram of small
-/// local memories can be tested anywhere. Throws InputError for an image whose fields disagree
-/// or that has 2^32 pixels or more (32-bit counts), UnsupportedError when the image does not fit
-/// in one device buffer.
+/// verifies the last run against the CPU. `apply` is resolved with equalizeApplyFor (a
+/// request left open gets the device's defaults). Throws InputError for an image whose fields
+/// disagree or that has 2^32 pixels or more (32-bit counts), UnsupportedError when the image
+/// does not fit in one device buffer.
 EqualizeRun runEqualize(Device& device, const HostImage& image, int repeats = 5,
-                        const CancelToken& cancel = {}, std::uint32_t maxSliceBins = 0);
+                        const CancelToken& cancel = {}, const EqualizeApply& apply = {},
+                        const EqualizeTesting& testing = {});
 
 // ---------------------------------------------------------------------------------------------
 // What a person asks of the equalization (histlab-cli equalize's options, the Equalize tab's
@@ -93,16 +143,19 @@ EqualizeRun runEqualize(Device& device, const HostImage& image, int repeats = 5,
 
 struct EqualizeParams {
     ImageInput input;
-    int repeats = 5; ///< timed runs after a warm-up, per stage
+    int repeats = 5;     ///< timed runs after a warm-up, per stage
+    EqualizeApply apply; ///< --lut, --wg, --groups-per-cu, --unroll (0 / auto: the device's)
 };
 
 struct EqualizePlan {
     std::shared_ptr<const HostImage> image; ///< the image asked for (synthetic made)
     int repeats = 5;
+    EqualizeApply apply; ///< resolved for the device and the image
 };
 
 /// What a device runs of `params`: the image (checkImageInput's refusals: none, both an image
-/// and --synthetic, a synthetic image without its size), and the repeats.
+/// and --synthetic, a synthetic image without its size), the repeats and the gather
+/// (equalizeApplyFor's refusals).
 EqualizePlan planEqualize(const DeviceInfo& device, const EqualizeParams& params);
 
 /// A finished equalization with what its report names: the device and the image.

@@ -16,11 +16,12 @@
 
 namespace histlab {
 
-EqualizePlan planEqualize(const DeviceInfo&, const EqualizeParams& params) {
+EqualizePlan planEqualize(const DeviceInfo& device, const EqualizeParams& params) {
     checkImageInput(params.input, "equalize");
     EqualizePlan plan;
     plan.image = imageOf(params.input);
     plan.repeats = params.repeats;
+    plan.apply = equalizeApplyFor(device, plan.image->channels, plan.image->depth, params.apply);
     return plan;
 }
 
@@ -32,6 +33,9 @@ std::string equalizeText(const EqualizeResult& result) {
         << image.channels << " channel(s), " << image.depth << "-bit, " << run.bins << " bins of "
         << (image.channels == 1 ? "gray" : "luma") << "\n";
     out << deviceLine(result.device) << '\n';
+    if (!run.histogramConfig.empty())
+        out << "histogram kernel: " << run.histogramConfig << '\n';
+    out << "gather: " << run.apply.describe() << '\n';
     using A = TextTable::Align;
     TextTable table({{"stage", A::Left}, {"median ms"}, {"min ms"}, {"", A::Left}});
     const std::pair<const char*, const TimingStats*> stages[] = {{"histogram", &run.histogramStats},
@@ -117,6 +121,33 @@ Pipeline equalizePipeline() {
         [](P& s, const std::string& v) {
             s.repeats = int(parseWholeNumber("--repeat", v, 1, 100000));
         }));
+    p.options.push_back(valueOption<P>(
+        "--lut", "WHERE",
+        "tuning: where the gather of an 8-bit gray image reads its table: auto | global | local "
+        "(one copy in local memory) | lanes (32 copies, one per local-memory bank); default: "
+        "local on GPUs, global on CPU devices and for color or 16-bit images",
+        [](P& s, const std::string& v) { s.apply.lut = parseEqualizeLut(v); }));
+    p.options.push_back(
+        valueOption<P>("--wg", "N", "tuning: work-items per group of the gather (default 256)",
+                       [](P& s, const std::string& v) {
+                           s.apply.workGroupSize = int(parseWholeNumber("--wg", v, 1, 1 << 20));
+                       }));
+    p.options.push_back(valueOption<P>(
+        "--groups-per-cu", "K|all",
+        "tuning: work-groups of the gray gather = K x compute units, each work-item looping "
+        "over the image, or all: one 16-byte vector per work-item (default: 4 on GPUs, all on "
+        "CPU devices)",
+        [](P& s, const std::string& v) {
+            s.apply.groupsPerCu = v == "all" ? EqualizeApply::kAllGroups
+                                             : int(parseWholeNumber("--groups-per-cu", v, 1, 1024));
+        }));
+    p.options.push_back(
+        valueOption<P>("--unroll", "U",
+                       "tuning: 16-byte loads in flight per work-item of the gray gather, 1 to 8 "
+                       "(default 4 on GPUs, 1 on CPU devices)",
+                       [](P& s, const std::string& v) {
+                           s.apply.unroll = int(parseWholeNumber("--unroll", v, 1, 8));
+                       }));
     p.csvHelp = "the histogram of the plane that is equalized (gray or luma) and its cumulative "
                 "sum (bin,count,cdf; 256 or 65,536 rows)";
     p.outputs = {{"--out",
@@ -130,7 +161,8 @@ Pipeline equalizePipeline() {
             result.device = device.info();
             result.image = plan.image;
             ctx.progress(0.1, "equalizing");
-            result.run = runEqualize(device, *plan.image, plan.repeats, ctx.cancelToken());
+            result.run =
+                runEqualize(device, *plan.image, plan.repeats, ctx.cancelToken(), plan.apply);
             return result;
         },
         [](const EqualizeResult& result) {

@@ -251,11 +251,15 @@ TEST_P(DeviceBlurVariant, EqualsTheCpuReference) {
         for (std::size_t i = 0; i < img.data.size(); ++i)
             img.data[i] = std::uint8_t((i * 2654435761u) >> 13);
         for (int radius : radii)
-            for (int pass : {0, 1}) { // sliding: both row passes; tiled: both row keepings
-                tuning.serialRows = pass;
-                tuning.packed = pass;
-                tuning.swar = 1 - pass; // (only 8-bit gray R = 1 unpacked has a SWAR path)
+            // sliding: both row passes; tiled: both row keepings, packed with and without SWAR
+            // (8-bit R = 1 has a SWAR path for gray unpacked and for RGBA packed)
+            for (int pass : {0, 1, 2}) {
+                tuning.serialRows = pass ? 1 : 0;
+                tuning.packed = pass ? 1 : 0;
+                tuning.swar = pass == 1 ? 0 : 1;
                 tuning.vectors = pass ? 2 : 4;
+                if (pass == 2 && variant == BlurVariant::Sliding)
+                    continue; // (the same launches as pass 1)
                 const BlurRun run =
                     runBoxBlur(test::sharedDevice(), img, radius, mode, 1, {}, variant, tuning);
                 EXPECT_EQ(run.variant, variant);

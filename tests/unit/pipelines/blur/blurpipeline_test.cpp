@@ -55,14 +55,15 @@ TEST(BlurPlan, LaunchesUnlessTheWholeImageIsAsked) {
 }
 
 // The tuning each sort of device gets when none is asked for (measured: README): a GPU loads
-// the window's rows packed, one pixel per register, and scans row tiles in local memory; a CPU
-// slides down the rows, two pixels per register, one row per work-item. What is asked stays.
+// the window's rows packed (two pixels per register where that has a path: RGBA), and scans row
+// tiles in local memory; a CPU slides down the rows, two pixels per register, one row per
+// work-item. What is asked stays.
 TEST(BlurPlan, TuningBySortOfDevice) {
     BlurParams params = syntheticParams();
     params.border = BorderMode::Reflect101;
     const BlurTuning gpu = planBlur(test::describedDevice(DeviceType::Gpu), params).tuning;
     EXPECT_EQ(gpu.packed, 1);
-    EXPECT_EQ(gpu.swar, 0);
+    EXPECT_EQ(gpu.swar, 1); // (packed rows: RGBA's SWAR path)
     EXPECT_EQ(gpu.serialRows, 0);
     const BlurTuning accelerator =
         planBlur(test::describedDevice(DeviceType::Accelerator), params).tuning;

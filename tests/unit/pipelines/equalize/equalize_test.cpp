@@ -358,12 +358,109 @@ TEST(EqualizeDevice, SlicedSixteenBitHistograms) {
     for (const auto& [slice, channels] : {std::pair{256u, 1}, {8192u, 1}, {8192u, 3}})
         for (Dist dist : {Dist::Random, Dist::Skewed, Dist::Narrow}) {
             const HostImage img = distributed(203, 61, channels, 16, dist, slice + channels);
-            const EqualizeRun run = runEqualize(test::sharedDevice(), img, 1, {}, slice);
+            const EqualizeRun run =
+                runEqualize(test::sharedDevice(), img, 1, {}, {}, EqualizeTesting{slice, 0});
             EXPECT_TRUE(run.verified)
                 << slice << " " << channels << " " << distName(dist) << ": " << run.verifyDetail;
             EXPECT_NE(run.buildOptions.find("-D SLICE=" + std::to_string(slice)), std::string::npos)
                 << run.buildOptions;
         }
+}
+
+// The gray gather with its table in each place, and 1 to 4 loads in flight: sizes that leave
+// the unrolled loop a remainder of vectors and the last vector a tail of single pixels.
+TEST(EqualizeDevice, EveryTablePlaceAndUnrollMatches) {
+    for (EqualizeLut lut : {EqualizeLut::Global, EqualizeLut::Local, EqualizeLut::Lanes})
+        for (int unroll : {1, 3, 4})
+            for (int groups : {1, EqualizeApply::kAllGroups})
+                for (const auto& [w, h] :
+                     {std::pair{1, 1}, {15, 1}, {17, 5}, {203, 61}, {640, 480}})
+                    for (Dist dist : {Dist::Random, Dist::Skewed}) {
+                        const HostImage img =
+                            distributed(w, h, 1, 8, dist, std::uint32_t(w + unroll));
+                        EqualizeApply apply;
+                        apply.lut = lut;
+                        apply.unroll = unroll;
+                        apply.groupsPerCu = groups; // 1: few groups, every work-item loops
+                        const EqualizeRun run =
+                            runEqualize(test::sharedDevice(), img, 1, {}, apply);
+                        EXPECT_TRUE(run.verified)
+                            << equalizeLutName(lut) << " unroll " << unroll << " " << w << "x" << h
+                            << " " << distName(dist) << ": " << run.verifyDetail;
+                        EXPECT_EQ(run.apply.lut, lut);
+                        EXPECT_NE(
+                            run.buildOptions.find("-D APPLY_UNROLL=" + std::to_string(unroll)),
+                            std::string::npos);
+                    }
+}
+
+// The 8-bit histogram in pieces (sub-buffers), as images over 2^29 pixels are counted: gray
+// and color (whose luma is counted from the interleaved bytes), the pieces' sum exact.
+TEST(EqualizeDevice, HistogramInPiecesMatches) {
+    for (int channels : {1, 3, 4}) {
+        const HostImage img = distributed(203, 61, channels, 8, Dist::Random, 7u + channels);
+        const EqualizeRun run =
+            runEqualize(test::sharedDevice(), img, 1, {}, {}, EqualizeTesting{0, 4096});
+        EXPECT_TRUE(run.verified) << channels << ": " << run.verifyDetail;
+        EXPECT_FALSE(run.histogramConfig.empty());
+    }
+    EXPECT_THROW(runEqualize(test::sharedDevice(), distributed(8, 8, 1, 8, Dist::Random, 1), 1, {},
+                             {}, EqualizeTesting{0, 1000}),
+                 UsageError);
+}
+
+DeviceInfo deviceLike(DeviceType type, std::uint64_t localMemBytes) {
+    DeviceInfo d;
+    d.name = "test device";
+    d.type = type;
+    d.localMemBytes = localMemBytes;
+    d.maxWorkGroupSize = 1024;
+    d.computeUnits = 8;
+    return d;
+}
+
+TEST(EqualizeApplyFor, DefaultsPerDeviceAndImage) {
+    const DeviceInfo gpu = deviceLike(DeviceType::Gpu, 48 * 1024);
+    const DeviceInfo cpu = deviceLike(DeviceType::Cpu, 4 << 20);
+    const DeviceInfo small = deviceLike(DeviceType::Gpu, 16 * 1024);
+    EXPECT_EQ(equalizeApplyFor(gpu, 1, 8, {}).lut, EqualizeLut::Local);
+    EXPECT_EQ(equalizeApplyFor(small, 1, 8, {}).lut, EqualizeLut::Local);
+    EXPECT_EQ(equalizeApplyFor(deviceLike(DeviceType::Gpu, 1024), 1, 8, {}).lut,
+              EqualizeLut::Global);
+    EXPECT_EQ(equalizeApplyFor(cpu, 1, 8, {}).lut, EqualizeLut::Global);
+    for (const auto& [channels, depth] : {std::pair{3, 8}, {4, 8}, {1, 16}, {3, 16}})
+        EXPECT_EQ(equalizeApplyFor(gpu, channels, depth, {}).lut, EqualizeLut::Global);
+    const EqualizeApply a = equalizeApplyFor(gpu, 1, 8, {});
+    EXPECT_EQ(a.workGroupSize, 256);
+    EXPECT_EQ(a.groupsPerCu, 4);
+    EXPECT_EQ(a.unroll, 4);
+    EXPECT_EQ(a.describe(), "lut=local wg=256 groups/CU=4 unroll=4");
+    EXPECT_EQ(equalizeApplyFor(cpu, 1, 8, {}).describe(),
+              "lut=global wg=256 groups/CU=all unroll=1");
+}
+
+TEST(EqualizeApplyFor, RefusesWhatCannotRunNamingTheOption) {
+    const DeviceInfo gpu = deviceLike(DeviceType::Gpu, 48 * 1024);
+    const auto refusal = [](const DeviceInfo& d, int channels, int depth, EqualizeApply a) {
+        try {
+            equalizeApplyFor(d, channels, depth, a);
+        } catch (const UsageError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EqualizeApply lanes;
+    lanes.lut = EqualizeLut::Lanes;
+    EXPECT_NE(refusal(gpu, 1, 16, lanes).find("--lut"), std::string::npos);
+    EXPECT_NE(refusal(gpu, 1, 16, lanes).find("65,536"), std::string::npos);
+    EXPECT_NE(refusal(gpu, 3, 8, lanes).find("color"), std::string::npos);
+    EXPECT_NE(refusal(deviceLike(DeviceType::Gpu, 16 * 1024), 1, 8, lanes).find("32 KiB"),
+              std::string::npos);
+    EqualizeApply wide;
+    wide.workGroupSize = 2048;
+    EXPECT_NE(refusal(gpu, 1, 8, wide).find("--wg"), std::string::npos);
+    EXPECT_THROW(parseEqualizeLut("texture"), UsageError);
+    EXPECT_EQ(parseEqualizeLut("lanes"), EqualizeLut::Lanes);
 }
 
 TEST(EqualizeDevice, RepeatsAreTimedPerStage) {
