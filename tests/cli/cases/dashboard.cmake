@@ -44,7 +44,7 @@ cli_test(dashboard_missing_baseline EXIT 3 EXPECT --stderr "nothere[.]json: no s
 cli_test(dashboard_baseline_frontier EXIT 0
          EXPECT --stdout "^  scan .*  verified +2,?49[0-9] +x[0-9.]+  lookback"
          ARGS dashboard --pipeline scan --size 16K --repeat 1 --baseline
-              ${PROJECT_SOURCE_DIR}/bench/results/gpu-h100-frontier-2026-11-27/run1/dashboard_1g.json)
+              ${PROJECT_SOURCE_DIR}/bench/results/gpu-h100-frontier-2026-11-27b/run1/dashboard_1g.json)
 # The README's performance tables are generated (scripts/frontier-table.py) from the result
 # folders its frontier block names: a hand edit, or results changed without the README, fail.
 add_test(NAME cli.readme_frontier_tables_generated
