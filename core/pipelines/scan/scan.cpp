@@ -300,7 +300,8 @@ struct DeviceScan::Impl {
     }
 };
 
-DeviceScan::DeviceScan(Device& device, std::size_t n, ScanVariant variant, std::size_t wg)
+DeviceScan::DeviceScan(Device& device, std::size_t n, ScanVariant variant, std::size_t wg,
+                       std::size_t requestedVpt)
     : m_impl(std::make_unique<Impl>(device)) {
     Impl& s = *m_impl;
     const DeviceInfo& info = device.info();
@@ -324,7 +325,17 @@ DeviceScan::DeviceScan(Device& device, std::size_t n, ScanVariant variant, std::
         checkScanWorkGroupSize(info, wg);
     // Fewer vectors per item where a large group's stage would not fit local memory.
     const bool transpose = transposeTiles(info);
-    std::size_t vpt = defaultVectorsPerItem(info);
+    if (requestedVpt && (requestedVpt > 16 || (requestedVpt & (requestedVpt - 1))))
+        throw UsageError("--vpt", std::to_string(requestedVpt) +
+                                      " vectors per work-item: a power of two from 1 to 16");
+    if (requestedVpt && wholeArrayLocalBytes(wg, requestedVpt, transpose) > info.localMemBytes)
+        throw UsageError("--vpt",
+                         std::to_string(requestedVpt) + " vectors per work-item of " +
+                             std::to_string(wg) + ": the tile needs " +
+                             std::to_string(wholeArrayLocalBytes(wg, requestedVpt, transpose)) +
+                             " bytes of local memory, " + info.name + " has " +
+                             std::to_string(info.localMemBytes));
+    std::size_t vpt = requestedVpt ? requestedVpt : defaultVectorsPerItem(info);
     while (vpt > 1 && wholeArrayLocalBytes(wg, vpt, transpose) > info.localMemBytes)
         vpt /= 2;
     if (wholeArrayLocalBytes(wg, vpt, transpose) > info.localMemBytes)
@@ -384,6 +395,11 @@ std::size_t DeviceScan::workGroupSize() const {
 std::size_t DeviceScan::tileElements() const {
     return m_impl->tile;
 }
+
+std::size_t DeviceScan::vectorsPerItem() const {
+    return m_impl->vpt;
+}
+
 const std::string& DeviceScan::buildOptions() const {
     return m_impl->options;
 }
@@ -514,9 +530,11 @@ void runOnBuffers(Device& device, ScanPoint& p, const std::vector<std::uint32_t>
             return ev;
         };
     } else {
-        whole = std::make_unique<DeviceScan>(device, n, p.variant, p.workGroupSize);
+        whole =
+            std::make_unique<DeviceScan>(device, n, p.variant, p.workGroupSize, p.vectorsPerItem);
         p.variant = whole->variant();
         p.workGroupSize = whole->workGroupSize();
+        p.vectorsPerItem = whole->vectorsPerItem();
         p.buildOptions = whole->buildOptions();
         launch = [&] { return whole->enqueue(*in, *out, p.inclusive); };
     }
@@ -563,9 +581,11 @@ std::size_t resolveWorkGroup(const DeviceInfo& info, ScanVariant variant, std::s
 // failed run). Usage errors and cancellation go up.
 ScanPoint measurePoint(Device& device, const std::vector<std::uint32_t>& values,
                        const cl::Buffer* in, const cl::Buffer* out, ScanVariant variant,
-                       std::size_t wg, bool inclusive, int repeats, const CancelToken& cancel) {
+                       std::size_t wg, bool inclusive, int repeats, const CancelToken& cancel,
+                       std::size_t vpt = 0) {
     ScanPoint p;
     p.variant = variant;
+    p.vectorsPerItem = isSegmentedScan(variant) ? 0 : vpt;
     p.workGroupSize = resolveWorkGroup(device.info(), variant, wg);
     p.elements = values.size();
     p.inclusive = inclusive;
@@ -624,12 +644,12 @@ DeviceBuffers upload(Device& device, const std::vector<std::uint32_t>& values) {
 
 ScanPoint runScanPoint(Device& device, const std::vector<std::uint32_t>& values,
                        ScanVariant variant, std::size_t wg, bool inclusive, int repeats,
-                       const CancelToken& cancel) {
+                       const CancelToken& cancel, std::size_t vpt) {
     checkCount(device.info(), values.size());
     resolveWorkGroup(device.info(), variant, wg); // usage errors before any upload
     const DeviceBuffers b = upload(device, values);
     return measurePoint(device, values, b.in ? &*b.in : nullptr, b.out ? &*b.out : nullptr, variant,
-                        wg, inclusive, repeats, cancel);
+                        wg, inclusive, repeats, cancel, vpt);
 }
 
 ScanRun runScans(Device& device, const ScanRequest& request, const CancelToken& cancel,
@@ -659,9 +679,9 @@ ScanRun runScans(Device& device, const ScanRequest& request, const CancelToken& 
                                              : request.workGroupSizes;
         for (std::size_t wg : sizes) {
             cancel.throwIfCancelled();
-            ScanPoint p =
-                measurePoint(device, values, b.in ? &*b.in : nullptr, b.out ? &*b.out : nullptr,
-                             variant, wg, request.inclusive, request.repeats, cancel);
+            ScanPoint p = measurePoint(device, values, b.in ? &*b.in : nullptr,
+                                       b.out ? &*b.out : nullptr, variant, wg, request.inclusive,
+                                       request.repeats, cancel, request.wholeVectorsPerItem);
             if (run.copy.gbps > 0 && statusRan(p.status))
                 p.percentOfCopy = 100.0 * p.gbps / run.copy.gbps;
             if (progress)

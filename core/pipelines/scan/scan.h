@@ -119,16 +119,20 @@ public:
     /// A work-group size the driver refuses shows at enqueue() (DeviceError with
     /// CL_INVALID_WORK_GROUP_SIZE): the reported kernel limits are not trusted (NVIDIA's 580
     /// says 256 and runs 1024).
+    /// `vpt`: uint4 vectors per work-item of a tile, a power of two from 1 to 16; 0 picks the
+    /// device's (4 with tiles transposed through local memory, else 16, halved until the tile
+    /// fits local memory). UsageError("--vpt") for another value or one whose tile does not fit.
     DeviceScan(Device& device, std::size_t n, ScanVariant variant = ScanVariant::Auto,
-               std::size_t wg = 0);
+               std::size_t wg = 0, std::size_t vpt = 0);
     ~DeviceScan();
     DeviceScan(const DeviceScan&) = delete;
     DeviceScan& operator=(const DeviceScan&) = delete;
 
     std::size_t size() const;
-    ScanVariant variant() const;       ///< what runs (auto resolved)
-    std::size_t workGroupSize() const; ///< items per work-group
-    std::size_t tileElements() const;  ///< values per work-group (wg x vpt x 4)
+    ScanVariant variant() const;        ///< what runs (auto resolved)
+    std::size_t workGroupSize() const;  ///< items per work-group
+    std::size_t tileElements() const;   ///< values per work-group (wg x vpt x 4)
+    std::size_t vectorsPerItem() const; ///< uint4 vectors per work-item of a tile (vpt)
     const std::string& buildOptions() const;
     std::size_t launchesPerScan() const; ///< kernels one enqueue() issues (0 when n is 0)
 
@@ -155,6 +159,7 @@ void scanDeviceBuffer(Device& device, const cl::Buffer& in, const cl::Buffer& ou
 struct ScanPoint {
     ScanVariant variant = ScanVariant::Naive; ///< what ran (auto resolved)
     std::size_t workGroupSize = 0;
+    std::size_t vectorsPerItem = 0; ///< whole-array scans: uint4 vectors per work-item
     std::size_t elements = 0;
     bool inclusive = false; ///< whole-array variants only; per-segment scans are exclusive
     std::string buildOptions;
@@ -175,6 +180,8 @@ struct ScanRequest {
     std::vector<std::size_t> workGroupSizes;
     /// The whole-array variants run at this one; 0: their default.
     std::size_t wholeWorkGroupSize = 0;
+    /// The whole-array variants' uint4 vectors per work-item; 0: the device's.
+    std::size_t wholeVectorsPerItem = 0;
     std::size_t elements = 0;
     ScanDistribution distribution = ScanDistribution::Random;
     int repeats = 5;
@@ -197,7 +204,7 @@ struct ScanRun {
 /// (no ceiling here).
 ScanPoint runScanPoint(Device& device, const std::vector<std::uint32_t>& values,
                        ScanVariant variant, std::size_t wg, bool inclusive, int repeats = 5,
-                       const CancelToken& cancel = {});
+                       const CancelToken& cancel = {}, std::size_t vpt = 0);
 
 /// What a person asks of the scans: histlab-cli scan's options, the Scans tab's controls.
 struct ScanParams {
@@ -208,6 +215,7 @@ struct ScanParams {
     /// maxWorkGroupSize (0: the device's maximum); the whole-array ones at their default.
     bool allWorkGroupSizes = false;
     std::size_t minWorkGroupSize = 16, maxWorkGroupSize = 0;
+    std::size_t vectorsPerItem = 0;   ///< --vpt: whole-array scans' vectors per work-item (0: auto)
     std::optional<double> sizeMiB;    ///< MiB of uint32 values
     std::optional<std::size_t> count; ///< values (not with sizeMiB)
     ScanDistribution distribution = ScanDistribution::Random;

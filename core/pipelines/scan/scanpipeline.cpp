@@ -22,7 +22,7 @@ namespace {
 
 Table scanTable(const ScanRun& run) {
     Table table({"variant", "wg", "elements", "inclusive", "median_ms", "min_ms", "gbps",
-                 "percent_of_copy", "status", "detail"});
+                 "percent_of_copy", "status", "detail", "vpt"});
     for (const ScanPoint& p : run.points)
         table.row()
             .add(scanVariantName(p.variant))
@@ -34,7 +34,8 @@ Table scanTable(const ScanRun& run) {
             .add(p.gbps)
             .add(p.percentOfCopy)
             .add(statusName(p.status))
-            .add(p.detail);
+            .add(p.detail)
+            .add(p.vectorsPerItem);
     return table;
 }
 
@@ -74,6 +75,14 @@ ScanRequest planScan(const DeviceInfo& device, const ScanParams& params) {
         r.workGroupSizes = params.workGroupSizes;
         r.wholeWorkGroupSize = params.workGroupSizes.empty() ? 0 : params.workGroupSizes.front();
     }
+    const std::size_t vpt = params.vectorsPerItem;
+    if (vpt && (vpt > 16 || (vpt & (vpt - 1))))
+        throw UsageError("--vpt", std::to_string(vpt) +
+                                      " vectors per work-item: a power of two from 1 to 16");
+    if (vpt && std::all_of(r.variants.begin(), r.variants.end(), isSegmentedScan))
+        throw UsageError("--vpt", "sets the whole-array scans' tiles (reduce-then-scan, "
+                                  "lookback, auto); the per-segment variants have none");
+    r.wholeVectorsPerItem = vpt;
     return r;
 }
 
@@ -93,6 +102,7 @@ std::string scanJson(const ScanRun& run) {
     for (const ScanPoint& p : run.points)
         points.push_back({{"variant", scanVariantName(p.variant)},
                           {"wg", p.workGroupSize},
+                          {"vpt", p.vectorsPerItem},
                           {"elements", p.elements},
                           {"inclusive", p.inclusive},
                           {"build_options", p.buildOptions},
@@ -128,6 +138,7 @@ std::string scanText(const ScanRun& run, bool inclusive) {
     using A = TextTable::Align;
     TextTable table({{"variant", A::Left},
                      {"wg"},
+                     {"vpt"},
                      {"elements"},
                      {"median ms"},
                      {"min ms"},
@@ -137,6 +148,7 @@ std::string scanText(const ScanRun& run, bool inclusive) {
     for (const ScanPoint& p : run.points) {
         const bool ran = statusRan(p.status);
         table.add({scanVariantName(p.variant), std::to_string(p.workGroupSize),
+                   p.vectorsPerItem ? std::to_string(p.vectorsPerItem) : "-",
                    std::to_string(p.elements), ran ? fixedText(p.stats.medianMs, 4) : "-",
                    ran ? fixedText(p.stats.minMs, 4) : "-", ran ? fixedText(p.gbps, 2) : "-",
                    ran ? fixedText(p.percentOfCopy, 1) : "-", statusText(p.status, p.detail)});
@@ -211,6 +223,13 @@ Pipeline scanPipeline() {
                            if (!s.allWorkGroupSizes)
                                s.workGroupSizes.push_back(
                                    std::size_t(parseWholeNumber("--wg", v, 1, 1 << 20)));
+                       }),
+        valueOption<P>("--vpt", "V",
+                       "tuning: uint4 vectors per work-item of a whole-array scan's tile, 1, 2, "
+                       "4, 8 or 16 (default: 4 on GPUs, 16 on CPU devices, fewer where the tile "
+                       "would not fit local memory)",
+                       [](P& s, const std::string& v) {
+                           s.vectorsPerItem = std::size_t(parseWholeNumber("--vpt", v, 1, 16));
                        }),
         valueOption<P>("--size", "MIB",
                        "values to scan, in MiB of uint32 (default 64, 16 on a CPU device)",

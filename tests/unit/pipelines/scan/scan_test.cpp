@@ -250,6 +250,28 @@ TEST_P(ScanDeviceBuffers, ExclusiveInclusiveInPlaceAndRepeated) {
     EXPECT_THROW(DeviceScan(device, 10, ScanVariant::Naive), UsageError);
 }
 
+// Every tile shape (--vpt) of both whole-array scans: exact on a length that leaves a partial
+// tile, and what ran is what was asked; shapes that cannot be are refused naming --vpt.
+TEST(ScanDeviceBuffers, EveryVectorsPerItemIsExact) {
+    Device& device = test::sharedDevice();
+    const Values values(testValues().begin(), testValues().begin() + 100003);
+    for (ScanVariant variant : {ScanVariant::ReduceThenScan, ScanVariant::Lookback})
+        for (std::size_t vpt : {1u, 2u, 8u, 16u}) {
+            const ScanPoint p = runScanPoint(device, values, variant, 64, vpt % 2 == 0, 1, {}, vpt);
+            EXPECT_EQ(p.status, Status::Verified)
+                << scanVariantName(variant) << " vpt " << vpt << ": " << p.detail;
+            EXPECT_EQ(p.vectorsPerItem, vpt);
+            EXPECT_NE(p.buildOptions.find("-D VPT=" + std::to_string(vpt)), std::string::npos);
+        }
+    EXPECT_THROW(DeviceScan(device, 1000, ScanVariant::Lookback, 64, 3), UsageError);
+    EXPECT_THROW(DeviceScan(device, 1000, ScanVariant::Lookback, 64, 32), UsageError);
+    ScanParams params;
+    params.vectorsPerItem = 8;
+    EXPECT_EQ(planScan(device.info(), params).wholeVectorsPerItem, 8u);
+    params.variants = {ScanVariant::Naive};
+    EXPECT_THROW(planScan(device.info(), params), UsageError); // no tile to shape
+}
+
 INSTANTIATE_TEST_SUITE_P(Variants, ScanDeviceBuffers,
                          ::testing::Values(ScanVariant::Auto, ScanVariant::ReduceThenScan,
                                            ScanVariant::Lookback),
