@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every figure of the performance frontier on a GPU machine in one command (see
-# ../shared/device/README.md and docs/performance.md): the dashboard at 1 GiB, 64 MiB and
-# 16 MiB (each result verified and judged against the same run's ceilings, each ceiling the
+# ../shared/device/README.md and the README's "The performance frontier (generated)"): the
+# dashboard at 1 GiB, 64 MiB and 16 MiB (each result verified and judged against the same run's ceilings, each ceiling the
 # fastest run of its family of kernels), the RGBA blur, the colour histograms in one read (1 GiB
 # and a 24-megapixel RGB frame), and CUB's scan next to cudaMemcpy on the same GPU. The
 # results go into one archive in the folder given as $1; scripts/frontier-table.py turns the
