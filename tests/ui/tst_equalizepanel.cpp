@@ -116,6 +116,14 @@ void TestEqualizePanel::equalsReference() {
         QVERIFY(cell(table, row, EqualizePanel::MinColumn).toDouble(&ok) >= 0 && ok);
     }
     QVERIFY(cell(table, EqualizePanel::ApplyRow, EqualizePanel::GbpsColumn).toDouble() > 0);
+    // The stages' tooltips name what ran: the gather always, the histogram kernel for 8-bit.
+    const QString applyTip =
+        table->item(EqualizePanel::ApplyRow, EqualizePanel::StageColumn)->toolTip();
+    QVERIFY2(applyTip.contains(QStringLiteral("\nran: lut=")), qPrintable(applyTip));
+    QCOMPARE(applyTip.count(QStringLiteral("ran: ")), 1); // replaced on each run, not appended
+    const QString histogramTip =
+        table->item(EqualizePanel::HistogramRow, EqualizePanel::StageColumn)->toolTip();
+    QCOMPARE(histogramTip.contains(QStringLiteral("\nran: ")), input.depth == 8);
     QVERIFY(panel->verifiedLabel()->text().startsWith(QStringLiteral("verified")));
     QVERIFY(!panel->statusLabel()->styleSheet().contains(QStringLiteral("c00000")));
 

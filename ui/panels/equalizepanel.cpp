@@ -118,9 +118,11 @@ EqualizePanel::EqualizePanel(JobBridge* bridge, QWidget* parent)
                         "reads are not counted)"));
     const QStringList stages = {tr("histogram"), tr("cdf"), tr("lut"), tr("apply"), tr("total")};
     const QStringList stageTips = {
-        tr("Zeroing the bins and counting the plane into them (local histograms, global atomics)"),
+        tr("Zeroing the bins and counting the plane into them (8-bit: the 256-bin histogram's "
+           "tuned kernel; 16-bit: local histograms in slices of the 65,536 bins)"),
         tr("The inclusive scan of the bins (core/scan.h's whole-array scan)"),
-        tr("The look-up table, one work-item per bin"), tr("Every pixel through the table"),
+        tr("The look-up table, one work-item per bin"),
+        tr("Every pixel through the table (gray: 16 bytes per load)"),
         tr("The four stages' sum, per run")};
     for (int row = 0; row < RowCount; ++row) {
         auto* item = new QTableWidgetItem(stages[row]);
@@ -257,6 +259,20 @@ void EqualizePanel::fillTimings(const EqualizeRun& run) {
             m_timings->item(row, c)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_timings->item(row, GbpsColumn)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     }
+    // What ran, where the stage's tooltip says how it works: the histogram kernel's
+    // configuration (8-bit images) and the gather's (histlab-cli equalize prints the same).
+    const QString histogramTip = m_timings->item(HistogramRow, StageColumn)
+                                     ->toolTip()
+                                     .section(QStringLiteral("\nran: "), 0, 0);
+    m_timings->item(HistogramRow, StageColumn)
+        ->setToolTip(run.histogramConfig.empty() ? histogramTip
+                                                 : histogramTip + QStringLiteral("\nran: ") +
+                                                       QString::fromStdString(run.histogramConfig));
+    const QString applyTip =
+        m_timings->item(ApplyRow, StageColumn)->toolTip().section(QStringLiteral("\nran: "), 0, 0);
+    m_timings->item(ApplyRow, StageColumn)
+        ->setToolTip(applyTip + QStringLiteral("\nran: ") +
+                     QString::fromStdString(run.apply.describe()));
     QFont bold = m_timings->item(TotalRow, StageColumn)->font();
     bold.setBold(true);
     for (int c = 0; c < ColumnCount; ++c)
