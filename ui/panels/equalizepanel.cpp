@@ -259,20 +259,17 @@ void EqualizePanel::fillTimings(const EqualizeRun& run) {
             m_timings->item(row, c)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_timings->item(row, GbpsColumn)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     }
-    // What ran, where the stage's tooltip says how it works: the histogram kernel's
+    // What ran, after the stage's tooltip of how it works: the histogram kernel's
     // configuration (8-bit images) and the gather's (histlab-cli equalize prints the same).
-    const QString histogramTip = m_timings->item(HistogramRow, StageColumn)
-                                     ->toolTip()
-                                     .section(QStringLiteral("\nran: "), 0, 0);
-    m_timings->item(HistogramRow, StageColumn)
-        ->setToolTip(run.histogramConfig.empty() ? histogramTip
-                                                 : histogramTip + QStringLiteral("\nran: ") +
-                                                       QString::fromStdString(run.histogramConfig));
-    const QString applyTip =
-        m_timings->item(ApplyRow, StageColumn)->toolTip().section(QStringLiteral("\nran: "), 0, 0);
-    m_timings->item(ApplyRow, StageColumn)
-        ->setToolTip(applyTip + QStringLiteral("\nran: ") +
-                     QString::fromStdString(run.apply.describe()));
+    // Each run replaces the previous run's line.
+    const auto setRan = [this](int row, const std::string& ran) {
+        QTableWidgetItem* item = m_timings->item(row, StageColumn);
+        const QString how = item->toolTip().section(QStringLiteral("\nran: "), 0, 0);
+        item->setToolTip(
+            ran.empty() ? how : how + QStringLiteral("\nran: ") + QString::fromStdString(ran));
+    };
+    setRan(HistogramRow, run.histogramConfig);
+    setRan(ApplyRow, run.apply.describe());
     QFont bold = m_timings->item(TotalRow, StageColumn)->font();
     bold.setBold(true);
     for (int c = 0; c < ColumnCount; ++c)

@@ -185,6 +185,8 @@ std::string EqualizeApply::describe() const {
 namespace {
 
 constexpr int kLaneCopies = 32; // kernels/equalize.cl, LUT 2: one copy per local-memory bank
+// Local memory left to the runtime when sizing tables and histograms, as the histograms do.
+constexpr std::uint64_t kRuntimeLocalBytes = 1024;
 
 std::uint64_t tableLocalBytes(EqualizeLut lut) {
     return lut == EqualizeLut::Lanes   ? kBins8 * kLaneCopies * sizeof(cl_uint)
@@ -198,9 +200,8 @@ EqualizeApply equalizeApplyFor(const DeviceInfo& device, int channels, int depth
                                const EqualizeApply& request) {
     EqualizeApply a = request;
     const bool grayEight = channels == 1 && depth == 8;
-    // 1 KiB of local memory left for the runtime, as the histograms do.
     const auto fits = [&](EqualizeLut lut) {
-        return tableLocalBytes(lut) + 1024 <= device.localMemBytes;
+        return tableLocalBytes(lut) + kRuntimeLocalBytes <= device.localMemBytes;
     };
     if (a.lut == EqualizeLut::Auto)
         a.lut = grayEight && device.type != DeviceType::Cpu && fits(EqualizeLut::Local)
@@ -271,9 +272,9 @@ EqualizeRun runEqualize(Device& device, const HostImage& image, int repeats,
     // 16-bit: the local histogram holds as many bins as local memory does (a power of two, 1
     // KiB left for the runtime); each work-group counts one slice of the value range.
     std::uint32_t slice = bins;
-    while (slice > 256 &&
-           (std::uint64_t(slice) * sizeof(cl_uint) + 1024 > device.info().localMemBytes ||
-            (testing.maxSliceBins && slice > testing.maxSliceBins)))
+    while (slice > 256 && (std::uint64_t(slice) * sizeof(cl_uint) + kRuntimeLocalBytes >
+                               device.info().localMemBytes ||
+                           (testing.maxSliceBins && slice > testing.maxSliceBins)))
         slice /= 2;
     const std::uint32_t slices = bins / slice;
     // OpenCL C 1.2 is asked for by name (PoCL 3.1 builds 3.0 without it): the 1.x atomics.

@@ -234,6 +234,12 @@ void checkScanWorkGroupSize(const DeviceInfo& device, std::size_t wg) {
                                      device.name + ")");
 }
 
+void checkScanVectorsPerItem(std::size_t vpt) {
+    if (!isPowerOfTwo(vpt) || vpt > 16)
+        throw UsageError("--vpt", std::to_string(vpt) +
+                                      " vectors per work-item: a power of two from 1 to 16");
+}
+
 // ---------------------------------------------------------------------------------------------
 // DeviceScan
 
@@ -325,9 +331,8 @@ DeviceScan::DeviceScan(Device& device, std::size_t n, ScanVariant variant, std::
         checkScanWorkGroupSize(info, wg);
     // Fewer vectors per item where a large group's stage would not fit local memory.
     const bool transpose = transposeTiles(info);
-    if (requestedVpt && (requestedVpt > 16 || (requestedVpt & (requestedVpt - 1))))
-        throw UsageError("--vpt", std::to_string(requestedVpt) +
-                                      " vectors per work-item: a power of two from 1 to 16");
+    if (requestedVpt)
+        checkScanVectorsPerItem(requestedVpt);
     if (requestedVpt && wholeArrayLocalBytes(wg, requestedVpt, transpose) > info.localMemBytes)
         throw UsageError("--vpt",
                          std::to_string(requestedVpt) + " vectors per work-item of " +

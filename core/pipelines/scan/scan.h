@@ -103,6 +103,10 @@ std::vector<std::size_t> scanWorkGroupSizes(const DeviceInfo& device);
 /// Throws UsageError("--wg") unless `wg` is a power of two from 16 to the device's maximum.
 void checkScanWorkGroupSize(const DeviceInfo& device, std::size_t wg);
 
+/// Throws UsageError("--vpt") unless `vpt` (a whole-array scan's uint4 vectors per work-item) is
+/// a power of two from 1 to 16.
+void checkScanVectorsPerItem(std::size_t vpt);
+
 // ---------------------------------------------------------------------------------------------
 // The reusable whole-array scan for other pipelines (integral images, equalization CDFs).
 

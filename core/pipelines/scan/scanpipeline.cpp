@@ -76,9 +76,8 @@ ScanRequest planScan(const DeviceInfo& device, const ScanParams& params) {
         r.wholeWorkGroupSize = params.workGroupSizes.empty() ? 0 : params.workGroupSizes.front();
     }
     const std::size_t vpt = params.vectorsPerItem;
-    if (vpt && (vpt > 16 || (vpt & (vpt - 1))))
-        throw UsageError("--vpt", std::to_string(vpt) +
-                                      " vectors per work-item: a power of two from 1 to 16");
+    if (vpt)
+        checkScanVectorsPerItem(vpt);
     if (vpt && std::all_of(r.variants.begin(), r.variants.end(), isSegmentedScan))
         throw UsageError("--vpt", "sets the whole-array scans' tiles (reduce-then-scan, "
                                   "lookback, auto); the per-segment variants have none");
