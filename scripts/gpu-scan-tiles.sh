@@ -4,21 +4,25 @@
 # and 512 and 1 to 16 uint4 vectors per work-item (--vpt), each verified and judged against the
 # copy ceiling of the same run, then CUB's DeviceScan::ExclusiveSum on the same GPU in the same
 # job. tiles.csv has every point, cub_scan.csv the peer, log.txt the printed reports.
+# WGS, VPTS and ROUNDS narrow or repeat the sweep (a decision between two shapes, alternated).
 #   source .device/gpu-env.sh && scripts/gpu-scan-tiles.sh "$OUT/scan"
+#   WGS=256 VPTS="4 8" ROUNDS=3 scripts/gpu-scan-tiles.sh "$OUT/scan"
 set -uo pipefail
 source "$(dirname "$0")/gpu-common.sh" "${1:-}"
 csv="$out/tiles.csv"
 {
-    for wg in 128 256 512; do
-        for vpt in 1 2 4 8 16; do
-            echo "== wg $wg, vpt $vpt"
-            $cli scan --device gpu --variant lookback,reduce-then-scan --wg $wg --vpt $vpt \
-                --count 268435456 --repeat 10 --csv "$out/point.csv" | tail -2
-            if [[ -f $out/point.csv ]]; then
-                [[ -f $csv ]] || head -1 "$out/point.csv" > "$csv"
-                tail -n +2 "$out/point.csv" >> "$csv"
-                rm "$out/point.csv"
-            fi
+    for round in $(seq "${ROUNDS:-1}"); do
+        for wg in ${WGS:-128 256 512}; do
+            for vpt in ${VPTS:-1 2 4 8 16}; do
+                echo "== round $round, wg $wg, vpt $vpt"
+                $cli scan --device gpu --variant lookback,reduce-then-scan --wg $wg --vpt $vpt \
+                    --count 268435456 --repeat 10 --csv "$out/point.csv" | tail -2
+                if [[ -f $out/point.csv ]]; then
+                    [[ -f $csv ]] || head -1 "$out/point.csv" > "$csv"
+                    tail -n +2 "$out/point.csv" >> "$csv"
+                    rm "$out/point.csv"
+                fi
+            done
         done
     done
     echo "== peer: CUB DeviceScan::ExclusiveSum, 256 Mi uint32"
