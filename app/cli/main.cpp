@@ -200,6 +200,7 @@ int main(int argc, char** argv) {
 #ifdef HISTLAB_HAVE_OPENCV
     setBlurPeer(opencvBoxBlur);       // blur --compare-opencv: cv::blur, which the core cannot call
     setBowOpenCv(bowThroughOpenCv()); // bow: local features, FileStorage, the OpenCV peers
+    setImageFileReader([](const std::string& path) { return loadImage(path); }); // batch
 #endif
     JobRunner runner;
     for (auto& [sub, command] : commands)

@@ -15,6 +15,7 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <io/bowopencv.h>
+#include <io/imageio.h>
 #include <runtime/device.h>
 
 #include <cstdio>
@@ -135,6 +136,7 @@ int main(int argc, char* argv[]) {
     histlab::ui::routeCoreLogToQt();
     // The Words tab: local features and codebook files through OpenCV, as histlab-cli has them.
     histlab::setBowOpenCv(histlab::bowThroughOpenCv());
+    histlab::setImageFileReader([](const std::string& path) { return histlab::loadImage(path); });
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <mutex>
 #include <thread>
 #include <unistd.h>
 
@@ -302,10 +303,11 @@ HostImage makeSyntheticPixels(SyntheticKind kind, std::size_t bytes, int channel
     return img;
 }
 
-HostImage makeSyntheticImage(SyntheticKind kind, int width, int height, int channels, int depth) {
+HostImage makeSyntheticImage(SyntheticKind kind, int width, int height, int channels, int depth,
+                             std::uint64_t seed) {
     const std::size_t bytes =
         std::size_t(width) * std::size_t(height) * std::size_t(channels) * std::size_t(depth / 8);
-    HostImage img = makeSynthetic(kind, bytes, 1, "--width/--height");
+    HostImage img = makeSynthetic(kind, bytes, seed, "--width/--height");
     img.width = width;
     img.height = height;
     img.channels = channels;
@@ -348,6 +350,39 @@ std::string firstPixelDifference(const HostImage& device, const HostImage& refer
                    ", CPU reference " + value(reference);
         }
     return {};
+}
+
+namespace {
+std::mutex& readerMutex() {
+    static std::mutex m;
+    return m;
+}
+ImageFileReader& imageFileReader() {
+    static ImageFileReader reader;
+    return reader;
+}
+} // namespace
+
+void setImageFileReader(ImageFileReader reader) {
+    const std::lock_guard<std::mutex> lock(readerMutex());
+    imageFileReader() = std::move(reader);
+}
+
+bool canReadImageFiles() {
+    const std::lock_guard<std::mutex> lock(readerMutex());
+    return static_cast<bool>(imageFileReader());
+}
+
+HostImage readImageFile(const std::string& path) {
+    ImageFileReader reader;
+    {
+        const std::lock_guard<std::mutex> lock(readerMutex());
+        reader = imageFileReader();
+    }
+    if (!reader)
+        throw InputError(path + ": this build reads no image files (it was built without "
+                                "OpenCV)");
+    return reader(path);
 }
 
 } // namespace histlab

@@ -3,6 +3,7 @@
 // R, G, B, A order (1, 3 or 4 channels), 8- or 16-bit unsigned or 32-bit float per channel (in
 // host byte order).
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -107,8 +108,19 @@ HostImage makeSyntheticPixels(SyntheticKind kind, std::size_t bytes, int channel
 /// bytes are the synthetic pattern, for runs without an image file (GPU machines have no
 /// loader); its source reads "synthetic KIND WxH". Sizes are refused as makeSynthetic's, under
 /// "--width/--height".
+/// `seed` picks the random bytes (other kinds ignore it).
 HostImage makeSyntheticImage(SyntheticKind kind, int width, int height, int channels = 1,
-                             int depth = 8);
+                             int depth = 8, std::uint64_t seed = 1);
+
+/// How the core reads an image file where it must do so itself (the images of a folder): the
+/// front end's loader, given once at start-up (histlab-cli and the window give io/imageio's
+/// loadImage), since the core has no decoder. It is called from several threads at once.
+using ImageFileReader = std::function<HostImage(const std::string& path)>;
+void setImageFileReader(ImageFileReader reader);
+bool canReadImageFiles();
+/// The image of `path` through the front end's reader (InputError naming the file and the
+/// reason, as the reader throws it); InputError naming the file where no reader was given.
+HostImage readImageFile(const std::string& path);
 
 /// A random 8-bit gray image of about `pixels` pixels, nearly square, its width a multiple of
 /// 16 (at least 16): the input of benchmarks sized in bytes.

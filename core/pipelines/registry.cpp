@@ -11,7 +11,7 @@ namespace histlab {
 #define HISTLAB_PIPELINES(X)                                                                       \
     X(bandwidth) X(histogram256) X(blur) X(scan) X(equalize)                                       \
     X(largebin) X(joint) X(bow) X(bowcodebook) X(bowhistograms) X(bowmerge) X(reverse)           \
-    X(transfer) X(memorylab) X(experiments) X(dashboard)
+    X(transfer) X(memorylab) X(experiments) X(dashboard) X(batch) X(merge)
 // clang-format on
 
 #define HISTLAB_DECLARE_PIPELINE(name) Pipeline name##Pipeline();

@@ -342,23 +342,16 @@ WordTable parseWordsCsv(const std::string& text, const std::string& source, std:
 WordTable mergeWordTables(const std::vector<WordTable>& shards,
                           const std::vector<std::string>& sources) {
     WordTable merged;
-    std::map<std::string, std::size_t> seen; // file -> shard
+    std::vector<std::vector<ImageWords>> rows;
     for (std::size_t s = 0; s < shards.size(); ++s) {
         if (s == 0)
             merged.k = shards[s].k;
         else if (shards[s].k != merged.k)
             throw InputError(sources[s] + ": " + std::to_string(shards[s].k) + " words, " +
                              sources[0] + " " + std::to_string(merged.k));
-        for (const ImageWords& image : shards[s].images) {
-            const auto [at, fresh] = seen.emplace(image.file, s);
-            if (!fresh)
-                throw InputError(sources[s] + ": " + image.file + " is also in " +
-                                 sources[at->second]);
-            merged.images.push_back(image);
-        }
+        rows.push_back(shards[s].images);
     }
-    std::sort(merged.images.begin(), merged.images.end(),
-              [](const ImageWords& a, const ImageWords& b) { return a.file < b.file; });
+    merged.images = mergeShardRows(rows, sources, [](const ImageWords& w) { return w.file; });
     return merged;
 }
 

@@ -7,7 +7,11 @@
 // images of each. The table of raw counts is the CSV that shards write and `bow merge` joins.
 #include "pipelines/bow/bow.h"
 
+#include "runtime/errors.h"
+
+#include <algorithm>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -80,6 +84,27 @@ struct Shard {
 };
 /// "I/N"; UsageError("--shard") for anything else.
 Shard parseShard(const std::string& text);
+
+/// Shards' rows (each with a file name, `fileOf`) joined and sorted by file as one listing
+/// would be: what `bow merge` and `merge` do with the tables that --shard I/N runs write.
+/// InputError naming the file that two shards (sources[s]) hold.
+template <typename Row, typename FileOf>
+std::vector<Row> mergeShardRows(const std::vector<std::vector<Row>>& shards,
+                                const std::vector<std::string>& sources, FileOf fileOf) {
+    std::vector<Row> merged;
+    std::map<std::string, std::size_t> seen; // file -> shard
+    for (std::size_t s = 0; s < shards.size(); ++s)
+        for (const Row& row : shards[s]) {
+            const auto [at, fresh] = seen.emplace(fileOf(row), s);
+            if (!fresh)
+                throw InputError(sources[s] + ": " + fileOf(row) + " is also in " +
+                                 sources[at->second]);
+            merged.push_back(row);
+        }
+    std::stable_sort(merged.begin(), merged.end(),
+                     [&](const Row& a, const Row& b) { return fileOf(a) < fileOf(b); });
+    return merged;
+}
 
 /// The files of a folder to describe, relative to it with '/' separators and sorted by their
 /// bytes: images by their extension (png, jpg, jpeg, tif, tiff, bmp, pgm, ppm, pbm, pnm, webp,

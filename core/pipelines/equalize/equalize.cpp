@@ -306,7 +306,6 @@ EqualizeRun runEqualize(Device& device, const HostImage& image, int repeats,
         // at most 2^29 pixels (under the 2^32 bytes one launch counts).
         std::function<std::vector<cl::Event>()> enqueueHistogram;
         std::unique_ptr<HistogramKernel> tuned;
-        std::vector<std::pair<cl::Buffer, std::size_t>> pieces;
         cl::Kernel sliced;
         std::size_t slicedGroups = 1, slicedWg = 1;
         if (eightBit) {
@@ -315,26 +314,10 @@ EqualizeRun runEqualize(Device& device, const HostImage& image, int repeats,
                 resolveHistogramConfig(device, {}, layout, cancel, image.data.size());
             run.histogramConfig = config.describe() + " (" + config.chosenBy + ")";
             tuned = std::make_unique<HistogramKernel>(device, config, layout);
-            const std::uint64_t piecePixels = testing.histogramPiecePixels
-                                                  ? testing.histogramPiecePixels
-                                                  : std::uint64_t(1) << 29;
-            const std::size_t pieceBytes = std::size_t(piecePixels) * image.channels;
-            if (image.data.size() <= pieceBytes) {
-                pieces.emplace_back(in, image.data.size());
-            } else {
-                for (std::size_t at = 0; at < image.data.size(); at += pieceBytes) {
-                    const cl_buffer_region region{at, std::min(pieceBytes, image.data.size() - at)};
-                    pieces.emplace_back(
-                        in.createSubBuffer(CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION, &region),
-                        region.size);
-                }
-            }
-            enqueueHistogram = [&] {
-                std::vector<cl::Event> events;
-                for (const auto& [buffer, bytes] : pieces)
-                    for (cl::Event& e : tuned->enqueue(q, buffer, bytes, histBuf))
-                        events.push_back(std::move(e));
-                return events;
+            const std::size_t pieceBytes =
+                std::size_t(testing.histogramPiecePixels) * std::size_t(image.channels);
+            enqueueHistogram = [&, pieceBytes] {
+                return tuned->enqueuePieces(q, in, image.data.size(), histBuf, pieceBytes);
             };
         } else {
             sliced = cl::Kernel(program, "histogram_values");

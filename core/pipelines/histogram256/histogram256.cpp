@@ -226,6 +226,30 @@ HistogramKernel::HistogramKernel(Device& device, const HistogramConfig& config,
     }
 }
 
+std::vector<cl::Event> HistogramKernel::enqueuePieces(cl::CommandQueue& queue,
+                                                      const cl::Buffer& input, std::size_t bytes,
+                                                      const cl::Buffer& hist,
+                                                      std::size_t pieceBytes) {
+    if (pieceBytes == 0)
+        pieceBytes = (std::size_t(1) << 29) * std::size_t(m_layout.channels);
+    if (bytes <= pieceBytes)
+        return enqueue(queue, input, bytes, hist);
+    std::vector<cl::Event> events;
+    cl::Buffer whole = input; // a handle: createSubBuffer is not const in the bindings
+    try {
+        for (std::size_t at = 0; at < bytes; at += pieceBytes) {
+            const cl_buffer_region region{at, std::min(pieceBytes, bytes - at)};
+            const cl::Buffer piece =
+                whole.createSubBuffer(CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION, &region);
+            for (cl::Event& e : enqueue(queue, piece, region.size, hist))
+                events.push_back(std::move(e));
+        }
+    } catch (const cl::Error& e) {
+        rethrowClError(e);
+    }
+    return events;
+}
+
 std::vector<cl::Event> HistogramKernel::enqueue(cl::CommandQueue& queue, const cl::Buffer& input,
                                                 std::size_t bytes, const cl::Buffer& hist,
                                                 const std::vector<cl::Event>* waitFor) {

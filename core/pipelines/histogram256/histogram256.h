@@ -144,6 +144,13 @@ public:
                                    std::size_t bytes, const cl::Buffer& hist,
                                    const std::vector<cl::Event>* waitFor = nullptr);
 
+    /// enqueue() over inputs of any size: the first `bytes` of `input` in pieces of at most
+    /// `pieceBytes` (sub-buffers; a multiple of the device's base address alignment and of
+    /// whole pixels, 2^29 pixels by default), since one launch counts fewer than 2^32 bytes.
+    std::vector<cl::Event> enqueuePieces(cl::CommandQueue& queue, const cl::Buffer& input,
+                                         std::size_t bytes, const cl::Buffer& hist,
+                                         std::size_t pieceBytes = 0);
+
     std::size_t groups() const { return m_groups; }
     std::size_t workGroupSize() const { return m_wg; }
     int bins() const { return m_layout.bins(); }

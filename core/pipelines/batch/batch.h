@@ -1,0 +1,136 @@
+#pragma once
+// A folder of images over every chosen device at once: a pool of host threads decodes the
+// images (and counts each one's CPU reference as it goes) into a bounded queue; each device has
+// its own thread that takes the next decoded image, runs the pipeline on it and verifies it.
+// Results land in the folder's sorted order whatever device finished first, so a rerun writes
+// the same file. A broken image is a row with its reason; a device that fails hands its image
+// back, and the others finish the folder (the report names the device and what it handed back).
+// --shard I/N runs the I-th of N shares of the listing; `merge` joins the shards' tables into
+// the one a single run writes, and adds their histograms exactly.
+#include "image/image.h"
+#include "pipelines/bow/collection.h"
+#include "pipelines/histogram256/histogram256.h"
+#include "pipelines/imageinput.h"
+#include "runtime/device.h"
+#include "runtime/runner.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace histlab {
+
+/// What batch runs on each image.
+enum class BatchPipeline { Histogram };
+/// "histogram"; UsageError("--pipeline") for any other name (those not batched yet say so).
+BatchPipeline parseBatchPipeline(const std::string& name);
+const char* batchPipelineName(BatchPipeline pipeline);
+
+/// Where the images come from: a folder's image files (sorted; one shard of them), or N
+/// synthetic images of one shape (what a GPU machine without an image decoder runs).
+struct BatchSource {
+    std::string folder;
+    bool recursive = false;
+    Shard shard;
+    std::size_t images = 0;         ///< synthetic (BatchParams::synthetic): how many
+    std::vector<std::string> files; ///< listed by prepare (synthetic: their names)
+    std::size_t skipped = 0;        ///< files of other kinds in the folder
+};
+
+/// A device made to fail on purpose, for tests: the `after`-th image the device at position
+/// `device` of the chosen ones takes (from 0) throws a DeviceError instead of running.
+/// HISTLAB_BATCH_FAIL="P:N" sets it from the environment.
+struct BatchFault {
+    int device = -1;
+    std::size_t after = 0;
+};
+/// "P:N" (whole numbers); UsageError("HISTLAB_BATCH_FAIL") otherwise.
+BatchFault parseBatchFault(const std::string& text);
+
+struct BatchParams {
+    BatchSource source;
+    /// --synthetic KIND --width W --height H --channels C --depth D: the synthetic images'
+    /// shape (its path unused).
+    ImageInput synthetic;
+    BatchPipeline pipeline = BatchPipeline::Histogram;
+    int jobs = 0; ///< decoding threads (0: one per hardware thread)
+    BatchFault fault;
+};
+
+/// The listing (InputError naming the folder; a build without an image reader refused) or
+/// the synthetic names, and the checks of the options: batch's prepare step.
+void prepareBatch(BatchParams& params);
+
+/// One image's outcome.
+struct BatchImage {
+    std::string file;      ///< relative to the folder, '/' separators
+    std::string error;     ///< why it has no histograms ("" when it has)
+    int device = -1;       ///< position among the chosen devices that ran it (-1: none)
+    bool redone = false;   ///< handed back by a device that failed, then run by another
+    bool verified = false; ///< equal to the CPU reference, bin for bin
+    int width = 0, height = 0, channels = 0, depth = 0;
+    /// "gray" for gray images; "r", "g", "b"(, "a") and the luma "gray" for colour ones. 256
+    /// bins: one per value of 8-bit images, 256 values each of 16-bit ones.
+    std::vector<ChannelHistogram> histograms;
+    double decodeMs = 0; ///< decoding and the CPU reference, on a host thread
+    double deviceMs = 0; ///< upload, kernels, read-back and comparison, on the device's thread
+};
+
+/// One device's share of the run.
+struct BatchDevice {
+    DeviceInfo info;
+    int index = -1;             ///< in the device list (histlab-cli devices)
+    std::size_t images = 0;     ///< images it ran (verified or not)
+    double busyMs = 0;          ///< time in its images' work
+    double waitMs = 0;          ///< time waiting for a decoded image
+    std::string config;         ///< what ran there (the histogram kernel's configuration)
+    std::string failure;        ///< why it stopped, when it failed
+    std::size_t handedBack = 0; ///< images it handed back when it failed
+};
+
+struct BatchResult {
+    BatchParams params;
+    std::vector<BatchImage> images; ///< in listing order
+    std::vector<BatchDevice> devices;
+    int jobs = 0;        ///< decoding threads that ran
+    double wallMs = 0;   ///< the whole run
+    double decodeMs = 0; ///< summed over the images (thread time)
+    std::size_t failed = 0, mismatches = 0;
+};
+
+/// What the run streams after each image: the image, and the pace so far.
+struct BatchProgress {
+    BatchImage image;
+    int deviceIndex = -1; ///< the device that ran it, in the device list (-1: none)
+    std::size_t done = 0, total = 0;
+    double imagesPerSecond = 0;
+    double secondsLeft = 0;
+};
+
+/// Runs the batch on the devices at `devices` (ctx's indices), one host thread each, decoding
+/// on params.jobs threads; `onImage` gets each finished image in completion order, on the
+/// calling thread.
+BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const BatchParams& params,
+                     const std::function<void(const BatchProgress&)>& onImage = {});
+
+/// The sums of the verified images' histograms, by name: r, g, b, a, then gray (a gray
+/// image's values and a colour image's luma).
+std::vector<ChannelHistogram> batchTotals(const std::vector<BatchImage>& images);
+
+/// The CSV of a run: one row an image and histogram (file, status, device, width, height,
+/// channels, depth, histogram, b0 ... b255); a failed image is one row with its reason and no
+/// counts.
+std::string batchCsv(const std::vector<BatchImage>& images,
+                     const std::vector<BatchDevice>& devices);
+
+/// A table back from batchCsv text, for merge: InputError naming `source` (and the line) for
+/// another header, a count that is not a whole number, rows of one file apart.
+std::vector<BatchImage> parseBatchCsv(const std::string& text, const std::string& source);
+
+/// Shards' tables joined in listing order; InputError naming a file two shards hold.
+std::vector<BatchImage> mergeBatchTables(const std::vector<std::vector<BatchImage>>& shards,
+                                         const std::vector<std::string>& sources);
+
+} // namespace histlab

@@ -1,0 +1,467 @@
+// Folders of images over every chosen device, as the front ends see it:
+//   batch   each image of a folder (or of one shard of it, or N synthetic images) through a
+//           pipeline on every chosen device at once, decoding on the host's cores meanwhile
+//   merge   batch shards' tables joined into the one a single run writes, or histogram CSVs
+//           added bin by bin
+// Metric: images a second over the whole run (wall clock), and each device's busy fraction
+// (the time in its images' uploads, kernels, read-backs and comparisons over the wall clock).
+#include "pipelines/batch/batch.h"
+#include "pipelines/imageinput.h"
+#include "pipelines/options.h"
+#include "pipelines/pipeline.h"
+#include "report/files.h"
+#include "report/json.h"
+#include "report/table.h"
+#include "report/text.h"
+#include "runtime/errors.h"
+
+#include <charconv>
+#include <sstream>
+
+namespace histlab {
+
+namespace {
+
+std::string percentText(double part, double whole) {
+    return fixedText(whole > 0 ? 100.0 * part / whole : 0.0, 1) + " %";
+}
+
+std::string deviceName(const BatchResult& r, int k) {
+    if (k < 0 || std::size_t(k) >= r.devices.size())
+        return "-";
+    return "device " + std::to_string(r.devices[std::size_t(k)].index);
+}
+
+Json histogramsJson(const std::vector<ChannelHistogram>& histograms) {
+    Json out = Json::object();
+    for (const ChannelHistogram& h : histograms)
+        out[h.name] = h.counts;
+    return out;
+}
+
+std::string totalsText(const std::vector<BatchImage>& images) {
+    std::ostringstream out;
+    const std::vector<ChannelHistogram> totals = batchTotals(images);
+    std::size_t verified = 0;
+    for (const BatchImage& image : images)
+        verified += image.verified ? 1 : 0;
+    if (totals.empty())
+        return "";
+    out << "totals over the " << verified << " verified images:\n";
+    for (const ChannelHistogram& h : totals) {
+        std::uint64_t sum = 0;
+        for (std::uint64_t c : h.counts)
+            sum += c;
+        out << "  " << h.name << std::string(h.name.size() < 5 ? 5 - h.name.size() : 0, ' ')
+            << sparkline(h.counts.data(), 256) << "  " << sum << " values\n";
+    }
+    return out.str();
+}
+
+std::string failuresText(const std::vector<BatchImage>& images) {
+    std::ostringstream out;
+    std::size_t shown = 0, failed = 0;
+    for (const BatchImage& image : images)
+        if (!image.error.empty()) {
+            ++failed;
+            if (shown < 20) {
+                out << "  " << image.file << ": " << image.error << '\n';
+                ++shown;
+            }
+        }
+    if (failed > shown)
+        out << "  ... and " << failed - shown << " more (the table has every one)\n";
+    return failed ? "not counted:\n" + out.str() : "";
+}
+
+std::string batchText(const BatchResult& r) {
+    std::ostringstream out;
+    const BatchSource& s = r.params.source;
+    out << "batch: " << batchPipelineName(r.params.pipeline) << " of " << r.images.size()
+        << " images";
+    const ImageInput& shape = r.params.synthetic;
+    if (shape.synthetic)
+        out << " (synthetic " << syntheticKindName(*shape.synthetic) << ", " << shape.width << " x "
+            << shape.height << ", " << shape.channels << " channels, " << shape.depth << "-bit)";
+    else
+        out << " in " << s.folder;
+    if (s.shard.count > 1)
+        out << ", shard " << s.shard.index << "/" << s.shard.count;
+    if (s.skipped)
+        out << " (" << s.skipped << " other files skipped)";
+    out << "; " << r.jobs << " decoding thread" << (r.jobs == 1 ? "" : "s") << ", "
+        << r.devices.size() << " device" << (r.devices.size() == 1 ? "" : "s") << '\n';
+    for (const BatchDevice& d : r.devices) {
+        out << "device " << d.index << " (" << d.info.name << "): " << d.images << " images, busy "
+            << percentText(d.busyMs, r.wallMs) << ", waiting for images "
+            << percentText(d.waitMs, r.wallMs);
+        if (!d.config.empty())
+            out << "; " << d.config;
+        out << '\n';
+        if (!d.failure.empty())
+            out << "  failed after " << d.images << " images: " << d.failure << "; " << d.handedBack
+                << " image" << (d.handedBack == 1 ? "" : "s")
+                << " handed back to the other devices\n";
+    }
+    std::size_t redone = 0;
+    for (const BatchImage& image : r.images)
+        redone += image.redone ? 1 : 0;
+    const double seconds = r.wallMs / 1000.0;
+    out << r.images.size() - r.failed << " verified, " << r.failed - r.mismatches
+        << " not counted, " << r.mismatches << " differing from the CPU reference";
+    if (redone)
+        out << "; " << redone << " redone on another device";
+    out << '\n';
+    out << "wall " << fixedText(seconds, 2)
+        << " s: " << fixedText(seconds > 0 ? double(r.images.size()) / seconds : 0.0, 1)
+        << " images/s; decoding " << fixedText(r.decodeMs / 1000.0, 2) << " s of thread time\n";
+    out << failuresText(r.images) << totalsText(r.images);
+    return out.str();
+}
+
+std::string batchJson(const BatchResult& r) {
+    const BatchSource& s = r.params.source;
+    Json source = {{"shard", std::to_string(s.shard.index) + "/" + std::to_string(s.shard.count)}};
+    const ImageInput& shape = r.params.synthetic;
+    if (shape.synthetic) {
+        source["synthetic"] = syntheticKindName(*shape.synthetic);
+        source["width"] = shape.width;
+        source["height"] = shape.height;
+        source["channels"] = shape.channels;
+        source["depth"] = shape.depth;
+    } else {
+        source["folder"] = s.folder;
+        source["recursive"] = s.recursive;
+        source["skipped"] = s.skipped;
+    }
+    Json devices = Json::array();
+    for (const BatchDevice& d : r.devices)
+        devices.push_back({{"device", deviceJson(d.info)},
+                           {"index", d.index},
+                           {"images", d.images},
+                           {"busy_ms", d.busyMs},
+                           {"busy_fraction", r.wallMs > 0 ? d.busyMs / r.wallMs : 0.0},
+                           {"wait_ms", d.waitMs},
+                           {"wait_fraction", r.wallMs > 0 ? d.waitMs / r.wallMs : 0.0},
+                           {"config", d.config},
+                           {"failure", d.failure},
+                           {"handed_back", d.handedBack}});
+    Json images = Json::array();
+    for (const BatchImage& image : r.images) {
+        Json j = {{"file", image.file},
+                  {"status", image.error.empty() ? "verified" : image.error},
+                  {"device", image.device < 0 ? -1 : r.devices[std::size_t(image.device)].index},
+                  {"redone", image.redone},
+                  {"decode_ms", image.decodeMs},
+                  {"device_ms", image.deviceMs}};
+        if (image.width) {
+            j["width"] = image.width;
+            j["height"] = image.height;
+            j["channels"] = image.channels;
+            j["depth"] = image.depth;
+        }
+        j["histograms"] = histogramsJson(image.histograms);
+        images.push_back(j);
+    }
+    const double seconds = r.wallMs / 1000.0;
+    return jsonText({{"tool", "histlab-cli batch"},
+                     {"date", utcTimestamp()},
+                     {"pipeline", batchPipelineName(r.params.pipeline)},
+                     {"source", source},
+                     {"jobs", r.jobs},
+                     {"devices", devices},
+                     {"wall_ms", r.wallMs},
+                     {"images_per_s", seconds > 0 ? double(r.images.size()) / seconds : 0.0},
+                     {"decode_ms", r.decodeMs},
+                     {"failed", r.failed},
+                     {"mismatches", r.mismatches},
+                     {"images", images},
+                     {"totals", histogramsJson(batchTotals(r.images))}});
+}
+
+Table batchTable(const BatchResult& r) {
+    Table t({"file", "status", "device", "width", "height", "channels", "depth", "decode_ms",
+             "device_ms"});
+    for (const BatchImage& image : r.images) {
+        t.row().add(image.file).add(image.error.empty() ? "verified" : image.error);
+        t.add(deviceName(r, image.device));
+        t.add(image.width).add(image.height).add(image.channels).add(image.depth);
+        t.add(image.decodeMs).add(image.deviceMs);
+    }
+    return t;
+}
+
+std::string describeBatchItem(const std::any& item) {
+    const BatchProgress& p = std::any_cast<const BatchProgress&>(item);
+    std::ostringstream out;
+    out << p.image.file << ": " << (p.image.error.empty() ? "verified" : p.image.error);
+    if (p.deviceIndex >= 0)
+        out << " (device " << p.deviceIndex << (p.image.redone ? ", redone" : "") << ")";
+    out << "; " << p.done << " of " << p.total << ", " << fixedText(p.imagesPerSecond, 1)
+        << " images/s, " << fixedText(p.secondsLeft, 0) << " s left";
+    return out.str();
+}
+
+void setBatchFolder(BatchParams& p, const std::string& folder) {
+    if (!p.source.folder.empty())
+        throw UsageError("batch", "more than one folder given ('" + p.source.folder + "', '" +
+                                      folder + "')");
+    p.source.folder = folder;
+}
+
+// ---------------------------------------------------------------------------------------------
+// merge: batch tables joined, or histogram CSVs added.
+
+struct MergeInput {
+    std::vector<std::string> files;
+};
+
+struct MergeOutput {
+    std::vector<std::string> files;
+    bool tables = false;
+    std::vector<BatchImage> images; ///< batch tables joined
+    Table added;                    ///< histogram CSVs added
+};
+
+/// Histogram CSVs (histlab-cli histogram --csv: bin[,lo,hi],<channel>...) added bin by bin:
+/// the same header and bins in each; the bin columns must agree, the counts are summed.
+Table addHistogramCsvs(const std::vector<std::vector<std::vector<std::string>>>& csvs,
+                       const std::vector<std::string>& sources) {
+    const std::vector<std::string>& header = csvs.front().front();
+    const std::size_t keys = header.size() > 2 && header[1] == "lo" && header[2] == "hi" ? 3 : 1;
+    std::vector<std::vector<std::uint64_t>> sums(csvs.front().size() - 1,
+                                                 std::vector<std::uint64_t>(header.size(), 0));
+    for (std::size_t f = 0; f < csvs.size(); ++f) {
+        const auto& rows = csvs[f];
+        if (rows.front() != header)
+            throw InputError(sources[f] + ": its columns differ from " + sources[0] + "'s");
+        if (rows.size() != csvs.front().size())
+            throw InputError(sources[f] + ": " + std::to_string(rows.size() - 1) + " bins, " +
+                             sources[0] + " " + std::to_string(csvs.front().size() - 1));
+        for (std::size_t i = 1; i < rows.size(); ++i) {
+            if (rows[i].size() != header.size())
+                throw InputError(sources[f] + ": line " + std::to_string(i + 1) + ": " +
+                                 std::to_string(rows[i].size()) + " fields, not " +
+                                 std::to_string(header.size()));
+            for (std::size_t c = 0; c < keys; ++c)
+                if (rows[i][c] != csvs.front()[i][c])
+                    throw InputError(sources[f] + ": line " + std::to_string(i + 1) + ": " +
+                                     header[c] + " " + rows[i][c] + ", " + sources[0] + " " +
+                                     csvs.front()[i][c]);
+            for (std::size_t c = keys; c < header.size(); ++c) {
+                const std::string& v = rows[i][c];
+                std::uint64_t x = 0;
+                const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+                if (v.empty() || ec != std::errc() || ptr != v.data() + v.size())
+                    throw InputError(sources[f] + ": line " + std::to_string(i + 1) + ": " +
+                                     header[c] + " '" + v + "' is not a whole number");
+                sums[i - 1][c] += x;
+            }
+        }
+    }
+    Table t(header);
+    for (std::size_t i = 1; i < csvs.front().size(); ++i) {
+        t.row();
+        for (std::size_t c = 0; c < keys; ++c)
+            t.add(csvs.front()[i][c]);
+        for (std::size_t c = keys; c < header.size(); ++c)
+            t.add(sums[i - 1][c]);
+    }
+    return t;
+}
+
+MergeOutput runMerge(const MergeInput& input) {
+    MergeOutput out;
+    out.files = input.files;
+    std::vector<std::string> texts;
+    std::vector<std::vector<std::vector<std::string>>> csvs;
+    for (const std::string& path : input.files) {
+        texts.push_back(readTextFile(path));
+        csvs.push_back(parseCsv(texts.back(), path));
+    }
+    for (std::size_t f = 0; f < csvs.size(); ++f)
+        if (csvs[f].empty())
+            throw InputError(input.files[f] + ": empty (no header)");
+    const bool table = !csvs.front().front().empty() && csvs.front().front()[0] == "file";
+    if (table) {
+        std::vector<std::vector<BatchImage>> shards;
+        for (std::size_t f = 0; f < csvs.size(); ++f)
+            shards.push_back(parseBatchCsv(texts[f], input.files[f]));
+        out.tables = true;
+        out.images = mergeBatchTables(shards, input.files);
+        return out;
+    }
+    if (csvs.front().front().empty() || csvs.front().front()[0] != "bin")
+        throw InputError(input.files.front() + ": neither a batch table (file, status, ...) nor "
+                                               "a histogram CSV (bin, <channel>...)");
+    out.added = addHistogramCsvs(csvs, input.files);
+    return out;
+}
+
+} // namespace
+
+Pipeline batchPipeline() {
+    Pipeline p;
+    p.name = "batch";
+    p.summary = "a folder of images (or N synthetic ones) through a pipeline on every chosen "
+                "device at once, decoded on the host's cores meanwhile; --shard I/N for a "
+                "cluster";
+    p.description =
+        "Lists FOLDER's images (sorted by name; --recursive for subfolders; --shard I/N for "
+        "the I-th of N shares), decodes them on --jobs host threads (each image's CPU "
+        "reference counted as it is decoded) into a bounded queue, and gives each chosen "
+        "device (--device all, or a comma list) the next decoded image on a thread of its own. "
+        "The table lists the images in the folder's order whatever device finished first, so "
+        "a rerun writes the same file; an image that cannot be read is a row with its reason. "
+        "A device that fails hands its image back and the others finish the folder; the "
+        "report names it. Pipelines: histogram (each channel's 256 bins and a colour image's "
+        "luma, in one read; 16-bit images in 256 bins of 256 values). Metric: images a second "
+        "(wall clock) and each device's busy and waiting fractions. For tests, "
+        "HISTLAB_BATCH_FAIL=P:N makes the device at position P of those chosen fail on the "
+        "N-th image it takes (from 0).";
+    p.reference = "each image's histograms equal its CPU reference, counted as it is decoded, "
+                  "bin for bin";
+    p.devices = Pipeline::Devices::Many;
+    using P = BatchParams;
+    p.options = {
+        valueOption<P>("FOLDER", "", "the folder of images",
+                       [](P& s, const std::string& v) { setBatchFolder(s, v); }),
+        valueOption<P>("--pipeline", "NAME", "what runs on each image: histogram (default)",
+                       [](P& s, const std::string& v) { s.pipeline = parseBatchPipeline(v); }),
+        valueOption<P>("--jobs", "N",
+                       "host threads decoding images (default: one per hardware thread)",
+                       [](P& s, const std::string& v) {
+                           s.jobs = int(parseWholeNumber("--jobs", v, 1, 1024));
+                       }),
+        flagOption<P>("--recursive", "the folder's subfolders too",
+                      [](P& s) { s.source.recursive = true; }),
+        valueOption<P>("--shard", "I/N",
+                       "only the I-th of N shares of the sorted listing (files I, I + N, ...; I "
+                       "from 0): --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT",
+                       [](P& s, const std::string& v) { s.source.shard = parseShard(v); }),
+        valueOption<P>("--images", "N", "how many synthetic images",
+                       [](P& s, const std::string& v) {
+                           s.source.images =
+                               std::size_t(parseWholeNumber("--images", v, 1, 1ll << 32));
+                       }),
+    };
+    // --synthetic KIND --width --height --channels --depth, as every image command has them.
+    std::vector<PipelineOption> synthetic = syntheticImageOptions<P>(&P::synthetic);
+    synthetic.front() = syntheticKindOption<P>(
+        &P::synthetic, "random | uniform | gradient | skewed images instead of a folder, with "
+                       "--images N --width W --height H [--channels 1|3|4] [--depth 8|16]");
+    p.options.insert(p.options.end(), synthetic.begin(), synthetic.end());
+    p.csvHelp = "one row an image and histogram in the folder's order: file, status (verified "
+                "or the reason), width, height, channels, depth, histogram, b0 ... b255 (the "
+                "same file on every rerun and device choice; shards join with merge)";
+    p.jsonHelp = "the run: devices with their images, busy and waiting fractions, every image "
+                 "with its device, times and histograms, and the totals";
+    bindPipeline<BatchParams, BatchParams, BatchResult>(
+        p, [](const std::vector<DeviceInfo>&, const BatchParams& params) { return params; },
+        [](JobContext& ctx, const std::vector<int>& devices, const BatchParams& plan,
+           const ItemSink& onItem) {
+            return runBatch(ctx, devices, plan, [&](const BatchProgress& progress) {
+                if (onItem)
+                    onItem(std::any(progress));
+            });
+        },
+        [](const BatchResult& result) {
+            Report r;
+            r.text = batchText(result);
+            r.table = batchTable(result);
+            r.csv = [&result] { return batchCsv(result.images, result.devices); };
+            r.json = [&result] { return batchJson(result); };
+            bool anyDeviceRan = false;
+            for (const BatchDevice& d : result.devices)
+                anyDeviceRan = anyDeviceRan || d.images > 0;
+            if (result.mismatches)
+                r.verdict = {Verdict::Kind::Mismatch, std::to_string(result.mismatches) +
+                                                          " images differ from the CPU reference"};
+            else if (!result.images.empty() && !anyDeviceRan && !result.devices.empty() &&
+                     !result.devices.front().failure.empty())
+                r.verdict = {Verdict::Kind::NothingRan,
+                             "no device could run: " + result.devices.front().failure};
+            return r;
+        },
+        [](BatchParams& params) { prepareBatch(params); });
+    p.describeItem = describeBatchItem;
+    return p;
+}
+
+Pipeline mergePipeline() {
+    Pipeline p;
+    p.name = "merge";
+    p.summary = "batch shards' tables joined into the table one run writes, or histogram CSVs "
+                "added bin by bin";
+    p.description =
+        "Reads each FILE. Batch tables (histlab-cli batch --csv, from --shard I/N runs): checks "
+        "that no file appears twice and writes the rows in the folder's order, the same file "
+        "one batch run over the whole folder writes; the report adds up their histograms. "
+        "Histogram CSVs (histlab-cli histogram --csv: bin, <channel>...): the same columns and "
+        "bins in each, the counts added exactly. Runs on the host only.";
+    p.reference = "no device work: the counts are read back exactly as the files hold them";
+    p.devices = Pipeline::Devices::None;
+    using P = MergeInput;
+    p.options = {inputFileOption<P>(
+        "FILE", "", "batch tables (batch --csv) or histogram CSVs (histogram --csv)",
+        [](P& s, const std::string& v) { s.files.push_back(v); })};
+    p.csvHelp = "the joined table (batch tables) or the added histogram (histogram CSVs)";
+    p.jsonHelp = "the joined images with their histograms and the totals";
+    bindPipeline<MergeInput, MergeInput, MergeOutput>(
+        p, [](const std::vector<DeviceInfo>&, const MergeInput& params) { return params; },
+        [](JobContext&, const std::vector<int>&, const MergeInput& plan, const ItemSink&) {
+            return runMerge(plan);
+        },
+        [](const MergeOutput& result) {
+            Report r;
+            std::ostringstream text;
+            text << "merge: " << result.files.size() << " files, ";
+            if (result.tables) {
+                std::size_t failed = 0;
+                for (const BatchImage& image : result.images)
+                    failed += image.error.empty() ? 0 : 1;
+                text << "batch tables: " << result.images.size() << " images, " << failed
+                     << " not counted\n"
+                     << failuresText(result.images) << totalsText(result.images);
+                r.csv = [&result] { return batchCsv(result.images, {}); };
+            } else {
+                text << "histogram CSVs added: " << result.added.rows().size() << " bins\n";
+                r.csv = [&result] { return result.added.csv(); };
+                r.table = result.added;
+            }
+            r.text = text.str();
+            r.json = [&result] {
+                Json images = Json::array();
+                for (const BatchImage& image : result.images)
+                    images.push_back({{"file", image.file},
+                                      {"status", image.error.empty() ? "verified" : image.error},
+                                      {"histograms", histogramsJson(image.histograms)}});
+                Json j = {{"tool", "histlab-cli merge"},
+                          {"date", utcTimestamp()},
+                          {"files", result.files}};
+                if (result.tables) {
+                    j["images"] = images;
+                    j["totals"] = histogramsJson(batchTotals(result.images));
+                } else {
+                    Json added = Json::object();
+                    const auto& columns = result.added.columns();
+                    for (std::size_t c = 0; c < columns.size(); ++c) {
+                        Json values = Json::array();
+                        for (const auto& row : result.added.rows())
+                            values.push_back(row[c].text);
+                        added[columns[c]] = values;
+                    }
+                    j["added"] = added;
+                }
+                return jsonText(j);
+            };
+            return r;
+        },
+        [](MergeInput& params) {
+            if (params.files.empty())
+                throw UsageError("merge", "which files? (batch tables or histogram CSVs)");
+        });
+    return p;
+}
+
+} // namespace histlab

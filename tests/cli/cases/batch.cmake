@@ -1,0 +1,112 @@
+# histlab-cli batch and merge: a folder (tests/data itself: good, broken, float and 16-bit
+# images beside other files) over one device and over two (PoCL shows two with
+# POCL_DEVICES="pthread pthread"), the same table whatever ran it; a device made to fail;
+# shards merged equal to one run; histogram CSVs added; the refusals.
+set(cli $<TARGET_FILE:histlab-cli>)
+set(twoPocl "POCL_DEVICES='pthread pthread'")
+
+# tests/data: 15 images (8 counted, 7 rows with their reasons), 5 other files skipped.
+cli_test(batch_folder_rows_and_reasons EXIT 0
+         EXPECT --stdout "^batch: histogram of 15 images in .*data [(]5 other files skipped[)]; 1 decoding thread, 1 device$"
+                --stdout "^8 verified, 7 not counted, 0 differing from the CPU reference$"
+                --stdout "^  empty[.]png: file is empty$"
+                --stdout "^  lying[.]tiff: damaged or truncated TIFF"
+                --stdout "^  float32[.]pfm: 32-bit float: batch counts 8- and 16-bit images"
+                --stdout "^totals over the 8 verified images:$"
+                --stderr "^\\[[0-9]+\\] rgb8[.]png: verified [(]device [0-9]+[)]; [0-9]+ of 15, [0-9.]+ images/s, [0-9]+ s left$"
+                --check "grep -c '^rgba8.png,verified,19,13,4,8,' @W@/one.csv | grep -qx 5"
+                --check "grep -q '^empty.png,file is empty,,,,,,' @W@/one.csv"
+                --check "${check} json @W@/one.json --key failed=7 --key mismatches=0 --nonempty devices --nonempty totals"
+         ARGS batch ${data} --jobs 1 --csv @W@/one.csv --json @W@/one.json)
+
+# Two devices write the table of one, byte for byte; each says how many images it took.
+cli_test(batch_two_devices_equal_one EXIT 0
+         EXPECT --env "POCL_DEVICES=pthread pthread"
+                --setup "${twoPocl} ${cli} batch ${data} --device 0 --quiet --csv @W@/one.csv"
+                --stdout "^batch: histogram of 15 images in .*; 2 decoding threads, 2 devices$"
+                --stdout "^device 0 [(].*[)]: [0-9]+ images, busy [0-9.]+ %, waiting for images [0-9.]+ %; cpu "
+                --stdout "^device 1 [(].*[)]: [0-9]+ images, busy "
+                --check "cmp @W@/one.csv @W@/all.csv"
+         ARGS batch ${data} --device all --jobs 2 --csv @W@/all.csv)
+
+# A device that fails on its first image hands it back; the other finishes the folder and the
+# table is the same.
+cli_test(batch_failing_device_redone EXIT 0
+         EXPECT --env "POCL_DEVICES=pthread pthread" --env "HISTLAB_BATCH_FAIL=1:0"
+                --setup "${twoPocl} ${cli} batch --synthetic random --images 60 --width 40 --height 30 --channels 3 --device 0 --quiet --csv @W@/one.csv"
+                --stdout "^  failed after 0 images: failed on purpose [(]HISTLAB_BATCH_FAIL=1:0[)]; 1 image handed back to the other devices$"
+                --stdout "^60 verified, 0 not counted, 0 differing from the CPU reference; 1 redone on another device$"
+                --stderr "verified [(]device 0, redone[)]"
+                --check "cmp @W@/one.csv @W@/all.csv"
+         ARGS batch --synthetic random --images 60 --width 40 --height 30 --channels 3 --device all --csv @W@/all.csv)
+cli_test(batch_every_device_fails EXIT 4
+         EXPECT --env "HISTLAB_BATCH_FAIL=0:0"
+                --stdout "^  synthetic-000000: not run: every device failed [(]failed on purpose"
+                --stderr "^histlab-cli: no device could run: failed on purpose"
+                --exists @W@/t.csv
+         ARGS batch --synthetic random --images 3 --width 4 --height 4 --csv @W@/t.csv)
+
+# Shards (every third file) merged equal one run over the folder, byte for byte.
+set(batchShard "${cli} batch ${data} --quiet --csv")
+cli_test(batch_shards_merge_into_one_run EXIT 0
+         EXPECT --setup "${batchShard} @W@/one.csv"
+                --setup "${batchShard} @W@/s0.csv --shard 0/3" --setup "${batchShard} @W@/s1.csv --shard 1/3"
+                --setup "${batchShard} @W@/s2.csv --shard 2/3"
+                --stdout "^merge: 3 files, batch tables: 15 images, 7 not counted$"
+                --check "cmp @W@/one.csv @W@/m.csv"
+         ARGS merge @W@/s2.csv @W@/s0.csv @W@/s1.csv --csv @W@/m.csv)
+# Histogram CSVs add up bin by bin: an image's histogram twice is twice its counts.
+cli_test(merge_adds_histogram_csvs EXIT 0
+         EXPECT --setup "${cli} histogram ${data}/rgb8.png --quiet --csv @W@/h.csv"
+                --setup "cp @W@/h.csv @W@/h2.csv"
+                --stdout "^merge: 2 files, histogram CSVs added: 256 bins$"
+                --check "python3 -c \"import csv; a=list(csv.reader(open('@W@/h.csv'))); m=list(csv.reader(open('@W@/m.csv'))); assert a[0]==m[0] and all(int(y)==2*int(x) for r,s in zip(a[1:],m[1:]) for x,y in zip(r[1:],s[1:])) and len(a)==257\""
+         ARGS merge @W@/h.csv @W@/h2.csv --csv @W@/m.csv)
+
+# --- refusals: one line naming the option or file, the documented exit code, no output ------
+cli_test(batch_no_folder EXIT 3 EXPECT --stderr "^histlab-cli: .*/nothing: no such folder$" --absent @W@/t.csv
+         ARGS batch @W@/nothing --csv @W@/t.csv)
+cli_test(batch_empty_folder EXIT 3 EXPECT --setup "mkdir @W@/e && touch @W@/e/notes.txt"
+         --stderr "^histlab-cli: .*/e: no image files [(]1 other files[)]; --recursive reads its subfolders too$"
+         ARGS batch @W@/e)
+# A FIFO named like an image is not listed (never opened, so nothing waits on it).
+cli_test(batch_fifo_not_listed EXIT 0 EXPECT --setup "mkdir @W@/f && mkfifo @W@/f/pipe.png && cp ${data}/gray8.png @W@/f/"
+         --stdout "^batch: histogram of 1 images in .*/f [(]1 other files skipped[)]"
+         --stdout "^1 verified, 0 not counted"
+         ARGS batch @W@/f)
+cli_test(batch_pipeline_not_batched EXIT 2
+         EXPECT --stderr "^histlab-cli: --pipeline: blur is not batched yet; batch runs histogram$"
+         ARGS batch ${data} --pipeline blur)
+cli_test(batch_jobs_zero EXIT 2 EXPECT --stderr "^histlab-cli: --jobs: 0 is out of range"
+         ARGS batch ${data} --jobs 0)
+cli_test(batch_shard_out_of_range EXIT 2
+         EXPECT --stderr "^histlab-cli: --shard: share 3 of 3: the shares are 0 to 2$"
+         ARGS batch ${data} --shard 3/3)
+cli_test(batch_folder_and_synthetic EXIT 2
+         EXPECT --stderr "^histlab-cli: batch: a folder or --synthetic, not both$"
+         ARGS batch ${data} --synthetic random --images 2 --width 4 --height 4)
+cli_test(batch_synthetic_needs_its_size EXIT 2
+         EXPECT --stderr "^histlab-cli: --synthetic: needs --images N, --width W and --height H$"
+         ARGS batch --synthetic random --images 2)
+cli_test(batch_absurd_synthetic_size EXIT 2
+         EXPECT --stderr "^histlab-cli: --width/--height: [0-9]+ bytes an image are more than [0-9]+ [(]a quarter of this machine's memory[)]$"
+         ARGS batch --synthetic random --images 2 --width 1000000 --height 1000000)
+cli_test(batch_bad_fault EXIT 2 EXPECT --env "HISTLAB_BATCH_FAIL=x"
+         --stderr "^histlab-cli: HISTLAB_BATCH_FAIL: 'x' is not P:N"
+         ARGS batch --synthetic random --images 2 --width 4 --height 4)
+cli_test(merge_refuses_a_file_twice EXIT 3
+         EXPECT --setup "${cli} batch --synthetic random --images 2 --width 4 --height 4 --quiet --csv @W@/s.csv"
+                --stderr "^histlab-cli: .*s[.]csv: synthetic-000000 is also in .*s[.]csv$" --absent @W@/m.csv
+         ARGS merge @W@/s.csv @W@/s.csv --csv @W@/m.csv)
+cli_test(merge_refuses_mixed_files EXIT 3
+         EXPECT --setup "${cli} batch --synthetic random --images 2 --width 4 --height 4 --quiet --csv @W@/s.csv"
+                --setup "${cli} histogram --synthetic random --bytes 4099 --repeat 1 --quiet --csv @W@/h.csv"
+                --stderr "^histlab-cli: .*s[.]csv: its columns differ from .*h[.]csv's$"
+         ARGS merge @W@/h.csv @W@/s.csv)
+cli_test(merge_refuses_other_files EXIT 3
+         EXPECT --setup "printf 'a,b\\n1,2\\n' > @W@/x.csv"
+                --stderr "^histlab-cli: .*x[.]csv: neither a batch table"
+         ARGS merge @W@/x.csv)
+cli_test(merge_refuses_a_fifo EXIT 3 EXPECT --setup "mkfifo @W@/s.csv"
+         --stderr "^histlab-cli: .*s[.]csv: is not a regular file"
+         ARGS merge @W@/s.csv)
