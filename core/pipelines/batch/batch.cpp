@@ -96,36 +96,25 @@ private:
                                      std::string& config) {
         const std::size_t bytes = image.data.size();
         const DeviceInfo& info = m_device.info();
-        if (bytes > info.maxAllocBytes)
-            throw UnsupportedError(std::to_string(bytes) +
-                                   " bytes are more than the largest "
-                                   "buffer of " +
-                                   info.name + " (" + std::to_string(info.maxAllocBytes) + ")");
         const HistogramConfig chosen =
             resolveHistogramConfig(m_device, {}, layout, m_cancel, bytes);
         const std::string options = histogramBuildOptions(chosen, layout);
-        std::unique_ptr<HistogramKernel>& kernel = m_kernels[options];
-        if (!kernel)
-            kernel = std::make_unique<HistogramKernel>(m_device, chosen, layout);
+        Streamer& streamer = m_streamers[options];
+        if (!streamer.kernel) {
+            // Chunks of 32 MiB (whole pixels of 1, 3 or 4 channels); on a GPU each chunk is
+            // copied by several threads into pinned memory first, which the driver writes
+            // several times faster than the image's ordinary memory.
+            const std::size_t chunk =
+                std::min<std::size_t>(std::size_t(32) << 20, info.maxAllocBytes) / 48 * 48;
+            m_staged = info.type != DeviceType::Cpu;
+            streamer.kernel = std::make_unique<HistogramKernel>(m_device, chosen, layout);
+            streamer.stream = std::make_unique<HistogramStream>(m_device, *streamer.kernel, chunk,
+                                                                m_staged ? kCopyThreads : 0);
+        }
         if (config.find(chosen.describe()) == std::string::npos)
             config += (config.empty() ? "" : "; ") + chosen.describe();
-        std::vector<cl_uint> bins(std::size_t(layout.bins()));
-        try {
-            const cl::Context& ctx = m_device.context();
-            cl::CommandQueue& q = m_device.queue();
-            if (bytes > m_capacity) {
-                m_input = cl::Buffer(ctx, CL_MEM_READ_ONLY, bytes);
-                m_capacity = bytes;
-            }
-            if (!m_hist())
-                m_hist = cl::Buffer(ctx, CL_MEM_READ_WRITE, 5 * 256 * sizeof(cl_uint));
-            q.enqueueWriteBuffer(m_input, CL_FALSE, 0, bytes, image.data.data());
-            q.enqueueFillBuffer(m_hist, cl_uint(0), 0, bins.size() * sizeof(cl_uint));
-            kernel->enqueuePieces(q, m_input, bytes, m_hist);
-            q.enqueueReadBuffer(m_hist, CL_TRUE, 0, bins.size() * sizeof(cl_uint), bins.data());
-        } catch (const cl::Error& e) {
-            rethrowClError(e);
-        }
+        const std::vector<cl_uint> bins =
+            streamer.stream->run(image.data.data(), bytes, m_staged, m_cancel);
         return std::vector<std::uint64_t>(bins.begin(), bins.end());
     }
 
@@ -150,11 +139,17 @@ private:
         }
     }
 
+    /// A configuration's kernel and the stream that feeds it.
+    struct Streamer {
+        std::unique_ptr<HistogramKernel> kernel;
+        std::unique_ptr<HistogramStream> stream;
+    };
+    static constexpr unsigned kCopyThreads = 4;
+
     Device& m_device;
     const CancelToken& m_cancel;
-    std::map<std::string, std::unique_ptr<HistogramKernel>> m_kernels;
-    cl::Buffer m_input, m_hist;
-    std::size_t m_capacity = 0;
+    std::map<std::string, Streamer> m_streamers; // by build options
+    bool m_staged = false;
 };
 
 /// The text of the exception in flight, without a leading "PATH: " (the row names the file).
@@ -179,24 +174,10 @@ const char* batchPipelineName(BatchPipeline) {
     return "histogram";
 }
 
-BatchFault parseBatchFault(const std::string& text) {
-    const std::size_t colon = text.find(':');
-    if (colon == std::string::npos)
-        throw UsageError("HISTLAB_BATCH_FAIL", "'" + text +
-                                                   "' is not P:N (the device's position "
-                                                   "and the image it fails on)");
-    BatchFault f;
-    f.device = int(parseWholeNumber("HISTLAB_BATCH_FAIL", text.substr(0, colon), 0, 1024));
-    f.after = std::size_t(
-        parseWholeNumber("HISTLAB_BATCH_FAIL", text.substr(colon + 1), 0, std::int64_t(1) << 40));
-    return f;
-}
-
 void prepareBatch(BatchParams& p) {
     BatchSource& s = p.source;
     const ImageInput& shape = p.synthetic;
-    if (const char* fault = std::getenv("HISTLAB_BATCH_FAIL"); fault && *fault)
-        p.fault = parseBatchFault(fault);
+    p.fault = deviceFaultFromEnvironment();
     if (shape.synthetic) {
         if (!s.folder.empty())
             throw UsageError("batch", "a folder or --synthetic, not both");
@@ -274,6 +255,7 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
     std::size_t decodersLeft = std::size_t(r.jobs), devicesLeft = opened.size();
     std::size_t inFlight = 0; // images a device has taken and not finished (one may come back)
     std::deque<std::size_t> finished;
+    std::vector<HostImage> spent; // images the devices are done with, freed on this thread
     std::vector<char> done(n, 0);
     bool stop = false;
     const CancelToken& cancel = ctx.cancelToken();
@@ -351,8 +333,8 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
             out.depth = d.image.depth;
             try {
                 if (params.fault.device == int(k) && taken == params.fault.after)
-                    throw DeviceError("failed on purpose (HISTLAB_BATCH_FAIL=" + std::to_string(k) +
-                                      ":" + std::to_string(taken) + ")");
+                    throw DeviceError("failed on purpose (HISTLAB_DEVICE_FAIL=" +
+                                      std::to_string(k) + ":" + std::to_string(taken) + ")");
                 counter.run(d, out, dev.config);
             } catch (const UnsupportedError& e) {
                 out.histograms.clear();
@@ -388,6 +370,9 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
             out.decodeMs = r.images[d.index].decodeMs;
             out.deviceMs = msSince(t);
             r.images[d.index] = std::move(out);
+            // Freed on the reporting thread: giving a large image back to the system costs
+            // milliseconds (its pages unmapped) that the device would otherwise wait through.
+            spent.push_back(std::move(d.image));
             finished.push_back(d.index);
             --inFlight;
             ++slots;
@@ -409,12 +394,14 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
     std::string lastFailure;
     for (;;) {
         std::deque<std::size_t> now;
+        std::vector<HostImage> freed;
         bool allGone = false;
         {
             std::unique_lock lock(m);
             cv.wait_for(lock, std::chrono::milliseconds(100),
                         [&] { return !finished.empty() || devicesLeft == 0; });
             now.swap(finished);
+            freed.swap(spent);
             allGone = devicesLeft == 0;
             if (cancel.cancelled() || (allGone && now.empty()))
                 stop = true;

@@ -11,6 +11,7 @@
 #include "pipelines/bow/collection.h"
 #include "pipelines/histogram256/histogram256.h"
 #include "pipelines/imageinput.h"
+#include "pipelines/options.h"
 #include "runtime/device.h"
 #include "runtime/runner.h"
 
@@ -39,24 +40,14 @@ struct BatchSource {
     std::size_t skipped = 0;        ///< files of other kinds in the folder
 };
 
-/// A device made to fail on purpose, for tests: the `after`-th image the device at position
-/// `device` of the chosen ones takes (from 0) throws a DeviceError instead of running.
-/// HISTLAB_BATCH_FAIL="P:N" sets it from the environment.
-struct BatchFault {
-    int device = -1;
-    std::size_t after = 0;
-};
-/// "P:N" (whole numbers); UsageError("HISTLAB_BATCH_FAIL") otherwise.
-BatchFault parseBatchFault(const std::string& text);
-
 struct BatchParams {
     BatchSource source;
     /// --synthetic KIND --width W --height H --channels C --depth D: the synthetic images'
     /// shape (its path unused).
     ImageInput synthetic;
     BatchPipeline pipeline = BatchPipeline::Histogram;
-    int jobs = 0; ///< decoding threads (0: one per hardware thread)
-    BatchFault fault;
+    int jobs = 0;      ///< decoding threads (0: one per hardware thread)
+    DeviceFault fault; ///< HISTLAB_DEVICE_FAIL: the P-th device fails on its N-th image
 };
 
 /// The listing (InputError naming the folder; a build without an image reader refused) or

@@ -317,7 +317,7 @@ Pipeline batchPipeline() {
         "report names it. Pipelines: histogram (each channel's 256 bins and a colour image's "
         "luma, in one read; 16-bit images in 256 bins of 256 values). Metric: images a second "
         "(wall clock) and each device's busy and waiting fractions. For tests, "
-        "HISTLAB_BATCH_FAIL=P:N makes the device at position P of those chosen fail on the "
+        "HISTLAB_DEVICE_FAIL=P:N makes the device at position P of those chosen fail on the "
         "N-th image it takes (from 0).";
     p.reference = "each image's histograms equal its CPU reference, counted as it is decoded, "
                   "bin for bin";

@@ -165,6 +165,30 @@ private:
     cl::Buffer m_partial;
 };
 
+/// The histogram of bytes in host memory streamed to one device in chunks of `chunkBytes` (a
+/// multiple of 48 bytes): each chunk is written on a copy queue of its own and counted as soon
+/// as it has arrived, so a chunk's transfer overlaps the previous chunk's kernel (three device
+/// buffers in rotation). With `copyThreads`, a staged run first copies each chunk of ordinary
+/// memory with that many threads into pinned buffers, from which the driver writes at the
+/// pinned rate. What the end-to-end mode, batch and the split across devices stream with.
+class HistogramStream {
+public:
+    HistogramStream(Device& device, HistogramKernel& kernel, std::size_t chunkBytes,
+                    unsigned copyThreads = 0);
+    ~HistogramStream();
+    HistogramStream(const HistogramStream&) = delete;
+    HistogramStream& operator=(const HistogramStream&) = delete;
+    /// The counts (kernel.bins()) of `bytes` at `data`, through the pinned staging buffers when
+    /// `staged` (which needs copy threads).
+    std::vector<cl_uint> run(const std::uint8_t* data, std::size_t bytes, bool staged,
+                             const CancelToken& cancel = {});
+    cl::CommandQueue& copyQueue();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m;
+};
+
 /// CPU reference: NCHAN * 256 counts, byte i into channel i % nchan.
 std::vector<std::uint64_t> referenceHistogram(const std::uint8_t* data, std::size_t bytes,
                                               int nchan);
@@ -326,6 +350,50 @@ EndToEndRun runHistogramEndToEnd(Device& device, const std::uint8_t* data, std::
                                  const CancelToken& cancel = {});
 
 // ---------------------------------------------------------------------------------------------
+// One input split across several devices: each device counts a piece in proportion to its own
+// throughput measured alone on the whole input in the same run, all devices at once, and the
+// counts are added on the host (histograms are additive, so the sum is exact). Measured end to
+// end (from pinned host memory, each device streaming its piece as the end-to-end mode does)
+// and kernels only (each device's piece already in its memory).
+
+struct SplitShare {
+    DeviceInfo device;
+    int index = -1;           ///< in the device list
+    std::string config;       ///< its kernel's configuration
+    double aloneMs = 0;       ///< the whole input on this device alone, end to end (median)
+    double aloneKernelMs = 0; ///< the same, kernels only, input already on the device (median)
+    std::uint64_t offset = 0, bytes = 0;             ///< its piece, end to end
+    std::uint64_t kernelOffset = 0, kernelBytes = 0; ///< its piece, kernels only
+    double pieceMs = 0;       ///< its piece end to end, every device at once (median)
+    double pieceKernelMs = 0; ///< its piece's kernels, every device at once (median)
+    std::string failure;      ///< why it stopped, when it failed
+    int redoneBy = -1;        ///< the position of the device that counted its piece instead
+};
+
+struct SplitRun {
+    std::string input;
+    std::uint64_t bytes = 0;
+    HistogramLayout layout;
+    std::vector<SplitShare> shares;
+    TimingStats wall;       ///< end to end: every device at once, until the last counts are back
+    TimingStats kernelWall; ///< kernels only: the slowest device's kernels, each repeat
+    double speedup = 0, kernelSpeedup = 0; ///< the fastest device alone over the split
+    std::vector<ChannelHistogram> histograms;
+    std::optional<bool> verified;
+    std::string verifyDetail; ///< the first mismatch, if any
+};
+
+/// The histogram of an 8-bit image's channels (and a colour image's luma) split across
+/// `devices`, `repeats` timed runs of each measurement, chunks of `chunkBytes` end to end. A
+/// device that fails (`fault`, for tests: the device at that position fails on the split's
+/// N-th pass, the first, counted one being 0) leaves its piece to the fastest device left, the
+/// report says so, and the runs after it split over the devices left. The counted pass and
+/// every device's run alone are verified against the CPU reference.
+SplitRun runHistogramSplit(const std::vector<Device*>& devices, const HostImage& image,
+                           const HistogramRequest& request, int repeats, std::size_t chunkBytes,
+                           const DeviceFault& fault = {}, const CancelToken& cancel = {});
+
+// ---------------------------------------------------------------------------------------------
 // What a person asks of the histogram (histlab-cli histogram's options) and the plan that
 // decides what runs: the histogram of an image (or of synthetic bytes), or its end-to-end mode.
 
@@ -365,7 +433,18 @@ struct HistogramPlan {
     EndToEndOptions endToEndOptions; ///< with the chunk the device will take
     /// Set when the large-bin methods run instead (a 16-bit image, or --bins/--range/--method).
     std::optional<ImageBinsRequest> largeBins;
+    /// Several devices chosen: the input split across them (runHistogramSplit), in chunks of
+    /// splitChunkBytes end to end; `fault` from HISTLAB_DEVICE_FAIL.
+    bool split = false;
+    std::size_t splitChunkBytes = 0;
+    DeviceFault fault;
 };
+
+/// planHistogram for several devices: with one, that device's plan; with more, the split's
+/// (8-bit data, every channel and the luma; --stages, --end-to-end, --channel and the large-bin
+/// options refused, naming the option).
+HistogramPlan planHistogramOn(const std::vector<DeviceInfo>& devices,
+                              const HistogramParams& params);
 
 /// What a device runs of `params`: checkHistogramParams, the input (synthetic bytes made, the
 /// region cropped), the channels histogrammed together and the configuration for them, the

@@ -103,10 +103,36 @@ HistogramPlan planHistogram(const DeviceInfo& device, const HistogramParams& par
     return plan;
 }
 
+HistogramPlan planHistogramOn(const std::vector<DeviceInfo>& devices,
+                              const HistogramParams& params) {
+    HistogramPlan plan = planHistogram(devices.front(), params);
+    if (devices.size() == 1)
+        return plan;
+    if (plan.largeBins)
+        throw UsageError("--device", "several devices split the 256-bin histogram of 8-bit data; "
+                                     "a " +
+                                         depthName(plan.input->depth) +
+                                         " image or --bins, --range or --method runs on one "
+                                         "device");
+    if (params.endToEnd)
+        throw UsageError("--end-to-end", "with several devices the split is measured end to end "
+                                         "(and kernels only) already");
+    if (params.options.stages)
+        throw UsageError("--stages", "the stage table is of one device (give one --device)");
+    if (params.options.channel != ChannelSelection::All)
+        throw UsageError("--channel", "several devices count every channel and the luma");
+    plan.split = true;
+    plan.splitChunkBytes = std::size_t(params.chunkMiB * 1048576.0);
+    plan.fault = deviceFaultFromEnvironment();
+    return plan;
+}
+
 namespace {
 
-/// A finished run: the histogram's, or the end-to-end one with the input it streamed.
+/// A finished run: the histogram's, the end-to-end one with the input it streamed, or the split
+/// across devices.
 struct HistogramResult {
+    std::optional<SplitRun> split;
     std::optional<ImageBinsRun> bins;
     std::optional<HistogramRun> run;
     std::optional<EndToEndRun> endToEnd;
@@ -145,6 +171,18 @@ HistogramResult runPlan(JobContext& ctx, Device& device, const HistogramPlan& pl
 
 Report reportOf(const HistogramResult& result) {
     Report r;
+    if (result.split) {
+        const SplitRun& run = *result.split;
+        r.text = splitText(run);
+        r.table = histogramTable(run.histograms);
+        r.csv = [&run] { return histogramCsv(run.histograms); };
+        r.json = [&run] { return splitJson(run); };
+        r.files["--stats-csv"] = [&run](const std::string&) {
+            return statisticsCsv(statisticsOf(run.histograms));
+        };
+        r.verdict = verificationVerdict(run.verified.value_or(true), run.verifyDetail);
+        return r;
+    }
     if (result.bins) {
         const ImageBinsRun& run = *result.bins;
         r.text = imageBinsText(run);
@@ -244,7 +282,10 @@ Pipeline histogram256Pipeline() {
         "channel verified slot by slot. GB/s = input bytes read / median kernel time (event "
         "profiling, one warm-up), against the read-only kernel on the same buffer in the same "
         "run. --end-to-end: input bytes / wall time from host memory to the histogram on the "
-        "host, against the host->device write of the same run.";
+        "host, against the host->device write of the same run. Several devices (--device all, or "
+        "a list): an 8-bit input split across them in proportion to each one's throughput "
+        "alone, measured in the same run end to end (pinned host memory, --chunk) and kernels "
+        "only, the counts added on the host; the speed-up over the fastest device alone.";
     p.reference = "referenceHistogram: every byte counted on the host, compared bin by bin "
                   "(bit-exact) with --verify";
     using P = HistogramParams;
@@ -348,10 +389,27 @@ Pipeline histogram256Pipeline() {
                   "max, mean, median, mode, stddev, p1, p5, p25, p75, p95, p99, entropy_bits; "
                   "\"-\" for stdout",
                   false}};
-    bindDevicePipeline<HistogramParams, HistogramPlan, HistogramResult>(
-        p, planHistogram,
-        [](JobContext& ctx, Device& device, const HistogramPlan& plan, const ItemSink&) {
-            return runPlan(ctx, device, plan);
+    // One device: its histogram; several (--device all, or a list): the input split across them.
+    p.devices = Pipeline::Devices::Many;
+    bindPipeline<HistogramParams, HistogramPlan, HistogramResult>(
+        p, planHistogramOn,
+        [](JobContext& ctx, const std::vector<int>& devices, const HistogramPlan& plan,
+           const ItemSink&) {
+            if (!plan.split)
+                return runPlan(ctx, ctx.devices().open(devices.front()), plan);
+            std::vector<Device*> opened;
+            for (int index : devices) {
+                Device* d = &ctx.devices().open(index);
+                if (std::find(opened.begin(), opened.end(), d) == opened.end())
+                    opened.push_back(d);
+            }
+            HistogramResult result;
+            ctx.progress(0.0, "split across devices");
+            result.split =
+                runHistogramSplit(opened, *plan.input, plan.request, plan.options.repeats,
+                                  plan.splitChunkBytes, plan.fault, ctx.cancelToken());
+            ctx.progress(1.0, "done");
+            return result;
         },
         reportOf, checkHistogramParams);
     p.dashboard = {histogramDashboardEntry()};

@@ -37,4 +37,13 @@ std::string endToEndJson(const EndToEndRun& run, const std::string& input);
 /// The end-to-end run's histograms (those of its first mode), one per channel.
 std::vector<ChannelHistogram> endToEndHistograms(const EndToEndRun& run);
 
+/// A split across devices: each device alone and its piece, end to end and kernels only, the
+/// split's wall clock and its speed-up over the fastest device alone, any device that failed and
+/// who counted its piece, verification, and a sparkline per histogram.
+std::string splitText(const SplitRun& run);
+
+/// The split as JSON: the shares with their timings, both walls and speed-ups, verification,
+/// the histograms.
+std::string splitJson(const SplitRun& run);
+
 } // namespace histlab

@@ -32,15 +32,15 @@ cli_test(batch_two_devices_equal_one EXIT 0
 # A device that fails on its first image hands it back; the other finishes the folder and the
 # table is the same.
 cli_test(batch_failing_device_redone EXIT 0
-         EXPECT --env "POCL_DEVICES=pthread pthread" --env "HISTLAB_BATCH_FAIL=1:0"
+         EXPECT --env "POCL_DEVICES=pthread pthread" --env "HISTLAB_DEVICE_FAIL=1:0"
                 --setup "${twoPocl} ${cli} batch --synthetic random --images 60 --width 40 --height 30 --channels 3 --device 0 --quiet --csv @W@/one.csv"
-                --stdout "^  failed after 0 images: failed on purpose [(]HISTLAB_BATCH_FAIL=1:0[)]; 1 image handed back to the other devices$"
+                --stdout "^  failed after 0 images: failed on purpose [(]HISTLAB_DEVICE_FAIL=1:0[)]; 1 image handed back to the other devices$"
                 --stdout "^60 verified, 0 not counted, 0 differing from the CPU reference; 1 redone on another device$"
                 --stderr "verified [(]device 0, redone[)]"
                 --check "cmp @W@/one.csv @W@/all.csv"
          ARGS batch --synthetic random --images 60 --width 40 --height 30 --channels 3 --device all --csv @W@/all.csv)
 cli_test(batch_every_device_fails EXIT 4
-         EXPECT --env "HISTLAB_BATCH_FAIL=0:0"
+         EXPECT --env "HISTLAB_DEVICE_FAIL=0:0"
                 --stdout "^  synthetic-000000: not run: every device failed [(]failed on purpose"
                 --stderr "^histlab-cli: no device could run: failed on purpose"
                 --exists @W@/t.csv
@@ -91,8 +91,8 @@ cli_test(batch_synthetic_needs_its_size EXIT 2
 cli_test(batch_absurd_synthetic_size EXIT 2
          EXPECT --stderr "^histlab-cli: --width/--height: [0-9]+ bytes an image are more than [0-9]+ [(]a quarter of this machine's memory[)]$"
          ARGS batch --synthetic random --images 2 --width 1000000 --height 1000000)
-cli_test(batch_bad_fault EXIT 2 EXPECT --env "HISTLAB_BATCH_FAIL=x"
-         --stderr "^histlab-cli: HISTLAB_BATCH_FAIL: 'x' is not P:N"
+cli_test(batch_bad_fault EXIT 2 EXPECT --env "HISTLAB_DEVICE_FAIL=x"
+         --stderr "^histlab-cli: HISTLAB_DEVICE_FAIL: 'x' is not P:N"
          ARGS batch --synthetic random --images 2 --width 4 --height 4)
 cli_test(merge_refuses_a_file_twice EXIT 3
          EXPECT --setup "${cli} batch --synthetic random --images 2 --width 4 --height 4 --quiet --csv @W@/s.csv"

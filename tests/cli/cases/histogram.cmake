@@ -252,3 +252,31 @@ cli_test(verify_kernel_dir_cpu EXIT 0
          EXPECT --setup "${breakKernel} miscount ${kernel} @W@/kernels/histogram256.cl"
                 --stdout "^verified: yes"
          ARGS --kernel-dir @W@/kernels histogram ${syn} --variant cpu --verify)
+
+# --- one input split across devices (PoCL shows two with POCL_DEVICES="pthread pthread") -----
+set(twoPocl "POCL_DEVICES='pthread pthread'")
+set(splitInput --synthetic random --size 3 --channels 3 --repeat 1)
+cli_test(histogram_split_equals_one_device EXIT 0
+         EXPECT --env "POCL_DEVICES=pthread pthread"
+                --setup "${twoPocl} $<TARGET_FILE:histlab-cli> histogram --synthetic random --size 3 --channels 3 --repeat 1 --device 0 --quiet --csv @W@/one.csv"
+                --stdout "^histogram split over 2 devices: synthetic random, 1048576 pixels of 3 channels [(]3145728 bytes; r,g,b,gray[)]$"
+                --stdout "^ +0 +pthread.* ok$" --stdout "^ +1 +pthread.* ok$"
+                --stdout "^end to end [(]pinned host memory -> counts on the host[)]: split [0-9.]+ ms [(][0-9. ]+[.][.][0-9. ]+[)], [0-9.]+ GB/s, [0-9.]+x the fastest device alone$"
+                --stdout "^kernels only [(]each piece already on its device[)]: slowest device [0-9.]+ ms"
+                --stdout "^verified: every device alone and the split equal the CPU reference, bin for bin$"
+                --check "cmp @W@/one.csv @W@/all.csv"
+                --check "${check} json @W@/s.json --nonempty shares --nonempty histograms --key verified=true"
+         ARGS histogram ${splitInput} --device all --csv @W@/all.csv --json @W@/s.json)
+cli_test(histogram_split_device_fails EXIT 0
+         EXPECT --env "POCL_DEVICES=pthread pthread" --env "HISTLAB_DEVICE_FAIL=1:0"
+                --setup "${twoPocl} $<TARGET_FILE:histlab-cli> histogram --synthetic random --size 3 --channels 3 --repeat 1 --device 0 --quiet --csv @W@/one.csv"
+                --stdout "^ +1 +pthread.* failed: failed on purpose [(]HISTLAB_DEVICE_FAIL=1:0[)]; its piece counted by device 0$"
+                --stdout "^verified: "
+                --check "cmp @W@/one.csv @W@/all.csv"
+         ARGS histogram ${splitInput} --device all --csv @W@/all.csv)
+cli_test(histogram_split_refuses_16_bit EXIT 2 EXPECT --env "POCL_DEVICES=pthread pthread"
+         --stderr "^histlab-cli: --device: several devices split the 256-bin histogram of 8-bit data; a 16-bit image or --bins, --range or --method runs on one device$"
+         ARGS histogram ${data}/gray16.png --device all)
+cli_test(histogram_split_refuses_stages EXIT 2 EXPECT --env "POCL_DEVICES=pthread pthread"
+         --stderr "^histlab-cli: --stages: the stage table is of one device [(]give one --device[)]$"
+         ARGS histogram ${splitInput} --device all --stages)
