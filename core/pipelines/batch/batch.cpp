@@ -257,6 +257,21 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
     std::deque<std::size_t> finished;
     std::vector<HostImage> spent; // images the devices are done with, freed on this thread
     std::vector<char> done(n, 0);
+    // Bytes of decoded images held (queued or on a device), against a budget of a quarter of
+    // the machine's memory: no decoding starts while they pass half of it (unless nothing is
+    // held). Images are decoded one at a time until the first one's size is known, then as many
+    // at once as twice the largest image seen so far fits the budget, so that a folder of very
+    // large images does not exhaust memory.
+    const std::uint64_t budget = syntheticLimitBytes();
+    std::uint64_t held = 0, largest = 0;
+    std::size_t decoding = 0;
+    auto mayDecode = [&] {
+        const std::size_t allowed =
+            largest == 0 ? 1
+                         : std::size_t(std::clamp<std::uint64_t>(budget / (2 * largest), 1,
+                                                                 std::uint64_t(r.jobs)));
+        return decoding < allowed && (held < budget / 2 || (held == 0 && decoding == 0));
+    };
     bool stop = false;
     const CancelToken& cancel = ctx.cancelToken();
 
@@ -265,11 +280,13 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
             std::size_t index;
             {
                 std::unique_lock lock(m);
-                cv.wait(lock, [&] { return stop || nextDecode >= n || slots > 0; });
+                cv.wait(lock,
+                        [&] { return stop || nextDecode >= n || (slots > 0 && mayDecode()); });
                 if (stop || nextDecode >= n)
                     break;
                 index = nextDecode++;
                 --slots;
+                ++decoding;
             }
             const auto t = Clock::now();
             std::optional<Decoded> d;
@@ -285,7 +302,10 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
             }
             std::lock_guard lock(m);
             r.images[index].decodeMs = msSince(t);
+            --decoding;
             if (d) {
+                held += d->image.data.size();
+                largest = std::max<std::uint64_t>(largest, d->image.data.size());
                 ready.push_back(std::move(*d));
             } else {
                 r.images[index].error = error;
@@ -372,6 +392,7 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
             r.images[d.index] = std::move(out);
             // Freed on the reporting thread: giving a large image back to the system costs
             // milliseconds (its pages unmapped) that the device would otherwise wait through.
+            held -= d.image.data.size();
             spent.push_back(std::move(d.image));
             finished.push_back(d.index);
             --inFlight;
