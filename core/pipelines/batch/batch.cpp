@@ -503,7 +503,7 @@ std::vector<std::string> batchCsvColumns() {
     std::vector<std::string> c = {"file",     "status", "width",    "height",
                                   "channels", "depth",  "histogram"};
     for (int b = 0; b < 256; ++b)
-        c.push_back("b" + std::to_string(b));
+        c.push_back(std::string("b").append(std::to_string(b)));
     return c;
 }
 
