@@ -151,4 +151,12 @@ std::string Table::csv() const {
     return out;
 }
 
+std::optional<std::uint64_t> parseCount(const std::string& text) {
+    std::uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
+    return v;
+}
+
 } // namespace histlab

@@ -19,6 +19,10 @@ std::string csvField(const std::string& text);
 /// InputError naming `source` for a quote that is never closed.
 std::vector<std::vector<std::string>> parseCsv(const std::string& text, const std::string& source);
 
+/// A CSV cell that is a count: a whole number of 0 or more, nothing else in the cell; nullopt
+/// otherwise (the caller names the file and line).
+std::optional<std::uint64_t> parseCount(const std::string& text);
+
 /// A number as text: integers without a decimal point, other values in the shortest form that
 /// reads back as the same double ("0.1", "1e-07"); "nan", "inf" and "-inf" as such.
 std::string numberText(double value);

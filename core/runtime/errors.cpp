@@ -150,4 +150,9 @@ std::string describeClError(const char* call, int code) {
            std::to_string(code) + ")";
 }
 
+std::string withoutPathPrefix(const std::string& message, const std::string& path) {
+    const std::string prefix = path + ": ";
+    return !path.empty() && message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
+}
+
 } // namespace histlab

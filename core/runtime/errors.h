@@ -65,4 +65,7 @@ const char* clErrorName(int code);
 /// "clEnqueueNDRangeKernel failed: CL_INVALID_WORK_GROUP_SIZE (-54)".
 std::string describeClError(const char* call, int code);
 
+/// `message` without a leading "PATH: ": the reason alone, for a row that names the file.
+std::string withoutPathPrefix(const std::string& message, const std::string& path);
+
 } // namespace histlab

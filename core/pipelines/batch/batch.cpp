@@ -81,10 +81,8 @@ public:
             return runSixteen(image, out);
         const HistogramLayout layout(image.channels, image.channels > 1);
         const std::vector<std::uint64_t> counts = count(image, layout, config);
-        std::vector<std::uint64_t> want = d.reference->channelCounts;
-        if (image.channels > 1)
-            want.insert(want.end(), d.reference->grayCounts.begin(), d.reference->grayCounts.end());
-        const std::string mismatch = firstMismatch("histogram", counts, want);
+        const std::string mismatch =
+            firstMismatch("histogram", counts, referenceCounts(*d.reference, layout));
         out.histograms = splitLayoutCounts(counts, layout);
         out.verified = mismatch.empty();
         if (!out.verified)
@@ -151,14 +149,6 @@ private:
     std::map<std::string, Streamer> m_streamers; // by build options
     bool m_staged = false;
 };
-
-/// The text of the exception in flight, without a leading "PATH: " (the row names the file).
-std::string reasonOf(const std::exception& e, const std::string& path) {
-    std::string why = e.what();
-    if (!path.empty() && why.rfind(path + ": ", 0) == 0)
-        why.erase(0, path.size() + 2);
-    return why;
-}
 
 } // namespace
 
@@ -298,7 +288,7 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
             } catch (const std::bad_alloc&) {
                 error = "not enough memory to decode it";
             } catch (const std::exception& e) {
-                error = reasonOf(e, path);
+                error = withoutPathPrefix(e.what(), path);
             }
             std::lock_guard lock(m);
             r.images[index].decodeMs = msSince(t);
@@ -542,13 +532,11 @@ std::vector<BatchImage> parseBatchCsv(const std::string& text, const std::string
     std::vector<BatchImage> images;
     std::set<std::string> files;
     auto whole = [&](const std::string& v, std::size_t line, const char* what) {
-        std::uint64_t x = 0;
-        const char* end = v.data() + v.size();
-        const auto [ptr, ec] = std::from_chars(v.data(), end, x);
-        if (v.empty() || ec != std::errc() || ptr != end)
+        const std::optional<std::uint64_t> x = parseCount(v);
+        if (!x)
             throw InputError(source + ": line " + std::to_string(line) + ": " + what + " '" + v +
                              "' is not a whole number");
-        return x;
+        return *x;
     };
     for (std::size_t i = 1; i < rows.size(); ++i) {
         const std::vector<std::string>& row = rows[i];

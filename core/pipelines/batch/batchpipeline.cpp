@@ -6,6 +6,7 @@
 // Metric: images a second over the whole run (wall clock), and each device's busy fraction
 // (the time in its images' uploads, kernels, read-backs and comparisons over the wall clock).
 #include "pipelines/batch/batch.h"
+#include "pipelines/histogram256/histogramreport.h"
 #include "pipelines/imageinput.h"
 #include "pipelines/options.h"
 #include "pipelines/pipeline.h"
@@ -30,13 +31,6 @@ std::string deviceName(const BatchResult& r, int k) {
     if (k < 0 || std::size_t(k) >= r.devices.size())
         return "-";
     return "device " + std::to_string(r.devices[std::size_t(k)].index);
-}
-
-Json histogramsJson(const std::vector<ChannelHistogram>& histograms) {
-    Json out = Json::object();
-    for (const ChannelHistogram& h : histograms)
-        out[h.name] = h.counts;
-    return out;
 }
 
 std::string totalsText(const std::vector<BatchImage>& images) {
@@ -250,12 +244,11 @@ Table addHistogramCsvs(const std::vector<std::vector<std::vector<std::string>>>&
                                      csvs.front()[i][c]);
             for (std::size_t c = keys; c < header.size(); ++c) {
                 const std::string& v = rows[i][c];
-                std::uint64_t x = 0;
-                const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-                if (v.empty() || ec != std::errc() || ptr != v.data() + v.size())
+                const std::optional<std::uint64_t> x = parseCount(v);
+                if (!x)
                     throw InputError(sources[f] + ": line " + std::to_string(i + 1) + ": " +
                                      header[c] + " '" + v + "' is not a whole number");
-                sums[i - 1][c] += x;
+                sums[i - 1][c] += *x;
             }
         }
     }

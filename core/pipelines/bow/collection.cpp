@@ -58,14 +58,6 @@ std::optional<float> floatOf(const std::string& text) {
     return v;
 }
 
-std::optional<std::uint64_t> countOf(const std::string& text) {
-    std::uint64_t v = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-        return std::nullopt;
-    return v;
-}
-
 const char* const kWordColumns[] = {"file", "descriptors", "status", "weighting"};
 constexpr std::size_t kWordColumnCount = 4;
 
@@ -306,7 +298,7 @@ WordTable parseWordsCsv(const std::string& text, const std::string& source, std:
             throw InputError(where + "fewer than " + std::to_string(kWordColumnCount) + " fields");
         ImageWords image;
         image.file = row[0];
-        const auto descriptors = countOf(row[1]);
+        const auto descriptors = parseCount(row[1]);
         if (!descriptors)
             throw InputError(where + "'" + row[1] + "' is not a descriptor count");
         image.descriptors = std::size_t(*descriptors);
@@ -324,7 +316,7 @@ WordTable parseWordsCsv(const std::string& text, const std::string& source, std:
                              " counts, the header names " + std::to_string(t.k));
         std::uint64_t sum = 0;
         for (std::size_t i = 0; i < t.k; ++i) {
-            const auto c = countOf(row[kWordColumnCount + i]);
+            const auto c = parseCount(row[kWordColumnCount + i]);
             if (!c)
                 throw InputError(where + "'" + row[kWordColumnCount + i] +
                                  "' is not a whole count");

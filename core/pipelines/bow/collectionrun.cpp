@@ -34,10 +34,7 @@ std::vector<DescribedImage> describeFiles(const CollectionSource& s, std::size_t
                     d.features = bowOpenCv().describe(path, s.describe);
                 }
             } catch (const InputError& e) {
-                d.error = e.what();
-                const std::string prefix = path + ": ";
-                if (d.error.rfind(prefix, 0) == 0)
-                    d.error.erase(0, prefix.size());
+                d.error = withoutPathPrefix(e.what(), path);
             } catch (const std::exception& e) {
                 d.error = e.what();
             }

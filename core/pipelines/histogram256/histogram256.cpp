@@ -415,6 +415,16 @@ std::shared_ptr<const HistogramReference> finished(HistogramReference r) {
 }
 } // namespace
 
+std::vector<std::uint64_t> referenceCounts(const HistogramReference& reference,
+                                           const HistogramLayout& layout) {
+    std::vector<std::uint64_t> want;
+    if (layout.countChannels)
+        want = layout.channels == 1 ? reference.grayCounts : reference.channelCounts;
+    if (layout.luma)
+        want.insert(want.end(), reference.grayCounts.begin(), reference.grayCounts.end());
+    return want;
+}
+
 std::shared_ptr<const HistogramReference> countReference(const HostImage& image) {
     HistogramReference r = emptyReference(image.width, image.height, image.channels);
     addPixels(r, image.data.data(), image.pixelCount());
@@ -981,11 +991,7 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
             if (!ref)
                 ref = counting.get();
             // Histogram by histogram, so that a mismatch names its histogram and bin.
-            std::vector<std::uint64_t> want;
-            if (pass.layout.countChannels)
-                want = pass.layout.channels == 1 ? ref->grayCounts : ref->channelCounts;
-            if (pass.layout.luma)
-                want.insert(want.end(), ref->grayCounts.begin(), ref->grayCounts.end());
+            const std::vector<std::uint64_t> want = referenceCounts(*ref, pass.layout);
             const auto device = splitLayoutCounts(pass.counts, pass.layout);
             const auto cpu = splitLayoutCounts(want, pass.layout);
             for (std::size_t h = 0; h < device.size() && run.verifyDetail.empty(); ++h)

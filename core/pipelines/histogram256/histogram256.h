@@ -208,6 +208,11 @@ struct HistogramReference {
     std::vector<std::uint64_t> grayCounts;
 };
 
+/// What a layout counts, from the reference: the channels' counts (a gray image's values) and,
+/// with `luma`, the luma's after them, in the order a HistogramKernel leaves its bins.
+std::vector<std::uint64_t> referenceCounts(const HistogramReference& reference,
+                                           const HistogramLayout& layout);
+
 /// The HistogramReference of an 8-bit image, counted in one read of its pixels.
 std::shared_ptr<const HistogramReference> countReference(const HostImage& image);
 

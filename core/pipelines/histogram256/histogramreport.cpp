@@ -24,6 +24,13 @@ void printVerified(std::ostream& out, const std::optional<bool>& verified,
 
 } // namespace
 
+Json histogramsJson(const std::vector<ChannelHistogram>& histograms) {
+    Json out = Json::object();
+    for (const ChannelHistogram& h : histograms)
+        out[h.name] = h.counts;
+    return out;
+}
+
 Table histogramTable(const std::vector<ChannelHistogram>& histograms) {
     std::vector<std::string> columns{"bin"};
     for (const auto& h : histograms)
@@ -72,11 +79,8 @@ std::string histogramJson(const HistogramRun& run) {
         stages.push_back(std::move(s));
     }
     Json statistics = Json::array();
-    Json histograms = Json::object();
-    for (const ChannelHistogram& h : run.histograms) {
+    for (const ChannelHistogram& h : run.histograms)
         statistics.push_back(statisticsJson(channelStatistics(h.name, h.counts)));
-        histograms[h.name] = h.counts;
-    }
     Json j{{"tool", "histlab-cli histogram"},
            {"date", utcTimestamp()},
            {"device", deviceJson(run.device)},
@@ -107,7 +111,7 @@ std::string histogramJson(const HistogramRun& run) {
         j["verify_detail"] = run.verifyDetail;
     j["notes"] = run.notes;
     j["statistics"] = std::move(statistics);
-    j["histograms"] = std::move(histograms);
+    j["histograms"] = histogramsJson(run.histograms);
     return jsonText(j);
 }
 
@@ -304,9 +308,6 @@ std::string splitJson(const SplitRun& run) {
                           {"piece_kernel_ms", s.pieceKernelMs},
                           {"failure", s.failure},
                           {"redone_by", s.redoneBy}});
-    Json histograms = Json::object();
-    for (const ChannelHistogram& h : run.histograms)
-        histograms[h.name] = h.counts;
     Json j{{"tool", "histlab-cli histogram --device (several)"},
            {"date", utcTimestamp()},
            {"input", run.input},
@@ -319,7 +320,7 @@ std::string splitJson(const SplitRun& run) {
            {"kernel_speedup", run.kernelSpeedup},
            {"verified", run.verified ? Json(*run.verified) : Json()},
            {"verify_detail", run.verifyDetail},
-           {"histograms", histograms}};
+           {"histograms", histogramsJson(run.histograms)}};
     return jsonText(j);
 }
 

@@ -3,12 +3,16 @@
 // the statistics, and the whole run as JSON; the same for the end-to-end mode.
 #include "pipelines/histogram256/histogram256.h"
 #include "pipelines/histogram256/histogramstats.h"
+#include "report/json.h"
 #include "report/table.h"
 
 #include <string>
 #include <vector>
 
 namespace histlab {
+
+/// The histograms as one JSON object: each name's 256 counts.
+Json histogramsJson(const std::vector<ChannelHistogram>& histograms);
 
 /// "bin,r,g,b,gray" and one row per bin.
 Table histogramTable(const std::vector<ChannelHistogram>& histograms);

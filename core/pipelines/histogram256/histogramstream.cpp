@@ -379,9 +379,7 @@ SplitRun runHistogramSplit(const std::vector<Device*>& devices, const HostImage&
     run.bytes = bytes;
     run.layout = HistogramLayout(image.channels, image.channels > 1);
     const std::shared_ptr<const HistogramReference> reference = countReference(image);
-    std::vector<std::uint64_t> want = reference->channelCounts;
-    if (image.channels > 1)
-        want.insert(want.end(), reference->grayCounts.begin(), reference->grayCounts.end());
+    const std::vector<std::uint64_t> want = referenceCounts(*reference, run.layout);
     auto check = [&](const std::string& what, const std::vector<std::uint64_t>& counts) {
         if (run.verified == false)
             return;
