@@ -22,6 +22,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <iterator>
+#include <stdexcept>
 #include <string_view>
 
 namespace histlab {
@@ -453,6 +454,17 @@ std::optional<HostImage> StreamedDownscale::take(bool complete, const std::strin
     m_factor = 0;
     m_out.source = source;
     return std::move(m_out);
+}
+
+void resizeArea8(const std::uint8_t* pixels, int width, int height, std::size_t stride,
+                 int channels, std::uint8_t* out, int outWidth, int outHeight,
+                 std::size_t outStride) {
+    if (channels < 1 || channels > 4 || width < 1 || height < 1 || outWidth < 1 || outHeight < 1)
+        throw std::invalid_argument("resizeArea8: empty image or channels outside 1 to 4");
+    const int type = CV_MAKETYPE(CV_8U, channels);
+    const cv::Mat src(height, width, type, const_cast<std::uint8_t*>(pixels), stride);
+    cv::Mat dst(outHeight, outWidth, type, out, outStride);
+    cv::resize(src, dst, dst.size(), 0, 0, cv::INTER_AREA);
 }
 
 HostImage downscaleToFit(const HostImage& image, int maxSide) {

@@ -53,6 +53,14 @@ std::string whyNotAnImage(const std::string& path);
 /// float stays float.
 HostImage downscaleToFit(const HostImage& image, int maxSide);
 
+/// 8-bit interleaved pixels of `channels` channels (1 to 4), `width` x `height` with rows
+/// `stride` bytes apart, averaged over each output pixel's area (OpenCV's INTER_AREA, on
+/// OpenCV's threads) into exactly `outWidth` x `outHeight` pixels at `out`, rows `outStride`
+/// bytes apart. For shrinking; premultiplied alpha averages correctly, straight alpha does not.
+void resizeArea8(const std::uint8_t* pixels, int width, int height, std::size_t stride,
+                 int channels, std::uint8_t* out, int outWidth, int outHeight,
+                 std::size_t outStride);
+
 /// downscaleToFit() of an 8-bit image made band by band from its rows as they are decoded (a
 /// RowPipe consumer), where its whole-factor path applies and there is no orientation to apply;
 /// result() is then equal to downscaleToFit() of the decoded image.

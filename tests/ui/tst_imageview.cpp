@@ -2,6 +2,7 @@
 // a dragged region, all in full-image pixels even when the preview is downscaled), then in the
 // window on PoCL: a selected region becomes the histograms' and statistics' input, clearing it
 // brings the whole image back, and of a quick series of regions the last one is what shows.
+#include "bridge/imagecache.h"
 #include "bridge/logging.h"
 #include "panels/runpanel.h"
 #include "panels/statisticspanel.h"
@@ -33,7 +34,9 @@
 #include <QtTest>
 
 #include <array>
+#include <chrono>
 #include <cmath>
+#include <future>
 #include <optional>
 #include <vector>
 
@@ -172,6 +175,7 @@ private slots:
     void mapsAtActualSize();
     void zoomsAroundTheCursor();
     void shrunkPaintsTheAreaAverage();
+    void smoothCopyKeepsOffQtsPool();
     void compareViewSmoothsBothImages();
     void shortcutsZoom();
     void pans();
@@ -323,6 +327,71 @@ void TestImageView::shrunkPaintsTheAreaAverage() {
     view.finishSmoothCopies();
     QImage picture = view.grab().toImage();
     QCOMPARE(qGray(picture.pixel(centre)), 255);
+}
+
+void TestImageView::smoothCopyKeepsOffQtsPool() {
+    // Qt 6.4's painting on the GUI thread waits on Qt's global thread pool, and so does its own
+    // smooth scaling of a large image. The view's smooth copies and the list's thumbnails are
+    // made by smoothScaled(): with every thread of that pool held, it still finishes.
+    QThreadPool* pool = QThreadPool::globalInstance();
+    QSemaphore held, release;
+    const int threads = pool->maxThreadCount();
+    for (int i = 0; i < threads; ++i)
+        pool->start([&] {
+            held.release();
+            release.acquire();
+        });
+    QVERIFY(held.tryAcquire(threads, 10000));
+    const QImage board = checkerboard(2000, 1000);
+    QImage gray(2000, 1000, QImage::Format_Grayscale8);
+    for (int y = 0; y < gray.height(); ++y)
+        for (int x = 0; x < gray.width(); ++x)
+            gray.scanLine(y)[x] = (x + y) % 2 ? 200 : 100;
+    // Straight alpha: transparent red beside opaque blue averages to half-transparent blue,
+    // with none of the red that is not there.
+    QImage alpha(2000, 1000, QImage::Format_RGBA8888);
+    for (int y = 0; y < alpha.height(); ++y) {
+        uchar* line = alpha.scanLine(y);
+        for (int x = 0; x < alpha.width(); ++x) {
+            const bool blue = (x + y) % 2;
+            const std::array<uchar, 4> px =
+                blue ? std::array<uchar, 4>{0, 0, 255, 255} : std::array<uchar, 4>{255, 0, 0, 0};
+            std::copy(px.begin(), px.end(), line + 4 * x);
+        }
+    }
+    auto made = std::async(std::launch::async, [&] {
+        return std::array<QImage, 3>{smoothScaled(board, QSize(400, 200)),
+                                     smoothScaled(gray, QSize(400, 200)),
+                                     smoothScaled(alpha, QSize(400, 200))};
+    });
+    const bool finished = made.wait_for(std::chrono::seconds(30)) == std::future_status::ready;
+    // Qt's own, for the record: whether it waits for the held pool on this Qt.
+    auto qts = std::async(std::launch::async, [&] {
+        return board.scaled(400, 200, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+    });
+    const bool qtWaited = qts.wait_for(std::chrono::milliseconds(500)) != std::future_status::ready;
+    release.release(threads);
+    qts.wait();
+    qInfo("QImage::scaled(Qt::SmoothTransformation) %s Qt's held global pool",
+          qtWaited ? "waited for" : "did not wait for");
+    QVERIFY2(finished, "smoothScaled() waited for Qt's global thread pool");
+    const std::array<QImage, 3> out = made.get();
+    QCOMPARE(out[0].format(), QImage::Format_RGB32);
+    QCOMPARE(out[1].format(), QImage::Format_RGB32); // gray, ready to paint
+    QCOMPARE(out[2].format(), QImage::Format_ARGB32_Premultiplied);
+    for (const QImage& image : out)
+        QCOMPARE(image.size(), QSize(400, 200));
+    // 5 x 5 areas of the checkerboards: 12 or 13 of one value, 13 or 12 of the other.
+    for (const QPoint p : {QPoint(0, 0), QPoint(201, 77), QPoint(399, 199)}) {
+        const int board = qGray(out[0].pixel(p)), twoGrays = qGray(out[1].pixel(p));
+        QVERIFY2(board >= 122 && board <= 133, qPrintable(QString::number(board)));
+        QVERIFY2(twoGrays >= 148 && twoGrays <= 152, qPrintable(QString::number(twoGrays)));
+        const QRgb mixed = reinterpret_cast<const QRgb*>(out[2].constScanLine(p.y()))[p.x()];
+        QCOMPARE(qRed(mixed), 0);
+        QVERIFY2(qAlpha(mixed) >= 122 && qAlpha(mixed) <= 133,
+                 qPrintable(QString::number(qAlpha(mixed))));
+        QCOMPARE(qBlue(mixed), qAlpha(mixed)); // premultiplied opaque blue
+    }
 }
 
 void TestImageView::compareViewSmoothsBothImages() {

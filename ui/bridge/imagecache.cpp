@@ -108,6 +108,51 @@ QImage previewOf(const HostImage& image, int maxSide) {
     return out;
 }
 
+QImage smoothScaled(const QImage& image, const QSize& size) {
+    if (image.isNull() || size.isEmpty())
+        return {};
+    QImage source = image;
+    switch (image.format()) {
+    case QImage::Format_Grayscale8:
+    case QImage::Format_RGB32:
+    case QImage::Format_ARGB32_Premultiplied:
+        break;
+    case QImage::Format_RGBA8888:
+    case QImage::Format_ARGB32: {
+        // Straight alpha is premultiplied first, so that transparent pixels' colours do not
+        // bleed into their neighbours.
+        const bool bytes = image.format() == QImage::Format_RGBA8888;
+        source = QImage(image.size(), QImage::Format_ARGB32_Premultiplied);
+        for (int y = 0; y < image.height(); ++y) {
+            const uchar* from = image.constScanLine(y);
+            auto* to = reinterpret_cast<QRgb*>(source.scanLine(y));
+            for (int x = 0; x < image.width(); ++x, from += 4)
+                to[x] = qPremultiply(bytes ? qRgba(from[0], from[1], from[2], from[3])
+                                           : reinterpret_cast<const QRgb*>(from)[0]);
+        }
+        break;
+    }
+    default: // no preview comes in these
+        source = image.convertToFormat(image.hasAlphaChannel() ? QImage::Format_ARGB32_Premultiplied
+                                                               : QImage::Format_RGB32);
+    }
+    const bool gray = source.format() == QImage::Format_Grayscale8;
+    QImage scaled(size, source.format());
+    resizeArea8(source.constBits(), source.width(), source.height(),
+                std::size_t(source.bytesPerLine()), gray ? 1 : 4, scaled.bits(), size.width(),
+                size.height(), std::size_t(scaled.bytesPerLine()));
+    if (!gray)
+        return scaled;
+    QImage out(size, QImage::Format_RGB32);
+    for (int y = 0; y < size.height(); ++y) {
+        const uchar* from = scaled.constScanLine(y);
+        auto* to = reinterpret_cast<QRgb*>(out.scanLine(y));
+        for (int x = 0; x < size.width(); ++x)
+            to[x] = qRgb(from[x], from[x], from[x]);
+    }
+    return out;
+}
+
 StreamedPreview::StreamedPreview(const StreamedDownscale& small)
     : m_small(small) {}
 

@@ -54,6 +54,17 @@ private:
 /// threads: the GUI thread only ever gets the modest result.
 QImage previewOf(const HostImage& image, int maxSide);
 
+/// `image` shrunk to exactly `size`, averaged over each pixel's area (resizeArea8), as RGB32, or
+/// ARGB32_Premultiplied where it has alpha: the format the GUI thread paints without converting.
+/// For threads other than the GUI's. It keeps off Qt's global thread pool, unlike
+/// QImage::scaled(Qt::SmoothTransformation) and convertToFormat(): Qt 6.4 splits a large scale
+/// or conversion onto that pool, and its raster painting on the GUI thread splits its fills
+/// onto the same pool and waits for them, so a smooth copy made that way stalled the window
+/// (tst_largeimages: 44-355 ms beyond a sleeping thread, with two busy cores beside it).
+/// Gray8, RGB32, ARGB32(_Premultiplied) and RGBA8888 (every preview's format) are read
+/// directly; other formats are converted by Qt first. Empty for an empty image or size.
+QImage smoothScaled(const QImage& image, const QSize& size);
+
 /// previewOf() of a JPEG made while it is decoded: a RowPipe consumer placed after `small`'s,
 /// which converts each band of rows `small` has made (as previewOf converts), so that the
 /// preview is ready when the decoder is done.

@@ -49,11 +49,19 @@ QImage decodeThumbnail(const QString& path, QString* detail, bool coreLoader) {
     const QSize full = reader.size();
     if (full.isValid()) {
         *detail = QObject::tr("%1 × %2 px").arg(full.width()).arg(full.height());
-        reader.setScaledSize(
-            full.scaled(ImageList::thumbnailSide, ImageList::thumbnailSide, Qt::KeepAspectRatio));
-        QImage image = reader.read();
+        const QSize small =
+            full.scaled(ImageList::thumbnailSide, ImageList::thumbnailSide, Qt::KeepAspectRatio);
+        // A reader that decodes at a smaller size (JPEG) does; for the others Qt would shrink
+        // the decoded image smoothly on its global pool, which the window's painting waits on.
+        const bool readsSmaller = reader.supportsOption(QImageIOHandler::ScaledSize);
+        if (readsSmaller)
+            reader.setScaledSize(small);
+        const QImage image = reader.read();
         if (!image.isNull())
-            return image;
+            return readsSmaller ? image
+                                : smoothScaled(image, image.size().scaled(ImageList::thumbnailSide,
+                                                                          ImageList::thumbnailSide,
+                                                                          Qt::KeepAspectRatio));
     }
     // Qt refused it (too large for its allocation limit, or a format only the core reads):
     // a full decode of a 100-megapixel file, unless the window's preview is coming anyway.
@@ -197,8 +205,8 @@ void ImageList::offerPreview(const QString& path, const QImage& preview, const Q
     // Scaled on the pool: a smooth reduction of a 2048-pixel preview would stall the window.
     const QString detail = tr("%1 × %2 px").arg(imageSize.width()).arg(imageSize.height());
     m_pool->start([this, path, preview, detail] {
-        const QImage small = preview.scaled(thumbnailSide, thumbnailSide, Qt::KeepAspectRatio,
-                                            Qt::SmoothTransformation);
+        const QImage small = smoothScaled(
+            preview, preview.size().scaled(thumbnailSide, thumbnailSide, Qt::KeepAspectRatio));
         QMetaObject::invokeMethod(
             this,
             [this, path, small, detail] {

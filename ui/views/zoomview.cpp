@@ -1,5 +1,7 @@
 #include "views/zoomview.h"
 
+#include "bridge/imagecache.h"
+
 #include <QCoreApplication>
 #include <QPainter>
 #include <QThread>
@@ -60,11 +62,9 @@ void ZoomView::requestSmoothCopy(Layer& layer, const QSize& size) {
     m_scaler->start([this, target, wanted, request, image, generation, size] {
         if (wanted->load() != request)
             return; // asked for before the latest size (a wheel turned several notches)
-        // Area-averaged and converted here, so that the GUI thread only wraps it in a pixmap.
-        const QImage copy =
-            image.scaled(size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation)
-                .convertToFormat(image.hasAlphaChannel() ? QImage::Format_ARGB32_Premultiplied
-                                                         : QImage::Format_RGB32);
+        // Area-averaged and converted here, so that the GUI thread only wraps it in a pixmap;
+        // off Qt's global pool, which the GUI thread's painting waits on (smoothScaled).
+        const QImage copy = smoothScaled(image, size);
         QMetaObject::invokeMethod(
             this,
             [this, target, copy, generation, size] {
