@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Every GPU of a host at once (see ../shared/device/README.md): the 256-bin histogram of one
 # synthetic input split across all GPUs (end to end from pinned host memory, and kernels only)
-# beside each GPU alone, then batch over synthetic RGB frames on 1, 2, 4 ... GPUs (images/s
+# beside each GPU alone, the joint histogram of two synthetic 8-bit planes the same way, then batch over synthetic RGB frames on 1, 2, 4 ... GPUs (images/s
 # and each GPU's busy and waiting fractions). Every result verified against the CPU reference.
 #   source .device/gpu-env.sh && scripts/gpu-multi.sh "$OUT/multi"
-#   SIZE_MIB=4096 IMAGES=512 scripts/gpu-multi.sh "$OUT/multi"
+#   SIZE_MIB=4096 JOINT_PAIRS=1073741824 IMAGES=512 JOBS="16 32" scripts/gpu-multi.sh "$OUT/multi"
 set -uo pipefail
 source "$(dirname "$0")/gpu-common.sh" "${1:-}"
 size=${SIZE_MIB:-4096}
 images=${IMAGES:-512}
+pairs=${JOINT_PAIRS:-1073741824}
 gpus=$($cli devices --json | python3 -c "import json,sys; print(sum(1 for d in json.load(sys.stdin)['devices'] if d['type'] == 'gpu'))")
 echo "gpus: $gpus" > "$out/gpus.txt"
 {
@@ -23,6 +24,12 @@ echo "gpus: $gpus" > "$out/gpus.txt"
     echo "== $size MiB RGB split across every GPU (channels and luma in one read)"
     $cli histogram --device all --synthetic random --size $size --channels 3 --repeat 5 \
         --json "$out/split_rgb_${size}MiB.json" | grep -vE "^(gray|r|g|b) "
+    echo "== joint 256 x 256 of two random 8-bit planes of $pairs pairs on GPU 0 alone"
+    $cli joint --device 0 --synthetic random --count $pairs --repeat 5 \
+        --json "$out/joint_alone_0.json" | grep -vE "^NMI "
+    echo "== the same joint histogram split across every GPU"
+    $cli joint --device all --synthetic random --count $pairs --repeat 5 \
+        --json "$out/joint_split.json"
     # batch: one summary row a run (the per-image JSON is 9 MB for 512 frames, so it is not kept).
     echo "gpus,jobs,images,failed,mismatches,wall_s,images_per_s,per_gpu_images,busy,waiting" \
         > "$out/batch_summary.csv"

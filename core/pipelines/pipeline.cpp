@@ -1,5 +1,7 @@
 #include "pipelines/pipeline.h"
 
+#include <algorithm>
+
 namespace histlab {
 
 Verdict verdictOf(std::size_t rows, std::size_t ran, std::size_t mismatches,
@@ -27,6 +29,16 @@ void StatusCount::add(Status status) {
 
 Verdict StatusCount::verdict(const std::string& what, const std::string& nothingRan) const {
     return verdictOf(rows, ran, mismatches, what, nothingRan);
+}
+
+std::vector<Device*> openDevices(JobContext& ctx, const std::vector<int>& indices) {
+    std::vector<Device*> opened;
+    for (int index : indices) {
+        Device* d = &ctx.devices().open(index);
+        if (std::find(opened.begin(), opened.end(), d) == opened.end())
+            opened.push_back(d);
+    }
+    return opened;
 }
 
 } // namespace histlab

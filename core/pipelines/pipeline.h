@@ -170,6 +170,10 @@ void bindDevicePipeline(
         std::move(report), std::move(prepare));
 }
 
+/// The devices at `indices` opened on the worker, each once (a list may name one twice), in
+/// the order first named: what a pipeline that splits its input across devices runs on.
+std::vector<Device*> openDevices(JobContext& ctx, const std::vector<int>& indices);
+
 /// An option that takes a value, stored by `set` into the typed parameters.
 template <typename Params>
 PipelineOption valueOption(std::string name, std::string valueName, std::string help,

@@ -626,4 +626,19 @@ std::string devicesText(const std::vector<DeviceListing>& devices) {
     return out;
 }
 
+PinnedHost::PinnedHost(Device& device, std::size_t bytes)
+    : m_queue(device.queue()) {
+    m_buffer = cl::Buffer(device.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
+    m_ptr = static_cast<std::uint8_t*>(
+        m_queue.enqueueMapBuffer(m_buffer, CL_TRUE, CL_MAP_WRITE | CL_MAP_READ, 0, bytes));
+}
+
+PinnedHost::~PinnedHost() {
+    try {
+        m_queue.enqueueUnmapMemObject(m_buffer, m_ptr);
+        m_queue.finish();
+    } catch (...) {
+    }
+}
+
 } // namespace histlab

@@ -146,6 +146,22 @@ private:
 };
 
 /// All devices of the machine, opened lazily. Owned by one thread (the runner's worker).
+/// A host buffer the OpenCL driver has pinned (CL_MEM_ALLOC_HOST_PTR, mapped once for reading
+/// and writing): what transfers are timed from, end to end.
+class PinnedHost {
+public:
+    PinnedHost(Device& device, std::size_t bytes);
+    ~PinnedHost();
+    PinnedHost(const PinnedHost&) = delete;
+    PinnedHost& operator=(const PinnedHost&) = delete;
+    std::uint8_t* data() const { return m_ptr; }
+
+private:
+    cl::CommandQueue& m_queue;
+    cl::Buffer m_buffer;
+    std::uint8_t* m_ptr = nullptr;
+};
+
 class DeviceSet {
 public:
     const std::vector<DeviceInfo>& infos();

@@ -24,6 +24,29 @@ Device& sharedDevice() {
     return device;
 }
 
+std::vector<Device*> allSharedDevices() {
+    std::vector<Device*> devices;
+    for (std::size_t i = 0; i < sharedDeviceSet().infos().size(); ++i)
+        devices.push_back(&sharedDeviceSet().open(int(i)));
+    return devices;
+}
+
+void expectPiecesCover(const SplitTiming& run, std::uint64_t length) {
+    std::uint64_t at = 0, kernelAt = 0;
+    for (const SplitShare& s : run.shares) {
+        if (s.length) {
+            EXPECT_EQ(s.offset, at);
+            at += s.length;
+        }
+        if (s.kernelLength) {
+            EXPECT_EQ(s.kernelOffset, kernelAt);
+            kernelAt += s.kernelLength;
+        }
+    }
+    EXPECT_EQ(at, length);
+    EXPECT_EQ(kernelAt, length);
+}
+
 TempDir::TempDir() {
     static std::atomic<int> counter{0};
     const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();

@@ -2,6 +2,7 @@
 // Shared helpers of the core unit tests: one opened device per test binary (opening PoCL is
 // slow), temporary folders, and CPU counts written independently of the core's reference.
 #include "image/image.h"
+#include "pipelines/devicesplit.h"
 #include "pipelines/pipeline.h"
 #include "runtime/device.h"
 #include "runtime/errors.h"
@@ -22,6 +23,10 @@ namespace histlab::test {
 DeviceSet& sharedDeviceSet();
 /// The device every test runs on: the default selection ("" = first GPU, else the CPU).
 Device& sharedDevice();
+/// Every device of sharedDeviceSet(), opened: what a split across devices runs on.
+std::vector<Device*> allSharedDevices();
+/// Each kind of piece of a split (end to end, kernels only) covers [0, length) once, in order.
+void expectPiecesCover(const SplitTiming& run, std::uint64_t length);
 
 /// A fresh folder under the system's temporary folder, removed with everything in it.
 class TempDir {

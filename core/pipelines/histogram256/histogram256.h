@@ -5,6 +5,7 @@
 #include "image/image.h"
 #include "image/rowsink.h"
 #include "pipelines/bandwidth/bandwidth.h"
+#include "pipelines/devicesplit.h"
 #include "pipelines/imageinput.h"
 #include "pipelines/largebin/imagehistogram.h"
 #include "runtime/cancel.h"
@@ -355,37 +356,14 @@ EndToEndRun runHistogramEndToEnd(Device& device, const std::uint8_t* data, std::
                                  const CancelToken& cancel = {});
 
 // ---------------------------------------------------------------------------------------------
-// One input split across several devices: each device counts a piece in proportion to its own
-// throughput measured alone on the whole input in the same run, all devices at once, and the
-// counts are added on the host (histograms are additive, so the sum is exact). Measured end to
-// end (from pinned host memory, each device streaming its piece as the end-to-end mode does)
-// and kernels only (each device's piece already in its memory).
+// One input split across several devices (pipelines/devicesplit.h): pieces of the image's bytes,
+// streamed end to end as the end-to-end mode streams.
 
-struct SplitShare {
-    DeviceInfo device;
-    int index = -1;           ///< in the device list
-    std::string config;       ///< its kernel's configuration
-    double aloneMs = 0;       ///< the whole input on this device alone, end to end (median)
-    double aloneKernelMs = 0; ///< the same, kernels only, input already on the device (median)
-    std::uint64_t offset = 0, bytes = 0;             ///< its piece, end to end
-    std::uint64_t kernelOffset = 0, kernelBytes = 0; ///< its piece, kernels only
-    double pieceMs = 0;       ///< its piece end to end, every device at once (median)
-    double pieceKernelMs = 0; ///< its piece's kernels, every device at once (median)
-    std::string failure;      ///< why it stopped, when it failed
-    int redoneBy = -1;        ///< the position of the device that counted its piece instead
-};
-
-struct SplitRun {
+struct SplitRun : SplitTiming {
     std::string input;
     std::uint64_t bytes = 0;
     HistogramLayout layout;
-    std::vector<SplitShare> shares;
-    TimingStats wall;       ///< end to end: every device at once, until the last counts are back
-    TimingStats kernelWall; ///< kernels only: the slowest device's kernels, each repeat
-    double speedup = 0, kernelSpeedup = 0; ///< the fastest device alone over the split
     std::vector<ChannelHistogram> histograms;
-    std::optional<bool> verified;
-    std::string verifyDetail; ///< the first mismatch, if any
 };
 
 /// The histogram of an 8-bit image's channels (and a colour image's luma) split across

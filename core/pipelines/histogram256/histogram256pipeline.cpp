@@ -397,17 +397,11 @@ Pipeline histogram256Pipeline() {
            const ItemSink&) {
             if (!plan.split)
                 return runPlan(ctx, ctx.devices().open(devices.front()), plan);
-            std::vector<Device*> opened;
-            for (int index : devices) {
-                Device* d = &ctx.devices().open(index);
-                if (std::find(opened.begin(), opened.end(), d) == opened.end())
-                    opened.push_back(d);
-            }
             HistogramResult result;
             ctx.progress(0.0, "split across devices");
-            result.split =
-                runHistogramSplit(opened, *plan.input, plan.request, plan.options.repeats,
-                                  plan.splitChunkBytes, plan.fault, ctx.cancelToken());
+            result.split = runHistogramSplit(openDevices(ctx, devices), *plan.input, plan.request,
+                                             plan.options.repeats, plan.splitChunkBytes, plan.fault,
+                                             ctx.cancelToken());
             ctx.progress(1.0, "done");
             return result;
         },

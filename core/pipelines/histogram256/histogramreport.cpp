@@ -243,46 +243,9 @@ std::vector<ChannelHistogram> endToEndHistograms(const EndToEndRun& run) {
 
 std::string splitText(const SplitRun& run) {
     std::ostringstream out;
-    const double gb = double(run.bytes) / 1e9;
     out << "histogram split over " << run.shares.size() << " devices: " << run.input << " ("
         << run.bytes << " bytes; " << run.layout.names() << ")\n";
-    using A = TextTable::Align;
-    TextTable t({{"device", A::Right},
-                 {"name", A::Left},
-                 {"alone ms", A::Right},
-                 {"alone GB/s", A::Right},
-                 {"kernels ms", A::Right},
-                 {"piece bytes", A::Right},
-                 {"share", A::Right},
-                 {"piece ms", A::Right},
-                 {"kernels piece", A::Right},
-                 {"kernels ms", A::Right},
-                 {"status", A::Left}});
-    for (std::size_t k = 0; k < run.shares.size(); ++k) {
-        const SplitShare& s = run.shares[k];
-        const bool alone = s.aloneMs > 0;
-        std::string status = "ok";
-        if (!s.failure.empty())
-            status =
-                "failed: " + s.failure +
-                (s.redoneBy >= 0 ? "; its piece counted by device " + std::to_string(s.redoneBy)
-                                 : std::string());
-        t.add({std::to_string(k), s.device.name, alone ? fixedText(s.aloneMs, 3) : "-",
-               alone ? fixedText(gb / (s.aloneMs / 1000.0), 1) : "-",
-               alone ? fixedText(s.aloneKernelMs, 3) : "-", std::to_string(s.bytes),
-               fixedText(100.0 * double(s.bytes) / double(run.bytes), 1) + " %",
-               fixedText(s.pieceMs, 3), std::to_string(s.kernelBytes),
-               fixedText(s.pieceKernelMs, 3), status});
-    }
-    out << t.text();
-    out << "end to end (pinned host memory -> counts on the host): split "
-        << fixedText(run.wall.medianMs, 3) << " ms (" << fixedText(run.wall.minMs, 3) << " .. "
-        << fixedText(run.wall.maxMs, 3) << "), " << fixedText(gb / (run.wall.medianMs / 1000.0), 1)
-        << " GB/s, " << fixedText(run.speedup, 2) << "x the fastest device alone\n";
-    out << "kernels only (each piece already on its device): slowest device "
-        << fixedText(run.kernelWall.medianMs, 3) << " ms (" << fixedText(run.kernelWall.minMs, 3)
-        << " .. " << fixedText(run.kernelWall.maxMs, 3) << "), " << fixedText(run.kernelSpeedup, 2)
-        << "x the fastest device alone\n";
+    out << splitSharesText(run, run.bytes, "bytes", 1.0);
     for (const ChannelHistogram& h : run.histograms)
         out << h.name << std::string(h.name.size() < 5 ? 5 - h.name.size() : 0, ' ')
             << sparkline(h.counts.data(), 256) << '\n';
@@ -294,33 +257,13 @@ std::string splitText(const SplitRun& run) {
 }
 
 std::string splitJson(const SplitRun& run) {
-    Json shares = Json::array();
-    for (const SplitShare& s : run.shares)
-        shares.push_back({{"device", deviceJson(s.device)},
-                          {"config", s.config},
-                          {"alone_ms", s.aloneMs},
-                          {"alone_kernel_ms", s.aloneKernelMs},
-                          {"offset", s.offset},
-                          {"bytes", s.bytes},
-                          {"piece_ms", s.pieceMs},
-                          {"kernel_offset", s.kernelOffset},
-                          {"kernel_bytes", s.kernelBytes},
-                          {"piece_kernel_ms", s.pieceKernelMs},
-                          {"failure", s.failure},
-                          {"redone_by", s.redoneBy}});
     Json j{{"tool", "histlab-cli histogram --device (several)"},
            {"date", utcTimestamp()},
            {"input", run.input},
            {"bytes", run.bytes},
-           {"histograms_counted", run.layout.names()},
-           {"shares", shares},
-           {"wall", timingJson(run.wall)},
-           {"speedup", run.speedup},
-           {"kernel_wall", timingJson(run.kernelWall)},
-           {"kernel_speedup", run.kernelSpeedup},
-           {"verified", run.verified ? Json(*run.verified) : Json()},
-           {"verify_detail", run.verifyDetail},
-           {"histograms", histogramsJson(run.histograms)}};
+           {"histograms_counted", run.layout.names()}};
+    addSplitJson(j, run, "bytes");
+    j["histograms"] = histogramsJson(run.histograms);
     return jsonText(j);
 }
 

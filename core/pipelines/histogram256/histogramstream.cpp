@@ -89,32 +89,6 @@ private:
     bool m_stop = false;
 };
 
-// A host buffer the OpenCL driver has pinned (CL_MEM_ALLOC_HOST_PTR, mapped once).
-class PinnedHost {
-public:
-    PinnedHost(Device& device, std::size_t bytes)
-        : m_queue(device.queue()) {
-        m_buffer = cl::Buffer(device.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
-        m_ptr = static_cast<std::uint8_t*>(
-            m_queue.enqueueMapBuffer(m_buffer, CL_TRUE, CL_MAP_WRITE | CL_MAP_READ, 0, bytes));
-    }
-    ~PinnedHost() {
-        try {
-            m_queue.enqueueUnmapMemObject(m_buffer, m_ptr);
-            m_queue.finish();
-        } catch (...) {
-        }
-    }
-    PinnedHost(const PinnedHost&) = delete;
-    PinnedHost& operator=(const PinnedHost&) = delete;
-    std::uint8_t* data() const { return m_ptr; }
-
-private:
-    cl::CommandQueue& m_queue;
-    cl::Buffer m_buffer;
-    std::uint8_t* m_ptr = nullptr;
-};
-
 } // namespace
 
 struct HistogramStream::Impl {
@@ -295,70 +269,56 @@ EndToEndRun runHistogramEndToEnd(Device& device, const std::uint8_t* data, std::
 
 namespace {
 
-/// `bytes` in pieces proportional to `weights` (0 for a device that takes none), each a multiple
-/// of `unit` but the last one's: {offset, length} per device.
-std::vector<std::pair<std::uint64_t, std::uint64_t>>
-splitByWeight(std::uint64_t bytes, const std::vector<double>& weights, std::uint64_t unit) {
-    double total = 0;
-    std::size_t last = 0;
-    for (std::size_t i = 0; i < weights.size(); ++i)
-        if (weights[i] > 0) {
-            total += weights[i];
-            last = i;
-        }
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> pieces(weights.size(), {0, 0});
-    std::uint64_t at = 0;
-    for (std::size_t i = 0; i < weights.size(); ++i) {
-        if (weights[i] <= 0)
-            continue;
-        std::uint64_t len = bytes - at;
-        if (i != last) {
-            len = std::uint64_t(double(bytes) * weights[i] / total) / unit * unit;
-            len = std::min(len, bytes - at);
-        }
-        pieces[i] = {at, len};
-        at += len;
+/// One device's means of counting pieces of an image: its kernel, the input pinned for
+/// streaming and resident for kernels-only runs.
+class HistogramSplitCounter : public SplitCounter {
+public:
+    HistogramSplitCounter(Device& device, const HostImage& image, const HistogramRequest& request,
+                          const HistogramLayout& layout, std::size_t chunkBytes,
+                          const CancelToken& cancel)
+        : m_device(device) {
+        const std::size_t bytes = image.data.size();
+        const std::size_t chunk = endToEndChunkBytes(device.info(), bytes, chunkBytes);
+        m_config = resolveHistogramConfig(device, request, layout, cancel, chunk);
+        m_kernel = std::make_unique<HistogramKernel>(device, m_config, layout);
+        m_stream = std::make_unique<HistogramStream>(device, *m_kernel, chunk);
+        m_pinned = std::make_unique<PinnedHost>(device, bytes);
+        std::memcpy(m_pinned->data(), image.data.data(), bytes);
+        const cl::Context& ctx = device.context();
+        m_resident = cl::Buffer(ctx, CL_MEM_READ_ONLY, bytes);
+        m_hist =
+            cl::Buffer(ctx, CL_MEM_READ_WRITE, std::size_t(m_kernel->bins()) * sizeof(cl_uint));
+        device.queue().enqueueWriteBuffer(m_resident, CL_TRUE, 0, bytes, image.data.data());
     }
-    return pieces;
-}
-
-/// One device's means of counting: its kernel, the input pinned for streaming and resident for
-/// kernels-only runs.
-struct SplitWorker {
-    Device* device = nullptr;
-    HistogramConfig config;
-    std::unique_ptr<HistogramKernel> kernel;
-    std::unique_ptr<HistogramStream> stream;
-    std::unique_ptr<PinnedHost> pinned;
-    cl::Buffer resident, hist;
-    bool failed = false;
-
+    std::string config() const override { return m_config.describe(); }
     std::vector<std::uint64_t> streamed(std::uint64_t offset, std::uint64_t len,
-                                        const CancelToken& cancel) {
+                                        const CancelToken& cancel) override {
         if (len == 0)
-            return std::vector<std::uint64_t>(std::size_t(kernel->bins()), 0);
-        const std::vector<cl_uint> c = stream->run(pinned->data() + offset, len, false, cancel);
+            return std::vector<std::uint64_t>(std::size_t(m_kernel->bins()), 0);
+        const std::vector<cl_uint> c = m_stream->run(m_pinned->data() + offset, len, false, cancel);
         return std::vector<std::uint64_t>(c.begin(), c.end());
     }
-    /// The kernels of a resident piece: their profiled milliseconds.
-    double kernels(std::uint64_t offset, std::uint64_t len) {
+    double kernels(std::uint64_t offset, std::uint64_t len) override {
         if (len == 0)
             return 0;
-        cl::CommandQueue& q = device->queue();
-        q.enqueueFillBuffer(hist, cl_uint(0), 0, std::size_t(kernel->bins()) * sizeof(cl_uint));
+        cl::CommandQueue& q = m_device.queue();
+        q.enqueueFillBuffer(m_hist, cl_uint(0), 0, std::size_t(m_kernel->bins()) * sizeof(cl_uint));
         const cl_buffer_region region{offset, len};
         const cl::Buffer piece =
-            resident.createSubBuffer(CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION, &region);
-        const std::vector<cl::Event> events = kernel->enqueuePieces(q, piece, len, hist);
+            m_resident.createSubBuffer(CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION, &region);
+        const std::vector<cl::Event> events = m_kernel->enqueuePieces(q, piece, len, m_hist);
         cl::Event::waitForEvents(events);
         return profiledMs(events);
     }
-};
 
-void addCounts(std::vector<std::uint64_t>& sum, const std::vector<std::uint64_t>& counts) {
-    for (std::size_t i = 0; i < sum.size(); ++i)
-        sum[i] += counts[i];
-}
+private:
+    Device& m_device;
+    HistogramConfig m_config;
+    std::unique_ptr<HistogramKernel> m_kernel;
+    std::unique_ptr<HistogramStream> m_stream;
+    std::unique_ptr<PinnedHost> m_pinned;
+    cl::Buffer m_resident, m_hist;
+};
 
 } // namespace
 
@@ -371,202 +331,27 @@ SplitRun runHistogramSplit(const std::vector<Device*>& devices, const HostImage&
     const std::uint64_t bytes = image.data.size();
     if (bytes == 0)
         throw InputError(image.source + ": no pixels to count");
+    const HistogramLayout layout(image.channels, image.channels > 1);
+    const std::shared_ptr<const HistogramReference> reference = countReference(image);
+    const std::vector<std::uint64_t> want = referenceCounts(*reference, layout);
+    SplitInput input;
+    input.length = bytes;
     // Pieces start at multiples of 12,288 bytes: whole pixels of 1, 3 or 4 channels, whole
     // uint4 loads, and any sub-buffer alignment a device asks (up to 4,096 bytes).
-    constexpr std::uint64_t kUnit = 12288;
+    input.unit = 12288;
+    input.counter = [&](Device& device, std::size_t) {
+        return std::make_unique<HistogramSplitCounter>(device, image, request, layout, chunkBytes,
+                                                       cancel);
+    };
+    input.check = [&](const std::string& what, const std::vector<std::uint64_t>& counts) {
+        return firstMismatch(what, counts, want);
+    };
     SplitRun run;
+    static_cast<SplitTiming&>(run) = runSplit(devices, input, repeats, fault, cancel);
     run.input = image.source;
     run.bytes = bytes;
-    run.layout = HistogramLayout(image.channels, image.channels > 1);
-    const std::shared_ptr<const HistogramReference> reference = countReference(image);
-    const std::vector<std::uint64_t> want = referenceCounts(*reference, run.layout);
-    auto check = [&](const std::string& what, const std::vector<std::uint64_t>& counts) {
-        if (run.verified == false)
-            return;
-        run.verifyDetail = firstMismatch(what, counts, want);
-        run.verified = run.verifyDetail.empty();
-    };
-
-    std::vector<SplitWorker> workers(devices.size());
-    for (std::size_t k = 0; k < devices.size(); ++k) {
-        SplitWorker& w = workers[k];
-        SplitShare share;
-        share.device = devices[k]->info();
-        w.device = devices[k];
-        try {
-            const std::size_t chunk = endToEndChunkBytes(share.device, bytes, chunkBytes);
-            w.config = resolveHistogramConfig(*w.device, request, run.layout, cancel, chunk);
-            share.config = w.config.describe();
-            w.kernel = std::make_unique<HistogramKernel>(*w.device, w.config, run.layout);
-            w.stream = std::make_unique<HistogramStream>(*w.device, *w.kernel, chunk);
-            w.pinned = std::make_unique<PinnedHost>(*w.device, bytes);
-            std::memcpy(w.pinned->data(), image.data.data(), bytes);
-            const cl::Context& ctx = w.device->context();
-            w.resident = cl::Buffer(ctx, CL_MEM_READ_ONLY, bytes);
-            w.hist =
-                cl::Buffer(ctx, CL_MEM_READ_WRITE, std::size_t(w.kernel->bins()) * sizeof(cl_uint));
-            w.device->queue().enqueueWriteBuffer(w.resident, CL_TRUE, 0, bytes, image.data.data());
-            // Alone: the whole input end to end, then its kernels on the resident copy.
-            check("device " + std::to_string(k) + " alone", w.streamed(0, bytes, cancel));
-            share.aloneMs = timeRepeated(
-                                repeats,
-                                [&] {
-                                    return wallClockMs([&] {
-                                        w.stream->run(w.pinned->data(), bytes, false, cancel);
-                                    });
-                                },
-                                cancel)
-                                .medianMs;
-            share.aloneKernelMs = timeRepeated(
-                                      repeats, [&] { return w.kernels(0, bytes); }, cancel)
-                                      .medianMs;
-        } catch (const CancelledError&) {
-            throw;
-        } catch (const UsageError&) {
-            throw;
-        } catch (const cl::Error& e) {
-            w.failed = true;
-            share.failure = std::string(e.what()) + " (" + clErrorName(e.err()) + ")";
-        } catch (const DeviceError& e) {
-            w.failed = true;
-            share.failure = e.what();
-        }
-        run.shares.push_back(share);
-    }
-
-    auto healthyWeights = [&](bool kernelsOnly) {
-        std::vector<double> weights(workers.size(), 0.0);
-        for (std::size_t k = 0; k < workers.size(); ++k) {
-            const double ms = kernelsOnly ? run.shares[k].aloneKernelMs : run.shares[k].aloneMs;
-            if (!workers[k].failed && ms > 0)
-                weights[k] = 1.0 / ms;
-        }
-        return weights;
-    };
-    auto fastest = [&] {
-        int best = -1;
-        for (std::size_t k = 0; k < workers.size(); ++k)
-            if (!workers[k].failed &&
-                (best < 0 || run.shares[k].aloneMs < run.shares[std::size_t(best)].aloneMs))
-                best = int(k);
-        return best;
-    };
-    if (fastest() < 0)
-        throw DeviceError("no device could count the input: " + run.shares.front().failure);
-    auto place = [&] {
-        const auto pieces = splitByWeight(bytes, healthyWeights(false), kUnit);
-        const auto kernelPieces = splitByWeight(bytes, healthyWeights(true), kUnit);
-        for (std::size_t k = 0; k < workers.size(); ++k) {
-            std::tie(run.shares[k].offset, run.shares[k].bytes) = pieces[k];
-            std::tie(run.shares[k].kernelOffset, run.shares[k].kernelBytes) = kernelPieces[k];
-        }
-    };
-    place();
-
-    // Every device at once on its piece; a device that fails leaves its piece to the fastest
-    // one left, and the next pass splits over the devices left.
-    std::size_t pass = 0;
-    auto together = [&](std::vector<std::uint64_t>* counts) {
-        const std::size_t thisPass = pass++;
-        std::vector<std::vector<std::uint64_t>> got(workers.size());
-        std::vector<double> ms(workers.size(), 0.0);
-        std::vector<std::string> failures(workers.size());
-        std::vector<std::thread> threads;
-        const double wall = wallClockMs([&] {
-            for (std::size_t k = 0; k < workers.size(); ++k) {
-                if (workers[k].failed)
-                    continue;
-                threads.emplace_back([&, k] {
-                    try {
-                        if (int(k) == fault.device && thisPass == fault.after)
-                            throw DeviceError(
-                                "failed on purpose (HISTLAB_DEVICE_FAIL=" + std::to_string(k) +
-                                ":" + std::to_string(thisPass) + ")");
-                        ms[k] = wallClockMs([&] {
-                            got[k] = workers[k].streamed(run.shares[k].offset, run.shares[k].bytes,
-                                                         cancel);
-                        });
-                    } catch (const cl::Error& e) {
-                        failures[k] = std::string(e.what()) + " (" + clErrorName(e.err()) + ")";
-                    } catch (const std::exception& e) {
-                        failures[k] = e.what();
-                    }
-                });
-            }
-            for (std::thread& t : threads)
-                t.join();
-        });
-        cancel.throwIfCancelled();
-        std::vector<std::uint64_t> sum(std::size_t(run.layout.bins()), 0);
-        for (std::size_t k = 0; k < workers.size(); ++k)
-            if (!got[k].empty())
-                addCounts(sum, got[k]);
-        bool anyFailed = false;
-        for (std::size_t k = 0; k < workers.size(); ++k) {
-            if (failures[k].empty())
-                continue;
-            anyFailed = true;
-            workers[k].failed = true;
-            run.shares[k].failure = failures[k];
-            const int by = fastest();
-            if (by < 0)
-                throw DeviceError("every device failed: " + failures[k]);
-            run.shares[k].redoneBy = by;
-            addCounts(sum, workers[std::size_t(by)].streamed(run.shares[k].offset,
-                                                             run.shares[k].bytes, cancel));
-        }
-        if (anyFailed)
-            place(); // the next pass without the devices that failed
-        if (counts)
-            *counts = sum;
-        return std::make_pair(wall, ms);
-    };
-    std::vector<std::uint64_t> counts;
-    together(&counts);
-    check("split", counts);
-    run.histograms = splitLayoutCounts(counts, run.layout);
-
-    std::vector<std::vector<double>> pieceMs(workers.size()), pieceKernelMs(workers.size());
-    run.wall = timeRepeated(
-        repeats,
-        [&] {
-            const auto [wall, ms] = together(nullptr);
-            for (std::size_t k = 0; k < workers.size(); ++k)
-                pieceMs[k].push_back(ms[k]);
-            return wall;
-        },
-        cancel);
-    run.kernelWall = timeRepeated(
-        repeats,
-        [&] {
-            std::vector<double> ms(workers.size(), 0.0);
-            std::vector<std::thread> threads;
-            for (std::size_t k = 0; k < workers.size(); ++k)
-                if (!workers[k].failed)
-                    threads.emplace_back([&, k] {
-                        ms[k] = workers[k].kernels(run.shares[k].kernelOffset,
-                                                   run.shares[k].kernelBytes);
-                    });
-            for (std::thread& t : threads)
-                t.join();
-            for (std::size_t k = 0; k < workers.size(); ++k)
-                pieceKernelMs[k].push_back(ms[k]);
-            return *std::max_element(ms.begin(), ms.end());
-        },
-        cancel);
-    double aloneBest = 0, kernelBest = 0;
-    for (std::size_t k = 0; k < workers.size(); ++k) {
-        if (workers[k].failed)
-            continue;
-        run.shares[k].pieceMs = summarize(pieceMs[k]).medianMs;
-        run.shares[k].pieceKernelMs = summarize(pieceKernelMs[k]).medianMs;
-        if (aloneBest == 0 || run.shares[k].aloneMs < aloneBest)
-            aloneBest = run.shares[k].aloneMs;
-        if (kernelBest == 0 || run.shares[k].aloneKernelMs < kernelBest)
-            kernelBest = run.shares[k].aloneKernelMs;
-    }
-    run.speedup = run.wall.medianMs > 0 ? aloneBest / run.wall.medianMs : 0;
-    run.kernelSpeedup = run.kernelWall.medianMs > 0 ? kernelBest / run.kernelWall.medianMs : 0;
+    run.layout = layout;
+    run.histograms = splitLayoutCounts(run.counts, layout);
     return run;
 }
 

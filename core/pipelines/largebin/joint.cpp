@@ -250,6 +250,68 @@ JointPoint runJointPoint(Device& device, const cl::Buffer& a, const cl::Buffer& 
     return p;
 }
 
+namespace {
+
+/// planJointRun's result where only the method, geometry and tuning are wanted.
+struct JointChoice {
+    LargeBinMethod method = LargeBinMethod::Auto;
+    std::string geometry, tuning, detail;
+    Status status = Status::Verified;
+};
+
+} // namespace
+
+JointPieces::JointPieces(Device& device, const cl::Buffer& a, const cl::Buffer& b,
+                         const cl::Buffer* mask, std::size_t n, const JointSpec& spec,
+                         LargeBinMethod method, const CancelToken& cancel)
+    : m_device(device)
+    , m_a(a)
+    , m_b(b)
+    , m_n(n)
+    , m_spec(spec) {
+    if (mask)
+        m_mask = *mask;
+    JointChoice choice;
+    const LargeBinGeometry g = planJointRun(device, a, b, mask, n, spec, method, cancel, choice);
+    if (!g.supported)
+        throw UnsupportedError(std::string(largeBinMethodName(choice.method)) + ": " + g.why);
+    m_method = choice.method;
+    m_describe = std::string(largeBinMethodName(m_method)) + ", " + choice.geometry;
+    if (!choice.tuning.empty())
+        m_describe += " (" + choice.tuning + ")";
+}
+
+std::vector<std::uint64_t> JointPieces::count(std::size_t offset, std::size_t length,
+                                              std::vector<cl::Event>* events) {
+    const std::size_t slots = m_spec.cells() + 1;
+    if (length == 0)
+        return std::vector<std::uint64_t>(slots, 0);
+    const std::size_t sample = sampleBytes(m_spec.a.type);
+    auto piece = [&](cl::Buffer& whole, std::size_t bytesPerPair) {
+        if (offset == 0 && length == m_n)
+            return whole;
+        const cl_buffer_region region{offset * bytesPerPair, length * bytesPerPair};
+        return whole.createSubBuffer(CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION, &region);
+    };
+    const cl::Buffer a = piece(m_a, sample), b = piece(m_b, sample);
+    std::optional<cl::Buffer> mask;
+    if (m_mask)
+        mask = piece(*m_mask, 1);
+    const LargeBinGeometry g =
+        planSlotGeometry(m_device.info(), m_spec.a.type, slots, length, m_method);
+    if (!g.supported)
+        throw UnsupportedError(std::string(largeBinMethodName(m_method)) + ": " + g.why);
+    JointKernel k = jointKernel(m_device, a, b, mask ? &*mask : nullptr, length, m_spec, m_method);
+    SlotCounter counter(m_device, k.program, k.count, kJointHistArg, g, slots);
+    std::vector<cl::Event> mine;
+    counter.enqueue(mine);
+    cl::Event::waitForEvents(mine);
+    if (events)
+        *events = mine;
+    const std::vector<std::uint32_t> c = counter.read();
+    return std::vector<std::uint64_t>(c.begin(), c.end());
+}
+
 MiEvaluation runMiEvaluation(Device& device, const cl::Buffer& a, const cl::Buffer& b,
                              const cl::Buffer* mask, std::size_t n, const JointSpec& spec,
                              const MutualInformation& reference, LargeBinMethod method, int repeats,

@@ -99,6 +99,32 @@ JointPoint runJointPoint(Device& device, const cl::Buffer& a, const cl::Buffer& 
                          const JointHistogram& reference, LargeBinMethod method, int repeats,
                          const CancelToken& cancel = {});
 
+/// Counts pieces of two planes uploaded with uploadPlane (and a mask) with one method, auto
+/// resolved once on all `n` pairs as runJointPoint resolves it: what the split across devices
+/// counts with. Throws UnsupportedError where the device cannot run the method.
+class JointPieces {
+public:
+    JointPieces(Device& device, const cl::Buffer& a, const cl::Buffer& b, const cl::Buffer* mask,
+                std::size_t n, const JointSpec& spec, LargeBinMethod method,
+                const CancelToken& cancel = {});
+    /// The method and its geometry on all pairs (and auto's tuning).
+    const std::string& describe() const { return m_describe; }
+    /// The cells (row-major) and, last, the left-out count of pairs [offset, offset + length);
+    /// `events` gets the count's events (clear, count, reduce). Waits for them. Offsets are
+    /// whole multiples of the device's sub-buffer alignment in bytes of each plane.
+    std::vector<std::uint64_t> count(std::size_t offset, std::size_t length,
+                                     std::vector<cl::Event>* events = nullptr);
+
+private:
+    Device& m_device;
+    cl::Buffer m_a, m_b;
+    std::optional<cl::Buffer> m_mask;
+    std::size_t m_n;
+    JointSpec m_spec;
+    LargeBinMethod m_method = LargeBinMethod::Auto;
+    std::string m_describe;
+};
+
 /// One MI evaluation on the device, as a registration loop makes it: clear, count the joint
 /// histogram, the entropies kernel (marginals and entropies in double precision, one
 /// work-group), and H(A), H(B), H(A,B) read back -- timed on the host's wall clock, each

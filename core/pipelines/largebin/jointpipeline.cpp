@@ -59,6 +59,52 @@ JointRequest planJoint(const DeviceInfo& device, const JointParams& params) {
                             params.methods, params.repeats);
 }
 
+/// One device: the joint run; several (--device all, or a list): the pairs split across them.
+struct JointPlan {
+    JointRequest request;
+    bool split = false;
+    DeviceFault fault; ///< HISTLAB_DEVICE_FAIL
+};
+
+JointPlan planJointOn(const std::vector<DeviceInfo>& devices, const JointParams& params) {
+    JointPlan plan;
+    plan.request = planJoint(devices.front(), params);
+    if (devices.size() == 1)
+        return plan;
+    if (plan.request.methods.size() != 1)
+        throw UsageError("--method", "several devices count with one method (auto, or one "
+                                     "named), not a list or all");
+    plan.split = true;
+    plan.fault = deviceFaultFromEnvironment();
+    return plan;
+}
+
+struct JointResult {
+    std::optional<JointRun> run;
+    std::optional<JointSplitRun> split;
+};
+
+Report splitReport(const JointSplitRun& run) {
+    Report r;
+    r.text = jointSplitText(run);
+    r.table = Table({"device", "name", "config", "alone_ms", "pairs", "piece_ms", "status"});
+    for (std::size_t k = 0; k < run.shares.size(); ++k) {
+        const SplitShare& s = run.shares[k];
+        r.table.row()
+            .add(int(k))
+            .add(s.device.name)
+            .add(s.config)
+            .add(s.aloneMs)
+            .add(s.length)
+            .add(s.pieceMs)
+            .add(s.failure.empty() ? std::string("ok") : "failed: " + s.failure);
+    }
+    r.csv = [&run] { return jointCsv(run); };
+    r.json = [&run] { return jointSplitJson(run); };
+    r.verdict = verificationVerdict(run.verified.value_or(true), run.verifyDetail);
+    return r;
+}
+
 /// The dashboard's joint histogram: 256 x 256 of two random 8-bit planes of half the size each
 /// (the bytes read are the dashboard's size), the method auto picks; GB/s of both planes against
 /// the read-only kernel on plane A.
@@ -151,17 +197,33 @@ Pipeline jointPipeline() {
     p.csvHelp = "the 2-D table: a header a_bin,b0,b1,... and one row per bin of A";
     p.jsonHelp = "the whole run: inputs, bins and marginals per axis, entropies, MI, NMI (null "
                  "where undefined), every method's timing";
-    bindDevicePipeline<JointParams, JointRequest, JointRun>(
-        p, planJoint,
-        [](JobContext& ctx, Device& device, const JointRequest& request, const ItemSink& onItem) {
+    // One device: its joint run; several (--device all, or a list): the pairs split across
+    // them.
+    p.devices = Pipeline::Devices::Many;
+    bindPipeline<JointParams, JointPlan, JointResult>(
+        p, planJointOn,
+        [](JobContext& ctx, const std::vector<int>& devices, const JointPlan& plan,
+           const ItemSink& onItem) {
+            JointResult result;
+            if (plan.split) {
+                ctx.progress(0.0, "joint histogram split across devices");
+                result.split = runJointSplit(openDevices(ctx, devices), plan.request, plan.fault,
+                                             ctx.cancelToken());
+                ctx.progress(1.0, "done");
+                return result;
+            }
             ctx.progress(0.0, "joint histogram");
-            JointRun run = runJoint(device, request, ctx.cancelToken(), [&](const JointPoint& pt) {
-                if (onItem)
-                    onItem(pt);
-            });
-            return run;
+            result.run = runJoint(ctx.devices().open(devices.front()), plan.request,
+                                  ctx.cancelToken(), [&](const JointPoint& pt) {
+                                      if (onItem)
+                                          onItem(pt);
+                                  });
+            return result;
         },
-        [](const JointRun& run) {
+        [](const JointResult& result) {
+            if (result.split)
+                return splitReport(*result.split);
+            const JointRun& run = *result.run;
             Report r;
             r.text = jointText(run);
             r.table = Table({"method", "median_ms", "gbps", "status", "detail"});

@@ -6,6 +6,8 @@
 #include "report/text.h"
 #include "runtime/errors.h"
 
+#include <cstring>
+#include <memory>
 #include <sstream>
 
 namespace histlab {
@@ -102,13 +104,21 @@ std::string number(double v) {
 
 } // namespace
 
-std::string jointText(const JointRun& run) {
+namespace {
+
+/// The inputs' line.
+std::string jointInputsLine(const JointCounts& run) {
     std::ostringstream out;
     out << "joint " << run.sourceA << " x " << run.sourceB << ", " << run.pairs << " pairs, "
         << run.spec.a.bins << " x " << run.spec.b.bins << " bins";
     if (!run.maskSource.empty())
         out << ", mask " << run.maskSource;
-    out << '\n' << deviceLine(run.device) << '\n';
+    return out.str();
+}
+
+/// What was counted and its entropies, MI and NMI, a line each.
+std::string jointCountsLines(const JointCounts& run) {
+    std::ostringstream out;
     out << "counted " << run.histogram.counted() << ", left out " << run.histogram.leftOut
         << " (out of range, NaN or masked)\n";
     out << "H(A) " << number(run.mi.entropyA) << " bits, H(B) " << number(run.mi.entropyB)
@@ -117,6 +127,15 @@ std::string jointText(const JointRun& run) {
     out << "NMI (H(A)+H(B))/H(A,B) " << number(run.mi.nmiStudholme) << '\n';
     out << "NMI 2 MI/(H(A)+H(B)) " << number(run.mi.nmiArithmetic) << '\n';
     out << "NMI MI/sqrt(H(A) H(B)) " << number(run.mi.nmiGeometric) << '\n';
+    return out.str();
+}
+
+} // namespace
+
+std::string jointText(const JointRun& run) {
+    std::ostringstream out;
+    out << jointInputsLine(run) << '\n' << deviceLine(run.device) << '\n';
+    out << jointCountsLines(run);
     using A = TextTable::Align;
     TextTable table({{"method", A::Left},
                      {"median ms"},
@@ -146,7 +165,7 @@ std::string jointText(const JointRun& run) {
     return out.str();
 }
 
-std::string jointCsv(const JointRun& run) {
+std::string jointCsv(const JointCounts& run) {
     std::vector<std::string> columns{"a_bin"};
     for (int j = 0; j < run.spec.b.bins; ++j) {
         std::string name = "b"; // appended, not "b" + ...: GCC 12 at -O3 warns wrongly
@@ -169,6 +188,31 @@ Json nanOrNumber(double v) {
     return std::isnan(v) ? Json(nullptr) : Json(v);
 }
 
+/// The inputs, each axis with its marginal, what was counted, the entropies, MI and NMI.
+void addJointCounts(Json& j, const JointCounts& run) {
+    auto axis = [](const BinSpec& s, const std::string& source,
+                   const std::vector<std::uint64_t>& marginal) {
+        return Json{{"source", source},
+                    {"bins", s.bins},
+                    {"lo", s.lo},
+                    {"hi", s.hi},
+                    {"marginal", marginal}};
+    };
+    j["pairs"] = run.pairs;
+    j["mask"] = run.maskSource;
+    j["a"] = axis(run.spec.a, run.sourceA, run.histogram.marginalA());
+    j["b"] = axis(run.spec.b, run.sourceB, run.histogram.marginalB());
+    j["counted"] = run.histogram.counted();
+    j["left_out"] = run.histogram.leftOut;
+    j["entropy_a_bits"] = run.mi.entropyA;
+    j["entropy_b_bits"] = run.mi.entropyB;
+    j["joint_entropy_bits"] = run.mi.jointEntropy;
+    j["mi_bits"] = run.mi.mi;
+    j["nmi_studholme"] = nanOrNumber(run.mi.nmiStudholme);
+    j["nmi_arithmetic"] = nanOrNumber(run.mi.nmiArithmetic);
+    j["nmi_geometric"] = nanOrNumber(run.mi.nmiGeometric);
+}
+
 } // namespace
 
 std::string jointJson(const JointRun& run) {
@@ -185,41 +229,154 @@ std::string jointJson(const JointRun& run) {
                           {"gpairs_per_s", p.gpairs},
                           {"percent_of_read_only", p.percentOfCeiling},
                           {"auto_tuning", p.tuning}});
-    auto axis = [](const BinSpec& s, const std::string& source,
-                   const std::vector<std::uint64_t>& marginal) {
-        return Json{{"source", source},
-                    {"bins", s.bins},
-                    {"lo", s.lo},
-                    {"hi", s.hi},
-                    {"marginal", marginal}};
+    Json j{{"tool", "histlab-cli joint"},
+           {"date", utcTimestamp()},
+           {"device", deviceJson(run.device)}};
+    addJointCounts(j, run);
+    j["read_only"] = ceilingJson(run.ceiling);
+    j["points"] = std::move(points);
+    j["mi_evaluation"] = {{"method", largeBinMethodName(run.miEvaluation.method)},
+                          {"geometry", run.miEvaluation.geometry},
+                          {"auto_tuning", run.miEvaluation.tuning},
+                          {"status", statusName(run.miEvaluation.status)},
+                          {"detail", run.miEvaluation.detail},
+                          {"wall_clock", timingJson(run.miEvaluation.stats)},
+                          {"per_second", run.miEvaluation.perSecond},
+                          {"mi_bits", run.miEvaluation.mi.mi}};
+    return jsonText(j);
+}
+
+namespace {
+
+/// One device's means of counting pieces of the pairs: both planes (and the mask) resident on
+/// it and pinned on the host.
+class JointSplitCounter : public SplitCounter {
+public:
+    JointSplitCounter(Device& device, const JointRequest& r, LargeBinMethod method,
+                      const SamplePlane* mask, const CancelToken& cancel)
+        : m_device(device)
+        , m_sample(sampleBytes(r.a.type))
+        , m_a(uploadPlane(device, r.a))
+        , m_b(uploadPlane(device, r.b))
+        , m_pa(device, r.a.bytes.size())
+        , m_pb(device, r.b.bytes.size()) {
+        std::memcpy(m_pa.data(), r.a.bytes.data(), r.a.bytes.size());
+        std::memcpy(m_pb.data(), r.b.bytes.data(), r.b.bytes.size());
+        if (mask) {
+            m_mask = uploadPlane(device, *mask);
+            m_pm = std::make_unique<PinnedHost>(device, mask->bytes.size());
+            std::memcpy(m_pm->data(), mask->bytes.data(), mask->bytes.size());
+        }
+        m_pieces = std::make_unique<JointPieces>(device, m_a, m_b, m_mask ? &*m_mask : nullptr,
+                                                 r.a.count(), r.spec, method, cancel);
+    }
+    std::string config() const override { return m_pieces->describe(); }
+    std::vector<std::uint64_t> streamed(std::uint64_t offset, std::uint64_t length,
+                                        const CancelToken& cancel) override {
+        cancel.throwIfCancelled();
+        cl::CommandQueue& q = m_device.queue();
+        // Written, then counted on the same in-order queue.
+        q.enqueueWriteBuffer(m_a, CL_FALSE, offset * m_sample, length * m_sample,
+                             m_pa.data() + offset * m_sample);
+        q.enqueueWriteBuffer(m_b, CL_FALSE, offset * m_sample, length * m_sample,
+                             m_pb.data() + offset * m_sample);
+        if (m_mask)
+            q.enqueueWriteBuffer(*m_mask, CL_FALSE, offset, length, m_pm->data() + offset);
+        return m_pieces->count(offset, length);
+    }
+    double kernels(std::uint64_t offset, std::uint64_t length) override {
+        std::vector<cl::Event> events;
+        m_pieces->count(offset, length, &events);
+        return profiledMs(events);
+    }
+
+private:
+    Device& m_device;
+    std::size_t m_sample;
+    cl::Buffer m_a, m_b;
+    std::optional<cl::Buffer> m_mask;
+    PinnedHost m_pa, m_pb;
+    std::unique_ptr<PinnedHost> m_pm;
+    std::unique_ptr<JointPieces> m_pieces;
+};
+
+} // namespace
+
+JointSplitRun runJointSplit(const std::vector<Device*>& devices, const JointRequest& r,
+                            const DeviceFault& fault, const CancelToken& cancel) {
+    if (r.methods.size() > 1)
+        throw UsageError("--method", "several devices count with one method (auto, or one named)");
+    const LargeBinMethod method = r.methods.empty() ? LargeBinMethod::Auto : r.methods.front();
+    JointSplitRun run;
+    run.sourceA = r.a.source;
+    run.sourceB = r.b.source;
+    run.maskSource = r.maskSource;
+    run.pairs = r.a.count();
+    run.spec = r.spec;
+    if (run.pairs == 0)
+        throw InputError(r.a.source + ": no pairs to count");
+    const JointHistogram reference = jointHistogramReference(r.a, r.b, r.spec, r.mask);
+    std::optional<SamplePlane> mask;
+    if (!r.mask.empty()) {
+        mask.emplace();
+        mask->type = SampleType::U8;
+        mask->bytes = r.mask;
+    }
+    SplitInput input;
+    input.length = run.pairs;
+    // Pieces start at multiples of 12,288 pairs: whole multiples of 4,096 bytes of each plane,
+    // the largest sub-buffer alignment a device asks.
+    input.unit = 12288;
+    input.counter = [&](Device& device, std::size_t) {
+        return std::make_unique<JointSplitCounter>(device, r, method, mask ? &*mask : nullptr,
+                                                   cancel);
     };
-    return jsonText({{"tool", "histlab-cli joint"},
-                     {"date", utcTimestamp()},
-                     {"device", deviceJson(run.device)},
-                     {"pairs", run.pairs},
-                     {"mask", run.maskSource},
-                     {"a", axis(run.spec.a, run.sourceA, run.histogram.marginalA())},
-                     {"b", axis(run.spec.b, run.sourceB, run.histogram.marginalB())},
-                     {"counted", run.histogram.counted()},
-                     {"left_out", run.histogram.leftOut},
-                     {"entropy_a_bits", run.mi.entropyA},
-                     {"entropy_b_bits", run.mi.entropyB},
-                     {"joint_entropy_bits", run.mi.jointEntropy},
-                     {"mi_bits", run.mi.mi},
-                     {"nmi_studholme", nanOrNumber(run.mi.nmiStudholme)},
-                     {"nmi_arithmetic", nanOrNumber(run.mi.nmiArithmetic)},
-                     {"nmi_geometric", nanOrNumber(run.mi.nmiGeometric)},
-                     {"read_only", ceilingJson(run.ceiling)},
-                     {"points", std::move(points)},
-                     {"mi_evaluation",
-                      {{"method", largeBinMethodName(run.miEvaluation.method)},
-                       {"geometry", run.miEvaluation.geometry},
-                       {"auto_tuning", run.miEvaluation.tuning},
-                       {"status", statusName(run.miEvaluation.status)},
-                       {"detail", run.miEvaluation.detail},
-                       {"wall_clock", timingJson(run.miEvaluation.stats)},
-                       {"per_second", run.miEvaluation.perSecond},
-                       {"mi_bits", run.miEvaluation.mi.mi}}}});
+    input.check = [&](const std::string& what, const std::vector<std::uint64_t>& slots) {
+        const std::vector<std::uint32_t> cells(slots.begin(), slots.end() - 1);
+        // Sums of pieces may pass 32 bits: compared as 64-bit counts.
+        std::string detail;
+        std::size_t differ = 0;
+        for (std::size_t c = 0; c + 1 < slots.size(); ++c)
+            if (slots[c] != reference.counts[c] && differ++ == 0)
+                detail = "cell (" + std::to_string(c / std::size_t(r.spec.b.bins)) + ", " +
+                         std::to_string(c % std::size_t(r.spec.b.bins)) + "): devices " +
+                         std::to_string(slots[c]) + ", CPU reference " +
+                         std::to_string(reference.counts[c]);
+        if (slots.back() != reference.leftOut && differ == 0)
+            detail = "left out: devices " + std::to_string(slots.back()) + ", CPU reference " +
+                     std::to_string(reference.leftOut);
+        if (detail.empty())
+            return std::string();
+        return what + ": " + std::to_string(differ) + " cell(s) differ; " + detail;
+    };
+    static_cast<SplitTiming&>(run) = runSplit(devices, input, r.repeats, fault, cancel);
+    run.histogram.binsA = r.spec.a.bins;
+    run.histogram.binsB = r.spec.b.bins;
+    run.histogram.counts.assign(run.counts.begin(), run.counts.end() - 1);
+    run.histogram.leftOut = run.counts.back();
+    run.mi = mutualInformation(run.histogram);
+    return run;
+}
+
+std::string jointSplitText(const JointSplitRun& run) {
+    std::ostringstream out;
+    out << jointInputsLine(run) << ", split over " << run.shares.size() << " devices\n";
+    out << jointCountsLines(run);
+    const double pairBytes =
+        double(sampleBytes(run.spec.a.type)) * 2 + (run.maskSource.empty() ? 0.0 : 1.0);
+    out << splitSharesText(run, run.pairs, "pairs", pairBytes);
+    if (run.verified)
+        out << (*run.verified ? "verified: every device alone and the split equal the CPU "
+                                "reference, cell for cell\n"
+                              : "MISMATCH: " + run.verifyDetail + "\n");
+    return out.str();
+}
+
+std::string jointSplitJson(const JointSplitRun& run) {
+    Json j{{"tool", "histlab-cli joint --device (several)"}, {"date", utcTimestamp()}};
+    addJointCounts(j, run);
+    addSplitJson(j, run, "pairs");
+    return jsonText(j);
 }
 
 } // namespace histlab

@@ -2,6 +2,7 @@
 // A joint histogram run as the front ends ask for it (histlab-cli joint, the window's Joint
 // tab): the two planes and the mask made from images, the run (the CPU reference, its MI and
 // NMI, the read-only ceiling and each method on the device) and its reports.
+#include "pipelines/devicesplit.h"
 #include "pipelines/largebin/joint.h"
 
 #include <functional>
@@ -20,13 +21,17 @@ struct JointRequest {
     int repeats = 5;
 };
 
-struct JointRun {
-    DeviceInfo device;
+/// What any joint run counted: its inputs, the table and its entropies.
+struct JointCounts {
     std::string sourceA, sourceB, maskSource;
     std::size_t pairs = 0;
     JointSpec spec;
     JointHistogram histogram;
     MutualInformation mi;
+};
+
+struct JointRun : JointCounts {
+    DeviceInfo device;
     CeilingResult ceiling;
     std::vector<JointPoint> points;
     /// Whole MI evaluations on the device with the method auto picks (histogram, entropies,
@@ -52,9 +57,23 @@ JointRun runJoint(Device& device, const JointRequest& request, const CancelToken
 /// The entropies, MI, NMI and a table of the methods.
 std::string jointText(const JointRun& run);
 /// Rows = bins of A, columns = bins of B: "a_bin,b0,b1,..." then one row per bin of A.
-std::string jointCsv(const JointRun& run);
+std::string jointCsv(const JointCounts& run);
 /// The whole run: inputs, bins and marginals per axis, entropies, MI, NMI (null where
 /// undefined), every method's timing.
 std::string jointJson(const JointRun& run);
+
+/// The joint histogram split across `devices` (runSplit): pieces of the pairs, each device
+/// counting with the method the request names (one, or none for auto; auto resolved on each
+/// device), sent from
+/// pinned host memory end to end (both planes and the mask written, then counted: not
+/// overlapped), and kernels only. Verified cell by cell against the CPU reference: each device
+/// alone and the split. Throws UsageError("--method") for more than one method.
+struct JointSplitRun : SplitTiming, JointCounts {};
+JointSplitRun runJointSplit(const std::vector<Device*>& devices, const JointRequest& request,
+                            const DeviceFault& fault = {}, const CancelToken& cancel = {});
+/// The inputs, entropies and MI, then the devices' shares and the speed-ups.
+std::string jointSplitText(const JointSplitRun& run);
+/// The inputs, marginals, entropies and MI as jointJson writes them, then the split's.
+std::string jointSplitJson(const JointSplitRun& run);
 
 } // namespace histlab

@@ -43,3 +43,30 @@ cli_test(joint_synthetic EXIT 0 EXPECT --stdout "^joint synthetic smooth u8 [(]s
          --stdout "^private .* verified$" ARGS joint --synthetic smooth --count 5003 --repeat 1)
 # The default on a CPU device is private (a row of cells per thread, no atomics), as for
 # histograms; a GPU times multipass, local16 and runs16 (and global) on the pairs.
+
+# --- the pairs split across devices (PoCL shows two with POCL_DEVICES="pthread pthread") ------
+set(twoPocl "POCL_DEVICES='pthread pthread'")
+set(jointSplit --synthetic skewed --type u16 --count 300001 --bins 128,64 --repeat 1)
+cli_test(joint_split_equals_one_device EXIT 0
+         EXPECT --env "POCL_DEVICES=pthread pthread"
+                --setup "${twoPocl} $<TARGET_FILE:histlab-cli> joint --synthetic skewed --type u16 --count 300001 --bins 128,64 --repeat 1 --device 0 --quiet --csv @W@/one.csv"
+                --stdout "^joint synthetic skewed u16 [(]seed 1[)] x synthetic skewed u16 [(]seed 2[)], 300001 pairs, 128 x 64 bins, split over 2 devices$"
+                --stdout "^counted 300001, left out 0" --stdout "^MI [0-9.]+ bits$"
+                --stdout "^device +name .* piece pairs +share"
+                --stdout "^ +0 +pthread.* ok$" --stdout "^ +1 +pthread.* ok$"
+                --stdout "^end to end [(]pinned host memory -> counts on the host[)]: split [0-9.]+ ms"
+                --stdout "^kernels only [(]each piece already on its device[)]: slowest device [0-9.]+ ms"
+                --stdout "^verified: every device alone and the split equal the CPU reference, cell for cell$"
+                --check "cmp @W@/one.csv @W@/all.csv"
+                --check "${check} json @W@/s.json --key pairs=300001 --key verified=true --nonempty shares --nonempty a"
+         ARGS joint ${jointSplit} --device all --csv @W@/all.csv --json @W@/s.json)
+cli_test(joint_split_device_fails EXIT 0
+         EXPECT --env "POCL_DEVICES=pthread pthread" --env "HISTLAB_DEVICE_FAIL=0:0"
+                --setup "${twoPocl} $<TARGET_FILE:histlab-cli> joint --synthetic skewed --type u16 --count 300001 --bins 128,64 --repeat 1 --device 1 --quiet --csv @W@/one.csv"
+                --stdout "^ +0 +pthread.* failed: failed on purpose [(]HISTLAB_DEVICE_FAIL=0:0[)]; its piece counted by device 1$"
+                --stdout "^verified: "
+                --check "cmp @W@/one.csv @W@/all.csv"
+         ARGS joint ${jointSplit} --device 0,1 --csv @W@/all.csv)
+cli_test(joint_split_refuses_method_list EXIT 2 EXPECT --env "POCL_DEVICES=pthread pthread"
+         --stderr "^histlab-cli: --method: several devices count with one method [(]auto, or one named[)], not a list or all$"
+         ARGS joint --synthetic random --count 1000 --method all --device all)

@@ -11,13 +11,6 @@
 namespace histlab::test {
 namespace {
 
-std::vector<Device*> allDevices() {
-    std::vector<Device*> devices;
-    for (std::size_t i = 0; i < sharedDeviceSet().infos().size(); ++i)
-        devices.push_back(&sharedDeviceSet().open(int(i)));
-    return devices;
-}
-
 void expectCounts(const SplitRun& run, const HostImage& image) {
     const auto want = independentCounts(image);
     ASSERT_EQ(run.histograms.size(), want.size());
@@ -26,31 +19,14 @@ void expectCounts(const SplitRun& run, const HostImage& image) {
     EXPECT_EQ(run.verified, std::optional<bool>(true)) << run.verifyDetail;
 }
 
-/// Each kind of piece (end to end, kernels only) covers [0, bytes) once, in order.
-void expectPiecesCover(const SplitRun& run) {
-    std::uint64_t at = 0, kernelAt = 0;
-    for (const SplitShare& s : run.shares) {
-        if (s.bytes) {
-            EXPECT_EQ(s.offset, at);
-            at += s.bytes;
-        }
-        if (s.kernelBytes) {
-            EXPECT_EQ(s.kernelOffset, kernelAt);
-            kernelAt += s.kernelBytes;
-        }
-    }
-    EXPECT_EQ(at, run.bytes);
-    EXPECT_EQ(kernelAt, run.bytes);
-}
-
 TEST(HistogramSplitTest, PiecesAddUpToTheWholeHistogram) {
     // An RGB image whose size is no multiple of the pieces' unit, and a gray one smaller than
     // one unit (one device takes it all).
     for (const HostImage& image : {syntheticImage(SyntheticKind::Random, 700001, 3),
                                    syntheticImage(SyntheticKind::Skewed, 5000, 1)}) {
-        const SplitRun run = runHistogramSplit(allDevices(), image, {}, 1, 1 << 20);
+        const SplitRun run = runHistogramSplit(allSharedDevices(), image, {}, 1, 1 << 20);
         expectCounts(run, image);
-        expectPiecesCover(run);
+        expectPiecesCover(run, run.bytes);
         EXPECT_GT(run.wall.medianMs, 0);
         EXPECT_GT(run.speedup, 0);
         for (const SplitShare& s : run.shares)
@@ -63,21 +39,21 @@ TEST(HistogramSplitTest, AFailingDeviceLeavesItsPieceToAnother) {
         GTEST_SKIP() << "one OpenCL device only (this test runs with POCL_DEVICES=\"pthread "
                         "pthread\" to get two)";
     const HostImage image = syntheticImage(SyntheticKind::Random, 3 << 20, 4);
-    const SplitRun run = runHistogramSplit(allDevices(), image, {}, 1, 1 << 20, {1, 0});
+    const SplitRun run = runHistogramSplit(allSharedDevices(), image, {}, 1, 1 << 20, {1, 0});
     expectCounts(run, image);
     EXPECT_EQ(run.shares[1].failure.rfind("failed on purpose (HISTLAB_DEVICE_FAIL=1:0)", 0), 0u)
         << run.shares[1].failure;
     EXPECT_EQ(run.shares[1].redoneBy, 0);
     // The timed runs split over the device left.
-    EXPECT_EQ(run.shares[1].bytes, 0u);
-    EXPECT_EQ(run.shares[0].bytes, run.bytes);
-    expectPiecesCover(run);
+    EXPECT_EQ(run.shares[1].length, 0u);
+    EXPECT_EQ(run.shares[0].length, run.bytes);
+    expectPiecesCover(run, run.bytes);
 }
 
 TEST(HistogramSplitTest, OnlyEightBitDataIsSplit) {
     HostImage image = makeSyntheticImage(SyntheticKind::Random, 16, 16, 1, 16);
     try {
-        runHistogramSplit(allDevices(), image, {}, 1, 1 << 20);
+        runHistogramSplit(allSharedDevices(), image, {}, 1, 1 << 20);
         FAIL() << "a 16-bit image was split";
     } catch (const UsageError& e) {
         EXPECT_EQ(std::string(e.what()), "--device: several devices split 8-bit images (this one "
