@@ -136,7 +136,6 @@ int main(int argc, char* argv[]) {
     histlab::ui::routeCoreLogToQt();
     // The Words tab: local features and codebook files through OpenCV, as histlab-cli has them.
     histlab::setBowOpenCv(histlab::bowThroughOpenCv());
-    histlab::setImageFileReader([](const std::string& path) { return histlab::loadImage(path); });
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

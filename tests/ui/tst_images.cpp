@@ -20,9 +20,12 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QUrl>
 #include <QtTest>
+
+#include <map>
 
 using namespace histlab;
 using namespace histlab::ui;
@@ -39,6 +42,7 @@ private slots:
     void dropOpensImagesAndExplainsRefusals();
     void dropOfTextIsRefused();
     void failedImageIsMarkedAndTheShownOneStays();
+    void histogramsOfTheWholeListOnEveryDevice();
     void recentFiles();
     void logPanelShowsWhatTheCoreReported();
     void layoutIsRemembered();
@@ -187,6 +191,74 @@ void TestImages::failedImageIsMarkedAndTheShownOneStays() {
     const QListWidgetItem* failed = window.imageList()->item(1);
     QVERIFY2(failed->toolTip().contains(QStringLiteral("damaged.png")),
              qPrintable(failed->toolTip()));
+}
+
+void TestImages::histogramsOfTheWholeListOnEveryDevice() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    window.openSample();
+    QVERIFY(shown.wait(kTimeoutMs));
+    const QStringList files = {path("a.png"), path("b.png"), path("c.jpg"), path("damaged.png")};
+    window.openImages(files);
+    QVERIFY(shown.wait(kTimeoutMs));
+    // The list's context menu offers it.
+    bool offered = false;
+    for (const QAction* action : window.imageList()->actions())
+        offered = offered || action->text().startsWith(QStringLiteral("Histograms of All"));
+    QVERIFY(offered);
+
+    QSignalSpy finished(&window, &MainWindow::batchFinished);
+    const QString csv = path("all.csv");
+    window.runBatchOnList(csv);
+    QVERIFY(finished.wait(kTimeoutMs));
+    const QString summary = finished.first().at(0).toString();
+    qInfo("%s", qPrintable(summary));
+    QVERIFY(!finished.first().at(1).toBool()); // damaged.png was not counted
+    QVERIFY2(summary.startsWith(QStringLiteral("Histograms of 4 image(s) on ")),
+             qPrintable(summary));
+    QVERIFY2(summary.contains(QStringLiteral(": 1 not counted, 0 mismatched; saved to ")),
+             qPrintable(summary));
+    QVERIFY2(summary.endsWith(QStringLiteral("(the bundled sample left out)")),
+             qPrintable(summary));
+    QVERIFY(window.statusBar()->currentMessage() == summary);
+
+    // One row an image and histogram, in the list's order; each histogram's counts add up to
+    // its pixels; the damaged file a row with its reason.
+    QFile table(csv);
+    QVERIFY(table.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(table.readAll()).split('\n', Qt::SkipEmptyParts);
+    const QStringList header = lines.first().split(',');
+    const int file = int(header.indexOf(QStringLiteral("file"))),
+              status = int(header.indexOf(QStringLiteral("status"))),
+              histogram = int(header.indexOf(QStringLiteral("histogram"))),
+              b0 = int(header.indexOf(QStringLiteral("b0")));
+    QVERIFY(file >= 0 && status >= 0 && histogram >= 0 && b0 >= 0);
+    const std::map<QString, qint64> pixels = {
+        {path("a.png"), 64 * 48}, {path("b.png"), 33 * 17}, {path("c.jpg"), 120 * 80}};
+    QStringList order, names;
+    for (int i = 1; i < lines.size(); ++i) {
+        const QStringList cells = lines[i].split(',');
+        if (order.isEmpty() || order.last() != cells[file])
+            order << cells[file];
+        if (cells[file] == path("damaged.png")) {
+            QVERIFY2(cells[status] != QStringLiteral("verified"), qPrintable(lines[i]));
+            continue;
+        }
+        QCOMPARE(cells[status], QStringLiteral("verified"));
+        qint64 sum = 0;
+        for (int b = 0; b < 256; ++b)
+            sum += cells[b0 + b].toLongLong();
+        QCOMPARE(sum, pixels.at(cells[file]));
+        names << QFileInfo(cells[file]).fileName() + QLatin1Char(':') + cells[histogram];
+    }
+    QCOMPARE(order, files);
+    QVERIFY2(names.contains(QStringLiteral("a.png:r")) &&
+                 names.contains(QStringLiteral("a.png:gray")) &&
+                 names.contains(QStringLiteral("b.png:gray")),
+             qPrintable(names.join(' ')));
+    QVERIFY(!QFile::exists(csv + QStringLiteral(".tmp")));
 }
 
 void TestImages::recentFiles() {

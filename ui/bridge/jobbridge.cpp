@@ -38,6 +38,9 @@ JobBridge::JobBridge(QObject* parent)
     , m_runner(startRunner())
     , m_images(std::make_shared<ImageCache>()) {
     setJobName(QString::fromLatin1(analysisLane), tr("image analysis"));
+    setJobName(QStringLiteral("batch"), tr("histograms of every image"));
+    // The core reads image files (batch over the Images list) through the window's loader.
+    setImageFileReader([](const std::string& path) { return loadImage(path); });
 }
 
 JobBridge::~JobBridge() {

@@ -112,6 +112,11 @@ ImageList::ImageList(QWidget* parent)
     remove->setShortcutContext(Qt::WidgetShortcut);
     connect(remove, &QAction::triggered, this, &ImageList::removeSelected);
     addAction(remove);
+    auto* batch = new QAction(tr("Histograms of All on Every Device…"), this);
+    batch->setToolTip(tr("The histograms of every image in the list, counted on every OpenCL "
+                         "device at once and verified, saved as one CSV table"));
+    connect(batch, &QAction::triggered, this, &ImageList::batchRequested);
+    addAction(batch);
     connect(this, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
         if (item && !m_settingCurrent)
             emit imageChosen(item->data(kPathRole).toString());

@@ -56,6 +56,8 @@ public:
     void removeSelected();
 
 signals:
+    /// "Histograms of All on Every Device…" was chosen in the list's context menu.
+    void batchRequested();
     /// The person selected `path` (click or keyboard).
     void imageChosen(const QString& path);
     /// A thumbnail arrived (for tests and the curious).

@@ -23,7 +23,9 @@
 #include "window/regiondialog.h"
 #include "window/theme.h"
 
+#include <pipelines/batch/batch.h>
 #include <pipelines/histogram256/histogramreport.h>
+#include <report/files.h>
 
 #include <QAction>
 #include <QActionGroup>
@@ -461,6 +463,13 @@ void MainWindow::createDocks() {
     m_imagesDock->setWidget(m_images);
     addDockWidget(Qt::LeftDockWidgetArea, m_imagesDock);
     m_imagesDock->hide();
+    connect(m_images, &ImageList::batchRequested, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Save the Histograms of Every Image"),
+            QDir(m_lastDir).filePath(QStringLiteral("histograms.csv")), tr("CSV table (*.csv)"));
+        if (!path.isEmpty())
+            runBatchOnList(path);
+    });
     connect(m_images, &ImageList::imageChosen, this, [this](const QString& path) {
         showImageTab();
         openImage(path);
@@ -571,6 +580,84 @@ QStringList MainWindow::dropFiles(const QMimeData& mime) {
     if (m_errorDialogs)
         showMessageBox(message);
     return screening.refused;
+}
+
+void MainWindow::runBatchOnList(const QString& csvPath) {
+    std::vector<std::string> files;
+    int builtIn = 0;
+    for (const QString& path : m_images->paths()) {
+        if (path.startsWith(QLatin1String(":/")))
+            ++builtIn; // the bundled sample is no file the core's reader can open
+        else
+            files.push_back(QFile::encodeName(path).toStdString());
+    }
+    const auto done = [this](const QString& summary, bool ok) {
+        statusBar()->showMessage(summary, 20000);
+        qCInfo(lcUi).noquote() << summary;
+        if (!ok && m_errorDialogs)
+            showMessageBox(summary);
+        emit batchFinished(summary, ok);
+    };
+    if (files.empty())
+        return done(tr("No image files in the Images list to count (the bundled sample is not "
+                       "a file)"),
+                    false);
+    const std::string out = QFile::encodeName(csvPath).toStdString();
+    JobWatcher* watcher = m_bridge->submit(
+        QStringLiteral("batch"), [files, out](JobContext& ctx, const ItemSink& post) -> std::any {
+            BatchParams params;
+            params.source.files = files;
+            std::vector<int> devices(ctx.devices().infos().size());
+            for (std::size_t i = 0; i < devices.size(); ++i)
+                devices[i] = int(i);
+            BatchResult result = runBatch(ctx, devices, params, [&](const BatchProgress& p) {
+                if (post)
+                    post(p);
+            });
+            writeFileAtomically(out, batchCsv(result.images, result.devices));
+            result.images.clear(); // the GUI thread needs only the totals
+            result.images.shrink_to_fit();
+            return result;
+        });
+    statusBar()->showMessage(
+        tr("Histograms of %n image(s) on every device…", nullptr, int(files.size())));
+    connect(watcher, &JobWatcher::itemReady, this, [this](const std::any& item) {
+        const BatchProgress& p = std::any_cast<const BatchProgress&>(item);
+        statusBar()->showMessage(tr("Histograms of every image: %1 of %2, %3 images/s, about %4 s "
+                                    "left")
+                                     .arg(p.done)
+                                     .arg(p.total)
+                                     .arg(p.imagesPerSecond, 0, 'f', 1)
+                                     .arg(p.secondsLeft, 0, 'f', 0));
+    });
+    const QString shown = QDir::toNativeSeparators(csvPath);
+    connect(watcher, &JobWatcher::finished, this,
+            [done, shown, builtIn, count = files.size()](const std::any& value) {
+                const BatchResult& r = std::any_cast<const BatchResult&>(value);
+                QStringList perDevice;
+                for (const BatchDevice& d : r.devices)
+                    perDevice << QStringLiteral("%1: %2")
+                                     .arg(QString::fromStdString(d.info.name))
+                                     .arg(d.images);
+                const double perSecond = r.wallMs > 0 ? 1000.0 * double(count) / r.wallMs : 0;
+                QString summary =
+                    tr("Histograms of %1 image(s) on %2 device(s) (%3), %4 images/s: %5 not "
+                       "counted, %6 mismatched; saved to %7")
+                        .arg(count)
+                        .arg(r.devices.size())
+                        .arg(perDevice.join(QStringLiteral(", ")))
+                        .arg(perSecond, 0, 'f', 1)
+                        .arg(r.failed)
+                        .arg(r.mismatches)
+                        .arg(shown);
+                if (builtIn)
+                    summary += tr(" (the bundled sample left out)");
+                done(summary, r.failed == 0 && r.mismatches == 0);
+            });
+    connect(watcher, &JobWatcher::failed, this, [done](const JobError& error) {
+        done(tr("Histograms of every image failed: %1").arg(QString::fromStdString(error.message)),
+             false);
+    });
 }
 
 void MainWindow::showMessageBox(const QString& message, const QString& details) {

@@ -155,6 +155,13 @@ public slots:
     void openImage(const QString& path);
     /// File › Open Sample: the bundled sample, on the Image tab (see openImages).
     void openSample();
+    /// The Images list's "Histograms of All on Every Device…" once a file is chosen: the
+    /// 256-bin histograms of every image in the list (the bundled sample left out), counted on
+    /// every OpenCL device at once on the worker (the core's batch: images decoded on host
+    /// threads, each device taking the next, each verified), written to `csvPath` as
+    /// `histlab-cli batch` writes its table (through a temporary file). Progress and the
+    /// outcome go to the status bar, a failure to a dialog too; batchFinished() says when.
+    void runBatchOnList(const QString& csvPath);
     /// Page `page` (from 1) of the shown multi-page TIFF, as the page chooser under the image
     /// asks (View › Next Page, Previous Page): every tab then works on that page. A page out of
     /// range is ignored.
@@ -204,6 +211,9 @@ signals:
     void histogramShown();
     /// An analysis failed; `message` is the core's (it names the file and the reason).
     void errorShown(const QString& message);
+    /// runBatchOnList() ended: `summary` is what the status bar says; `ok` when every image
+    /// was counted and verified and the table saved.
+    void batchFinished(const QString& summary, bool ok);
 
 protected:
     void closeEvent(QCloseEvent* event) override;

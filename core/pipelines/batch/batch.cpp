@@ -56,7 +56,7 @@ Decoded decode(const BatchParams& p, std::size_t index, const std::string& file)
         d.image = makeSyntheticImage(*s.synthetic, s.width, s.height, s.channels, s.depth,
                                      std::uint64_t(whole) + 1);
     } else {
-        d.image = readImageFile(p.source.folder + "/" + file);
+        d.image = readImageFile(batchFilePath(p.source, file));
     }
     if (d.image.isFloat())
         throw InputError("32-bit float: batch counts 8- and 16-bit images (histlab-cli "
@@ -162,6 +162,10 @@ BatchPipeline parseBatchPipeline(const std::string& name) {
 
 const char* batchPipelineName(BatchPipeline) {
     return "histogram";
+}
+
+std::string batchFilePath(const BatchSource& source, const std::string& file) {
+    return source.folder.empty() ? file : source.folder + "/" + file;
 }
 
 void prepareBatch(BatchParams& p) {
@@ -282,7 +286,7 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
             std::optional<Decoded> d;
             std::string error;
             const std::string path =
-                params.synthetic.synthetic ? "" : params.source.folder + "/" + files[index];
+                params.synthetic.synthetic ? "" : batchFilePath(params.source, files[index]);
             try {
                 d = decode(params, index, files[index]);
             } catch (const std::bad_alloc&) {

@@ -32,7 +32,7 @@ const char* batchPipelineName(BatchPipeline pipeline);
 /// Where the images come from: a folder's image files (sorted; one shard of them), or N
 /// synthetic images of one shape (what a GPU machine without an image decoder runs).
 struct BatchSource {
-    std::string folder;
+    std::string folder; ///< "" for a list of files given as they are (the window's Images list)
     bool recursive = false;
     Shard shard;
     std::size_t images = 0;         ///< synthetic (BatchParams::synthetic): how many
@@ -49,6 +49,9 @@ struct BatchParams {
     int jobs = 0;      ///< decoding threads (0: one per hardware thread)
     DeviceFault fault; ///< HISTLAB_DEVICE_FAIL: the P-th device fails on its N-th image
 };
+
+/// Where `file` of the listing is read from: the folder's file, or `file` itself without one.
+std::string batchFilePath(const BatchSource& source, const std::string& file);
 
 /// The listing (InputError naming the folder; a build without an image reader refused) or
 /// the synthetic names, and the checks of the options: batch's prepare step.
