@@ -4,6 +4,7 @@
 #include "runtime/errors.h"
 
 #include <algorithm>
+#include <exception>
 #include <sstream>
 #include <thread>
 #include <tuple>
@@ -157,7 +158,7 @@ SplitTiming runSplit(const std::vector<Device*>& devices, const SplitInput& inpu
         } catch (const cl::Error& e) {
             failed[k] = true;
             share.failure = clFailure(e);
-        } catch (const DeviceError& e) {
+        } catch (const std::exception& e) { // DeviceError, bad_alloc: this device is left out
             failed[k] = true;
             share.failure = e.what();
         }
@@ -204,7 +205,7 @@ SplitTiming runSplit(const std::vector<Device*>& devices, const SplitInput& inpu
         std::vector<std::thread> threads;
         const double wall = wallClockMs([&] {
             for (std::size_t k = 0; k < devices.size(); ++k) {
-                if (failed[k] || run.shares[k].length == 0)
+                if (failed[k])
                     continue;
                 threads.emplace_back([&, k] {
                     try {
@@ -231,19 +232,37 @@ SplitTiming runSplit(const std::vector<Device*>& devices, const SplitInput& inpu
         for (std::size_t k = 0; k < devices.size(); ++k)
             if (!got[k].empty())
                 addCounts(sum, got[k]);
+        // Every device that failed is marked first, so that none of them is handed a piece.
         bool anyFailed = false;
+        for (std::size_t k = 0; k < devices.size(); ++k)
+            if (!failures[k].empty()) {
+                anyFailed = true;
+                failed[k] = true;
+                run.shares[k].failure = failures[k];
+            }
         for (std::size_t k = 0; k < devices.size(); ++k) {
             if (failures[k].empty())
                 continue;
-            anyFailed = true;
-            failed[k] = true;
-            run.shares[k].failure = failures[k];
-            const int by = fastest();
-            if (by < 0)
-                throw DeviceError("every device failed: " + failures[k]);
-            run.shares[k].redoneBy = by;
-            addCounts(sum, counters[std::size_t(by)]->streamed(run.shares[k].offset,
-                                                               run.shares[k].length, cancel));
+            // The fastest device left counts the piece; one that fails at it is left out too.
+            for (;;) {
+                const int by = fastest();
+                if (by < 0)
+                    throw DeviceError("every device failed: " + failures[k]);
+                try {
+                    addCounts(sum, counters[std::size_t(by)]->streamed(
+                                       run.shares[k].offset, run.shares[k].length, cancel));
+                    run.shares[k].redoneBy = by;
+                    break;
+                } catch (const CancelledError&) {
+                    throw;
+                } catch (const cl::Error& e) {
+                    failed[std::size_t(by)] = true;
+                    run.shares[std::size_t(by)].failure = clFailure(e);
+                } catch (const std::exception& e) {
+                    failed[std::size_t(by)] = true;
+                    run.shares[std::size_t(by)].failure = e.what();
+                }
+            }
         }
         if (anyFailed)
             place(); // the next pass without the devices that failed
@@ -268,15 +287,25 @@ SplitTiming runSplit(const std::vector<Device*>& devices, const SplitInput& inpu
         repeats,
         [&] {
             std::vector<double> ms(devices.size(), 0.0);
+            std::vector<std::exception_ptr> errors(devices.size());
             std::vector<std::thread> threads;
             for (std::size_t k = 0; k < devices.size(); ++k)
                 if (!failed[k] && run.shares[k].kernelLength > 0)
                     threads.emplace_back([&, k] {
-                        ms[k] = counters[k]->kernels(run.shares[k].kernelOffset,
-                                                     run.shares[k].kernelLength);
+                        try {
+                            ms[k] = counters[k]->kernels(run.shares[k].kernelOffset,
+                                                         run.shares[k].kernelLength);
+                        } catch (...) {
+                            errors[k] = std::current_exception();
+                        }
                     });
             for (std::thread& t : threads)
                 t.join();
+            // Kernels only has no piece to hand on: a device failing here ends the run with
+            // its error, on this thread.
+            for (const std::exception_ptr& e : errors)
+                if (e)
+                    std::rethrow_exception(e);
             for (std::size_t k = 0; k < devices.size(); ++k)
                 pieceKernelMs[k].push_back(ms[k]);
             return *std::max_element(ms.begin(), ms.end());

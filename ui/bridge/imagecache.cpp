@@ -123,6 +123,8 @@ QImage smoothScaled(const QImage& image, const QSize& size) {
         // bleed into their neighbours.
         const bool bytes = image.format() == QImage::Format_RGBA8888;
         source = QImage(image.size(), QImage::Format_ARGB32_Premultiplied);
+        if (source.isNull())
+            return {}; // no memory for the copy
         for (int y = 0; y < image.height(); ++y) {
             const uchar* from = image.constScanLine(y);
             auto* to = reinterpret_cast<QRgb*>(source.scanLine(y));
@@ -138,12 +140,16 @@ QImage smoothScaled(const QImage& image, const QSize& size) {
     }
     const bool gray = source.format() == QImage::Format_Grayscale8;
     QImage scaled(size, source.format());
+    if (source.isNull() || scaled.isNull())
+        return {};
     resizeArea8(source.constBits(), source.width(), source.height(),
                 std::size_t(source.bytesPerLine()), gray ? 1 : 4, scaled.bits(), size.width(),
                 size.height(), std::size_t(scaled.bytesPerLine()));
     if (!gray)
         return scaled;
     QImage out(size, QImage::Format_RGB32);
+    if (out.isNull())
+        return {};
     for (int y = 0; y < size.height(); ++y) {
         const uchar* from = scaled.constScanLine(y);
         auto* to = reinterpret_cast<QRgb*>(out.scanLine(y));

@@ -59,9 +59,11 @@ QImage decodeThumbnail(const QString& path, QString* detail, bool coreLoader) {
         const QImage image = reader.read();
         if (!image.isNull())
             return readsSmaller ? image
-                                : smoothScaled(image, image.size().scaled(ImageList::thumbnailSide,
-                                                                          ImageList::thumbnailSide,
-                                                                          Qt::KeepAspectRatio));
+                                : smoothScaled(image, image.size()
+                                                          .scaled(ImageList::thumbnailSide,
+                                                                  ImageList::thumbnailSide,
+                                                                  Qt::KeepAspectRatio)
+                                                          .expandedTo(QSize(1, 1)));
     }
     // Qt refused it (too large for its allocation limit, or a format only the core reads):
     // a full decode of a 100-megapixel file, unless the window's preview is coming anyway.
@@ -210,8 +212,10 @@ void ImageList::offerPreview(const QString& path, const QImage& preview, const Q
     // Scaled on the pool: a smooth reduction of a 2048-pixel preview would stall the window.
     const QString detail = tr("%1 × %2 px").arg(imageSize.width()).arg(imageSize.height());
     m_pool->start([this, path, preview, detail] {
-        const QImage small = smoothScaled(
-            preview, preview.size().scaled(thumbnailSide, thumbnailSide, Qt::KeepAspectRatio));
+        const QImage small =
+            smoothScaled(preview, preview.size()
+                                      .scaled(thumbnailSide, thumbnailSide, Qt::KeepAspectRatio)
+                                      .expandedTo(QSize(1, 1)));
         QMetaObject::invokeMethod(
             this,
             [this, path, small, detail] {

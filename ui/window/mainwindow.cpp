@@ -608,6 +608,8 @@ void MainWindow::runBatchOnList(const QString& csvPath) {
             BatchParams params;
             params.source.files = files;
             std::vector<int> devices(ctx.devices().infos().size());
+            if (devices.empty())
+                throw DeviceError("no OpenCL device to count on");
             for (std::size_t i = 0; i < devices.size(); ++i)
                 devices[i] = int(i);
             BatchResult result = runBatch(ctx, devices, params, [&](const BatchProgress& p) {

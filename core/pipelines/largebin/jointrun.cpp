@@ -274,6 +274,8 @@ public:
     std::vector<std::uint64_t> streamed(std::uint64_t offset, std::uint64_t length,
                                         const CancelToken& cancel) override {
         cancel.throwIfCancelled();
+        if (length == 0)
+            return m_pieces->count(0, 0);
         cl::CommandQueue& q = m_device.queue();
         // Written, then counted on the same in-order queue.
         q.enqueueWriteBuffer(m_a, CL_FALSE, offset * m_sample, length * m_sample,
@@ -332,8 +334,9 @@ JointSplitRun runJointSplit(const std::vector<Device*>& devices, const JointRequ
                                                    cancel);
     };
     input.check = [&](const std::string& what, const std::vector<std::uint64_t>& slots) {
-        const std::vector<std::uint32_t> cells(slots.begin(), slots.end() - 1);
-        // Sums of pieces may pass 32 bits: compared as 64-bit counts.
+        if (slots.size() != reference.counts.size() + 1)
+            return what + ": " + std::to_string(slots.size()) + " counts, not the " +
+                   std::to_string(reference.counts.size() + 1) + " cells and left-out count";
         std::string detail;
         std::size_t differ = 0;
         for (std::size_t c = 0; c + 1 < slots.size(); ++c)
@@ -342,16 +345,18 @@ JointSplitRun runJointSplit(const std::vector<Device*>& devices, const JointRequ
                          std::to_string(c % std::size_t(r.spec.b.bins)) + "): devices " +
                          std::to_string(slots[c]) + ", CPU reference " +
                          std::to_string(reference.counts[c]);
-        if (slots.back() != reference.leftOut && differ == 0)
-            detail = "left out: devices " + std::to_string(slots.back()) + ", CPU reference " +
-                     std::to_string(reference.leftOut);
-        if (detail.empty())
-            return std::string();
-        return what + ": " + std::to_string(differ) + " cell(s) differ; " + detail;
+        if (differ)
+            return what + ": " + std::to_string(differ) + " cell(s) differ; " + detail;
+        if (slots.back() != reference.leftOut)
+            return what + ": left out: devices " + std::to_string(slots.back()) +
+                   ", CPU reference " + std::to_string(reference.leftOut);
+        return std::string();
     };
     static_cast<SplitTiming&>(run) = runSplit(devices, input, r.repeats, fault, cancel);
     run.histogram.binsA = r.spec.a.bins;
     run.histogram.binsB = r.spec.b.bins;
+    if (run.counts.empty())
+        throw DeviceError("no device counted the pairs");
     run.histogram.counts.assign(run.counts.begin(), run.counts.end() - 1);
     run.histogram.leftOut = run.counts.back();
     run.mi = mutualInformation(run.histogram);
