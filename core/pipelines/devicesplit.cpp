@@ -81,6 +81,14 @@ std::string splitSharesText(const SplitTiming& run, std::uint64_t length, const 
     return out.str();
 }
 
+std::string splitVerifiedLine(const SplitTiming& run, const std::string& how) {
+    if (!run.verified)
+        return {};
+    return *run.verified
+               ? "verified: every device alone and the split equal the CPU reference, " + how + "\n"
+               : "MISMATCH: " + run.verifyDetail + "\n";
+}
+
 void addSplitJson(Json& j, const SplitTiming& run, const std::string& unit) {
     Json shares = Json::array();
     for (const SplitShare& s : run.shares)

@@ -86,6 +86,9 @@ SplitTiming runSplit(const std::vector<Device*>& devices, const SplitInput& inpu
 /// with the speed-ups; `length` units of `unitBytes` bytes each in all (GB/s of those bytes).
 std::string splitSharesText(const SplitTiming& run, std::uint64_t length, const std::string& unit,
                             double unitBytes);
+/// "verified: every device alone and the split equal the CPU reference, " + `how` (or the
+/// mismatch) and a newline; "" when nothing was verified.
+std::string splitVerifiedLine(const SplitTiming& run, const std::string& how);
 /// "shares" (each with offset, `unit`, kernel_offset, kernel_`unit`), "wall", "speedup",
 /// "kernel_wall", "kernel_speedup", "verified", "verify_detail", added to `j`.
 void addSplitJson(Json& j, const SplitTiming& run, const std::string& unit);

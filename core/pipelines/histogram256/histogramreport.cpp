@@ -249,10 +249,7 @@ std::string splitText(const SplitRun& run) {
     for (const ChannelHistogram& h : run.histograms)
         out << h.name << std::string(h.name.size() < 5 ? 5 - h.name.size() : 0, ' ')
             << sparkline(h.counts.data(), 256) << '\n';
-    if (run.verified)
-        out << (*run.verified ? "verified: every device alone and the split equal the CPU "
-                                "reference, bin for bin\n"
-                              : "MISMATCH: " + run.verifyDetail + "\n");
+    out << splitVerifiedLine(run, "bin for bin");
     return out.str();
 }
 

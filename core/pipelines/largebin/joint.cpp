@@ -117,14 +117,14 @@ MutualInformation mutualInformation(const JointHistogram& h) {
                                entropyBits(h.counts));
 }
 
-std::string firstJointMismatch(const JointHistogram& reference,
-                               const std::vector<std::uint32_t>& deviceCells,
-                               std::uint64_t deviceLeftOut) {
-    if (deviceCells.size() != reference.counts.size())
-        return "the device returned " + std::to_string(deviceCells.size()) + " cells, not " +
+template <typename Count>
+std::string firstJointMismatch(const JointHistogram& reference, const Count* deviceCells,
+                               std::size_t cells, std::uint64_t deviceLeftOut) {
+    if (cells != reference.counts.size())
+        return "the device returned " + std::to_string(cells) + " cells, not " +
                std::to_string(reference.counts.size());
     std::size_t differ = 0, first = 0;
-    for (std::size_t c = 0; c < deviceCells.size(); ++c)
+    for (std::size_t c = 0; c < cells; ++c)
         if (deviceCells[c] != reference.counts[c] && differ++ == 0)
             first = c;
     if (differ) {
@@ -142,6 +142,11 @@ std::string firstJointMismatch(const JointHistogram& reference,
                std::to_string(reference.leftOut);
     return "";
 }
+
+template std::string firstJointMismatch(const JointHistogram&, const std::uint32_t*, std::size_t,
+                                        std::uint64_t);
+template std::string firstJointMismatch(const JointHistogram&, const std::uint64_t*, std::size_t,
+                                        std::uint64_t);
 
 std::vector<LargeBinMethod> jointMethods() {
     return allLargeBinMethods();
@@ -236,7 +241,7 @@ JointPoint runJointPoint(Device& device, const cl::Buffer& a, const cl::Buffer& 
                                                          g, slots, repeats, cancel, p.stats);
         const std::uint64_t leftOut = cells.back();
         cells.pop_back();
-        p.detail = firstJointMismatch(reference, cells, leftOut);
+        p.detail = firstJointMismatch(reference, cells.data(), cells.size(), leftOut);
         p.status = p.detail.empty() ? Status::Verified : Status::Mismatch;
         p.gbps = gbPerSecond(p.bytes, p.stats.medianMs);
         p.gpairs = p.stats.medianMs > 0 ? double(n) / (p.stats.medianMs * 1e6) : 0;

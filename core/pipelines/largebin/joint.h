@@ -148,10 +148,11 @@ MiEvaluation runMiEvaluation(Device& device, const cl::Buffer& a, const cl::Buff
                              const MutualInformation& reference, LargeBinMethod method, int repeats,
                              const CancelToken& cancel = {});
 
-/// "" when the device's cells and left-out count equal the reference, else how many differ and
-/// the first ("2 cells differ; cell (3, 17): device 4, CPU reference 5").
-std::string firstJointMismatch(const JointHistogram& reference,
-                               const std::vector<std::uint32_t>& deviceCells,
-                               std::uint64_t deviceLeftOut);
+/// "" when the device's `cells` cells and left-out count equal the reference, else how many
+/// differ and the first ("2 cells differ; cell (3, 17): device 4, CPU reference 5"). `Count`:
+/// std::uint32_t as one device reads them, std::uint64_t as a split adds them.
+template <typename Count>
+std::string firstJointMismatch(const JointHistogram& reference, const Count* deviceCells,
+                               std::size_t cells, std::uint64_t deviceLeftOut);
 
 } // namespace histlab

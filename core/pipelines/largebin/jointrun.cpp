@@ -334,23 +334,12 @@ JointSplitRun runJointSplit(const std::vector<Device*>& devices, const JointRequ
                                                    cancel);
     };
     input.check = [&](const std::string& what, const std::vector<std::uint64_t>& slots) {
-        if (slots.size() != reference.counts.size() + 1)
-            return what + ": " + std::to_string(slots.size()) + " counts, not the " +
-                   std::to_string(reference.counts.size() + 1) + " cells and left-out count";
-        std::string detail;
-        std::size_t differ = 0;
-        for (std::size_t c = 0; c + 1 < slots.size(); ++c)
-            if (slots[c] != reference.counts[c] && differ++ == 0)
-                detail = "cell (" + std::to_string(c / std::size_t(r.spec.b.bins)) + ", " +
-                         std::to_string(c % std::size_t(r.spec.b.bins)) + "): devices " +
-                         std::to_string(slots[c]) + ", CPU reference " +
-                         std::to_string(reference.counts[c]);
-        if (differ)
-            return what + ": " + std::to_string(differ) + " cell(s) differ; " + detail;
-        if (slots.back() != reference.leftOut)
-            return what + ": left out: devices " + std::to_string(slots.back()) +
-                   ", CPU reference " + std::to_string(reference.leftOut);
-        return std::string();
+        // The cells, then the left-out count.
+        const std::string detail =
+            slots.empty()
+                ? std::string("no counts")
+                : firstJointMismatch(reference, slots.data(), slots.size() - 1, slots.back());
+        return detail.empty() ? detail : what + ": " + detail;
     };
     static_cast<SplitTiming&>(run) = runSplit(devices, input, r.repeats, fault, cancel);
     run.histogram.binsA = r.spec.a.bins;
@@ -370,10 +359,7 @@ std::string jointSplitText(const JointSplitRun& run) {
     const double pairBytes =
         double(sampleBytes(run.spec.a.type)) * 2 + (run.maskSource.empty() ? 0.0 : 1.0);
     out << splitSharesText(run, run.pairs, "pairs", pairBytes);
-    if (run.verified)
-        out << (*run.verified ? "verified: every device alone and the split equal the CPU "
-                                "reference, cell for cell\n"
-                              : "MISMATCH: " + run.verifyDetail + "\n");
+    out << splitVerifiedLine(run, "cell for cell");
     return out.str();
 }
 
