@@ -13,19 +13,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 cli=$build/app/histlab-cli
 out=bench/results/pocl-batch-$(date -u +%F)
-photos=${PHOTOS:-/tmp/histlab-photos}
-python=/usr/bin/python3 # Debian's, where python3-opencv installs cv2
-sudo=$([[ $(id -u) == 0 ]] || echo sudo)
-if ! $python -c "import cv2" 2>/dev/null; then
-    $sudo apt-get install -y -qq --no-install-recommends python3-opencv
-fi
-if [[ ! -d $photos ]]; then
-    tmp=$(mktemp -d)
-    (cd "$tmp" && apt-get download -qq opencv-doc && dpkg -x opencv-doc_*.deb x)
-    mkdir -p "$photos"
-    cp "$tmp"/x/usr/share/doc/opencv-doc/examples/data/*.{jpg,png} "$photos"/
-    rm -rf "$tmp"
-fi
+source scripts/photos-common.sh
 mkdir -p "$out"
 {
     echo "date: $(date -u +%FT%TZ)"

@@ -201,6 +201,7 @@ int main(int argc, char** argv) {
     setBlurPeer(opencvBoxBlur);       // blur --compare-opencv: cv::blur, which the core cannot call
     setBowOpenCv(bowThroughOpenCv()); // bow: local features, FileStorage, the OpenCV peers
     setImageFileReader([](const std::string& path) { return loadImage(path); }); // batch
+    setImageFileWriter(saveImage);                                               // batch --out
 #endif
     JobRunner runner;
     for (auto& [sub, command] : commands)

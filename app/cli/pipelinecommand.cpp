@@ -253,7 +253,7 @@ int PipelineCommand::run(JobRunner& runner) {
                       << ", nothing written\n";
             return DeviceFailure;
         }
-        if (!writeImageFile(*image->second.image, path))
+        if (!writeImageOutput(*image->second.image, path))
             return Input;
     }
     switch (r.verdict.kind) {

@@ -51,7 +51,7 @@ inline int parsePage(const std::string& text) {
 
 /// Writes an image through a temporary file and a rename; false (with the reason on stderr)
 /// when it cannot. Only reached in builds with the loader (an image had to be read first).
-inline bool writeImageFile(const HostImage& image, const std::string& path) {
+inline bool writeImageOutput(const HostImage& image, const std::string& path) {
 #ifdef HISTLAB_HAVE_OPENCV
     try {
         saveImage(image, path);

@@ -333,9 +333,15 @@ HostImage randomGrayImage(std::size_t pixels, std::uint64_t seed) {
 }
 
 std::string firstPixelDifference(const HostImage& device, const HostImage& reference) {
+    // memcmp first: the byte loop below, which stops at a difference, is not vectorized, and
+    // takes tens of milliseconds over a large image that is equal (the usual case).
+    if (device.data.size() == reference.data.size() &&
+        (device.data.empty() ||
+         std::memcmp(device.data.data(), reference.data.data(), device.data.size()) == 0))
+        return {};
     const std::size_t valueBytes = std::size_t(device.depth / 8);
     const std::size_t pixelBytes = std::size_t(device.channels) * valueBytes;
-    for (std::size_t i = 0; i < device.data.size(); ++i)
+    for (std::size_t i = 0; i < device.data.size() && i < reference.data.size(); ++i)
         if (device.data[i] != reference.data[i]) {
             const std::size_t pixel = i / pixelBytes, first = i - i % valueBytes;
             auto value = [&](const HostImage& img) {
@@ -383,6 +389,35 @@ HostImage readImageFile(const std::string& path) {
         throw InputError(path + ": this build reads no image files (it was built without "
                                 "OpenCV)");
     return reader(path);
+}
+
+namespace {
+ImageFileWriter& imageFileWriter() {
+    static ImageFileWriter writer;
+    return writer;
+}
+} // namespace
+
+void setImageFileWriter(ImageFileWriter writer) {
+    const std::lock_guard<std::mutex> lock(readerMutex());
+    imageFileWriter() = std::move(writer);
+}
+
+bool canWriteImageFiles() {
+    const std::lock_guard<std::mutex> lock(readerMutex());
+    return static_cast<bool>(imageFileWriter());
+}
+
+void writeImageFile(const HostImage& image, const std::string& path) {
+    ImageFileWriter writer;
+    {
+        const std::lock_guard<std::mutex> lock(readerMutex());
+        writer = imageFileWriter();
+    }
+    if (!writer)
+        throw InputError(path + ": this build writes no image files (it was built without "
+                                "OpenCV)");
+    writer(image, path);
 }
 
 } // namespace histlab

@@ -122,6 +122,16 @@ bool canReadImageFiles();
 /// reason, as the reader throws it); InputError naming the file where no reader was given.
 HostImage readImageFile(const std::string& path);
 
+/// How the core writes an image file where it must do so itself (batch --out): the front
+/// end's writer (io/imageio's saveImage: encoded by the path's extension, through a temporary
+/// file and a rename), given once at start-up. It is called from several threads at once.
+using ImageFileWriter = std::function<void(const HostImage& image, const std::string& path)>;
+void setImageFileWriter(ImageFileWriter writer);
+bool canWriteImageFiles();
+/// Writes `image` to `path` through the front end's writer (InputError naming the file and the
+/// reason); InputError naming the file where no writer was given.
+void writeImageFile(const HostImage& image, const std::string& path);
+
 /// A random 8-bit gray image of about `pixels` pixels, nearly square, its width a multiple of
 /// 16 (at least 16): the input of benchmarks sized in bytes.
 HostImage randomGrayImage(std::size_t pixels, std::uint64_t seed = 31);

@@ -32,9 +32,11 @@ double profiledMs(const std::vector<cl::Event>& events) {
 TimingStats timeRepeated(int repeats, const std::function<double()>& once,
                          const CancelToken& cancel) {
     cancel.throwIfCancelled();
+    if (repeats <= 0)
+        return summarize({once()});
     once(); // warm-up: first-launch costs (JIT, page faults) are not part of the figure
     std::vector<double> samples;
-    for (int i = 0; i < std::max(repeats, 1); ++i) {
+    for (int i = 0; i < repeats; ++i) {
         cancel.throwIfCancelled();
         samples.push_back(once());
     }

@@ -25,7 +25,8 @@ TimingStats summarize(std::vector<double> samplesMs);
 double profiledMs(const std::vector<cl::Event>& events);
 
 /// Runs `once` (which returns milliseconds) one time to warm up, then `repeats` times;
-/// checks the token between runs.
+/// checks the token between runs. `repeats` 0: one run without a warm-up, for work done once
+/// where its time is not the point (each image of a batch).
 TimingStats timeRepeated(int repeats, const std::function<double()>& once,
                          const CancelToken& cancel);
 

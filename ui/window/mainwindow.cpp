@@ -616,7 +616,7 @@ void MainWindow::runBatchOnList(const QString& csvPath) {
                 if (post)
                     post(p);
             });
-            writeFileAtomically(out, batchCsv(result.images, result.devices));
+            writeFileAtomically(out, batchCsv(BatchPipeline::Histogram, result.images));
             result.images.clear(); // the GUI thread needs only the totals
             result.images.shrink_to_fit();
             return result;

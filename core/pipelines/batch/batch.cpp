@@ -1,6 +1,9 @@
 #include "pipelines/batch/batch.h"
 
+#include "pipelines/equalize/equalize.h"
 #include "pipelines/largebin/imagehistogram.h"
+#include "pipelines/largebin/joint.h"
+#include "pipelines/largebin/jointrun.h"
 #include "pipelines/options.h"
 #include "report/status.h"
 #include "report/table.h"
@@ -15,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -34,14 +38,36 @@ std::string syntheticName(std::size_t i) {
     return name;
 }
 
-/// An image taken from the listing, decoded, with its CPU reference (8-bit images), waiting
-/// for a device.
+/// An image taken from the listing, decoded, with its CPU reference, waiting for a device.
 struct Decoded {
     std::size_t index = 0;
     HostImage image;
-    std::shared_ptr<const HistogramReference> reference;
     bool redone = false;
+    // The CPU reference, made on the host thread that decoded the image.
+    std::shared_ptr<const HistogramReference> reference; ///< histogram of an 8-bit image
+    std::optional<JointRequest> joint;                   ///< joint: the two channels' planes
+    JointHistogram jointReference;
+    HostImage expected;    ///< blur, equalize: the image the device must return
+    std::string checksum;  ///< blur, equalize: the expected image's (a result equal to it has it)
+    EqualizeTables tables; ///< equalize: the histogram, CDF and look-up table
+    /// What it holds, against the run's memory budget.
+    std::uint64_t bytes() const {
+        return image.data.size() + expected.data.size() +
+               (joint ? joint->a.bytes.size() + joint->b.bytes.size() : 0);
+    }
 };
+
+/// FNV-1a, 64 bits, of the bytes, as 16 hex digits: a result image's checksum in the table.
+std::string checksumText(const std::vector<std::uint8_t>& bytes) {
+    std::uint64_t h = 14695981039346656037ull;
+    for (std::uint8_t b : bytes) {
+        h ^= b;
+        h *= 1099511628211ull;
+    }
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+    return text;
+}
 
 /// The listing's image `index`, decoded (or made) with its reference, on a host thread.
 /// Throws InputError naming the file for one that cannot be read.
@@ -58,27 +84,92 @@ Decoded decode(const BatchParams& p, std::size_t index, const std::string& file)
     } else {
         d.image = readImageFile(batchFilePath(p.source, file));
     }
-    if (d.image.isFloat())
-        throw InputError("32-bit float: batch counts 8- and 16-bit images (histlab-cli "
-                         "histogram --bins N --range LO,HI counts a float image)");
-    if (d.image.depth == 8)
-        d.reference = countReference(d.image);
+    switch (p.pipeline) {
+    case BatchPipeline::Histogram:
+        if (d.image.isFloat())
+            throw InputError("32-bit float: batch counts 8- and 16-bit images (histlab-cli "
+                             "histogram --bins N --range LO,HI counts a float image)");
+        if (d.image.depth == 8)
+            d.reference = countReference(d.image);
+        break;
+    case BatchPipeline::Joint: {
+        const std::vector<std::string> channels = splitList(p.pair);
+        for (const std::string& c : channels) {
+            const int needs = c == "a" ? 4 : c == "gray" ? 1 : 3;
+            if (d.image.channels < needs)
+                throw InputError(std::string(d.image.channels == 1   ? "a gray"
+                                             : d.image.channels == 3 ? "an RGB"
+                                                                     : "a 2-channel") +
+                                 " image has no channel '" + c + "'");
+        }
+        d.joint = makeJointRequest(d.image, d.image, channels[0], channels[1],
+                                   p.bins.value_or(std::pair{256, 256}), p.rangeA, p.rangeB,
+                                   nullptr, {LargeBinMethod::Auto}, 0);
+        d.jointReference = jointHistogramReference(d.joint->a, d.joint->b, d.joint->spec);
+        break;
+    }
+    case BatchPipeline::Blur:
+        requireIntegerImage(d.image, "the box blur");
+        d.expected = boxBlurReference(d.image, p.radius.value_or(1),
+                                      p.border.value_or(BorderMode::Reflect101));
+        d.checksum = checksumText(d.expected.data);
+        break;
+    case BatchPipeline::Equalize:
+        requireIntegerImage(d.image, "equalization");
+        d.tables = equalizeTables(d.image);
+        d.expected = applyEqualizeLut(d.image, d.tables.lut);
+        d.checksum = checksumText(d.expected.data);
+        break;
+    }
     return d;
 }
 
+/// Adds what ran to a device's configuration line once (at most four kinds, then "...").
+void noteConfig(std::string& config, const std::string& what) {
+    if (what.empty() || config.find(what) != std::string::npos)
+        return;
+    if (std::count(config.begin(), config.end(), ';') >= 3) {
+        if (config.size() < 5 || config.compare(config.size() - 5, 5, "; ...") != 0)
+            config += "; ...";
+        return;
+    }
+    config += (config.empty() ? "" : "; ") + what;
+}
+
+/// A value of the table: nine significant digits, "" for NaN (undefined).
+std::string valueText(double v) {
+    if (std::isnan(v))
+        return "";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.9g", v);
+    return text;
+}
+
+/// What one device does with each decoded image, on the device's own thread.
+class BatchWork {
+public:
+    virtual ~BatchWork() = default;
+    /// Runs the pipeline on `d.image` and checks it against d's reference: `out` gets its
+    /// histograms or values, verified, and the first difference as its error; `config`
+    /// collects what ran. Returns the result image (blur, equalize; empty otherwise). Throws
+    /// for what fails.
+    virtual HostImage run(const Decoded& d, BatchImage& out, std::string& config) = 0;
+};
+
 /// Histograms on one device: the tuned 256-bin kernel for 8-bit images (one kernel per
 /// configuration, the input buffer kept and grown), the large-bin methods for 16-bit ones.
-class DeviceCounter {
+class HistogramWork : public BatchWork {
 public:
-    DeviceCounter(Device& device, const CancelToken& cancel)
+    HistogramWork(Device& device, const CancelToken& cancel)
         : m_device(device)
         , m_cancel(cancel) {}
 
-    /// Counts `d.image` into `out` (histograms, verified); throws for what fails.
-    void run(const Decoded& d, BatchImage& out, std::string& config) {
+    HostImage run(const Decoded& d, BatchImage& out, std::string& config) override {
         const HostImage& image = d.image;
-        if (image.depth == 16)
-            return runSixteen(image, out);
+        if (image.depth == 16) {
+            runSixteen(image, out);
+            return {};
+        }
         const HistogramLayout layout(image.channels, image.channels > 1);
         const std::vector<std::uint64_t> counts = count(image, layout, config);
         const std::string mismatch =
@@ -87,6 +178,7 @@ public:
         out.verified = mismatch.empty();
         if (!out.verified)
             out.error = "mismatch: " + mismatch;
+        return {};
     }
 
 private:
@@ -109,8 +201,7 @@ private:
             streamer.stream = std::make_unique<HistogramStream>(m_device, *streamer.kernel, chunk,
                                                                 m_staged ? kCopyThreads : 0);
         }
-        if (config.find(chosen.describe()) == std::string::npos)
-            config += (config.empty() ? "" : "; ") + chosen.describe();
+        noteConfig(config, chosen.describe());
         const std::vector<cl_uint> bins =
             streamer.stream->run(image.data.data(), bytes, m_staged, m_cancel);
         return std::vector<std::uint64_t>(bins.begin(), bins.end());
@@ -150,19 +241,273 @@ private:
     bool m_staged = false;
 };
 
+/// The joint histogram of two channels of each image. Auto is timed on the first image a
+/// device takes; its later images count with that choice (auto again where it cannot run
+/// there). The entropies and MI come from the verified counts, in double precision.
+class JointWork : public BatchWork {
+public:
+    JointWork(Device& device, const CancelToken& cancel, const std::string& pair)
+        : m_device(device)
+        , m_cancel(cancel)
+        , m_pair(splitList(pair)) {}
+
+    HostImage run(const Decoded& d, BatchImage& out, std::string& config) override {
+        const JointRequest& r = *d.joint;
+        const std::size_t n = r.a.count(), cells = r.spec.cells();
+        const cl::Buffer a = uploadPlane(m_device, r.a), b = uploadPlane(m_device, r.b);
+        std::unique_ptr<JointPieces> pieces;
+        try {
+            pieces = std::make_unique<JointPieces>(m_device, a, b, nullptr, n, r.spec, m_method,
+                                                   m_cancel);
+        } catch (const UnsupportedError&) {
+            if (m_method == LargeBinMethod::Auto)
+                throw;
+            pieces = std::make_unique<JointPieces>(m_device, a, b, nullptr, n, r.spec,
+                                                   LargeBinMethod::Auto, m_cancel);
+        }
+        if (m_method == LargeBinMethod::Auto)
+            m_method = pieces->method();
+        noteConfig(config, pieces->describe());
+        const std::vector<std::uint64_t> counted = pieces->count(0, n);
+        const std::string mismatch =
+            firstJointMismatch(d.jointReference, counted.data(), cells, counted[cells]);
+        JointHistogram h;
+        h.binsA = r.spec.a.bins;
+        h.binsB = r.spec.b.bins;
+        h.counts.assign(counted.begin(), counted.begin() + std::ptrdiff_t(cells));
+        h.leftOut = counted[cells];
+        const MutualInformation mi = mutualInformation(h);
+        out.values = {m_pair[0],
+                      m_pair[1],
+                      std::to_string(h.binsA) + "x" + std::to_string(h.binsB),
+                      std::to_string(h.counted()),
+                      std::to_string(h.leftOut),
+                      valueText(mi.entropyA),
+                      valueText(mi.entropyB),
+                      valueText(mi.jointEntropy),
+                      valueText(mi.mi),
+                      valueText(mi.nmiStudholme)};
+        out.verified = mismatch.empty();
+        if (!out.verified)
+            out.error = "mismatch: " + mismatch;
+        return {};
+    }
+
+private:
+    Device& m_device;
+    const CancelToken& m_cancel;
+    std::vector<std::string> m_pair; ///< the two channels' names
+    LargeBinMethod m_method = LargeBinMethod::Auto;
+};
+
+/// The box blur of each image, the variant auto picks for the radius.
+class BlurWork : public BatchWork {
+public:
+    BlurWork(Device& device, const CancelToken& cancel, int radius, BorderMode border)
+        : m_device(device)
+        , m_cancel(cancel)
+        , m_radius(radius)
+        , m_border(border) {}
+
+    HostImage run(const Decoded& d, BatchImage& out, std::string& config) override {
+        BlurRun run = blurOnDevice(m_device, d.image, m_radius, m_border, 0, m_cancel);
+        std::string kernels;
+        for (const KernelLaunch& k : run.kernels)
+            kernels += (kernels.empty() ? "" : " + ") + k.kernel;
+        noteConfig(config, std::string(blurVariantName(run.variant)) + " (" + kernels + ")");
+        const std::string mismatch = firstPixelDifference(run.output, d.expected);
+        return finish(std::move(run.output), mismatch, d.checksum, out);
+    }
+
+    /// The result's values (its output file is named when it is written) and check. A result
+    /// equal to the reference has its checksum, made on the decoding thread (a 36 MB image's
+    /// hash costs the device's thread 45 ms); one that differs gets its own.
+    static HostImage finish(HostImage result, const std::string& mismatch,
+                            const std::string& expectedChecksum, BatchImage& out) {
+        out.values = {"", mismatch.empty() ? expectedChecksum : checksumText(result.data)};
+        out.verified = mismatch.empty();
+        if (!out.verified)
+            out.error = "mismatch: " + mismatch;
+        return result;
+    }
+
+private:
+    Device& m_device;
+    const CancelToken& m_cancel;
+    int m_radius;
+    BorderMode m_border;
+};
+
+/// The equalization of each image: histogram, CDF, look-up table and gather on the device.
+class EqualizeWork : public BatchWork {
+public:
+    EqualizeWork(Device& device, const CancelToken& cancel)
+        : m_device(device)
+        , m_cancel(cancel) {}
+
+    HostImage run(const Decoded& d, BatchImage& out, std::string& config) override {
+        EqualizeRun run = equalizeOnDevice(m_device, d.image, 0, m_cancel);
+        verifyEqualizeRun(run, d.tables, d.expected);
+        noteConfig(config, "gather " + run.apply.describe());
+        const std::string mismatch = run.verifyDetail;
+        return BlurWork::finish(std::move(run.output), mismatch, d.checksum, out);
+    }
+
+private:
+    Device& m_device;
+    const CancelToken& m_cancel;
+};
+
+std::unique_ptr<BatchWork> makeBatchWork(const BatchParams& p, Device& device,
+                                         const CancelToken& cancel) {
+    switch (p.pipeline) {
+    case BatchPipeline::Joint:
+        return std::make_unique<JointWork>(device, cancel, p.pair);
+    case BatchPipeline::Blur:
+        return std::make_unique<BlurWork>(device, cancel, p.radius.value_or(1),
+                                          p.border.value_or(BorderMode::Reflect101));
+    case BatchPipeline::Equalize:
+        return std::make_unique<EqualizeWork>(device, cancel);
+    case BatchPipeline::Histogram:
+        break;
+    }
+    return std::make_unique<HistogramWork>(device, cancel);
+}
+
+} // namespace
+
+namespace {
+constexpr BatchPipeline kBatchPipelines[] = {BatchPipeline::Histogram, BatchPipeline::Joint,
+                                             BatchPipeline::Blur, BatchPipeline::Equalize};
 } // namespace
 
 BatchPipeline parseBatchPipeline(const std::string& name) {
-    if (name == "histogram")
-        return BatchPipeline::Histogram;
-    if (name == "joint" || name == "bow" || name == "blur" || name == "equalize")
-        throw UsageError("--pipeline", name + " is not batched yet; batch runs histogram");
-    throw UsageError("--pipeline", "'" + name + "' is not one of histogram");
+    for (BatchPipeline p : kBatchPipelines)
+        if (name == batchPipelineName(p))
+            return p;
+    if (name == "bow")
+        throw UsageError("--pipeline", "bow is not batched: histlab-cli bow histograms FOLDER "
+                                       "--codebook FILE counts each image's visual words");
+    throw UsageError("--pipeline", "'" + name + "' is not one of histogram, joint, blur, equalize");
 }
 
-const char* batchPipelineName(BatchPipeline) {
+const char* batchPipelineName(BatchPipeline pipeline) {
+    switch (pipeline) {
+    case BatchPipeline::Joint:
+        return "joint";
+    case BatchPipeline::Blur:
+        return "blur";
+    case BatchPipeline::Equalize:
+        return "equalize";
+    case BatchPipeline::Histogram:
+        break;
+    }
     return "histogram";
 }
+
+std::vector<std::string> batchValueColumns(BatchPipeline pipeline) {
+    switch (pipeline) {
+    case BatchPipeline::Joint:
+        return {"a", "b", "bins", "counted", "left_out", "h_a", "h_b", "h_ab", "mi", "nmi"};
+    case BatchPipeline::Blur:
+        return {"blurred", "checksum"};
+    case BatchPipeline::Equalize:
+        return {"equalized", "checksum"};
+    case BatchPipeline::Histogram:
+        break;
+    }
+    std::vector<std::string> c = {"histogram"};
+    for (int b = 0; b < 256; ++b)
+        c.push_back(std::string("b").append(std::to_string(b)));
+    return c;
+}
+
+namespace {
+
+/// Each pipeline's own options, given to another, are refused by name; joint's channels are
+/// two of gray, r, g, b, a.
+void checkPipelineOptions(const BatchParams& p) {
+    const BatchPipeline pipe = p.pipeline;
+    const std::string name = batchPipelineName(pipe);
+    auto only = [&](bool given, const char* option, const char* pipelines) {
+        if (given)
+            throw UsageError(option, std::string("only with --pipeline ") + pipelines +
+                                         " (this batch runs " + name + ")");
+    };
+    const bool joint = pipe == BatchPipeline::Joint, blur = pipe == BatchPipeline::Blur;
+    only(!joint && !p.pair.empty(), "--pair", "joint");
+    only(!joint && p.bins.has_value(), "--bins", "joint");
+    only(!joint && p.rangeA.has_value(), "--range-a", "joint");
+    only(!joint && p.rangeB.has_value(), "--range-b", "joint");
+    only(!blur && p.radius.has_value(), "--radius", "blur");
+    only(!blur && p.border.has_value(), "--border", "blur");
+    only(!p.out.empty() && !blur && pipe != BatchPipeline::Equalize, "--out",
+         "blur or equalize (the other pipelines' results are the table's values)");
+    if (!joint)
+        return;
+    const std::vector<std::string> channels = splitList(p.pair);
+    if (channels.size() != 2)
+        throw UsageError("--pair", p.pair.empty() ? "joint needs two channels of each image, e.g. "
+                                                    "--pair r,g"
+                                                  : "'" + p.pair + "' is not two channels A,B");
+    for (const std::string& c : channels)
+        if (c != "gray" && c != "r" && c != "g" && c != "b" && c != "a")
+            throw UsageError("--pair", "'" + c + "' is not gray, r, g, b or a");
+}
+
+/// --out: the folder made (InputError naming it where it cannot be, or where it is the images'
+/// folder, whose files a result could replace), and each file's output named: its relative path
+/// with .png for its extension (PNG holds 8- and 16-bit gray, RGB and RGBA without loss), or its
+/// whole name and .png where two files of the listing would otherwise share one.
+void prepareOutputs(BatchParams& p) {
+    p.outputs.clear();
+    if (p.out.empty())
+        return;
+    namespace fs = std::filesystem;
+    if (!canWriteImageFiles())
+        throw InputError(p.out + ": this build writes no image files (it was built without "
+                                 "OpenCV)");
+    std::error_code ec;
+    fs::create_directories(p.out, ec);
+    if (!fs::is_directory(p.out, ec))
+        throw InputError(p.out + ": --out needs a folder that can be made (" +
+                         (ec ? ec.message() : std::string("not a folder")) + ")");
+    const BatchSource& s = p.source;
+    if (!s.folder.empty()) {
+        const fs::path in = fs::weakly_canonical(s.folder, ec);
+        const fs::path out = fs::weakly_canonical(p.out, ec);
+        auto within = [](const fs::path& outer, const fs::path& inner) {
+            auto i = inner.begin();
+            for (auto o = outer.begin(); o != outer.end(); ++o, ++i)
+                if (i == inner.end() || *o != *i)
+                    return false;
+            return true;
+        };
+        if (in == out || (s.recursive && within(in, out)))
+            throw InputError(p.out + ": --out is " +
+                             (in == out ? "the images' folder"
+                                        : "inside the images' folder, which --recursive reads") +
+                             "; results go to a folder of their own, never over the images");
+    }
+    std::map<std::string, int> uses;
+    auto stem = [](const std::string& file) {
+        return fs::path(file).replace_extension(".png").generic_string();
+    };
+    for (const std::string& file : s.files)
+        ++uses[stem(file)];
+    std::set<std::string> names;
+    for (const std::string& file : s.files) {
+        p.outputs.push_back(uses[stem(file)] > 1 ? file + ".png" : stem(file));
+        names.insert(p.outputs.back());
+    }
+    // A whole name and .png that meets another file's own: every file keeps its whole name,
+    // which the listing holds once.
+    if (names.size() != p.outputs.size())
+        for (std::size_t i = 0; i < s.files.size(); ++i)
+            p.outputs[i] = s.files[i] + ".png";
+}
+
+} // namespace
 
 std::string batchFilePath(const BatchSource& source, const std::string& file) {
     return source.folder.empty() ? file : source.folder + "/" + file;
@@ -172,6 +517,7 @@ void prepareBatch(BatchParams& p) {
     BatchSource& s = p.source;
     const ImageInput& shape = p.synthetic;
     p.fault = deviceFaultFromEnvironment();
+    checkPipelineOptions(p);
     if (shape.synthetic) {
         if (!s.folder.empty())
             throw UsageError("batch", "a folder or --synthetic, not both");
@@ -189,6 +535,7 @@ void prepareBatch(BatchParams& p) {
         s.files.clear();
         for (std::size_t i = s.shard.index; i < s.images; i += s.shard.count)
             s.files.push_back(syntheticName(i));
+        prepareOutputs(p);
         return;
     }
     if (s.images || shape.width || shape.height)
@@ -205,6 +552,7 @@ void prepareBatch(BatchParams& p) {
         throw InputError(s.folder + ": no image files" +
                          (s.skipped ? " (" + std::to_string(s.skipped) + " other files)" : "") +
                          (s.recursive ? "" : "; --recursive reads its subfolders too"));
+    prepareOutputs(p);
 }
 
 BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const BatchParams& params,
@@ -246,6 +594,14 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
     std::size_t nextDecode = 0;
     std::size_t slots = std::size_t(r.jobs) + 2 * opened.size();
     std::deque<Decoded> ready, handedBack;
+    // Verified results waiting to be written (--out), by the host threads, which take them
+    // before decoding more: the device goes on to its next image meanwhile.
+    struct Pending {
+        std::size_t index = 0;
+        HostImage result;
+        std::uint64_t bytes = 0; ///< held for the image until its result is written
+    };
+    std::deque<Pending> toWrite;
     std::size_t decodersLeft = std::size_t(r.jobs), devicesLeft = opened.size();
     std::size_t inFlight = 0; // images a device has taken and not finished (one may come back)
     std::deque<std::size_t> finished;
@@ -269,18 +625,71 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
     bool stop = false;
     const CancelToken& cancel = ctx.cancelToken();
 
+    // An image is done: it leaves the memory budget and is reported. Under `m`.
+    auto release = [&](std::size_t index, std::uint64_t bytes, HostImage image, HostImage result) {
+        held -= bytes;
+        // Freed on the reporting thread: giving a large image back to the system costs
+        // milliseconds (its pages unmapped) that a device or a decoder would otherwise wait
+        // through.
+        spent.push_back(std::move(image));
+        spent.push_back(std::move(result));
+        finished.push_back(index);
+        ++slots;
+        cv.notify_all();
+    };
+
+    // Writes one result through the front end's writer; the row says why where it cannot.
+    auto write = [&](Pending job) {
+        const auto t = Clock::now();
+        const std::string& name = params.outputs[job.index];
+        std::string error;
+        try {
+            const std::filesystem::path path =
+                std::filesystem::path(params.out) / std::filesystem::path(name);
+            std::filesystem::create_directories(path.parent_path());
+            writeImageFile(job.result, path.string());
+        } catch (const std::bad_alloc&) {
+            error = "not written: not enough memory to encode it";
+        } catch (const std::exception& e) {
+            error = "not written: " + withoutPathPrefix(e.what(), params.out + "/" + name);
+        }
+        std::lock_guard lock(m);
+        BatchImage& image = r.images[job.index];
+        if (error.empty())
+            image.values[0] = name;
+        else
+            image.error = error;
+        image.writeMs = msSince(t);
+        release(job.index, job.bytes, {}, std::move(job.result));
+    };
+
     auto decoder = [&] {
         for (;;) {
             std::size_t index;
+            std::optional<Pending> job;
             {
                 std::unique_lock lock(m);
-                cv.wait(lock,
-                        [&] { return stop || nextDecode >= n || (slots > 0 && mayDecode()); });
-                if (stop || nextDecode >= n)
+                // A host thread stays for the writes until every device is done (after the last
+                // image is decoded, or when every device has failed).
+                auto over = [&] { return devicesLeft == 0 && toWrite.empty(); };
+                cv.wait(lock, [&] {
+                    return stop || !toWrite.empty() || over() ||
+                           (nextDecode < n && slots > 0 && mayDecode());
+                });
+                if (stop || over())
                     break;
-                index = nextDecode++;
-                --slots;
-                ++decoding;
+                if (!toWrite.empty()) {
+                    job = std::move(toWrite.front());
+                    toWrite.pop_front();
+                } else {
+                    index = nextDecode++;
+                    --slots;
+                    ++decoding;
+                }
+            }
+            if (job) {
+                write(std::move(*job));
+                continue;
             }
             const auto t = Clock::now();
             std::optional<Decoded> d;
@@ -298,8 +707,8 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
             r.images[index].decodeMs = msSince(t);
             --decoding;
             if (d) {
-                held += d->image.data.size();
-                largest = std::max<std::uint64_t>(largest, d->image.data.size());
+                held += d->bytes();
+                largest = std::max<std::uint64_t>(largest, d->bytes());
                 ready.push_back(std::move(*d));
             } else {
                 r.images[index].error = error;
@@ -315,16 +724,18 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
 
     auto worker = [&](std::size_t k) {
         BatchDevice& dev = r.devices[k];
-        DeviceCounter counter(*opened[k], cancel);
+        const std::unique_ptr<BatchWork> work = makeBatchWork(params, *opened[k], cancel);
         std::size_t taken = 0;
         for (;;) {
             Decoded d;
             const auto waitStart = Clock::now();
             {
                 std::unique_lock lock(m);
+                // No image can come once every one is decoded and none is on a device (which
+                // could hand it back).
                 cv.wait(lock, [&] {
                     return stop || !handedBack.empty() || !ready.empty() ||
-                           (decodersLeft == 0 && inFlight == 0);
+                           (nextDecode >= n && decoding == 0 && inFlight == 0);
                 });
                 if (stop)
                     break;
@@ -336,7 +747,9 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
                 ++inFlight;
             }
             dev.waitMs += msSince(waitStart);
+            const std::uint64_t bytes = d.bytes();
             const auto t = Clock::now();
+            HostImage result;
             BatchImage out;
             out.file = files[d.index];
             out.device = int(k);
@@ -349,9 +762,10 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
                 if (params.fault.device == int(k) && taken == params.fault.after)
                     throw DeviceError("failed on purpose (HISTLAB_DEVICE_FAIL=" +
                                       std::to_string(k) + ":" + std::to_string(taken) + ")");
-                counter.run(d, out, dev.config);
+                result = work->run(d, out, dev.config);
             } catch (const UnsupportedError& e) {
                 out.histograms.clear();
+                out.values.clear();
                 out.error = "unsupported on " + dev.info.name + ": " + e.what();
             } catch (const DeviceError& e) {
                 // The device is given up: the image goes back for the others.
@@ -374,24 +788,31 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
                 break;
             } catch (const std::exception& e) {
                 out.histograms.clear();
+                out.values.clear();
                 out.verified = false;
                 out.error = e.what();
             }
             ++taken;
-            dev.busyMs += msSince(t);
+            out.deviceMs = msSince(t);
+            dev.busyMs += out.deviceMs;
             ++dev.images;
+            // Only a verified result is written (--out), by a host thread, through a temporary
+            // file and a rename.
+            const bool written =
+                !params.out.empty() && out.verified && out.error.empty() && !out.values.empty();
             std::lock_guard lock(m);
             out.decodeMs = r.images[d.index].decodeMs;
-            out.deviceMs = msSince(t);
             r.images[d.index] = std::move(out);
-            // Freed on the reporting thread: giving a large image back to the system costs
-            // milliseconds (its pages unmapped) that the device would otherwise wait through.
-            held -= d.image.data.size();
-            spent.push_back(std::move(d.image));
-            finished.push_back(d.index);
             --inFlight;
-            ++slots;
-            cv.notify_all();
+            if (written) {
+                const std::uint64_t resultBytes = result.data.size();
+                held += resultBytes;
+                toWrite.push_back({d.index, std::move(result), bytes + resultBytes});
+                spent.push_back(std::move(d.image));
+                cv.notify_all();
+            } else {
+                release(d.index, bytes, std::move(d.image), std::move(result));
+            }
         }
         std::lock_guard lock(m);
         --devicesLeft;
@@ -413,11 +834,12 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
         bool allGone = false;
         {
             std::unique_lock lock(m);
-            cv.wait_for(lock, std::chrono::milliseconds(100),
-                        [&] { return !finished.empty() || devicesLeft == 0; });
+            cv.wait_for(lock, std::chrono::milliseconds(100), [&] {
+                return !finished.empty() || (devicesLeft == 0 && decodersLeft == 0);
+            });
             now.swap(finished);
             freed.swap(spent);
-            allGone = devicesLeft == 0;
+            allGone = devicesLeft == 0 && decodersLeft == 0;
             if (cancel.cancelled() || (allGone && now.empty()))
                 stop = true;
             cv.notify_all();
@@ -455,13 +877,15 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
         if (!d.failure.empty())
             lastFailure = d.failure;
     for (std::size_t i = 0; i < n; ++i)
-        if (!done[i] && r.images[i].error.empty() && r.images[i].histograms.empty())
+        if (!done[i] && r.images[i].error.empty() && r.images[i].histograms.empty() &&
+            r.images[i].values.empty())
             r.images[i].error = "not run: every device failed (" + lastFailure + ")";
     for (const BatchImage& image : r.images) {
         r.decodeMs += image.decodeMs;
+        r.writeMs += image.writeMs;
         if (!image.error.empty())
             ++r.failed;
-        if (!image.histograms.empty() && !image.verified)
+        if ((!image.histograms.empty() || !image.values.empty()) && !image.verified)
             ++r.mismatches;
     }
     r.wallMs = msSince(start);
@@ -493,18 +917,21 @@ std::vector<ChannelHistogram> batchTotals(const std::vector<BatchImage>& images)
 
 namespace {
 
-std::vector<std::string> batchCsvColumns() {
-    std::vector<std::string> c = {"file",     "status", "width",    "height",
-                                  "channels", "depth",  "histogram"};
-    for (int b = 0; b < 256; ++b)
-        c.push_back(std::string("b").append(std::to_string(b)));
+/// file, status, width, height, channels, depth: the columns every table begins with.
+constexpr std::size_t kHeadColumns = 6;
+
+std::vector<std::string> batchCsvColumns(BatchPipeline pipeline) {
+    std::vector<std::string> c = {"file", "status", "width", "height", "channels", "depth"};
+    const std::vector<std::string> values = batchValueColumns(pipeline);
+    c.insert(c.end(), values.begin(), values.end());
     return c;
 }
 
 } // namespace
 
-std::string batchCsv(const std::vector<BatchImage>& images, const std::vector<BatchDevice>&) {
-    Table t(batchCsvColumns());
+std::string batchCsv(BatchPipeline pipeline, const std::vector<BatchImage>& images) {
+    Table t(batchCsvColumns(pipeline));
+    const std::size_t values = batchValueColumns(pipeline).size();
     for (const BatchImage& image : images) {
         const std::string status = image.error.empty() ? "verified" : image.error;
         auto head = [&](Table& row) -> Table& {
@@ -515,6 +942,16 @@ std::string batchCsv(const std::vector<BatchImage>& images, const std::vector<Ba
                 row.skip().skip().skip().skip();
             return row;
         };
+        if (pipeline != BatchPipeline::Histogram) {
+            head(t.row());
+            for (std::size_t v = 0; v < values; ++v) {
+                if (v < image.values.size())
+                    t.add(image.values[v]);
+                else
+                    t.skip();
+            }
+            continue;
+        }
         if (image.histograms.empty()) {
             head(t.row()).skip();
             continue;
@@ -528,12 +965,22 @@ std::string batchCsv(const std::vector<BatchImage>& images, const std::vector<Ba
     return t.csv();
 }
 
-std::vector<BatchImage> parseBatchCsv(const std::string& text, const std::string& source) {
+BatchTable parseBatchCsv(const std::string& text, const std::string& source) {
     const std::vector<std::vector<std::string>> rows = parseCsv(text, source);
-    if (rows.empty() || rows.front() != batchCsvColumns())
+    BatchTable table;
+    bool known = false;
+    for (BatchPipeline p : kBatchPipelines)
+        if (!rows.empty() && rows.front() == batchCsvColumns(p)) {
+            table.pipeline = p;
+            known = true;
+        }
+    if (!known)
         throw InputError(source + ": not a batch table (its header is not file, status, width, "
-                                  "height, channels, depth, histogram, b0 ... b255)");
-    std::vector<BatchImage> images;
+                                  "height, channels, depth and a pipeline's columns: histogram, "
+                                  "b0 ... b255, or joint's, blur's or equalize's)");
+    const bool histogram = table.pipeline == BatchPipeline::Histogram;
+    const std::size_t fields = rows.front().size();
+    std::vector<BatchImage>& images = table.images;
     std::set<std::string> files;
     auto whole = [&](const std::string& v, std::size_t line, const char* what) {
         const std::optional<std::uint64_t> x = parseCount(v);
@@ -545,14 +992,14 @@ std::vector<BatchImage> parseBatchCsv(const std::string& text, const std::string
     for (std::size_t i = 1; i < rows.size(); ++i) {
         const std::vector<std::string>& row = rows[i];
         const std::size_t line = i + 1;
-        if (row.size() != 263)
+        if (row.size() != fields)
             throw InputError(source + ": line " + std::to_string(line) + ": " +
-                             std::to_string(row.size()) + " fields, not 263");
-        const bool sameImage = !images.empty() && images.back().file == row[0];
+                             std::to_string(row.size()) + " fields, not " + std::to_string(fields));
+        const bool sameImage = histogram && !images.empty() && images.back().file == row[0];
         if (!sameImage) {
             if (!files.insert(row[0]).second)
                 throw InputError(source + ": line " + std::to_string(line) + ": " + row[0] +
-                                 "'s rows are apart");
+                                 (histogram ? "'s rows are apart" : " has two rows"));
             BatchImage image;
             image.file = row[0];
             image.error = row[1] == "verified" ? "" : row[1];
@@ -565,15 +1012,22 @@ std::vector<BatchImage> parseBatchCsv(const std::string& text, const std::string
             }
             images.push_back(image);
         }
-        if (row[6].empty())
+        if (!histogram) {
+            const bool any = std::any_of(row.begin() + kHeadColumns, row.end(),
+                                         [](const std::string& v) { return !v.empty(); });
+            if (any)
+                images.back().values.assign(row.begin() + kHeadColumns, row.end());
+            continue;
+        }
+        if (row[kHeadColumns].empty())
             continue;
         ChannelHistogram h;
-        h.name = row[6];
+        h.name = row[kHeadColumns];
         for (std::size_t b = 0; b < 256; ++b)
-            h.counts[b] = whole(row[7 + b], line, "count");
+            h.counts[b] = whole(row[kHeadColumns + 1 + b], line, "count");
         images.back().histograms.push_back(h);
     }
-    return images;
+    return table;
 }
 
 std::vector<BatchImage> mergeBatchTables(const std::vector<std::vector<BatchImage>>& shards,

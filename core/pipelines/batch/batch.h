@@ -8,9 +8,11 @@
 // --shard I/N runs the I-th of N shares of the listing; `merge` joins the shards' tables into
 // the one a single run writes, and adds their histograms exactly.
 #include "image/image.h"
+#include "pipelines/blur/blur.h"
 #include "pipelines/bow/collection.h"
 #include "pipelines/histogram256/histogram256.h"
 #include "pipelines/imageinput.h"
+#include "pipelines/largebin/largebin.h"
 #include "pipelines/options.h"
 #include "runtime/device.h"
 #include "runtime/runner.h"
@@ -23,11 +25,19 @@
 
 namespace histlab {
 
-/// What batch runs on each image.
-enum class BatchPipeline { Histogram };
-/// "histogram"; UsageError("--pipeline") for any other name (those not batched yet say so).
+/// What batch runs on each image:
+///   histogram  each channel's 256 bins and a colour image's luma, in one read
+///   joint      the joint histogram of two of its channels, with entropies and MI
+///   blur       the box blur (written to --out)
+///   equalize   the histogram equalization (written to --out)
+enum class BatchPipeline { Histogram, Joint, Blur, Equalize };
+/// "histogram", "joint", "blur", "equalize"; UsageError("--pipeline") for any other name.
 BatchPipeline parseBatchPipeline(const std::string& name);
 const char* batchPipelineName(BatchPipeline pipeline);
+/// The columns of a pipeline's table after file, status, width, height, channels and depth:
+/// histogram, b0 ... b255; joint's channels, bins, counted and left-out pairs, entropies and
+/// MI; blur's and equalize's output file and checksum.
+std::vector<std::string> batchValueColumns(BatchPipeline pipeline);
 
 /// Where the images come from: a folder's image files (sorted; one shard of them), or N
 /// synthetic images of one shape (what a GPU machine without an image decoder runs).
@@ -48,6 +58,16 @@ struct BatchParams {
     BatchPipeline pipeline = BatchPipeline::Histogram;
     int jobs = 0;      ///< decoding threads (0: one per hardware thread)
     DeviceFault fault; ///< HISTLAB_DEVICE_FAIL: the P-th device fails on its N-th image
+    // joint
+    std::string pair;                        ///< --pair A,B: two channels (required)
+    std::optional<std::pair<int, int>> bins; ///< --bins (default 256 x 256)
+    std::optional<BinRange> rangeA, rangeB;  ///< default: the whole type
+    // blur
+    std::optional<int> radius;        ///< --radius (default 1)
+    std::optional<BorderMode> border; ///< --border (default reflect101, OpenCV's)
+    // blur, equalize
+    std::string out;                  ///< --out FOLDER: each result written there ("": none)
+    std::vector<std::string> outputs; ///< listed by prepare: each file's output, relative to out
 };
 
 /// Where `file` of the listing is read from: the folder's file, or `file` itself without one.
@@ -68,8 +88,11 @@ struct BatchImage {
     /// "gray" for gray images; "r", "g", "b"(, "a") and the luma "gray" for colour ones. 256
     /// bins: one per value of 8-bit images, 256 values each of 16-bit ones.
     std::vector<ChannelHistogram> histograms;
+    /// joint, blur, equalize: the values of batchValueColumns (all empty when not counted)
+    std::vector<std::string> values;
     double decodeMs = 0; ///< decoding and the CPU reference, on a host thread
     double deviceMs = 0; ///< upload, kernels, read-back and comparison, on the device's thread
+    double writeMs = 0;  ///< --out: encoding and writing the result, on the device's thread
 };
 
 /// One device's share of the run.
@@ -91,6 +114,7 @@ struct BatchResult {
     int jobs = 0;        ///< decoding threads that ran
     double wallMs = 0;   ///< the whole run
     double decodeMs = 0; ///< summed over the images (thread time)
+    double writeMs = 0;  ///< summed over the images (thread time)
     std::size_t failed = 0, mismatches = 0;
 };
 
@@ -113,15 +137,20 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
 /// image's values and a colour image's luma).
 std::vector<ChannelHistogram> batchTotals(const std::vector<BatchImage>& images);
 
-/// The CSV of a run: one row an image and histogram (file, status, device, width, height,
-/// channels, depth, histogram, b0 ... b255); a failed image is one row with its reason and no
-/// counts.
-std::string batchCsv(const std::vector<BatchImage>& images,
-                     const std::vector<BatchDevice>& devices);
+/// The CSV of a run: file, status, width, height, channels, depth, then the pipeline's
+/// batchValueColumns. histogram: one row an image and histogram (histogram, b0 ... b255); the
+/// others: one row an image. A failed image is one row with its reason and no values.
+std::string batchCsv(BatchPipeline pipeline, const std::vector<BatchImage>& images);
+
+/// A table as batchCsv writes it, read back for merge.
+struct BatchTable {
+    BatchPipeline pipeline = BatchPipeline::Histogram;
+    std::vector<BatchImage> images;
+};
 
 /// A table back from batchCsv text, for merge: InputError naming `source` (and the line) for
-/// another header, a count that is not a whole number, rows of one file apart.
-std::vector<BatchImage> parseBatchCsv(const std::string& text, const std::string& source);
+/// a header of no pipeline, a count that is not a whole number, rows of one file apart.
+BatchTable parseBatchCsv(const std::string& text, const std::string& source);
 
 /// Shards' tables joined in listing order; InputError naming a file two shards hold.
 std::vector<BatchImage> mergeBatchTables(const std::vector<std::vector<BatchImage>>& shards,

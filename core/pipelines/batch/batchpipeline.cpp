@@ -8,6 +8,7 @@
 #include "pipelines/batch/batch.h"
 #include "pipelines/histogram256/histogramreport.h"
 #include "pipelines/imageinput.h"
+#include "pipelines/largebin/joint.h"
 #include "pipelines/options.h"
 #include "pipelines/pipeline.h"
 #include "report/files.h"
@@ -16,6 +17,7 @@
 #include "report/text.h"
 #include "runtime/errors.h"
 
+#include <algorithm>
 #include <charconv>
 #include <sstream>
 
@@ -50,6 +52,31 @@ std::string totalsText(const std::vector<BatchImage>& images) {
             << sparkline(h.counts.data(), 256) << "  " << sum << " values\n";
     }
     return out.str();
+}
+
+/// joint: the MI's spread over the verified images.
+std::string miText(const std::vector<BatchImage>& images) {
+    std::vector<double> mi;
+    for (const BatchImage& image : images)
+        if (image.verified && image.values.size() > 8 && !image.values[8].empty())
+            mi.push_back(std::stod(image.values[8]));
+    if (mi.empty())
+        return "";
+    std::sort(mi.begin(), mi.end());
+    return "MI of the " + std::to_string(mi.size()) + " verified images: min " +
+           fixedText(mi.front(), 4) + ", median " + fixedText(mi[mi.size() / 2], 4) + ", max " +
+           fixedText(mi.back(), 4) + " bits (each image's entropies and MI: --csv)\n";
+}
+
+/// blur, equalize: where the results went.
+std::string writtenText(const BatchResult& r) {
+    std::size_t written = 0;
+    for (const BatchImage& image : r.images)
+        written += !image.values.empty() && !image.values[0].empty() ? 1 : 0;
+    if (r.params.out.empty())
+        return "results checked and not kept (--out FOLDER writes each one as PNG)\n";
+    return std::to_string(written) + " results written to " + r.params.out + " (PNG), " +
+           fixedText(r.writeMs / 1000.0, 2) + " s of thread time\n";
 }
 
 std::string failuresText(const std::vector<BatchImage>& images) {
@@ -109,8 +136,29 @@ std::string batchText(const BatchResult& r) {
     out << "wall " << fixedText(seconds, 2)
         << " s: " << fixedText(seconds > 0 ? double(r.images.size()) / seconds : 0.0, 1)
         << " images/s; decoding " << fixedText(r.decodeMs / 1000.0, 2) << " s of thread time\n";
-    out << failuresText(r.images) << totalsText(r.images);
+    out << failuresText(r.images);
+    switch (r.params.pipeline) {
+    case BatchPipeline::Histogram:
+        out << totalsText(r.images);
+        break;
+    case BatchPipeline::Joint:
+        out << miText(r.images);
+        break;
+    case BatchPipeline::Blur:
+    case BatchPipeline::Equalize:
+        out << writtenText(r);
+        break;
+    }
     return out.str();
+}
+
+/// An image's values by their columns (joint, blur, equalize).
+Json valuesJson(BatchPipeline pipeline, const BatchImage& image) {
+    Json values = Json::object();
+    const std::vector<std::string> columns = batchValueColumns(pipeline);
+    for (std::size_t c = 0; c < columns.size() && c < image.values.size(); ++c)
+        values[columns[c]] = image.values[c];
+    return values;
 }
 
 std::string batchJson(const BatchResult& r) {
@@ -154,9 +202,17 @@ std::string batchJson(const BatchResult& r) {
             j["channels"] = image.channels;
             j["depth"] = image.depth;
         }
-        j["histograms"] = histogramsJson(image.histograms);
+        if (r.params.pipeline == BatchPipeline::Histogram) {
+            j["histograms"] = histogramsJson(image.histograms);
+        } else {
+            j["values"] = valuesJson(r.params.pipeline, image);
+            if (!r.params.out.empty())
+                j["write_ms"] = image.writeMs;
+        }
         images.push_back(j);
     }
+    if (!r.params.out.empty())
+        source["out"] = r.params.out;
     const double seconds = r.wallMs / 1000.0;
     return jsonText({{"tool", "histlab-cli batch"},
                      {"date", utcTimestamp()},
@@ -173,14 +229,28 @@ std::string batchJson(const BatchResult& r) {
                      {"totals", histogramsJson(batchTotals(r.images))}});
 }
 
+/// The window's table: each image's outcome, times and (joint, blur, equalize) values.
 Table batchTable(const BatchResult& r) {
-    Table t({"file", "status", "device", "width", "height", "channels", "depth", "decode_ms",
-             "device_ms"});
+    std::vector<std::string> columns = {"file",     "status", "device",    "width",    "height",
+                                        "channels", "depth",  "decode_ms", "device_ms"};
+    const bool values = r.params.pipeline != BatchPipeline::Histogram;
+    if (values)
+        for (const std::string& c : batchValueColumns(r.params.pipeline))
+            columns.push_back(c);
+    Table t(columns);
     for (const BatchImage& image : r.images) {
         t.row().add(image.file).add(image.error.empty() ? "verified" : image.error);
         t.add(deviceName(r, image.device));
         t.add(image.width).add(image.height).add(image.channels).add(image.depth);
         t.add(image.decodeMs).add(image.deviceMs);
+        if (!values)
+            continue;
+        for (std::size_t c = 0; c < columns.size() - 9; ++c) {
+            if (c < image.values.size())
+                t.add(image.values[c]);
+            else
+                t.skip();
+        }
     }
     return t;
 }
@@ -213,8 +283,9 @@ struct MergeInput {
 struct MergeOutput {
     std::vector<std::string> files;
     bool tables = false;
-    std::vector<BatchImage> images; ///< batch tables joined
-    Table added;                    ///< histogram CSVs added
+    BatchPipeline pipeline = BatchPipeline::Histogram; ///< the batch tables'
+    std::vector<BatchImage> images;                    ///< batch tables joined
+    Table added;                                       ///< histogram CSVs added
 };
 
 /// Histogram CSVs (histlab-cli histogram --csv: bin[,lo,hi],<channel>...) added bin by bin:
@@ -278,8 +349,16 @@ MergeOutput runMerge(const MergeInput& input) {
     const bool table = !csvs.front().front().empty() && csvs.front().front()[0] == "file";
     if (table) {
         std::vector<std::vector<BatchImage>> shards;
-        for (std::size_t f = 0; f < csvs.size(); ++f)
-            shards.push_back(parseBatchCsv(texts[f], input.files[f]));
+        for (std::size_t f = 0; f < csvs.size(); ++f) {
+            BatchTable table = parseBatchCsv(texts[f], input.files[f]);
+            if (f == 0)
+                out.pipeline = table.pipeline;
+            else if (table.pipeline != out.pipeline)
+                throw InputError(input.files[f] + ": a batch table of " +
+                                 batchPipelineName(table.pipeline) + "; " + input.files[0] +
+                                 " is one of " + batchPipelineName(out.pipeline));
+            shards.push_back(std::move(table.images));
+        }
         out.tables = true;
         out.images = mergeBatchTables(shards, input.files);
         return out;
@@ -308,7 +387,11 @@ Pipeline batchPipeline() {
         "a rerun writes the same file; an image that cannot be read is a row with its reason. "
         "A device that fails hands its image back and the others finish the folder; the "
         "report names it. Pipelines: histogram (each channel's 256 bins and a colour image's "
-        "luma, in one read; 16-bit images in 256 bins of 256 values). Metric: images a second "
+        "luma, in one read; 16-bit images in 256 bins of 256 values), joint (the joint "
+        "histogram of two channels, with entropies and MI; auto's method timed on each "
+        "device's first image), blur and equalize (each result checked byte for byte, then "
+        "written with --out). Each image's CPU reference is made on the decoding threads. "
+        "Metric: images a second "
         "(wall clock) and each device's busy and waiting fractions. For tests, "
         "HISTLAB_DEVICE_FAIL=P:N makes the device at position P of those chosen fail on the "
         "N-th image it takes (from 0).";
@@ -319,10 +402,46 @@ Pipeline batchPipeline() {
     p.options = {
         valueOption<P>("FOLDER", "", "the folder of images",
                        [](P& s, const std::string& v) { setBatchFolder(s, v); }),
-        valueOption<P>("--pipeline", "NAME", "what runs on each image: histogram (default)",
+        valueOption<P>("--pipeline", "NAME",
+                       "what runs on each image: histogram (default; each channel's 256 bins "
+                       "and a colour image's luma) | joint (two channels' joint histogram, "
+                       "entropies and MI; --pair A,B) | blur (the box blur; --radius, "
+                       "--border) | equalize (histogram equalization); blur and equalize write "
+                       "their results with --out FOLDER",
                        [](P& s, const std::string& v) { s.pipeline = parseBatchPipeline(v); }),
+        valueOption<P>("--pair", "A,B",
+                       "joint: the two channels of each image, of gray (a colour image's luma), "
+                       "r, g, b, a",
+                       [](P& s, const std::string& v) { s.pair = v; }),
+        valueOption<P>("--bins", "BX[,BY]",
+                       "joint: bins per axis, 1 to 1024 each (default 256,256)",
+                       [](P& s, const std::string& v) { s.bins = parseJointBins(v); }),
+        valueOption<P>(
+            "--range-a", "LO,HI", "joint: A's binned range (default: the whole type)",
+            [](P& s, const std::string& v) { s.rangeA = parseBinRange(v, "--range-a"); }),
+        valueOption<P>(
+            "--range-b", "LO,HI", "joint: B's binned range (default: the whole type)",
+            [](P& s, const std::string& v) { s.rangeB = parseBinRange(v, "--range-b"); }),
+        valueOption<P>("--radius", "R",
+                       "blur: a window of (2R + 1) x (2R + 1) pixels, 1 to 1024 (default 1)",
+                       [](P& s, const std::string& v) {
+                           s.radius = int(parseWholeNumber("--radius", v, 1, 1024));
+                       }),
+        valueOption<P>("--border", "MODE",
+                       "blur: interior | replicate | reflect101 (default, OpenCV's)",
+                       [](P& s, const std::string& v) { s.border = parseBorderMode(v); }),
+        valueOption<P>("--out", "FOLDER",
+                       "blur, equalize: write each verified result there as PNG, under the "
+                       "image's relative path with .png for its extension (made if missing; "
+                       "never the images' folder)",
+                       [](P& s, const std::string& v) {
+                           if (v.empty())
+                               throw UsageError("--out", "the folder is empty");
+                           s.out = v;
+                       }),
         valueOption<P>("--jobs", "N",
-                       "host threads decoding images (default: one per hardware thread)",
+                       "host threads decoding images (and writing --out results; default: one per "
+                       "hardware thread)",
                        [](P& s, const std::string& v) {
                            s.jobs = int(parseWholeNumber("--jobs", v, 1, 1024));
                        }),
@@ -344,9 +463,14 @@ Pipeline batchPipeline() {
         &P::synthetic, "random | uniform | gradient | skewed images instead of a folder, with "
                        "--images N --width W --height H [--channels 1|3|4] [--depth 8|16]");
     p.options.insert(p.options.end(), synthetic.begin(), synthetic.end());
-    p.csvHelp = "one row an image and histogram in the folder's order: file, status (verified "
-                "or the reason), width, height, channels, depth, histogram, b0 ... b255 (the "
-                "same file on every rerun and device choice; shards join with merge)";
+    p.csvHelp =
+        "the folder's order: file, status (verified or the reason), width, height, "
+        "channels, depth, then histogram: one row an image and histogram (histogram, "
+        "b0 ... b255); joint: one row an image (a, b, bins, counted, left_out, h_a, h_b, "
+        "h_ab, mi, nmi: entropies in bits, nmi Studholme's); blur, equalize: one row an "
+        "image (blurred or equalized, the file written under --out; checksum, FNV-1a 64 "
+        "of the result's pixels). The same file on every rerun and device choice; shards join "
+        "with merge";
     p.jsonHelp = "the run: devices with their images, busy and waiting fractions, every image "
                  "with its device, times and histograms, and the totals";
     bindPipeline<BatchParams, BatchParams, BatchResult>(
@@ -362,7 +486,7 @@ Pipeline batchPipeline() {
             Report r;
             r.text = batchText(result);
             r.table = batchTable(result);
-            r.csv = [&result] { return batchCsv(result.images, result.devices); };
+            r.csv = [&result] { return batchCsv(result.params.pipeline, result.images); };
             r.json = [&result] { return batchJson(result); };
             bool anyDeviceRan = false;
             for (const BatchDevice& d : result.devices)
@@ -413,10 +537,15 @@ Pipeline mergePipeline() {
                 std::size_t failed = 0;
                 for (const BatchImage& image : result.images)
                     failed += image.error.empty() ? 0 : 1;
-                text << "batch tables: " << result.images.size() << " images, " << failed
+                text << batchPipelineName(result.pipeline)
+                     << " batch tables: " << result.images.size() << " images, " << failed
                      << " not counted\n"
-                     << failuresText(result.images) << totalsText(result.images);
-                r.csv = [&result] { return batchCsv(result.images, {}); };
+                     << failuresText(result.images);
+                if (result.pipeline == BatchPipeline::Histogram)
+                    text << totalsText(result.images);
+                else if (result.pipeline == BatchPipeline::Joint)
+                    text << miText(result.images);
+                r.csv = [&result] { return batchCsv(result.pipeline, result.images); };
             } else {
                 text << "histogram CSVs added: " << result.added.rows().size() << " bins\n";
                 r.csv = [&result] { return result.added.csv(); };
@@ -425,14 +554,21 @@ Pipeline mergePipeline() {
             r.text = text.str();
             r.json = [&result] {
                 Json images = Json::array();
-                for (const BatchImage& image : result.images)
-                    images.push_back({{"file", image.file},
-                                      {"status", image.error.empty() ? "verified" : image.error},
-                                      {"histograms", histogramsJson(image.histograms)}});
+                const bool histograms = result.pipeline == BatchPipeline::Histogram;
+                for (const BatchImage& image : result.images) {
+                    Json one = {{"file", image.file},
+                                {"status", image.error.empty() ? "verified" : image.error}};
+                    if (histograms)
+                        one["histograms"] = histogramsJson(image.histograms);
+                    else
+                        one["values"] = valuesJson(result.pipeline, image);
+                    images.push_back(one);
+                }
                 Json j = {{"tool", "histlab-cli merge"},
                           {"date", utcTimestamp()},
                           {"files", result.files}};
                 if (result.tables) {
+                    j["pipeline"] = batchPipelineName(result.pipeline);
                     j["images"] = images;
                     j["totals"] = histogramsJson(batchTotals(result.images));
                 } else {

@@ -164,10 +164,17 @@ struct BlurRun {
     std::string verifyDetail; ///< the first pixel that differs
 };
 /// Throws UnsupportedError when the device cannot run the variant (e.g. too little local
-/// memory for sliding's row tiles at this radius).
+/// memory for sliding's row tiles at this radius). `repeats` 0: one run and no warm-up, untimed
+/// in effect (each image of a batch).
 BlurRun runBoxBlur(Device& device, const HostImage& image, int radius, BorderMode mode,
                    int repeats = 5, const CancelToken& cancel = {},
                    BlurVariant variant = BlurVariant::Auto, const BlurTuning& tuning = {});
+
+/// runBoxBlur without its check against the CPU (verified false, no detail): for a caller that
+/// made the reference itself, elsewhere (batch, on its decoding threads).
+BlurRun blurOnDevice(Device& device, const HostImage& image, int radius, BorderMode mode,
+                     int repeats, const CancelToken& cancel = {},
+                     BlurVariant variant = BlurVariant::Auto, const BlurTuning& tuning = {});
 
 /// One variant at one radius among several compared (histlab-cli blur --variant all, the Blur
 /// tab): how it went, and its run when it ran.

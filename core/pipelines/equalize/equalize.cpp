@@ -133,9 +133,7 @@ EqualizeTables equalizeTables(const HostImage& image) {
     return t;
 }
 
-namespace {
-
-HostImage applyTables(const HostImage& image, const std::vector<std::uint32_t>& lut) {
+HostImage applyEqualizeLut(const HostImage& image, const std::vector<std::uint32_t>& lut) {
     HostImage out = image;
     if (image.depth == 16) {
         const std::vector<std::uint16_t> in = values16(image);
@@ -148,10 +146,8 @@ HostImage applyTables(const HostImage& image, const std::vector<std::uint32_t>& 
     return out;
 }
 
-} // namespace
-
 HostImage equalizeReference(const HostImage& image) {
-    return applyTables(image, equalizeTables(image).lut);
+    return applyEqualizeLut(image, equalizeTables(image).lut);
 }
 
 EqualizeLut parseEqualizeLut(const std::string& name) {
@@ -251,6 +247,31 @@ std::vector<std::uint64_t> widened(const std::vector<cl_uint>& counts) {
 EqualizeRun runEqualize(Device& device, const HostImage& image, int repeats,
                         const CancelToken& cancel, const EqualizeApply& request,
                         const EqualizeTesting& testing) {
+    EqualizeRun run = equalizeOnDevice(device, image, repeats, cancel, request, testing);
+    const EqualizeTables reference = equalizeTables(image);
+    verifyEqualizeRun(run, reference, applyEqualizeLut(image, reference.lut));
+    logInfo("equalize", image.source + ": " + std::to_string(run.bins) + " bins, " +
+                            (run.verified ? "verified" : "MISMATCH " + run.verifyDetail));
+    return run;
+}
+
+void verifyEqualizeRun(EqualizeRun& run, const EqualizeTables& reference,
+                       const HostImage& expected) {
+    run.verifyDetail = firstMismatch("histogram", run.histogram, reference.histogram);
+    if (run.verifyDetail.empty())
+        run.verifyDetail = firstMismatch("cdf", run.cdf, reference.cdf);
+    if (run.verifyDetail.empty())
+        run.verifyDetail =
+            firstMismatch("lut", std::vector<std::uint64_t>(run.lut.begin(), run.lut.end()),
+                          std::vector<std::uint64_t>(reference.lut.begin(), reference.lut.end()));
+    if (run.verifyDetail.empty())
+        run.verifyDetail = firstPixelDifference(run.output, expected);
+    run.verified = run.verifyDetail.empty();
+}
+
+EqualizeRun equalizeOnDevice(Device& device, const HostImage& image, int repeats,
+                             const CancelToken& cancel, const EqualizeApply& request,
+                             const EqualizeTesting& testing) {
     validateImage(image);
     requireIntegerImage(image, "equalization");
     if (image.pixelCount() >= (std::uint64_t(1) << 32))
@@ -398,9 +419,11 @@ EqualizeRun runEqualize(Device& device, const HostImage& image, int repeats,
     } catch (const cl::Error& e) {
         rethrowClError(e);
     }
-    // The first entry of each stage is the warm-up's, which timeRepeated leaves out too.
-    for (auto* ms : {&histMs, &cdfMs, &lutMs, &applyMs})
-        ms->erase(ms->begin());
+    // The first entry of each stage is the warm-up's, which timeRepeated leaves out too (where
+    // there is one).
+    if (repeats > 0)
+        for (auto* ms : {&histMs, &cdfMs, &lutMs, &applyMs})
+            ms->erase(ms->begin());
     run.histogramStats = summarize(histMs);
     run.cdfStats = summarize(cdfMs);
     run.lutStats = summarize(lutMs);
@@ -409,20 +432,6 @@ EqualizeRun runEqualize(Device& device, const HostImage& image, int repeats,
     run.histogram = widened(hist);
     run.cdf = widened(cdf);
     run.lut.assign(lut.begin(), lut.end());
-
-    const EqualizeTables reference = equalizeTables(image);
-    run.verifyDetail = firstMismatch("histogram", run.histogram, reference.histogram);
-    if (run.verifyDetail.empty())
-        run.verifyDetail = firstMismatch("cdf", run.cdf, reference.cdf);
-    if (run.verifyDetail.empty())
-        run.verifyDetail =
-            firstMismatch("lut", widened(lut),
-                          std::vector<std::uint64_t>(reference.lut.begin(), reference.lut.end()));
-    if (run.verifyDetail.empty())
-        run.verifyDetail = firstPixelDifference(run.output, applyTables(image, reference.lut));
-    run.verified = run.verifyDetail.empty();
-    logInfo("equalize", image.source + ": " + std::to_string(run.bins) + " bins, " +
-                            (run.verified ? "verified" : "MISMATCH " + run.verifyDetail));
     return run;
 }
 

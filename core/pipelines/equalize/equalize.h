@@ -56,6 +56,10 @@ EqualizeTables equalizeTables(const HostImage& image);
 /// fields disagree.
 HostImage equalizeReference(const HostImage& image);
 
+/// The image through a look-up table of equalizeTables (a colour image moved by its luma's
+/// change): what equalizeReference returns with the image's own table.
+HostImage applyEqualizeLut(const HostImage& image, const std::vector<std::uint32_t>& lut);
+
 /// Where the gather of a gray image reads its look-up table (kernels/equalize.cl, LUT):
 /// global memory, one copy in local memory, or one copy per local-memory bank ("lanes": 32
 /// copies, so that the 32 work-items of a warp never wait on one bank). Color images and
@@ -132,10 +136,22 @@ struct EqualizeRun {
 /// verifies the last run against the CPU. `apply` is resolved with equalizeApplyFor (a
 /// request left open gets the device's defaults). Throws InputError for an image whose fields
 /// disagree or that has 2^32 pixels or more (32-bit counts), UnsupportedError when the image
-/// does not fit in one device buffer.
+/// does not fit in one device buffer. `repeats` 0: one run and no warm-up.
 EqualizeRun runEqualize(Device& device, const HostImage& image, int repeats = 5,
                         const CancelToken& cancel = {}, const EqualizeApply& apply = {},
                         const EqualizeTesting& testing = {});
+
+/// runEqualize without its check against the CPU (verified false, no detail): for a caller that
+/// made the reference itself, elsewhere (batch, on its decoding threads).
+EqualizeRun equalizeOnDevice(Device& device, const HostImage& image, int repeats,
+                             const CancelToken& cancel = {}, const EqualizeApply& apply = {},
+                             const EqualizeTesting& testing = {});
+
+/// Checks a run against the CPU's tables of its image and the image they equalize to
+/// (applyEqualizeLut): the histogram, CDF and look-up table read back, then the equalized image,
+/// byte for byte (verified, verifyDetail).
+void verifyEqualizeRun(EqualizeRun& run, const EqualizeTables& reference,
+                       const HostImage& expected);
 
 // ---------------------------------------------------------------------------------------------
 // What a person asks of the equalization (histlab-cli equalize's options, the Equalize tab's

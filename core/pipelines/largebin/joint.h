@@ -109,6 +109,8 @@ public:
                 const CancelToken& cancel = {});
     /// The method and its geometry on all pairs (and auto's tuning).
     const std::string& describe() const { return m_describe; }
+    /// The method that counts (auto resolved).
+    LargeBinMethod method() const { return m_method; }
     /// The cells (row-major) and, last, the left-out count of pairs [offset, offset + length);
     /// `events` gets the count's events (clear, count, reduce). Waits for them. Offsets are
     /// whole multiples of the device's sub-buffer alignment in bytes of each plane.

@@ -164,10 +164,12 @@ Pipeline jointPipeline() {
                        [](P& s, const std::string& v) { s.channels = v; }),
         valueOption<P>("--bins", "BX[,BY]", "bins per axis, 1 to 1024 each (default 256,256)",
                        [](P& s, const std::string& v) { s.bins = parseJointBins(v); }),
-        valueOption<P>("--range-a", "LO,HI", "A's binned range (default: the whole type)",
-                       [](P& s, const std::string& v) { s.rangeA = parseBinRange(v); }),
-        valueOption<P>("--range-b", "LO,HI", "B's binned range (default: the whole type)",
-                       [](P& s, const std::string& v) { s.rangeB = parseBinRange(v); }),
+        valueOption<P>(
+            "--range-a", "LO,HI", "A's binned range (default: the whole type)",
+            [](P& s, const std::string& v) { s.rangeA = parseBinRange(v, "--range-a"); }),
+        valueOption<P>(
+            "--range-b", "LO,HI", "B's binned range (default: the whole type)",
+            [](P& s, const std::string& v) { s.rangeB = parseBinRange(v, "--range-b"); }),
         imageOption<P>(
             "--mask", "FILE", "a one-channel image of the same size: non-zero pixels are counted",
             [](P& s, const std::string& path) { s.maskPath = path; },

@@ -226,20 +226,20 @@ void checkSyntheticBytes(const DeviceInfo& device, std::size_t planeBytes, int p
     checkSyntheticSize(option, double(planeBytes) * planes);
 }
 
-BinRange parseBinRange(const std::string& text) {
+BinRange parseBinRange(const std::string& text, const std::string& option) {
     const std::size_t comma = text.find(',');
     auto number = [&](const std::string& s) {
         char* end = nullptr;
         const double v = std::strtod(s.c_str(), &end);
         if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v))
-            throw UsageError("--range", "'" + text + "' is not LO,HI (two finite numbers)");
+            throw UsageError(option, "'" + text + "' is not LO,HI (two finite numbers)");
         return v;
     };
     if (comma == std::string::npos)
-        throw UsageError("--range", "'" + text + "' is not LO,HI (two finite numbers)");
+        throw UsageError(option, "'" + text + "' is not LO,HI (two finite numbers)");
     const BinRange r{number(text.substr(0, comma)), number(text.substr(comma + 1))};
     if (!(r.lo < r.hi))
-        throw UsageError("--range", "'" + text + "': LO must be below HI");
+        throw UsageError(option, "'" + text + "': LO must be below HI");
     return r;
 }
 

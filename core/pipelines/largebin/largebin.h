@@ -112,8 +112,8 @@ struct BinRange {
     double lo = 0, hi = 0;
 };
 
-/// "LO,HI" (numbers, LO < HI, both finite); throws UsageError("--range").
-BinRange parseBinRange(const std::string& text);
+/// "LO,HI" (numbers, LO < HI, both finite); throws UsageError(option).
+BinRange parseBinRange(const std::string& text, const std::string& option = "--range");
 
 /// What a histogram counts: `bins` bins over [lo, hi] of samples of `type`.
 struct BinSpec {

@@ -52,7 +52,7 @@ cli_test(batch_shards_merge_into_one_run EXIT 0
          EXPECT --setup "${batchShard} @W@/one.csv"
                 --setup "${batchShard} @W@/s0.csv --shard 0/3" --setup "${batchShard} @W@/s1.csv --shard 1/3"
                 --setup "${batchShard} @W@/s2.csv --shard 2/3"
-                --stdout "^merge: 3 files, batch tables: 15 images, 7 not counted$"
+                --stdout "^merge: 3 files, histogram batch tables: 15 images, 7 not counted$"
                 --check "cmp @W@/one.csv @W@/m.csv"
          ARGS merge @W@/s2.csv @W@/s0.csv @W@/s1.csv --csv @W@/m.csv)
 # Histogram CSVs add up bin by bin: an image's histogram twice is twice its counts.
@@ -74,9 +74,21 @@ cli_test(batch_fifo_not_listed EXIT 0 EXPECT --setup "mkdir @W@/f && mkfifo @W@/
          --stdout "^batch: histogram of 1 images in .*/f [(]1 other files skipped[)]"
          --stdout "^1 verified, 0 not counted"
          ARGS batch @W@/f)
-cli_test(batch_pipeline_not_batched EXIT 2
-         EXPECT --stderr "^histlab-cli: --pipeline: blur is not batched yet; batch runs histogram$"
-         ARGS batch ${data} --pipeline blur)
+cli_test(batch_pipeline_bow_not_batched EXIT 2
+         EXPECT --stderr "^histlab-cli: --pipeline: bow is not batched: histlab-cli bow histograms FOLDER --codebook FILE counts each image's visual words$"
+         ARGS batch ${data} --pipeline bow)
+cli_test(batch_option_of_another_pipeline EXIT 2
+         EXPECT --stderr "^histlab-cli: --radius: only with --pipeline blur [(]this batch runs histogram[)]$"
+         ARGS batch ${data} --radius 2)
+cli_test(batch_joint_needs_channels EXIT 2
+         EXPECT --stderr "^histlab-cli: --pair: joint needs two channels of each image, e.g. --pair r,g$"
+         ARGS batch ${data} --pipeline joint)
+# --out never names the images' folder: nothing there is written.
+cli_test(batch_out_is_the_images_folder EXIT 3
+         EXPECT --setup "mkdir @W@/in && cp ${data}/rgb8.png ${data}/gray8.png @W@/in/ && md5sum @W@/in/* > @W@/sums"
+                --stderr "^histlab-cli: .*/in/[.]: --out is the images' folder; results go to a folder of their own, never over the images$"
+                --check "md5sum -c --quiet @W@/sums" --check "test $(ls @W@/in | wc -l) = 2"
+         ARGS batch @W@/in --pipeline blur --out @W@/in/.)
 cli_test(batch_jobs_zero EXIT 2 EXPECT --stderr "^histlab-cli: --jobs: 0 is out of range"
          ARGS batch ${data} --jobs 0)
 cli_test(batch_shard_out_of_range EXIT 2
@@ -110,3 +122,41 @@ cli_test(merge_refuses_other_files EXIT 3
 cli_test(merge_refuses_a_fifo EXIT 3 EXPECT --setup "mkfifo @W@/s.csv"
          --stderr "^histlab-cli: .*s[.]csv: is not a regular file"
          ARGS merge @W@/s.csv)
+
+# --- joint, blur, equalize ------------------------------------------------------------------
+# Joint: two channels of each image; images without them are rows with the reason.
+cli_test(batch_joint_channels_of_each_image EXIT 0
+         EXPECT --stdout "^batch: joint of 15 images in .*data"
+                --stdout "^MI of the [0-9]+ verified images: min [0-9.]+, median [0-9.]+, max [0-9.]+ bits"
+                --check "grep -q '^rgb8.png,verified,41,29,3,8,r,b,256x256,1189,0,7[.]62271435,' @W@/j.csv"
+                --check "grep -q '^gray8.png,a gray image has no channel .r.,,' @W@/j.csv"
+                --check "${check} json @W@/j.json --key mismatches=0 --nonempty images"
+                --check "grep -q .pipeline.: .joint. @W@/j.json"
+         ARGS batch ${data} --pipeline joint --pair r,b --csv @W@/j.csv --json @W@/j.json)
+# Blur: each verified result written as PNG under --out, the same pixels histlab-cli blur writes
+# for one image (the table's checksum names them); two devices write the same table and files.
+cli_test(batch_blur_writes_what_blur_writes EXIT 0
+         EXPECT --env "POCL_DEVICES=pthread pthread"
+                --setup "${twoPocl} ${cli} blur ${data}/rgba8.png --border reflect101 --radius 2 --repeat 1 --quiet --out @W@/one.png"
+                --setup "${twoPocl} ${cli} batch ${data} --pipeline blur --radius 2 --device 0 --out @W@/o1 --quiet --csv @W@/one.csv"
+                --stdout "^[0-9]+ results written to .*/o2 [(]PNG[)], [0-9.]+ s of thread time$"
+                --check "cmp @W@/one.csv @W@/two.csv" --check "diff -r @W@/o1 @W@/o2"
+                --check "cmp @W@/one.png @W@/o2/rgba8.png"
+                --check "grep -q '^rgba8.png,verified,19,13,4,8,rgba8.png,[0-9a-f]\\{16\\}$' @W@/two.csv"
+                --check "grep -q '^float32.pfm,.*float' @W@/two.csv"
+         ARGS batch ${data} --pipeline blur --radius 2 --device all --out @W@/o2 --csv @W@/two.csv)
+# Equalize: the result is what histlab-cli equalize writes; shards merged equal one run.
+set(batchEq "${cli} batch ${data} --pipeline equalize --quiet")
+cli_test(batch_equalize_shards_and_output EXIT 0
+         EXPECT --setup "${cli} equalize ${data}/gray16.png --repeat 1 --quiet --out @W@/one.png"
+                --setup "${batchEq} --out @W@/o --csv @W@/one.csv"
+                --setup "${batchEq} --shard 0/2 --out @W@/o --csv @W@/s0.csv" --setup "${batchEq} --shard 1/2 --out @W@/o --csv @W@/s1.csv"
+                --stdout "^merge: 2 files, equalize batch tables: 15 images, [0-9]+ not counted$"
+                --check "cmp @W@/one.csv @W@/m.csv"
+                --check "cmp @W@/one.png @W@/o/gray16.png"
+         ARGS merge @W@/s1.csv @W@/s0.csv --csv @W@/m.csv)
+cli_test(merge_refuses_tables_of_two_pipelines EXIT 3
+         EXPECT --setup "${cli} batch --synthetic random --images 2 --width 4 --height 4 --quiet --csv @W@/h.csv"
+                --setup "${cli} batch --synthetic random --images 2 --width 4 --height 4 --pipeline blur --quiet --csv @W@/b.csv"
+                --stderr "^histlab-cli: .*b[.]csv: a batch table of blur; .*h[.]csv is one of histogram$"
+         ARGS merge @W@/h.csv @W@/b.csv)

@@ -4,12 +4,16 @@
 // images are rows with their reason. Its ctest process runs with POCL_DEVICES="pthread pthread"
 // so that PoCL shows two devices.
 #include "pipelines/batch/batch.h"
+#include "pipelines/equalize/equalize.h"
 #include "runtime/errors.h"
 #include "unitsupport.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 namespace histlab::test {
 namespace {
@@ -87,18 +91,18 @@ TEST(BatchTest, SixteenBitImagesCountIn256BinsOf256Values) {
 TEST(BatchTest, ShardsMergedEqualOneRun) {
     JobContext ctx = contextOf(sharedDeviceSet());
     const BatchParams whole = syntheticBatch(7, 20, 10, 3);
-    const std::string one = batchCsv(runBatch(ctx, {0}, whole).images, {});
+    const std::string one = batchCsv(BatchPipeline::Histogram, runBatch(ctx, {0}, whole).images);
     std::vector<std::vector<BatchImage>> shards;
     std::vector<std::string> names;
     for (std::size_t s : {2u, 0u, 1u}) {
         BatchParams p = whole;
         p.source.shard = {s, 3};
         prepareBatch(p);
-        const std::string csv = batchCsv(runBatch(ctx, {0}, p).images, {});
+        const std::string csv = batchCsv(BatchPipeline::Histogram, runBatch(ctx, {0}, p).images);
         names.push_back("shard" + std::to_string(s));
-        shards.push_back(parseBatchCsv(csv, names.back()));
+        shards.push_back(parseBatchCsv(csv, names.back()).images);
     }
-    EXPECT_EQ(batchCsv(mergeBatchTables(shards, names), {}), one);
+    EXPECT_EQ(batchCsv(BatchPipeline::Histogram, mergeBatchTables(shards, names)), one);
     // A file two shards hold is refused, naming both.
     shards.push_back(shards.front());
     names.push_back("again");
@@ -116,7 +120,8 @@ TEST(BatchTest, TwoDevicesWriteTheTableOfOne) {
     const BatchParams p = syntheticBatch(24, 40, 30, 4);
     const BatchResult one = runBatch(ctx, {1}, p);
     const BatchResult both = runBatch(ctx, {0, 1}, p);
-    EXPECT_EQ(batchCsv(both.images, both.devices), batchCsv(one.images, one.devices));
+    EXPECT_EQ(batchCsv(BatchPipeline::Histogram, both.images),
+              batchCsv(BatchPipeline::Histogram, one.images));
     ASSERT_EQ(both.devices.size(), 2u);
     EXPECT_EQ(both.devices[0].images + both.devices[1].images, 24u);
     EXPECT_EQ(both.failed, 0u);
@@ -128,10 +133,10 @@ TEST(BatchTest, AFailingDeviceHandsItsImageBack) {
     // The second device fails on the first image it takes; with 60 images it takes one (both
     // device threads wait on the same queue).
     BatchParams p = syntheticBatch(60, 40, 30, 1);
-    const std::string want = batchCsv(runBatch(ctx, {0}, p).images, {});
+    const std::string want = batchCsv(BatchPipeline::Histogram, runBatch(ctx, {0}, p).images);
     p.fault = parseDeviceFault("1:0");
     const BatchResult r = runBatch(ctx, {0, 1}, p);
-    EXPECT_EQ(batchCsv(r.images, r.devices), want);
+    EXPECT_EQ(batchCsv(BatchPipeline::Histogram, r.images), want);
     EXPECT_EQ(r.failed, 0u);
     EXPECT_NE(r.devices[1].failure.find("failed on purpose"), std::string::npos);
     EXPECT_EQ(r.devices[1].images, 0u);
@@ -202,7 +207,8 @@ TEST(BatchTest, FolderImagesThroughTheFrontEndsReader) {
         << r.images[2].error;
     EXPECT_EQ(r.failed, 2u);
     // The table: one row for each failed image, four for the RGB one, in the folder's order.
-    const std::vector<BatchImage> back = parseBatchCsv(batchCsv(r.images, r.devices), "t.csv");
+    const std::vector<BatchImage> back =
+        parseBatchCsv(batchCsv(BatchPipeline::Histogram, r.images), "t.csv").images;
     ASSERT_EQ(back.size(), 3u);
     EXPECT_EQ(back[0].error, "damaged or truncated PNG");
     EXPECT_EQ(back[1].histograms.size(), 4u);
@@ -221,8 +227,10 @@ TEST(BatchTest, RefusalsNameTheOption) {
         }
         return std::string("accepted");
     };
-    EXPECT_EQ(usage([] { parseBatchPipeline("blur"); }),
-              "--pipeline: blur is not batched yet; batch runs histogram");
+    EXPECT_EQ(usage([] { parseBatchPipeline("sharpen"); }),
+              "--pipeline: 'sharpen' is not one of histogram, joint, blur, equalize");
+    EXPECT_EQ(usage([] { parseBatchPipeline("bow"); }).rfind("--pipeline: bow is not batched: ", 0),
+              0u);
     EXPECT_EQ(usage([] { parseDeviceFault("3"); }).rfind("HISTLAB_DEVICE_FAIL: '3' is not P:N", 0),
               0u);
     EXPECT_EQ(usage([] {
@@ -263,7 +271,7 @@ TEST(BatchTest, BatchTablesRefuseWhatTheyCannotHold) {
     images[0].depth = 8;
     images[0].verified = true;
     images[0].histograms.push_back({"gray", {}});
-    std::string csv = batchCsv(images, {});
+    std::string csv = batchCsv(BatchPipeline::Histogram, images);
     const std::string bad = csv.substr(0, csv.size() - 2) + "x\n"; // the last count
     try {
         parseBatchCsv(bad, "t.csv");
@@ -271,6 +279,267 @@ TEST(BatchTest, BatchTablesRefuseWhatTheyCannotHold) {
     } catch (const InputError& e) {
         EXPECT_EQ(std::string(e.what()), "t.csv: line 2: count 'x' is not a whole number");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The other pipelines: joint, blur, equalize.
+
+/// FNV-1a 64 of the bytes, as 16 hex digits, written here apart from the core's.
+std::string fnv1a(const std::vector<std::uint8_t>& bytes) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (std::uint8_t b : bytes)
+        h = (h ^ b) * 0x100000001b3ull;
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+    return text;
+}
+
+double entropy(const std::map<int, std::uint64_t>& counts, std::uint64_t total) {
+    double h = 0;
+    for (const auto& [cell, c] : counts) {
+        const double q = double(c) / double(total);
+        h -= q * std::log2(q);
+    }
+    return h;
+}
+
+TEST(BatchTest, JointCountsTwoChannelsOfEachImage) {
+    BatchParams p;
+    p.synthetic.synthetic = SyntheticKind::Random;
+    p.source.images = 4;
+    p.synthetic.width = 37;
+    p.synthetic.height = 11;
+    p.synthetic.channels = 3;
+    p.pipeline = BatchPipeline::Joint;
+    p.pair = "r,b";
+    prepareBatch(p);
+    JobContext ctx = contextOf(sharedDeviceSet());
+    const BatchResult r = runBatch(ctx, {0}, p);
+    ASSERT_EQ(r.images.size(), 4u);
+    EXPECT_EQ(r.failed, 0u);
+    for (std::size_t i = 0; i < r.images.size(); ++i) {
+        const BatchImage& image = r.images[i];
+        ASSERT_TRUE(image.verified) << image.error;
+        // The pairs (r, b) of each pixel, counted here, and their entropies.
+        const HostImage made =
+            makeSyntheticImage(SyntheticKind::Random, 37, 11, 3, 8, std::uint64_t(i) + 1);
+        std::map<int, std::uint64_t> joint, a, b;
+        for (std::size_t px = 0; px < made.pixelCount(); ++px) {
+            const int x = made.data[px * 3], y = made.data[px * 3 + 2];
+            ++joint[x * 256 + y];
+            ++a[x];
+            ++b[y];
+        }
+        const std::uint64_t n = made.pixelCount();
+        const double ha = entropy(a, n), hb = entropy(b, n), hab = entropy(joint, n);
+        ASSERT_EQ(image.values.size(), 10u);
+        EXPECT_EQ(image.values[0], "r");
+        EXPECT_EQ(image.values[1], "b");
+        EXPECT_EQ(image.values[2], "256x256");
+        EXPECT_EQ(image.values[3], std::to_string(n));
+        EXPECT_EQ(image.values[4], "0");
+        EXPECT_NEAR(std::stod(image.values[5]), ha, 1e-7);
+        EXPECT_NEAR(std::stod(image.values[6]), hb, 1e-7);
+        EXPECT_NEAR(std::stod(image.values[7]), hab, 1e-7);
+        EXPECT_NEAR(std::stod(image.values[8]), ha + hb - hab, 1e-7);
+        EXPECT_NEAR(std::stod(image.values[9]), (ha + hb) / hab, 1e-7);
+    }
+    // The table reads back as it was written.
+    const std::string csv = batchCsv(BatchPipeline::Joint, r.images);
+    const BatchTable back = parseBatchCsv(csv, "joint.csv");
+    EXPECT_EQ(back.pipeline, BatchPipeline::Joint);
+    EXPECT_EQ(batchCsv(back.pipeline, back.images), csv);
+    // A gray image has no r: its row says why.
+    p.synthetic.channels = 1;
+    prepareBatch(p);
+    const BatchResult gray = runBatch(ctx, {0}, p);
+    EXPECT_EQ(gray.failed, 4u);
+    EXPECT_NE(gray.images[0].error.find("r"), std::string::npos) << gray.images[0].error;
+    EXPECT_TRUE(gray.images[0].values.empty());
+}
+
+/// The front end's writer, as a test sees it: each written image by its path.
+struct Written {
+    std::mutex m;
+    std::map<std::string, HostImage> images;
+};
+
+Written& written() {
+    static Written w;
+    return w;
+}
+
+void recordWrites() {
+    {
+        std::lock_guard lock(written().m);
+        written().images.clear();
+    }
+    setImageFileWriter([](const HostImage& image, const std::string& path) {
+        if (path.find("unwritable") != std::string::npos)
+            throw InputError(path + ": cannot write here (a test's writer)");
+        std::lock_guard lock(written().m);
+        written().images[path] = image;
+    });
+}
+
+TEST(BatchTest, BlurAndEqualizeWriteVerifiedResults) {
+    TempDir dir;
+    recordWrites();
+    for (BatchPipeline pipeline : {BatchPipeline::Blur, BatchPipeline::Equalize}) {
+        for (int channels : {1, 3, 4}) {
+            BatchParams p;
+            p.synthetic.synthetic = SyntheticKind::Skewed;
+            p.source.images = 3;
+            p.synthetic.width = 45;
+            p.synthetic.height = 23;
+            p.synthetic.channels = channels;
+            p.synthetic.depth = channels == 3 ? 16 : 8;
+            p.pipeline = pipeline;
+            if (pipeline == BatchPipeline::Blur)
+                p.radius = 2;
+            p.out = (dir / ("out" + std::to_string(channels))).string();
+            prepareBatch(p);
+            JobContext ctx = contextOf(sharedDeviceSet());
+            const BatchResult r = runBatch(ctx, {0}, p);
+            EXPECT_EQ(r.failed, 0u);
+            for (std::size_t i = 0; i < r.images.size(); ++i) {
+                const BatchImage& image = r.images[i];
+                ASSERT_TRUE(image.verified) << image.error;
+                const HostImage made = makeSyntheticImage(SyntheticKind::Skewed, 45, 23, channels,
+                                                          p.synthetic.depth, std::uint64_t(i) + 1);
+                const HostImage want = pipeline == BatchPipeline::Blur
+                                           ? boxBlurReference(made, 2, BorderMode::Reflect101)
+                                           : equalizeReference(made);
+                ASSERT_EQ(image.values.size(), 2u);
+                EXPECT_EQ(image.values[0], image.file + ".png");
+                EXPECT_EQ(image.values[1], fnv1a(want.data));
+                std::lock_guard lock(written().m);
+                const auto at = written().images.find(p.out + "/" + image.file + ".png");
+                ASSERT_NE(at, written().images.end()) << image.file;
+                EXPECT_EQ(at->second.data, want.data);
+            }
+        }
+    }
+    // A result that cannot be written is a row with the reason; the others are written.
+    BatchParams p = syntheticBatch(2, 8, 8, 1);
+    p.pipeline = BatchPipeline::Equalize;
+    p.out = (dir / "unwritable").string();
+    prepareBatch(p);
+    JobContext ctx = contextOf(sharedDeviceSet());
+    const BatchResult r = runBatch(ctx, {0}, p);
+    setImageFileWriter({});
+    EXPECT_EQ(r.failed, 2u);
+    EXPECT_EQ(r.mismatches, 0u);
+    EXPECT_EQ(r.images[0].error, "not written: cannot write here (a test's writer)");
+    EXPECT_EQ(r.images[0].values[0], "");
+}
+
+TEST(BatchTest, TwoDevicesAndShardsGiveOneTableForEveryPipeline) {
+    JobContext ctx = contextOf(sharedDeviceSet());
+    for (BatchPipeline pipeline :
+         {BatchPipeline::Joint, BatchPipeline::Blur, BatchPipeline::Equalize}) {
+        BatchParams p;
+        p.synthetic.synthetic = SyntheticKind::Random;
+        p.source.images = 9;
+        p.synthetic.width = 30;
+        p.synthetic.height = 20;
+        p.synthetic.channels = 4;
+        p.pipeline = pipeline;
+        if (pipeline == BatchPipeline::Joint) {
+            p.pair = "gray,a";
+            p.bins = std::pair{16, 64};
+        }
+        prepareBatch(p);
+        const std::string one = batchCsv(pipeline, runBatch(ctx, {0}, p).images);
+        if (!twoDevices().empty()) {
+            const BatchResult both = runBatch(ctx, {0, 1}, p);
+            EXPECT_EQ(batchCsv(pipeline, both.images), one) << batchPipelineName(pipeline);
+        }
+        std::vector<std::vector<BatchImage>> shards;
+        std::vector<std::string> names;
+        for (std::size_t s : {1u, 0u}) {
+            BatchParams shard = p;
+            shard.source.shard = {s, 2};
+            prepareBatch(shard);
+            names.push_back("shard" + std::to_string(s));
+            shards.push_back(
+                parseBatchCsv(batchCsv(pipeline, runBatch(ctx, {0}, shard).images), names.back())
+                    .images);
+        }
+        EXPECT_EQ(batchCsv(pipeline, mergeBatchTables(shards, names)), one)
+            << batchPipelineName(pipeline);
+    }
+}
+
+TEST(BatchTest, OutputsNeverReplaceImagesAndNeverShareAName) {
+    TempDir dir;
+    for (const char* name : {"a.jpg", "a.png", "b.tif", "c.bmp"})
+        writeFile(dir / name, "x");
+    setImageFileReader([](const std::string&) { return HostImage(); });
+    recordWrites();
+    BatchParams p;
+    p.source.folder = dir.path().string();
+    p.pipeline = BatchPipeline::Blur;
+    p.out = (dir / "results").string();
+    prepareBatch(p);
+    EXPECT_EQ(p.outputs, (std::vector<std::string>{"a.jpg.png", "a.png.png", "b.png", "c.png"}));
+    // Its own folder, or one inside it that --recursive would read, is refused.
+    BatchParams same = p;
+    same.out = dir.path().string() + "/.";
+    EXPECT_THROW(prepareBatch(same), InputError);
+    BatchParams inside = p;
+    inside.source.recursive = true;
+    try {
+        prepareBatch(inside);
+        ADD_FAILURE() << "an output folder that --recursive reads was taken";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("inside the images' folder"), std::string::npos)
+            << e.what();
+    }
+    setImageFileReader({});
+    setImageFileWriter({});
+    // Without a writer, --out is refused before any work.
+    EXPECT_THROW(prepareBatch(p), InputError);
+}
+
+TEST(BatchTest, EachPipelinesOptionsAreItsOwn) {
+    auto usage = [](const std::function<void(BatchParams&)>& set) {
+        BatchParams p;
+        p.synthetic.synthetic = SyntheticKind::Random;
+        p.source.images = 1;
+        p.synthetic.width = p.synthetic.height = 4;
+        set(p);
+        try {
+            prepareBatch(p);
+        } catch (const UsageError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_EQ(usage([](BatchParams& p) { p.radius = 2; }),
+              "--radius: only with --pipeline blur (this batch runs histogram)");
+    EXPECT_EQ(usage([](BatchParams& p) {
+                  p.pipeline = BatchPipeline::Blur;
+                  p.pair = "r,g";
+              }),
+              "--pair: only with --pipeline joint (this batch runs blur)");
+    EXPECT_EQ(usage([](BatchParams& p) { p.out = "x"; })
+                  .rfind("--out: only with --pipeline blur "
+                         "or equalize",
+                         0),
+              0u);
+    EXPECT_EQ(usage([](BatchParams& p) { p.pipeline = BatchPipeline::Joint; }),
+              "--pair: joint needs two channels of each image, e.g. --pair r,g");
+    EXPECT_EQ(usage([](BatchParams& p) {
+                  p.pipeline = BatchPipeline::Joint;
+                  p.pair = "r,x";
+              }),
+              "--pair: 'x' is not gray, r, g, b or a");
+    EXPECT_EQ(usage([](BatchParams& p) {
+                  p.pipeline = BatchPipeline::Joint;
+                  p.pair = "r,g";
+              }),
+              "accepted");
 }
 
 } // namespace
