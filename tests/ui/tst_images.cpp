@@ -22,6 +22,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QUrl>
 #include <QtTest>
 
@@ -43,6 +44,7 @@ private slots:
     void dropOfTextIsRefused();
     void failedImageIsMarkedAndTheShownOneStays();
     void histogramsOfTheWholeListOnEveryDevice();
+    void theListsBatchStops();
     void recentFiles();
     void logPanelShowsWhatTheCoreReported();
     void layoutIsRemembered();
@@ -259,6 +261,43 @@ void TestImages::histogramsOfTheWholeListOnEveryDevice() {
                  names.contains(QStringLiteral("b.png:gray")),
              qPrintable(names.join(' ')));
     QVERIFY(!QFile::exists(csv + QStringLiteral(".tmp")));
+}
+
+void TestImages::theListsBatchStops() {
+    // 400 links to one 2000 x 1500 JPEG, about ten seconds of work here: stopped once it has
+    // begun, no table is saved.
+    QVERIFY(QDir().mkpath(path(QStringLiteral("many"))));
+    const QString big = path(QStringLiteral("many/big.jpg"));
+    QVERIFY(makeImage(2000, 1500, QImage::Format_RGB888).save(big, "JPEG", 95));
+    QStringList many;
+    for (int i = 0; i < 400; ++i) {
+        const QString p = path(QStringLiteral("many/%1.jpg").arg(i, 3, 10, QLatin1Char('0')));
+        QVERIFY(QFile::exists(p) || QFile::link(big, p));
+        many << p;
+    }
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    window.openImages(many);
+    QVERIFY(shown.wait(kTimeoutMs));
+    auto* stop = window.findChild<QToolButton*>(QStringLiteral("cancelBatchButton"));
+    QVERIFY(stop);
+    QVERIFY(!stop->isVisible());
+    QSignalSpy finished(&window, &MainWindow::batchFinished);
+    const QString csv = path("stopped.csv");
+    window.runBatchOnList(csv);
+    QTRY_VERIFY_WITH_TIMEOUT(stop->isVisible(), kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().startsWith(
+                                 QStringLiteral("Histograms of every image: ")),
+                             kTimeoutMs);
+    stop->click();
+    QVERIFY(finished.wait(kTimeoutMs));
+    QCOMPARE(finished.first().at(0).toString(),
+             QStringLiteral("Histograms of every image stopped; no table was saved"));
+    QVERIFY(!finished.first().at(1).toBool());
+    QTRY_VERIFY_WITH_TIMEOUT(!stop->isVisible(), kTimeoutMs);
+    QVERIFY(!QFile::exists(csv));
 }
 
 void TestImages::recentFiles() {

@@ -657,9 +657,15 @@ void MainWindow::runBatchOnList(const QString& csvPath) {
                 done(summary, r.failed == 0 && r.mismatches == 0);
             });
     connect(watcher, &JobWatcher::failed, this, [done](const JobError& error) {
+        if (error.kind == JobError::Kind::Cancelled)
+            return done(tr("Histograms of every image stopped; no table was saved"), false);
         done(tr("Histograms of every image failed: %1").arg(QString::fromStdString(error.message)),
              false);
     });
+}
+
+void MainWindow::cancelBatch() {
+    m_bridge->cancel(QStringLiteral("batch"));
 }
 
 void MainWindow::showMessageBox(const QString& message, const QString& details) {
@@ -1237,8 +1243,18 @@ void MainWindow::createRunControls() {
     cancelButton->setDefaultAction(cancelAnalysis);
     cancelButton->setToolTip(tr("Cancel the running image analysis"));
     cancelButton->setVisible(false);
+    // The Images list's batch runs on a lane of its own, beside the analysis: its own Stop.
+    auto* cancelBatchAction = new QAction(tr("Stop Batch"), this);
+    connect(cancelBatchAction, &QAction::triggered, this, &MainWindow::cancelBatch);
+    m_cancelBatch = new QToolButton;
+    m_cancelBatch->setObjectName(QStringLiteral("cancelBatchButton"));
+    m_cancelBatch->setDefaultAction(cancelBatchAction);
+    m_cancelBatch->setToolTip(tr("Stop the histograms of every image of the list (no table is "
+                                 "saved)"));
+    m_cancelBatch->setVisible(false);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(cancelButton);
+    statusBar()->addPermanentWidget(m_cancelBatch);
     connect(m_bridge, &JobBridge::analysisFinished, m_runPanel,
             [this](quint64, const ImageAnalysis& analysis) {
                 m_runPanel->showProblem({}, {});
@@ -1255,6 +1271,8 @@ void MainWindow::createRunControls() {
     connect(m_bridge, &JobBridge::runningChanged, this,
             [this, cancelButton](const QString& lane, bool busy) {
                 updateCancelAction();
+                if (lane == QLatin1String("batch") && !busy)
+                    m_cancelBatch->setVisible(false);
                 if (lane != QLatin1String(JobBridge::analysisLane))
                     return; // the tabs show their own runs
                 if (!busy)
@@ -1262,6 +1280,8 @@ void MainWindow::createRunControls() {
                 showBusy(busy);
             });
     connect(m_bridge, &JobBridge::laneStarted, this, [this, cancelButton](const QString& lane) {
+        if (lane == QLatin1String("batch"))
+            m_cancelBatch->setVisible(true);
         if (lane != QLatin1String(JobBridge::analysisLane))
             return;
         cancelButton->setVisible(true);

@@ -25,6 +25,7 @@ class QProgressBar;
 class QSpinBox;
 class QSplitter;
 class QTabWidget;
+class QToolButton;
 
 namespace histlab::ui {
 
@@ -162,6 +163,9 @@ public slots:
     /// `histlab-cli batch` writes its table (through a temporary file). Progress and the
     /// outcome go to the status bar, a failure to a dialog too; batchFinished() says when.
     void runBatchOnList(const QString& csvPath);
+    /// Stops the Images list's batch (the status bar's Stop button while it runs): no table is
+    /// saved, and the status bar says so.
+    void cancelBatch();
     /// Page `page` (from 1) of the shown multi-page TIFF, as the page chooser under the image
     /// asks (View › Next Page, Previous Page): every tab then works on that page. A page out of
     /// range is ignored.
@@ -330,6 +334,7 @@ private:
     QString m_lastError;
     RunPanel* m_runPanel = nullptr;
     QProgressBar* m_progress = nullptr;
+    QToolButton* m_cancelBatch = nullptr; ///< shown while the Images list's batch runs
     QString m_lastDir;
     bool m_errorDialogs = true;
     bool m_announcePending = false;       // emit histogramShown() after the next replot
