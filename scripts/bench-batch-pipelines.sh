@@ -22,16 +22,8 @@ build=${1:-build}
 cli=$build/app/histlab-cli
 out=bench/results/pocl-batch-pipelines-$(date -u +%F)
 source scripts/photos-common.sh
-mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-{
-    echo "date: $(date -u +%FT%TZ)"
-    echo "load before: $(cat /proc/loadavg)"
-    lscpu | grep -E "Model name|^CPU\(s\)"
-    echo "photos: $photos ($(ls "$photos" | wc -l) files, $(du -sh "$photos" | cut -f1))"
-} > "$out/machine.txt"
-$cli devices > "$out/devices.txt"
 
 baseline='
 import os, sys, time, cv2, numpy as np

@@ -14,14 +14,6 @@ build=${1:-build}
 cli=$build/app/histlab-cli
 out=bench/results/pocl-batch-$(date -u +%F)
 source scripts/photos-common.sh
-mkdir -p "$out"
-{
-    echo "date: $(date -u +%FT%TZ)"
-    echo "load before: $(cat /proc/loadavg)"
-    lscpu | grep -E "Model name|^CPU\(s\)"
-    echo "photos: $photos ($(ls "$photos" | wc -l) files, $(du -sh "$photos" | cut -f1))"
-} > "$out/machine.txt"
-$cli devices > "$out/devices.txt"
 
 baseline='
 import os, sys, time, cv2

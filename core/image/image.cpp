@@ -335,9 +335,11 @@ HostImage randomGrayImage(std::size_t pixels, std::uint64_t seed) {
 std::string firstPixelDifference(const HostImage& device, const HostImage& reference) {
     // memcmp first: the byte loop below, which stops at a difference, is not vectorized, and
     // takes tens of milliseconds over a large image that is equal (the usual case).
-    if (device.data.size() == reference.data.size() &&
-        (device.data.empty() ||
-         std::memcmp(device.data.data(), reference.data.data(), device.data.size()) == 0))
+    if (device.data.size() != reference.data.size())
+        return std::to_string(device.data.size()) + " bytes from the device, " +
+               std::to_string(reference.data.size()) + " in the CPU reference";
+    if (device.data.empty() ||
+        std::memcmp(device.data.data(), reference.data.data(), device.data.size()) == 0)
         return {};
     const std::size_t valueBytes = std::size_t(device.depth / 8);
     const std::size_t pixelBytes = std::size_t(device.channels) * valueBytes;

@@ -2,6 +2,7 @@
 
 #include "runtime/errors.h"
 
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -37,7 +38,10 @@ bool descriptorName(const std::string& p, int fd) {
 // "<file>.tmp-<pid>" beside the file, the name shortened where it would not fit NAME_MAX.
 std::string temporaryFor(const std::string& file) {
     const fs::path p(file);
-    const std::string suffix = ".tmp-" + std::to_string(::getpid());
+    // The process and a count: two threads writing files of one name at once (or of names
+    // that match up to the cut below) never share a temporary file.
+    static std::atomic<unsigned long> next{0};
+    const std::string suffix = ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(++next);
     std::string name = p.filename().string();
     if (name.size() + suffix.size() > NAME_MAX)
         name.resize(NAME_MAX - suffix.size());

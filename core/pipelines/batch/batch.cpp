@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -148,12 +149,19 @@ std::string valueText(double v) {
 /// What one device does with each decoded image, on the device's own thread.
 class BatchWork {
 public:
+    BatchWork(Device& device, const CancelToken& cancel)
+        : m_device(device)
+        , m_cancel(cancel) {}
     virtual ~BatchWork() = default;
     /// Runs the pipeline on `d.image` and checks it against d's reference: `out` gets its
     /// histograms or values, verified, and the first difference as its error; `config`
     /// collects what ran. Returns the result image (blur, equalize; empty otherwise). Throws
     /// for what fails.
     virtual HostImage run(const Decoded& d, BatchImage& out, std::string& config) = 0;
+
+protected:
+    Device& m_device;
+    const CancelToken& m_cancel;
 };
 
 /// Histograms on one device: the tuned 256-bin kernel for 8-bit images (one kernel per
@@ -161,8 +169,7 @@ public:
 class HistogramWork : public BatchWork {
 public:
     HistogramWork(Device& device, const CancelToken& cancel)
-        : m_device(device)
-        , m_cancel(cancel) {}
+        : BatchWork(device, cancel) {}
 
     HostImage run(const Decoded& d, BatchImage& out, std::string& config) override {
         const HostImage& image = d.image;
@@ -213,7 +220,7 @@ private:
         request.channels = imageBinChannels(image, "all");
         request.bins = 256;
         request.range = BinRange{0, 65536};
-        request.repeats = 1;
+        request.repeats = 0; // one run: the time is not the point
         const ImageBinsRun run = runImageBins(m_device, image, request, m_cancel);
         out.verified = true;
         for (const ImageChannelBins& c : run.results) {
@@ -235,8 +242,6 @@ private:
     };
     static constexpr unsigned kCopyThreads = 4;
 
-    Device& m_device;
-    const CancelToken& m_cancel;
     std::map<std::string, Streamer> m_streamers; // by build options
     bool m_staged = false;
 };
@@ -247,8 +252,7 @@ private:
 class JointWork : public BatchWork {
 public:
     JointWork(Device& device, const CancelToken& cancel, const std::string& pair)
-        : m_device(device)
-        , m_cancel(cancel)
+        : BatchWork(device, cancel)
         , m_pair(splitList(pair)) {}
 
     HostImage run(const Decoded& d, BatchImage& out, std::string& config) override {
@@ -294,8 +298,6 @@ public:
     }
 
 private:
-    Device& m_device;
-    const CancelToken& m_cancel;
     std::vector<std::string> m_pair; ///< the two channels' names
     LargeBinMethod m_method = LargeBinMethod::Auto;
 };
@@ -304,8 +306,7 @@ private:
 class BlurWork : public BatchWork {
 public:
     BlurWork(Device& device, const CancelToken& cancel, int radius, BorderMode border)
-        : m_device(device)
-        , m_cancel(cancel)
+        : BatchWork(device, cancel)
         , m_radius(radius)
         , m_border(border) {}
 
@@ -316,7 +317,9 @@ public:
             kernels += (kernels.empty() ? "" : " + ") + k.kernel;
         noteConfig(config, std::string(blurVariantName(run.variant)) + " (" + kernels + ")");
         const std::string mismatch = firstPixelDifference(run.output, d.expected);
-        return finish(std::move(run.output), mismatch, d.checksum, out);
+        HostImage result = finish(std::move(run.output), mismatch, d.checksum, out);
+        out.values.insert(out.values.begin(), {std::to_string(m_radius), borderModeName(m_border)});
+        return result;
     }
 
     /// The result's values (its output file is named when it is written) and check. A result
@@ -332,8 +335,6 @@ public:
     }
 
 private:
-    Device& m_device;
-    const CancelToken& m_cancel;
     int m_radius;
     BorderMode m_border;
 };
@@ -342,8 +343,7 @@ private:
 class EqualizeWork : public BatchWork {
 public:
     EqualizeWork(Device& device, const CancelToken& cancel)
-        : m_device(device)
-        , m_cancel(cancel) {}
+        : BatchWork(device, cancel) {}
 
     HostImage run(const Decoded& d, BatchImage& out, std::string& config) override {
         EqualizeRun run = equalizeOnDevice(m_device, d.image, 0, m_cancel);
@@ -352,10 +352,6 @@ public:
         const std::string mismatch = run.verifyDetail;
         return BlurWork::finish(std::move(run.output), mismatch, d.checksum, out);
     }
-
-private:
-    Device& m_device;
-    const CancelToken& m_cancel;
 };
 
 std::unique_ptr<BatchWork> makeBatchWork(const BatchParams& p, Device& device,
@@ -410,7 +406,7 @@ std::vector<std::string> batchValueColumns(BatchPipeline pipeline) {
     case BatchPipeline::Joint:
         return {"a", "b", "bins", "counted", "left_out", "h_a", "h_b", "h_ab", "mi", "nmi"};
     case BatchPipeline::Blur:
-        return {"blurred", "checksum"};
+        return {"radius", "border", "blurred", "checksum"};
     case BatchPipeline::Equalize:
         return {"equalized", "checksum"};
     case BatchPipeline::Histogram:
@@ -420,6 +416,10 @@ std::vector<std::string> batchValueColumns(BatchPipeline pipeline) {
     for (int b = 0; b < 256; ++b)
         c.push_back(std::string("b").append(std::to_string(b)));
     return c;
+}
+
+std::size_t batchOutputColumn(BatchPipeline pipeline) {
+    return batchValueColumns(pipeline).size() - 2;
 }
 
 namespace {
@@ -455,10 +455,37 @@ void checkPipelineOptions(const BatchParams& p) {
             throw UsageError("--pair", "'" + c + "' is not gray, r, g, b or a");
 }
 
-/// --out: the folder made (InputError naming it where it cannot be, or where it is the images'
-/// folder, whose files a result could replace), and each file's output named: its relative path
-/// with .png for its extension (PNG holds 8- and 16-bit gray, RGB and RGBA without loss), or its
-/// whole name and .png where two files of the listing would otherwise share one.
+/// Each file's output under --out: its relative path with .png for its extension (PNG holds 8-
+/// and 16-bit gray, RGB and RGBA without loss), or its whole name and .png where two files of
+/// `listing` would otherwise share one, or where such a name meets another's (then every file
+/// keeps its whole name, which the listing holds once). Decided over the whole listing, so that
+/// each shard names its files as one run would.
+std::map<std::string, std::string> outputNames(const std::vector<std::string>& listing) {
+    namespace fs = std::filesystem;
+    auto stem = [](const std::string& file) {
+        return fs::path(file).replace_extension(".png").generic_string();
+    };
+    std::map<std::string, int> uses;
+    for (const std::string& file : listing)
+        ++uses[stem(file)];
+    std::map<std::string, std::string> names;
+    std::set<std::string> taken;
+    bool clash = false;
+    for (const std::string& file : listing) {
+        const std::string name = uses[stem(file)] > 1 ? file + ".png" : stem(file);
+        clash = clash || !taken.insert(name).second;
+        names[file] = name;
+    }
+    if (clash)
+        for (const std::string& file : listing)
+            names[file] = file + ".png";
+    return names;
+}
+
+/// --out: checked first (InputError naming it where it is the images' folder, or inside it
+/// with --recursive, or where a result would land on an image of the listing: results never
+/// replace an image), then made (InputError where it cannot be), and each file's output named
+/// (outputNames).
 void prepareOutputs(BatchParams& p) {
     p.outputs.clear();
     if (p.out.empty())
@@ -467,15 +494,12 @@ void prepareOutputs(BatchParams& p) {
     if (!canWriteImageFiles())
         throw InputError(p.out + ": this build writes no image files (it was built without "
                                  "OpenCV)");
-    std::error_code ec;
-    fs::create_directories(p.out, ec);
-    if (!fs::is_directory(p.out, ec))
-        throw InputError(p.out + ": --out needs a folder that can be made (" +
-                         (ec ? ec.message() : std::string("not a folder")) + ")");
     const BatchSource& s = p.source;
+    std::error_code ec;
+    const fs::path out = fs::weakly_canonical(p.out, ec);
+    std::vector<std::string> listing = s.files;
     if (!s.folder.empty()) {
         const fs::path in = fs::weakly_canonical(s.folder, ec);
-        const fs::path out = fs::weakly_canonical(p.out, ec);
         auto within = [](const fs::path& outer, const fs::path& inner) {
             auto i = inner.begin();
             for (auto o = outer.begin(); o != outer.end(); ++o, ++i)
@@ -488,23 +512,26 @@ void prepareOutputs(BatchParams& p) {
                              (in == out ? "the images' folder"
                                         : "inside the images' folder, which --recursive reads") +
                              "; results go to a folder of their own, never over the images");
+        if (s.shard.count > 1)
+            listing = listCollection(s.folder, s.recursive, false, Shard{});
     }
-    std::map<std::string, int> uses;
-    auto stem = [](const std::string& file) {
-        return fs::path(file).replace_extension(".png").generic_string();
-    };
-    for (const std::string& file : s.files)
-        ++uses[stem(file)];
-    std::set<std::string> names;
+    const std::map<std::string, std::string> names = outputNames(listing);
+    std::set<fs::path> inputs;
+    if (!s.folder.empty())
+        for (const std::string& file : listing)
+            inputs.insert(fs::weakly_canonical(fs::path(s.folder) / file, ec));
     for (const std::string& file : s.files) {
-        p.outputs.push_back(uses[stem(file)] > 1 ? file + ".png" : stem(file));
-        names.insert(p.outputs.back());
+        const std::string& name = names.at(file);
+        const fs::path target = fs::weakly_canonical(out / name, ec);
+        if (inputs.count(target))
+            throw InputError(p.out + ": --out would write " + name + " over the image " +
+                             target.string() + "; results never replace an image");
+        p.outputs.push_back(name);
     }
-    // A whole name and .png that meets another file's own: every file keeps its whole name,
-    // which the listing holds once.
-    if (names.size() != p.outputs.size())
-        for (std::size_t i = 0; i < s.files.size(); ++i)
-            p.outputs[i] = s.files[i] + ".png";
+    fs::create_directories(p.out, ec);
+    if (!fs::is_directory(p.out, ec))
+        throw InputError(p.out + ": --out needs a folder that can be made (" +
+                         (ec ? ec.message() : std::string("not a folder")) + ")");
 }
 
 } // namespace
@@ -599,7 +626,7 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
     struct Pending {
         std::size_t index = 0;
         HostImage result;
-        std::uint64_t bytes = 0; ///< held for the image until its result is written
+        std::uint64_t bytes = 0; ///< held for the result until it is written
     };
     std::deque<Pending> toWrite;
     std::size_t decodersLeft = std::size_t(r.jobs), devicesLeft = opened.size();
@@ -642,21 +669,21 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
     auto write = [&](Pending job) {
         const auto t = Clock::now();
         const std::string& name = params.outputs[job.index];
+        const std::filesystem::path path =
+            std::filesystem::path(params.out) / std::filesystem::path(name);
         std::string error;
         try {
-            const std::filesystem::path path =
-                std::filesystem::path(params.out) / std::filesystem::path(name);
             std::filesystem::create_directories(path.parent_path());
             writeImageFile(job.result, path.string());
         } catch (const std::bad_alloc&) {
             error = "not written: not enough memory to encode it";
         } catch (const std::exception& e) {
-            error = "not written: " + withoutPathPrefix(e.what(), params.out + "/" + name);
+            error = "not written: " + withoutPathPrefix(e.what(), path.string());
         }
         std::lock_guard lock(m);
         BatchImage& image = r.images[job.index];
         if (error.empty())
-            image.values[0] = name;
+            image.values[batchOutputColumn(params.pipeline)] = name;
         else
             image.error = error;
         image.writeMs = msSince(t);
@@ -804,10 +831,13 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
             out.decodeMs = r.images[d.index].decodeMs;
             r.images[d.index] = std::move(out);
             --inFlight;
+            spent.push_back(std::move(d.expected));
             if (written) {
                 const std::uint64_t resultBytes = result.data.size();
+                // The image and its reference are freed: the result alone waits.
                 held += resultBytes;
-                toWrite.push_back({d.index, std::move(result), bytes + resultBytes});
+                held -= bytes;
+                toWrite.push_back({d.index, std::move(result), resultBytes});
                 spent.push_back(std::move(d.image));
                 cv.notify_all();
             } else {
@@ -1015,8 +1045,28 @@ BatchTable parseBatchCsv(const std::string& text, const std::string& source) {
         if (!histogram) {
             const bool any = std::any_of(row.begin() + kHeadColumns, row.end(),
                                          [](const std::string& v) { return !v.empty(); });
-            if (any)
-                images.back().values.assign(row.begin() + kHeadColumns, row.end());
+            if (!any)
+                continue;
+            std::vector<std::string>& values = images.back().values;
+            values.assign(row.begin() + kHeadColumns, row.end());
+            const std::vector<std::string> columns = batchValueColumns(table.pipeline);
+            for (std::size_t c = 0; c < values.size(); ++c) {
+                const std::string& v = values[c];
+                const std::string& name = columns[c];
+                if (name == "counted" || name == "left_out" || name == "radius")
+                    whole(v, line, name.c_str());
+                if ((name.rfind("h_", 0) == 0 || name == "mi" || name == "nmi") && !v.empty()) {
+                    char* end = nullptr;
+                    std::strtod(v.c_str(), &end);
+                    if (end != v.c_str() + v.size())
+                        throw InputError(source + ": line " + std::to_string(line) + ": " + name +
+                                         " '" + v + "' is not a number");
+                }
+                if (name == "checksum" &&
+                    (v.size() != 16 || v.find_first_not_of("0123456789abcdef") != v.npos))
+                    throw InputError(source + ": line " + std::to_string(line) + ": checksum '" +
+                                     v + "' is not 16 hex digits");
+            }
             continue;
         }
         if (row[kHeadColumns].empty())

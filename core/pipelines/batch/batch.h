@@ -36,8 +36,11 @@ BatchPipeline parseBatchPipeline(const std::string& name);
 const char* batchPipelineName(BatchPipeline pipeline);
 /// The columns of a pipeline's table after file, status, width, height, channels and depth:
 /// histogram, b0 ... b255; joint's channels, bins, counted and left-out pairs, entropies and
-/// MI; blur's and equalize's output file and checksum.
+/// MI; blur's radius and border, then (as equalize's) the output file and checksum.
 std::vector<std::string> batchValueColumns(BatchPipeline pipeline);
+/// blur, equalize: where among the values the file written under --out is (the checksum
+/// follows it).
+std::size_t batchOutputColumn(BatchPipeline pipeline);
 
 /// Where the images come from: a folder's image files (sorted; one shard of them), or N
 /// synthetic images of one shape (what a GPU machine without an image decoder runs).
@@ -92,7 +95,7 @@ struct BatchImage {
     std::vector<std::string> values;
     double decodeMs = 0; ///< decoding and the CPU reference, on a host thread
     double deviceMs = 0; ///< upload, kernels, read-back and comparison, on the device's thread
-    double writeMs = 0;  ///< --out: encoding and writing the result, on the device's thread
+    double writeMs = 0;  ///< --out: encoding and writing the result, on a host thread
 };
 
 /// One device's share of the run.

@@ -71,8 +71,9 @@ std::string miText(const std::vector<BatchImage>& images) {
 /// blur, equalize: where the results went.
 std::string writtenText(const BatchResult& r) {
     std::size_t written = 0;
+    const std::size_t column = batchOutputColumn(r.params.pipeline);
     for (const BatchImage& image : r.images)
-        written += !image.values.empty() && !image.values[0].empty() ? 1 : 0;
+        written += image.values.size() > column && !image.values[column].empty() ? 1 : 0;
     if (r.params.out.empty())
         return "results checked and not kept (--out FOLDER writes each one as PNG)\n";
     return std::to_string(written) + " results written to " + r.params.out + " (PNG), " +
@@ -349,6 +350,8 @@ MergeOutput runMerge(const MergeInput& input) {
     const bool table = !csvs.front().front().empty() && csvs.front().front()[0] == "file";
     if (table) {
         std::vector<std::vector<BatchImage>> shards;
+        // joint's channels and bins, blur's radius and border: one for every row, as one run.
+        std::string setting, settingFrom;
         for (std::size_t f = 0; f < csvs.size(); ++f) {
             BatchTable table = parseBatchCsv(texts[f], input.files[f]);
             if (f == 0)
@@ -357,6 +360,24 @@ MergeOutput runMerge(const MergeInput& input) {
                 throw InputError(input.files[f] + ": a batch table of " +
                                  batchPipelineName(table.pipeline) + "; " + input.files[0] +
                                  " is one of " + batchPipelineName(out.pipeline));
+            const std::size_t keys = out.pipeline == BatchPipeline::Joint  ? 3
+                                     : out.pipeline == BatchPipeline::Blur ? 2
+                                                                           : 0;
+            for (const BatchImage& image : table.images) {
+                if (!keys || image.values.size() < keys)
+                    continue;
+                std::string mine;
+                for (std::size_t k = 0; k < keys; ++k)
+                    mine += (k ? "," : "") + image.values[k];
+                if (setting.empty()) {
+                    setting = mine;
+                    settingFrom = input.files[f];
+                } else if (mine != setting) {
+                    throw InputError(input.files[f] + ": " + image.file + " was run with " + mine +
+                                     ", " + settingFrom + "'s images with " + setting +
+                                     ": tables of one run's settings merge");
+                }
+            }
             shards.push_back(std::move(table.images));
         }
         out.tables = true;
@@ -467,9 +488,10 @@ Pipeline batchPipeline() {
         "the folder's order: file, status (verified or the reason), width, height, "
         "channels, depth, then histogram: one row an image and histogram (histogram, "
         "b0 ... b255); joint: one row an image (a, b, bins, counted, left_out, h_a, h_b, "
-        "h_ab, mi, nmi: entropies in bits, nmi Studholme's); blur, equalize: one row an "
-        "image (blurred or equalized, the file written under --out; checksum, FNV-1a 64 "
-        "of the result's pixels). The same file on every rerun and device choice; shards join "
+        "h_ab, mi, nmi: entropies in bits, nmi Studholme's); blur: one row an image (radius, "
+        "border, blurred, checksum), equalize: (equalized, checksum): the file written under "
+        "--out and the FNV-1a 64 checksum of the result's pixels. The same file on every rerun and "
+        "device choice; shards join "
         "with merge";
     p.jsonHelp = "the run: devices with their images, busy and waiting fractions, every image "
                  "with its device, times and histograms, and the totals";
@@ -491,6 +513,10 @@ Pipeline batchPipeline() {
             bool anyDeviceRan = false;
             for (const BatchDevice& d : result.devices)
                 anyDeviceRan = anyDeviceRan || d.images > 0;
+            // Images left when every device had failed (runBatch's "not run" rows).
+            std::size_t notRun = 0;
+            for (const BatchImage& image : result.images)
+                notRun += image.error.rfind("not run: every device failed", 0) == 0 ? 1 : 0;
             if (result.mismatches)
                 r.verdict = {Verdict::Kind::Mismatch, std::to_string(result.mismatches) +
                                                           " images differ from the CPU reference"};
@@ -498,6 +524,10 @@ Pipeline batchPipeline() {
                      !result.devices.front().failure.empty())
                 r.verdict = {Verdict::Kind::NothingRan,
                              "no device could run: " + result.devices.front().failure};
+            else if (notRun)
+                r.verdict = {Verdict::Kind::NothingRan,
+                             "every device failed: " + std::to_string(notRun) + " of " +
+                                 std::to_string(result.images.size()) + " images not run"};
             return r;
         },
         [](BatchParams& params) { prepareBatch(params); });

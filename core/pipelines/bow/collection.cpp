@@ -167,8 +167,10 @@ std::vector<std::string> listCollection(const std::string& folder, bool recursiv
             ++others;
             return;
         }
+        // The name as it stands in the folder: lexically, so that a link keeps its own name
+        // (fs::relative would follow it to wherever it points, "../..." included).
         if (wanted.count(lowerExtension(e.path())))
-            files.push_back(fs::relative(e.path(), folder, ignored).generic_string());
+            files.push_back(e.path().lexically_relative(folder).generic_string());
         else
             ++others;
     };

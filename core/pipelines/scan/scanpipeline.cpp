@@ -225,7 +225,7 @@ Pipeline scanPipeline() {
                        }),
         valueOption<P>("--vpt", "V",
                        "tuning: uint4 vectors per work-item of a whole-array scan's tile, 1, 2, "
-                       "4, 8 or 16 (default: 4 on GPUs, 16 on CPU devices, fewer where the tile "
+                       "4, 8 or 16 (default: 8 on GPUs, 16 on CPU devices, fewer where the tile "
                        "would not fit local memory)",
                        [](P& s, const std::string& v) {
                            s.vectorsPerItem = std::size_t(parseWholeNumber("--vpt", v, 1, 16));

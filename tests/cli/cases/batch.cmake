@@ -142,7 +142,7 @@ cli_test(batch_blur_writes_what_blur_writes EXIT 0
                 --stdout "^[0-9]+ results written to .*/o2 [(]PNG[)], [0-9.]+ s of thread time$"
                 --check "cmp @W@/one.csv @W@/two.csv" --check "diff -r @W@/o1 @W@/o2"
                 --check "cmp @W@/one.png @W@/o2/rgba8.png"
-                --check "grep -q '^rgba8.png,verified,19,13,4,8,rgba8.png,[0-9a-f]\\{16\\}$' @W@/two.csv"
+                --check "grep -q '^rgba8.png,verified,19,13,4,8,2,reflect101,rgba8.png,[0-9a-f]\\{16\\}$' @W@/two.csv"
                 --check "grep -q '^float32.pfm,.*float' @W@/two.csv"
          ARGS batch ${data} --pipeline blur --radius 2 --device all --out @W@/o2 --csv @W@/two.csv)
 # Equalize: the result is what histlab-cli equalize writes; shards merged equal one run.
@@ -160,3 +160,10 @@ cli_test(merge_refuses_tables_of_two_pipelines EXIT 3
                 --setup "${cli} batch --synthetic random --images 2 --width 4 --height 4 --pipeline blur --quiet --csv @W@/b.csv"
                 --stderr "^histlab-cli: .*b[.]csv: a batch table of blur; .*h[.]csv is one of histogram$"
          ARGS merge @W@/h.csv @W@/b.csv)
+# Tables of one run's settings merge: joint shards of other channels are refused, naming both.
+set(batchJoint "${cli} batch --synthetic random --images 4 --width 8 --height 8 --channels 3 --pipeline joint --quiet")
+cli_test(merge_refuses_joint_tables_of_other_channels EXIT 3
+         EXPECT --setup "${batchJoint} --pair r,g --shard 0/2 --csv @W@/s0.csv"
+                --setup "${batchJoint} --pair r,b --shard 1/2 --csv @W@/s1.csv"
+                --stderr "^histlab-cli: .*s1[.]csv: synthetic-000001 was run with r,b,256x256, .*s0[.]csv's images with r,g,256x256: tables of one run's settings merge$"
+         ARGS merge @W@/s0.csv @W@/s1.csv)

@@ -309,5 +309,19 @@ TEST(ImageHelpers, FloatDisplayAndRefusal) {
     EXPECT_EQ(depthName(16), "16-bit");
 }
 
+TEST(PixelDifference, NamesTheFirstDifferenceAndDifferentSizes) {
+    HostImage a = makeSyntheticImage(SyntheticKind::Random, 5, 3, 3, 16, 7);
+    HostImage b = a;
+    EXPECT_EQ(firstPixelDifference(a, b), "");
+    b.data[37] ^= 1; // 6 bytes a pixel: pixel 6, (1, 1), channel 0's high byte
+    EXPECT_EQ(firstPixelDifference(b, a).rfind("pixel (1, 1) channel 0: device ", 0), 0u)
+        << firstPixelDifference(b, a);
+    // An image of other size is never equal, even where the bytes they share are.
+    HostImage shorter = a;
+    shorter.data.resize(a.data.size() - 6);
+    EXPECT_EQ(firstPixelDifference(shorter, a),
+              "84 bytes from the device, 90 in the CPU reference");
+}
+
 } // namespace
 } // namespace histlab

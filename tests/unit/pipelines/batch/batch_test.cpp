@@ -410,9 +410,14 @@ TEST(BatchTest, BlurAndEqualizeWriteVerifiedResults) {
                 const HostImage want = pipeline == BatchPipeline::Blur
                                            ? boxBlurReference(made, 2, BorderMode::Reflect101)
                                            : equalizeReference(made);
-                ASSERT_EQ(image.values.size(), 2u);
-                EXPECT_EQ(image.values[0], image.file + ".png");
-                EXPECT_EQ(image.values[1], fnv1a(want.data));
+                const std::size_t column = batchOutputColumn(pipeline);
+                ASSERT_EQ(image.values.size(), column + 2);
+                if (pipeline == BatchPipeline::Blur) {
+                    EXPECT_EQ(image.values[0], "2");
+                    EXPECT_EQ(image.values[1], "reflect101");
+                }
+                EXPECT_EQ(image.values[column], image.file + ".png");
+                EXPECT_EQ(image.values[column + 1], fnv1a(want.data));
                 std::lock_guard lock(written().m);
                 const auto at = written().images.find(p.out + "/" + image.file + ".png");
                 ASSERT_NE(at, written().images.end()) << image.file;
@@ -431,7 +436,7 @@ TEST(BatchTest, BlurAndEqualizeWriteVerifiedResults) {
     EXPECT_EQ(r.failed, 2u);
     EXPECT_EQ(r.mismatches, 0u);
     EXPECT_EQ(r.images[0].error, "not written: cannot write here (a test's writer)");
-    EXPECT_EQ(r.images[0].values[0], "");
+    EXPECT_EQ(r.images[0].values[batchOutputColumn(BatchPipeline::Equalize)], "");
 }
 
 TEST(BatchTest, TwoDevicesAndShardsGiveOneTableForEveryPipeline) {
@@ -494,6 +499,37 @@ TEST(BatchTest, OutputsNeverReplaceImagesAndNeverShareAName) {
         ADD_FAILURE() << "an output folder that --recursive reads was taken";
     } catch (const InputError& e) {
         EXPECT_NE(std::string(e.what()).find("inside the images' folder"), std::string::npos)
+            << e.what();
+    }
+    // A shard names its files as one run over the whole folder would.
+    BatchParams shard = p;
+    shard.source.shard = {1, 2};
+    prepareBatch(shard);
+    EXPECT_EQ(shard.source.files, (std::vector<std::string>{"a.png", "c.bmp"}));
+    EXPECT_EQ(shard.outputs, (std::vector<std::string>{"a.png.png", "c.png"}));
+    // A link keeps its own name in the listing, wherever it points.
+    TempDir elsewhere;
+    writeFile(elsewhere / "far.png", "x");
+    std::filesystem::create_symlink(elsewhere / "far.png", dir / "near.png");
+    prepareBatch(p);
+    EXPECT_EQ(p.source.files.back(), "near.png");
+    EXPECT_EQ(p.outputs.back(), "near.png");
+    // --out above the folder, with --recursive: imgs/x.jpg would be written as the image x.png.
+    TempDir parent;
+    std::filesystem::create_directories(parent / "imgs" / "imgs");
+    writeFile(parent / "imgs" / "x.png", "x");
+    writeFile(parent / "imgs" / "imgs" / "x.jpg", "x");
+    BatchParams over;
+    over.source.folder = (parent / "imgs").string();
+    over.source.recursive = true;
+    over.pipeline = BatchPipeline::Equalize;
+    over.out = parent.path().string();
+    try {
+        prepareBatch(over);
+        ADD_FAILURE() << "a result over an image was allowed";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("would write imgs/x.png over the image"),
+                  std::string::npos)
             << e.what();
     }
     setImageFileReader({});
