@@ -519,7 +519,7 @@ void prepareOutputs(BatchParams& p) {
     std::set<fs::path> inputs;
     if (!s.folder.empty())
         for (const std::string& file : listing)
-            inputs.insert(fs::weakly_canonical(fs::path(s.folder) / file, ec));
+            inputs.insert(fs::weakly_canonical(batchFilePath(s, file), ec));
     for (const std::string& file : s.files) {
         const std::string& name = names.at(file);
         const fs::path target = fs::weakly_canonical(out / name, ec);
