@@ -28,6 +28,8 @@
 //                               (Merrill & Garland 2016); tile ids from an atomic counter, each
 //                               tile's status one 64-bit word (flag and value together) written
 //                               with cl_khr_int64_base_atomics
+// WARP=1 (NVIDIA GPUs only, where the compiler takes inline PTX): the group scan, the
+// transposition and the look-back with warp shuffles, ballots and warp syncs (docs/scan.md).
 
 #ifndef WG
 #define WG 256
@@ -40,6 +42,43 @@
 #endif
 #ifndef TRANSPOSE
 #define TRANSPOSE 1
+#endif
+#ifndef WARP
+#define WARP 0
+#endif
+
+#if WARP
+// NVIDIA GPUs only (the plan builds WARP=1 nowhere else): the 32 lanes of a warp exchange
+// values through inline PTX, which NVIDIA's OpenCL compiler accepts and OpenCL 1.2 has no
+// sub-group functions for there. A group's scan then needs one barrier instead of log2(WG) + 1,
+// the transposition only warp syncs, and the look-back is one warp's loop.
+inline void warp_sync(void) { __asm__ volatile("bar.warp.sync 0xffffffff;" ::: "memory"); }
+
+// shfl_up(x, d): lane l gets lane l - d's x (its own below d); shfl_idx(x, l): lane l's x;
+// shfl_xor(x, m): lane (this lane ^ m)'s x. The last operand but one is PTX's clamp.
+#define DEFINE_SHFL(name, mode, clamp)                                                          \
+    inline uint name(uint x, uint b)                                                           \
+    {                                                                                          \
+        uint r;                                                                                \
+        __asm__ volatile("shfl.sync." mode ".b32 %0, %1, %2, " clamp ", 0xffffffff;"           \
+                         : "=r"(r)                                                             \
+                         : "r"(x), "r"(b));                                                    \
+        return r;                                                                              \
+    }
+DEFINE_SHFL(shfl_up, "up", "0")
+DEFINE_SHFL(shfl_idx, "idx", "31")
+DEFINE_SHFL(shfl_xor, "bfly", "31")
+
+// Bit l set where lane l's p is not zero.
+inline uint ballot(uint p)
+{
+    uint r;
+    __asm__ volatile("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %1, 0;\n\t"
+                     "vote.sync.ballot.b32 %0, q, 0xffffffff;\n\t}"
+                     : "=r"(r)
+                     : "r"(p));
+    return r;
+}
 #endif
 
 #if SEGMENTED
@@ -206,13 +245,47 @@ inline void store_vector(__global uint* out, uint q, uint n, uint4 v)
         out[e + 2] = v.z;
 }
 
+#if TRANSPOSE && WARP
+// Each warp transposes its own 32 x VPT vectors of a tile: 512 contiguous bytes per load and a
+// warp sync instead of a barrier. load_raw issues the loads (vector k of the lane's share, still
+// in memory order across the warp), transpose_in turns them into the lane's VPT consecutive
+// vectors; in between the loads are in flight.
+inline uint warp_vector(uint k)
+{
+    return (get_local_id(0) & ~31u) * VPT + k * 32u + (get_local_id(0) & 31u);
+}
+
+inline void load_raw(__global const uint* in, uint n, uint tile, uint4* raw)
+{
+#pragma unroll
+    for (uint k = 0; k < VPT; ++k)
+        raw[k] = load_vector(in, tile * TILE_VECTORS + warp_vector(k), n);
+}
+
+inline void transpose_in(__local uint4* stage, const uint4* raw, uint4* a)
+{
+    warp_sync(); // every lane has read the stage's previous contents
+#pragma unroll
+    for (uint k = 0; k < VPT; ++k)
+        stage[STAGE_INDEX(warp_vector(k))] = raw[k];
+    warp_sync();
+#pragma unroll
+    for (uint k = 0; k < VPT; ++k)
+        a[k] = stage[STAGE_INDEX(get_local_id(0) * VPT + k)];
+}
+#endif
+
 // Tile `tile` into a[]: this item's VPT consecutive vectors, read coalesced and transposed
 // through `stage`.
 inline void load_tile(__global const uint* in, uint n, uint tile, __local uint4* stage, uint4* a)
 {
+#if TRANSPOSE && WARP
+    uint4 raw[VPT];
+    load_raw(in, n, tile, raw);
+    transpose_in(stage, raw, a);
+#elif TRANSPOSE
     const uint lid = get_local_id(0);
     const uint q0 = tile * TILE_VECTORS;
-#if TRANSPOSE
 #pragma unroll
     for (uint k = 0; k < VPT; ++k) {
         const uint p = k * WG + lid;
@@ -225,6 +298,8 @@ inline void load_tile(__global const uint* in, uint n, uint tile, __local uint4*
         a[k] = stage[STAGE_INDEX(p)];
     }
 #else
+    const uint lid = get_local_id(0);
+    const uint q0 = tile * TILE_VECTORS;
 #pragma unroll
     for (uint k = 0; k < VPT; ++k)
         a[k] = load_vector(in, q0 + lid * VPT + k, n);
@@ -236,7 +311,16 @@ inline void store_tile(__global uint* out, uint n, uint tile, __local uint4* sta
 {
     const uint lid = get_local_id(0);
     const uint q0 = tile * TILE_VECTORS;
-#if TRANSPOSE
+#if TRANSPOSE && WARP
+    warp_sync(); // every lane has read its vectors of the load
+#pragma unroll
+    for (uint k = 0; k < VPT; ++k)
+        stage[STAGE_INDEX(lid * VPT + k)] = a[k];
+    warp_sync();
+#pragma unroll
+    for (uint k = 0; k < VPT; ++k)
+        store_vector(out, q0 + warp_vector(k), n, stage[STAGE_INDEX(warp_vector(k))]);
+#elif TRANSPOSE
     barrier(CLK_LOCAL_MEM_FENCE); // every item has read its vectors of the load
 #pragma unroll
     for (uint k = 0; k < VPT; ++k) {
@@ -270,6 +354,30 @@ inline uint private_sum(const uint4* a)
 // and the next use of `scratch`.
 inline uint group_exclusive_scan(uint x, __local uint* scratch, uint* total)
 {
+#if WARP
+    // Each warp scans its lanes with shuffles; the warps' totals meet in `scratch` (one
+    // barrier), and every item adds those of the warps before its own.
+    const uint lid = get_local_id(0), lane = lid & 31u, warp = lid >> 5;
+    uint incl = x;
+#pragma unroll
+    for (uint off = 1; off < 32u; off <<= 1) {
+        const uint t = shfl_up(incl, off);
+        if (lane >= off)
+            incl += t;
+    }
+    if (lane == 31u)
+        scratch[warp] = incl;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint before = 0, sum = 0;
+#pragma unroll
+    for (uint w = 0; w < WG / 32u; ++w) {
+        const uint t = scratch[w];
+        before += w < warp ? t : 0u;
+        sum += t;
+    }
+    *total = sum;
+    return before + incl - x;
+#else
     const uint lid = get_local_id(0);
     uint pin = 0;
     scratch[lid] = x;
@@ -284,6 +392,7 @@ inline uint group_exclusive_scan(uint x, __local uint* scratch, uint* total)
     }
     *total = scratch[pin * WG + WG - 1];
     return scratch[pin * WG + lid] - x;
+#endif
 }
 
 // a[] replaced by its scan, the first value starting from `run`.
@@ -368,14 +477,57 @@ scan_tiles(__global const uint* in, __global uint* out, uint n, __global const u
 #endif
 #define WINDOW (LB_WINDOW < WG ? LB_WINDOW : WG)
 
+#if WARP
+// The look-back by the first warp of a group (lanes 0..31 call it, the same arguments in each):
+// publishes the tile's aggregate (tile 0: its prefix) at once, which is the decoupling; then its
+// lanes read the 32 tiles before `from` at once, the ballot finds the nearest that holds no
+// aggregate (a prefix, or not yet published), and the lanes up to it add their values with
+// shuffles. A tile not yet published is read again from there; tiles before 0 read as a prefix
+// of 0. Publishes the tile's inclusive prefix and returns its exclusive one.
+inline uint warp_lookback(volatile __global ulong* status, uint tile, uint total, ulong stamp,
+                          uint epoch)
+{
+    const uint lane = get_local_id(0);
+    if (lane == 0)
+        atom_xchg(&status[tile],
+                  stamp | ((tile == 0 ? FLAG_PREFIX : FLAG_AGGREGATE) << 32) | total);
+    uint sum = 0, from = tile;
+    bool done = tile == 0;
+    while (!done) { // the same in every lane
+        uint flag = (uint)FLAG_PREFIX, value = 0;
+        if (lane < from) {
+            const ulong w = atom_add(&status[from - 1 - lane], 0ul); // an atomic read
+            flag = (uint)(w >> 34) == epoch ? (uint)(w >> 32) & 3u : 0u;
+            value = (uint)w;
+        }
+        const uint stop = ballot(flag != (uint)FLAG_AGGREGATE);
+        const uint k = stop ? 31u - clz(stop & (0u - stop)) : 32u;
+        uint part = lane < k || (lane == k && flag == (uint)FLAG_PREFIX) ? value : 0u;
+#pragma unroll
+        for (uint m = 16; m > 0; m >>= 1)
+            part += shfl_xor(part, m);
+        sum += part;
+        done = k < 32u && shfl_idx(flag, k & 31u) == (uint)FLAG_PREFIX;
+        from -= done ? 0u : k;
+    }
+    if (lane == 0 && tile != 0)
+        atom_xchg(&status[tile], stamp | (FLAG_PREFIX << 32) | (sum + total));
+    return sum;
+}
+#endif
+
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 scan_lookback(__global const uint* in, __global uint* out, uint n, volatile __global ulong* status,
               ulong firstTicket, uint epoch, uint inclusive)
 {
     __local uint4 stage[TRANSPOSE ? STAGE_SIZE : 1];
     __local uint scratch[2 * WG];
+#if WARP
+    __local uint tileWord;
+#else
     __local uint windowFlag[WINDOW], windowValue[WINDOW];
     __local uint tileWord, lookFrom, lookDone;
+#endif
     const uint lid = get_local_id(0);
     // Tile ids in the order the groups start, so that every tile waits only on tiles that are
     // already running (forward progress without any assumption about the scheduler). The
@@ -389,6 +541,15 @@ scan_lookback(__global const uint* in, __global uint* out, uint n, volatile __gl
     uint total; // the group scan's barriers: every item has read `tileWord` before it changes
     const uint prefix = group_exclusive_scan(private_sum(a), scratch, &total);
     const ulong stamp = (ulong)epoch << 34;
+#if WARP
+    if (lid < 32u) {
+        const uint sum = warp_lookback(status, tile, total, stamp, epoch);
+        if (lid == 0)
+            tileWord = sum;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint exclusive = tileWord;
+#else
     if (lid == 0) {
         // Publish at once (the decoupling): tile 0 its inclusive prefix, the others their
         // aggregate, which their successors can use before this tile knows its prefix.
@@ -436,9 +597,11 @@ scan_lookback(__global const uint* in, __global uint* out, uint n, volatile __gl
     const uint exclusive = tileWord;
     if (lid == 0 && tile != 0)
         atom_xchg(&status[tile], stamp | (FLAG_PREFIX << 32) | (exclusive + total));
+#endif
     private_scan(a, exclusive + prefix, inclusive);
     store_tile(out, n, tile, stage, a);
 }
+
 #endif // LOOKBACK
 
 #endif // SEGMENTED

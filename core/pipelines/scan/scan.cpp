@@ -64,9 +64,11 @@ bool isPowerOfTwo(std::size_t v) {
 // The whole-array kernels' shape per device. A GPU: 256 items of 8 uint4 vectors (32 values)
 // each, loads and stores coalesced and transposed through local memory (8 against 4: 96.6 %
 // against 91.7 % of CUB on the H200, 0.5 % less on the H100, where both beat CUB; see
-// docs/scan.md). A CPU (PoCL runs a work-group's items as a loop on one core): 64 items of 16
-// vectors (64 values) each, every item reading its own contiguous run, no transposition (3-4x
-// faster there).
+// docs/scan.md); with warp shuffles (NVIDIA) the same shape is the best measured, 91.9 % of copy
+// on the H200 against 87.2 % for 128 of 8 and 83.4 % for 256 of 4
+// (bench/results/gpu-h200-scan-warp-2026-11-28). A CPU (PoCL runs a work-group's items as a
+// loop on one core): 64 items of 16 vectors (64 values) each, every item reading its own
+// contiguous run, no transposition (3-4x faster there).
 bool transposeTiles(const DeviceInfo& info) {
     return info.type != DeviceType::Cpu;
 }
@@ -112,6 +114,27 @@ std::size_t ceilDiv(std::size_t a, std::size_t b) {
 }
 
 } // namespace
+
+// Warp shuffles: the whole-array kernels' group scan, transposition and look-back through
+// inline PTX, which only NVIDIA's OpenCL compiler takes (its OpenCL 1.2 has no sub-group
+// functions). Default where they exist: a group scan with one barrier instead of log2(wg) + 1,
+// warp syncs for the transposition and a one-warp look-back took lookback from 60-69 % to 92 %
+// of copy on the H200, 256 items of 8 vectors. `requested` -1 (auto), 0 or 1.
+bool scanWarpShuffles(const DeviceInfo& info, int requested, std::size_t wg) {
+    if (requested == 0)
+        return false;
+    const bool available =
+        info.type == DeviceType::Gpu && info.vendor.find("NVIDIA") != std::string::npos;
+    if (requested < 0)
+        return available && (wg == 0 || wg >= 32);
+    if (!available)
+        throw UnsupportedError("warp shuffles are NVIDIA's inline PTX; " + info.name + " (" +
+                               info.vendor + ") is not an NVIDIA GPU");
+    if (wg && wg < 32)
+        throw UsageError("--warp", "warp shuffles need whole warps of 32 work-items; --wg " +
+                                       std::to_string(wg) + " is smaller");
+    return true;
+}
 
 ScanVariant parseScanVariant(const std::string& name) {
     for (const VariantName& v : kVariants)
@@ -249,6 +272,7 @@ struct DeviceScan::Impl {
     std::size_t n = 0;
     ScanVariant variant = ScanVariant::ReduceThenScan;
     std::size_t wg = 0, vpt = 0, tile = 0;
+    bool warp = false;
     std::string options;
     cl::Kernel reduce, scanTiles, lookback;
     std::vector<cl::Buffer> sums; ///< reduce-then-scan: the tile sums of each level
@@ -308,7 +332,7 @@ struct DeviceScan::Impl {
 };
 
 DeviceScan::DeviceScan(Device& device, std::size_t n, ScanVariant variant, std::size_t wg,
-                       std::size_t requestedVpt)
+                       std::size_t requestedVpt, int requestedWarp)
     : m_impl(std::make_unique<Impl>(device)) {
     Impl& s = *m_impl;
     const DeviceInfo& info = device.info();
@@ -330,6 +354,7 @@ DeviceScan::DeviceScan(Device& device, std::size_t n, ScanVariant variant, std::
         wg = defaultWholeArrayWorkGroup(info);
     else
         checkScanWorkGroupSize(info, wg);
+    const bool warp = scanWarpShuffles(info, requestedWarp, wg);
     // Fewer vectors per item where a large group's stage would not fit local memory.
     const bool transpose = transposeTiles(info);
     if (requestedVpt)
@@ -353,6 +378,7 @@ DeviceScan::DeviceScan(Device& device, std::size_t n, ScanVariant variant, std::
     s.variant = variant;
     s.wg = wg;
     s.vpt = vpt;
+    s.warp = warp;
     s.tile = wg * vpt * 4;
     const bool lookback = variant == ScanVariant::Lookback;
     s.options = BuildOptions()
@@ -361,6 +387,7 @@ DeviceScan::DeviceScan(Device& device, std::size_t n, ScanVariant variant, std::
                     .define("VPT", vpt)
                     .define("TRANSPOSE", transpose)
                     .define("LOOKBACK", lookback)
+                    .define("WARP", warp)
                     .text();
     cl::Program program = device.program("scan", s.options);
     try {
@@ -404,6 +431,10 @@ std::size_t DeviceScan::tileElements() const {
 
 std::size_t DeviceScan::vectorsPerItem() const {
     return m_impl->vpt;
+}
+
+bool DeviceScan::warpShuffles() const {
+    return m_impl->warp;
 }
 
 const std::string& DeviceScan::buildOptions() const {
@@ -512,7 +543,7 @@ constexpr cl_uint kPoison = 0xA5A5A5A5u;
 
 void runOnBuffers(Device& device, ScanPoint& p, const std::vector<std::uint32_t>& values,
                   const cl::Buffer* in, const cl::Buffer* out, int repeats,
-                  const CancelToken& cancel) {
+                  const CancelToken& cancel, int warp) {
     const std::size_t n = values.size();
     cl::CommandQueue& q = device.queue();
     std::function<std::vector<cl::Event>()> launch;
@@ -536,11 +567,12 @@ void runOnBuffers(Device& device, ScanPoint& p, const std::vector<std::uint32_t>
             return ev;
         };
     } else {
-        whole =
-            std::make_unique<DeviceScan>(device, n, p.variant, p.workGroupSize, p.vectorsPerItem);
+        whole = std::make_unique<DeviceScan>(device, n, p.variant, p.workGroupSize,
+                                             p.vectorsPerItem, warp);
         p.variant = whole->variant();
         p.workGroupSize = whole->workGroupSize();
         p.vectorsPerItem = whole->vectorsPerItem();
+        p.warp = whole->warpShuffles();
         p.buildOptions = whole->buildOptions();
         launch = [&] { return whole->enqueue(*in, *out, p.inclusive); };
     }
@@ -588,7 +620,7 @@ std::size_t resolveWorkGroup(const DeviceInfo& info, ScanVariant variant, std::s
 ScanPoint measurePoint(Device& device, const std::vector<std::uint32_t>& values,
                        const cl::Buffer* in, const cl::Buffer* out, ScanVariant variant,
                        std::size_t wg, bool inclusive, int repeats, const CancelToken& cancel,
-                       std::size_t vpt = 0) {
+                       std::size_t vpt = 0, int warp = -1) {
     ScanPoint p;
     p.variant = variant;
     p.vectorsPerItem = isSegmentedScan(variant) ? 0 : vpt;
@@ -597,7 +629,7 @@ ScanPoint measurePoint(Device& device, const std::vector<std::uint32_t>& values,
     p.inclusive = inclusive;
     try {
         try {
-            runOnBuffers(device, p, values, in, out, repeats, cancel);
+            runOnBuffers(device, p, values, in, out, repeats, cancel, warp);
         } catch (const cl::Error& e) {
             rethrowClError(e);
         }
@@ -650,12 +682,12 @@ DeviceBuffers upload(Device& device, const std::vector<std::uint32_t>& values) {
 
 ScanPoint runScanPoint(Device& device, const std::vector<std::uint32_t>& values,
                        ScanVariant variant, std::size_t wg, bool inclusive, int repeats,
-                       const CancelToken& cancel, std::size_t vpt) {
+                       const CancelToken& cancel, std::size_t vpt, int warp) {
     checkCount(device.info(), values.size());
     resolveWorkGroup(device.info(), variant, wg); // usage errors before any upload
     const DeviceBuffers b = upload(device, values);
     return measurePoint(device, values, b.in ? &*b.in : nullptr, b.out ? &*b.out : nullptr, variant,
-                        wg, inclusive, repeats, cancel, vpt);
+                        wg, inclusive, repeats, cancel, vpt, warp);
 }
 
 ScanRun runScans(Device& device, const ScanRequest& request, const CancelToken& cancel,
@@ -685,9 +717,10 @@ ScanRun runScans(Device& device, const ScanRequest& request, const CancelToken& 
                                              : request.workGroupSizes;
         for (std::size_t wg : sizes) {
             cancel.throwIfCancelled();
-            ScanPoint p = measurePoint(device, values, b.in ? &*b.in : nullptr,
-                                       b.out ? &*b.out : nullptr, variant, wg, request.inclusive,
-                                       request.repeats, cancel, request.wholeVectorsPerItem);
+            ScanPoint p =
+                measurePoint(device, values, b.in ? &*b.in : nullptr, b.out ? &*b.out : nullptr,
+                             variant, wg, request.inclusive, request.repeats, cancel,
+                             request.wholeVectorsPerItem, request.wholeWarp);
             if (run.copy.gbps > 0 && statusRan(p.status))
                 p.percentOfCopy = 100.0 * p.gbps / run.copy.gbps;
             if (progress)

@@ -107,6 +107,12 @@ void checkScanWorkGroupSize(const DeviceInfo& device, std::size_t wg);
 /// a power of two from 1 to 16.
 void checkScanVectorsPerItem(std::size_t vpt);
 
+/// Whether a whole-array scan on `device` with `wg` items a group (0: the default) is built with
+/// warp shuffles (the group scan, transposition and look-back through NVIDIA's inline PTX).
+/// `requested` -1: where the device has them (an NVIDIA GPU) and wg is 0 or at least 32; 0: no;
+/// 1: yes, else UnsupportedError (not an NVIDIA GPU) or UsageError("--warp") (wg below 32).
+bool scanWarpShuffles(const DeviceInfo& device, int requested, std::size_t wg);
+
 // ---------------------------------------------------------------------------------------------
 // The reusable whole-array scan for other pipelines (integral images, equalization CDFs).
 
@@ -124,10 +130,13 @@ public:
     /// CL_INVALID_WORK_GROUP_SIZE): the reported kernel limits are not trusted (NVIDIA's 580
     /// says 256 and runs 1024).
     /// `vpt`: uint4 vectors per work-item of a tile, a power of two from 1 to 16; 0 picks the
-    /// device's (4 with tiles transposed through local memory, else 16, halved until the tile
+    /// device's (8 with tiles transposed through local memory, else 16, halved until the tile
     /// fits local memory). UsageError("--vpt") for another value or one whose tile does not fit.
+    /// `warp`: the group scan, transposition and look-back with warp shuffles (inline PTX):
+    /// -1 where the device has them (an NVIDIA GPU, wg >= 32), 0 never,
+    /// 1 always: UnsupportedError on another device, UsageError("--warp") with wg < 32.
     DeviceScan(Device& device, std::size_t n, ScanVariant variant = ScanVariant::Auto,
-               std::size_t wg = 0, std::size_t vpt = 0);
+               std::size_t wg = 0, std::size_t vpt = 0, int warp = -1);
     ~DeviceScan();
     DeviceScan(const DeviceScan&) = delete;
     DeviceScan& operator=(const DeviceScan&) = delete;
@@ -137,6 +146,7 @@ public:
     std::size_t workGroupSize() const;  ///< items per work-group
     std::size_t tileElements() const;   ///< values per work-group (wg x vpt x 4)
     std::size_t vectorsPerItem() const; ///< uint4 vectors per work-item of a tile (vpt)
+    bool warpShuffles() const;          ///< built with warp shuffles (WARP=1)
     const std::string& buildOptions() const;
     std::size_t launchesPerScan() const; ///< kernels one enqueue() issues (0 when n is 0)
 
@@ -164,6 +174,7 @@ struct ScanPoint {
     ScanVariant variant = ScanVariant::Naive; ///< what ran (auto resolved)
     std::size_t workGroupSize = 0;
     std::size_t vectorsPerItem = 0; ///< whole-array scans: uint4 vectors per work-item
+    bool warp = false;              ///< whole-array scans: built with warp shuffles
     std::size_t elements = 0;
     bool inclusive = false; ///< whole-array variants only; per-segment scans are exclusive
     std::string buildOptions;
@@ -186,6 +197,8 @@ struct ScanRequest {
     std::size_t wholeWorkGroupSize = 0;
     /// The whole-array variants' uint4 vectors per work-item; 0: the device's.
     std::size_t wholeVectorsPerItem = 0;
+    /// The whole-array variants with warp shuffles: -1 where the device has them, 0 or 1.
+    int wholeWarp = -1;
     std::size_t elements = 0;
     ScanDistribution distribution = ScanDistribution::Random;
     int repeats = 5;
@@ -208,7 +221,7 @@ struct ScanRun {
 /// (no ceiling here).
 ScanPoint runScanPoint(Device& device, const std::vector<std::uint32_t>& values,
                        ScanVariant variant, std::size_t wg, bool inclusive, int repeats = 5,
-                       const CancelToken& cancel = {}, std::size_t vpt = 0);
+                       const CancelToken& cancel = {}, std::size_t vpt = 0, int warp = -1);
 
 /// What a person asks of the scans: histlab-cli scan's options, the Scans tab's controls.
 struct ScanParams {
@@ -219,7 +232,8 @@ struct ScanParams {
     /// maxWorkGroupSize (0: the device's maximum); the whole-array ones at their default.
     bool allWorkGroupSizes = false;
     std::size_t minWorkGroupSize = 16, maxWorkGroupSize = 0;
-    std::size_t vectorsPerItem = 0;   ///< --vpt: whole-array scans' vectors per work-item (0: auto)
+    std::size_t vectorsPerItem = 0; ///< --vpt: whole-array scans' vectors per work-item (0: auto)
+    int warp = -1; ///< --warp 0|1: whole-array scans with warp shuffles (-1: where they exist)
     std::optional<double> sizeMiB;    ///< MiB of uint32 values
     std::optional<std::size_t> count; ///< values (not with sizeMiB)
     ScanDistribution distribution = ScanDistribution::Random;

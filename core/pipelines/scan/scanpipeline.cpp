@@ -22,7 +22,7 @@ namespace {
 
 Table scanTable(const ScanRun& run) {
     Table table({"variant", "wg", "elements", "inclusive", "median_ms", "min_ms", "gbps",
-                 "percent_of_copy", "status", "detail", "vpt"});
+                 "percent_of_copy", "status", "detail", "vpt", "warp"});
     for (const ScanPoint& p : run.points)
         table.row()
             .add(scanVariantName(p.variant))
@@ -35,7 +35,8 @@ Table scanTable(const ScanRun& run) {
             .add(p.percentOfCopy)
             .add(statusName(p.status))
             .add(p.detail)
-            .add(p.vectorsPerItem);
+            .add(p.vectorsPerItem)
+            .add(p.warp ? 1 : 0);
     return table;
 }
 
@@ -82,6 +83,10 @@ ScanRequest planScan(const DeviceInfo& device, const ScanParams& params) {
         throw UsageError("--vpt", "sets the whole-array scans' tiles (reduce-then-scan, "
                                   "lookback, auto); the per-segment variants have none");
     r.wholeVectorsPerItem = vpt;
+    if (params.warp >= 0 && std::all_of(r.variants.begin(), r.variants.end(), isSegmentedScan))
+        throw UsageError("--warp", "sets the whole-array scans' kernels (reduce-then-scan, "
+                                   "lookback, auto); the per-segment variants have none");
+    r.wholeWarp = params.warp;
     return r;
 }
 
@@ -102,6 +107,7 @@ std::string scanJson(const ScanRun& run) {
         points.push_back({{"variant", scanVariantName(p.variant)},
                           {"wg", p.workGroupSize},
                           {"vpt", p.vectorsPerItem},
+                          {"warp", p.warp},
                           {"elements", p.elements},
                           {"inclusive", p.inclusive},
                           {"build_options", p.buildOptions},
@@ -138,6 +144,7 @@ std::string scanText(const ScanRun& run, bool inclusive) {
     TextTable table({{"variant", A::Left},
                      {"wg"},
                      {"vpt"},
+                     {"warp"},
                      {"elements"},
                      {"median ms"},
                      {"min ms"},
@@ -148,6 +155,9 @@ std::string scanText(const ScanRun& run, bool inclusive) {
         const bool ran = statusRan(p.status);
         table.add({scanVariantName(p.variant), std::to_string(p.workGroupSize),
                    p.vectorsPerItem ? std::to_string(p.vectorsPerItem) : "-",
+                   isSegmentedScan(p.variant) ? "-"
+                   : p.warp                   ? "yes"
+                                              : "no",
                    std::to_string(p.elements), ran ? fixedText(p.stats.medianMs, 4) : "-",
                    ran ? fixedText(p.stats.minMs, 4) : "-", ran ? fixedText(p.gbps, 2) : "-",
                    ran ? fixedText(p.percentOfCopy, 1) : "-", statusText(p.status, p.detail)});
@@ -230,6 +240,12 @@ Pipeline scanPipeline() {
                        [](P& s, const std::string& v) {
                            s.vectorsPerItem = std::size_t(parseWholeNumber("--vpt", v, 1, 16));
                        }),
+        valueOption<P>(
+            "--warp", "0|1",
+            "tuning: whole-array scans with warp shuffles (NVIDIA GPUs: the group "
+            "scan, transposition and look-back through inline PTX; the default "
+            "there); 1 elsewhere is reported unsupported",
+            [](P& s, const std::string& v) { s.warp = int(parseWholeNumber("--warp", v, 0, 1)); }),
         valueOption<P>("--size", "MIB",
                        "values to scan, in MiB of uint32 (default 64, 16 on a CPU device)",
                        [](P& s, const std::string& v) {

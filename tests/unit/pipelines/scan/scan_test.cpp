@@ -272,6 +272,30 @@ TEST(ScanDeviceBuffers, EveryVectorsPerItemIsExact) {
     EXPECT_THROW(planScan(device.info(), params), UsageError); // no tile to shape
 }
 
+// Warp shuffles are NVIDIA's inline PTX, which PoCL cannot build: the plan leaves them out here,
+// and asked for they are reported unsupported, never replaced by the kernels without them.
+TEST(ScanDeviceBuffers, WarpShufflesAreUnsupportedOnPocl) {
+    Device& device = test::sharedDevice();
+    const DeviceScan scan(device, 1000, ScanVariant::Lookback);
+    EXPECT_FALSE(scan.warpShuffles());
+    EXPECT_NE(scan.buildOptions().find("-D WARP=0"), std::string::npos) << scan.buildOptions();
+    EXPECT_THROW(DeviceScan(device, 1000, ScanVariant::Lookback, 64, 0, 1), UnsupportedError);
+    const Values values(testValues().begin(), testValues().begin() + 1000);
+    for (ScanVariant variant : {ScanVariant::ReduceThenScan, ScanVariant::Lookback}) {
+        const ScanPoint p = runScanPoint(device, values, variant, 64, false, 1, {}, 0, 1);
+        EXPECT_EQ(p.status, Status::Unsupported) << p.detail;
+        EXPECT_NE(p.detail.find("not an NVIDIA GPU"), std::string::npos) << p.detail;
+        const ScanPoint off = runScanPoint(device, values, variant, 64, false, 1, {}, 0, 0);
+        EXPECT_EQ(off.status, Status::Verified) << off.detail;
+        EXPECT_FALSE(off.warp);
+    }
+    ScanParams params;
+    params.warp = 1;
+    EXPECT_EQ(planScan(device.info(), params).wholeWarp, 1);
+    params.variants = {ScanVariant::Naive, ScanVariant::Blelloch};
+    EXPECT_THROW(planScan(device.info(), params), UsageError); // no whole-array kernel to build
+}
+
 INSTANTIATE_TEST_SUITE_P(Variants, ScanDeviceBuffers,
                          ::testing::Values(ScanVariant::Auto, ScanVariant::ReduceThenScan,
                                            ScanVariant::Lookback),
@@ -287,6 +311,31 @@ INSTANTIATE_TEST_SUITE_P(Variants, ScanDeviceBuffers,
 // before, differently: 16 MiB only on a CPU device (the window) against 64 MiB only on a GPU (the
 // CLI), so an accelerator got different sizes. The answer: 16 MiB of values on a CPU device, 64
 // MiB on any other (an accelerator has memory of its own, like a GPU).
+// Which devices build the whole-array scans with warp shuffles: NVIDIA GPUs by default (whole
+// warps of 32 items), nothing else; asking for them elsewhere is unsupported, and with groups
+// smaller than a warp a usage error naming --warp.
+TEST(ScanPlan, WarpShufflesOnNvidiaGpusOnly) {
+    DeviceInfo nvidia;
+    nvidia.name = "NVIDIA H200";
+    nvidia.vendor = "NVIDIA Corporation";
+    nvidia.type = DeviceType::Gpu;
+    EXPECT_TRUE(scanWarpShuffles(nvidia, -1, 0));
+    EXPECT_TRUE(scanWarpShuffles(nvidia, -1, 256));
+    EXPECT_FALSE(scanWarpShuffles(nvidia, -1, 16)); // smaller than a warp: without them
+    EXPECT_FALSE(scanWarpShuffles(nvidia, 0, 256));
+    EXPECT_TRUE(scanWarpShuffles(nvidia, 1, 32));
+    EXPECT_THROW(scanWarpShuffles(nvidia, 1, 16), UsageError);
+    DeviceInfo amd = nvidia;
+    amd.name = "gfx90a";
+    amd.vendor = "Advanced Micro Devices, Inc.";
+    EXPECT_FALSE(scanWarpShuffles(amd, -1, 256));
+    EXPECT_THROW(scanWarpShuffles(amd, 1, 256), UnsupportedError);
+    DeviceInfo cpu = nvidia;
+    cpu.type = DeviceType::Cpu;
+    EXPECT_FALSE(scanWarpShuffles(cpu, -1, 64));
+    EXPECT_THROW(scanWarpShuffles(cpu, 1, 64), UnsupportedError);
+}
+
 TEST(ScanPlan, DefaultSizeBySortOfDevice) {
     DeviceInfo info;
     info.name = "test device";
