@@ -568,8 +568,22 @@ HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& req,
         }
     }
     cl::Buffer hist(device.context(), CL_MEM_READ_WRITE, layout.bins() * sizeof(cl_uint));
-    HistogramConfig best;
-    double bestScore = -1;
+    // A candidate's score: the worse of its GB/s on the two inputs, each the median of `runs`.
+    auto scoreOf = [&](HistogramKernel& kernel, int runs) {
+        double score = 1e300;
+        for (auto& in : inputs) {
+            auto once = [&] {
+                device.queue().enqueueFillBuffer(hist, cl_uint(0), 0,
+                                                 layout.bins() * sizeof(cl_uint));
+                auto ev = kernel.enqueue(device.queue(), in, bytes, hist);
+                cl::Event::waitForEvents(ev);
+                return profiledMs(ev);
+            };
+            score = std::min(score, gbPerSecond(bytes, timeRepeated(runs, once, cancel).medianMs));
+        }
+        return score;
+    };
+    std::vector<std::pair<double, HistogramConfig>> scored;
     int tried = 0;
     std::map<std::pair<int, int>, std::string> rejected; // (banks, wg) -> why
     for (int b : banks)
@@ -590,23 +604,8 @@ HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& req,
                     c.unroll = u;
                     try {
                         HistogramKernel kernel(device, c, layout);
-                        double score = 1e300;
-                        for (auto& in : inputs) {
-                            auto once = [&] {
-                                device.queue().enqueueFillBuffer(hist, cl_uint(0), 0,
-                                                                 layout.bins() * sizeof(cl_uint));
-                                auto ev = kernel.enqueue(device.queue(), in, bytes, hist);
-                                cl::Event::waitForEvents(ev);
-                                return profiledMs(ev);
-                            };
-                            score = std::min(
-                                score, gbPerSecond(bytes, timeRepeated(3, once, cancel).medianMs));
-                        }
+                        scored.emplace_back(scoreOf(kernel, 3), c);
                         ++tried;
-                        if (score > bestScore) {
-                            bestScore = score;
-                            best = c;
-                        }
                     } catch (const UsageError& e) {
                         // this work-group size is beyond the kernel's limit here: not a candidate
                         rejected[{b, w}] = e.what();
@@ -616,12 +615,35 @@ HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& req,
                                    c.describe() + ": " + describeClError(e.what(), e.err()));
                     }
                 }
-    if (bestScore < 0)
+    if (scored.empty())
         throw DeviceError("autotune: no histogram configuration ran on " + info.name);
+    // Three runs a candidate rank close candidates by chance where kernels are short: at 16 MiB
+    // an H200 kernel lasts about 12 us and its profiling clock counts whole microseconds: 2 of
+    // 14 frontier runs chose 16 copies (52 and 59 % of the read-only kernel) where the runs that
+    // chose 32 measured 64-70 %. So the best few are timed again, 15 runs each, and the best of
+    // those wins (insurance: in six runs alternated with the version without it, both chose 32
+    // copies every time; bench/results/gpu-h200-tune-2026-11-28).
+    constexpr std::size_t kFinalists = 4;
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    scored.resize(std::min(scored.size(), kFinalists));
+    HistogramConfig best = scored.front().second;
+    double bestScore = -1;
+    for (const auto& [gridScore, c] : scored) {
+        cancel.throwIfCancelled();
+        HistogramKernel kernel(device, c, layout);
+        const double score = scoreOf(kernel, 15);
+        logInfo("tune", c.describe() + ": " + std::to_string(gridScore) + " GB/s in the grid, " +
+                            std::to_string(score) + " over 15 runs");
+        if (score > bestScore) {
+            bestScore = score;
+            best = c;
+        }
+    }
     std::ostringstream why;
     // Sizes are whole 48-byte units just under a power of two: rounded to the nearest MiB.
-    why << "autotune: best of " << tried << " on " << ((bytes + (1u << 19)) >> 20)
-        << " MiB random+uniform, worst case " << std::fixed
+    why << "autotune: best of " << tried << " (the best " << scored.size() << " timed again) on "
+        << ((bytes + (1u << 19)) >> 20) << " MiB random+uniform, worst case " << std::fixed
         << std::setprecision(bestScore >= 100 ? 0 : 2) << bestScore << " GB/s";
     best.chosenBy = why.str();
     logInfo("tune", info.name + ": " + best.describe() + " (" + best.chosenBy + ")");
