@@ -47,6 +47,9 @@
 #define WARP 0
 #endif
 
+#if WARP && (WG % 32 != 0)
+#error "WARP=1 needs whole warps: WG a multiple of 32"
+#endif
 #if WARP
 // NVIDIA GPUs only (the plan builds WARP=1 nowhere else): the 32 lanes of a warp exchange
 // values through inline PTX, which NVIDIA's OpenCL compiler accepts and OpenCL 1.2 has no
@@ -350,8 +353,9 @@ inline uint private_sum(const uint4* a)
 }
 
 // Exclusive scan of one value per item over the work-group (Kogge-Stone, double-buffered in
-// `scratch`, 2 x WG words); *total gets the sum of all. The caller puts a barrier between this
-// and the next use of `scratch`.
+// `scratch`, 2 x WG words; with WARP, shuffles in each warp and WG / 32 words, one barrier);
+// *total gets the sum of all. The caller puts a barrier between this and the next use of
+// `scratch`.
 inline uint group_exclusive_scan(uint x, __local uint* scratch, uint* total)
 {
 #if WARP

@@ -16,11 +16,7 @@ run() {
     echo "-- $*"
     $cli blur --device gpu --variant tiled --radius 1 --repeat 10 "$@" --csv "$out/run$n.csv" |
         tail -2
-    if [[ -f $out/run$n.csv ]]; then
-        [[ -f $csv ]] || head -1 "$out/run$n.csv" > "$csv"
-        tail -n +2 "$out/run$n.csv" >> "$csv"
-        rm "$out/run$n.csv"
-    fi
+    append_point "$out/run$n.csv" "$csv"
 }
 {
     for side in 8192 32768; do

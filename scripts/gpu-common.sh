@@ -31,3 +31,19 @@ cub_histogram_peer() {
     local bin
     bin=$(peer cub_histogram) && "$bin" "$1" | tee "$out/cub.csv"
 }
+
+# append_point FILE CSV [NAME VALUE]: the rows of the CSV file FILE (one run's --csv) appended to
+# CSV, its header written once; with NAME, each row gets VALUE in a first column NAME. FILE is
+# removed; a run that wrote no FILE adds nothing.
+append_point() {
+    local file=$1 csv=$2 name=${3:-} value=${4:-}
+    [[ -f $file ]] || return 0
+    if [[ -n $name ]]; then
+        [[ -f $csv ]] || echo "$name,$(head -1 "$file")" > "$csv"
+        tail -n +2 "$file" | sed "s/^/$value,/" >> "$csv"
+    else
+        [[ -f $csv ]] || head -1 "$file" > "$csv"
+        tail -n +2 "$file" >> "$csv"
+    fi
+    rm "$file"
+}

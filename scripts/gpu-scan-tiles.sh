@@ -17,11 +17,7 @@ csv="$out/tiles.csv"
                 echo "== round $round, wg $wg, vpt $vpt"
                 $cli scan --device gpu --variant lookback,reduce-then-scan --wg $wg --vpt $vpt \
                     --count 268435456 --repeat 10 --csv "$out/point.csv" | tail -2
-                if [[ -f $out/point.csv ]]; then
-                    [[ -f $csv ]] || head -1 "$out/point.csv" > "$csv"
-                    tail -n +2 "$out/point.csv" >> "$csv"
-                    rm "$out/point.csv"
-                fi
+                append_point "$out/point.csv" "$csv"
             done
         done
     done

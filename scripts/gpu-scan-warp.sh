@@ -27,11 +27,7 @@ csv="$out/points.csv"
                 echo "== round $round, wg $1, vpt $2, warp $warp"
                 $cli scan --device gpu --variant lookback,reduce-then-scan --warp $warp \
                     --wg $1 --vpt $2 --count 268435456 --repeat 10 --csv "$out/point.csv" | tail -3
-                if [[ -f $out/point.csv ]]; then
-                    [[ -f $csv ]] || echo "warp_asked,$(head -1 "$out/point.csv")" > "$csv"
-                    tail -n +2 "$out/point.csv" | sed "s/^/$warp,/" >> "$csv"
-                    rm "$out/point.csv"
-                fi
+                append_point "$out/point.csv" "$csv" warp_asked "$warp"
             done
         done
     done

@@ -123,13 +123,15 @@ std::size_t ceilDiv(std::size_t a, std::size_t b) {
 bool scanWarpShuffles(const DeviceInfo& info, int requested, std::size_t wg) {
     if (requested == 0)
         return false;
-    const bool available =
-        info.type == DeviceType::Gpu && info.vendor.find("NVIDIA") != std::string::npos;
+    // NVIDIA's own platform: PoCL's CUDA and Vulkan drivers also name NVIDIA as the vendor.
+    const bool available = info.type == DeviceType::Gpu &&
+                           info.vendor.find("NVIDIA") != std::string::npos &&
+                           info.platformName.find("NVIDIA") != std::string::npos;
     if (requested < 0)
         return available && (wg == 0 || wg >= 32);
     if (!available)
         throw UnsupportedError("warp shuffles are NVIDIA's inline PTX; " + info.name + " (" +
-                               info.vendor + ") is not an NVIDIA GPU");
+                               info.platformName + ") is not a GPU of NVIDIA's OpenCL");
     if (wg && wg < 32)
         throw UsageError("--warp", "warp shuffles need whole warps of 32 work-items; --wg " +
                                        std::to_string(wg) + " is smaller");

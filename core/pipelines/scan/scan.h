@@ -110,7 +110,8 @@ void checkScanVectorsPerItem(std::size_t vpt);
 /// Whether a whole-array scan on `device` with `wg` items a group (0: the default) is built with
 /// warp shuffles (the group scan, transposition and look-back through NVIDIA's inline PTX).
 /// `requested` -1: where the device has them (an NVIDIA GPU) and wg is 0 or at least 32; 0: no;
-/// 1: yes, else UnsupportedError (not an NVIDIA GPU) or UsageError("--warp") (wg below 32).
+/// 1: yes, else UnsupportedError (not a GPU of NVIDIA's own OpenCL platform) or
+/// UsageError("--warp") (wg below 32).
 bool scanWarpShuffles(const DeviceInfo& device, int requested, std::size_t wg);
 
 // ---------------------------------------------------------------------------------------------

@@ -50,7 +50,7 @@ cli_test(scan_vpt_2 EXIT 0 EXPECT --stdout "^lookback +64 +2 +no +100003 .*verif
 # Warp shuffles are NVIDIA's inline PTX: asked for on PoCL they are reported, not replaced (the
 # run has nothing that ran: exit 4); they shape only the whole-array scans.
 cli_test(scan_warp_unsupported_on_pocl EXIT 4
-         EXPECT --stdout "^lookback .* unsupported: warp shuffles are NVIDIA's inline PTX; .* is not an NVIDIA GPU$"
+         EXPECT --stdout "^lookback .* unsupported: warp shuffles are NVIDIA's inline PTX; .* is not a GPU of NVIDIA's OpenCL$"
                 --stderr "no scan variant could run"
          ARGS scan --device portable --variant lookback --warp 1 --count 1000 --repeat 1)
 cli_test(scan_warp_off EXIT 0 EXPECT --stdout "^lookback +64 +16 +no +1000 .*verified"

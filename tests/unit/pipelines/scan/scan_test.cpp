@@ -284,7 +284,7 @@ TEST(ScanDeviceBuffers, WarpShufflesAreUnsupportedOnPocl) {
     for (ScanVariant variant : {ScanVariant::ReduceThenScan, ScanVariant::Lookback}) {
         const ScanPoint p = runScanPoint(device, values, variant, 64, false, 1, {}, 0, 1);
         EXPECT_EQ(p.status, Status::Unsupported) << p.detail;
-        EXPECT_NE(p.detail.find("not an NVIDIA GPU"), std::string::npos) << p.detail;
+        EXPECT_NE(p.detail.find("is not a GPU of NVIDIA's OpenCL"), std::string::npos) << p.detail;
         const ScanPoint off = runScanPoint(device, values, variant, 64, false, 1, {}, 0, 0);
         EXPECT_EQ(off.status, Status::Verified) << off.detail;
         EXPECT_FALSE(off.warp);
@@ -307,17 +307,15 @@ INSTANTIATE_TEST_SUITE_P(Variants, ScanDeviceBuffers,
                              return name;
                          });
 
-// The scan's plan decides for the CLI and the Scans tab alike. Its default size was decided twice
-// before, differently: 16 MiB only on a CPU device (the window) against 64 MiB only on a GPU (the
-// CLI), so an accelerator got different sizes. The answer: 16 MiB of values on a CPU device, 64
-// MiB on any other (an accelerator has memory of its own, like a GPU).
-// Which devices build the whole-array scans with warp shuffles: NVIDIA GPUs by default (whole
-// warps of 32 items), nothing else; asking for them elsewhere is unsupported, and with groups
-// smaller than a warp a usage error naming --warp.
+// Which devices build the whole-array scans with warp shuffles: NVIDIA's own OpenCL on its GPUs
+// by default (whole warps of 32 items), nothing else (PoCL's CUDA and Vulkan drivers name NVIDIA
+// as the vendor too, but take no inline PTX); asking for them elsewhere is unsupported, and with
+// groups smaller than a warp a usage error naming --warp.
 TEST(ScanPlan, WarpShufflesOnNvidiaGpusOnly) {
     DeviceInfo nvidia;
     nvidia.name = "NVIDIA H200";
     nvidia.vendor = "NVIDIA Corporation";
+    nvidia.platformName = "NVIDIA CUDA";
     nvidia.type = DeviceType::Gpu;
     EXPECT_TRUE(scanWarpShuffles(nvidia, -1, 0));
     EXPECT_TRUE(scanWarpShuffles(nvidia, -1, 256));
@@ -330,12 +328,30 @@ TEST(ScanPlan, WarpShufflesOnNvidiaGpusOnly) {
     amd.vendor = "Advanced Micro Devices, Inc.";
     EXPECT_FALSE(scanWarpShuffles(amd, -1, 256));
     EXPECT_THROW(scanWarpShuffles(amd, 1, 256), UnsupportedError);
+    DeviceInfo poclCuda = nvidia;
+    poclCuda.platformName = "Portable Computing Language";
+    EXPECT_FALSE(scanWarpShuffles(poclCuda, -1, 256));
+    EXPECT_THROW(scanWarpShuffles(poclCuda, 1, 256), UnsupportedError);
     DeviceInfo cpu = nvidia;
     cpu.type = DeviceType::Cpu;
     EXPECT_FALSE(scanWarpShuffles(cpu, -1, 64));
     EXPECT_THROW(scanWarpShuffles(cpu, 1, 64), UnsupportedError);
+    ScanParams params; // a group smaller than a warp is refused before any work
+    params.warp = 1;
+    params.workGroupSizes = {16};
+    nvidia.maxWorkGroupSize = 1024;
+    try {
+        planScan(nvidia, params);
+        ADD_FAILURE() << "--warp 1 --wg 16 was planned";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("--warp"), std::string::npos) << e.what();
+    }
 }
 
+// The scan's plan decides for the CLI and the Scans tab alike. Its default size was decided twice
+// before, differently: 16 MiB only on a CPU device (the window) against 64 MiB only on a GPU (the
+// CLI), so an accelerator got different sizes. The answer: 16 MiB of values on a CPU device, 64
+// MiB on any other (an accelerator has memory of its own, like a GPU).
 TEST(ScanPlan, DefaultSizeBySortOfDevice) {
     DeviceInfo info;
     info.name = "test device";
