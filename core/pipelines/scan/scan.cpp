@@ -132,10 +132,14 @@ bool scanWarpShuffles(const DeviceInfo& info, int requested, std::size_t wg) {
     if (!available)
         throw UnsupportedError("warp shuffles are NVIDIA's inline PTX; " + info.name + " (" +
                                info.platformName + ") is not a GPU of NVIDIA's OpenCL");
-    if (wg && wg < 32)
+    checkScanWarpWorkGroup(requested, wg);
+    return true;
+}
+
+void checkScanWarpWorkGroup(int warp, std::size_t wg) {
+    if (warp == 1 && wg && wg < 32)
         throw UsageError("--warp", "warp shuffles need whole warps of 32 work-items; --wg " +
                                        std::to_string(wg) + " is smaller");
-    return true;
 }
 
 ScanVariant parseScanVariant(const std::string& name) {

@@ -107,6 +107,10 @@ void checkScanWorkGroupSize(const DeviceInfo& device, std::size_t wg);
 /// a power of two from 1 to 16.
 void checkScanVectorsPerItem(std::size_t vpt);
 
+/// Throws UsageError("--warp") when warp shuffles are asked for (`warp` 1) in groups of `wg`
+/// work-items (0: the default) smaller than a warp of 32.
+void checkScanWarpWorkGroup(int warp, std::size_t wg);
+
 /// Whether a whole-array scan on `device` with `wg` items a group (0: the default) is built with
 /// warp shuffles (the group scan, transposition and look-back through NVIDIA's inline PTX).
 /// `requested` -1: where the device has them (an NVIDIA GPU) and wg is 0 or at least 32; 0: no;

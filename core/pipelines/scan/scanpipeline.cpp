@@ -86,9 +86,7 @@ ScanRequest planScan(const DeviceInfo& device, const ScanParams& params) {
     if (params.warp >= 0 && std::all_of(r.variants.begin(), r.variants.end(), isSegmentedScan))
         throw UsageError("--warp", "sets the whole-array scans' kernels (reduce-then-scan, "
                                    "lookback, auto); the per-segment variants have none");
-    if (params.warp == 1 && r.wholeWorkGroupSize && r.wholeWorkGroupSize < 32)
-        throw UsageError("--warp", "warp shuffles need whole warps of 32 work-items; --wg " +
-                                       std::to_string(r.wholeWorkGroupSize) + " is smaller");
+    checkScanWarpWorkGroup(params.warp, r.wholeWorkGroupSize);
     r.wholeWarp = params.warp;
     return r;
 }
