@@ -128,7 +128,8 @@ __kernel void blur_full(__global const value_t* in, __global value_t* out, int w
 //   ROWS     blur_tiled: rows each work-item blurs
 //   PACKED   blur_tiled: 1 loads all the window's rows first, packed as loaded (GPUs), 0 slides
 //            down keeping them as horizontal sums (CPUs)
-//   SWAR     blur_tiled (PACKED 0, 8-bit gray, R = 1): two pixels per 32-bit register
+//   SWAR     blur_tiled (8-bit, R = 1: gray, or RGBA with PACKED 1): two pixels per 32-bit
+//            register
 //   VECS     blur_tiled: 16-byte vectors per work-item and row (1, 2 or 4)
 //   COLSUM16 blur_columns/blur_rows: column sums stored as ushort (8-bit images, R <= 128)
 //   PER      blur_rows: output elements per work-item
@@ -358,6 +359,16 @@ inline uint element(const rowpart_t* r, int i)
 // (s + 4) / 9 for s <= 2295, the SWAR paths' 3 x 3 sums: exact for every such s.
 inline uint swar_div9(uint s) { return (s * 7282u + 29128u) >> 16; }
 
+// One output word from the vertical sums of its even and odd bytes and of the neighbouring
+// words' lanes: `before` is the pixel left of the word, `after` the pixel right of it.
+inline uint swar_word(uint ve, uint vo, uint before, uint after)
+{
+    const uint se = ve + vo + ((vo << 16) | before);     // bytes 0 and 2
+    const uint so = vo + ve + ((ve >> 16) | (after << 16)); // bytes 1 and 3
+    return swar_div9(se & 0xFFFFu) | (swar_div9(so & 0xFFFFu) << 8) |
+           (swar_div9(se >> 16) << 16) | (swar_div9(so >> 16) << 24);
+}
+
 #if !PACKED
 // The horizontal window sums of one row for the VEC elements starting at x0.
 inline void row_sums(__global const value_t* row, int x0, int rowElems, int width, uint* h)
@@ -422,15 +433,6 @@ inline swarrow_t swar_fetch(__global const uchar* row, int x0)
     return r;
 }
 
-// One output word from the vertical sums of its even and odd bytes and of the neighbouring
-// words' lanes: `before` is the pixel left of the word, `after` the pixel right of it.
-inline uint swar_word(uint ve, uint vo, uint before, uint after)
-{
-    const uint se = ve + vo + ((vo << 16) | before);     // bytes 0 and 2
-    const uint so = vo + ve + ((ve >> 16) | (after << 16)); // bytes 1 and 3
-    return swar_div9(se & 0xFFFFu) | (swar_div9(so & 0xFFFFu) << 8) |
-           (swar_div9(se >> 16) << 16) | (swar_div9(so >> 16) << 24);
-}
 
 inline void swar_strip(__global const uchar* src, __global uchar* dst, int width, int height,
                        int pitch, int x0, int y0, int y1)
@@ -548,7 +550,34 @@ __kernel void blur_tiled(__global const uchar* src, __global uchar* dst, int wid
         const int y = y0 + r;
         if (y >= y1)
             break;
-#if SWAR
+#if SWAR && NCHAN == 1
+        // 8-bit gray, 3 x 3: each word's even and odd bytes in two registers of two 16-bit
+        // lanes, the window's three rows added lane by lane (at most 765), then swar_word adds
+        // each lane's horizontal neighbours (the bytes beside it, the pixels beside the vectors
+        // at the ends) and divides by 9: about 5 operations a pixel against 10 or more, and far
+        // fewer registers than a column sum per byte (the H200 build used 128 without it).
+        uint ve[4 * VECS], vo[4 * VECS], vl = 0, vr = 0;
+#pragma unroll
+        for (int j = 0; j < 4 * VECS; ++j)
+            ve[j] = vo[j] = 0;
+#pragma unroll
+        for (int k = 0; k < 3; ++k) {
+#pragma unroll
+            for (int j = 0; j < 4 * VECS; ++j) {
+                const uint w = vec_word(&win[r + k].mid, j);
+                ve[j] += w & 0x00FF00FFu;
+                vo[j] += (w >> 8) & 0x00FF00FFu;
+            }
+            vl += HALO_ELEMENT(win[r + k].left, 0);
+            vr += HALO_ELEMENT(win[r + k].right, 0);
+        }
+        vec_t o;
+#pragma unroll
+        for (int j = 0; j < 4 * VECS; ++j)
+            vec_set_word(&o, j,
+                         swar_word(ve[j], vo[j], j == 0 ? vl : vo[j - 1] >> 16,
+                                   j == 4 * VECS - 1 ? vr : ve[j + 1] & 0xFFFFu));
+#elif SWAR
         // 8-bit RGBA, 3 x 3: a pixel's horizontal neighbours are the words beside its word, at
         // the same bytes. Each word's even and odd bytes in two registers of two 16-bit lanes;
         // three rows of three words add up to at most 2295 per lane, and swar_div9 divides.

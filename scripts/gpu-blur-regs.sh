@@ -2,15 +2,16 @@
 # Is the tiled 3 x 3 blur on the GPU held back by its registers (how many work-items fit a
 # compute unit)? NVIDIA's build log says each kernel's registers (-cl-nv-verbose through
 # HISTLAB_EXTRA_BUILD_OPTIONS), then the blur runs with the compiler held to REGS registers per
-# work-item (-cl-nv-maxrregcount), on the frontier's images (gray 8192² and 32768², RGBA 32768 x
-# 8192), each verified and timed against the copy kernel of the same run. regs.csv: one row per
-# run (the blur's CSV with the register limit first), log.txt the reports and register counts.
+# work-item (--registers, NVIDIA's -cl-nv-maxrregcount; 0 the compiler's choice), on the
+# frontier's images (gray 8192² and 32768², RGBA 8192 x 2048 and 32768 x 8192), each verified
+# and timed against the copy kernel of the same run. regs.csv: one row per run (the blur's CSV
+# with the register limit first), log.txt the reports and register counts.
 #   source .device/gpu-env.sh && scripts/gpu-blur-regs.sh "$OUT/regs"
 set -uo pipefail
 source "$(dirname "$0")/gpu-common.sh" "${1:-}"
 csv="$out/regs.csv"
 images=("--width 8192 --height 8192" "--width 32768 --height 32768"
-    "--width 32768 --height 8192 --channels 4")
+    "--width 8192 --height 2048 --channels 4" "--width 32768 --height 8192 --channels 4")
 {
     for img in "${images[@]}"; do
         echo "== registers, $img"
@@ -20,9 +21,7 @@ images=("--width 8192 --height 8192" "--width 32768 --height 32768"
     for regs in ${REGS:-0 32 40 48 64 96}; do
         for img in "${images[@]}"; do
             echo "== maxrregcount $regs, $img"
-            extra=""
-            [[ $regs != 0 ]] && extra="-cl-nv-maxrregcount=$regs"
-            HISTLAB_EXTRA_BUILD_OPTIONS="$extra" $cli blur --device gpu --variant tiled --radius 1 \
+            $cli blur --device gpu --variant tiled --radius 1 --registers "$regs" \
                 --repeat 10 --synthetic random $img --csv "$out/point.csv" | tail -1
             append_point "$out/point.csv" "$csv" maxrregcount "$regs"
         done

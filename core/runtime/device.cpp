@@ -11,6 +11,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <mutex>
+#include <sstream>
 #include <sys/resource.h>
 
 namespace histlab {
@@ -245,6 +246,20 @@ std::uint64_t cpuThreadStackBytes() {
     if (::getrlimit(RLIMIT_STACK, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
         return std::uint64_t(2) << 20;
     return std::uint64_t(limit.rlim_cur);
+}
+
+bool hasExtension(const DeviceInfo& device, const std::string& name) {
+    std::istringstream in(device.extensions);
+    std::string word;
+    while (in >> word)
+        if (word == name)
+            return true;
+    return false;
+}
+
+bool nvidiaOpenCL(const DeviceInfo& device) {
+    return device.type == DeviceType::Gpu && device.vendor.find("NVIDIA") != std::string::npos &&
+           device.platformName.find("NVIDIA") != std::string::npos;
 }
 
 std::string deviceLine(const DeviceInfo& d) {

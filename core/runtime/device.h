@@ -85,6 +85,13 @@ struct DeviceInfo {
 /// every report starts with.
 std::string deviceLine(const DeviceInfo& device);
 
+/// Whether the device lists the OpenCL extension `name` (a whole word of its extensions).
+bool hasExtension(const DeviceInfo& device, const std::string& name);
+
+/// A GPU of NVIDIA's own OpenCL platform, whose compiler takes inline PTX and NVIDIA's build
+/// options. The vendor alone does not say it: PoCL's CUDA and Vulkan drivers name NVIDIA too.
+bool nvidiaOpenCL(const DeviceInfo& device);
+
 /// The stack of one thread of a CPU device's runtime, which holds a work-group's private arrays
 /// (PoCL runs a work-group on one thread and keeps every work-item's private arrays on its
 /// stack): the stack limit (`ulimit -s`, RLIMIT_STACK), or glibc's 2 MiB for threads where that

@@ -348,6 +348,17 @@ BlurTuning blurTuningFor(const DeviceInfo& device, BlurTuning tuning) {
     return tuning;
 }
 
+int blurRegisterLimit(const DeviceInfo& device, int requested, bool rgbaSwar) {
+    const bool available = hasExtension(device, "cl_nv_compiler_options");
+    if (requested < 0)
+        return available && rgbaSwar ? 64 : 0;
+    if (requested > 0 && !available)
+        throw UnsupportedError("a register limit (--registers) is NVIDIA's -cl-nv-maxrregcount; " +
+                               device.name + " (" + device.platformName +
+                               ") has no cl_nv_compiler_options");
+    return requested;
+}
+
 namespace {
 
 KernelLaunch kernelLaunch(const char* kernel, const cl::NDRange& global, const cl::NDRange& local) {
@@ -452,9 +463,9 @@ BlurRun blurOnDevice(Device& device, const HostImage& image, int radius, BorderM
             const bool cpu = info.type == DeviceType::Cpu;
             const bool packed = devTuning.packed == 1;
             const bool swarWanted = devTuning.swar == 1;
-            // SWAR: 8-bit, 3 x 3, gray sliding down (PACKED 0) or RGBA packed.
+            // SWAR: 8-bit, 3 x 3, gray (packed or sliding down) and RGBA packed.
             const bool swar = swarWanted && image.depth == 8 && radius == 1 &&
-                              (packed ? image.channels == 4 : image.channels == 1);
+                              (image.channels == 1 || (packed && image.channels == 4));
             const int vectors = tuning.vectors == 1 || tuning.vectors == 2 || tuning.vectors == 4
                                     ? tuning.vectors
                                     : (cpu && swar ? 4 : 1);
@@ -463,6 +474,10 @@ BlurRun blurOnDevice(Device& device, const HostImage& image, int radius, BorderM
                              : packed        ? (grayEight ? 8 : 4)
                                              : (cpu && swar ? 8 : 16);
             const std::size_t wg = std::size_t(tuning.workGroup > 0 ? tuning.workGroup : 128);
+            const int registers =
+                blurRegisterLimit(info, tuning.registers, swar && packed && image.channels == 4);
+            if (registers > 0)
+                options.flag("-cl-nv-maxrregcount=" + std::to_string(registers));
             run.buildOptions = options.define("RADIUS", radius)
                                    .define("ROWS", rows)
                                    .define("PACKED", packed)

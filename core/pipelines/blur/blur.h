@@ -116,11 +116,12 @@ struct BlurTuning {
     /// (many loads in flight: a GPU's best), 0 slides down the rows keeping their horizontal
     /// sums (less arithmetic: a CPU's best), -1 the device's choice
     int packed = -1;
-    /// tiled, 8-bit, R = 1, gray not packed or RGBA packed: 1 the bytes of two pixels per
-    /// 32-bit register (SWAR), 0 one value per register, -1 the device's choice: SWAR wherever
-    /// the device's row keeping has it, except a GPU sliding down (gray on PoCL: 2x faster;
-    /// RGBA packed on the H100: 99 % of copy against 83 %; gray sliding down on the H100:
-    /// slower than packed without it, the GPU is not limited by arithmetic there)
+    /// tiled, 8-bit, R = 1, gray or RGBA packed: 1 the bytes of two pixels per 32-bit
+    /// register (SWAR), 0 one value per register, -1 the device's choice: SWAR wherever the
+    /// device's row keeping has it, except a GPU sliding down (gray on PoCL: 2x faster; RGBA
+    /// packed on the H100: 99 % of copy against 83 %; gray packed on the H200: 78 and 86 % of
+    /// copy against 68 and 82.5 % at 8192² and 32768², 106 registers against 128; gray sliding
+    /// down on the H100: slower than packed without it, the GPU is not limited by arithmetic)
     int swar = -1;
     /// tiled: 16-byte vectors each work-item loads and stores per row: 1, 2 or 4; 0 the
     /// device's choice (4 for the SWAR path on a CPU, else 1)
@@ -128,6 +129,11 @@ struct BlurTuning {
     /// sliding's row pass: 1 one row per work-item (blur_rows_serial), 0 row tiles scanned in
     /// local memory (blur_rows), -1 the device's choice (serial on a CPU, tiles elsewhere)
     int serialRows = -1;
+    /// tiled, NVIDIA's OpenCL (cl_nv_compiler_options): at most this many registers per
+    /// work-item (-cl-nv-maxrregcount), 0 the compiler's choice, -1 the device's choice: 64 for
+    /// 8-bit RGBA with SWAR there (H200, 32768 x 8192: 86 % of copy against 84 % with the 72 it
+    /// takes), else the compiler's. Elsewhere a limit is unsupported.
+    int registers = -1;
     bool measureCopy = false; ///< also time the copy kernel on the same bytes, same run
 };
 
@@ -136,6 +142,11 @@ struct BlurTuning {
 /// sliding variant's serial row pass on a CPU, row tiles elsewhere. The rest (rows, work-group,
 /// vectors: 0) stays the variant's default, which depends on the image and the radius.
 BlurTuning blurTuningFor(const DeviceInfo& device, BlurTuning tuning);
+
+/// The tiled blur's register limit per work-item for `requested` (BlurTuning::registers), 0 for
+/// none; `rgbaSwar`: the kernel is 8-bit RGBA with SWAR. Throws UnsupportedError for a limit
+/// on a device without NVIDIA's compiler options.
+int blurRegisterLimit(const DeviceInfo& device, int requested, bool rgbaSwar);
 
 /// The largest radius blur_tiled is built for.
 constexpr int kTiledMaxRadius = 3;

@@ -516,10 +516,15 @@ Pipeline blurPipeline() {
                "default), or slid down as horizontal sums (0, a CPU's)",
                0, 1, &BlurTuning::packed),
         tuning("--swar", "0|1",
-               "tuning (tiled, 8-bit, R = 1: gray with --packed 0, RGBA with --packed 1): the "
-               "bytes of two pixels per 32-bit register (1, the default wherever there is such "
-               "a path, except gray --packed 0 on a GPU) or one value per register (0)",
+               "tuning (tiled, 8-bit, R = 1: gray, RGBA with --packed 1): the bytes of two "
+               "pixels per 32-bit register (1, the default wherever there is such a path, "
+               "except gray --packed 0 on a GPU) or one value per register (0)",
                0, 1, &BlurTuning::swar),
+        tuning("--registers", "N",
+               "tuning (tiled, NVIDIA's OpenCL only): at most N registers per work-item "
+               "(-cl-nv-maxrregcount; default 64 for 8-bit RGBA with SWAR there, else the "
+               "compiler's choice; 0 the compiler's choice)",
+               0, 255, &BlurTuning::registers),
         valueOption<P>("--vectors", "1|2|4",
                        "tuning (tiled): 16-byte vectors per work-item and row (default 1; 4 for "
                        "two pixels per register on a CPU)",

@@ -406,7 +406,7 @@ BowGeometry planBowKernel(const DeviceInfo& device, BowKernel kernel, std::size_
 namespace {
 
 bool hasFp64(const DeviceInfo& device) {
-    return device.extensions.find("cl_khr_fp64") != std::string::npos;
+    return hasExtension(device, "cl_khr_fp64");
 }
 
 /// The descriptor layout of `kernel` as bow_resolve reads it (LAYOUT: 1 descriptor-major, 2

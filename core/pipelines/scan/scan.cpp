@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <sstream>
 
 namespace histlab {
 
@@ -100,15 +99,6 @@ cl::Kernel makeKernel(const cl::Program& program, const char* name) {
     }
 }
 
-bool hasExtension(const DeviceInfo& info, const std::string& name) {
-    std::istringstream in(info.extensions);
-    std::string word;
-    while (in >> word)
-        if (word == name)
-            return true;
-    return false;
-}
-
 std::size_t ceilDiv(std::size_t a, std::size_t b) {
     return (a + b - 1) / b;
 }
@@ -123,10 +113,7 @@ std::size_t ceilDiv(std::size_t a, std::size_t b) {
 bool scanWarpShuffles(const DeviceInfo& info, int requested, std::size_t wg) {
     if (requested == 0)
         return false;
-    // NVIDIA's own platform: PoCL's CUDA and Vulkan drivers also name NVIDIA as the vendor.
-    const bool available = info.type == DeviceType::Gpu &&
-                           info.vendor.find("NVIDIA") != std::string::npos &&
-                           info.platformName.find("NVIDIA") != std::string::npos;
+    const bool available = nvidiaOpenCL(info);
     if (requested < 0)
         return available && (wg == 0 || wg >= 32);
     if (!available)

@@ -55,7 +55,8 @@ TEST(BlurPlan, LaunchesUnlessTheWholeImageIsAsked) {
 }
 
 // The tuning each sort of device gets when none is asked for (measured: README): a GPU loads
-// the window's rows packed (two pixels per register where that has a path: RGBA), and scans row
+// the window's rows packed (two pixels per register where that has a path: 8-bit gray and
+// RGBA at R = 1), and scans row
 // tiles in local memory; a CPU slides down the rows, two pixels per register, one row per
 // work-item. What is asked stays.
 TEST(BlurPlan, TuningBySortOfDevice) {
@@ -63,7 +64,7 @@ TEST(BlurPlan, TuningBySortOfDevice) {
     params.border = BorderMode::Reflect101;
     const BlurTuning gpu = planBlur(test::describedDevice(DeviceType::Gpu), params).tuning;
     EXPECT_EQ(gpu.packed, 1);
-    EXPECT_EQ(gpu.swar, 1); // (packed rows: RGBA's SWAR path)
+    EXPECT_EQ(gpu.swar, 1); // (packed rows: gray's and RGBA's SWAR paths)
     EXPECT_EQ(gpu.serialRows, 0);
     const BlurTuning accelerator =
         planBlur(test::describedDevice(DeviceType::Accelerator), params).tuning;
@@ -82,6 +83,28 @@ TEST(BlurPlan, TuningBySortOfDevice) {
     EXPECT_EQ(asked.swar, 0);
     EXPECT_EQ(asked.serialRows, 0);
     EXPECT_EQ(asked.rows, 8);
+}
+
+// A register limit is NVIDIA's compiler option (cl_nv_compiler_options): there 8-bit RGBA with
+// SWAR gets 64 unless asked otherwise, the rest the compiler's choice; a device without the
+// option runs with no limit and refuses one asked for, naming --registers.
+TEST(BlurPlan, RegisterLimit) {
+    DeviceInfo nvidia = test::describedDevice(DeviceType::Gpu);
+    nvidia.extensions = "cl_khr_global_int32_base_atomics cl_nv_compiler_options cl_khr_fp64";
+    EXPECT_EQ(blurRegisterLimit(nvidia, -1, true), 64);
+    EXPECT_EQ(blurRegisterLimit(nvidia, -1, false), 0);
+    EXPECT_EQ(blurRegisterLimit(nvidia, 0, true), 0);
+    EXPECT_EQ(blurRegisterLimit(nvidia, 80, false), 80);
+    DeviceInfo other = test::describedDevice(DeviceType::Gpu);
+    other.extensions = "cl_khr_global_int32_base_atomics cl_nv_compiler_options_not";
+    EXPECT_EQ(blurRegisterLimit(other, -1, true), 0);
+    EXPECT_EQ(blurRegisterLimit(other, 0, true), 0);
+    try {
+        blurRegisterLimit(other, 64, true);
+        ADD_FAILURE() << "a limit without NVIDIA's compiler options was accepted";
+    } catch (const UnsupportedError& e) {
+        EXPECT_NE(std::string(e.what()).find("--registers"), std::string::npos) << e.what();
+    }
 }
 
 TEST(BlurPlan, Refusals) {
