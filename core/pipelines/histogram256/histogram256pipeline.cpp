@@ -335,7 +335,8 @@ Pipeline histogram256Pipeline() {
                        [](P& s, const std::string& v) { s.request.variant = parseVariant(v); }),
         valueOption<P>("--banks", "N",
                        "local sub-histogram copies, a power of two that fits local memory "
-                       "(banked), or private copies, 1, 2 or 4 (cpu)",
+                       "(banked), or private copies, 1, 2 or 4 (cpu; 4 on one channel in uint4s: "
+                       "4 or 2 per 4 KiB block, from the repeats in its first 128 bytes)",
                        [](P& s, const std::string& v) {
                            s.request.banks = wholeNumber("--banks", v, 1, 1 << 20);
                        }),

@@ -212,6 +212,38 @@ INSTANTIATE_TEST_SUITE_P(AllConfigurations4097x3, HistogramMatrix,
                                     channelsName(std::get<1>(p.param));
                          });
 
+// The cpu variant with 4 copies of one channel counts each block of 4 KiB in 4 copies or in 2,
+// from the repeats in the block's first 128 bytes. An image whose 4 KiB stretches are random
+// bytes (2 copies), one value (4), or one value for 200 bytes then random bytes, with a tail
+// that fills no block, is counted exactly with both merges, and so is one where every block
+// takes the same path (random throughout; one value throughout).
+TEST(HistogramCpuCopies, BlocksOfRandomBytesAndRunsCountExactly) {
+    const DeviceInfo& info = sharedDevice().info();
+    HostImage mixed;
+    mixed.width = 37 * 1024 + 13;
+    mixed.height = 4;
+    mixed.channels = 1;
+    mixed.depth = 8;
+    mixed.data.resize(mixed.byteCount());
+    for (std::size_t i = 0; i < mixed.data.size(); ++i) {
+        const std::size_t stretch = i / 4096, at = i % 4096;
+        const auto random = std::uint8_t((i * 2654435761u) >> 13);
+        mixed.data[i] = stretch % 3 == 1               ? std::uint8_t(stretch)
+                        : stretch % 3 == 2 && at < 200 ? std::uint8_t(200 + stretch)
+                                                       : random;
+    }
+    for (MergeMode merge : {MergeMode::Kernel, MergeMode::Atomic}) {
+        const Variant v{HistogramVariant::Private, 4,     ReadPattern::Serial,
+                        LoadWidth::Uint4,          merge, 1};
+        runAndCheck(mixed, v.request(info, 1), ChannelSelection::All, "mixed " + v.name());
+        for (SyntheticKind kind : {SyntheticKind::Random, SyntheticKind::Uniform}) {
+            const HostImage img = syntheticImage(kind, 65536 + 5, 1, 65536 + 5, 3);
+            runAndCheck(img, v.request(info, 1), ChannelSelection::All,
+                        std::string(syntheticKindName(kind)) + " " + v.name());
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Every awkward size on a representative subset (each variant, each read pattern, load width,
 // merge mode and unroll at least once; both private copy counts; the most banks that fit).
