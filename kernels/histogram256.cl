@@ -462,8 +462,9 @@ __kernel void accumulate_histogram(__global const elem_t* data, uint nelem, uint
 #if ADAPT
     // Blocks of ADAPT_BLOCK elements: 4 copies where the block's first ADAPT_SAMPLE elements
     // show bytes equal to the byte two places along (runs, flat regions), else 2 copies, which
-    // touch half the cache lines (measured on PoCL 3.1, 256 MiB: random bytes 41 ms against
-    // 59 with 4 copies throughout and 43 with 2; uniform 74 ms against 83 with 4 and 115 with 2).
+    // touch half the cache lines (measured on PoCL 3.1, 256 MiB: random bytes 41-43 ms, as
+    // with 2 copies in every block, against 59-60 with 4 copies throughout; uniform 73-75 ms
+    // against 82-84 with 4 throughout and 115 with 2 in every block).
     for (uint b = begin; b < end; b += ADAPT_BLOCK) {
         const uint bend = min(b + ADAPT_BLOCK, end);
         uint repeats = 0;

@@ -474,8 +474,10 @@ BlurRun blurOnDevice(Device& device, const HostImage& image, int radius, BorderM
                              : packed        ? (grayEight ? 8 : 4)
                                              : (cpu && swar ? 8 : 16);
             const std::size_t wg = std::size_t(tuning.workGroup > 0 ? tuning.workGroup : 128);
-            const int registers =
-                blurRegisterLimit(info, tuning.registers, swar && packed && image.channels == 4);
+            // (the limit was measured at RGBA's default shape only: 4 rows, one vector)
+            const int registers = blurRegisterLimit(info, tuning.registers,
+                                                    swar && packed && image.channels == 4 &&
+                                                        rows == 4 && vectors == 1);
             if (registers > 0)
                 options.flag("-cl-nv-maxrregcount=" + std::to_string(registers));
             run.buildOptions = options.define("RADIUS", radius)

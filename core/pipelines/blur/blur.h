@@ -131,8 +131,8 @@ struct BlurTuning {
     int serialRows = -1;
     /// tiled, NVIDIA's OpenCL (cl_nv_compiler_options): at most this many registers per
     /// work-item (-cl-nv-maxrregcount), 0 the compiler's choice, -1 the device's choice: 64 for
-    /// 8-bit RGBA with SWAR there (H200, 32768 x 8192: 86 % of copy against 84 % with the 72 it
-    /// takes), else the compiler's. Elsewhere a limit is unsupported.
+    /// 8-bit RGBA with SWAR at 4 rows and one vector there (H200, 32768 x 8192: 86 % of copy
+    /// against 84 % with the 72 it takes), else the compiler's. Elsewhere a limit is unsupported.
     int registers = -1;
     bool measureCopy = false; ///< also time the copy kernel on the same bytes, same run
 };
@@ -144,7 +144,8 @@ struct BlurTuning {
 BlurTuning blurTuningFor(const DeviceInfo& device, BlurTuning tuning);
 
 /// The tiled blur's register limit per work-item for `requested` (BlurTuning::registers), 0 for
-/// none; `rgbaSwar`: the kernel is 8-bit RGBA with SWAR. Throws UnsupportedError for a limit
+/// none; `rgbaSwar`: the kernel is 8-bit RGBA with SWAR at its default shape (4 rows, one
+/// vector), the one where the limit was measured. Throws UnsupportedError for a limit
 /// on a device without NVIDIA's compiler options.
 int blurRegisterLimit(const DeviceInfo& device, int requested, bool rgbaSwar);
 

@@ -522,8 +522,8 @@ Pipeline blurPipeline() {
                0, 1, &BlurTuning::swar),
         tuning("--registers", "N",
                "tuning (tiled, NVIDIA's OpenCL only): at most N registers per work-item "
-               "(-cl-nv-maxrregcount; default 64 for 8-bit RGBA with SWAR there, else the "
-               "compiler's choice; 0 the compiler's choice)",
+               "(-cl-nv-maxrregcount; default 64 for 8-bit RGBA with SWAR at 4 rows and one "
+               "vector there, else the compiler's choice; 0 the compiler's choice)",
                0, 255, &BlurTuning::registers),
         valueOption<P>("--vectors", "1|2|4",
                        "tuning (tiled): 16-byte vectors per work-item and row (default 1; 4 for "

@@ -51,8 +51,8 @@ cli_test(blur_synthetic_launches EXIT 0 EXPECT --stdout "^padded-16x16 .* verifi
          ARGS blur --synthetic gradient --width 45 --height 30 --repeat 1)
 cli_test(blur_tiled_large_radius EXIT 2 EXPECT --stderr "tiled is built for radii up to 3"
          ARGS blur --synthetic random --width 20 --height 20 --variant tiled --radius 5)
-# A register limit is NVIDIA's compiler option: unsupported on PoCL, said so in the row, exit 4;
-# 0 (the compiler's choice) runs anywhere.
+# A register limit is NVIDIA's compiler option: unsupported on PoCL (the suite's device, as in
+# every case here), said so in the row, exit 4; 0 (the compiler's choice) runs anywhere.
 cli_test(blur_registers_unsupported EXIT 4
          EXPECT --stdout "^tiled +1 +unsupported: a register limit [(]--registers[)] is NVIDIA's"
                 --stderr "no variant could run"
