@@ -356,17 +356,35 @@ inline uint element(const rowpart_t* r, int i)
                             : HALO_ELEMENT(r->right, i - HALO - VEC);
 }
 
-// (s + 4) / 9 for s <= 2295, the SWAR paths' 3 x 3 sums: exact for every such s.
-inline uint swar_div9(uint s) { return (s * 7282u + 29128u) >> 16; }
+// (s + 4) / 9 for s <= 2295, the SWAR paths' 3 x 3 sums, is bits 16..23 of s * 7282 + 29128
+// (exact for every such s; the product stays below 2^24).
+inline uint swar_div9_high(uint s) { return s * 7282u + 29128u; }
+
+// One output word from the 3 x 3 sums of its pixels in two 16-bit lanes each: `se` holds bytes 0
+// and 2, `so` bytes 1 and 3. NV_PRMT (NVIDIA's OpenCL): each quotient is byte 2 of its product,
+// gathered with three byte permutes of inline PTX, fewer instructions than shifts and masks
+// (-D PRMT_OFF, through HISTLAB_EXTRA_BUILD_OPTIONS, takes the shifts there too, to compare).
+inline uint swar_pack9(uint se, uint so)
+{
+    const uint p0 = swar_div9_high(se & 0xFFFFu), p1 = swar_div9_high(so & 0xFFFFu);
+    const uint p2 = swar_div9_high(se >> 16), p3 = swar_div9_high(so >> 16);
+#if NV_PRMT && !defined(PRMT_OFF)
+    uint lo, hi, word;
+    __asm__("prmt.b32 %0, %1, %2, 0x5562;" : "=r"(lo) : "r"(p0), "r"(p1));
+    __asm__("prmt.b32 %0, %1, %2, 0x5562;" : "=r"(hi) : "r"(p2), "r"(p3));
+    __asm__("prmt.b32 %0, %1, %2, 0x5410;" : "=r"(word) : "r"(lo), "r"(hi));
+    return word;
+#else
+    return (p0 >> 16) | ((p1 >> 8) & 0xFF00u) | (p2 & 0xFF0000u) | ((p3 << 8) & 0xFF000000u);
+#endif
+}
 
 // One output word from the vertical sums of its even and odd bytes and of the neighbouring
 // words' lanes: `before` is the pixel left of the word, `after` the pixel right of it.
 inline uint swar_word(uint ve, uint vo, uint before, uint after)
 {
-    const uint se = ve + vo + ((vo << 16) | before);     // bytes 0 and 2
-    const uint so = vo + ve + ((ve >> 16) | (after << 16)); // bytes 1 and 3
-    return swar_div9(se & 0xFFFFu) | (swar_div9(so & 0xFFFFu) << 8) |
-           (swar_div9(se >> 16) << 16) | (swar_div9(so >> 16) << 24);
+    return swar_pack9(ve + vo + ((vo << 16) | before),    // bytes 0 and 2
+                      vo + ve + ((ve >> 16) | (after << 16))); // bytes 1 and 3
 }
 
 #if !PACKED
@@ -580,7 +598,7 @@ __kernel void blur_tiled(__global const uchar* src, __global uchar* dst, int wid
 #elif SWAR
         // 8-bit RGBA, 3 x 3: a pixel's horizontal neighbours are the words beside its word, at
         // the same bytes. Each word's even and odd bytes in two registers of two 16-bit lanes;
-        // three rows of three words add up to at most 2295 per lane, and swar_div9 divides.
+        // three rows of three words add up to at most 2295 per lane, and swar_pack9 divides.
         uint ce[4 * VECS + 2], co[4 * VECS + 2]; // column sums: left word, the vectors, right
 #pragma unroll
         for (int j = 0; j < 4 * VECS + 2; ++j) {
@@ -598,9 +616,7 @@ __kernel void blur_tiled(__global const uchar* src, __global uchar* dst, int wid
 #pragma unroll
         for (int j = 0; j < 4 * VECS; ++j) {
             const uint se = ce[j] + ce[j + 1] + ce[j + 2], so = co[j] + co[j + 1] + co[j + 2];
-            vec_set_word(&o, j,
-                         swar_div9(se & 0xFFFFu) | (swar_div9(so & 0xFFFFu) << 8) |
-                             (swar_div9(se >> 16) << 16) | (swar_div9(so >> 16) << 24));
+            vec_set_word(&o, j, swar_pack9(se, so));
         }
 #else
         uint col[SPAN];
