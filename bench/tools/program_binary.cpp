@@ -10,6 +10,8 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 int main(int argc, char** argv) {
     if (argc < 2 || argc > 3) {

@@ -480,8 +480,8 @@ BlurRun blurOnDevice(Device& device, const HostImage& image, int radius, BorderM
                                                         rows == 4 && vectors == 1);
             if (registers > 0)
                 options.flag("-cl-nv-maxrregcount=" + std::to_string(registers));
-            // SWAR's quotients gathered with PTX byte permutes on NVIDIA's OpenCL: 1-3 points of
-            // copy on the H200 (bench/results/gpu-h200-blur-prmt-2026-11-28)
+            // SWAR's quotients gathered with PTX byte permutes on NVIDIA's OpenCL: 0.2-2.7 points
+            // of copy on the H200 (bench/results/gpu-h200-blur-prmt-2026-11-28)
             const bool prmt = swar && nvidiaOpenCL(info);
             run.buildOptions = options.define("RADIUS", radius)
                                    .define("ROWS", rows)
