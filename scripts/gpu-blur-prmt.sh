@@ -18,12 +18,8 @@ csv="$out/prmt.csv"
             for setting in "shifts and masks" "byte permutes"; do
                 extra=""
                 [[ $setting == shifts* ]] && extra="-D PRMT_OFF"
-                echo "-- round $round, $setting: ${w}x$h, $c channel(s)"
-                HISTLAB_EXTRA_BUILD_OPTIONS="$extra" $cli blur --device gpu --variant tiled \
-                    --radius 1 --repeat 10 --synthetic random --width "$w" --height "$h" \
-                    --channels "$c" --csv "$out/point.csv" | tail -1
-                append_point "$out/point.csv" "$out/tmp.csv" setting "$setting"
-                append_point "$out/tmp.csv" "$csv" round "$round"
+                HISTLAB_EXTRA_BUILD_OPTIONS="$extra" blur_point "$round" "$setting" \
+                    --synthetic random --width "$w" --height "$h" --channels "$c"
             done
         done
     done

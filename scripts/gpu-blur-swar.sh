@@ -13,16 +13,6 @@
 set -uo pipefail
 source "$(dirname "$0")/gpu-common.sh" "${1:-}"
 csv="$out/swar.csv"
-# run ROUND SETTING ARGS...: one tiled blur, its CSV row appended with ROUND and SETTING first.
-run() {
-    local round=$1 setting=$2
-    shift 2
-    echo "-- round $round, $setting: $*"
-    $cli blur --device gpu --variant tiled --radius 1 --repeat 10 "$@" --csv "$out/point.csv" |
-        tail -1
-    append_point "$out/point.csv" "$out/tmp.csv" setting "$setting"
-    append_point "$out/tmp.csv" "$csv" round "$round"
-}
 gray() { echo "--synthetic random --width $1 --height $1"; }
 rgba() { echo "--synthetic random --width $1 --height $(($1 / 4)) --channels 4"; }
 {
@@ -37,15 +27,15 @@ rgba() { echo "--synthetic random --width $1 --height $(($1 / 4)) --channels 4";
     for round in 1 2 3; do
         for side in 8192 32768; do
             for swar in 0 1; do
-                run "$round" "gray swar $swar" $(gray $side) --swar $swar
+                blur_point "$round" "gray swar $swar" $(gray $side) --swar $swar
             done
-            run "$round" "rgba" $(rgba $side) --registers 0
-            run "$round" "rgba maxrregcount 64" $(rgba $side) --registers 64
+            blur_point "$round" "rgba" $(rgba $side) --registers 0
+            blur_point "$round" "rgba maxrregcount 64" $(rgba $side) --registers 64
         done
     done
     for side in 8192 32768; do
         for shape in "--rows 4" "--rows 16" "--vectors 2" "--wg 256" "--wg 64"; do
-            run shapes "gray swar 1 $shape" $(gray $side) --swar 1 $shape
+            blur_point shapes "gray swar 1 $shape" $(gray $side) --swar 1 $shape
         done
     done
 } 2>&1 | tee "$out/log.txt"

@@ -32,6 +32,19 @@ cub_histogram_peer() {
     bin=$(peer cub_histogram) && "$bin" "$1" | tee "$out/cub.csv"
 }
 
+# blur_point ROUND SETTING ARGS...: one tiled 3 x 3 blur on the GPU (ARGS: the image and tuning),
+# 10 timed runs verified against the copy kernel; its report's last line is printed and its CSV
+# row appended to $csv with ROUND and SETTING as its first columns (the blur experiments' rounds).
+blur_point() {
+    local round=$1 setting=$2
+    shift 2
+    echo "-- round $round, $setting: $*"
+    $cli blur --device gpu --variant tiled --radius 1 --repeat 10 "$@" --csv "$out/point.csv" |
+        tail -1
+    append_point "$out/point.csv" "$out/tmp.csv" setting "$setting"
+    append_point "$out/tmp.csv" "$csv" round "$round"
+}
+
 # append_point FILE CSV [NAME VALUE]: the rows of the CSV file FILE (one run's --csv) appended to
 # CSV, its header written once; with NAME, each row gets VALUE in a first column NAME. FILE is
 # removed; a run that wrote no FILE adds nothing.
