@@ -483,12 +483,17 @@ BlurRun blurOnDevice(Device& device, const HostImage& image, int radius, BorderM
             // SWAR's quotients gathered with PTX byte permutes on NVIDIA's OpenCL: 0.2-2.7 points
             // of copy on the H200 (bench/results/gpu-h200-blur-prmt-2026-11-28)
             const bool prmt = swar && nvidiaOpenCL(info);
+            // and packed gray takes the pixels beside its vectors from the lanes beside it in the
+            // warp (warps of 32 consecutive work-items of a row): 88 -> 91 % of copy at 32768^2
+            // on the H200; RGBA lost 1.5 points (bench/results/gpu-h200-blur-shfl-2026-11-28)
+            const bool shfl = prmt && packed && image.channels == 1 && vectors == 1 && wg % 32 == 0;
             run.buildOptions = options.define("RADIUS", radius)
                                    .define("ROWS", rows)
                                    .define("PACKED", packed)
                                    .define("SWAR", swar)
                                    .define("VECS", vectors)
                                    .define("NV_PRMT", prmt)
+                                   .define("NV_SHFL", shfl)
                                    .text();
             k1 = cl::Kernel(device.program("blur", run.buildOptions), "blur_tiled");
             k1.setArg(0, in);
