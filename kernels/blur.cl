@@ -347,8 +347,8 @@ inline bool row_inside(int x0, int rowElems) { return x0 >= HALO && x0 + VEC + H
 // vector are the last byte of the vector before it and the first of the one after it, which the
 // lanes beside it in its warp hold (the plan makes the work-group's x a multiple of 32, and a
 // work-group is one strip of rows). Two shuffles per row replace two byte loads that each touch
-// four cache lines per warp; only the warp's first and last lanes load theirs. H200: 88 -> 91 %
-// of copy at 32768^2 (RGBA, whose neighbours are words, lost 1.5 points with them).
+// five cache lines per warp (the vector four); only the warp's first and last lanes load theirs.
+// H200: 88 -> 91 % of copy at 32768^2 (RGBA, whose neighbours are words, lost 1.5 points).
 #if NCHAN != 1 || DEPTH16 || VECS != 1 || RADIUS != 1
 #error "NV_SHFL: packed 8-bit gray, one vector per work-item, R = 1 only"
 #endif

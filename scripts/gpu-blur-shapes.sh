@@ -10,8 +10,9 @@ set -uo pipefail
 source "$(dirname "$0")/gpu-common.sh" "${1:-}"
 runs=0 failed=0
 for border in reflect101 replicate interior; do
-    for shape in "1 1 1" "5 3 1" "17 9 1" "18 9 1" "33 5 1" "70 23 1" "257 19 1" "520 9 1" \
-        "4097 33 1" "8191 17 1" "1 1 4" "3 5 4" "4 4 4" "5 7 4" "129 9 4" "1025 13 4" "2047 11 4"; do
+    for shape in "1 1 1" "5 3 1" "17 9 1" "18 9 1" "33 5 1" "70 23 1" "257 19 1" \
+        "520 9 1" "4097 33 1" "8191 17 1" "1 1 4" "3 5 4" "4 4 4" "5 7 4" "129 9 4" \
+        "1025 13 4" "2047 11 4"; do
         read -r w h c <<<"$shape"
         for kind in random gradient; do
             line=$($cli blur --device gpu --variant tiled --radius 1 --border "$border" --repeat 1 \

@@ -270,11 +270,8 @@ TEST_P(DeviceBlurVariant, EqualsTheCpuReference) {
                     channels != 3) { // asked for, and a path exists: it ran
                     EXPECT_NE(run.buildOptions.find("-D SWAR=1"), std::string::npos)
                         << run.buildOptions;
-                    // (byte permutes and warp shuffles are NVIDIA's inline PTX: PoCL must not
-                    // be asked for them)
+                    // (byte permutes are NVIDIA's inline PTX: PoCL must not be asked for them)
                     EXPECT_NE(run.buildOptions.find("-D NV_PRMT=0"), std::string::npos)
-                        << run.buildOptions;
-                    EXPECT_NE(run.buildOptions.find("-D NV_SHFL=0"), std::string::npos)
                         << run.buildOptions;
                 }
             }
