@@ -417,6 +417,23 @@ std::size_t Device::kernelWorkGroupLimit(const cl::Kernel& kernel) const {
     }
 }
 
+void Device::throwGroupRefused(const cl::Kernel& kernel, std::size_t workGroup, int code,
+                               bool asked) const {
+    std::string name = "the kernel";
+    try {
+        name = kernel.getInfo<CL_KERNEL_FUNCTION_NAME>();
+    } catch (const cl::Error&) {
+        // (the name only makes the message clearer)
+    }
+    const std::string reason = std::to_string(workGroup) + " work-items per group: " + m_info.name +
+                               " refused the launch of " + name + " (" + clErrorName(code) +
+                               "; it reports a limit of " +
+                               std::to_string(kernelWorkGroupLimit(kernel)) + " for this kernel)";
+    if (asked)
+        throw UsageError("--wg", reason);
+    throw UnsupportedError(reason);
+}
+
 const Capabilities& Device::capabilities() {
     if (m_caps)
         return *m_caps;

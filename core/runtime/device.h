@@ -143,6 +143,12 @@ public:
     /// The largest work-group size the device accepts for this kernel.
     std::size_t kernelWorkGroupLimit(const cl::Kernel& kernel) const;
 
+    /// The error for a launch of `kernel` in groups of `workGroup` work-items that this device
+    /// refused (groupSizeRefused(code)): UsageError("--wg") when the size was asked for, else
+    /// UnsupportedError; each names the device, the error and the limit reported for the kernel.
+    [[noreturn]] void throwGroupRefused(const cl::Kernel& kernel, std::size_t workGroup, int code,
+                                        bool asked) const;
+
 private:
     DeviceInfo m_info;
     cl::Device m_device;

@@ -145,6 +145,10 @@ const char* clErrorName(int code) {
     }
 }
 
+bool groupSizeRefused(int code) {
+    return code == -54 || code == -5; // CL_INVALID_WORK_GROUP_SIZE, CL_OUT_OF_RESOURCES
+}
+
 std::string describeClError(const char* call, int code) {
     return std::string(call ? call : "OpenCL call") + " failed: " + clErrorName(code) + " (" +
            std::to_string(code) + ")";

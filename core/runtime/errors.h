@@ -62,6 +62,12 @@ private:
 /// The OpenCL error code's symbolic name, e.g. "CL_INVALID_WORK_GROUP_SIZE" for -54.
 const char* clErrorName(int code);
 
+/// True for the errors with which a device refuses a launch for its work-group size:
+/// CL_INVALID_WORK_GROUP_SIZE, and CL_OUT_OF_RESOURCES, NVIDIA's answer when a group's registers
+/// do not fit a compute unit. The reported kernel limits do not decide it: NVIDIA's driver 580
+/// reports 256 for kernels it runs in groups of 1024.
+bool groupSizeRefused(int code);
+
 /// "clEnqueueNDRangeKernel failed: CL_INVALID_WORK_GROUP_SIZE (-54)".
 std::string describeClError(const char* call, int code);
 

@@ -359,6 +359,79 @@ int blurRegisterLimit(const DeviceInfo& device, int requested, bool rgbaSwar) {
     return requested;
 }
 
+std::size_t blurGroupSize(const DeviceInfo& device, int requested, std::size_t fallback) {
+    const std::size_t limit = device.maxWorkGroupSize;
+    if (requested > 0) {
+        if (limit > 0 && std::size_t(requested) > limit)
+            throw UsageError("--wg", std::to_string(requested) + " work-items per group: " +
+                                         device.name + " allows at most " + std::to_string(limit));
+        return std::size_t(requested);
+    }
+    return limit > 0 ? std::min(fallback, limit) : fallback;
+}
+
+namespace {
+
+BuildOptions blurBaseOptions(BorderMode mode, int channels, int depth) {
+    BuildOptions options;
+    options.define("BORDER", int(mode)).define("NCHAN", channels).define("DEPTH16", depth == 16);
+    return options;
+}
+
+} // namespace
+
+TiledBlurPlan planTiledBlur(const DeviceInfo& info, int width, int height, int channels, int depth,
+                            int radius, BorderMode mode, const BlurTuning& tuning) {
+    // Defaults measured (README, bench/results/gpu-h100-blur-tiles-2026-11-27): on the H100 the
+    // window's rows loaded first, 128 work-items, one vector per item, 8 rows for 8-bit gray
+    // (97 % of copy at 32768^2 against 92 % with 4) and 4 otherwise (RGBA with SWAR: 99 % with
+    // 4, 94 % with 2); on PoCL sliding down 8 rows, two pixels per register and four vectors
+    // per item.
+    const BlurTuning devTuning = blurTuningFor(info, tuning);
+    const bool cpu = info.type == DeviceType::Cpu;
+    TiledBlurPlan plan;
+    plan.packed = devTuning.packed == 1;
+    // SWAR: 8-bit, 3 x 3, gray (packed or sliding down) and RGBA packed.
+    plan.swar = devTuning.swar == 1 && depth == 8 && radius == 1 &&
+                (channels == 1 || (plan.packed && channels == 4));
+    plan.vectors = tuning.vectors == 1 || tuning.vectors == 2 || tuning.vectors == 4
+                       ? tuning.vectors
+                       : (cpu && plan.swar ? 4 : 1);
+    const bool grayEight = channels == 1 && depth == 8;
+    plan.rows = tuning.rows > 0 ? tuning.rows
+                : plan.packed   ? (grayEight ? 8 : 4)
+                                : (cpu && plan.swar ? 8 : 16);
+    plan.workGroup = blurGroupSize(info, tuning.workGroup, 128);
+    // (the limit was measured at RGBA's default shape only: 4 rows, one vector)
+    plan.registers = blurRegisterLimit(info, tuning.registers,
+                                       plan.swar && plan.packed && channels == 4 &&
+                                           plan.rows == 4 && plan.vectors == 1);
+    // SWAR's quotients gathered with PTX byte permutes on NVIDIA's OpenCL: 0.2-2.7 points of
+    // copy on the H200 (bench/results/gpu-h200-blur-prmt-2026-11-28)
+    plan.prmt = plan.swar && nvidiaOpenCL(info);
+    // and packed gray takes the pixels beside its vectors from the lanes beside it in the warp
+    // (warps of 32 consecutive work-items of a row): 88 -> 91 % of copy at 32768^2 on the
+    // H200; RGBA lost 1.5 points (bench/results/gpu-h200-blur-shfl-2026-11-28)
+    plan.shuffle =
+        plan.prmt && plan.packed && channels == 1 && plan.vectors == 1 && plan.workGroup % 32 == 0;
+    BuildOptions options = blurBaseOptions(mode, channels, depth);
+    if (plan.registers > 0)
+        options.flag("-cl-nv-maxrregcount=" + std::to_string(plan.registers));
+    plan.buildOptions = options.define("RADIUS", radius)
+                            .define("ROWS", plan.rows)
+                            .define("PACKED", plan.packed)
+                            .define("SWAR", plan.swar)
+                            .define("VECS", plan.vectors)
+                            .define("NV_PRMT", plan.prmt)
+                            .define("NV_SHFL", plan.shuffle)
+                            .text();
+    const std::size_t rowElems = std::size_t(width) * std::size_t(channels);
+    const std::size_t vec = std::size_t(depth == 16 ? 8 : 16) * std::size_t(plan.vectors);
+    plan.globalX = roundUp((rowElems + vec - 1) / vec, plan.workGroup);
+    plan.globalY = (std::size_t(height) + std::size_t(plan.rows) - 1) / std::size_t(plan.rows);
+    return plan;
+}
+
 namespace {
 
 KernelLaunch kernelLaunch(const char* kernel, const cl::NDRange& global, const cl::NDRange& local) {
@@ -408,10 +481,7 @@ BlurRun blurOnDevice(Device& device, const HostImage& image, int radius, BorderM
     const std::size_t rowBytes = std::size_t(image.width) * image.channels * valueBytes;
     const std::size_t rowElems = std::size_t(image.width) * image.channels;
     const std::size_t height = std::size_t(image.height);
-    BuildOptions options;
-    options.define("BORDER", int(mode))
-        .define("NCHAN", image.channels)
-        .define("DEPTH16", image.depth == 16);
+    BuildOptions options = blurBaseOptions(mode, image.channels, image.depth);
     run.buildOptions = options.text();
     const DeviceInfo& info = device.info();
     const BlurTuning devTuning = blurTuningFor(info, tuning);
@@ -455,62 +525,23 @@ BlurRun blurOnDevice(Device& device, const HostImage& image, int radius, BorderM
             break;
         }
         case BlurVariant::Tiled: {
-            // Defaults measured (README, bench/results/gpu-h100-blur-tiles-2026-11-27): on the
-            // H100 the window's rows loaded first, 128 work-items, one vector per item, 8 rows
-            // for 8-bit gray (97 % of copy at 32768^2 against 92 % with 4) and 4 otherwise (RGBA
-            // with SWAR: 99 % with 4, 94 % with 2); on PoCL sliding down 8 rows, two pixels per
-            // register and four vectors per item.
-            const bool cpu = info.type == DeviceType::Cpu;
-            const bool packed = devTuning.packed == 1;
-            const bool swarWanted = devTuning.swar == 1;
-            // SWAR: 8-bit, 3 x 3, gray (packed or sliding down) and RGBA packed.
-            const bool swar = swarWanted && image.depth == 8 && radius == 1 &&
-                              (image.channels == 1 || (packed && image.channels == 4));
-            const int vectors = tuning.vectors == 1 || tuning.vectors == 2 || tuning.vectors == 4
-                                    ? tuning.vectors
-                                    : (cpu && swar ? 4 : 1);
-            const bool grayEight = image.channels == 1 && image.depth == 8;
-            const int rows = tuning.rows > 0 ? tuning.rows
-                             : packed        ? (grayEight ? 8 : 4)
-                                             : (cpu && swar ? 8 : 16);
-            const std::size_t wg = std::size_t(tuning.workGroup > 0 ? tuning.workGroup : 128);
-            // (the limit was measured at RGBA's default shape only: 4 rows, one vector)
-            const int registers = blurRegisterLimit(info, tuning.registers,
-                                                    swar && packed && image.channels == 4 &&
-                                                        rows == 4 && vectors == 1);
-            if (registers > 0)
-                options.flag("-cl-nv-maxrregcount=" + std::to_string(registers));
-            // SWAR's quotients gathered with PTX byte permutes on NVIDIA's OpenCL: 0.2-2.7 points
-            // of copy on the H200 (bench/results/gpu-h200-blur-prmt-2026-11-28)
-            const bool prmt = swar && nvidiaOpenCL(info);
-            // and packed gray takes the pixels beside its vectors from the lanes beside it in the
-            // warp (warps of 32 consecutive work-items of a row): 88 -> 91 % of copy at 32768^2
-            // on the H200; RGBA lost 1.5 points (bench/results/gpu-h200-blur-shfl-2026-11-28)
-            const bool shfl = prmt && packed && image.channels == 1 && vectors == 1 && wg % 32 == 0;
-            run.buildOptions = options.define("RADIUS", radius)
-                                   .define("ROWS", rows)
-                                   .define("PACKED", packed)
-                                   .define("SWAR", swar)
-                                   .define("VECS", vectors)
-                                   .define("NV_PRMT", prmt)
-                                   .define("NV_SHFL", shfl)
-                                   .text();
+            const TiledBlurPlan plan = planTiledBlur(
+                info, image.width, image.height, image.channels, image.depth, radius, mode, tuning);
+            run.buildOptions = plan.buildOptions;
             k1 = cl::Kernel(device.program("blur", run.buildOptions), "blur_tiled");
             k1.setArg(0, in);
             k1.setArg(1, out);
             k1.setArg(2, cl_int(image.width));
             k1.setArg(3, cl_int(image.height));
             k1.setArg(4, cl_int(pitch));
-            const std::size_t vec = std::size_t(image.depth == 16 ? 8 : 16) * vectors;
-            g1 = cl::NDRange(roundUp((rowElems + vec - 1) / vec, wg),
-                             (height + std::size_t(rows) - 1) / std::size_t(rows));
-            l1 = cl::NDRange(wg, 1);
+            g1 = cl::NDRange(plan.globalX, plan.globalY);
+            l1 = cl::NDRange(plan.workGroup, 1);
             run.kernels = {kernelLaunch("blur_tiled", g1, l1)};
             break;
         }
         case BlurVariant::Sliding: {
             const int rows = tuning.rows > 0 ? tuning.rows : 64;
-            const std::size_t wg = std::size_t(tuning.workGroup > 0 ? tuning.workGroup : 256);
+            const std::size_t wg = blurGroupSize(info, tuning.workGroup, 256);
             const bool colsum16 = image.depth == 8 && radius <= 128;
             const std::size_t halo = std::size_t(radius) * std::size_t(image.channels);
             // Enough outputs per group that the 2R-wide border of its tile stays a small part.
@@ -569,11 +600,25 @@ BlurRun blurOnDevice(Device& device, const HostImage& image, int radius, BorderM
         run.launch = launchText(run.kernels);
         logInfo("blur", std::string(blurVariantName(run.variant)) + " " + run.buildOptions + ": " +
                             run.launch);
+        // A group the device refuses (e.g. NVIDIA's, when its registers do not fit a compute
+        // unit) is --wg's error when asked for, the variant's when it was the default.
+        const auto enqueue = [&](const cl::Kernel& k, const cl::NDRange& g, const cl::NDRange& l,
+                                 cl::Event& event) {
+            try {
+                q.enqueueNDRangeKernel(k, cl::NullRange, g, l, nullptr, &event);
+            } catch (const cl::Error& e) {
+                const bool asked =
+                    tuning.workGroup > 0 && l[1] == 1 && l[0] == std::size_t(tuning.workGroup);
+                if (groupSizeRefused(e.err()))
+                    device.throwGroupRefused(k, l[0] * l[1], e.err(), asked);
+                throw;
+            }
+        };
         const auto once = [&] {
             std::vector<cl::Event> events(k2() ? 2 : 1);
-            q.enqueueNDRangeKernel(k1, cl::NullRange, g1, l1, nullptr, &events[0]);
+            enqueue(k1, g1, l1, events[0]);
             if (k2())
-                q.enqueueNDRangeKernel(k2, cl::NullRange, g2, l2, nullptr, &events[1]);
+                enqueue(k2, g2, l2, events[1]);
             events.back().wait();
             return profiledMs(events);
         };

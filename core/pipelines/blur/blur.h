@@ -152,6 +152,30 @@ int blurRegisterLimit(const DeviceInfo& device, int requested, bool rgbaSwar);
 /// The largest radius blur_tiled is built for.
 constexpr int kTiledMaxRadius = 3;
 
+/// Work-items per group along x for a blur kernel: `requested` (BlurTuning::workGroup) when
+/// given, else `fallback` held to the device's limit. Throws UsageError("--wg") for more than
+/// the device allows (CL_DEVICE_MAX_WORK_GROUP_SIZE).
+std::size_t blurGroupSize(const DeviceInfo& device, int requested, std::size_t fallback);
+
+/// The tiled blur (blur_tiled) of a width x height image on a device, as it is built and
+/// launched: the one place that decides its defaults (rows, group, vectors, register limit) and
+/// its NVIDIA-only paths (byte permutes, warp shuffles). Throws UsageError("--wg") and
+/// UnsupportedError as blurGroupSize and blurRegisterLimit do.
+struct TiledBlurPlan {
+    bool packed = true;   ///< the window's rows loaded first (else slid down as row sums)
+    bool swar = false;    ///< two pixels per 32-bit register (8-bit, R = 1, gray or packed RGBA)
+    bool prmt = false;    ///< SWAR's quotients and odd bytes by PTX byte permutes (NVIDIA)
+    bool shuffle = false; ///< packed 8-bit gray's side pixels from the neighbouring lanes (NVIDIA)
+    int rows = 0;         ///< rows per work-item
+    int vectors = 1;      ///< 16-byte vectors per work-item and row
+    int registers = 0;    ///< -cl-nv-maxrregcount, 0 for none
+    std::size_t workGroup = 0;            ///< work-items per group along x (groups are one row)
+    std::size_t globalX = 0, globalY = 0; ///< the range launched
+    std::string buildOptions;             ///< every option of the build, as logged
+};
+TiledBlurPlan planTiledBlur(const DeviceInfo& device, int width, int height, int channels,
+                            int depth, int radius, BorderMode mode, const BlurTuning& tuning);
+
 /// What `auto` picks for a radius.
 BlurVariant resolveBlurVariant(BlurVariant variant, int radius);
 

@@ -75,6 +75,8 @@ BlurPlan planBlur(const DeviceInfo& device, const BlurParams& params) {
     plan.variants = params.variants.value_or(std::vector<BlurVariant>{BlurVariant::Auto});
     plan.border = params.border.value_or(BorderMode::Reflect101);
     plan.tuning = blurTuningFor(device, params.tuning);
+    if (params.tuning.workGroup > 0) // more than the device allows: refused before any run
+        blurGroupSize(device, params.tuning.workGroup, 0);
     plan.tuning.measureCopy = true;
     plan.repeats = params.repeats;
     plan.compareOpenCv = params.compareOpenCv;
@@ -509,8 +511,10 @@ Pipeline blurPipeline() {
                "tuning: rows per work-item strip (tiled: 8 packed 8-bit gray, 4 other packed, 16 "
                "sliding down, 8 with SWAR; sliding: 64)",
                1, 65536, &BlurTuning::rows),
-        tuning("--wg", "N", "tuning: work-items per group along x", 1, 4096,
-               &BlurTuning::workGroup),
+        tuning("--wg", "N",
+               "tuning: work-items per group along x (default 128 tiled, 256 sliding; at most "
+               "the device's limit, and a group the device refuses to launch is an error)",
+               1, 4096, &BlurTuning::workGroup),
         tuning("--packed", "0|1",
                "tuning (tiled): all the window's rows loaded first, packed as loaded (1, a GPU's "
                "default), or slid down as horizontal sums (0, a CPU's)",

@@ -265,11 +265,8 @@ std::vector<cl::Event> HistogramKernel::enqueue(cl::CommandQueue& queue, const c
             queue.enqueueNDRangeKernel(m_accumulate, cl::NullRange, cl::NDRange(m_groups * m_wg),
                                        cl::NDRange(m_wg), waitFor, &events[0]);
         } catch (const cl::Error& e) {
-            if (e.err() == CL_INVALID_WORK_GROUP_SIZE || e.err() == CL_OUT_OF_RESOURCES)
-                throw UsageError("--wg", std::to_string(m_wg) + " work-items per group: " +
-                                             m_device.info().name + " refused the launch (" +
-                                             clErrorName(e.err()) + "; it reports a limit of " +
-                                             std::to_string(m_reportedLimit) + " for this kernel)");
+            if (groupSizeRefused(e.err()))
+                m_device.throwGroupRefused(m_accumulate, m_wg, e.err(), true);
             throw;
         }
         const bool mergeKernel = m_stage == 3 && m_config.variant != HistogramVariant::Naive &&

@@ -197,8 +197,7 @@ ReverseResult measureVariant(Device& device, const ReverseVariantInfo& v,
     } catch (const DeviceError& e) {
         // The launch decides whether a work-group size runs (the reported limits are not
         // trusted: see scan.h).
-        const bool refused =
-            e.code() == CL_INVALID_WORK_GROUP_SIZE || e.code() == CL_OUT_OF_RESOURCES;
+        const bool refused = groupSizeRefused(e.code());
         r.status = refused ? Status::Unsupported : Status::Failed;
         r.detail = e.what();
         if (refused)

@@ -635,8 +635,7 @@ ScanPoint measurePoint(Device& device, const std::vector<std::uint32_t>& values,
     } catch (const DeviceError& e) {
         // The launch decides whether a work-group size runs: NVIDIA's driver (580) reports
         // CL_KERNEL_WORK_GROUP_SIZE 256 for these kernels, yet runs 512 and 1024 exactly.
-        const bool refused =
-            e.code() == CL_INVALID_WORK_GROUP_SIZE || e.code() == CL_OUT_OF_RESOURCES;
+        const bool refused = groupSizeRefused(e.code());
         p.status = refused ? Status::Unsupported : Status::Failed;
         p.detail = e.what();
         if (refused)

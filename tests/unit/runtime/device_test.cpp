@@ -325,6 +325,38 @@ TEST(ClErrors, RethrowNamesTheCallAndCode) {
     }
 }
 
+// A launch refused for its group: the two errors that mean it, and the one line that says so,
+// on --wg when the size was asked for, as the variant's when it was a default.
+TEST(ClErrors, RefusedGroupNamesTheDeviceTheKernelAndItsLimit) {
+    EXPECT_TRUE(groupSizeRefused(CL_INVALID_WORK_GROUP_SIZE));
+    EXPECT_TRUE(groupSizeRefused(CL_OUT_OF_RESOURCES));
+    EXPECT_FALSE(groupSizeRefused(CL_INVALID_KERNEL_ARGS));
+    EXPECT_FALSE(groupSizeRefused(CL_SUCCESS));
+    Device& device = sharedDevice();
+    const cl::Kernel kernel(device.program("blur", "-D BORDER=2 -D NCHAN=1 -D DEPTH16=0"),
+                            "blur_full");
+    const std::string limit = std::to_string(device.kernelWorkGroupLimit(kernel));
+    try {
+        device.throwGroupRefused(kernel, 576, CL_OUT_OF_RESOURCES, true);
+    } catch (const UsageError& e) {
+        EXPECT_EQ(e.parameter(), "--wg");
+        EXPECT_EQ(std::string(e.what()), "--wg: 576 work-items per group: " + device.info().name +
+                                             " refused the launch of blur_full "
+                                             "(CL_OUT_OF_RESOURCES; it reports a limit of " +
+                                             limit + " for this kernel)");
+    }
+    try {
+        device.throwGroupRefused(kernel, 128, CL_INVALID_WORK_GROUP_SIZE, false);
+    } catch (const UsageError& e) {
+        ADD_FAILURE() << "a default group became --wg's error: " << e.what();
+    } catch (const UnsupportedError& e) {
+        EXPECT_NE(std::string(e.what()).find("128 work-items per group"), std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("CL_INVALID_WORK_GROUP_SIZE"), std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(ClErrors, ExceptionMessages) {
     const UsageError u("--banks", "3 is not a power of two");
     EXPECT_EQ(u.parameter(), "--banks");

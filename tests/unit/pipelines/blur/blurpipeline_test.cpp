@@ -107,6 +107,111 @@ TEST(BlurPlan, RegisterLimit) {
     }
 }
 
+DeviceInfo nvidiaOpenClDevice() {
+    DeviceInfo info = test::describedDevice(DeviceType::Gpu);
+    info.name = "NVIDIA H200";
+    info.vendor = "NVIDIA Corporation";
+    info.platformName = "NVIDIA CUDA";
+    info.extensions = "cl_khr_global_int32_base_atomics cl_nv_compiler_options";
+    return info;
+}
+
+bool hasOption(const TiledBlurPlan& plan, const std::string& option) {
+    return (plan.buildOptions + " ").find(option + " ") != std::string::npos;
+}
+
+// The tiled blur's NVIDIA-only paths, decided by its plan: byte permutes wherever there is
+// SWAR on NVIDIA's OpenCL, warp shuffles only for packed 8-bit gray at R = 1 with one vector
+// and groups of whole warps (the kernel stops at #error otherwise), and neither elsewhere.
+TEST(BlurPlan, TiledNvidiaPaths) {
+    const DeviceInfo nvidia = nvidiaOpenClDevice();
+    const BorderMode b = BorderMode::Reflect101;
+    TiledBlurPlan gray = planTiledBlur(nvidia, 8192, 8192, 1, 8, 1, b, {});
+    EXPECT_TRUE(gray.packed && gray.swar && gray.prmt && gray.shuffle);
+    EXPECT_EQ(gray.rows, 8);
+    EXPECT_EQ(gray.workGroup, 128u);
+    EXPECT_EQ(gray.registers, 0);
+    EXPECT_EQ(gray.globalX, 512u); // 8192 bytes in vectors of 16
+    EXPECT_EQ(gray.globalY, 1024u);
+    EXPECT_TRUE(hasOption(gray, "-D NV_SHFL=1")) << gray.buildOptions;
+    EXPECT_TRUE(hasOption(gray, "-D NV_PRMT=1")) << gray.buildOptions;
+    // 1040 bytes: 65 vectors, in a range of whole groups (the lanes past the row's end stay
+    // for the shuffles)
+    EXPECT_EQ(planTiledBlur(nvidia, 1040, 7, 1, 8, 1, b, {}).globalX, 128u);
+
+    BlurTuning t;
+    t.workGroup = 48; // not whole warps
+    TiledBlurPlan plan = planTiledBlur(nvidia, 8192, 64, 1, 8, 1, b, t);
+    EXPECT_TRUE(plan.prmt);
+    EXPECT_FALSE(plan.shuffle);
+    EXPECT_TRUE(hasOption(plan, "-D NV_SHFL=0")) << plan.buildOptions;
+    t = {};
+    t.vectors = 2;
+    EXPECT_FALSE(planTiledBlur(nvidia, 8192, 64, 1, 8, 1, b, t).shuffle);
+    t = {};
+    t.packed = 0; // sliding down: no SWAR on a GPU unless asked, then permutes, no shuffles
+    plan = planTiledBlur(nvidia, 8192, 64, 1, 8, 1, b, t);
+    EXPECT_FALSE(plan.swar || plan.prmt || plan.shuffle);
+    EXPECT_EQ(plan.rows, 16);
+    t.swar = 1;
+    plan = planTiledBlur(nvidia, 8192, 64, 1, 8, 1, b, t);
+    EXPECT_TRUE(plan.swar && plan.prmt);
+    EXPECT_FALSE(plan.shuffle);
+
+    TiledBlurPlan rgba = planTiledBlur(nvidia, 8192, 2048, 4, 8, 1, b, {});
+    EXPECT_TRUE(rgba.swar && rgba.prmt);
+    EXPECT_FALSE(rgba.shuffle);
+    EXPECT_EQ(rgba.rows, 4);
+    EXPECT_EQ(rgba.registers, 64);
+    EXPECT_TRUE(hasOption(rgba, "-cl-nv-maxrregcount=64")) << rgba.buildOptions;
+    // neither for 16 bits, RGB or a radius above 1 (no SWAR there)
+    for (const TiledBlurPlan& p : {planTiledBlur(nvidia, 512, 64, 1, 16, 1, b, {}),
+                                   planTiledBlur(nvidia, 512, 64, 3, 8, 1, b, {}),
+                                   planTiledBlur(nvidia, 512, 64, 1, 8, 2, b, {})}) {
+        EXPECT_FALSE(p.swar || p.prmt || p.shuffle) << p.buildOptions;
+        EXPECT_TRUE(hasOption(p, "-D NV_SHFL=0")) << p.buildOptions;
+    }
+
+    // Another vendor's GPU: the same SWAR, none of NVIDIA's PTX
+    DeviceInfo other = test::describedDevice(DeviceType::Gpu);
+    other.vendor = other.platformName = "Advanced Micro Devices, Inc.";
+    plan = planTiledBlur(other, 8192, 64, 1, 8, 1, b, {});
+    EXPECT_TRUE(plan.swar);
+    EXPECT_FALSE(plan.prmt || plan.shuffle);
+    // A CPU slides down 8 rows, four vectors per item, two pixels per register
+    plan = planTiledBlur(test::describedDevice(DeviceType::Cpu), 8192, 64, 1, 8, 1, b, {});
+    EXPECT_FALSE(plan.packed || plan.prmt || plan.shuffle);
+    EXPECT_TRUE(plan.swar);
+    EXPECT_EQ(plan.rows, 8);
+    EXPECT_EQ(plan.vectors, 4);
+}
+
+// The group is the device's to allow: more than its limit is --wg's error before anything is
+// built; the default is held to the limit (and loses the shuffles below a warp).
+TEST(BlurPlan, WorkGroupWithinTheDeviceLimit) {
+    DeviceInfo nvidia = nvidiaOpenClDevice();
+    BlurTuning t;
+    t.workGroup = 2048;
+    EXPECT_EQ(test::refusedParameter(
+                  [&] { planTiledBlur(nvidia, 64, 64, 1, 8, 1, BorderMode::Replicate, t); }),
+              "--wg");
+    BlurParams params = syntheticParams();
+    params.border = BorderMode::Reflect101;
+    params.tuning.workGroup = 2048;
+    EXPECT_EQ(refusedOption(params), "--wg"); // the pipeline's plan refuses it too
+    params.tuning.workGroup = 1024;
+    EXPECT_EQ(refusedOption(params), "");
+    nvidia.maxWorkGroupSize = 64;
+    TiledBlurPlan plan = planTiledBlur(nvidia, 8192, 64, 1, 8, 1, BorderMode::Replicate, {});
+    EXPECT_EQ(plan.workGroup, 64u);
+    EXPECT_TRUE(plan.shuffle);
+    nvidia.maxWorkGroupSize = 16;
+    plan = planTiledBlur(nvidia, 8192, 64, 1, 8, 1, BorderMode::Replicate, {});
+    EXPECT_EQ(plan.workGroup, 16u);
+    EXPECT_FALSE(plan.shuffle);
+    EXPECT_EQ(blurGroupSize(nvidia, 0, 256), 16u); // the sliding blur's default, held too
+}
+
 TEST(BlurPlan, Refusals) {
     BlurParams params = syntheticParams();
     params.radii = {1, 2};
