@@ -425,13 +425,20 @@ void Device::throwGroupRefused(const cl::Kernel& kernel, std::size_t workGroup, 
     } catch (const cl::Error&) {
         // (the name only makes the message clearer)
     }
+    std::string limit = "; it does not report its limit for this kernel";
+    try {
+        limit = "; it reports a limit of " +
+                std::to_string(kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(m_device)) +
+                " for this kernel";
+    } catch (const cl::Error&) {
+        // (the limit only makes the message clearer)
+    }
     const std::string reason = std::to_string(workGroup) + " work-items per group: " + m_info.name +
-                               " refused the launch of " + name + " (" + clErrorName(code) +
-                               "; it reports a limit of " +
-                               std::to_string(kernelWorkGroupLimit(kernel)) + " for this kernel)";
+                               " refused the launch of " + name + " (" + clErrorName(code) + limit +
+                               ")";
     if (asked)
         throw UsageError("--wg", reason);
-    throw UnsupportedError(reason);
+    throw DeviceError(reason, code);
 }
 
 const Capabilities& Device::capabilities() {

@@ -144,8 +144,9 @@ public:
     std::size_t kernelWorkGroupLimit(const cl::Kernel& kernel) const;
 
     /// The error for a launch of `kernel` in groups of `workGroup` work-items that this device
-    /// refused (groupSizeRefused(code)): UsageError("--wg") when the size was asked for, else
-    /// UnsupportedError; each names the device, the error and the limit reported for the kernel.
+    /// refused (groupSizeRefused(code)): UsageError("--wg") when the size was asked for, else a
+    /// DeviceError with the code; each names the device, the kernel, the error and the limit the
+    /// device reports for the kernel.
     [[noreturn]] void throwGroupRefused(const cl::Kernel& kernel, std::size_t workGroup, int code,
                                         bool asked) const;
 

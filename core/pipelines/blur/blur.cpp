@@ -509,6 +509,8 @@ BlurRun blurOnDevice(Device& device, const HostImage& image, int radius, BorderM
         };
         cl::Kernel k1, k2;
         cl::NDRange g1, l1, g2, l2;
+        // whether each kernel's group is the one --wg asked for (the others' are fixed)
+        bool asked1 = false, asked2 = false;
         cl::Buffer sums;
         switch (run.variant) {
         case BlurVariant::Auto:
@@ -536,6 +538,7 @@ BlurRun blurOnDevice(Device& device, const HostImage& image, int radius, BorderM
             k1.setArg(4, cl_int(pitch));
             g1 = cl::NDRange(plan.globalX, plan.globalY);
             l1 = cl::NDRange(plan.workGroup, 1);
+            asked1 = tuning.workGroup > 0;
             run.kernels = {kernelLaunch("blur_tiled", g1, l1)};
             break;
         }
@@ -591,6 +594,7 @@ BlurRun blurOnDevice(Device& device, const HostImage& image, int radius, BorderM
                 k2.setArg(9, cl::Local(wg * std::size_t(image.channels) * accBytes));
                 g2 = cl::NDRange((rowElems + wg * per - 1) / (wg * per) * wg, height);
                 l2 = cl::NDRange(wg, 1);
+                asked2 = tuning.workGroup > 0;
             }
             run.kernels = {kernelLaunch("blur_columns", g1, l1),
                            kernelLaunch(serialRows ? "blur_rows_serial" : "blur_rows", g2, l2)};
@@ -601,14 +605,12 @@ BlurRun blurOnDevice(Device& device, const HostImage& image, int radius, BorderM
         logInfo("blur", std::string(blurVariantName(run.variant)) + " " + run.buildOptions + ": " +
                             run.launch);
         // A group the device refuses (e.g. NVIDIA's, when its registers do not fit a compute
-        // unit) is --wg's error when asked for, the variant's when it was the default.
+        // unit) is --wg's error when asked for, a device error when it was the default.
         const auto enqueue = [&](const cl::Kernel& k, const cl::NDRange& g, const cl::NDRange& l,
-                                 cl::Event& event) {
+                                 bool asked, cl::Event& event) {
             try {
                 q.enqueueNDRangeKernel(k, cl::NullRange, g, l, nullptr, &event);
             } catch (const cl::Error& e) {
-                const bool asked =
-                    tuning.workGroup > 0 && l[1] == 1 && l[0] == std::size_t(tuning.workGroup);
                 if (groupSizeRefused(e.err()))
                     device.throwGroupRefused(k, l[0] * l[1], e.err(), asked);
                 throw;
@@ -616,9 +618,9 @@ BlurRun blurOnDevice(Device& device, const HostImage& image, int radius, BorderM
         };
         const auto once = [&] {
             std::vector<cl::Event> events(k2() ? 2 : 1);
-            enqueue(k1, g1, l1, events[0]);
+            enqueue(k1, g1, l1, asked1, events[0]);
             if (k2())
-                enqueue(k2, g2, l2, events[1]);
+                enqueue(k2, g2, l2, asked2, events[1]);
             events.back().wait();
             return profiledMs(events);
         };
@@ -657,6 +659,13 @@ std::vector<BlurVariantRow> runBlurVariants(Device& device, const HostImage& ima
                 row.detail = row.run->verifyDetail;
             } catch (const UnsupportedError& e) {
                 row.status = Status::Unsupported; // expected where the device lacks something
+                row.detail = e.what();
+            } catch (const UsageError& e) {
+                if (variants.size() == 1)
+                    throw;
+                // among several, a group the device refuses is that variant's row: it cannot
+                // run there; any other usage error is not made for these parameters
+                row.status = e.parameter() == "--wg" ? Status::Unsupported : Status::NotApplicable;
                 row.detail = e.what();
             } catch (...) {
                 // Asked for by name, the variant's error is the run's (a usage error above all);

@@ -336,25 +336,33 @@ TEST(ClErrors, RefusedGroupNamesTheDeviceTheKernelAndItsLimit) {
     const cl::Kernel kernel(device.program("blur", "-D BORDER=2 -D NCHAN=1 -D DEPTH16=0"),
                             "blur_full");
     const std::string limit = std::to_string(device.kernelWorkGroupLimit(kernel));
+    bool thrown = false;
     try {
         device.throwGroupRefused(kernel, 576, CL_OUT_OF_RESOURCES, true);
     } catch (const UsageError& e) {
+        thrown = true;
         EXPECT_EQ(e.parameter(), "--wg");
         EXPECT_EQ(std::string(e.what()), "--wg: 576 work-items per group: " + device.info().name +
                                              " refused the launch of blur_full "
                                              "(CL_OUT_OF_RESOURCES; it reports a limit of " +
                                              limit + " for this kernel)");
     }
+    EXPECT_TRUE(thrown) << "an asked group's refusal was not --wg's error";
+    thrown = false;
     try {
         device.throwGroupRefused(kernel, 128, CL_INVALID_WORK_GROUP_SIZE, false);
     } catch (const UsageError& e) {
         ADD_FAILURE() << "a default group became --wg's error: " << e.what();
-    } catch (const UnsupportedError& e) {
+    } catch (const DeviceError& e) {
+        // a device error with its code, as before: a batch hands the device's images on
+        thrown = true;
+        EXPECT_EQ(e.code(), CL_INVALID_WORK_GROUP_SIZE);
         EXPECT_NE(std::string(e.what()).find("128 work-items per group"), std::string::npos)
             << e.what();
         EXPECT_NE(std::string(e.what()).find("CL_INVALID_WORK_GROUP_SIZE"), std::string::npos)
             << e.what();
     }
+    EXPECT_TRUE(thrown) << "a default group's refusal was not a device error";
 }
 
 TEST(ClErrors, ExceptionMessages) {

@@ -122,7 +122,8 @@ bool hasOption(const TiledBlurPlan& plan, const std::string& option) {
 
 // The tiled blur's NVIDIA-only paths, decided by its plan: byte permutes wherever there is
 // SWAR on NVIDIA's OpenCL, warp shuffles only for packed 8-bit gray at R = 1 with one vector
-// and groups of whole warps (the kernel stops at #error otherwise), and neither elsewhere.
+// (the kernel stops at #error for anything else) and groups of whole warps (only the plan
+// keeps that: a lane's neighbours must be in its warp), and neither elsewhere.
 TEST(BlurPlan, TiledNvidiaPaths) {
     const DeviceInfo nvidia = nvidiaOpenClDevice();
     const BorderMode b = BorderMode::Reflect101;
