@@ -78,8 +78,8 @@ int main(int argc, char** argv) {
         x ^= x >> 27;
         data[i] = std::uint8_t((x * 0x2545F4914F6CDD1Dull) >> 56);
     }
-    cl_mem in = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, data.data(),
-                               &err);
+    cl_mem in =
+        clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, data.data(), &err);
     check(err, "clCreateBuffer in");
     cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &err);
     check(err, "clCreateBuffer out");
@@ -119,8 +119,7 @@ int main(int argc, char** argv) {
         clReleaseEvent(ev);
         if (l < 0)
             continue;
-        std::printf("%d,%llu,%llu,-1,0,0\n", l, (unsigned long long)start,
-                    (unsigned long long)end);
+        std::printf("%d,%llu,%llu,-1,0,0\n", l, (unsigned long long)start, (unsigned long long)end);
         if (l >= raw)
             continue;
         check(clEnqueueReadBuffer(q, marks, CL_TRUE, 0, warps * 16, m.data(), 0, nullptr, nullptr),

@@ -75,8 +75,8 @@ int main(int argc, char** argv) {
         for (std::size_t j = 0; j < 8 && i + j < bytes; ++j)
             data[i + j] = std::uint8_t(r >> (8 * j));
     }
-    cl_mem in = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, data.data(),
-                               &err);
+    cl_mem in =
+        clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, data.data(), &err);
     check(err, "clCreateBuffer in");
     const std::size_t marks = groups * 16;
     cl_mem partial = clCreateBuffer(ctx, CL_MEM_READ_WRITE, marks * 4, nullptr, &err);
@@ -103,14 +103,13 @@ int main(int argc, char** argv) {
         clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr);
         clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
         clReleaseEvent(ev);
-        check(clEnqueueReadBuffer(q, partial, CL_TRUE, 0, marks * 4, m.data(), 0, nullptr,
-                                  nullptr),
+        check(clEnqueueReadBuffer(q, partial, CL_TRUE, 0, marks * 4, m.data(), 0, nullptr, nullptr),
               "read");
         if (l < 0)
             continue;
         for (std::size_t g = 0; g < groups; ++g) {
-            std::printf("%d,%llu,%llu,%zu", l, (unsigned long long)start,
-                        (unsigned long long)end, g);
+            std::printf("%d,%llu,%llu,%zu", l, (unsigned long long)start, (unsigned long long)end,
+                        g);
             for (int j = 0; j < 8; ++j) { // 4 timer marks, then 4 clock marks
                 const std::size_t i = g * 16 + 2 * std::size_t(j);
                 const std::uint64_t t = std::uint64_t(m[i]) | (std::uint64_t(m[i + 1]) << 32);
