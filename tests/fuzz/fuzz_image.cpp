@@ -5,7 +5,8 @@
 // memory limit. OpenCV's own limit (OPENCV_IO_MAX_IMAGE_PIXELS) is read once, when its library
 // loads, before this runs: scripts/fuzz.sh sets it in the environment. Without it, a BMP that
 // declares 822 megapixels in 50 bytes made OpenCV reserve 2.4 GB before it found the data
-// missing (tests/data/lying.bmp; untouched memory, but over libFuzzer's limit on one malloc).
+// missing (corpus/image/bmp-822mpx-opencv-limit.bmp; untouched memory, but over libFuzzer's
+// limit on one malloc).
 #include "io/imageio.h"
 #include "runtime/errors.h"
 

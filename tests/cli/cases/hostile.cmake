@@ -130,12 +130,15 @@ cli_test(tiff_lying_header EXIT 3
          EXPECT --stderr "^histlab-cli: .*lying[.]tiff: damaged or truncated TIFF: its strips hold 16 of the 900000000 bytes its 30000 x 30000 pixels need$"
                 --absent @W@/out.csv
          ARGS histogram ${data}/lying.tiff --csv @W@/out.csv)
-# A BMP that declares 822 million pixels in 50 bytes (found by the fuzzer): OpenCV decodes it,
-# reserves the declared size untouched and finds the data missing; one line, exit 3.
+# A BMP that declares 822 million pixels in 50 bytes (found by the fuzzer; also a seed in
+# tests/fuzz/corpus/image): OpenCV decodes it, reserves the declared size untouched and finds
+# the data missing; one line, exit 3.
+set(lyingBmp "Qk3Z2dnZ2dnZAPbZAdAAANkBADIAAAL7AAABAhgAAAAAAABjCjIgMQoxIFrfzd/ICtk=")
 cli_test(bmp_lying_header EXIT 3
-         EXPECT --stderr "^histlab-cli: .*lying[.]bmp: .*(damaged|cannot be decoded)"
+         EXPECT --setup "echo ${lyingBmp} | base64 -d > @W@/lying.bmp"
+                --stderr "^histlab-cli: .*lying[.]bmp: .*(damaged|cannot be decoded)"
                 --absent @W@/out.csv
-         ARGS histogram ${data}/lying.bmp --csv @W@/out.csv)
+         ARGS histogram @W@/lying.bmp --csv @W@/out.csv)
 # A size beyond the pixel limit is refused from the header (the limit can be lowered and raised).
 cli_test(image_over_pixel_limit EXIT 3
          EXPECT --stderr "^histlab-cli: .*rgb8[.]png: declares 41 x 29 pixels, more than the 1000 an image may have [(]HISTLAB_MAX_IMAGE_PIXELS raises the limit[)]$"
