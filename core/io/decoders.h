@@ -7,9 +7,12 @@
 
 #include <opencv2/core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace histlab::io {
@@ -35,6 +38,29 @@ struct Decoded {
     }
 };
 
+/// Unsigned integers stored little-endian (le) or big-endian (be) at `p`.
+inline std::uint16_t le16(const unsigned char* p) {
+    return std::uint16_t(p[0] | p[1] << 8);
+}
+inline std::uint32_t le32(const unsigned char* p) {
+    return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 |
+           std::uint32_t(p[3]) << 24;
+}
+inline std::uint16_t be16(const unsigned char* p) {
+    return std::uint16_t(p[0] << 8 | p[1]);
+}
+inline std::uint32_t be32(const unsigned char* p) {
+    return std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 |
+           std::uint32_t(p[3]);
+}
+
+/// Whether `b` holds the bytes of `sig` at `offset`.
+inline bool hasAt(const std::vector<unsigned char>& b, std::size_t offset, std::string_view sig) {
+    return b.size() >= offset + sig.size() &&
+           std::equal(sig.begin(), sig.end(), b.begin() + std::ptrdiff_t(offset),
+                      [](char s, unsigned char c) { return static_cast<unsigned char>(s) == c; });
+}
+
 /// Whether `size` bytes at `data` begin with PNG's 8-byte signature.
 inline bool hasPngSignature(const unsigned char* data, std::size_t size) {
     static const unsigned char signature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
@@ -46,6 +72,22 @@ inline bool hasPngSignature(const unsigned char* data, std::size_t size) {
 /// size a file declares, before its pixels are allocated.
 void checkDeclaredSize(const std::string& path, std::uint64_t width, std::uint64_t height,
                        int channels, int bytesPerChannel);
+
+/// What a file's header declares: its size, and the channels and bytes per channel its decoder
+/// allocates at most for each pixel.
+struct DeclaredSize {
+    std::uint64_t width = 0, height = 0;
+    int channels = 1, bytesPerChannel = 1;
+};
+
+/// The header of a file in one of the formats HistLab hands to OpenCV (WebP, BMP, PFM, PAM,
+/// Radiance HDR, OpenEXR, JPEG 2000, Sun raster), read here; nothing for a header too short or
+/// too strange to read, which is left to OpenCV.
+std::optional<DeclaredSize> openCvDeclaredSize(const std::vector<unsigned char>& bytes);
+
+/// checkDeclaredSize on openCvDeclaredSize, before OpenCV allocates anything: OpenCV checks only
+/// its own limit of 2^30 pixels first.
+void checkOpenCvDeclaredSize(const std::vector<unsigned char>& bytes, const std::string& path);
 
 /// Applies an EXIF/TIFF orientation (1 ... 8, as in the EXIF 2.32 specification's Orientation
 /// tag) to `mat` the way viewers and cv::imread do; other values leave it as stored.

@@ -9,6 +9,7 @@
 #include "runtime/log.h"
 
 #include <opencv2/core.hpp>
+#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -41,13 +42,6 @@ bool startsWith(const std::vector<unsigned char>& b, std::initializer_list<int> 
     return true;
 }
 
-/// True when the bytes at `offset` are `sig`.
-bool hasAt(const std::vector<unsigned char>& b, std::size_t offset, std::string_view sig) {
-    return b.size() >= offset + sig.size() &&
-           std::equal(sig.begin(), sig.end(), b.begin() + std::ptrdiff_t(offset),
-                      [](char s, unsigned char c) { return static_cast<unsigned char>(s) == c; });
-}
-
 /// The formats handed to OpenCV, each by its own signature: WebP, BMP, PFM, PAM, Radiance HDR,
 /// OpenEXR, JPEG 2000 (JP2 box or bare codestream) and Sun raster. Only these: OpenCV tries
 /// every decoder it was built with, and some (GDCM's DICOM reader in Debian's 4.6) abort the
@@ -56,10 +50,11 @@ bool isOpenCvFormat(const std::vector<unsigned char>& b) {
     using namespace std::string_view_literals;
     const bool pfmOrPam = b.size() >= 3 && b[0] == 'P' &&
                           (b[1] == 'F' || b[1] == 'f' || b[1] == '7') && std::isspace(b[2]);
-    return pfmOrPam || (hasAt(b, 0, "RIFF") && hasAt(b, 8, "WEBP")) || hasAt(b, 0, "BM") ||
-           hasAt(b, 0, "#?RADIANCE") || hasAt(b, 0, "#?RGBE") ||
-           hasAt(b, 0, "\x76\x2f\x31\x01"sv) || hasAt(b, 0, "\x00\x00\x00\x0cjP  \r\n\x87\n"sv) ||
-           hasAt(b, 0, "\xff\x4f\xff\x51"sv) || hasAt(b, 0, "\x59\xa6\x6a\x95"sv);
+    return pfmOrPam || (io::hasAt(b, 0, "RIFF") && io::hasAt(b, 8, "WEBP")) ||
+           io::hasAt(b, 0, "BM") || io::hasAt(b, 0, "#?RADIANCE") || io::hasAt(b, 0, "#?RGBE") ||
+           io::hasAt(b, 0, "\x76\x2f\x31\x01"sv) ||
+           io::hasAt(b, 0, "\x00\x00\x00\x0cjP  \r\n\x87\n"sv) ||
+           io::hasAt(b, 0, "\xff\x4f\xff\x51"sv) || io::hasAt(b, 0, "\x59\xa6\x6a\x95"sv);
 }
 
 /// How many leading bytes formatOf needs to see: a DICOM file's "DICM" ends at 132.
@@ -93,7 +88,7 @@ Format formatOf(const std::vector<unsigned char>& b, const std::string& path) {
     // Before OpenCV's formats: OpenCV tries its DICOM reader ahead of its OpenEXR and JPEG 2000
     // readers, so an OpenEXR or JPEG 2000 header with "DICM" at byte 128 reached GDCM and
     // aborted (checked on Debian 12's OpenCV 4.6).
-    if (hasAt(b, 128, "DICM"))
+    if (io::hasAt(b, 128, "DICM"))
         return Format::Dicom;
     if (isOpenCvFormat(b))
         return Format::OpenCv;
@@ -147,9 +142,20 @@ void removeOpenCvTemporaryCopies(const std::vector<unsigned char>& bytes) noexce
     }
 }
 
-/// OpenCV's decoders (WebP, BMP, PFM, Radiance HDR, OpenEXR, JPEG 2000, PAM, Sun raster...):
-/// its own limit on pixels applies (OPENCV_IO_MAX_IMAGE_PIXELS, 2^30 by default).
+/// OpenCV's decoders (WebP, BMP, PFM, Radiance HDR, OpenEXR, JPEG 2000, PAM, Sun raster), after
+/// HistLab's limits on the size their headers declare.
 io::Decoded decodeWithOpenCv(const std::vector<unsigned char>& bytes, const std::string& path) {
+    io::checkOpenCvDeclaredSize(bytes, path);
+    // OpenCV's logger printed its warnings on files it read well ("[ WARN:0@0.046] ... Image has
+    // unknown or unspecified color space, SRGB is assumed" for a bare JPEG 2000 codestream):
+    // errors only, unless OPENCV_LOG_LEVEL asks for more.
+    static const bool quiet = [] {
+        const char* level = std::getenv("OPENCV_LOG_LEVEL");
+        if (!level || !*level)
+            cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_ERROR);
+        return true;
+    }();
+    (void)quiet;
     cv::Mat mat;
     try {
         mat = cv::imdecode(bytes, cv::IMREAD_UNCHANGED);

@@ -12,14 +12,6 @@ namespace histlab::io {
 
 namespace {
 
-std::uint32_t le32(const unsigned char* p) {
-    return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 |
-           std::uint32_t(p[3]) << 24;
-}
-std::uint16_t le16(const unsigned char* p) {
-    return std::uint16_t(p[0] | p[1] << 8);
-}
-
 /// 8-bit gray, gray + alpha (as RGBA, the gray in R, G and B), RGB or RGBA from stb_image.
 cv::Mat decodeWithStb(const unsigned char* data, std::size_t size, const std::string& path,
                       const std::string& format, int wantChannels = 0) {

@@ -139,6 +139,24 @@ cli_test(bmp_lying_header EXIT 3
                 --stderr "^histlab-cli: .*lying[.]bmp: .*(damaged|cannot be decoded)"
                 --absent @W@/out.csv
          ARGS histogram @W@/lying.bmp --csv @W@/out.csv)
+# The formats OpenCV decodes are held to the limits from their headers too, before OpenCV
+# allocates: 56 bytes of Radiance HDR declare 20000 x 20000 float RGB pixels (a 25 MB file of RLE
+# runs made OpenCV fill 4.5 GiB, and HistLab 9.5 GB in all, before this).
+set(hugeHdr "Iz9SQURJQU5DRQpGT1JNQVQ9MzItYml0X3JsZV9yZ2JlCgotWSAyMDAwMCArWCAyMDAwMAoCAk4g")
+cli_test(hdr_over_byte_limit EXIT 3
+         EXPECT --setup "echo ${hugeHdr} | base64 -d > @W@/huge.hdr"
+                --env HISTLAB_MAX_IMAGE_BYTES=1000000000
+                --stderr "^histlab-cli: .*huge[.]hdr: declares 20000 x 20000 pixels [(]4[.]5 GiB decoded[)], more than the 953[.]7 MiB an image may take"
+                --no-stdout "."
+         ARGS histogram @W@/huge.hdr)
+# A bare JPEG 2000 codestream (OpenJPEG's opj_compress) is read with nothing on stderr: OpenCV's
+# logger printed a warning for its unspecified colour space.
+set(tinyJ2k "/0//UQAvAAAAAAAIAAAABgAAAAAAAAAAAAAACAAAAAYAAAAAAAAAAAADBwEBBwEBBwEB/1IADAAAAAEBAQQEAAH/XAAHQEBISFD/ZAAlAAFDcmVhdGVkIGJ5IE9wZW5KUEVHIHZlcnNpb24gMi41LjD/kAAKAAAAAAC8AAH/k8+0OAZZcvdDODPShyCx6BFf34BoHRe2FpRW8Pf+qup398fUGAt9uaIhtGOAmaDJ+8PqC5+AZB9QYCFKNM5kps/jVUm3DOURCNZyB0ZV+P93DHv4PAvE3VHNUY+/w+oMg+cXB9QYA9xqAnzLuxGJPB8XEEOSIpF3JL/gn38crGHHv7+SUJoY7pvA+QVB84mB84oOHU6pQzBkMEx/E1hbWvPJzcQPFL07Fj3Wtx5RL//Z")
+cli_test(j2k_codestream_quiet EXIT 0
+         EXPECT --setup "echo ${tinyJ2k} | base64 -d > @W@/tiny.j2k"
+                --stdout "^input: .*tiny[.]j2k, 8 x 6, 3 channels, 8-bit"
+                --check "test ! -s @STDERR@"
+         ARGS histogram @W@/tiny.j2k)
 # A size beyond the pixel limit is refused from the header (the limit can be lowered and raised).
 cli_test(image_over_pixel_limit EXIT 3
          EXPECT --stderr "^histlab-cli: .*rgb8[.]png: declares 41 x 29 pixels, more than the 1000 an image may have [(]HISTLAB_MAX_IMAGE_PIXELS raises the limit[)]$"

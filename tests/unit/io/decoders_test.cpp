@@ -4,6 +4,7 @@
 // folder, with OpenCV, libtiff or by hand.
 #include "unitsupport.h"
 
+#include "io/decoders.h"
 #include "io/imageio.h"
 #include "pipelines/histogram256/histogram256.h"
 #include "runtime/errors.h"
@@ -202,7 +203,8 @@ TEST(Decoders, StreamedDownscaleEqualsTheWholeImagesOrGivesNone) {
 
 // OpenCV decodes a PFM through a temporary copy of the file, and left the copy behind when it
 // refused the file (a declared size of 0, or beyond its limit): a refused file of any size stayed
-// in /tmp. Refused or read, nothing is left in OpenCV's temporary folder.
+// in /tmp. Refused or read, nothing is left in OpenCV's temporary folder. (A size beyond the
+// limits is now refused from the header, before OpenCV; a size of 0 still reaches OpenCV.)
 TEST(Decoders, RefusedPfmLeavesNoTemporaryCopy) {
     TempDir dir;
     const fs::path temp = dir / "opencv-temp";
@@ -213,7 +215,7 @@ TEST(Decoders, RefusedPfmLeavesNoTemporaryCopy) {
     test::writeFile(dir / "huge.pfm",
                     std::string("PF\n100000 100000\n-1.0\n") + std::string(64, '\x42'));
     test::writeFile(dir / "zero.pfm", std::string("Pf\n0 5\n-1.0\n") + std::string(64, '\x42'));
-    EXPECT_TRUE(contains(loadError(dir / "huge.pfm"), "huge.pfm: cannot be decoded"));
+    EXPECT_TRUE(contains(loadError(dir / "huge.pfm"), "huge.pfm: declares 100000 x 100000 pixels"));
     EXPECT_TRUE(contains(loadError(dir / "zero.pfm"), "zero.pfm: cannot be decoded"));
     cv::Mat ok(3, 2, CV_32FC1, cv::Scalar(0.5));
     ASSERT_TRUE(cv::imwrite((dir / "ok.pfm").string(), ok));
@@ -653,6 +655,113 @@ TEST(Decoders, IconLargestImageAndMask) {
         }
     test::writeFile(dir / "bad.ico", icon({{4, 2, 24, bmp.substr(0, 50)}}));
     EXPECT_TRUE(contains(loadError(dir / "bad.ico"), "bad.ico: damaged icon ("));
+}
+
+/// The bytes `text` replaced by `with` at its first place in `bytes` (which must hold it).
+std::string replaced(std::string bytes, const std::string& text, const std::string& with) {
+    const std::size_t at = bytes.find(text);
+    EXPECT_NE(at, std::string::npos) << text;
+    return at == std::string::npos ? bytes : bytes.replace(at, text.size(), with);
+}
+
+/// `value` as 4 bytes, little-endian or big-endian.
+std::string le32Of(std::uint32_t v) {
+    return {char(v), char(v >> 8), char(v >> 16), char(v >> 24)};
+}
+std::string be32Of(std::uint32_t v) {
+    return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
+}
+
+// The formats OpenCV decodes were checked against HistLab's limits only after OpenCV had
+// allocated the whole image (a few bytes of HDR or OpenEXR can declare 12-16 GB). Their
+// headers are read first now: each file OpenCV writes declares its real size, and the same file
+// made to declare 40000 x 40000 pixels is refused from its header, in HistLab's words.
+TEST(Decoders, OpenCvFormatsAreHeldToTheLimitsFromTheirHeaders) {
+    TempDir dir;
+    const cv::Mat bgr(64, 48, CV_8UC3, cv::Scalar(1, 2, 3));
+    const cv::Mat floats(64, 48, CV_32FC3, cv::Scalar(0.25, 0.5, 2.0));
+    const std::string huge = "declares 40000 x 40000 pixels, more than the 1073741824";
+    struct Case {
+        const char* name;
+        const cv::Mat& mat;
+        int channels, bytesPerChannel;
+        std::function<std::string(const std::string&)> lie; // the file declaring 40000^2
+    };
+    const std::string big = le32Of(40000), bigBe = be32Of(40000);
+    const std::vector<Case> cases = {
+        {"a.bmp", bgr, 3, 1,
+         [&](const std::string& f) { return f.substr(0, 18) + big + big + f.substr(26); }},
+        {"b.pam", bgr, 3, 1,
+         [](const std::string& f) {
+             return replaced(replaced(f, "WIDTH 48", "WIDTH 40000"), "HEIGHT 64", "HEIGHT 40000");
+         }},
+        {"c.sr", bgr, 3, 1,
+         [&](const std::string& f) { return f.substr(0, 4) + bigBe + bigBe + f.substr(12); }},
+        {"d.pfm", floats, 3, 4,
+         [](const std::string& f) { return replaced(f, "48 64", "40000 40000"); }},
+        {"e.hdr", floats, 3, 4,
+         [](const std::string& f) { return replaced(f, "-Y 64 +X 48", "-Y 40000 +X 40000"); }},
+        {"f.exr", floats, 3, 4,
+         [&](const std::string& f) {
+             // dataWindow (box2i): xMin, yMin, xMax, yMax
+             const std::string name = std::string("dataWindow\0box2i\0", 17) + le32Of(16);
+             return replaced(f, name + le32Of(0) + le32Of(0) + le32Of(47) + le32Of(63),
+                             name + le32Of(0) + le32Of(0) + le32Of(39999) + le32Of(39999));
+         }},
+        {"g.jp2", bgr, 3, 4, // (OpenJPEG's 32-bit samples)
+         [&](const std::string& f) {
+             return replaced(f, "ihdr" + be32Of(64) + be32Of(48), "ihdr" + bigBe + bigBe);
+         }},
+        {"h.webp", bgr, 4, 1, nullptr}, // (14 bits a side: at most 16384^2, within the limit)
+    };
+    for (const Case& c : cases) {
+        const fs::path path = dir / c.name;
+        ASSERT_TRUE(cv::imwrite(path.string(), c.mat)) << c.name;
+        const std::string file = test::readFile(path);
+        const auto d = io::openCvDeclaredSize(std::vector<unsigned char>(file.begin(), file.end()));
+        ASSERT_TRUE(d.has_value()) << c.name;
+        EXPECT_EQ(d->width, 48u) << c.name;
+        EXPECT_EQ(d->height, 64u) << c.name;
+        EXPECT_EQ(d->channels, c.channels) << c.name;
+        EXPECT_EQ(d->bytesPerChannel, c.bytesPerChannel) << c.name;
+        if (!c.lie)
+            continue;
+        const fs::path lying = dir / (std::string("lying-") + c.name);
+        test::writeFile(lying, c.lie(file));
+        const std::string error = loadError(lying);
+        EXPECT_TRUE(contains(error, lying.filename().string() + ": " + huge))
+            << c.name << ": " << error;
+    }
+
+    // A bare JPEG 2000 codestream: the SIZ marker's grid less its offset; 16-bit components.
+    std::string siz = "\xff\x4f\xff\x51" + std::string("\x00\x2f\x00\x00", 4) + be32Of(40100) +
+                      be32Of(40200) + be32Of(100) + be32Of(200) + std::string(16, '\0') +
+                      std::string("\x00\x03", 2) + std::string("\x0f\x01\x01", 3) +
+                      std::string("\x0f\x01\x01", 3) + std::string("\x0f\x01\x01", 3);
+    const auto stream = io::openCvDeclaredSize(std::vector<unsigned char>(siz.begin(), siz.end()));
+    ASSERT_TRUE(stream.has_value());
+    EXPECT_EQ(stream->width, 40000u);
+    EXPECT_EQ(stream->height, 40000u);
+    EXPECT_EQ(stream->channels, 3);
+    test::writeFile(dir / "stream.j2k", siz);
+    EXPECT_TRUE(contains(loadError(dir / "stream.j2k"), "stream.j2k: " + huge));
+
+    // Lossless and extended WebP headers, and a header cut short: left to OpenCV.
+    std::string vp8l =
+        "RIFF" + le32Of(20) + "WEBPVP8L" + le32Of(5) + "\x2f" + le32Of(16383u | 16383u << 14);
+    const auto lossless =
+        io::openCvDeclaredSize(std::vector<unsigned char>(vp8l.begin(), vp8l.end()));
+    ASSERT_TRUE(lossless.has_value());
+    EXPECT_EQ(lossless->width, 16384u);
+    EXPECT_EQ(lossless->height, 16384u);
+    std::string vp8x = "RIFF" + le32Of(22) + "WEBPVP8X" + le32Of(10) + std::string(4, '\0') +
+                       std::string("\xff\x3f\x00\x01\x02\x00", 6);
+    const auto extended =
+        io::openCvDeclaredSize(std::vector<unsigned char>(vp8x.begin(), vp8x.end()));
+    ASSERT_TRUE(extended.has_value());
+    EXPECT_EQ(extended->width, 16384u);
+    EXPECT_EQ(extended->height, 514u);
+    EXPECT_FALSE(io::openCvDeclaredSize(std::vector<unsigned char>(vp8x.begin(), vp8x.end() - 3)));
 }
 
 } // namespace
