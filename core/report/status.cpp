@@ -23,9 +23,8 @@ constexpr std::array<std::pair<Status, const char*>, 7> kNames{{
 }};
 
 bool tooMuchForDevice(int code) {
-    return code == CL_INVALID_WORK_GROUP_SIZE || code == CL_OUT_OF_RESOURCES ||
-           code == CL_MEM_OBJECT_ALLOCATION_FAILURE || code == CL_INVALID_BUFFER_SIZE ||
-           code == CL_OUT_OF_HOST_MEMORY;
+    return groupSizeRefused(code) || code == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
+           code == CL_INVALID_BUFFER_SIZE || code == CL_OUT_OF_HOST_MEMORY;
 }
 
 } // namespace

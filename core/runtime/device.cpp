@@ -427,10 +427,9 @@ void Device::throwGroupRefused(const cl::Kernel& kernel, std::size_t workGroup, 
     }
     std::string limit = "; it does not report its limit for this kernel";
     try {
-        limit = "; it reports a limit of " +
-                std::to_string(kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(m_device)) +
+        limit = "; it reports a limit of " + std::to_string(kernelWorkGroupLimit(kernel)) +
                 " for this kernel";
-    } catch (const cl::Error&) {
+    } catch (const DeviceError&) {
         // (the limit only makes the message clearer)
     }
     const std::string reason = std::to_string(workGroup) + " work-items per group: " + m_info.name +
