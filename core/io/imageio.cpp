@@ -146,13 +146,14 @@ void removeOpenCvTemporaryCopies(const std::vector<unsigned char>& bytes) noexce
 /// HistLab's limits on the size their headers declare.
 io::Decoded decodeWithOpenCv(const std::vector<unsigned char>& bytes, const std::string& path) {
     io::checkOpenCvDeclaredSize(bytes, path);
-    // OpenCV's logger printed its warnings on files it read well ("[ WARN:0@0.046] ... Image has
-    // unknown or unspecified color space, SRGB is assumed" for a bare JPEG 2000 codestream):
-    // errors only, unless OPENCV_LOG_LEVEL asks for more.
+    // OpenCV's logger printed warnings on files it read well ("[ WARN:0@0.046] ... Image has
+    // unknown or unspecified color space, SRGB is assumed" for a bare JPEG 2000 codestream) and
+    // several lines of errors before HistLab's one line on a damaged one: silent, unless
+    // OPENCV_LOG_LEVEL asks for its words.
     static const bool quiet = [] {
         const char* level = std::getenv("OPENCV_LOG_LEVEL");
         if (!level || !*level)
-            cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_ERROR);
+            cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
         return true;
     }();
     (void)quiet;
@@ -169,6 +170,9 @@ io::Decoded decodeWithOpenCv(const std::vector<unsigned char>& bytes, const std:
     if (mat.empty())
         throw InputError(path + ": not an image HistLab can read (unsupported format or "
                                 "damaged file)");
+    // what OpenCV made, in case a header said less than it decoded
+    io::checkDeclaredSize(path, std::uint64_t(mat.cols), std::uint64_t(mat.rows), mat.channels(),
+                          int(mat.elemSize1()));
     io::Decoded d;
     switch (mat.channels()) {
     case 3:

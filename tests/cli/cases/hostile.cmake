@@ -141,12 +141,12 @@ cli_test(bmp_lying_header EXIT 3
          ARGS histogram @W@/lying.bmp --csv @W@/out.csv)
 # The formats OpenCV decodes are held to the limits from their headers too, before OpenCV
 # allocates: 56 bytes of Radiance HDR declare 20000 x 20000 float RGB pixels (a 25 MB file of RLE
-# runs made OpenCV fill 4.5 GiB, and HistLab 9.5 GB in all, before this).
+# runs made OpenCV fill 9.5 GB: its float image and its output, before this).
 set(hugeHdr "Iz9SQURJQU5DRQpGT1JNQVQ9MzItYml0X3JsZV9yZ2JlCgotWSAyMDAwMCArWCAyMDAwMAoCAk4g")
 cli_test(hdr_over_byte_limit EXIT 3
          EXPECT --setup "echo ${hugeHdr} | base64 -d > @W@/huge.hdr"
                 --env HISTLAB_MAX_IMAGE_BYTES=1000000000
-                --stderr "^histlab-cli: .*huge[.]hdr: declares 20000 x 20000 pixels [(]4[.]5 GiB decoded[)], more than the 953[.]7 MiB an image may take"
+                --stderr "^histlab-cli: .*huge[.]hdr: declares 20000 x 20000 pixels [(]8[.]9 GiB decoded[)], more than the 953[.]7 MiB an image may take"
                 --no-stdout "."
          ARGS histogram @W@/huge.hdr)
 # A bare JPEG 2000 codestream (OpenJPEG's opj_compress) is read with nothing on stderr: OpenCV's

@@ -680,12 +680,14 @@ TEST(Decoders, OpenCvFormatsAreHeldToTheLimitsFromTheirHeaders) {
     TempDir dir;
     const cv::Mat bgr(64, 48, CV_8UC3, cv::Scalar(1, 2, 3));
     const cv::Mat floats(64, 48, CV_32FC3, cv::Scalar(0.25, 0.5, 2.0));
+    const cv::Mat gray(64, 48, CV_32FC1, cv::Scalar(0.75));
     const std::string huge = "declares 40000 x 40000 pixels, more than the 1073741824";
     struct Case {
         const char* name;
         const cv::Mat& mat;
-        int channels, bytesPerChannel;
+        int channels, bytesPerChannel; // what decoding it allocates per pixel, at most
         std::function<std::string(const std::string&)> lie; // the file declaring 40000^2
+        std::vector<int> params = {};
     };
     const std::string big = le32Of(40000), bigBe = be32Of(40000);
     const std::vector<Case> cases = {
@@ -697,10 +699,11 @@ TEST(Decoders, OpenCvFormatsAreHeldToTheLimitsFromTheirHeaders) {
          }},
         {"c.sr", bgr, 3, 1,
          [&](const std::string& f) { return f.substr(0, 4) + bigBe + bigBe + f.substr(12); }},
-        {"d.pfm", floats, 3, 4,
-         [](const std::string& f) { return replaced(f, "48 64", "40000 40000"); }},
-        {"e.hdr", floats, 3, 4,
-         [](const std::string& f) { return replaced(f, "-Y 64 +X 48", "-Y 40000 +X 40000"); }},
+        // (PFM and HDR: OpenCV decodes into a float image of its own, then converts it)
+        {"d.pfm", floats, 3, 8,
+         [](const std::string& f) { return replaced(f, "48 64", "+40000 40000x"); }},
+        {"e.hdr", floats, 3, 8,
+         [](const std::string& f) { return replaced(f, "-Y 64 +X 48", "-Y40000 +X +40000"); }},
         {"f.exr", floats, 3, 4,
          [&](const std::string& f) {
              // dataWindow (box2i): xMin, yMin, xMax, yMax
@@ -708,22 +711,30 @@ TEST(Decoders, OpenCvFormatsAreHeldToTheLimitsFromTheirHeaders) {
              return replaced(f, name + le32Of(0) + le32Of(0) + le32Of(47) + le32Of(63),
                              name + le32Of(0) + le32Of(0) + le32Of(39999) + le32Of(39999));
          }},
-        {"g.jp2", bgr, 3, 4, // (OpenJPEG's 32-bit samples)
+        {"g.jp2", bgr, 3, 6, // (OpenJPEG's 32-bit samples, then OpenCV's)
          [&](const std::string& f) {
              return replaced(f, "ihdr" + be32Of(64) + be32Of(48), "ihdr" + bigBe + bigBe);
          }},
-        {"h.webp", bgr, 4, 1, nullptr}, // (14 bits a side: at most 16384^2, within the limit)
+        // (14 bits a side: at most 16384^2, within the pixel limit; lossless keeps ARGB too)
+        {"h.webp", bgr, 4, 2, nullptr},
+        {"i.webp", bgr, 4, 1, nullptr, {cv::IMWRITE_WEBP_QUALITY, 80}},
+        {"j.exr", gray, 1, 4, nullptr},
     };
     for (const Case& c : cases) {
         const fs::path path = dir / c.name;
-        ASSERT_TRUE(cv::imwrite(path.string(), c.mat)) << c.name;
+        ASSERT_TRUE(cv::imwrite(path.string(), c.mat, c.params)) << c.name;
         const std::string file = test::readFile(path);
-        const auto d = io::openCvDeclaredSize(std::vector<unsigned char>(file.begin(), file.end()));
+        const std::vector<unsigned char> bytes(file.begin(), file.end());
+        const auto d = io::openCvDeclaredSize(bytes);
         ASSERT_TRUE(d.has_value()) << c.name;
         EXPECT_EQ(d->width, 48u) << c.name;
         EXPECT_EQ(d->height, 64u) << c.name;
         EXPECT_EQ(d->channels, c.channels) << c.name;
         EXPECT_EQ(d->bytesPerChannel, c.bytesPerChannel) << c.name;
+        // never less than what OpenCV makes of it
+        const cv::Mat decoded = cv::imdecode(bytes, cv::IMREAD_UNCHANGED);
+        EXPECT_GE(std::size_t(d->channels * d->bytesPerChannel), decoded.elemSize()) << c.name;
+        EXPECT_EQ(decoded.cols, 48) << c.name;
         if (!c.lie)
             continue;
         const fs::path lying = dir / (std::string("lying-") + c.name);
@@ -732,6 +743,31 @@ TEST(Decoders, OpenCvFormatsAreHeldToTheLimitsFromTheirHeaders) {
         EXPECT_TRUE(contains(error, lying.filename().string() + ": " + huge))
             << c.name << ": " << error;
     }
+
+    // OpenEXR channels OpenCV does not name count as four; a JP2 image header's component count
+    // below its codestream's does not lower it (OpenJPEG checks only the sizes).
+    const auto declaredBy = [](const std::string& file) {
+        return io::openCvDeclaredSize(std::vector<unsigned char>(file.begin(), file.end()));
+    };
+    const std::string rgbExr = test::readFile(dir / "f.exr");
+    const std::string chlist = std::string("channels\0chlist\0", 16);
+    const std::size_t entries = rgbExr.find(chlist) + chlist.size() + 4;
+    ASSERT_EQ(rgbExr.substr(entries, 2), std::string("B\0", 2));
+    std::string otherExr = rgbExr;
+    otherExr[entries] = 'Q';
+    EXPECT_EQ(declaredBy(otherExr)->channels, 4);
+    const std::string jp2 = test::readFile(dir / "g.jp2");
+    EXPECT_EQ(declaredBy(replaced(jp2, "ihdr" + be32Of(64) + be32Of(48) + std::string("\0\3", 2),
+                                  "ihdr" + be32Of(64) + be32Of(48) + std::string("\0\1", 2)))
+                  ->channels,
+              3);
+
+    // A header whose size cannot be read as OpenCV would read it is refused, not passed on.
+    test::writeFile(dir / "x-first.hdr",
+                    replaced(test::readFile(dir / "e.hdr"), "-Y 64 +X 48", "+X 48 -Y 64"));
+    EXPECT_TRUE(contains(loadError(dir / "x-first.hdr"),
+                         "x-first.hdr: damaged Radiance HDR file (its header declares no size "
+                         "HistLab can read)"));
 
     // A bare JPEG 2000 codestream: the SIZ marker's grid less its offset; 16-bit components.
     std::string siz = "\xff\x4f\xff\x51" + std::string("\x00\x2f\x00\x00", 4) + be32Of(40100) +
