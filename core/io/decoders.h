@@ -86,8 +86,9 @@ struct DeclaredSize {
 std::optional<DeclaredSize> openCvDeclaredSize(const std::vector<unsigned char>& bytes);
 
 /// checkDeclaredSize on openCvDeclaredSize, before OpenCV allocates anything: OpenCV checks only
-/// its own limit of 2^30 pixels first.
-void checkOpenCvDeclaredSize(const std::vector<unsigned char>& bytes, const std::string& path);
+/// its own limit of 2^30 pixels first. Returns the format's name ("Radiance HDR"), for messages.
+std::string checkOpenCvDeclaredSize(const std::vector<unsigned char>& bytes,
+                                    const std::string& path);
 
 /// Applies an EXIF/TIFF orientation (1 ... 8, as in the EXIF 2.32 specification's Orientation
 /// tag) to `mat` the way viewers and cv::imread do; other values leave it as stored.

@@ -145,7 +145,7 @@ void removeOpenCvTemporaryCopies(const std::vector<unsigned char>& bytes) noexce
 /// OpenCV's decoders (WebP, BMP, PFM, Radiance HDR, OpenEXR, JPEG 2000, PAM, Sun raster), after
 /// HistLab's limits on the size their headers declare.
 io::Decoded decodeWithOpenCv(const std::vector<unsigned char>& bytes, const std::string& path) {
-    io::checkOpenCvDeclaredSize(bytes, path);
+    const std::string format = io::checkOpenCvDeclaredSize(bytes, path);
     // OpenCV's logger printed warnings on files it read well ("[ WARN:0@0.046] ... Image has
     // unknown or unspecified color space, SRGB is assumed" for a bare JPEG 2000 codestream) and
     // several lines of errors before HistLab's one line on a damaged one: silent, unless
@@ -167,9 +167,9 @@ io::Decoded decodeWithOpenCv(const std::vector<unsigned char>& bytes, const std:
         removeOpenCvTemporaryCopies(bytes);
         throw InputError(path + ": cannot be decoded (its declared size does not fit in memory)");
     }
-    if (mat.empty())
-        throw InputError(path + ": not an image HistLab can read (unsupported format or "
-                                "damaged file)");
+    if (mat.empty()) // its logger is silent: what OpenCV found is not known here
+        throw InputError(path + ": a " + format + " file OpenCV cannot decode (damaged, or a " +
+                         "kind of " + format + " it does not read)");
     // what OpenCV made, in case a header said less than it decoded
     io::checkDeclaredSize(path, std::uint64_t(mat.cols), std::uint64_t(mat.rows), mat.channels(),
                           int(mat.elemSize1()));

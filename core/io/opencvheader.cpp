@@ -334,13 +334,14 @@ std::optional<DeclaredSize> openCvDeclaredSize(const Bytes& b) {
     return readHeader(b).second;
 }
 
-void checkOpenCvDeclaredSize(const Bytes& bytes, const std::string& path) {
+std::string checkOpenCvDeclaredSize(const Bytes& bytes, const std::string& path) {
     const auto [format, d] = readHeader(bytes);
     if (format && !d)
         throw InputError(path + ": damaged " + format + " file (its header declares no size " +
                          "HistLab can read)");
     if (d)
         checkDeclaredSize(path, d->width, d->height, d->channels, d->bytesPerChannel);
+    return format ? format : "";
 }
 
 } // namespace histlab::io

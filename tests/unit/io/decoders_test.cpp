@@ -762,6 +762,20 @@ TEST(Decoders, OpenCvFormatsAreHeldToTheLimitsFromTheirHeaders) {
                   ->channels,
               3);
 
+    // A file OpenCV fails to decode is named with its format: pixels cut short, or a Sun raster
+    // of RGB order (type 3, which OpenCV 4.6 does not read).
+    const std::string bmpFile = test::readFile(dir / "a.bmp");
+    test::writeFile(dir / "short.bmp", bmpFile.substr(0, bmpFile.size() / 2));
+    EXPECT_TRUE(contains(loadError(dir / "short.bmp"),
+                         "short.bmp: a BMP file OpenCV cannot decode (damaged, or a kind of BMP "
+                         "it does not read)"))
+        << loadError(dir / "short.bmp");
+    std::string rgbOrder = test::readFile(dir / "c.sr");
+    rgbOrder.replace(20, 4, be32Of(3));
+    test::writeFile(dir / "rgb-order.sr", rgbOrder);
+    EXPECT_TRUE(contains(loadError(dir / "rgb-order.sr"), "a Sun raster file OpenCV cannot decode"))
+        << loadError(dir / "rgb-order.sr");
+
     // A header whose size cannot be read as OpenCV would read it is refused, not passed on.
     test::writeFile(dir / "x-first.hdr",
                     replaced(test::readFile(dir / "e.hdr"), "-Y 64 +X 48", "+X 48 -Y 64"));
