@@ -80,9 +80,12 @@ struct DeclaredSize {
     int channels = 1, bytesPerChannel = 1;
 };
 
-/// The header of a file in one of the formats HistLab hands to OpenCV (WebP, BMP, PFM, PAM,
-/// Radiance HDR, OpenEXR, JPEG 2000, Sun raster), read here; nothing for a header too short or
-/// too strange to read, which is left to OpenCV.
+/// Which of the formats HistLab hands to OpenCV (WebP, BMP, PFM, PAM, Radiance HDR, OpenEXR,
+/// JPEG 2000, Sun raster) a file's signature names ("Radiance HDR"); null for none.
+const char* openCvFormatName(const std::vector<unsigned char>& bytes);
+
+/// The header of a file in one of those formats, read here as OpenCV reads it; nothing for
+/// another file or a header whose size cannot be read (checkOpenCvDeclaredSize refuses those).
 std::optional<DeclaredSize> openCvDeclaredSize(const std::vector<unsigned char>& bytes);
 
 /// checkDeclaredSize on openCvDeclaredSize, before OpenCV allocates anything: OpenCV checks only

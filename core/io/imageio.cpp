@@ -47,14 +47,7 @@ bool startsWith(const std::vector<unsigned char>& b, std::initializer_list<int> 
 /// every decoder it was built with, and some (GDCM's DICOM reader in Debian's 4.6) abort the
 /// process on a damaged file instead of failing.
 bool isOpenCvFormat(const std::vector<unsigned char>& b) {
-    using namespace std::string_view_literals;
-    const bool pfmOrPam = b.size() >= 3 && b[0] == 'P' &&
-                          (b[1] == 'F' || b[1] == 'f' || b[1] == '7') && std::isspace(b[2]);
-    return pfmOrPam || (io::hasAt(b, 0, "RIFF") && io::hasAt(b, 8, "WEBP")) ||
-           io::hasAt(b, 0, "BM") || io::hasAt(b, 0, "#?RADIANCE") || io::hasAt(b, 0, "#?RGBE") ||
-           io::hasAt(b, 0, "\x76\x2f\x31\x01"sv) ||
-           io::hasAt(b, 0, "\x00\x00\x00\x0cjP  \r\n\x87\n"sv) ||
-           io::hasAt(b, 0, "\xff\x4f\xff\x51"sv) || io::hasAt(b, 0, "\x59\xa6\x6a\x95"sv);
+    return io::openCvFormatName(b) != nullptr;
 }
 
 /// How many leading bytes formatOf needs to see: a DICOM file's "DICM" ends at 132.

@@ -306,42 +306,63 @@ std::optional<Declared> webp(const Bytes& b) {
     return std::nullopt;
 }
 
-/// The format's name and what its header declares (nothing when it cannot be read); no name for
-/// a file none of these readers is for.
-std::pair<const char*, std::optional<Declared>> readHeader(const Bytes& b) {
-    if (hasAt(b, 0, "BM"))
-        return {"BMP", bmp(b)};
-    if (hasAt(b, 0, "\x59\xa6\x6a\x95"))
-        return {"Sun raster", sunRaster(b)};
-    if (hasAt(b, 0, "P7"))
-        return {"PAM", pam(b)};
-    if (hasAt(b, 0, "PF") || hasAt(b, 0, "Pf"))
-        return {"PFM", pfm(b)};
-    if (hasAt(b, 0, "#?"))
-        return {"Radiance HDR", radiance(b)};
-    if (hasAt(b, 0, "\x76\x2f\x31\x01"))
-        return {"OpenEXR", openExr(b)};
-    if (hasAt(b, 0, "\xff\x4f\xff\x51") || hasAt(b, 0, std::string_view("\x00\x00\x00\x0cjP  ", 8)))
-        return {"JPEG 2000", jpeg2000(b)};
-    if (hasAt(b, 0, "RIFF") && hasAt(b, 8, "WEBP"))
-        return {"WebP", webp(b)};
-    return {nullptr, std::nullopt};
+/// One format handed to OpenCV: its name, its signature, its header's reader.
+struct OpenCvFormat {
+    const char* name;
+    bool (*is)(const Bytes&);
+    std::optional<Declared> (*read)(const Bytes&);
+};
+
+bool netpbm(const Bytes& b, char kind) {
+    return b.size() >= 3 && b[0] == 'P' && b[1] == kind && std::isspace(b[2]);
+}
+
+const OpenCvFormat kFormats[] = {
+    {"WebP", [](const Bytes& b) { return hasAt(b, 0, "RIFF") && hasAt(b, 8, "WEBP"); }, webp},
+    {"BMP", [](const Bytes& b) { return hasAt(b, 0, "BM"); }, bmp},
+    {"PFM", [](const Bytes& b) { return netpbm(b, 'F') || netpbm(b, 'f'); }, pfm},
+    {"PAM", [](const Bytes& b) { return netpbm(b, '7'); }, pam},
+    {"Radiance HDR",
+     [](const Bytes& b) { return hasAt(b, 0, "#?RADIANCE") || hasAt(b, 0, "#?RGBE"); }, radiance},
+    {"OpenEXR", [](const Bytes& b) { return hasAt(b, 0, "\x76\x2f\x31\x01"); }, openExr},
+    {"JPEG 2000",
+     [](const Bytes& b) {
+         return hasAt(b, 0, std::string_view("\x00\x00\x00\x0cjP  \r\n\x87\n", 12)) ||
+                hasAt(b, 0, "\xff\x4f\xff\x51");
+     },
+     jpeg2000},
+    {"Sun raster", [](const Bytes& b) { return hasAt(b, 0, "\x59\xa6\x6a\x95"); }, sunRaster},
+};
+
+const OpenCvFormat* formatOf(const Bytes& b) {
+    for (const OpenCvFormat& f : kFormats)
+        if (f.is(b))
+            return &f;
+    return nullptr;
 }
 
 } // namespace
 
+const char* openCvFormatName(const Bytes& b) {
+    const OpenCvFormat* f = formatOf(b);
+    return f ? f->name : nullptr;
+}
+
 std::optional<DeclaredSize> openCvDeclaredSize(const Bytes& b) {
-    return readHeader(b).second;
+    const OpenCvFormat* f = formatOf(b);
+    return f ? f->read(b) : std::nullopt;
 }
 
 std::string checkOpenCvDeclaredSize(const Bytes& bytes, const std::string& path) {
-    const auto [format, d] = readHeader(bytes);
-    if (format && !d)
-        throw InputError(path + ": damaged " + format + " file (its header declares no size " +
+    const OpenCvFormat* f = formatOf(bytes);
+    if (!f)
+        return "";
+    const auto d = f->read(bytes);
+    if (!d)
+        throw InputError(path + ": damaged " + f->name + " file (its header declares no size " +
                          "HistLab can read)");
-    if (d)
-        checkDeclaredSize(path, d->width, d->height, d->channels, d->bytesPerChannel);
-    return format ? format : "";
+    checkDeclaredSize(path, d->width, d->height, d->channels, d->bytesPerChannel);
+    return f->name;
 }
 
 } // namespace histlab::io
