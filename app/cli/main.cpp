@@ -9,6 +9,7 @@
 #include "pipelines/registry.h"
 #include "runtime/kernelsource.h"
 #include "runtime/log.h"
+#include "runtime/version.h"
 
 #include <iostream>
 #include <string_view>
@@ -107,7 +108,8 @@ int main(int argc, char** argv) {
                  "and verified against a CPU reference, without a display",
                  "histlab-cli"};
     app.set_help_flag("-h,--help", "this help; COMMAND --help for a command's options");
-    app.set_version_flag("--version", "histlab-cli " HISTLAB_VERSION); // CMake's project version
+    app.set_version_flag("--version", "histlab-cli " + versionLine(),
+                         "the version and the git commit it was built from");
     app.footer(kExitCodes);
     app.get_formatter()->column_width(30);
     std::string kernelDir;

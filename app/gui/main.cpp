@@ -4,6 +4,7 @@
 #include "panels/experimentpanel.h"
 #include "panels/jobpanel.h"
 #include "views/zoomview.h"
+#include "window/helpdialogs.h"
 #include "window/mainwindow.h"
 #include "window/theme.h"
 
@@ -128,6 +129,7 @@ int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("HistLab"));
     QApplication::setOrganizationName(QStringLiteral("HistLab"));
+    QApplication::setApplicationVersion(histlab::ui::histlabVersion());
     histlab::ui::useCNumbers();
     // The theme chosen in View › Theme (the system's unless another was chosen).
     if (const histlab::ui::Theme theme = histlab::ui::savedTheme();
@@ -142,6 +144,7 @@ int main(int argc, char* argv[]) {
         QStringLiteral("OpenCL histogram lab: an image, its 256-bin histograms, and how fast "
                        "they were computed."));
     parser.addHelpOption();
+    parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("images"),
                                  QStringLiteral("Images to open: the first is shown, all are in "
                                                 "the Images list (default: the bundled sample)."),

@@ -20,12 +20,14 @@
 #include <image/image.h>
 #include <io/imageio.h>
 #include <pipelines/histogram256/histogramstats.h>
+#include <runtime/version.h>
 
 #include <QAction>
 #include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -711,8 +713,9 @@ void TestMainWindow::regionSelectedOnAPreviewIsAnalysed() {
     QCOMPARE(window.statisticsPanel()->statistics().at(0).count, std::uint64_t(300 * 400));
 }
 
-// Help: About names the version, Qt, the image libraries and, once listed, each OpenCL device
-// with its driver; the shortcuts list is read from the actions; the guide is the README.
+// Help: About names the version and the git commit (as --version does), Qt, the image libraries
+// and, once listed, each OpenCL device with its driver; the shortcuts list is read from the
+// actions; the guide is the README.
 void TestMainWindow::helpMenu() {
     MainWindow window;
     window.setErrorDialogsEnabled(false);
@@ -727,7 +730,16 @@ void TestMainWindow::helpMenu() {
     };
     QTRY_VERIFY_WITH_TIMEOUT(!about().contains(QStringLiteral("not listed yet")), kTimeoutMs);
     const QString text = about();
-    for (const QString& part : {QStringLiteral("HistLab 0."), QStringLiteral("Qt</b> 6."),
+    // The commit: 12 hex digits of the build's HEAD (with -dirty for a changed tree), or
+    // "unknown" outside a git checkout.
+    const QString commit = QString::fromLatin1(gitCommit());
+    QVERIFY2(QRegularExpression(QStringLiteral("^([0-9a-f]{12}(-dirty)?|unknown)$"))
+                 .match(commit)
+                 .hasMatch(),
+             qPrintable(commit));
+    const QString versionLine =
+        QStringLiteral("HistLab %1 (git %2)").arg(QString::fromLatin1(version()), commit);
+    for (const QString& part : {versionLine, QStringLiteral("Qt</b> 6."),
                                 QStringLiteral("OpenCV 4."), QStringLiteral("libjpeg-turbo"),
                                 QStringLiteral("libtiff 4."), QStringLiteral("giflib 5.")})
         QVERIFY2(text.contains(part), qPrintable(part + QStringLiteral(" not in: ") + text));

@@ -3,6 +3,7 @@
 #include "views/tablecopy.h"
 
 #include <io/versions.h>
+#include <runtime/version.h>
 
 #include <QAction>
 #include <QDesktopServices>
@@ -41,7 +42,7 @@ QDialog* closableDialog(QWidget* parent, const QString& title, QWidget* content)
 } // namespace
 
 QString histlabVersion() {
-    return QStringLiteral(HISTLAB_VERSION);
+    return QString::fromStdString(versionLine());
 }
 
 QString aboutText(const std::vector<DeviceEntry>& devices, const QString& listError) {

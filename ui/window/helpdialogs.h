@@ -13,7 +13,7 @@ class QWidget;
 
 namespace histlab::ui {
 
-/// "0.1.0": HistLab's version (CMake's project version).
+/// "0.1.0 (git 0123456789ab)": HistLab's version and the commit it was built from.
 QString histlabVersion();
 
 /// About HistLab as HTML: the version; Qt compiled against and running; the image libraries
