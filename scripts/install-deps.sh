@@ -2,16 +2,19 @@
 # Installs the Debian 12 packages HistLab needs, only those that are missing.
 #   scripts/install-deps.sh          build + run (Qt 6, QCustomPlot, OpenCV, libjpeg, libpng,
 #                                    libtiff, libexif, giflib, stb, OpenCL, PoCL, CLI11,
-#                                    nlohmann-json)
+#                                    nlohmann-json, Python 3 for the man pages)
 #   scripts/install-deps.sh --tests  the same + GoogleTest, Xvfb, valgrind, clang-format, clang
-#                                    (libFuzzer)
+#                                    (libFuzzer), and what checks the package: dpkg-dev
+#                                    (dpkg-shlibdeps for cpack), desktop-file-utils, appstream,
+#                                    man-db, groff-base (man pages), git
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev
           libopencv-dev libjpeg-dev libpng-dev libtiff-dev libexif-dev libgif-dev libstb-dev
           ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers
-          pocl-opencl-icd clinfo libcli11-dev nlohmann-json3-dev)
+          pocl-opencl-icd clinfo libcli11-dev nlohmann-json3-dev python3)
 if [[ "${1:-}" == "--tests" ]]; then
-    packages+=(libgtest-dev xvfb xauth valgrind clang-format clang)
+    packages+=(libgtest-dev xvfb xauth valgrind clang-format clang dpkg-dev
+               desktop-file-utils appstream man-db groff-base git)
 fi
 missing=()
 for p in "${packages[@]}"; do

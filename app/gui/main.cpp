@@ -11,6 +11,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QIcon>
 #include <QPixmap>
 #include <QSaveFile>
 #include <QTabWidget>
@@ -130,6 +131,10 @@ int main(int argc, char* argv[]) {
     QApplication::setApplicationName(QStringLiteral("HistLab"));
     QApplication::setOrganizationName(QStringLiteral("HistLab"));
     QApplication::setApplicationVersion(histlab::ui::histlabVersion());
+    // The installed desktop entry's name: Wayland compositors match the window to its entry
+    // (and icon) by it.
+    QGuiApplication::setDesktopFileName(QStringLiteral("org.histlab.HistLab"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/histlab/histlab.svg")));
     histlab::ui::useCNumbers();
     // The theme chosen in View › Theme (the system's unless another was chosen).
     if (const histlab::ui::Theme theme = histlab::ui::savedTheme();
