@@ -1,4 +1,5 @@
-# Sourced by the scripts/gpu-*.sh benchmarks on the GPU machine (after .device/gpu-env.sh):
+# Sourced by the GPU benchmarks (scripts/gpu-frontier.sh, scripts/gpu-blur-shapes.sh and the
+# experiments' bench/experiments/*/gpu-*.sh) on the GPU machine (after .device/gpu-env.sh):
 # makes the output folder $1, builds the Qt-free core + CLI as GPU machines can (no Qt, no
 # OpenCV), sets $cli and $out, and records the devices (histlab-cli's JSON and nvidia-smi's
 # names and driver) beside the figures.
