@@ -4,9 +4,9 @@
 #                                    libtiff, libexif, giflib, stb, OpenCL, PoCL, CLI11,
 #                                    nlohmann-json, Python 3 for the man pages)
 #   scripts/install-deps.sh --tests  the same + GoogleTest, Xvfb, valgrind, clang-format, clang
-#                                    (libFuzzer), and what checks the package: dpkg-dev
-#                                    (dpkg-shlibdeps for cpack), desktop-file-utils, appstream,
-#                                    man-db, groff-base (man pages), git
+#                                    (libFuzzer), and what checks the package: dpkg-dev and
+#                                    file (cpack's dependency scan), desktop-file-utils,
+#                                    appstream, man-db, groff-base (man pages), git
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev
           libopencv-dev libjpeg-dev libpng-dev libtiff-dev libexif-dev libgif-dev libstb-dev
@@ -14,7 +14,7 @@ packages=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-svg-dev libqcustompl
           pocl-opencl-icd clinfo libcli11-dev nlohmann-json3-dev python3)
 if [[ "${1:-}" == "--tests" ]]; then
     packages+=(libgtest-dev xvfb xauth valgrind clang-format clang dpkg-dev
-               desktop-file-utils appstream man-db groff-base git)
+               desktop-file-utils appstream man-db groff-base file git)
 fi
 missing=()
 for p in "${packages[@]}"; do
