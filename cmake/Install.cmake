@@ -7,7 +7,15 @@ set(HISTLAB_APP_ID org.histlab.HistLab) # the desktop entry's, icon's and metain
 set(HISTLAB_DOC_DIR ${CMAKE_INSTALL_DATADIR}/doc/histlab) # Debian's: the package's name
 
 install(TARGETS histlab-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES README.md resources/copyright DESTINATION ${HISTLAB_DOC_DIR})
+# Debian's documents: the copyright file, and the changelog compressed (changelog.gz).
+set(changelog ${CMAKE_BINARY_DIR}/changelog.gz)
+add_custom_command(
+    OUTPUT ${changelog}
+    COMMAND gzip -9nc ${PROJECT_SOURCE_DIR}/resources/changelog > ${changelog}
+    DEPENDS ${PROJECT_SOURCE_DIR}/resources/changelog
+    COMMENT "Compressing the changelog")
+add_custom_target(histlab_changelog ALL DEPENDS ${changelog})
+install(FILES README.md resources/copyright ${changelog} DESTINATION ${HISTLAB_DOC_DIR})
 if(HISTLAB_OPENCV) # the bundled sample, for a first `histlab-cli histogram` of a real image
     install(FILES resources/sample.png DESTINATION ${CMAKE_INSTALL_DATADIR}/histlab)
 endif()
@@ -46,7 +54,9 @@ set(CPACK_PACKAGE_VENDOR HistLab)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
     "exact image histograms on every OpenCL device, verified and timed")
-set(CPACK_PACKAGE_CONTACT "HistLab developers")
+# Debian wants "Name <address>"; a packager names theirs with -DHISTLAB_MAINTAINER=...
+set(HISTLAB_MAINTAINER "HistLab developers" CACHE STRING "The .deb's Maintainer field")
+set(CPACK_PACKAGE_CONTACT "${HISTLAB_MAINTAINER}")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # histlab_0.1.0_amd64.deb
@@ -55,15 +65,16 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # PoCL runs every kernel on the CPU where no GPU driver is installed; any other OpenCL driver
 # (NVIDIA's, Mesa's, Intel's) provides opencl-icd as well. dpkg-shlibdeps adds the libraries.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "pocl-opencl-icd | opencl-icd")
+# The extended description: CPack puts CPACK_PACKAGE_DESCRIPTION_SUMMARY before it as the
+# synopsis, indents every line and writes an empty line as Debian's " .".
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "exact image histograms on every OpenCL device, verified and timed
- HistLab computes histograms of images on the GPU and every other OpenCL
- device of the machine (256-bin, 65,536-bin, float and joint histograms with
- mutual information), blurs, equalization, scans and bag-of-visual-words
- histograms, checks every result against a CPU reference, and times each
- kernel against the bandwidth the same device reaches in the same run.
- .
- The package holds the Qt window, histlab, and its command-line twin,
- histlab-cli.")
+    "HistLab computes histograms of images on the GPU and every other OpenCL
+device of the machine (256-bin, 65,536-bin, float and joint histograms with
+mutual information), blurs, equalization, scans and bag-of-visual-words
+histograms, checks every result against a CPU reference, and times each
+kernel against the bandwidth the same device reaches in the same run.
+
+The package holds the Qt window, histlab, and its command-line twin,
+histlab-cli.")
 set(CPACK_GENERATOR DEB)
 include(CPack)

@@ -45,6 +45,7 @@ expected="bin/histlab
 bin/histlab-cli
 share/applications/org.histlab.HistLab.desktop
 share/doc/histlab/README.md
+share/doc/histlab/changelog.gz
 share/doc/histlab/copyright
 share/histlab/sample.png
 share/icons/hicolor/scalable/apps/org.histlab.HistLab.svg
