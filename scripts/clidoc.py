@@ -28,6 +28,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from textfile import write_atomically  # scripts/textfile.py, beside this file
+
 REPO = Path(__file__).resolve().parent.parent
 # The command that regenerates docs/cli.md, as the page and --check print it (the build folder is
 # the reader's own, so it is a placeholder and not the path this run was given).
@@ -590,7 +592,7 @@ def main(argv: list[str]) -> int:
     if args.markdown or args.check:
         text = markdown(helps)
         if args.markdown:
-            args.markdown.write_text(text, encoding="utf-8")
+            write_atomically(args.markdown, text)
             print(f"clidoc: {args.markdown}: {len(helps) - 1} commands")
         if args.check:
             committed = args.check.read_text(encoding="utf-8") if args.check.exists() else None
@@ -619,9 +621,8 @@ def main(argv: list[str]) -> int:
         for _, tree in programs:
             name = tree[0].program
             path = args.man_dir / f"{name}.1"
-            path.write_text(man_page(tree, args.version, args.date,
-                                     [n for n in names if n != name], words),
-                                     encoding="utf-8")
+            write_atomically(path, man_page(tree, args.version, args.date,
+                                            [n for n in names if n != name], words))
             written.append(path)
             print(f"clidoc: {path}")
         if args.lint and not lint(written, args.groff):

@@ -18,6 +18,8 @@ import json
 import os
 import sys
 
+from textfile import write_atomically  # scripts/textfile.py, beside this file
+
 
 def load(folder, name):
     path = os.path.join(folder, name)
@@ -175,11 +177,8 @@ def main():
         sys.stdout.write(block_for(args.folders, os.getcwd()).split("\n", 1)[1])
         return
     head, _, tail = split_readme(args.readme)
-    tmp = args.readme + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(head + BEGIN + block_for(args.folders, os.path.dirname(os.path.abspath(args.readme)))
-                + END + tail)
-    os.replace(tmp, args.readme)
+    write_atomically(args.readme, head + BEGIN + block_for(
+        args.folders, os.path.dirname(os.path.abspath(args.readme))) + END + tail)
 
 
 if __name__ == "__main__":

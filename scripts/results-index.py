@@ -19,6 +19,8 @@ import os
 import re
 import sys
 
+from textfile import write_atomically  # scripts/textfile.py, beside this file
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(ROOT, "bench", "results")
 EXPERIMENTS = os.path.join(ROOT, "bench", "experiments")
@@ -289,11 +291,7 @@ def main():
     if sys.argv[1:]:
         print("usage: scripts/results-index.py [--check]", file=sys.stderr)
         return 2
-    text = index()
-    tmp = INDEX + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, INDEX)
+    write_atomically(INDEX, index())
     return 0
 
 
