@@ -174,7 +174,7 @@ public:
     HostImage run(const Decoded& d, BatchImage& out, std::string& config) override {
         const HostImage& image = d.image;
         if (image.depth == 16) {
-            runSixteen(image, out);
+            runSixteen(image, out, config);
             return {};
         }
         const HistogramLayout layout(image.channels, image.channels > 1);
@@ -215,7 +215,7 @@ private:
     }
 
     /// 16-bit: each channel's 256 bins of 256 values, by the large-bin methods (verified there).
-    void runSixteen(const HostImage& image, BatchImage& out) {
+    void runSixteen(const HostImage& image, BatchImage& out, std::string& config) {
         ImageBinsRequest request;
         request.channels = imageBinChannels(image, "all");
         request.bins = 256;
@@ -228,6 +228,7 @@ private:
             h.name = c.name;
             std::copy_n(c.histogram.counts.begin(), 256, h.counts.begin());
             out.histograms.push_back(h);
+            noteConfig(config, std::string("16-bit ") + largeBinMethodName(c.point.method));
             if (c.point.status != Status::Verified) {
                 out.verified = false;
                 out.error = c.name + ": " + statusText(c.point.status, c.point.detail);
