@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstring>
 #include <mutex>
+#include <optional>
+#include <sys/resource.h>
 #include <thread>
 #include <unistd.h>
 
@@ -247,10 +249,37 @@ void fillSynthetic(SyntheticKind kind, std::uint8_t* out, std::size_t bytes, std
         th.join();
 }
 
-std::uint64_t hostMemoryBytes() {
+namespace {
+/// The machine's memory, and the address space this process may use (none: unlimited).
+std::uint64_t physicalMemoryBytes() {
     const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGE_SIZE);
     return pages > 0 && pageSize > 0 ? std::uint64_t(pages) * std::uint64_t(pageSize)
                                      : std::uint64_t(4) << 30;
+}
+std::optional<std::uint64_t> addressSpaceLimit() {
+    struct rlimit limit {};
+    if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+        return std::uint64_t(limit.rlim_cur);
+    return std::nullopt;
+}
+/// A size asked for, which may be absurd: "5.9 GiB", or "over 10^18 bytes".
+std::string sizeOfText(double bytes) {
+    return std::isfinite(bytes) && bytes < 1e18 ? roundedByteSize(std::uint64_t(bytes))
+                                                : std::string("over 10^18 bytes");
+}
+} // namespace
+
+std::uint64_t hostMemoryBytes() {
+    // A job started with a limit (ulimit -v, a batch system's address-space limit) has that
+    // much: past it every allocation fails, however much the machine has.
+    const std::optional<std::uint64_t> limit = addressSpaceLimit();
+    return std::min(physicalMemoryBytes(), limit.value_or(UINT64_MAX));
+}
+
+std::string hostMemoryName() {
+    const std::optional<std::uint64_t> limit = addressSpaceLimit();
+    return limit && *limit < physicalMemoryBytes() ? "the memory ulimit -v allows"
+                                                   : "this machine's memory";
 }
 
 std::uint64_t syntheticLimitBytes() {
@@ -260,12 +289,22 @@ std::uint64_t syntheticLimitBytes() {
 void checkSyntheticSize(const std::string& option, double bytes) {
     const std::uint64_t limit = syntheticLimitBytes();
     if (!(bytes <= double(limit))) // NaN too
-        throw UsageError(
-            option, (std::isfinite(bytes) && bytes < 1e18 ? roundedByteSize(std::uint64_t(bytes))
-                                                          : std::string("over 10^18 bytes")) +
-                        " of synthetic data: more than a quarter of this "
-                        "machine's memory (" +
-                        roundedByteSize(limit) + " of " + roundedByteSize(hostMemoryBytes()) + ")");
+        throw UsageError(option, sizeOfText(bytes) + " of synthetic data: more than a quarter of " +
+                                     hostMemoryName() + " (" + roundedByteSize(limit) + " of " +
+                                     roundedByteSize(hostMemoryBytes()) + ")");
+}
+
+std::uint64_t runMemoryLimitBytes() {
+    return hostMemoryBytes() / 2;
+}
+
+void checkRunMemory(const std::string& option, const std::string& what, double bytes) {
+    const std::uint64_t limit = runMemoryLimitBytes();
+    if (!(bytes <= double(limit))) // NaN too
+        throw UsageError(option, what + " need " + sizeOfText(bytes) +
+                                     " of host memory: more than half of " + hostMemoryName() +
+                                     " (" + roundedByteSize(limit) + " of " +
+                                     roundedByteSize(hostMemoryBytes()) + ")");
 }
 
 HostImage makeSynthetic(SyntheticKind kind, std::size_t bytes, std::uint64_t seed,

@@ -78,8 +78,13 @@ enum class SyntheticKind { Random, Uniform, Gradient, Skewed };
 SyntheticKind parseSyntheticKind(const std::string& name);
 const char* syntheticKindName(SyntheticKind kind);
 
-/// The machine's physical memory in bytes (sysconf; 4 GiB where it cannot say).
+/// The memory this process may use, in bytes: the machine's physical memory (sysconf; 4 GiB
+/// where it cannot say), or less where its address space is limited (ulimit -v, RLIMIT_AS).
 std::uint64_t hostMemoryBytes();
+
+/// What hostMemoryBytes() is, for messages: "this machine's memory", or "the memory ulimit -v
+/// allows" where that is less.
+std::string hostMemoryName();
 
 /// The most bytes of synthetic data a run makes on the host: a quarter of the machine's
 /// memory, leaving room for a CPU device's copy, the results and the reference.
@@ -89,6 +94,17 @@ std::uint64_t syntheticLimitBytes();
 /// data exceed syntheticLimitBytes(): "--size: 97.7 GiB of synthetic data: more than a quarter
 /// of this machine's memory (5.9 GiB of 23.5 GiB)".
 void checkSyntheticSize(const std::string& option, double bytes);
+
+/// The most host memory one run may plan to hold: half of the machine's memory. Synthetic
+/// data alone is held to a quarter (checkSyntheticSize); a run also holds its results, its
+/// CPU reference and, on a CPU device, the device's buffers, which live in host memory too.
+std::uint64_t runMemoryLimitBytes();
+
+/// UsageError(option) when a run would hold `bytes` (a double, so that an absurd size cannot
+/// wrap) on the host; `what` says what they are: "--count: 2147483648 values need 48 GiB of
+/// host memory (values, result, CPU reference, a CPU device's buffers): more than half of this
+/// machine's memory (11.8 GiB of 23.5 GiB)".
+void checkRunMemory(const std::string& option, const std::string& what, double bytes);
 
 /// `bytes` of 8-bit gray data as a 1-row image: random (uniformly distributed bytes, fixed
 /// seed), uniform (every byte 0x5A), gradient (i * 256 / bytes), skewed (90 % one value, the

@@ -11,6 +11,9 @@
 #                     An argument "@EMPTY@" stands for an empty one (CMake drops those).
 #   --setup CMD       run CMD with bash before the command (e.g. to prepare a broken kernel)
 #   --env NAME=VALUE  set an environment variable for the command only
+#   --memory KB       run the command under `ulimit -v KB` (its address space), as a job with a
+#                     memory limit would; not under AddressSanitizer (ASAN_OPTIONS set), whose
+#                     shadow memory needs terabytes of address space: a line says so
 #   --stdout RE       stdout must match RE (repeatable)
 #   --stderr RE       stderr must match RE (repeatable)
 #   --no-stdout RE    stdout must not match RE (repeatable)
@@ -37,6 +40,7 @@ stderr_res=()
 no_stdout_res=()
 absent=()
 exists=()
+memory=''
 checks=()
 
 subst() { # @W@ is the scratch folder; "@EMPTY@" an empty argument (CMake drops those)
@@ -51,6 +55,7 @@ while (($#)); do
     --work) work=$2 ;;
     --setup) setup+=("$(subst "$2")") ;;
     --env) envs+=("$(subst "$2")") ;;
+    --memory) memory=$2 ;;
     --stdout) stdout_res+=("$2") ;;
     --stderr) stderr_res+=("$2") ;;
     --no-stdout) no_stdout_res+=("$2") ;;
@@ -85,8 +90,15 @@ for s in "${setup[@]}"; do
     bash -c "$s" || die "setup failed: $s"
 done
 
-echo "+ ${cmd[*]}"
-env "${envs[@]}" "${cmd[@]}" >"$out" 2>"$err"
+if [[ -n $memory && -n ${ASAN_OPTIONS:-} ]]; then
+    echo "expect.sh: --memory $memory not applied: AddressSanitizer needs unlimited address space"
+    memory=''
+fi
+echo "+ ${memory:+ulimit -v $memory; }${cmd[*]}"
+(
+    [[ -z $memory ]] || ulimit -v "$memory"
+    exec env "${envs[@]}" "${cmd[@]}"
+) >"$out" 2>"$err"
 code=$?
 
 failures=0

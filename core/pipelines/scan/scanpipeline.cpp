@@ -58,6 +58,11 @@ ScanRequest planScan(const DeviceInfo& device, const ScanParams& params) {
         throw UsageError("--size", numberText(mib) + " MiB are " + std::to_string(r.elements) +
                                        " values, more than a scan takes (" +
                                        std::to_string(kScanMaxElements) + ", 8 GiB)");
+    // The values, the device's result and the CPU reference, 4 bytes each, on the host; on a
+    // CPU device its input, output and copy buffers live there too (PoCL measured 21 bytes a
+    // value at 50 M values).
+    checkRunMemory(params.count ? "--count" : "--size", std::to_string(r.elements) + " values",
+                   (device.type == DeviceType::Cpu ? 24.0 : 12.0) * double(r.elements));
     const bool segmented = std::any_of(r.variants.begin(), r.variants.end(), isSegmentedScan);
     if (params.allWorkGroupSizes) {
         for (std::size_t wg : scanWorkGroupSizes(device))

@@ -58,3 +58,10 @@ cli_test(reverse_unknown_kernel EXIT 2 EXPECT --stderr "--kernel: 'char8' is not
          ARGS reverse --kernel char8)
 cli_test(reverse_csv_missing_folder EXIT 3 EXPECT --stderr "--csv|nosuchfolder"
          --absent @W@/nosuchfolder/r.csv ARGS reverse --size 100 --csv @W@/nosuchfolder/r.csv)
+
+# The reversal's largest size still has to fit the job: the input, the result, the reference
+# and a CPU device's two buffers, against half of a 4 GB ulimit -v.
+cli_test(reverse_size_beyond_memory EXIT 2
+         EXPECT --memory 4000000
+                --stderr "^histlab-cli: --size: 2147483648 bytes need 10[.]0 GiB of host memory: more than half of (the memory ulimit -v allows|this machine's memory) [(]"
+         ARGS reverse --device cpu --size 2147483648 --repeat 1)

@@ -78,3 +78,11 @@ cli_test(equalize_synthetic_rgba16 EXIT 0
          EXPECT --stdout "synthetic skewed 53x31, 53 x 31, 4 channel[(]s[)], 16-bit, 65536 bins of luma"
                 --stdout "^verified: yes"
          ARGS equalize --synthetic skewed --width 53 --height 31 --channels 4 --depth 16 --repeat 1)
+
+# A count whose run would not fit the host memory is refused before anything is made: the values,
+# the result, the CPU reference and a CPU device's buffers (24 bytes a value on PoCL), against half
+# of what the job may use (here a 4 GB ulimit -v, as a batch system's limit would be).
+cli_test(scan_count_beyond_memory EXIT 2
+         EXPECT --memory 4000000
+                --stderr "^histlab-cli: --count: 1500000000 values need 33[.]5 GiB of host memory: more than half of (the memory ulimit -v allows|this machine's memory) [(]"
+         ARGS scan --device cpu --count 1500000000 --repeat 1)
