@@ -471,7 +471,13 @@ BlurRun blurOnDevice(Device& device, const HostImage& image, int radius, BorderM
     if (run.variant == BlurVariant::Tiled && radius > kTiledMaxRadius)
         throw UsageError("--variant", "tiled is built for radii up to " +
                                           std::to_string(kTiledMaxRadius) + " (this one is " +
-                                          std::to_string(radius) + "); use sliding or direct");
+                                          std::to_string(radius) + "); use sliding" +
+                                          (radius <= kDirectMaxRadius ? " or direct" : ""));
+    if (run.variant == BlurVariant::Direct && radius > kDirectMaxRadius)
+        throw UsageError("--variant", "direct reads (2R + 1)^2 pixels for each output: it takes "
+                                      "radii up to " +
+                                          std::to_string(kDirectMaxRadius) + " (this one is " +
+                                          std::to_string(radius) + "); use sliding");
     run.output = image;
     if (image.empty()) {
         run.verified = true;

@@ -496,17 +496,18 @@ Pipeline blurPipeline() {
                        "RGB or RGBA, 8- or 16-bit) with that border instead of the launches "
                        "(default reflect101, OpenCV's default, when --variant is given)",
                        [](P& s, const std::string& v) { s.border = parseBorderMode(v); }),
-        valueOption<P>("--variant", "V",
-                       "auto | direct | tiled | sliding | all: how the whole image is blurred. "
-                       "direct: one work-item per pixel; tiled: 16 bytes x a strip of rows per "
-                       "work-item, uint4 loads and stores (R <= 3); sliding: running column "
-                       "sums, then row sums from a local-memory scan (cost per pixel independent "
-                       "of R); auto: tiled for R <= 2, else sliding. Each run is verified and "
-                       "shown with the copy kernel's GB/s on the same bytes in the same run",
-                       [](P& s, const std::string& v) {
-                           s.variants = v == "all" ? allBlurVariants()
-                                                   : std::vector<BlurVariant>{parseBlurVariant(v)};
-                       }),
+        valueOption<P>(
+            "--variant", "V",
+            "auto | direct | tiled | sliding | all: how the whole image is blurred. "
+            "direct: one work-item per pixel (R <= 64); tiled: 16 bytes x a strip of rows per "
+            "work-item, uint4 loads and stores (R <= 3); sliding: running column "
+            "sums, then row sums from a local-memory scan (cost per pixel independent "
+            "of R); auto: tiled for R <= 2, else sliding. Each run is verified and "
+            "shown with the copy kernel's GB/s on the same bytes in the same run",
+            [](P& s, const std::string& v) {
+                s.variants =
+                    v == "all" ? allBlurVariants() : std::vector<BlurVariant>{parseBlurVariant(v)};
+            }),
         tuning("--rows", "N",
                "tuning: rows per work-item strip (tiled: 8 packed 8-bit gray, 4 other packed, 16 "
                "sliding down, 8 with SWAR; sliding: 64)",

@@ -32,7 +32,7 @@ JointSpec makeJointSpec(const SamplePlane& a, const SamplePlane& b, int binsA, i
     for (int bins : {binsA, binsB})
         if (bins < 1 || bins > kMaxJointBinsPerAxis)
             throw UsageError("--bins", std::to_string(bins) + " is not from 1 to 1024 per axis");
-    return {makeBinSpec(a, binsA, rangeA), makeBinSpec(b, binsB, rangeB)};
+    return {makeBinSpec(a, binsA, rangeA, "--range-a"), makeBinSpec(b, binsB, rangeB, "--range-b")};
 }
 
 std::uint64_t JointHistogram::counted() const {

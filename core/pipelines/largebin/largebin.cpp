@@ -3,6 +3,7 @@
 #include "pipelines/largebin/kernelargs.h"
 
 #include "pipelines/options.h"
+#include "report/table.h"
 #include "runtime/buildoptions.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
@@ -274,7 +275,8 @@ int defaultBins(SampleType type) {
     return type == SampleType::U16 ? kMaxBins : 256;
 }
 
-BinSpec makeBinSpec(const SamplePlane& plane, int bins, const std::optional<BinRange>& range) {
+BinSpec makeBinSpec(const SamplePlane& plane, int bins, const std::optional<BinRange>& range,
+                    const std::string& rangeOption) {
     if (bins < 1 || bins > kMaxBins)
         throw UsageError("--bins", std::to_string(bins) + " is not from 1 to 65536");
     BinSpec spec;
@@ -284,11 +286,17 @@ BinSpec makeBinSpec(const SamplePlane& plane, int bins, const std::optional<BinR
     if (isInteger(plane.type)) {
         const double top = typeTop(plane.type);
         if (r.lo != std::floor(r.lo) || r.hi != std::floor(r.hi) || r.lo < 0 || r.hi > top)
-            throw UsageError("--range", "for " + std::string(sampleTypeName(plane.type)) +
-                                            " samples LO and HI are whole numbers from 0 to " +
-                                            std::to_string(int(top)));
+            throw UsageError(rangeOption, "for " + std::string(sampleTypeName(plane.type)) +
+                                              " samples LO and HI are whole numbers from 0 to " +
+                                              std::to_string(int(top)));
     } else if (std::fabs(r.lo) > 3.0e38 || std::fabs(r.hi) > 3.0e38) {
-        throw UsageError("--range", "beyond the range of float");
+        throw UsageError(rangeOption, "beyond the range of float");
+    } else if (!std::isfinite(static_cast<float>(r.hi) - static_cast<float>(r.lo))) {
+        // Each bound fits a float but HI - LO does not: (x - LO) / (HI - LO) would be x / inf,
+        // every sample in one bin, and the reference would agree.
+        throw UsageError(rangeOption, "HI - LO = " + numberText(r.hi - r.lo) +
+                                          " is wider than a float holds (3.4e38): the bins "
+                                          "are computed in float, as NumPy's for float32 data");
     }
     spec.lo = r.lo;
     spec.hi = r.hi;

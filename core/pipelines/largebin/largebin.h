@@ -128,8 +128,10 @@ BinRange autoRange(const SamplePlane& plane);
 
 /// Checks and completes a bin spec: bins from 1 to 65,536 (else UsageError("--bins")); for
 /// integer types the range in whole numbers with 0 <= lo < hi <= 2^depth (else
-/// UsageError("--range")); no range: autoRange(plane).
-BinSpec makeBinSpec(const SamplePlane& plane, int bins, const std::optional<BinRange>& range);
+/// UsageError(rangeOption)); for float the range and its span HI - LO within float (the bins'
+/// arithmetic is float's, as NumPy's for float32 data); no range: autoRange(plane).
+BinSpec makeBinSpec(const SamplePlane& plane, int bins, const std::optional<BinRange>& range,
+                    const std::string& rangeOption = "--range");
 
 /// "N[,N...]": bin counts, 1 to 65,536 each; throws UsageError("--bins").
 std::vector<int> parseBinCounts(const std::string& text);

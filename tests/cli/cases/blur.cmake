@@ -72,3 +72,14 @@ cli_test(blur_json_missing_folder EXIT 3 EXPECT --stderr "no' does not exist" --
          ARGS blur --synthetic random --width 8 --height 8 --variant direct --json @W@/no/r.json)
 cli_test(blur_bad_border EXIT 2 EXPECT --stderr "--border: 'wrap' is not a border mode"
          ARGS blur ${data}/gray8.png --border wrap)
+
+# Direct reads (2R + 1)^2 pixels an output: past its radius it is not applicable (one row that
+# says so, at once), and the other variants still run; asked alone, it is a usage error.
+cli_test(blur_direct_radius_beyond EXIT 2
+         EXPECT --stderr "^histlab-cli: --variant: direct reads [(]2R [+] 1[)]\\^2 pixels for each output: it takes radii up to 64 [(]this one is 65[)]; use sliding$"
+         ARGS blur --synthetic random --width 40 --height 30 --variant direct --radius 65)
+cli_test(blur_all_variants_large_radius EXIT 0
+         EXPECT --stdout "^direct +1024 +not applicable: --variant: direct reads"
+                --stdout "^tiled +1024 +not applicable: .*; use sliding$"
+                --stdout "^sliding +1024 .*yes, byte for byte"
+         ARGS blur --synthetic random --width 120 --height 100 --repeat 1 --variant all --radius 1024)

@@ -70,3 +70,8 @@ cli_test(joint_split_device_fails EXIT 0
 cli_test(joint_split_refuses_method_list EXIT 2 EXPECT --env "POCL_DEVICES=pthread pthread"
          --stderr "^histlab-cli: --method: several devices count with one method [(]auto, or one named[)], not a list or all$"
          ARGS joint --synthetic random --count 1000 --method all --device all)
+
+# A float range whose span does not fit a float is refused under the axis's own option.
+cli_test(joint_float_range_span_overflows EXIT 2
+         EXPECT --stderr "^histlab-cli: --range-a: HI - LO = 3[.]6e[+]38 is wider than a float holds"
+         ARGS joint ${data}/float32.pfm ${data}/float32.pfm --range-a=-1.8e38,1.8e38)

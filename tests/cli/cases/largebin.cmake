@@ -57,3 +57,12 @@ cli_test(largebin_counts_missing_folder EXIT 3 EXPECT --stderr "--counts|nosuchf
 cli_test(largebin_absurd_count EXIT 2 EXPECT
          --stderr "--count: .*(bytes (a plane exceed one buffer|of synthetic samples exceed)|of synthetic data: more than a quarter of this machine's memory)"
          ARGS largebin --count 4000000000)
+
+# Each bound fits a float but HI - LO does not: refused, never every sample in one bin.
+cli_test(largebin_float_range_span_overflows EXIT 2
+         EXPECT --stderr "^histlab-cli: --range: HI - LO = 3[.]6e[+]38 is wider than a float holds"
+         ARGS largebin --device cpu --type f32 --count 1000 --repeat 1 --range=-1.8e38,1.8e38)
+cli_test(largebin_float_range_widest_span EXIT 0
+         EXPECT --check "awk -F, 'NR > 1 && $4 > 0 {print $1}' @W@/c.csv | grep -qx 128"
+         ARGS largebin --device cpu --type f32 --count 1000 --repeat 1 --quiet
+              --range=-1.7e38,1.7e38 --counts @W@/c.csv)

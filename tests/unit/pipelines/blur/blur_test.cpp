@@ -301,6 +301,10 @@ TEST(BlurVariants, NamesAutoAndLimits) {
     EXPECT_THROW(runBoxBlur(test::sharedDevice(), img, kTiledMaxRadius + 1, BorderMode::Replicate,
                             1, {}, BlurVariant::Tiled),
                  UsageError);
+    // Direct grows as R^2: refused past its radius, before any launch.
+    EXPECT_THROW(runBoxBlur(test::sharedDevice(), img, kDirectMaxRadius + 1, BorderMode::Replicate,
+                            1, {}, BlurVariant::Direct),
+                 UsageError);
     // The copy kernel runs on the same bytes when asked, and the share is computed.
     HostImage big = gray8(256, 64, std::vector<std::uint8_t>(256 * 64, 3));
     BlurTuning tuning;
