@@ -1,5 +1,6 @@
 #include "pipelines/options.h"
 
+#include "report/text.h"
 #include "runtime/errors.h"
 
 #include <charconv>
@@ -14,10 +15,10 @@ long long parseWholeNumber(const std::string& option, const std::string& text, l
     long long v = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
     if (ec != std::errc() || end != text.data() + text.size())
-        throw UsageError(option, "'" + text + "' is not a whole number");
+        throw UsageError(option, "'" + cappedText(text) + "' is not a whole number");
     if (v < lo || v > hi)
-        throw UsageError(option, text + " is out of range (" + std::to_string(lo) + ".." +
-                                     std::to_string(hi) + ")");
+        throw UsageError(option, cappedText(text) + " is out of range (" + std::to_string(lo) +
+                                     ".." + std::to_string(hi) + ")");
     return v;
 }
 
@@ -25,7 +26,7 @@ double parseNonNegative(const std::string& option, const std::string& text) {
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
     if (text.empty() || *end != '\0' || !std::isfinite(v))
-        throw UsageError(option, "'" + text + "' is not a number");
+        throw UsageError(option, "'" + cappedText(text) + "' is not a number");
     if (v < 0)
         throw UsageError(option, "must not be negative");
     return v;

@@ -1,5 +1,6 @@
 #include "report/bytesize.h"
 
+#include "report/text.h"
 #include "runtime/errors.h"
 
 #include <cctype>
@@ -12,7 +13,7 @@ namespace histlab {
 
 std::uint64_t parseByteSize(const std::string& parameter, const std::string& text) {
     const auto bad = [&](const std::string& why) {
-        return UsageError(parameter, "'" + text + "' " + why);
+        return UsageError(parameter, "'" + cappedText(text) + "' " + why);
     };
     std::size_t pos = 0;
     while (pos < text.size() &&

@@ -1,5 +1,6 @@
 #include "report/status.h"
 
+#include "report/text.h"
 #include "runtime/cancel.h"
 #include "runtime/errors.h"
 #include "runtime/opencl.h"
@@ -53,7 +54,7 @@ Status parseStatus(const std::string& name) {
     for (const auto& [s, n] : kNames)
         if (name == n)
             return s;
-    throw InputError("unknown status '" + name +
+    throw InputError("unknown status '" + cappedText(name) +
                      "' (verified, timed, mismatch, unsupported, not applicable, failed, "
                      "cancelled)");
 }

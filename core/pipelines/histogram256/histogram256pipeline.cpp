@@ -8,6 +8,7 @@
 #include "pipelines/histogram256/histogramreport.h"
 #include "pipelines/options.h"
 #include "pipelines/pipeline.h"
+#include "report/text.h"
 #include "runtime/errors.h"
 
 #include <cmath>
@@ -379,9 +380,16 @@ Pipeline histogram256Pipeline() {
                       "buffers; ordinary memory written directly) against the host->device "
                       "bandwidth from pinned and ordinary memory measured in the same run",
                       [](P& s) { s.endToEnd = true; }),
-        valueOption<P>(
-            "--chunk", "MIB", "chunk size for --end-to-end (default 32)",
-            [](P& s, const std::string& v) { s.chunkMiB = parseNonNegative("--chunk", v); }),
+        valueOption<P>("--chunk", "MIB", "chunk size for --end-to-end (default 32)",
+                       [](P& s, const std::string& v) {
+                           s.chunkMiB = parseNonNegative("--chunk", v);
+                           // A size_t of bytes holds it (1e99 once wrapped to "at least 48 bytes");
+                           // no buffer of a device comes near 2^40 MiB.
+                           if (s.chunkMiB > double(1ull << 40))
+                               throw UsageError("--chunk", "'" + cappedText(v) +
+                                                               "' MiB is too large (at most " +
+                                                               std::to_string(1ull << 40) + ")");
+                       }),
     };
     p.csvHelp = "the histogram as CSV (bin,<channel>...)";
     p.jsonHelp = "the whole run as JSON (device, configuration, timings, statistics, histograms)";
