@@ -13,6 +13,8 @@
 #include <mutex>
 #include <sstream>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace histlab {
 namespace {
@@ -39,6 +41,57 @@ DeviceType typeOf(cl_device_type t) {
     return DeviceType::Other;
 }
 
+/// Why PoCL may have found no device: the folder it keeps its compiled kernels in cannot be
+/// made or written (it then offers none, and the ICD loader's answer is only "no device").
+/// PoCL takes POCL_CACHE_DIR, else $XDG_CACHE_HOME/pocl, else $HOME/.cache/pocl. "" when the
+/// folder can be written, or when none of those variables says where it is.
+std::string poclCacheProblem() {
+    auto env = [](const char* name) {
+        const char* v = std::getenv(name);
+        return std::string(v ? v : "");
+    };
+    std::string folder, because, variable;
+    if (!env("POCL_CACHE_DIR").empty()) {
+        folder = env("POCL_CACHE_DIR");
+        because = "POCL_CACHE_DIR=" + folder;
+        variable = "POCL_CACHE_DIR";
+    } else if (!env("XDG_CACHE_HOME").empty()) {
+        folder = env("XDG_CACHE_HOME") + "/pocl";
+        because = "XDG_CACHE_HOME=" + env("XDG_CACHE_HOME");
+        variable = "XDG_CACHE_HOME";
+    } else if (!env("HOME").empty()) {
+        folder = env("HOME") + "/.cache/pocl";
+        because = "HOME=" + env("HOME") + ", no XDG_CACHE_HOME";
+        variable = "XDG_CACHE_HOME";
+    } else {
+        return "";
+    }
+    // The nearest folder that exists on the way, tried by making (and removing) a folder in
+    // it: access(W_OK) says yes to root even where the file system refuses (/proc).
+    std::string probe = folder;
+    struct stat st {};
+    while (::stat(probe.c_str(), &st) != 0) {
+        const std::size_t slash = probe.find_last_of('/');
+        if (slash == std::string::npos) {
+            probe = ".";
+            break;
+        }
+        probe = slash == 0 ? "/" : probe.substr(0, slash);
+    }
+    bool writable = false;
+    if (S_ISDIR(st.st_mode)) {
+        std::string tmp = probe + (probe.back() == '/' ? "" : "/") + ".histlab-probe-XXXXXX";
+        if (::mkdtemp(tmp.data())) {
+            ::rmdir(tmp.c_str());
+            writable = true;
+        }
+    }
+    if (writable)
+        return "";
+    return "; PoCL cannot write its kernel cache " + folder + " (" + because + "): set " +
+           variable + " to a writable folder";
+}
+
 std::vector<std::pair<cl::Platform, cl::Device>> allDevices() {
     std::vector<cl::Platform> platforms;
     try {
@@ -46,7 +99,8 @@ std::vector<std::pair<cl::Platform, cl::Device>> allDevices() {
     } catch (const cl::Error& e) {
         if (e.err() == CL_PLATFORM_NOT_FOUND_KHR)
             throw DeviceError("no OpenCL platform is installed (install pocl-opencl-icd for the "
-                              "CPU device, or a GPU driver's ICD)",
+                              "CPU device, or a GPU driver's ICD)" +
+                                  poclCacheProblem(),
                               e.err());
         rethrowClError(e);
     }
@@ -64,7 +118,8 @@ std::vector<std::pair<cl::Platform, cl::Device>> allDevices() {
             result.emplace_back(platform, d);
     }
     if (result.empty())
-        throw DeviceError("no OpenCL device found on any platform", CL_DEVICE_NOT_FOUND);
+        throw DeviceError("no OpenCL device found on any platform" + poclCacheProblem(),
+                          CL_DEVICE_NOT_FOUND);
     return result;
 }
 

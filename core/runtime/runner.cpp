@@ -3,6 +3,8 @@
 #include "runtime/errors.h"
 
 #include <future>
+#include <new>
+#include <stdexcept>
 
 namespace histlab {
 
@@ -24,6 +26,11 @@ const char* jobErrorKindName(JobError::Kind kind) {
         return "internal";
     }
     return "internal";
+}
+
+std::string notEnoughMemoryMessage(const std::string& what) {
+    return "not enough memory for " + what +
+           " (the input is too large for this machine or for the memory limit it runs under)";
 }
 
 JobError toJobError(std::exception_ptr error) {
@@ -59,8 +66,13 @@ JobError toJobError(std::exception_ptr error) {
         e.message = describeClError(x.what(), x.err());
         e.clCode = x.err();
     } catch (const std::bad_alloc&) {
+        // An input too large for this machine, or for the limit it runs under (ulimit -v, a
+        // Slurm job): the input's fault as far as the person can act on it, not a crash.
         e.kind = JobError::Kind::Input;
-        e.message = "out of host memory";
+        e.message = notEnoughMemoryMessage("this run");
+    } catch (const std::length_error&) {
+        e.kind = JobError::Kind::Input; // a container asked for more than it can hold
+        e.message = notEnoughMemoryMessage("this run");
     } catch (const std::exception& x) {
         e.kind = JobError::Kind::Internal;
         e.message = x.what();

@@ -39,6 +39,10 @@ struct JobError {
 };
 const char* jobErrorKindName(JobError::Kind kind);
 
+/// "not enough memory for <what> (...)": what a run that ran out of memory (std::bad_alloc,
+/// std::length_error) says, an input error.
+std::string notEnoughMemoryMessage(const std::string& what);
+
 /// Turns the exception in flight (or any exception_ptr) into a JobError.
 JobError toJobError(std::exception_ptr error);
 
