@@ -12,6 +12,8 @@
 #include "runtime/version.h"
 
 #include <iostream>
+#include <new>
+#include <stdexcept>
 #include <string_view>
 #ifdef HISTLAB_HAVE_OPENCV
 #include "io/bowopencv.h"
@@ -28,11 +30,15 @@ Exit codes:
   0  success
   1  verification mismatch: a device result differs from its CPU reference (the files asked
      for are still written, and say so)
-  2  usage error: an unknown command or option, a bad value, an unknown --device, a value the
-     device cannot take (--banks that does not fit local memory, a --wg it refuses), a
-     --region outside the image
-  3  input error: a missing, empty, truncated, unsupported or non-image file, a folder, a size
-     of 0, an output file that cannot be written, a saved run that cannot be read
+  2  usage error: an unknown command or option, a bad value (a size of 0 included), an unknown
+     --device, a value the device cannot take (--banks that does not fit local memory, a --wg
+     it refuses), a --region outside the image, an output that is a file the run reads (or a
+     new file in a folder it lists, of a name the listing takes), two outputs into one file
+     or both to stdout
+  3  input error: a missing, empty, truncated, unsupported or non-image file, a folder, an
+     output file that cannot be written (results a run could not write: the table says
+     which), a saved run that cannot be read, a run whose every input failed, not enough
+     memory for the input (on this machine or under its memory limit)
   4  device error: no OpenCL device, an OpenCL call that failed, a kernel that does not build;
      for commands that run many variants or points: when none of them could run (one that
      cannot is a row that says why, and the run goes on)
@@ -186,8 +192,7 @@ int main(int argc, char** argv) {
                 message = group->get_name() + ": needs a command, one of " + actions +
                           " (see histlab-cli " + group->get_name() + " --help)";
             }
-        std::cerr << "histlab-cli: " << message << '\n';
-        return Usage;
+        return fail(message, Usage);
     }
     if (verbose)
         setLogLevel(LogLevel::Info);
@@ -195,8 +200,7 @@ int main(int argc, char** argv) {
         try {
             setKernelDir(kernelDir);
         } catch (const UsageError& e) {
-            std::cerr << "histlab-cli: " << e.what() << '\n';
-            return Usage;
+            return fail(e.what(), Usage);
         }
     }
 #ifdef HISTLAB_HAVE_OPENCV
@@ -207,8 +211,16 @@ int main(int argc, char** argv) {
 #endif
     JobRunner runner;
     for (auto& [sub, command] : commands)
-        if (sub->parsed())
-            return command->run(runner);
-    std::cerr << "histlab-cli: no command given (" << names << "; see --help)\n";
-    return Usage;
+        if (sub->parsed()) {
+            // The command's boundary: memory that runs out where no step caught it (an input
+            // too large for the machine, or for ulimit -v) is one line and exit 3, not abort.
+            try {
+                return command->run(runner);
+            } catch (const std::bad_alloc&) {
+                return fail(notEnoughMemoryMessage(sub->get_name()), Input);
+            } catch (const std::length_error&) {
+                return fail(notEnoughMemoryMessage(sub->get_name()), Input);
+            }
+        }
+    return fail("no command given (" + names + "; see --help)", Usage);
 }

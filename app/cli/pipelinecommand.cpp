@@ -8,12 +8,17 @@
 
 #include "cli/support.h"
 #include "pipelines/options.h"
+#include "report/text.h"
 #include "runtime/log.h"
 
 #include <deque>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <new>
+#include <stdexcept>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace histlab::cli {
@@ -37,11 +42,16 @@ private:
     CLI::Option* addValue(CLI::App& sub, Given& given, const std::string& name,
                           const std::string& valueName, const std::string& help);
     std::optional<std::string> last(const Given& given) const;
+    /// The finished run's report, its files and its verdict as the exit code.
+    int finish(const std::any& result,
+               const std::vector<std::pair<std::string, std::string>>& outputs);
     /// The pipeline's options in the order they were given; UsageError for a bad one.
     void apply(std::any& params);
-    /// UsageError when an output would replace an input file, or two outputs share a file
-    /// (only the last would stay).
-    void checkNoOverwrite(const std::vector<std::pair<std::string, std::string>>& outputs) const;
+    /// UsageError when an output would replace a file the run reads (an input option's file, a
+    /// file of a folder it lists, or a new file such a listing would take), when two outputs
+    /// share a file (only the last would stay), or when two go to stdout (one stream of both).
+    void checkNoOverwrite(const std::vector<std::pair<std::string, std::string>>& outputs,
+                          const std::vector<PipelineInput>& inputs) const;
 
     const Pipeline& m_p;
     CLI::App* m_sub = nullptr;
@@ -135,9 +145,17 @@ void PipelineCommand::apply(std::any& params) {
 }
 
 void PipelineCommand::checkNoOverwrite(
-    const std::vector<std::pair<std::string, std::string>>& outputs) const {
+    const std::vector<std::pair<std::string, std::string>>& outputs,
+    const std::vector<PipelineInput>& inputs) const {
+    const std::string* toStdout = nullptr; // the option whose output goes to stdout
     for (std::size_t i = 0; i < outputs.size(); ++i) {
         const auto& [name, path] = outputs[i];
+        if (outputTarget(path).kind == OutputTarget::Kind::Stdout) {
+            if (toStdout)
+                throw UsageError(name, path + " is also the stdout of " + *toStdout +
+                                           " (only one output may go to stdout)");
+            toStdout = &name;
+        }
         for (const Given& g : m_given)
             if (g.option && g.option->readsFile)
                 for (const std::string& input : g.values)
@@ -148,6 +166,53 @@ void PipelineCommand::checkNoOverwrite(
             if (sameFile(path, outputs[j].second))
                 throw UsageError(name, path + " is also the file of " + outputs[j].first +
                                            " (only one of them would be kept)");
+    }
+    if (inputs.empty())
+        return;
+    namespace fs = std::filesystem;
+    // The files the folders' listings read, by device and inode (a link or a hard link to one
+    // of them is the file itself), and where each output would land.
+    struct Output {
+        const std::string* name;
+        const std::string* path;
+        std::string location;
+        struct stat st {};
+        bool exists = false;
+    };
+    std::vector<Output> files;
+    for (const auto& [name, path] : outputs) {
+        Output o{&name, &path, outputLocation(path)};
+        if (o.location.empty()) // stdout, a device, a FIFO: no file is replaced
+            continue;
+        o.exists = ::stat(o.location.c_str(), &o.st) == 0;
+        files.push_back(o);
+    }
+    for (const PipelineInput& in : inputs) {
+        std::error_code ec;
+        const std::string folder = fs::weakly_canonical(fs::absolute(in.folder), ec).string();
+        for (const std::string& file : in.files) {
+            struct stat st {};
+            if (::stat((in.folder + "/" + file).c_str(), &st) != 0)
+                continue;
+            for (const Output& o : files)
+                if (o.exists && o.st.st_dev == st.st_dev && o.st.st_ino == st.st_ino)
+                    throw UsageError(*o.name, *o.path + " is " + file + " of the input " +
+                                                  in.option + " " + in.folder +
+                                                  " (an output never replaces an input)");
+        }
+        // A new file where the listing looks, of a name it takes, would be read by the next
+        // run (or by another shard's): refused too. Other files in the folder are never read.
+        for (const Output& o : files) {
+            const fs::path at(o.location);
+            const std::string parent = at.parent_path().string();
+            const bool listedThere =
+                parent == folder || (in.recursive && pathWithin(folder, parent));
+            if (!ec && listedThere && in.listed && in.listed(at.filename().string()))
+                throw UsageError(*o.name, *o.path + " is in the input " + in.option + " " +
+                                              in.folder +
+                                              ", whose listing would read it as an input (an "
+                                              "output never goes among the inputs)");
+        }
     }
 }
 
@@ -173,18 +238,20 @@ int PipelineCommand::run(JobRunner& runner) {
         // Output paths before any work, so that a bad one costs nothing; then the inputs.
         for (const auto& [name, path] : outputs)
             checkOutput(name.c_str(), path);
-        checkNoOverwrite(outputs);
+        checkNoOverwrite(outputs, m_p.inputs ? m_p.inputs(params) : std::vector<PipelineInput>{});
         const int page = m_page && last(*m_page) ? parsePage(*last(*m_page)) : 1;
         for (const Given& g : m_given)
             if (g.option && g.option->kind == PipelineOption::Kind::Image)
                 for (const std::string& path : g.values)
                     g.option->setImage(params, loadImageFile(path, page));
     } catch (const UsageError& e) {
-        std::cerr << "histlab-cli: " << e.what() << '\n';
-        return Usage;
+        return fail(e.what(), Usage);
     } catch (const InputError& e) {
-        std::cerr << "histlab-cli: " << e.what() << '\n';
-        return Input;
+        return fail(e.what(), Input);
+    } catch (const std::bad_alloc&) {
+        return fail(notEnoughMemoryMessage("reading the inputs"), Input);
+    } catch (const std::length_error&) {
+        return fail(notEnoughMemoryMessage("reading the inputs"), Input);
     }
 
     std::vector<std::string> selectors;
@@ -197,7 +264,9 @@ int PipelineCommand::run(JobRunner& runner) {
     std::size_t items = 0;
     auto outcome = runner.runAndWait(
         [&](JobContext& ctx) -> std::any {
-            if (m_p.devices == Pipeline::Devices::None) // host work: no device is opened
+            // Host work (or parameters that need no device, dashboard --list): none is
+            // opened, so a machine without OpenCL still answers.
+            if (m_p.devices == Pipeline::Devices::None || (m_p.hostOnly && m_p.hostOnly(params)))
                 return m_p.run(ctx, {}, m_p.plan({}, params), {});
             const std::vector<DeviceInfo>& all = ctx.devices().infos();
             const std::vector<int> indices = selectDevices(selectors, all);
@@ -210,7 +279,7 @@ int PipelineCommand::run(JobRunner& runner) {
             return m_p.run(ctx, indices, plan, [&](const std::any& item) {
                 if (m_p.describeItem)
                     std::cerr << (showProgress ? "\r\033[K[" : "[") << ++items << "] "
-                              << m_p.describeItem(item) << '\n';
+                              << printableText(m_p.describeItem(item)) << '\n';
             });
         },
         [showProgress](const Progress& p) {
@@ -222,7 +291,17 @@ int PipelineCommand::run(JobRunner& runner) {
         std::cerr << "\r" << std::string(36, ' ') << "\r" << std::flush;
     if (auto* e = std::get_if<JobError>(&outcome))
         return report(*e);
-    const std::any& result = std::get<std::any>(outcome);
+    try {
+        return finish(std::get<std::any>(outcome), outputs);
+    } catch (const std::bad_alloc&) {
+        return fail(notEnoughMemoryMessage("the report and its files"), Input);
+    } catch (const std::length_error&) {
+        return fail(notEnoughMemoryMessage("the report and its files"), Input);
+    }
+}
+
+int PipelineCommand::finish(const std::any& result,
+                            const std::vector<std::pair<std::string, std::string>>& outputs) {
     const Report r = m_p.report(result);
 
     // Written on a mismatch too: the exit code says a result differs, the files show what the
@@ -239,8 +318,7 @@ int PipelineCommand::run(JobRunner& runner) {
                 writeFileAtomically(path, text->second(path));
         }
     } catch (const InputError& e) {
-        std::cerr << "histlab-cli: " << e.what() << '\n';
-        return Input;
+        return fail(e.what(), Input);
     }
     if (!m_quiet && !toStdout)
         std::cout << r.text << std::flush;
@@ -248,11 +326,8 @@ int PipelineCommand::run(JobRunner& runner) {
         const auto image = r.images.find(name);
         if (image == r.images.end())
             continue;
-        if (!image->second.image) {
-            std::cerr << "histlab-cli: " << name << ": " << image->second.whyNone
-                      << ", nothing written\n";
-            return DeviceFailure;
-        }
+        if (!image->second.image)
+            return fail(name + ": " + image->second.whyNone + ", nothing written", DeviceFailure);
         if (!writeImageOutput(*image->second.image, path))
             return Input;
     }
@@ -260,11 +335,12 @@ int PipelineCommand::run(JobRunner& runner) {
     case Verdict::Kind::Ok:
         return Ok;
     case Verdict::Kind::Mismatch:
-        std::cerr << "histlab-cli: " << r.verdict.message << '\n';
-        return Mismatch;
+        return fail(r.verdict.message, Mismatch);
     case Verdict::Kind::NothingRan:
-        std::cerr << "histlab-cli: " << r.verdict.message << '\n';
-        return DeviceFailure;
+        return fail(r.verdict.message, DeviceFailure);
+    case Verdict::Kind::NotWritten:
+    case Verdict::Kind::NoInput:
+        return fail(r.verdict.message, Input);
     }
     return Ok;
 }

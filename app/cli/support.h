@@ -3,6 +3,7 @@
 // output paths checked before any work, a job's error as an exit code, device selection.
 #include "image/image.h"
 #include "report/files.h"
+#include "report/text.h"
 #include "runtime/device.h"
 #include "runtime/errors.h"
 #include "runtime/runner.h"
@@ -20,6 +21,13 @@ namespace histlab::cli {
 
 /// The exit codes of --help.
 enum Exit { Ok = 0, Mismatch = 1, Usage = 2, Input = 3, DeviceFailure = 4 };
+
+/// One error line on stderr, "histlab-cli: <message>", its control characters escaped (a file
+/// name with a newline cannot split it); returns `code`.
+inline int fail(const std::string& message, int code) {
+    std::cerr << "histlab-cli: " << printableText(message) << '\n';
+    return code;
+}
 
 /// An image file (its page `page`, from 1) through the core's loader; InputError in a build
 /// without it (-DHISTLAB_OPENCV=OFF), `instead` saying what to use then.
@@ -57,12 +65,12 @@ inline bool writeImageOutput(const HostImage& image, const std::string& path) {
         saveImage(image, path);
         return true;
     } catch (const InputError& e) {
-        std::cerr << "histlab-cli: " << e.what() << '\n';
+        fail(e.what(), Input);
         return false;
     }
 #else
     (void)image;
-    std::cerr << "histlab-cli: " << path << ": this build cannot write images\n";
+    fail(path + ": this build cannot write images", Input);
     return false;
 #endif
 }
@@ -90,8 +98,11 @@ inline int exitFor(const JobError& e) {
 
 /// The job's error on stderr; its exit code.
 inline int report(const JobError& e) {
-    std::cerr << "histlab-cli: " << e.message << '\n';
-    return exitFor(e);
+    if (e.kind == JobError::Kind::Build) { // the build log's lines are meant as lines
+        std::cerr << "histlab-cli: " << e.message << '\n';
+        return exitFor(e);
+    }
+    return fail(e.message, exitFor(e));
 }
 
 /// Device selectors ("auto", an index, "gpu", "cpu", a name, or "all") as device indices, each

@@ -48,6 +48,20 @@ struct PipelineOption {
     bool positional() const { return !name.empty() && name[0] != '-'; }
 };
 
+/// What a run reads besides the files its options name (PipelineOption::readsFile): a folder
+/// it lists, for the front ends' check that no output replaces an input or lands among them.
+struct PipelineInput {
+    std::string option; ///< the option or argument that named it ("FOLDER")
+    std::string folder;
+    bool recursive = false; ///< its subfolders are listed too
+    /// Every file the listing takes, relative to the folder (all shards of it, not only this
+    /// run's share: another shard's run reads the rest).
+    std::vector<std::string> files;
+    /// Whether the listing would take a file of this name (by its extension): an output of
+    /// such a name in the folder becomes an input of the next run.
+    std::function<bool(const std::string& name)> listed;
+};
+
 /// A file a run writes besides --csv and --json ("--stats-csv FILE", "--out FILE").
 struct PipelineOutput {
     std::string name;
@@ -61,6 +75,8 @@ struct Verdict {
         Ok,         ///< everything that ran is verified (or timed)
         Mismatch,   ///< a result differs from its CPU reference (exit 1)
         NothingRan, ///< nothing could run at all (exit 4)
+        NotWritten, ///< outputs asked for could not be written (exit 3)
+        NoInput,    ///< no input could be read or counted: every one failed (exit 3)
     };
     Kind kind = Kind::Ok;
     std::string message; ///< one line for stderr when not Ok
@@ -109,6 +125,11 @@ struct Pipeline {
     /// After the options: the checks that need no device, and what the core reads itself (a
     /// baseline file). Throws UsageError naming the option, or InputError naming the file.
     std::function<void(std::any& params)> prepare;
+    /// After prepare: the folders the run lists, with their files (none by default).
+    std::function<std::vector<PipelineInput>(const std::any& params)> inputs;
+    /// After prepare: whether these parameters need no device at all (dashboard --list), so
+    /// that a machine without OpenCL still answers. Unset: they need one.
+    std::function<bool(const std::any& params)> hostOnly;
     /// Every default and every check that depends on the devices (given in the order chosen):
     /// what will run. Throws UsageError naming the option that cannot work there.
     std::function<std::any(const std::vector<DeviceInfo>& devices, const std::any& params)> plan;

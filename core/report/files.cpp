@@ -173,6 +173,33 @@ bool sameFile(const std::string& a, const std::string& b) {
     return !ea && !eb && ca == cb;
 }
 
+std::string outputLocation(const std::string& path) {
+    const OutputTarget t = outputTarget(path);
+    if (t.kind != OutputTarget::Kind::File)
+        return "";
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(t.path, ec);
+    if (ec)
+        cannotUse(path, ec.value());
+    const fs::path normal = fs::weakly_canonical(absolute, ec);
+    if (ec)
+        cannotUse(path, ec.value());
+    return normal.string();
+}
+
+bool pathWithin(const std::string& outer, const std::string& inner) {
+    const fs::path o = fs::path(outer).lexically_normal(), i = fs::path(inner).lexically_normal();
+    auto at = i.begin();
+    for (const fs::path& part : o) {
+        if (part.empty()) // a trailing separator
+            continue;
+        if (at == i.end() || *at != part)
+            return false;
+        ++at;
+    }
+    return true;
+}
+
 void writeFileAtomically(const std::string& path, const std::string& content) {
     const OutputTarget t = outputTarget(path);
     switch (t.kind) {

@@ -37,6 +37,15 @@ void checkWritable(const std::string& path);
 /// neither exists yet): an output that would replace an input, or two outputs into one file.
 bool sameFile(const std::string& a, const std::string& b);
 
+/// Where an output path would be written, absolute and normalised (links on the way and at
+/// the end resolved, "." and ".." folded), to compare with the files and folders a run reads;
+/// "" for stdout, stderr and streams (devices, FIFOs), which replace no file. InputError as
+/// outputTarget.
+std::string outputLocation(const std::string& path);
+
+/// True when the normalised path `inner` is the folder `outer` or lies under it.
+bool pathWithin(const std::string& outer, const std::string& inner);
+
 /// Why `path` is not a regular file to read ("" when it is): "no such file", "is a folder, not
 /// <kind>", "is not a regular file (a FIFO, socket or device)" (", not <kind>" added for other
 /// kinds than "a file"), or what the system says when it cannot be looked at (a loop of

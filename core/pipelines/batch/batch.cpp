@@ -5,6 +5,7 @@
 #include "pipelines/largebin/joint.h"
 #include "pipelines/largebin/jointrun.h"
 #include "pipelines/options.h"
+#include "report/bytesize.h"
 #include "report/status.h"
 #include "report/table.h"
 #include "runtime/errors.h"
@@ -560,6 +561,24 @@ void prepareBatch(BatchParams& p) {
                                                      " bytes an image are more than " +
                                                      std::to_string(syntheticLimitBytes()) +
                                                      " (a quarter of this machine's memory)");
+        // The table holds a row for every image of the share (its name, reason, histograms
+        // or values) until the end of the run: a count whose rows alone pass the budget of
+        // synthetic data is refused before its names are made.
+        const std::uint64_t share =
+            s.shard.index >= s.images
+                ? 0
+                : (s.images - s.shard.index + s.shard.count - 1) / s.shard.count;
+        const std::uint64_t histograms =
+            p.pipeline == BatchPipeline::Histogram ? std::uint64_t(shape.channels) + 1 : 0;
+        const std::uint64_t rowBytes =
+            sizeof(BatchImage) + 64 + 16 * 32 + histograms * sizeof(ChannelHistogram);
+        if (share > syntheticLimitBytes() / rowBytes)
+            throw UsageError("--images", std::to_string(share) + " images need " +
+                                             roundedByteSize(share * rowBytes) +
+                                             " for their table, more than " +
+                                             roundedByteSize(syntheticLimitBytes()) +
+                                             " (a quarter of this machine's memory); split the "
+                                             "run with --shard I/N");
         s.files.clear();
         for (std::size_t i = s.shard.index; i < s.images; i += s.shard.count)
             s.files.push_back(syntheticName(i));

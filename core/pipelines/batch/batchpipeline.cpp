@@ -514,9 +514,13 @@ Pipeline batchPipeline() {
             for (const BatchDevice& d : result.devices)
                 anyDeviceRan = anyDeviceRan || d.images > 0;
             // Images left when every device had failed (runBatch's "not run" rows).
-            std::size_t notRun = 0;
-            for (const BatchImage& image : result.images)
+            // --out results that could not be written (a full or read-only disk, a folder of
+            // that name): the rows say why, and the run is not a success.
+            std::size_t notRun = 0, notWritten = 0;
+            for (const BatchImage& image : result.images) {
                 notRun += image.error.rfind("not run: every device failed", 0) == 0 ? 1 : 0;
+                notWritten += image.error.rfind("not written: ", 0) == 0 ? 1 : 0;
+            }
             if (result.mismatches)
                 r.verdict = {Verdict::Kind::Mismatch, std::to_string(result.mismatches) +
                                                           " images differ from the CPU reference"};
@@ -528,10 +532,26 @@ Pipeline batchPipeline() {
                 r.verdict = {Verdict::Kind::NothingRan,
                              "every device failed: " + std::to_string(notRun) + " of " +
                                  std::to_string(result.images.size()) + " images not run"};
+            else if (notWritten)
+                r.verdict = {Verdict::Kind::NotWritten, std::to_string(notWritten) + " of " +
+                                                            std::to_string(result.images.size()) +
+                                                            " results not written (see the table)"};
+            else if (!result.images.empty() && result.failed == result.images.size())
+                r.verdict = {Verdict::Kind::NoInput,
+                             "none of the " + std::to_string(result.images.size()) +
+                                 " images could be counted (see the table)"};
             return r;
         },
         [](BatchParams& params) { prepareBatch(params); });
     p.describeItem = describeBatchItem;
+    p.inputs = [](const std::any& params) {
+        const BatchSource& s = std::any_cast<const BatchParams&>(params).source;
+        std::vector<PipelineInput> inputs;
+        if (!s.folder.empty())
+            inputs.push_back(
+                collectionInput("FOLDER", s.folder, s.recursive, false, s.shard, s.files));
+        return inputs;
+    };
     return p;
 }
 

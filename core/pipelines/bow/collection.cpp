@@ -2,11 +2,13 @@
 
 #include "image/image.h"
 #include "pipelines/options.h"
+#include "pipelines/pipeline.h"
 #include "report/files.h"
 #include "report/table.h"
 #include "runtime/errors.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -151,12 +153,14 @@ std::vector<std::string> listCollection(const std::string& folder, bool recursiv
                                         std::size_t* skipped) {
     std::error_code ec;
     const fs::file_status st = fs::status(folder, ec);
+    if (ec && ec.value() == ELOOP)
+        throw InputError(folder + ": a loop of symbolic links, not a folder");
+    if (ec && ec.value() != ENOENT)
+        throw InputError(folder + ": cannot be looked at (" + ec.message() + ")");
     if (ec || !fs::exists(st))
         throw InputError(folder + ": no such folder");
     if (!fs::is_directory(st))
         throw InputError(folder + ": not a folder");
-    const std::set<std::string>& wanted =
-        descriptorFiles ? descriptorExtensions() : imageExtensions();
     std::vector<std::string> files;
     std::size_t others = 0;
     auto visit = [&](const fs::directory_entry& e) {
@@ -169,21 +173,31 @@ std::vector<std::string> listCollection(const std::string& folder, bool recursiv
         }
         // The name as it stands in the folder: lexically, so that a link keeps its own name
         // (fs::relative would follow it to wherever it points, "../..." included).
-        if (wanted.count(lowerExtension(e.path())))
+        if (listedInCollection(e.path().filename().string(), descriptorFiles))
             files.push_back(e.path().lexically_relative(folder).generic_string());
         else
             ++others;
     };
-    try {
-        if (recursive)
-            for (const auto& e : fs::recursive_directory_iterator(
-                     folder, fs::directory_options::skip_permission_denied))
-                visit(e);
-        else
-            for (const auto& e : fs::directory_iterator(folder))
-                visit(e);
-    } catch (const fs::filesystem_error& e) {
-        throw InputError(folder + ": cannot list the folder: " + e.code().message());
+    // Walked by hand rather than with recursive_directory_iterator: a subfolder that cannot be
+    // read is an error naming it, never skipped in silence (its images would be missing from a
+    // table that says nothing of them). Links to folders are not followed, as the iterator's
+    // default: a link back up would list the folder forever.
+    std::vector<fs::path> pending{fs::path(folder)};
+    while (!pending.empty()) {
+        const fs::path dir = pending.back();
+        pending.pop_back();
+        fs::directory_iterator it(dir, ec);
+        for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+            std::error_code ignored;
+            if (recursive && it->is_directory(ignored) && !it->is_symlink(ignored))
+                pending.push_back(it->path());
+            visit(*it);
+        }
+        if (ec)
+            throw InputError(dir.string() + ": cannot be read (" + ec.message() + ")" +
+                             (dir == fs::path(folder) ? "" : "; its files would be left out"));
+        if (!recursive)
+            break;
     }
     std::sort(files.begin(), files.end());
     std::vector<std::string> share;
@@ -192,6 +206,27 @@ std::vector<std::string> listCollection(const std::string& folder, bool recursiv
     if (skipped)
         *skipped = others;
     return share;
+}
+
+bool listedInCollection(const std::string& name, bool descriptorFiles) {
+    const std::set<std::string>& wanted =
+        descriptorFiles ? descriptorExtensions() : imageExtensions();
+    return wanted.count(lowerExtension(fs::path(name))) > 0;
+}
+
+PipelineInput collectionInput(const std::string& option, const std::string& folder, bool recursive,
+                              bool descriptorFiles, const Shard& shard,
+                              const std::vector<std::string>& files) {
+    PipelineInput in;
+    in.option = option;
+    in.folder = folder;
+    in.recursive = recursive;
+    in.files =
+        shard.count > 1 ? listCollection(folder, recursive, descriptorFiles, Shard{}) : files;
+    in.listed = [descriptorFiles](const std::string& name) {
+        return listedInCollection(name, descriptorFiles);
+    };
+    return in;
 }
 
 const char* bowWeightingName(BowWeighting weighting) {

@@ -109,11 +109,24 @@ std::vector<Row> mergeShardRows(const std::vector<std::vector<Row>>& shards,
 /// The files of a folder to describe, relative to it with '/' separators and sorted by their
 /// bytes: images by their extension (png, jpg, jpeg, tif, tiff, bmp, pgm, ppm, pbm, pnm, webp,
 /// pfm, hdr, exr, jp2, sr, ras), or descriptor files (csv, yml, yaml, xml, json) when
-/// `descriptorFiles`; subfolders too when `recursive`; then the shard's share. `skipped` counts
-/// the other files. InputError naming the folder when it is missing or not a folder.
+/// `descriptorFiles`; subfolders too when `recursive` (links to folders not followed); then the
+/// shard's share. `skipped` counts the other files. InputError naming the folder when it is
+/// missing, not a folder or a loop of links, or naming a subfolder that cannot be read.
 std::vector<std::string> listCollection(const std::string& folder, bool recursive,
                                         bool descriptorFiles, const Shard& shard,
                                         std::size_t* skipped = nullptr);
+
+/// Whether listCollection takes a file of this name (by its extension): images, or descriptor
+/// files when `descriptorFiles`.
+bool listedInCollection(const std::string& name, bool descriptorFiles);
+
+struct PipelineInput;
+/// The folder a listing read as a pipeline's input (option `option`): `files` as listed when
+/// `shard` is the whole folder, else the whole folder listed again (another shard's run reads
+/// the rest, and no output may replace those either).
+PipelineInput collectionInput(const std::string& option, const std::string& folder, bool recursive,
+                              bool descriptorFiles, const Shard& shard,
+                              const std::vector<std::string>& files);
 
 /// One image's words: its file (relative to the folder), the reason it could not be described
 /// (empty when it was), its descriptor count and its K counts (empty when it failed).

@@ -77,6 +77,13 @@ std::vector<PipelineOption> collectionOptions(CollectionSource P::*source,
     return o;
 }
 
+/// The folder a collection command lists, for the check that no output replaces its files.
+std::vector<PipelineInput> sourceInputs(const CollectionSource& s) {
+    if (s.folder.empty())
+        return {};
+    return {collectionInput("FOLDER", s.folder, s.recursive, s.descriptorFiles, s.shard, s.files)};
+}
+
 /// A described image's progress line: "a.jpg: 805 descriptors", or its reason.
 std::string describeImageItem(const std::any& item) {
     const DescribedImage& d = std::any_cast<const DescribedImage&>(item);
@@ -326,6 +333,9 @@ Pipeline bowcodebookPipeline() {
                 listSource(params.source, "bow build-codebook");
         });
     p.describeItem = describeImageItem;
+    p.inputs = [](const std::any& params) {
+        return sourceInputs(std::any_cast<const CodebookParams&>(params).source);
+    };
     return p;
 }
 
@@ -606,6 +616,16 @@ Pipeline bowhistogramsPipeline() {
             r.verdict = countStatuses(result.kernels)
                             .verdict("kernel(s)",
                                      "no assignment kernel could run on " + result.device.name);
+            // Every image failed (a codebook of another dimension, files that are not
+            // images): a table of reasons and no histogram is not a success.
+            std::size_t failed = 0;
+            for (const ImageWords& image : result.table.images)
+                failed += image.error.empty() ? 0 : 1;
+            if (r.verdict.kind == Verdict::Kind::Ok && !result.table.images.empty() &&
+                failed == result.table.images.size())
+                r.verdict = {Verdict::Kind::NoInput,
+                             "none of the " + std::to_string(failed) +
+                                 " images could be counted (see the table)"};
             return r;
         },
         [](HistogramsParams& params) {
@@ -618,6 +638,9 @@ Pipeline bowhistogramsPipeline() {
                 std::make_shared<const Codebook>(bowOpenCv().readCodebook(params.codebookPath));
         });
     p.describeItem = describeImageItem;
+    p.inputs = [](const std::any& params) {
+        return sourceInputs(std::any_cast<const HistogramsParams&>(params).source);
+    };
     return p;
 }
 

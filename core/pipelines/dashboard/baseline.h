@@ -37,10 +37,12 @@ template <typename Params, typename Run>
 std::vector<PipelineOption> comparisonOptions(Comparison<Run> Params::*comparison,
                                               const std::string& baselineHelp,
                                               const std::string& noteHelp) {
-    return {valueOption<Params>("--baseline", "FILE", baselineHelp,
-                                [comparison](Params& p, const std::string& v) {
-                                    (p.*comparison).baselinePath = v;
-                                }),
+    // An input file: a run never writes its --json over the baseline it reads (a rolling
+    // baseline is two steps, so that a failed run cannot lose the last good one).
+    return {inputFileOption<Params>("--baseline", "FILE", baselineHelp,
+                                    [comparison](Params& p, const std::string& v) {
+                                        (p.*comparison).baselinePath = v;
+                                    }),
             valueOption<Params>(
                 "--note", "TEXT", noteHelp,
                 [comparison](Params& p, const std::string& v) { (p.*comparison).note = v; })};

@@ -331,6 +331,10 @@ Pipeline dashboardPipeline() {
             if (c.baselinePath && !params.list)
                 c.baseline = readBaseline<DashboardRun>(*c.baselinePath, parseDashboardJson);
         });
+    // --list reads no device: it answers on a machine without OpenCL too.
+    p.hostOnly = [](const std::any& params) {
+        return std::any_cast<const DashboardParams&>(params).list;
+    };
     p.describeItem = [](const std::any& item) {
         const DashboardItem& i = std::any_cast<const DashboardItem&>(item);
         return i.device + ": " + describeDashboardResult(i.result);

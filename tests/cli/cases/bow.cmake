@@ -135,8 +135,10 @@ cli_test(bow_histograms_bad_codebook EXIT 3
 cli_test(bow_histograms_bad_shard EXIT 2
          EXPECT --stderr "^histlab-cli: --shard: share 3 of 3: the shares are 0 to 2$"
          ARGS bow histograms ${data} --codebook x.yml --shard 3/3)
-# SIFT's 128 floats against a 64-float codebook: each image is a row that says so.
-cli_test(bow_histograms_dimension_mismatch EXIT 0
+# SIFT's 128 floats against a 64-float codebook: each image is a row that says so, and with
+# no image counted the run is not a success (exit 3).
+cli_test(bow_histograms_dimension_mismatch EXIT 3
          EXPECT --setup "${bowFolder}" --setup "${bowVocab}"
                 --stdout "^  a.png: descriptors of 128 floats; the codebook's words have 64$"
+                --stderr "^histlab-cli: none of the 5 images could be counted [(]see the table[)]$"
          ARGS bow histograms @W@/f --codebook @W@/v.yml --detector sift)
