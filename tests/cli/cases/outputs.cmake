@@ -24,6 +24,11 @@ cli_test(batch_out_csv_through_a_link EXIT 2
                 --stderr "^histlab-cli: --csv: .*/link[.]png is full[.]png of the input FOLDER"
                 --check "${unchanged}"
          ARGS batch @W@/g --pipeline blur --out @W@/o --quiet --csv @W@/link.png)
+cli_test(batch_csv_is_a_hard_link_to_an_image EXIT 2
+         EXPECT --setup "${twoImages} && ln @W@/g/full.png @W@/hard.png"
+                --stderr "^histlab-cli: --csv: .*/hard[.]png is full[.]png of the input FOLDER"
+                --check "${unchanged}"
+         ARGS batch @W@/g --quiet --csv @W@/hard.png)
 # --recursive reads the subfolders: their images are inputs as well.
 cli_test(batch_recursive_csv_is_a_subfolder_image EXIT 2
          EXPECT --setup "${twoImages} && mkdir @W@/g/sub && cp ${data}/rgb8.png @W@/g/sub/a.png"
@@ -82,6 +87,11 @@ cli_test(dashboard_json_is_the_baseline EXIT 2
                 --stderr "^histlab-cli: --json: .*/b[.]json is the input --baseline [(]an output never replaces an input[)]$"
                 --check "cmp @W@/orig.json @W@/b.json"
          ARGS dashboard --pipeline scan --size 16K --repeat 1 --baseline @W@/b.json --json @W@/b.json)
+cli_test(sweep_json_is_the_baseline_through_a_link EXIT 2
+         EXPECT --setup "cp ${data}/sweep-atomics-8cf2e84.json @W@/b.json && ln -s b.json @W@/l.json"
+                --stderr "^histlab-cli: --json: .*/l[.]json is the input --baseline [(]an output never replaces an input[)]$"
+                --check "cmp ${data}/sweep-atomics-8cf2e84.json @W@/b.json"
+         ARGS sweep atomics --dist uniform --size 0.0625 --repeat 1 --max-repeat 1 --baseline @W@/b.json --json @W@/l.json)
 
 # --- one output at most on stdout -------------------------------------------------------------
 cli_test(two_outputs_on_stdout EXIT 2
