@@ -280,7 +280,7 @@ def run_case(c, cli, corpus, out, keep, quick=False):
             except Exception as e:  # a result that cannot be read is a wrong result
                 why = "result unreadable: %s: %s" % (type(e).__name__, e)
             if why:
-                return done("wrong-result", why)
+                return done(c.get("check_class", "wrong-result"), why)
         return done("pass")
     # an error was right: nothing may be left, and the message must be clear
     left = [o for o in outs if os.path.lexists(o) and o not in existed and not os.path.isdir(o)]
