@@ -24,6 +24,11 @@ struct Memory {
     toff_t size;
     toff_t at = 0;
     std::string error; ///< libtiff's first error message (later ones follow from it)
+    /// Set while pixels are decoded: a codec's warning then means pixels it made up (libjpeg's
+    /// grey fill after "premature end", a fax decoder's white rows after "premature EOF"),
+    /// so the first one is kept and refuses the page.
+    bool decoding = false;
+    std::string warning;
 };
 
 tsize_t readProc(thandle_t h, tdata_t out, tsize_t n) {
@@ -69,8 +74,48 @@ int onError(TIFF*, void* user, const char* module, const char* fmt, va_list ap) 
     }
     return 1; // handled: libtiff prints nothing
 }
-int onWarning(TIFF*, void*, const char*, const char*, va_list) {
-    return 1;
+int onWarning(TIFF*, void* user, const char* module, const char* fmt, va_list ap) {
+    auto* m = static_cast<Memory*>(user);
+    if (m->decoding && m->warning.empty()) {
+        char text[512];
+        std::vsnprintf(text, sizeof text, fmt, ap);
+        m->warning = std::string(module ? module : "libtiff") + ": " + text;
+    }
+    return 1; // handled: libtiff prints nothing (a warning outside decoding leaves pixels whole)
+}
+
+/// Marks the decoding of pixels, during which libtiff's warnings refuse the page.
+struct Decoding {
+    Memory& m;
+    explicit Decoding(Memory& memory)
+        : m(memory) {
+        m.decoding = true;
+    }
+    ~Decoding() { m.decoding = false; }
+};
+
+/// A CCITT fax decoder's row filler, as TIFFTAG_FAXFILLFUNC gets and sets it: the runs of a
+/// row (white, black, white, ...) into its bits.
+using FaxFill = void (*)(unsigned char*, std::uint32_t*, std::uint32_t*, std::uint32_t);
+
+/// The rows a fax decoder has filled whole on this thread, and its own filler. libtiff's Group 4
+/// decoder ends a strip at an end-of-block code and reports success, whatever rows are left
+/// (a "badly terminated strip"): only the rows it fills tell what the data covered.
+struct FaxRows {
+    FaxFill fill = nullptr;
+    std::uint64_t complete = 0;
+};
+thread_local FaxRows* tFaxRows = nullptr;
+
+/// Counts a row whose runs cover its width, then fills it as libtiff would.
+void countingFaxFill(unsigned char* buf, std::uint32_t* runs, std::uint32_t* erun,
+                     std::uint32_t lastx) {
+    std::uint64_t covered = 0;
+    for (const std::uint32_t* r = runs; r < erun; ++r)
+        covered += *r;
+    if (erun > runs && covered == lastx)
+        ++tFaxRows->complete;
+    tFaxRows->fill(buf, runs, erun, lastx);
 }
 
 template <typename T> T field(TIFF* tif, ttag_t tag, T fallback) {
@@ -86,15 +131,46 @@ public:
         , m_path(path) {}
 
     [[noreturn]] void fail(const std::string& what) const {
-        throw InputError(m_path + ": " + what +
-                         (m_memory.error.empty() ? "" : " (" + m_memory.error + ")"));
+        const std::string& why = m_memory.error.empty() ? m_memory.warning : m_memory.error;
+        throw InputError(m_path + ": " + what + (why.empty() ? "" : " (" + why + ")"));
+    }
+
+    /// fail(what) when a codec warned while decoding.
+    void failOnWarning(const std::string& what) const {
+        if (!m_memory.warning.empty())
+            fail(what);
     }
 
     /// Reads every strip or tile of the page into `out` (its rows `rowBytes` apart, planes one
     /// after another when the file stores them so).
     void read(unsigned char* out, std::size_t rowBytes, std::uint32_t width, std::uint32_t height,
               int planes) {
+        const Decoding decoding(m_memory);
         const std::size_t planeBytes = rowBytes * height;
+        FaxRows fax;
+        const std::uint16_t compression =
+            field<std::uint16_t>(m_tif, TIFFTAG_COMPRESSION, COMPRESSION_NONE);
+        if ((compression == COMPRESSION_CCITTRLE || compression == COMPRESSION_CCITTRLEW ||
+             compression == COMPRESSION_CCITTFAX3 || compression == COMPRESSION_CCITTFAX4) &&
+            TIFFGetField(m_tif, TIFFTAG_FAXFILLFUNC, &fax.fill) && fax.fill)
+            TIFFSetField(m_tif, TIFFTAG_FAXFILLFUNC, countingFaxFill);
+        else
+            fax.fill = nullptr;
+        struct Counting {
+            FaxRows* previous;
+            explicit Counting(FaxRows* rows)
+                : previous(tFaxRows) {
+                tFaxRows = rows;
+            }
+            ~Counting() { tFaxRows = previous; }
+        } counting(&fax);
+        // A fax strip or tile must fill every row it stands for.
+        auto checkFaxRows = [&](std::uint32_t rows, const std::string& where) {
+            if (fax.fill && fax.complete < rows)
+                fail("damaged or truncated TIFF: the fax data of " + where + " covers " +
+                     std::to_string(fax.complete) + " of its " + std::to_string(rows) + " rows");
+            fax.complete = 0;
+        };
         if (TIFFIsTiled(m_tif)) {
             const std::uint32_t tw = field<std::uint32_t>(m_tif, TIFFTAG_TILEWIDTH, 0);
             const std::uint32_t th = field<std::uint32_t>(m_tif, TIFFTAG_TILELENGTH, 0);
@@ -108,10 +184,13 @@ public:
             for (int p = 0; p < planes; ++p)
                 for (std::uint32_t y = 0; y < height; y += th)
                     for (std::uint32_t x = 0; x < width; x += tw) {
+                        const std::string where =
+                            "tile at (" + std::to_string(x) + ", " + std::to_string(y) + ")";
                         if (TIFFReadTile(m_tif, tile.data(), x, y, 0, std::uint16_t(p)) !=
                             tmsize_t(tileBytes))
-                            fail("damaged or truncated TIFF: tile at (" + std::to_string(x) + ", " +
-                                 std::to_string(y) + ") cannot be read");
+                            fail("damaged or truncated TIFF: " + where + " cannot be read");
+                        failOnWarning("damaged or truncated TIFF: " + where + " is damaged");
+                        checkFaxRows(th, "the " + where);
                         const std::size_t from = std::size_t(std::llround(x * perPixel));
                         const std::size_t bytes =
                             std::min<std::size_t>(tileRow, rowBytes - std::min(rowBytes, from));
@@ -129,10 +208,15 @@ public:
                 const std::uint32_t rows = std::min(rps, height - y);
                 const tmsize_t want = tmsize_t(rows * rowBytes);
                 const tstrip_t strip = TIFFComputeStrip(m_tif, y, std::uint16_t(p));
+                const std::string where =
+                    "rows " + std::to_string(y) + " to " + std::to_string(y + rows - 1);
+                // What the decoder returns is what it produced: a strip must fill the rows it
+                // stands for.
                 if (TIFFReadEncodedStrip(m_tif, strip, out + p * planeBytes + y * rowBytes, want) !=
                     want)
-                    fail("damaged or truncated TIFF: rows " + std::to_string(y) + " to " +
-                         std::to_string(y + rows - 1) + " cannot be read");
+                    fail("damaged or truncated TIFF: " + where + " cannot be read");
+                failOnWarning("damaged or truncated TIFF: " + where + " are damaged");
+                checkFaxRows(rows, where);
             }
     }
 
@@ -174,7 +258,7 @@ enum class Colour { Gray, Rgb, Palette, Cmyk };
 } // namespace
 
 Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& path, int page) {
-    Memory memory{bytes.data(), toff_t(bytes.size()), 0, {}};
+    Memory memory{bytes.data(), toff_t(bytes.size()), 0, {}, false, {}};
     TIFFOpenOptions* options = TIFFOpenOptionsAlloc();
     TIFFOpenOptionsSetErrorHandlerExtR(options, onError, &memory);
     TIFFOpenOptionsSetWarningHandlerExtR(options, onWarning, &memory);
@@ -263,9 +347,13 @@ Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& p
         const int channels = extras > 0 ? 4 : 3;
         checkDeclaredSize(path, width, height, 4, 1);
         cv::Mat rgba(int(height), int(width), CV_8UC4);
-        if (!TIFFReadRGBAImageOriented(tif, width, height, reinterpret_cast<uint32_t*>(rgba.data),
-                                       orientation, 1))
-            reader.fail("damaged TIFF: its pixels cannot be read");
+        {
+            const Decoding decoding(memory);
+            if (!TIFFReadRGBAImageOriented(tif, width, height,
+                                           reinterpret_cast<uint32_t*>(rgba.data), orientation, 1))
+                reader.fail("damaged TIFF: its pixels cannot be read");
+            reader.failOnWarning("damaged or truncated TIFF: its pixels are damaged");
+        }
         // The raster holds each pixel as a uint32 A << 24 | B << 16 | G << 8 | R: on a little-
         // endian host, the bytes R, G, B, A.
         if (channels == 3)
@@ -295,17 +383,23 @@ Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& p
     // anything is allocated (a header may declare 900 million pixels over 16 bytes). Stored
     // data holds its bytes one for one; compressed data expands at most by its codec's ratio
     // (deflate 1,032 to 1, LZW 4,096 to 1: a 12-bit code stands for at most 4,096 bytes,
-    // PackBits 64 to 1). Codecs with no such bound are held by the image limit alone: CCITT
-    // fax, LZMA, Zstandard, and JPEG, whose arithmetic-coded or progressive DC-only scans of a
-    // flat picture pass 1,000 to 1.
+    // PackBits 64 to 1). CCITT fax codes (modified Huffman, Group 3, Group 4) spend at least
+    // one bit on a row (a white row under a white row is one V0 code in Group 4), so a byte
+    // holds at most 8 rows. Codecs with no such bound are held by the image limit and by
+    // their decoders' warnings alone: LZMA, Zstandard, and JPEG, whose arithmetic-coded or
+    // progressive DC-only scans of a flat picture pass 1,000 to 1.
     const std::uint16_t compression =
         field<std::uint16_t>(tif, TIFFTAG_COMPRESSION, COMPRESSION_NONE);
-    const double expansion = compression == COMPRESSION_NONE            ? 1
-                             : compression == COMPRESSION_PACKBITS      ? 64
-                             : compression == COMPRESSION_ADOBE_DEFLATE ? 1032
-                             : compression == COMPRESSION_DEFLATE       ? 1032
-                             : compression == COMPRESSION_LZW           ? 4096
-                                                                        : 0;
+    const double expansion =
+        compression == COMPRESSION_NONE            ? 1
+        : compression == COMPRESSION_PACKBITS      ? 64
+        : compression == COMPRESSION_ADOBE_DEFLATE ? 1032
+        : compression == COMPRESSION_DEFLATE       ? 1032
+        : compression == COMPRESSION_LZW           ? 4096
+        : compression == COMPRESSION_CCITTRLE || compression == COMPRESSION_CCITTRLEW ||
+                compression == COMPRESSION_CCITTFAX3 || compression == COMPRESSION_CCITTFAX4
+            ? 8.0 * double(TIFFScanlineSize64(tif))
+            : 0;
     if (expansion > 0) {
         const double need = double(TIFFScanlineSize64(tif)) * height * (planar ? spp : 1);
         double held = 0;
