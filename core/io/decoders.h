@@ -61,6 +61,14 @@ inline bool hasAt(const std::vector<unsigned char>& b, std::size_t offset, std::
                       [](char s, unsigned char c) { return static_cast<unsigned char>(s) == c; });
 }
 
+/// `noun` after its indefinite article: "an OpenEXR file", "an icon bitmap", "a TGA" (by its
+/// first letter, which is right for the format names HistLab uses).
+inline std::string withArticle(std::string_view noun) {
+    const bool vowel =
+        !noun.empty() && std::string_view("AEIOUaeiou").find(noun[0]) != std::string_view::npos;
+    return (vowel ? "an " : "a ") + std::string(noun);
+}
+
 /// Whether `size` bytes at `data` begin with PNG's 8-byte signature.
 inline bool hasPngSignature(const unsigned char* data, std::size_t size) {
     static const unsigned char signature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
@@ -108,6 +116,10 @@ Decoded decodeJpeg(const std::vector<unsigned char>& bytes, const std::string& p
 /// PNG through libpng: palette to RGB(A), gray with alpha to RGBA, 1/2/4-bit gray to 8-bit,
 /// 16-bit kept; libpng's errors and warnings become HistLab's one line, none printed.
 Decoded decodePng(const std::vector<unsigned char>& bytes, const std::string& path);
+
+/// `mat` (gray, RGB or RGBA, in that order, of 8 or 16 bits) as a PNG file's bytes, written by
+/// libpng with any side up to PNG's 2^31 - 1; libpng's messages become InputError("PATH: ...").
+std::string encodePng(const cv::Mat& mat, const std::string& path);
 
 /// TIFF through libtiff, page `page` (0-based) of the file's pages: samples as stored (alpha not
 /// premultiplied by the decoder), gray + alpha to RGBA, CMYK to RGB, palette to RGB, the

@@ -23,7 +23,9 @@
 #include <fstream>
 #include <initializer_list>
 #include <iterator>
+#include <mutex>
 #include <stdexcept>
+#include <streambuf>
 #include <string_view>
 
 namespace histlab {
@@ -135,6 +137,80 @@ void removeOpenCvTemporaryCopies(const std::vector<unsigned char>& bytes) noexce
     }
 }
 
+/// std::cerr while OpenCV decodes: OpenCV 4.6's imdecode writes "imdecode_(''): can't read
+/// data: OpenCV(4.6.0) ..." straight to std::cerr (not through its logger) before it returns an
+/// empty image, ahead of HistLab's own line. While any thread decodes, std::cerr writes into this
+/// buffer, which drops OpenCV's lines and passes every other line on whole, so that another
+/// thread's progress or log line is not lost. Counted, so that decodes on several threads share
+/// one swap.
+class OpenCvLineFilter : public std::streambuf {
+public:
+    static void enter() {
+        std::lock_guard lock(mutex());
+        if (users()++ == 0)
+            instance().m_original = std::cerr.rdbuf(&instance());
+    }
+    static void leave() {
+        std::lock_guard lock(mutex());
+        if (--users() == 0) {
+            std::cerr.rdbuf(instance().m_original);
+            instance().flushLine();
+        }
+    }
+
+protected:
+    int overflow(int c) override {
+        if (c != traits_type::eof()) {
+            const char ch = char(c);
+            xsputn(&ch, 1);
+        }
+        return traits_type::not_eof(c);
+    }
+    std::streamsize xsputn(const char* s, std::streamsize n) override {
+        std::lock_guard lock(m_lineMutex);
+        for (std::streamsize i = 0; i < n; ++i) {
+            m_line += s[i];
+            if (s[i] == '\n')
+                flushLineLocked();
+        }
+        return n;
+    }
+    int sync() override { return 0; }
+
+private:
+    static std::mutex& mutex() {
+        static std::mutex m;
+        return m;
+    }
+    static int& users() {
+        static int n = 0;
+        return n;
+    }
+    static OpenCvLineFilter& instance() {
+        static OpenCvLineFilter f;
+        return f;
+    }
+    void flushLine() {
+        std::lock_guard lock(m_lineMutex);
+        flushLineLocked();
+    }
+    void flushLineLocked() {
+        // OpenCV's message ends in its own newline, then std::endl's: an empty line after it
+        // is its too.
+        const bool opencv = m_line.rfind("imdecode_(", 0) == 0 || (m_dropping && m_line == "\n");
+        m_dropping = opencv;
+        if (!m_line.empty() && !opencv && m_original) {
+            m_original->sputn(m_line.data(), std::streamsize(m_line.size()));
+            m_original->pubsync();
+        }
+        m_line.clear();
+    }
+    std::streambuf* m_original = nullptr;
+    bool m_dropping = false;
+    std::mutex m_lineMutex;
+    std::string m_line;
+};
+
 /// OpenCV's decoders (WebP, BMP, PFM, Radiance HDR, OpenEXR, JPEG 2000, PAM, Sun raster), after
 /// HistLab's limits on the size their headers declare.
 io::Decoded decodeWithOpenCv(const std::vector<unsigned char>& bytes, const std::string& path) {
@@ -152,6 +228,10 @@ io::Decoded decodeWithOpenCv(const std::vector<unsigned char>& bytes, const std:
     (void)quiet;
     cv::Mat mat;
     try {
+        struct Filtered {
+            Filtered() { OpenCvLineFilter::enter(); }
+            ~Filtered() { OpenCvLineFilter::leave(); }
+        } filtered;
         mat = cv::imdecode(bytes, cv::IMREAD_UNCHANGED);
     } catch (const cv::Exception& e) {
         removeOpenCvTemporaryCopies(bytes);
@@ -161,8 +241,9 @@ io::Decoded decodeWithOpenCv(const std::vector<unsigned char>& bytes, const std:
         throw InputError(path + ": cannot be decoded (its declared size does not fit in memory)");
     }
     if (mat.empty()) // its logger is silent: what OpenCV found is not known here
-        throw InputError(path + ": a " + format + " file OpenCV cannot decode (damaged, or a " +
-                         "kind of " + format + " it does not read)");
+        throw InputError(path + ": " + io::withArticle(format) +
+                         " file OpenCV cannot decode (damaged, or a " + "kind of " + format +
+                         " it does not read)");
     // what OpenCV made, in case a header said less than it decoded
     io::checkDeclaredSize(path, std::uint64_t(mat.cols), std::uint64_t(mat.rows), mat.channels(),
                           int(mat.elemSize1()));
@@ -520,6 +601,15 @@ void saveImage(const HostImage& image, const std::string& path) {
     validateImage(image);
     const int type = cvTypeOf(image);
     cv::Mat rgb(image.height, image.width, type, const_cast<std::uint8_t*>(image.data.data()));
+    std::string ext = fs::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    // PNG through libpng directly: OpenCV's encoder keeps libpng's limit of 1,000,000 pixels a
+    // side (an image HistLab loads could not be written) and its printed messages.
+    if ((ext.empty() || ext == ".png") && image.depth != 32) {
+        writeFileAtomically(path, io::encodePng(rgb, path));
+        return;
+    }
     cv::Mat bgr;
     if (image.channels == 3)
         cv::cvtColor(rgb, bgr, cv::COLOR_RGB2BGR);
@@ -528,7 +618,6 @@ void saveImage(const HostImage& image, const std::string& path) {
     else
         bgr = rgb;
     std::vector<unsigned char> encoded;
-    const std::string ext = fs::path(path).extension().string();
     try {
         if (!cv::imencode(ext.empty() ? ".png" : ext, bgr, encoded))
             throw InputError(path + ": OpenCV cannot encode '" + ext + "'");
