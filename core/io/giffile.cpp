@@ -1,6 +1,8 @@
-// GIF through giflib (OpenCV 4.6 has no GIF decoder). The first frame is decoded onto the
-// logical screen, as a viewer shows a still GIF; the others are counted without being
-// decompressed, so that an animation costs one frame's memory.
+// GIF through giflib (OpenCV 4.6 has no GIF decoder). The image is the first frame: a viewer
+// paints it on the logical screen, but what the screen shows outside the frame (a background
+// colour, or nothing) is not pixels of the file, and a 35-byte file may declare a 20000 x 20000
+// screen around a 1 x 1 frame. The other frames are counted without being decompressed, so that
+// an animation costs one frame's memory.
 #include "io/decoders.h"
 #include "runtime/errors.h"
 
@@ -59,7 +61,6 @@ Decoded decodeGif(const std::vector<unsigned char>& bytes, const std::string& pa
     Decoded d;
     int frames = 0, transparent = -1;
     cv::Mat rgba;
-    bool covers = false; // whether the first frame fills the screen
     for (;;) {
         GifRecordType record;
         if (DGifGetRecordType(gif, &record) == GIF_ERROR)
@@ -105,8 +106,29 @@ Decoded decodeGif(const std::vector<unsigned char>& bytes, const std::string& pa
                              std::to_string(f.Height) + " at (" + std::to_string(f.Left) + ", " +
                              std::to_string(f.Top) + ") outside its " + std::to_string(width) +
                              " x " + std::to_string(height) + " screen)");
-        covers = f.Width == width && f.Height == height;
-        rgba = cv::Mat(height, width, CV_8UC4, cv::Scalar(0, 0, 0, 0));
+        // What the frame's LZW data can stand for, before its pixels are allocated: a code
+        // takes at least (minimum code size + 1) bits, at least 3, and stands for at most 4,096
+        // pixels (the longest string of a 4,096-entry table).
+        const int codeSize = source.at > 0 ? bytes[source.at - 1] : 2;
+        std::uint64_t lzwBytes = 0;
+        for (std::size_t at = source.at; at < bytes.size() && bytes[at] != 0;
+             at += 1 + std::size_t(bytes[at]))
+            lzwBytes += std::min<std::size_t>(bytes[at], bytes.size() - at - 1);
+        const std::uint64_t maxPixels =
+            lzwBytes * 8 / std::uint64_t(std::max(3, codeSize + 1)) * 4096;
+        const std::uint64_t framePixels = std::uint64_t(f.Width) * std::uint64_t(f.Height);
+        if (framePixels > maxPixels)
+            throw InputError(
+                path + ": damaged or truncated GIF (frame 1 declares " + std::to_string(f.Width) +
+                " x " + std::to_string(f.Height) + " pixels; its " + std::to_string(lzwBytes) +
+                " bytes of LZW data can hold at most " + std::to_string(maxPixels) + ")");
+        checkDeclaredSize(path, std::uint64_t(f.Width), std::uint64_t(f.Height), 4, 1);
+        if (f.Width != width || f.Height != height)
+            d.note = "frame 1 covers " + std::to_string(f.Width) + " x " +
+                     std::to_string(f.Height) + " pixels at (" + std::to_string(f.Left) + ", " +
+                     std::to_string(f.Top) + ") of the " + std::to_string(width) + " x " +
+                     std::to_string(height) + " screen: the frame is the image";
+        rgba = cv::Mat(f.Height, f.Width, CV_8UC4, cv::Scalar(0, 0, 0, 0));
         std::vector<GifPixelType> line(std::size_t(f.Width));
         // Interlaced frames arrive in four passes of rows.
         const int starts[] = {0, 4, 2, 1}, steps[] = {8, 8, 4, 2};
@@ -116,7 +138,7 @@ Decoded decodeGif(const std::vector<unsigned char>& bytes, const std::string& pa
                  y += f.Interlace ? steps[p] : 1) {
                 if (DGifGetLine(gif, line.data(), f.Width) == GIF_ERROR)
                     fail("row " + std::to_string(y));
-                auto* out = rgba.ptr<cv::Vec4b>(f.Top + y) + f.Left;
+                auto* out = rgba.ptr<cv::Vec4b>(y);
                 for (int x = 0; x < f.Width; ++x) {
                     const int i = line[std::size_t(x)];
                     if (i >= map->ColorCount)
@@ -130,14 +152,14 @@ Decoded decodeGif(const std::vector<unsigned char>& bytes, const std::string& pa
     }
     if (frames == 0)
         throw InputError(path + ": GIF without any image");
-    // RGB unless something of the screen is transparent: the first frame's transparent colour,
-    // or a frame smaller than the screen (what it leaves uncovered is transparent black).
-    if (covers && transparent < 0)
+    // RGB unless the first frame has a transparent colour.
+    if (transparent < 0)
         cv::cvtColor(rgba, d.mat, cv::COLOR_RGBA2RGB);
     else
         d.mat = rgba;
     if (frames > 1)
-        d.note = "an animation of " + std::to_string(frames) + " frames: its first is counted";
+        d.note += std::string(d.note.empty() ? "" : "; ") + "an animation of " +
+                  std::to_string(frames) + " frames: its first is counted";
     d.frames = frames;
     return d;
 }

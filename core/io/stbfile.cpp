@@ -17,7 +17,7 @@ cv::Mat decodeWithStb(const unsigned char* data, std::size_t size, const std::st
                       const std::string& format, int wantChannels = 0) {
     int w = 0, h = 0, n = 0;
     if (size > std::size_t(INT32_MAX) || !stbi_info_from_memory(data, int(size), &w, &h, &n))
-        throw InputError(path + ": not a " + format + " stb_image can read (" +
+        throw InputError(path + ": not " + withArticle(format) + " stb_image can read (" +
                          stbi_failure_reason() + ")");
     checkDeclaredSize(path, std::uint64_t(w), std::uint64_t(h), 4, 1);
     unsigned char* pixels = stbi_load_from_memory(data, int(size), &w, &h, &n, wantChannels);
