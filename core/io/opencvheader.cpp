@@ -306,11 +306,157 @@ std::optional<Declared> webp(const Bytes& b) {
     return std::nullopt;
 }
 
+// What a file holds against what its header declares, checked before OpenCV decodes it: OpenCV
+// fills what a file lacks (a BMP's RLE data that ends at once with palette entry 0, a JPEG 2000
+// codestream's missing tiles with zeros) and reports success. Each returns why the file is
+// refused, or "" when it holds its pixels.
+
+// BMP: an uncompressed pixel array must be in the file whole (the last row's padding may be
+// left out); RLE8/RLE4 data must cover every pixel of every row, with no delta that skips
+// pixels (OpenCV gives what a delta skips, or an early end leaves, palette entry 0).
+std::string bmpContents(const Bytes& b) {
+    if (b.size() < 54 || le32(&b[14]) < 40)
+        return ""; // OS/2's core header: no compression, OpenCV checks its rows
+    const std::uint64_t offset = le32(&b[10]);
+    const std::uint64_t width = std::uint64_t(std::llabs(std::int64_t(std::int32_t(le32(&b[18])))));
+    const std::uint64_t height =
+        std::uint64_t(std::llabs(std::int64_t(std::int32_t(le32(&b[22])))));
+    const int bits = le16(&b[28]);
+    const std::uint32_t compression = le32(&b[30]);
+    if (width == 0 || height == 0)
+        return "";
+    if (compression == 0 || compression == 3 || compression == 6) { // RGB, (alpha) bitfields
+        const std::uint64_t rowBytes = (width * std::uint64_t(bits) + 31) / 32 * 4;
+        const std::uint64_t need = rowBytes * (height - 1) + (width * std::uint64_t(bits) + 7) / 8;
+        const std::uint64_t held = offset < b.size() ? b.size() - offset : 0;
+        if (held < need)
+            return "damaged or truncated BMP: its pixel data holds " + std::to_string(held) +
+                   " of the " + std::to_string(need) + " bytes its " + std::to_string(width) +
+                   " x " + std::to_string(height) + " pixels need";
+        return "";
+    }
+    if ((compression != 1 || bits != 8) && (compression != 2 || bits != 4))
+        return ""; // JPEG or PNG inside, or a mismatch: OpenCV refuses those
+    const bool rle8 = compression == 1;
+    std::uint64_t x = 0, y = 0, complete = 0;
+    std::size_t at = std::size_t(std::min<std::uint64_t>(offset, b.size()));
+    const std::string name = rle8 ? "RLE8" : "RLE4";
+    auto covers = [&] {
+        return "damaged or truncated BMP: its " + name + " data covers " +
+               std::to_string(complete) + " of its " + std::to_string(height) + " rows";
+    };
+    while (at + 2 <= b.size() && y < height) {
+        const unsigned count = b[at], code = b[at + 1];
+        at += 2;
+        if (count > 0) { // a run of `count` pixels
+            x += count;
+        } else if (code == 0 || code == 1) { // end of the row, end of the bitmap
+            if (x >= width)
+                ++complete;
+            else
+                return covers() + " (row " + std::to_string(y + 1) + " ends after " +
+                       std::to_string(x) + " of its " + std::to_string(width) + " pixels)";
+            x = 0;
+            ++y;
+            if (code == 1)
+                break;
+        } else if (code == 2) { // a delta: the pixels it moves over are not in the file
+            if (at + 2 <= b.size() && (b[at] | b[at + 1]) != 0)
+                return covers() + " (a delta code skips pixels)";
+            at += 2;
+        } else { // `code` pixels given one by one, padded to 16 bits
+            const std::size_t bytes = rle8 ? code : (code + 1) / 2;
+            at += (bytes + 1) / 2 * 2;
+            x += code;
+        }
+    }
+    // The last row needs no end-of-row code before the end of the bitmap or the file.
+    if (y < height && x >= width)
+        ++complete;
+    if (complete < height)
+        return covers();
+    return "";
+}
+
+// JPEG 2000: every tile the SIZ marker declares must have its tile-parts in the codestream
+// (SOT markers: the tile's index Isot, the part's length Psot, how many parts TNsot), and no
+// part may run past the codestream's end.
+std::string jpeg2000Codestream(const Bytes& b, std::size_t at, std::size_t end) {
+    if (end > b.size() || at + 42 > end || !hasAt(b, at, "\xff\x4f\xff\x51"))
+        return "";
+    const std::uint64_t xsiz = be32(&b[at + 8]), ysiz = be32(&b[at + 12]);
+    const std::uint64_t xtsiz = be32(&b[at + 24]), ytsiz = be32(&b[at + 28]);
+    const std::uint64_t xtosiz = be32(&b[at + 32]), ytosiz = be32(&b[at + 36]);
+    if (xtsiz == 0 || ytsiz == 0 || xtosiz >= xsiz || ytosiz >= ysiz)
+        return "damaged JPEG 2000 file (its SIZ marker declares tiles of " + std::to_string(xtsiz) +
+               " x " + std::to_string(ytsiz) + ")";
+    const std::uint64_t across = (xsiz - xtosiz + xtsiz - 1) / xtsiz;
+    const std::uint64_t down = (ysiz - ytosiz + ytsiz - 1) / ytsiz;
+    if (across * down > 65535) // Isot is 16 bits
+        return "damaged JPEG 2000 file (its SIZ marker declares " + std::to_string(across * down) +
+               " tiles, more than a codestream can index)";
+    const std::size_t tiles = std::size_t(across * down);
+    std::vector<unsigned> parts(tiles, 0), declared(tiles, 0);
+    // The main header's markers (each with its length) up to the first tile-part.
+    std::size_t p = at + 2;
+    while (p + 4 <= end && !hasAt(b, p, "\xff\x90")) {
+        if (b[p] != 0xFF)
+            return "damaged JPEG 2000 file (its main header breaks off at byte " +
+                   std::to_string(p) + ")";
+        p += 2 + be16(&b[p + 2]);
+    }
+    while (p + 12 <= end && hasAt(b, p, "\xff\x90")) {
+        const unsigned tile = be16(&b[p + 4]);
+        const std::uint64_t length = be32(&b[p + 6]);
+        const unsigned ofParts = b[p + 11];
+        if (tile >= tiles)
+            return "damaged JPEG 2000 file (a tile-part of tile " + std::to_string(tile) +
+                   ", of the " + std::to_string(tiles) + " tiles declared)";
+        ++parts[tile];
+        if (ofParts)
+            declared[tile] = ofParts;
+        if (length == 0) // the last tile-part, running to the end of the codestream
+            break;
+        if (length > end - p)
+            return "damaged or truncated JPEG 2000 file (a tile-part of tile " +
+                   std::to_string(tile) + " declares " + std::to_string(length) +
+                   " bytes; the file holds " + std::to_string(end - p) + ")";
+        p += std::size_t(length);
+    }
+    std::size_t whole = 0;
+    for (std::size_t t = 0; t < tiles; ++t)
+        whole += parts[t] > 0 && (declared[t] == 0 || parts[t] >= declared[t]);
+    if (whole < tiles)
+        return "damaged or truncated JPEG 2000 file (its codestream holds " +
+               std::to_string(whole) + " of its " + std::to_string(tiles) + " tiles whole)";
+    return "";
+}
+
+std::string jpeg2000Contents(const Bytes& b) {
+    if (hasAt(b, 0, "\xff\x4f\xff\x51"))
+        return jpeg2000Codestream(b, 0, b.size());
+    const auto stream = box(b, 0, b.size(), "jp2c");
+    return stream ? jpeg2000Codestream(b, stream->first, stream->second) : "";
+}
+
+// PAM: a MAXVAL of 0 leaves no sample values (as a PGM's maxval 0).
+std::string pamContents(const Bytes& b) {
+    const auto words = headerWords(b, 2, b.size(), true);
+    std::optional<std::uint64_t> maxval;
+    for (std::size_t i = 0; i + 1 < words.size() && words[i] != "ENDHDR"; ++i)
+        if (words[i] == "MAXVAL")
+            maxval = leadingNumber(words[i + 1]);
+    if (maxval && *maxval == 0)
+        return "damaged PAM file (MAXVAL 0: its samples can have no value)";
+    return "";
+}
+
 /// One format handed to OpenCV: its name, its signature, its header's reader.
 struct OpenCvFormat {
     const char* name;
     bool (*is)(const Bytes&);
     std::optional<Declared> (*read)(const Bytes&);
+    std::string (*contents)(const Bytes&) = nullptr;
 };
 
 bool netpbm(const Bytes& b, char kind) {
@@ -319,9 +465,9 @@ bool netpbm(const Bytes& b, char kind) {
 
 const OpenCvFormat kFormats[] = {
     {"WebP", [](const Bytes& b) { return hasAt(b, 0, "RIFF") && hasAt(b, 8, "WEBP"); }, webp},
-    {"BMP", [](const Bytes& b) { return hasAt(b, 0, "BM"); }, bmp},
+    {"BMP", [](const Bytes& b) { return hasAt(b, 0, "BM"); }, bmp, bmpContents},
     {"PFM", [](const Bytes& b) { return netpbm(b, 'F') || netpbm(b, 'f'); }, pfm},
-    {"PAM", [](const Bytes& b) { return netpbm(b, '7'); }, pam},
+    {"PAM", [](const Bytes& b) { return netpbm(b, '7'); }, pam, pamContents},
     {"Radiance HDR",
      [](const Bytes& b) { return hasAt(b, 0, "#?RADIANCE") || hasAt(b, 0, "#?RGBE"); }, radiance},
     {"OpenEXR", [](const Bytes& b) { return hasAt(b, 0, "\x76\x2f\x31\x01"); }, openExr},
@@ -330,7 +476,7 @@ const OpenCvFormat kFormats[] = {
          return hasAt(b, 0, std::string_view("\x00\x00\x00\x0cjP  \r\n\x87\n", 12)) ||
                 hasAt(b, 0, "\xff\x4f\xff\x51");
      },
-     jpeg2000},
+     jpeg2000, jpeg2000Contents},
     {"Sun raster", [](const Bytes& b) { return hasAt(b, 0, "\x59\xa6\x6a\x95"); }, sunRaster},
 };
 
@@ -362,6 +508,9 @@ std::string checkOpenCvDeclaredSize(const Bytes& bytes, const std::string& path)
         throw InputError(path + ": damaged " + f->name + " file (its header declares no size " +
                          "HistLab can read)");
     checkDeclaredSize(path, d->width, d->height, d->channels, d->bytesPerChannel);
+    if (f->contents)
+        if (const std::string why = f->contents(bytes); !why.empty())
+            throw InputError(path + ": " + why);
     return f->name;
 }
 
