@@ -257,8 +257,13 @@ BinRange autoRange(const SamplePlane& plane) {
     }
     if (lo > hi)
         return {0, 1};
-    if (lo == hi)
-        return {double(lo) - 0.5, double(hi) + 0.5};
+    if (lo == hi) {
+        // Half a unit either side, or more where that is below the value's precision; within
+        // float, so that the edges stay finite for a value at +-FLT_MAX.
+        const double top = std::numeric_limits<float>::max();
+        const double d = std::max(0.5, std::fabs(double(lo)) / (1 << 20));
+        return {std::max(double(lo) - d, -top), std::min(double(hi) + d, top)};
+    }
     return {lo, hi};
 }
 
@@ -289,14 +294,27 @@ BinSpec makeBinSpec(const SamplePlane& plane, int bins, const std::optional<BinR
             throw UsageError(rangeOption, "for " + std::string(sampleTypeName(plane.type)) +
                                               " samples LO and HI are whole numbers from 0 to " +
                                               std::to_string(int(top)));
-    } else if (std::fabs(r.lo) > 3.0e38 || std::fabs(r.hi) > 3.0e38) {
+    } else if (range && (std::fabs(r.lo) > 3.0e38 || std::fabs(r.hi) > 3.0e38)) {
         throw UsageError(rangeOption, "beyond the range of float");
-    } else if (!std::isfinite(static_cast<float>(r.hi) - static_cast<float>(r.lo))) {
+    } else if (range && !std::isfinite(static_cast<float>(r.hi) - static_cast<float>(r.lo))) {
         // Each bound fits a float but HI - LO does not: (x - LO) / (HI - LO) would be x / inf,
         // every sample in one bin, and the reference would agree.
         throw UsageError(rangeOption, "HI - LO = " + numberText(r.hi - r.lo) +
                                           " is wider than a float holds (3.4e38): the bins "
                                           "are computed in float, as NumPy's for float32 data");
+    }
+    // The automatic range of float samples is theirs, whatever their size; the device bins
+    // x as (x - lo) / (hi - lo) in float, which overflows where the span passes FLT_MAX (a
+    // lowest sample of -3e38 and a highest of 3e38): refused, never mis-binned.
+    if (!range && !isInteger(plane.type) &&
+        !std::isfinite(static_cast<float>(r.hi) - static_cast<float>(r.lo))) {
+        std::ostringstream span;
+        span << std::setprecision(9) << r.lo << " to " << r.hi << " (a span of " << r.hi - r.lo
+             << ")";
+        throw InputError((plane.source.empty() ? std::string("the samples") : plane.source) +
+                         ": its float samples run from " + span.str() +
+                         ", wider than the largest float (3.40282347e+38) that binning divides "
+                         "by; a --range within it bins part of them");
     }
     spec.lo = r.lo;
     spec.hi = r.hi;
