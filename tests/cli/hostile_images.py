@@ -118,16 +118,19 @@ def jp2(codestream):
             box(b"jp2c", codestream))
 
 
-def jpeg_tiff(jpeg_path, declared_rows):
+def jpeg_tiff(jpeg_path, declared_rows=None, cut=False):
     """A TIFF whose one JPEG-compressed strip is the JPEG file at `jpeg_path` (a colour JFIF),
-    declared `declared_rows` tall: libjpeg runs out of data after the JPEG's own rows."""
+    declared `declared_rows` tall (else as tall as the JPEG); `cut`: the JPEG's second half
+    left out, its end marker put back (libjpeg's "premature end", then its grey fill)."""
     jpeg = open(jpeg_path, "rb").read()
+    if cut:
+        jpeg = jpeg[:len(jpeg) // 2] + b"\xff\xd9"
     at = 2
     while jpeg[at] == 0xFF and jpeg[at + 1] not in (0xC0, 0xC1, 0xC2):
         at += 2 + struct.unpack(">H", jpeg[at + 2:at + 4])[0]
     height, width = struct.unpack(">HH", jpeg[at + 5:at + 9])
     # YCbCr with the JPEG's 2 x 2 subsampling (a JFIF's usual one), as libtiff writes JPEG TIFFs.
-    return tiff(width, declared_rows, 8, 7, 6, jpeg, spp=3, extra=[(530, 3, 2, (2, 2))])
+    return tiff(width, declared_rows or height, 8, 7, 6, jpeg, spp=3, extra=[(530, 3, 2, (2, 2))])
 
 
 def main():
@@ -142,6 +145,8 @@ def main():
         # 64 x 64, Group 4, every row white: valid
         "g4_valid": lambda: tiff(64, 64, 1, 4, 0, g4_white_rows(64)),
         "jpeg_tiff_tall": lambda: jpeg_tiff(arg, 4000),
+        "jpeg_tiff_cut": lambda: jpeg_tiff(arg, cut=True),
+        "jpeg_tiff_whole": lambda: jpeg_tiff(arg),
         "png_30k_short": lambda: png(30000, 30000, 6, 1),
         "png_wide_2m": lambda: png(2000000, 1, 0, 1),
         # RLE8 ending at once (end of bitmap), declared 30000 x 30000

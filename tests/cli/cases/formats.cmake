@@ -38,6 +38,19 @@ cli_test(tiff_jpeg_short_strip EXIT 3
                 --absent @W@/out.csv
          ARGS histogram @W@/j.tif --device cpu --csv @W@/out.csv)
 
+# The same JPEG cut in half, its end marker put back: libjpeg's "premature end" (its grey fill
+# was counted); the whole JPEG in the same TIFF is read.
+cli_test(tiff_jpeg_cut_strip EXIT 3
+         EXPECT --setup "${hostile} jpeg_tiff_cut @W@/c.tif ${data}/rgb.jpg"
+                --stderr "^histlab-cli: .*c[.]tif: damaged or truncated TIFF: rows 0 to 31 are damaged [(]JPEGLib: Corrupt JPEG data: premature end of data segment[)]$"
+                --check "test $(wc -l < @STDERR@) -eq 1"
+         ARGS histogram @W@/c.tif --device cpu --quiet)
+cli_test(tiff_jpeg_whole_strip EXIT 0
+         EXPECT --setup "${hostile} jpeg_tiff_whole @W@/w.tif ${data}/rgb.jpg"
+                --stdout "^input: .*w[.]tif, 48 x 32, 3 channels, 8-bit"
+                --check "test ! -s @STDERR@"
+         ARGS histogram @W@/w.tif --device cpu)
+
 # --- PNG ---------------------------------------------------------------------------------------
 # 196 bytes declaring 30000 x 30000 RGBA, its data ending after one row: refused from the size of
 # its compressed data before 3.6 GB are allocated.
