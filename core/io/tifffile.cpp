@@ -74,12 +74,28 @@ int onError(TIFF*, void* user, const char* module, const char* fmt, va_list ap) 
     }
     return 1; // handled: libtiff prints nothing
 }
+/// Whether a warning while decoding means pixels the codec did not get from the file. libjpeg's
+/// (module "JPEGLib") do where the JPEG reader refuses them too (corrupt data, a premature end, a
+/// bad progression), not its notes on bytes between segments; libtiff's and its other codecs' do,
+/// but for those that leave every pixel decoded: old-style LZW codes, a JPEG strip taller than
+/// the last strip needs (libtiff drops the extra rows), Old-JPEG subsampling notes.
+bool warningLosesPixels(const std::string& module, const std::string& text) {
+    const auto has = [&](const char* part) { return text.find(part) != std::string::npos; };
+    if (module == "JPEGLib")
+        return (has("Corrupt JPEG data") && !has("extraneous bytes")) || has("Premature end") ||
+               has("Inconsistent progression") || has("Invalid SOS parameters");
+    return !has("Old-style LZW codes") && !has("JPEG strip size exceeds expected dimensions") &&
+           !(module.rfind("OJPEG", 0) == 0 && has("ubsampling"));
+}
+
 int onWarning(TIFF*, void* user, const char* module, const char* fmt, va_list ap) {
     auto* m = static_cast<Memory*>(user);
     if (m->decoding && m->warning.empty()) {
         char text[512];
         std::vsnprintf(text, sizeof text, fmt, ap);
-        m->warning = std::string(module ? module : "libtiff") + ": " + text;
+        const std::string from = module ? module : "libtiff";
+        if (warningLosesPixels(from, text))
+            m->warning = from + ": " + text;
     }
     return 1; // handled: libtiff prints nothing (a warning outside decoding leaves pixels whole)
 }
