@@ -13,7 +13,9 @@
 #include <cmath>
 #include <cstring>
 #include <opencv2/imgproc.hpp>
+#include <optional>
 #include <tiffio.h>
+#include <utility>
 
 namespace histlab::io {
 
@@ -271,6 +273,35 @@ double sampleAt(const unsigned char* row, std::size_t index, int bits, bool isFl
 
 enum class Colour { Gray, Rgb, Palette, Cmyk };
 
+/// The width and height a JPEG stream's frame header (SOF) declares, for the stream of `count`
+/// bytes at `offset` of the file; none where it has no SOF before its scan (an abbreviated
+/// stream whose header is elsewhere) or is not a JPEG stream.
+std::optional<std::pair<std::uint32_t, std::uint32_t>>
+jpegFrameSize(const std::vector<unsigned char>& b, std::uint64_t offset, std::uint64_t count) {
+    if (offset >= b.size())
+        return std::nullopt;
+    const std::size_t end = std::size_t(std::min<std::uint64_t>(b.size(), offset + count));
+    std::size_t at = std::size_t(offset);
+    if (at + 2 > end || b[at] != 0xFF || b[at + 1] != 0xD8)
+        return std::nullopt;
+    at += 2;
+    while (at + 4 <= end && b[at] == 0xFF) {
+        const unsigned marker = b[at + 1];
+        if (marker == 0xFF) { // fill byte
+            ++at;
+            continue;
+        }
+        const bool sof =
+            marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
+        if (sof && at + 9 <= end)
+            return std::pair{std::uint32_t(be16(&b[at + 7])), std::uint32_t(be16(&b[at + 5]))};
+        if (marker == 0xDA || marker == 0xD9) // a scan or the end, before any frame header
+            return std::nullopt;
+        at += 2 + be16(&b[at + 2]);
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& path, int page) {
@@ -439,6 +470,34 @@ Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& p
                                    " once expanded,") +
                         " of the " + std::to_string(std::uint64_t(need)) + " bytes its " +
                         std::to_string(width) + " x " + std::to_string(height) + " pixels need");
+    }
+    // A JPEG strip or tile declares its own size in its frame header: one smaller than the
+    // rows it stands for is refused before anything is allocated (libjpeg would decode what is
+    // there and libtiff fill the rest; a 10 KB file declaring 30000 x 30000 cost 1 GB and 13 s).
+    if (compression == COMPRESSION_JPEG) {
+        const bool tiled = TIFFIsTiled(tif);
+        const std::uint32_t pieceWidth =
+            tiled ? field<std::uint32_t>(tif, TIFFTAG_TILEWIDTH, 0) : width;
+        const std::uint32_t rps =
+            tiled
+                ? field<std::uint32_t>(tif, TIFFTAG_TILELENGTH, 0)
+                : std::min(height, std::max<std::uint32_t>(
+                                       1, field<std::uint32_t>(tif, TIFFTAG_ROWSPERSTRIP, height)));
+        const std::uint32_t perPlane = tiled ? 0 : (height + rps - 1) / rps;
+        const std::uint32_t pieces = tiled ? TIFFNumberOfTiles(tif) : TIFFNumberOfStrips(tif);
+        for (std::uint32_t s = 0; s < pieces; ++s) {
+            const std::uint32_t rows =
+                tiled ? rps : std::min<std::uint32_t>(rps, height - (s % perPlane) * rps);
+            const auto size =
+                jpegFrameSize(bytes, TIFFGetStrileOffset(tif, s), TIFFGetStrileByteCount(tif, s));
+            if (size && ((size->second != 0 && size->second < rows) || size->first < pieceWidth))
+                reader.fail("damaged or truncated TIFF: the JPEG data of " +
+                            std::string(tiled ? "tile " : "strip ") + std::to_string(s) +
+                            " declares " + std::to_string(size->first) + " x " +
+                            std::to_string(size->second) + " pixels, of the " +
+                            std::to_string(pieceWidth) + " x " + std::to_string(rows) +
+                            " it stands for");
+        }
     }
     const int depth = isFloat ? CV_32F : outBytes == 2 ? CV_16U : CV_8U;
     d.create(int(height), int(width), CV_MAKETYPE(depth, outChannels));
