@@ -182,6 +182,35 @@ TEST(LargeBinReference, AutomaticRanges) {
     EXPECT_EQ(defaultBins(SampleType::U8), 256);
 }
 
+// Float samples up to +-3.4e38 get their own range when no --range is given (they were refused
+// as "--range: beyond the range of float"); a span beyond FLT_MAX, which the float binning
+// cannot divide, is refused as input, never mis-binned.
+TEST(LargeBinReference, AutomaticRangesOfHugeFloats) {
+    const float top = std::numeric_limits<float>::max();
+    SamplePlane huge = floatPlane({0.0f, 3.4e38f, 1.0f});
+    const BinSpec spec = makeBinSpec(huge, 4, std::nullopt);
+    EXPECT_EQ(spec.hi, double(3.4e38f));
+    const LargeHistogram h = largeHistogramReference(huge, spec);
+    EXPECT_EQ(h.counts, (std::vector<std::uint64_t>{2, 0, 0, 1}));
+    const BinRange flat = autoRange(floatPlane({top, top}));
+    EXPECT_LT(flat.lo, double(top));
+    EXPECT_EQ(flat.hi, double(top));
+    SamplePlane span = floatPlane({-3e38f, 3e38f});
+    span.source = "span.pfm";
+    try {
+        makeBinSpec(span, 4, std::nullopt);
+        ADD_FAILURE() << "a span of 6e38 was accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("span.pfm: its float samples run from -3"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_EQ(test::refusedParameter([&] {
+                  makeBinSpec(span, 4, BinRange{-3.1e38, 0});
+              }),
+              "--range");
+}
+
 TEST(LargeBinReference, BadBinsAndRangesNameTheirOption) {
     const SamplePlane p = u16Plane({1});
     EXPECT_EQ(test::refusedParameter([&] { makeBinSpec(p, 0, std::nullopt); }), "--bins");
