@@ -305,11 +305,21 @@ int PipelineCommand::finish(const std::any& result,
     const Report r = m_p.report(result);
 
     // Written on a mismatch too: the exit code says a result differs, the files show what the
-    // device produced.
+    // device produced. Images first, and only when every image asked for exists: an image is
+    // the likeliest output to fail (its encoder, its size), and a run that fails there leaves
+    // none of its text files beside the image it could not write.
+    for (const auto& [name, path] : outputs)
+        if (const auto image = r.images.find(name); image != r.images.end() && !image->second.image)
+            return fail(name + ": " + image->second.whyNone + ", nothing written", DeviceFailure);
     bool toStdout = false;
+    for (const auto& [name, path] : outputs) {
+        toStdout = toStdout || outputTarget(path).kind == OutputTarget::Kind::Stdout;
+        if (const auto image = r.images.find(name); image != r.images.end())
+            if (!writeImageOutput(*image->second.image, path))
+                return Input;
+    }
     try {
         for (const auto& [name, path] : outputs) {
-            toStdout = toStdout || outputTarget(path).kind == OutputTarget::Kind::Stdout;
             if (name == "--csv")
                 writeFileAtomically(path, r.csv());
             else if (name == "--json")
@@ -322,15 +332,6 @@ int PipelineCommand::finish(const std::any& result,
     }
     if (!m_quiet && !toStdout)
         std::cout << r.text << std::flush;
-    for (const auto& [name, path] : outputs) {
-        const auto image = r.images.find(name);
-        if (image == r.images.end())
-            continue;
-        if (!image->second.image)
-            return fail(name + ": " + image->second.whyNone + ", nothing written", DeviceFailure);
-        if (!writeImageOutput(*image->second.image, path))
-            return Input;
-    }
     switch (r.verdict.kind) {
     case Verdict::Kind::Ok:
         return Ok;

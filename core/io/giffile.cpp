@@ -57,7 +57,7 @@ Decoded decodeGif(const std::vector<unsigned char>& bytes, const std::string& pa
     if (width <= 0 || height <= 0)
         throw InputError(path + ": GIF screen of " + std::to_string(width) + " x " +
                          std::to_string(height) + " pixels");
-    checkDeclaredSize(path, std::uint64_t(width), std::uint64_t(height), 4, 1);
+    // The screen is never allocated (the first frame is the image): the limits hold the frame.
     Decoded d;
     int frames = 0, transparent = -1;
     cv::Mat rgba;

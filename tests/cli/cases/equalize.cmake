@@ -36,3 +36,10 @@ cli_test(equalize_unknown_option EXIT 2 EXPECT --stderr "equalize: unknown optio
 cli_test(equalize_no_image EXIT 2 EXPECT --stderr "equalize: which image" ARGS equalize)
 cli_test(equalize_bad_repeat EXIT 2 EXPECT --stderr "--repeat: '0' is out of range|--repeat: 0 is out of range"
          ARGS equalize ${data}/gray8.png --repeat 0)
+
+# An image that cannot be written leaves none of the run's text files beside it: images are
+# written first.
+cli_test(equalize_image_not_written_no_csv EXIT 3
+         EXPECT --stderr "^histlab-cli: /dev/full: write failed [(]No space left on device[)]$"
+                --absent @W@/e.csv
+         ARGS equalize ${data}/gray8.png --out /dev/full --csv @W@/e.csv)
