@@ -1,5 +1,6 @@
 #include "report/files.h"
 
+#include "report/bytesize.h"
 #include "runtime/errors.h"
 
 #include <atomic>
@@ -14,6 +15,7 @@
 #include <sstream>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 namespace histlab {
@@ -238,10 +240,59 @@ void writeFileAtomically(const std::string& path, const std::string& content) {
     }
 }
 
-std::string whyNotARegularFile(const std::string& path, const std::string& kind) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0)
-        return errno == ENOENT ? "no such file" : std::strerror(errno);
+void writeFileStreamed(const std::string& path, const std::function<void(std::ostream&)>& write) {
+    const OutputTarget t = outputTarget(path);
+    switch (t.kind) {
+    case OutputTarget::Kind::Stdout:
+        write(std::cout);
+        std::cout << std::flush;
+        return;
+    case OutputTarget::Kind::Stderr:
+        write(std::cerr);
+        std::cerr << std::flush;
+        return;
+    case OutputTarget::Kind::Stream: {
+        // A device or FIFO: rare enough to go through writeThrough's checks as one text.
+        std::ostringstream text;
+        write(text);
+        writeThrough(path, t.path, text.str());
+        return;
+    }
+    case OutputTarget::Kind::File:
+        break;
+    }
+    checkWritableTarget(path, t);
+    const std::string tmp = temporaryFor(t.path);
+    auto removeTemporary = [&tmp] {
+        std::error_code ignored;
+        fs::remove(tmp, ignored);
+    };
+    try {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw InputError(path + ": cannot create (" + std::strerror(errno) + ")");
+        write(out);
+        out.flush();
+        if (!out)
+            throw InputError(path + ": write failed (" + std::strerror(errno) + ")");
+    } catch (...) {
+        removeTemporary();
+        throw;
+    }
+    std::error_code ec;
+    fs::rename(tmp, t.path, ec);
+    if (ec) {
+        removeTemporary();
+        throw InputError(path + ": cannot replace (" + ec.message() + ")");
+    }
+}
+
+namespace {
+
+// statfs's f_type of the kernel's interfaces (linux/magic.h).
+constexpr long kProcSuperMagic = 0x9fa0, kSysfsMagic = 0x62656572;
+
+std::string whyNotARegularStat(const struct stat& st, const std::string& kind) {
     if (S_ISDIR(st.st_mode))
         return "is a folder, not " + kind;
     if (!S_ISREG(st.st_mode))
@@ -250,15 +301,85 @@ std::string whyNotARegularFile(const std::string& path, const std::string& kind)
     return {};
 }
 
-std::string readTextFile(const std::string& path) {
+std::string whyKernelInterface(long type) {
+    if (type == kProcSuperMagic || type == kSysfsMagic)
+        return "is in /proc or /sys, not a regular file that can be read (a read may block "
+               "or never end)";
+    return {};
+}
+
+} // namespace
+
+std::string whyNotARegularFile(const std::string& path, const std::string& kind) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        return errno == ENOENT ? "no such file" : std::strerror(errno);
+    if (std::string why = whyNotARegularStat(st, kind); !why.empty())
+        return why;
+    struct statfs sf {};
+    if (::statfs(path.c_str(), &sf) == 0)
+        return whyKernelInterface(long(sf.f_type));
+    return {};
+}
+
+InputFile::InputFile(const std::string& path, std::uint64_t limit, const std::string& what)
+    : m_path(path)
+    , m_what(what)
+    , m_limit(limit) {
     if (const std::string why = whyNotARegularFile(path); !why.empty())
         throw InputError(path + ": " + why);
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    m_fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (m_fd < 0)
         throw InputError(path + ": cannot be read (" + std::strerror(errno) + ")");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    // The checks again on what was opened: the name may lead elsewhere by now.
+    struct stat st {};
+    struct statfs sf {};
+    std::string why;
+    if (::fstat(m_fd, &st) != 0)
+        why = std::string("cannot be read (") + std::strerror(errno) + ")";
+    else if (why = whyNotARegularStat(st, "a file"); why.empty() && ::fstatfs(m_fd, &sf) == 0)
+        why = whyKernelInterface(long(sf.f_type));
+    if (why.empty() && std::uint64_t(st.st_size) > m_limit)
+        why = roundedByteSize(std::uint64_t(st.st_size)) + "; " + m_what + " is read up to " +
+              formatByteSize(m_limit);
+    if (!why.empty()) {
+        ::close(m_fd);
+        throw InputError(path + ": " + why);
+    }
+}
+
+InputFile::~InputFile() {
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+std::size_t InputFile::read(char* data, std::size_t size) {
+    for (;;) {
+        const ssize_t n = ::read(m_fd, data, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            throw InputError(m_path + ": not a regular file that can be read (it blocks)");
+        if (n < 0)
+            throw InputError(m_path + ": cannot be read (" + std::strerror(errno) + ")");
+        m_done += std::uint64_t(n);
+        if (m_done > m_limit)
+            throw InputError(m_path + ": more than " + formatByteSize(m_limit) + "; " + m_what +
+                             " is read up to " + formatByteSize(m_limit));
+        return std::size_t(n);
+    }
+}
+
+std::string readTextFile(const std::string& path, std::uint64_t limit, const std::string& what) {
+    InputFile in(path, limit, what);
+    std::string text;
+    char block[65536];
+    while (const std::size_t n = in.read(block, sizeof block))
+        text.append(block, n);
+    // A UTF-8 byte order mark (Windows editors write one) is no part of the text.
+    if (text.rfind("\xEF\xBB\xBF", 0) == 0)
+        text.erase(0, 3);
+    return text;
 }
 
 std::uint64_t peakRssBytes() {

@@ -2,6 +2,8 @@
 // Files a run writes and reads: every output goes through a temporary file and a rename, so a
 // failed run never leaves a half-written file; paths are checked before any work is done.
 #include <cstdint>
+#include <functional>
+#include <iosfwd>
 #include <string>
 
 namespace histlab {
@@ -28,6 +30,10 @@ OutputTarget outputTarget(const std::string& path);
 /// cannot be written (the temporary is removed).
 void writeFileAtomically(const std::string& path, const std::string& content);
 
+/// writeFileAtomically for text too large to hold as one string: `write` writes it to the stream
+/// (the temporary file, stdout, or the text of a device or FIFO). Whatever `write` throws
+/// leaves no temporary file behind and is thrown on.
+void writeFileStreamed(const std::string& path, const std::function<void(std::ostream&)>& write);
 /// Checks up front that `path` can be written (outputTarget's checks, then: a new or regular
 /// file's folder exists and is writable; a device or FIFO is writable), so a run fails before
 /// its work rather than after. Throws InputError naming the path.
@@ -50,12 +56,43 @@ bool pathWithin(const std::string& outer, const std::string& inner);
 /// <kind>", "is not a regular file (a FIFO, socket or device)" (", not <kind>" added for other
 /// kinds than "a file"), or what the system says when it cannot be looked at (a loop of
 /// symbolic links, a name too long, a folder on the way without permission). A FIFO or a device
-/// would block a reader or never end, so nothing but regular files is opened.
+/// would block a reader or never end, so nothing but regular files is opened; nor are the files
+/// of /proc and /sys, which call themselves regular but may block (/proc/kmsg), never end or
+/// hold other than their size says: "is in /proc or /sys, not a regular file that can be read".
 std::string whyNotARegularFile(const std::string& path, const std::string& kind = "a file");
 
-/// A whole file as text; InputError naming it when it is a folder, not a regular file (a FIFO
-/// or a device), or cannot be read (missing, no permission).
-std::string readTextFile(const std::string& path);
+/// The most a text input (a table, a --baseline, a codebook, a descriptor file) may hold: 1 GiB.
+/// Its reader keeps at most about its size again (the text and what it becomes), so one such
+/// input stays well inside the quarter of memory an image may take on a machine of 8 GiB.
+inline constexpr std::uint64_t kTextFileLimit = std::uint64_t(1) << 30;
+
+/// A regular file opened for reading a block at a time: the checks of whyNotARegularFile, then
+/// a cap on its size ("FILE: 20.0 GiB; <what> is read up to 1 GiB"), checked on the open file
+/// and again while reading (a file that grows). Opened without blocking: a file that would
+/// block the reader (a kernel interface such as /proc/kmsg, which reports itself as a regular
+/// file) is refused rather than waited on. Every failure is an InputError naming the file.
+class InputFile {
+public:
+    InputFile(const std::string& path, std::uint64_t limit = kTextFileLimit,
+              const std::string& what = "a text input");
+    ~InputFile();
+    InputFile(const InputFile&) = delete;
+    InputFile& operator=(const InputFile&) = delete;
+    /// Up to `size` bytes into `data`; 0 at the end of the file.
+    std::size_t read(char* data, std::size_t size);
+    const std::string& path() const { return m_path; }
+
+private:
+    std::string m_path, m_what;
+    std::uint64_t m_limit = 0, m_done = 0;
+    int m_fd = -1;
+};
+
+/// A whole file as text (a UTF-8 byte order mark at its start dropped); InputError naming it
+/// when it is a folder, not a regular file (a FIFO or a device), in /proc or /sys, larger than
+/// `limit` ("<what> is read up to ..."), or cannot be read (missing, no permission).
+std::string readTextFile(const std::string& path, std::uint64_t limit = kTextFileLimit,
+                         const std::string& what = "a text input");
 
 /// The process's peak resident set size so far, in bytes (getrusage); 0 where unknown.
 std::uint64_t peakRssBytes();

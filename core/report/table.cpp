@@ -32,7 +32,9 @@ std::vector<std::vector<std::string>> parseCsv(const std::string& text, const st
         field.clear();
         any = false;
     };
-    for (std::size_t i = 0; i < text.size(); ++i) {
+    // A UTF-8 byte order mark (Windows editors write one) is no part of the first field.
+    const std::size_t first = text.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0;
+    for (std::size_t i = first; i < text.size(); ++i) {
         const char c = text[i];
         if (quoted) {
             if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
@@ -157,6 +159,97 @@ std::optional<std::uint64_t> parseCount(const std::string& text) {
     if (text.empty() || ec != std::errc() || end != text.data() + text.size())
         return std::nullopt;
     return v;
+}
+
+std::optional<double> parseFiniteNumber(const std::string& text) {
+    double v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v))
+        return std::nullopt;
+    return v;
+}
+
+CsvReader::CsvReader(const std::string& path, std::uint64_t limit, const std::string& what)
+    : m_in(path, limit, what)
+    , m_block(std::size_t(1) << 16, '\0') {}
+
+int CsvReader::get() {
+    if (m_back >= 0) {
+        const int c = m_back;
+        m_back = -1;
+        return c;
+    }
+    if (m_at == m_size) {
+        m_size = m_in.read(m_block.data(), m_block.size());
+        m_at = 0;
+        // A UTF-8 byte order mark at the start (as parseCsv skips it).
+        if (!m_started && m_block.compare(0, 3, "\xEF\xBB\xBF") == 0 && m_size >= 3)
+            m_at = 3;
+        m_started = true;
+        if (m_at == m_size)
+            return -1;
+    }
+    return static_cast<unsigned char>(m_block[m_at++]);
+}
+
+bool CsvReader::next(std::vector<std::string>& row) {
+    row.clear();
+    std::string field;
+    bool quoted = false, any = false;
+    int c = get();
+    m_rowLine = m_line;
+    for (; c >= 0; c = get()) {
+        if (quoted) {
+            if (c == '"') {
+                const int n = get();
+                if (n == '"') {
+                    field += '"';
+                    continue;
+                }
+                quoted = false;
+                if (n < 0)
+                    break;
+                c = n; // the byte after the closing quote, read below as unquoted
+            } else {
+                m_line += c == '\n';
+                field += char(c);
+                continue;
+            }
+        }
+        if (c == '"') {
+            quoted = any = true;
+        } else if (c == ',') {
+            row.push_back(std::move(field));
+            field.clear();
+            any = true;
+        } else if (c == '\n') {
+            ++m_line;
+            if (any || !row.empty()) {
+                row.push_back(std::move(field));
+                return true;
+            }
+            m_rowLine = m_line; // a blank line is no row
+        } else if (c == '\r') {
+            // CRLF ends a line as LF does; a lone CR is text, as parseCsv keeps it.
+            const int n = get();
+            if (n != '\n') {
+                field += '\r';
+                any = true;
+            }
+            m_back = n;
+        } else {
+            field += char(c);
+            any = true;
+        }
+    }
+    if (quoted)
+        throw InputError(path() + ": line " + std::to_string(m_line) +
+                         ": a quoted field is never closed");
+    if (any || !row.empty()) {
+        row.push_back(std::move(field));
+        return true;
+    }
+    return false;
 }
 
 } // namespace histlab

@@ -3,6 +3,8 @@
 // the window's Save CSV…), and what a generic view shows. Cells are text or numbers; numbers
 // are written exactly (the shortest text that reads back as the same double, integers as
 // integers), so no figure is rounded on its way to a file.
+#include "report/files.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -22,6 +24,33 @@ std::vector<std::vector<std::string>> parseCsv(const std::string& text, const st
 /// A CSV cell that is a count: a whole number of 0 or more, nothing else in the cell; nullopt
 /// otherwise (the caller names the file and line).
 std::optional<std::uint64_t> parseCount(const std::string& text);
+
+/// A CSV cell that is a finite number as numberText writes it (decimal or exponent notation,
+/// nothing else in the cell); nullopt for text, "nan", "inf", a value beyond the range of a
+/// double ("1e999") or anything after the number (the caller names the file and line).
+std::optional<double> parseFiniteNumber(const std::string& text);
+
+/// parseCsv's rules over a file read a block at a time and handed out a row at a time, so a
+/// table of any length is never held whole (InputFile's checks and size cap first). A UTF-8
+/// byte order mark at its start is skipped.
+class CsvReader {
+public:
+    explicit CsvReader(const std::string& path, std::uint64_t limit = kTextFileLimit,
+                       const std::string& what = "a table");
+    /// The next row into `row`; false at the end. InputError for a quote never closed.
+    bool next(std::vector<std::string>& row);
+    /// The line the row last returned began on (1 for the first line).
+    std::size_t line() const { return m_rowLine; }
+    const std::string& path() const { return m_in.path(); }
+
+private:
+    int get(); // the next byte, -1 at the end
+    InputFile m_in;
+    std::string m_block;
+    std::size_t m_at = 0, m_size = 0, m_line = 1, m_rowLine = 0;
+    int m_back = -1; // a byte read ahead and given back
+    bool m_started = false;
+};
 
 /// A number as text: integers without a decimal point, other values in the shortest form that
 /// reads back as the same double ("0.1", "1e-07"); "nan", "inf" and "-inf" as such.

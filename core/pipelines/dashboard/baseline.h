@@ -27,6 +27,9 @@ template <typename Run> struct Comparison {
 
 /// The saved run at `path`, through `parse(text, path)`; InputError naming the file for one
 /// that cannot be read or is not such a run (with the line and column of a JSON error).
+/// The most a --baseline file may hold: 64 MiB.
+inline constexpr std::uint64_t kBaselineFileLimit = std::uint64_t(64) << 20;
+
 template <typename Run>
 std::shared_ptr<const Run>
 readBaseline(const std::string& path,
@@ -93,7 +96,10 @@ template <typename Run>
 std::shared_ptr<const Run>
 readBaseline(const std::string& path,
              const std::function<Run(const std::string& text, const std::string& source)>& parse) {
-    return std::make_shared<const Run>(parse(readTextFile(path), path));
+    // A saved run is kilobytes; a JSON tree costs several times its text, so a baseline is
+    // read up to 64 MiB (a sparse 20 GB file would otherwise be read whole).
+    return std::make_shared<const Run>(
+        parse(readTextFile(path, kBaselineFileLimit, "a baseline"), path));
 }
 
 } // namespace histlab
