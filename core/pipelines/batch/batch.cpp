@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -980,123 +981,182 @@ std::vector<std::string> batchCsvColumns(BatchPipeline pipeline) {
 } // namespace
 
 std::string batchCsv(BatchPipeline pipeline, const std::vector<BatchImage>& images) {
-    Table t(batchCsvColumns(pipeline));
-    const std::size_t values = batchValueColumns(pipeline).size();
+    // Written straight into the text, not through a Table: a table of 200,000 histogram rows
+    // would be 50 M cells of some 50 bytes each before its text is made.
+    const std::vector<std::string> columns = batchCsvColumns(pipeline);
+    std::string out;
+    for (std::size_t c = 0; c < columns.size(); ++c)
+        out.append(c ? "," : "").append(csvField(columns[c]));
+    out += '\n';
+    const std::size_t values = columns.size() - kHeadColumns;
+    char number[24];
+    auto add = [&](std::uint64_t v) {
+        const auto [end, ec] = std::to_chars(number, number + sizeof number, v);
+        out += ',';
+        out.append(number, end);
+    };
     for (const BatchImage& image : images) {
-        const std::string status = image.error.empty() ? "verified" : image.error;
-        auto head = [&](Table& row) -> Table& {
-            row.add(image.file).add(status);
-            if (image.width)
-                row.add(image.width).add(image.height).add(image.channels).add(image.depth);
-            else
-                row.skip().skip().skip().skip();
-            return row;
+        auto head = [&] {
+            out += csvField(image.file);
+            out += ',';
+            out += csvField(image.error.empty() ? std::string("verified") : image.error);
+            if (image.width) {
+                add(std::uint64_t(image.width));
+                add(std::uint64_t(image.height));
+                add(std::uint64_t(image.channels));
+                add(std::uint64_t(image.depth));
+            } else {
+                out += ",,,,";
+            }
         };
         if (pipeline != BatchPipeline::Histogram) {
-            head(t.row());
-            for (std::size_t v = 0; v < values; ++v) {
-                if (v < image.values.size())
-                    t.add(image.values[v]);
-                else
-                    t.skip();
-            }
+            head();
+            for (std::size_t v = 0; v < values; ++v)
+                out.append(",").append(v < image.values.size() ? csvField(image.values[v]) : "");
+            out += '\n';
             continue;
         }
         if (image.histograms.empty()) {
-            head(t.row()).skip();
+            head();
+            out.append(values, ',');
+            out += '\n';
             continue;
         }
         for (const ChannelHistogram& h : image.histograms) {
-            head(t.row()).add(h.name);
+            head();
+            out.append(",").append(csvField(h.name));
             for (std::uint64_t c : h.counts)
-                t.add(c);
+                add(c);
+            out += '\n';
         }
     }
-    return t.csv();
+    return out;
 }
 
-BatchTable parseBatchCsv(const std::string& text, const std::string& source) {
-    const std::vector<std::vector<std::string>> rows = parseCsv(text, source);
-    BatchTable table;
+BatchPipeline BatchTableReader::begin(const std::vector<std::string>& header,
+                                      const std::string& source) {
     bool known = false;
+    BatchPipeline pipeline = BatchPipeline::Histogram;
     for (BatchPipeline p : kBatchPipelines)
-        if (!rows.empty() && rows.front() == batchCsvColumns(p)) {
-            table.pipeline = p;
+        if (header == batchCsvColumns(p)) {
+            pipeline = p;
             known = true;
         }
     if (!known)
         throw InputError(source + ": not a batch table (its header is not file, status, width, "
                                   "height, channels, depth and a pipeline's columns: histogram, "
                                   "b0 ... b255, or joint's, blur's or equalize's)");
-    const bool histogram = table.pipeline == BatchPipeline::Histogram;
-    const std::size_t fields = rows.front().size();
-    std::vector<BatchImage>& images = table.images;
-    std::set<std::string> files;
-    auto whole = [&](const std::string& v, std::size_t line, const char* what) {
+    if (!m_sources.empty() && pipeline != m_pipeline)
+        throw InputError(source + ": a batch table of " + batchPipelineName(pipeline) + "; " +
+                         m_sources.front() + " is one of " + batchPipelineName(m_pipeline));
+    m_pipeline = pipeline;
+    m_columns = header;
+    m_sources.push_back(source);
+    m_tableStart = m_images.size();
+    return pipeline;
+}
+
+void BatchTableReader::add(const std::vector<std::string>& row, std::size_t line) {
+    const std::string& source = m_sources.back();
+    const std::string at = source + ":" + std::to_string(line) + ": ";
+    const bool histogram = m_pipeline == BatchPipeline::Histogram;
+    if (row.size() != m_columns.size())
+        throw InputError(at + std::to_string(row.size()) + " fields, not " +
+                         std::to_string(m_columns.size()));
+    // Every number of a table is read once, here, by one checked parser each.
+    auto whole = [&](std::size_t column, std::uint64_t most) {
+        const std::string& v = row[column];
         const std::optional<std::uint64_t> x = parseCount(v);
         if (!x)
-            throw InputError(source + ": line " + std::to_string(line) + ": " + what + " '" + v +
-                             "' is not a whole number");
+            throw InputError(at + m_columns[column] + ": '" + v + "' is not a whole number");
+        if (*x > most)
+            throw InputError(at + m_columns[column] + ": '" + v + "' is beyond what an image " +
+                             "may have (at most " + std::to_string(most) + ")");
         return *x;
     };
-    for (std::size_t i = 1; i < rows.size(); ++i) {
-        const std::vector<std::string>& row = rows[i];
-        const std::size_t line = i + 1;
-        if (row.size() != fields)
-            throw InputError(source + ": line " + std::to_string(line) + ": " +
-                             std::to_string(row.size()) + " fields, not " + std::to_string(fields));
-        const bool sameImage = histogram && !images.empty() && images.back().file == row[0];
-        if (!sameImage) {
-            if (!files.insert(row[0]).second)
-                throw InputError(source + ": line " + std::to_string(line) + ": " + row[0] +
-                                 (histogram ? "'s rows are apart" : " has two rows"));
-            BatchImage image;
-            image.file = row[0];
-            image.error = row[1] == "verified" ? "" : row[1];
-            image.verified = row[1] == "verified";
-            if (!row[2].empty()) {
-                image.width = int(whole(row[2], line, "width"));
-                image.height = int(whole(row[3], line, "height"));
-                image.channels = int(whole(row[4], line, "channels"));
-                image.depth = int(whole(row[5], line, "depth"));
-            }
-            images.push_back(image);
+    const bool sameImage =
+        histogram && m_images.size() > m_tableStart && m_images.back().file == row[0];
+    if (!sameImage) {
+        if (const auto [it, fresh] = m_seen.emplace(row[0], m_sources.size() - 1); !fresh)
+            throw InputError(it->second + 1 == m_sources.size()
+                                 ? at + row[0] + (histogram ? "'s rows are apart" : " has two rows")
+                                 : source + ": " + row[0] + " is also in " + m_sources[it->second]);
+        BatchImage image;
+        image.file = row[0];
+        image.error = row[1] == "verified" ? "" : row[1];
+        image.verified = row[1] == "verified";
+        if (!row[2].empty()) {
+            constexpr std::uint64_t most = std::numeric_limits<int>::max();
+            image.width = int(whole(2, most));
+            image.height = int(whole(3, most));
+            image.channels = int(whole(4, most));
+            image.depth = int(whole(5, most));
         }
-        if (!histogram) {
-            const bool any = std::any_of(row.begin() + kHeadColumns, row.end(),
-                                         [](const std::string& v) { return !v.empty(); });
-            if (!any)
-                continue;
-            std::vector<std::string>& values = images.back().values;
-            values.assign(row.begin() + kHeadColumns, row.end());
-            const std::vector<std::string> columns = batchValueColumns(table.pipeline);
-            for (std::size_t c = 0; c < values.size(); ++c) {
-                const std::string& v = values[c];
-                const std::string& name = columns[c];
-                if (name == "counted" || name == "left_out" || name == "radius")
-                    whole(v, line, name.c_str());
-                if ((name.rfind("h_", 0) == 0 || name == "mi" || name == "nmi") && !v.empty()) {
-                    char* end = nullptr;
-                    std::strtod(v.c_str(), &end);
-                    if (end != v.c_str() + v.size())
-                        throw InputError(source + ": line " + std::to_string(line) + ": " + name +
-                                         " '" + v + "' is not a number");
-                }
-                if (name == "checksum" &&
-                    (v.size() != 16 || v.find_first_not_of("0123456789abcdef") != v.npos))
-                    throw InputError(source + ": line " + std::to_string(line) + ": checksum '" +
-                                     v + "' is not 16 hex digits");
-            }
-            continue;
-        }
-        if (row[kHeadColumns].empty())
-            continue;
-        ChannelHistogram h;
-        h.name = row[kHeadColumns];
-        for (std::size_t b = 0; b < 256; ++b)
-            h.counts[b] = whole(row[kHeadColumns + 1 + b], line, "count");
-        images.back().histograms.push_back(h);
+        m_images.push_back(std::move(image));
     }
+    BatchImage& image = m_images.back();
+    if (!histogram) {
+        const bool any = std::any_of(row.begin() + kHeadColumns, row.end(),
+                                     [](const std::string& v) { return !v.empty(); });
+        if (!any)
+            return;
+        for (std::size_t c = kHeadColumns; c < row.size(); ++c) {
+            const std::string& v = row[c];
+            const std::string& name = m_columns[c];
+            if (name == "counted" || name == "left_out" || name == "radius")
+                whole(c, std::numeric_limits<std::uint64_t>::max());
+            if ((name.rfind("h_", 0) == 0 || name == "mi" || name == "nmi") && !v.empty() &&
+                !parseFiniteNumber(v))
+                throw InputError(at + name + ": '" + v + "' is not a finite number");
+            if (name == "checksum" &&
+                (v.size() != 16 || v.find_first_not_of("0123456789abcdef") != v.npos))
+                throw InputError(at + name + ": '" + v + "' is not 16 hex digits");
+        }
+        image.values.assign(row.begin() + kHeadColumns, row.end());
+        // joint's channels and bins, blur's radius and border: one for every row, as one run.
+        const std::size_t keys = m_pipeline == BatchPipeline::Joint  ? 3
+                                 : m_pipeline == BatchPipeline::Blur ? 2
+                                                                     : 0;
+        std::string mine;
+        for (std::size_t k = 0; k < keys; ++k)
+            mine += (k ? "," : "") + image.values[k];
+        if (keys && m_setting.empty()) {
+            m_setting = mine;
+            m_settingFrom = source;
+        } else if (keys && mine != m_setting) {
+            throw InputError(source + ": " + image.file + " was run with " + mine + ", " +
+                             m_settingFrom + "'s images with " + m_setting +
+                             ": tables of one run's settings merge");
+        }
+        return;
+    }
+    if (row[kHeadColumns].empty())
+        return;
+    ChannelHistogram h;
+    h.name = row[kHeadColumns];
+    for (std::size_t b = 0; b < 256; ++b)
+        h.counts[b] = whole(kHeadColumns + 1 + b, std::numeric_limits<std::uint64_t>::max());
+    if (image.verified) {
+        // The totals (batchTotals adds the verified images' histograms) must not wrap: checked
+        // here, where the file and line that pass 2^64 - 1 can still be named.
+        Total& total = m_totals[h.name];
+        for (std::size_t b = 0; b < 256; ++b)
+            if (__builtin_add_overflow(total.counts[b], h.counts[b], &total.counts[b]) ||
+                __builtin_add_overflow(total.sum, h.counts[b], &total.sum))
+                throw InputError(at + "b" + std::to_string(b) + ": '" + row[kHeadColumns + 1 + b] +
+                                 "' takes the " + h.name + " totals past 2^64 - 1");
+    }
+    image.histograms.push_back(h);
+}
+
+BatchTable parseBatchCsv(const std::string& text, const std::string& source) {
+    const std::vector<std::vector<std::string>> rows = parseCsv(text, source);
+    BatchTableReader reader;
+    BatchTable table;
+    table.pipeline = reader.begin(rows.empty() ? std::vector<std::string>{} : rows.front(), source);
+    for (std::size_t i = 1; i < rows.size(); ++i)
+        reader.add(rows[i], i + 1);
+    table.images = std::move(reader.images());
     return table;
 }
 

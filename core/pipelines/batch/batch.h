@@ -17,8 +17,10 @@
 #include "runtime/device.h"
 #include "runtime/runner.h"
 
+#include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -154,6 +156,34 @@ struct BatchTable {
 /// A table back from batchCsv text, for merge: InputError naming `source` (and the line) for
 /// a header of no pipeline, a count that is not a whole number, rows of one file apart.
 BatchTable parseBatchCsv(const std::string& text, const std::string& source);
+
+/// Batch tables read a row at a time into one list of images, as merge joins shards (so a table
+/// is never held whole): every table's header names the first one's pipeline, an image's rows
+/// (one per histogram) are together, no file is in two rows or two tables, every number is read
+/// once by a checked parser, joint's and blur's settings are one run's, and the verified
+/// histograms' totals stay within 2^64 - 1. InputError "FILE:LINE: column: 'text' is not ...".
+class BatchTableReader {
+public:
+    /// Starts the table `source` with its header; its pipeline.
+    BatchPipeline begin(const std::vector<std::string>& header, const std::string& source);
+    /// A row of the table begun last, the `line` it began on.
+    void add(const std::vector<std::string>& row, std::size_t line);
+    /// The images so far, in the tables' order.
+    std::vector<BatchImage>& images() { return m_images; }
+
+private:
+    struct Total {
+        std::array<std::uint64_t, 256> counts{};
+        std::uint64_t sum = 0;
+    };
+    BatchPipeline m_pipeline = BatchPipeline::Histogram;
+    std::vector<std::string> m_columns, m_sources;
+    std::vector<BatchImage> m_images;
+    std::size_t m_tableStart = 0;
+    std::map<std::string, std::size_t> m_seen; // file -> table
+    std::map<std::string, Total> m_totals;     // verified histograms, by channel
+    std::string m_setting, m_settingFrom;
+};
 
 /// Shards' tables joined in listing order; InputError naming a file two shards hold.
 std::vector<BatchImage> mergeBatchTables(const std::vector<std::vector<BatchImage>>& shards,

@@ -58,8 +58,9 @@ std::string totalsText(const std::vector<BatchImage>& images) {
 std::string miText(const std::vector<BatchImage>& images) {
     std::vector<double> mi;
     for (const BatchImage& image : images)
-        if (image.verified && image.values.size() > 8 && !image.values[8].empty())
-            mi.push_back(std::stod(image.values[8]));
+        if (image.verified && image.values.size() > 8)
+            if (const std::optional<double> v = parseFiniteNumber(image.values[8]))
+                mi.push_back(*v);
     if (mi.empty())
         return "";
     std::sort(mi.begin(), mi.end());
@@ -289,48 +290,67 @@ struct MergeOutput {
     Table added;                                       ///< histogram CSVs added
 };
 
-/// Histogram CSVs (histlab-cli histogram --csv: bin[,lo,hi],<channel>...) added bin by bin:
-/// the same header and bins in each; the bin columns must agree, the counts are summed.
-Table addHistogramCsvs(const std::vector<std::vector<std::vector<std::string>>>& csvs,
-                       const std::vector<std::string>& sources) {
-    const std::vector<std::string>& header = csvs.front().front();
-    const std::size_t keys = header.size() > 2 && header[1] == "lo" && header[2] == "hi" ? 3 : 1;
-    std::vector<std::vector<std::uint64_t>> sums(csvs.front().size() - 1,
-                                                 std::vector<std::uint64_t>(header.size(), 0));
-    for (std::size_t f = 0; f < csvs.size(); ++f) {
-        const auto& rows = csvs[f];
-        if (rows.front() != header)
+/// Histogram CSVs (histlab-cli histogram --csv: bin[,lo,hi],<channel>...) added bin by bin,
+/// each read a row at a time: the same header and bins in each; the bin columns must agree, the
+/// counts are summed, and a sum past 2^64 - 1 is refused (naming the file, line and column).
+Table addHistogramCsvs(const std::vector<std::string>& sources) {
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> keys; // the first file's bin columns, a row each
+    std::vector<std::vector<std::uint64_t>> sums;
+    std::size_t keyColumns = 1;
+    std::vector<std::string> row;
+    for (std::size_t f = 0; f < sources.size(); ++f) {
+        CsvReader in(sources[f], kTextFileLimit, "a histogram CSV");
+        if (!in.next(row))
+            throw InputError(sources[f] + ": empty (no header)");
+        if (f == 0) {
+            if (row.empty() || row[0] != "bin")
+                throw InputError(sources[f] + ": neither a batch table (file, status, ...) nor "
+                                              "a histogram CSV (bin, <channel>...)");
+            header = row;
+            keyColumns = header.size() > 2 && header[1] == "lo" && header[2] == "hi" ? 3 : 1;
+        } else if (row != header) {
             throw InputError(sources[f] + ": its columns differ from " + sources[0] + "'s");
-        if (rows.size() != csvs.front().size())
-            throw InputError(sources[f] + ": " + std::to_string(rows.size() - 1) + " bins, " +
-                             sources[0] + " " + std::to_string(csvs.front().size() - 1));
-        for (std::size_t i = 1; i < rows.size(); ++i) {
-            if (rows[i].size() != header.size())
-                throw InputError(sources[f] + ": line " + std::to_string(i + 1) + ": " +
-                                 std::to_string(rows[i].size()) + " fields, not " +
-                                 std::to_string(header.size()));
-            for (std::size_t c = 0; c < keys; ++c)
-                if (rows[i][c] != csvs.front()[i][c])
-                    throw InputError(sources[f] + ": line " + std::to_string(i + 1) + ": " +
-                                     header[c] + " " + rows[i][c] + ", " + sources[0] + " " +
-                                     csvs.front()[i][c]);
-            for (std::size_t c = keys; c < header.size(); ++c) {
-                const std::string& v = rows[i][c];
-                const std::optional<std::uint64_t> x = parseCount(v);
-                if (!x)
-                    throw InputError(sources[f] + ": line " + std::to_string(i + 1) + ": " +
-                                     header[c] + " '" + v + "' is not a whole number");
-                sums[i - 1][c] += *x;
-            }
         }
+        std::size_t bins = 0;
+        while (in.next(row)) {
+            const std::string at = sources[f] + ":" + std::to_string(in.line()) + ": ";
+            if (row.size() != header.size())
+                throw InputError(at + std::to_string(row.size()) + " fields, not " +
+                                 std::to_string(header.size()));
+            if (f == 0) {
+                keys.emplace_back(row.begin(), row.begin() + std::ptrdiff_t(keyColumns));
+                sums.emplace_back(header.size() - keyColumns, 0);
+            } else if (bins >= keys.size()) {
+                throw InputError(sources[f] + ": more than the " + std::to_string(keys.size()) +
+                                 " bins of " + sources[0]);
+            }
+            for (std::size_t c = 0; c < keyColumns; ++c)
+                if (row[c] != keys[bins][c])
+                    throw InputError(at + header[c] + " " + row[c] + ", " + sources[0] + " " +
+                                     keys[bins][c]);
+            for (std::size_t c = keyColumns; c < header.size(); ++c) {
+                const std::optional<std::uint64_t> x = parseCount(row[c]);
+                if (!x)
+                    throw InputError(at + header[c] + ": '" + row[c] + "' is not a whole number");
+                std::uint64_t& sum = sums[bins][c - keyColumns];
+                if (__builtin_add_overflow(sum, *x, &sum))
+                    throw InputError(at + header[c] + ": '" + row[c] + "' takes the sum of bin " +
+                                     keys[bins][0] + " past 2^64 - 1");
+            }
+            ++bins;
+        }
+        if (bins != keys.size())
+            throw InputError(sources[f] + ": " + std::to_string(bins) + " bins, " + sources[0] +
+                             " " + std::to_string(keys.size()));
     }
     Table t(header);
-    for (std::size_t i = 1; i < csvs.front().size(); ++i) {
+    for (std::size_t i = 0; i < keys.size(); ++i) {
         t.row();
-        for (std::size_t c = 0; c < keys; ++c)
-            t.add(csvs.front()[i][c]);
-        for (std::size_t c = keys; c < header.size(); ++c)
-            t.add(sums[i - 1][c]);
+        for (const std::string& k : keys[i])
+            t.add(k);
+        for (std::uint64_t v : sums[i])
+            t.add(v);
     }
     return t;
 }
@@ -338,56 +358,29 @@ Table addHistogramCsvs(const std::vector<std::vector<std::vector<std::string>>>&
 MergeOutput runMerge(const MergeInput& input) {
     MergeOutput out;
     out.files = input.files;
-    std::vector<std::string> texts;
-    std::vector<std::vector<std::vector<std::string>>> csvs;
-    for (const std::string& path : input.files) {
-        texts.push_back(readTextFile(path));
-        csvs.push_back(parseCsv(texts.back(), path));
-    }
-    for (std::size_t f = 0; f < csvs.size(); ++f)
-        if (csvs[f].empty())
-            throw InputError(input.files[f] + ": empty (no header)");
-    const bool table = !csvs.front().front().empty() && csvs.front().front()[0] == "file";
-    if (table) {
-        std::vector<std::vector<BatchImage>> shards;
-        // joint's channels and bins, blur's radius and border: one for every row, as one run.
-        std::string setting, settingFrom;
-        for (std::size_t f = 0; f < csvs.size(); ++f) {
-            BatchTable table = parseBatchCsv(texts[f], input.files[f]);
-            if (f == 0)
-                out.pipeline = table.pipeline;
-            else if (table.pipeline != out.pipeline)
-                throw InputError(input.files[f] + ": a batch table of " +
-                                 batchPipelineName(table.pipeline) + "; " + input.files[0] +
-                                 " is one of " + batchPipelineName(out.pipeline));
-            const std::size_t keys = out.pipeline == BatchPipeline::Joint  ? 3
-                                     : out.pipeline == BatchPipeline::Blur ? 2
-                                                                           : 0;
-            for (const BatchImage& image : table.images) {
-                if (!keys || image.values.size() < keys)
-                    continue;
-                std::string mine;
-                for (std::size_t k = 0; k < keys; ++k)
-                    mine += (k ? "," : "") + image.values[k];
-                if (setting.empty()) {
-                    setting = mine;
-                    settingFrom = input.files[f];
-                } else if (mine != setting) {
-                    throw InputError(input.files[f] + ": " + image.file + " was run with " + mine +
-                                     ", " + settingFrom + "'s images with " + setting +
-                                     ": tables of one run's settings merge");
-                }
-            }
-            shards.push_back(std::move(table.images));
+    // Each table is read a row at a time and its rows kept as images (a histogram row as 256
+    // numbers): memory follows the result, not the text of the input.
+    std::vector<std::string> row;
+    BatchTableReader reader;
+    for (std::size_t f = 0; f < input.files.size(); ++f) {
+        const std::string& path = input.files[f];
+        CsvReader in(path, kTextFileLimit, "a table");
+        if (!in.next(row))
+            throw InputError(path + ": empty (no header)");
+        if (f == 0 && (row.empty() || row[0] != "file")) {
+            out.added = addHistogramCsvs(input.files);
+            return out;
         }
-        out.tables = true;
-        out.images = mergeBatchTables(shards, input.files);
-        return out;
+        const BatchPipeline pipeline = reader.begin(row, path);
+        if (f == 0)
+            out.pipeline = pipeline;
+        while (in.next(row))
+            reader.add(row, in.line());
     }
-    if (csvs.front().front().empty() || csvs.front().front()[0] != "bin")
-        throw InputError(input.files.front() + ": neither a batch table (file, status, ...) nor "
-                                               "a histogram CSV (bin, <channel>...)");
-    out.added = addHistogramCsvs(csvs, input.files);
+    out.tables = true;
+    out.images = std::move(reader.images());
+    std::stable_sort(out.images.begin(), out.images.end(),
+                     [](const BatchImage& a, const BatchImage& b) { return a.file < b.file; });
     return out;
 }
 

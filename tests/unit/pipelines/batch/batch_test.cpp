@@ -277,7 +277,7 @@ TEST(BatchTest, BatchTablesRefuseWhatTheyCannotHold) {
         parseBatchCsv(bad, "t.csv");
         FAIL() << "a count that is no number was read";
     } catch (const InputError& e) {
-        EXPECT_EQ(std::string(e.what()), "t.csv: line 2: count 'x' is not a whole number");
+        EXPECT_EQ(std::string(e.what()), "t.csv:2: b255: 'x' is not a whole number");
     }
 }
 
