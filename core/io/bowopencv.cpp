@@ -9,14 +9,20 @@
 #include <opencv2/features2d.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
+#include <stdexcept>
 
 namespace histlab {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+/// The smallest side SIFT describes (measured with OpenCV 4.6: smaller ones throw).
+constexpr int kSiftMinSide = 3;
 
 /// A K x D (or count x D) CV_32F matrix over a flat row-major vector (no copy).
 cv::Mat matOf(const std::vector<float>& values, std::size_t rows, std::size_t cols) {
@@ -40,25 +46,112 @@ std::string extensionOf(const std::string& path) {
     return e;
 }
 
-/// A FileStorage file opened for reading; InputError naming it.
-cv::FileStorage openStorage(const std::string& path) {
-    if (const std::string why = whyNotARegularFile(path); !why.empty())
-        throw InputError(path + ": " + why);
-    try {
-        cv::FileStorage fs(path, cv::FileStorage::READ);
-        if (!fs.isOpened())
-            throw InputError(path + ": not an OpenCV FileStorage file (YAML, XML or JSON)");
-        return fs;
-    } catch (const cv::Exception& e) {
-        throw InputError(path + ": not a readable FileStorage file (" + e.err + ")");
+/// XML: the depth of elements (comments, declarations and CDATA skipped, attribute values
+/// read as quoted text).
+std::size_t xmlNesting(std::string_view t) {
+    std::size_t depth = 0, deepest = 0;
+    auto skipTo = [&](std::size_t from, std::string_view end) {
+        const std::size_t at = t.find(end, from);
+        return at == std::string_view::npos ? t.size() : at + end.size();
+    };
+    for (std::size_t i = 0; i < t.size();) {
+        if (t[i] != '<') {
+            ++i;
+            continue;
+        }
+        const std::string_view rest = t.substr(i);
+        if (rest.rfind("<!--", 0) == 0) {
+            i = skipTo(i + 4, "-->");
+        } else if (rest.rfind("<![CDATA[", 0) == 0) {
+            i = skipTo(i + 9, "]]>");
+        } else if (rest.rfind("<?", 0) == 0) {
+            i = skipTo(i + 2, "?>");
+        } else if (rest.rfind("<!", 0) == 0) {
+            i = skipTo(i + 2, ">");
+        } else if (rest.rfind("</", 0) == 0) {
+            depth -= depth ? 1 : 0;
+            i = skipTo(i + 2, ">");
+        } else {
+            std::size_t j = i + 1;
+            for (char quote = 0; j < t.size(); ++j) {
+                const char c = t[j];
+                if (quote)
+                    quote = c == quote ? 0 : quote;
+                else if (c == '"' || c == '\'')
+                    quote = c;
+                else if (c == '>')
+                    break;
+            }
+            if (!(j < t.size() && t[j - 1] == '/')) // <a/> opens nothing
+                deepest = std::max(deepest, ++depth);
+            i = j + 1;
+        }
     }
+    return deepest;
 }
 
-/// The matrix of node `name`, else the first matrix at the top of the file.
-cv::Mat readMatrix(const std::string& path, const char* name) {
-    cv::FileStorage fs = openStorage(path);
+/// YAML (block and flow styles) and JSON: brackets and braces outside quoted strings and
+/// comments, on top of the block levels of the line they are on (each deeper indentation, and
+/// each "- " that opens a sequence inside a sequence on one line).
+std::size_t yamlNesting(std::string_view t) {
+    std::size_t flow = 0, block = 0, deepest = 0;
+    std::vector<std::size_t> indents;
+    char quote = 0;
+    for (std::size_t i = 0; i < t.size();) {
+        const std::size_t eol = std::min(t.find('\n', i), t.size());
+        std::size_t p = i;
+        if (flow == 0 && quote == 0) {
+            while (p < eol && t[p] == ' ')
+                ++p;
+            if (p < eol && t[p] != '#' && t[p] != '\r') {
+                const std::size_t indent = p - i;
+                while (!indents.empty() && indents.back() >= indent)
+                    indents.pop_back();
+                indents.push_back(indent);
+                block = indents.size();
+                for (; p < eol && t[p] == '-' &&
+                       (p + 1 == eol || t[p + 1] == ' ' || t[p + 1] == '\r');) {
+                    ++block;
+                    for (++p; p < eol && t[p] == ' ';)
+                        ++p;
+                }
+                deepest = std::max(deepest, block);
+            }
+        }
+        for (; p < eol; ++p) {
+            const char c = t[p];
+            if (quote) {
+                if (quote == '"' && c == '\\')
+                    ++p;
+                else if (c == quote)
+                    quote = 0;
+                continue;
+            }
+            if (c == '"' || c == '\'') {
+                quote = c;
+            } else if (c == '#' && (p == i || t[p - 1] == ' ' || t[p - 1] == '\t')) {
+                break; // a comment to the end of the line
+            } else if (c == '[' || c == '{') {
+                deepest = std::max(deepest, block + ++flow);
+            } else if (c == ']' || c == '}') {
+                flow -= flow ? 1 : 0;
+            }
+        }
+        i = eol + 1;
+    }
+    return deepest;
+}
+
+/// The matrix of node `name`, else the first matrix at the top of the text.
+cv::Mat readMatrix(const std::string& text, const std::string& path, const char* name) {
+    if (const std::size_t depth = storageNesting(text); depth > kStorageMaxNesting)
+        throw InputError(path + ": nested " + std::to_string(depth) + " levels deep (at most " +
+                         std::to_string(kStorageMaxNesting) + ")");
     cv::Mat m;
     try {
+        cv::FileStorage fs(text, cv::FileStorage::READ | cv::FileStorage::MEMORY);
+        if (!fs.isOpened())
+            throw InputError(path + ": not an OpenCV FileStorage file (YAML, XML or JSON)");
         cv::FileNode node = fs[name];
         if (!node.empty() && node.isMap())
             node >> m;
@@ -71,7 +164,7 @@ cv::Mat readMatrix(const std::string& path, const char* name) {
                     break;
             }
     } catch (const cv::Exception& e) {
-        throw InputError(path + ": its matrix cannot be read (" + e.err + ")");
+        throw InputError(path + ": not a readable FileStorage file (" + e.err + ")");
     }
     if (m.empty())
         throw InputError(path + std::string(": no matrix in the file (looked for '") + name +
@@ -99,6 +192,14 @@ ImageFeatures describe(const std::string& path, const DescribeOptions& options) 
         detector = cv::SIFT::create(int(options.maxFeatures));
     else
         detector = cv::KAZE::create();
+    // SIFT's pyramid needs octaves: on a smaller image OpenCV sizes a vector by a negative
+    // count and throws std::length_error ("vector::_M_default_append"), no reason a person reads.
+    const int least = options.detector == BowDetector::Sift ? kSiftMinSide : 1;
+    if (std::min(small.width, small.height) < least)
+        throw InputError(path + ": " + std::to_string(small.width) + " x " +
+                         std::to_string(small.height) + " is too small for " +
+                         bowDetectorName(options.detector) + " (at least " + std::to_string(least) +
+                         " x " + std::to_string(least) + ")");
     std::vector<cv::KeyPoint> keypoints;
     cv::Mat descriptors;
     try {
@@ -109,6 +210,10 @@ ImageFeatures describe(const std::string& path, const DescribeOptions& options) 
     } catch (const cv::Exception& e) {
         throw InputError(path + ": " + bowDetectorName(options.detector) + " failed (" + e.err +
                          ")");
+    } catch (const std::length_error& e) {
+        throw InputError(path + ": " + bowDetectorName(options.detector) + " failed (" +
+                         std::to_string(small.width) + " x " + std::to_string(small.height) +
+                         " is too small for it)");
     }
     out.describeMs = msSince(describeStart);
     out.descriptors.count = std::size_t(descriptors.rows);
@@ -122,9 +227,10 @@ ImageFeatures describe(const std::string& path, const DescribeOptions& options) 
     return out;
 }
 
-/// The rows of the matrix `name` (else the first), at most kBowMaxDim floats each.
-template <typename Rows> Rows readRows(const std::string& path, const char* name) {
-    const cv::Mat m = readMatrix(path, name);
+/// The rows of the matrix `name` (else the first), at most kBowMaxDim finite floats each.
+template <typename Rows>
+Rows readRows(const std::string& text, const std::string& path, const char* name) {
+    const cv::Mat m = readMatrix(text, path, name);
     if (m.rows == 0 || m.cols == 0)
         throw InputError(path + ": the matrix '" + name + "' is empty");
     if (std::size_t(m.cols) > kBowMaxDim)
@@ -133,19 +239,26 @@ template <typename Rows> Rows readRows(const std::string& path, const char* name
     Rows r;
     r.dim = std::size_t(m.cols);
     r.values = valuesOf(m);
+    // NaN is nearer to nothing and Inf to everything: one such value decides every assignment.
+    for (std::size_t i = 0; i < r.values.size(); ++i)
+        if (!std::isfinite(r.values[i]))
+            throw InputError(path + ": row " + std::to_string(i / r.dim + 1) + ", column " +
+                             std::to_string(i % r.dim + 1) + ": " +
+                             (std::isnan(r.values[i]) ? "nan" : "a value beyond a float") +
+                             " is not a finite number");
     return r;
 }
 
+std::string readStorageText(const std::string& path) {
+    return readTextFile(path, kStorageFileLimit, "a codebook or descriptor file");
+}
+
 Descriptors readDescriptors(const std::string& path) {
-    Descriptors d = readRows<Descriptors>(path, "descriptors");
-    d.count = d.values.size() / d.dim;
-    return d;
+    return descriptorsFromStorage(readStorageText(path), path);
 }
 
 Codebook readCodebook(const std::string& path) {
-    Codebook c = readRows<Codebook>(path, "vocabulary");
-    c.k = c.values.size() / c.dim;
-    return c;
+    return codebookFromStorage(readStorageText(path), path);
 }
 
 std::string codebookText(const Codebook& codebook, const std::string& path) {
@@ -181,6 +294,25 @@ Codebook cvKmeans(const Descriptors& d, std::size_t k, int iterations, std::uint
 }
 
 } // namespace
+
+std::size_t storageNesting(std::string_view text) {
+    std::size_t i = 0;
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
+        ++i;
+    return i < text.size() && text[i] == '<' ? xmlNesting(text) : yamlNesting(text);
+}
+
+Descriptors descriptorsFromStorage(const std::string& text, const std::string& path) {
+    Descriptors d = readRows<Descriptors>(text, path, "descriptors");
+    d.count = d.values.size() / d.dim;
+    return d;
+}
+
+Codebook codebookFromStorage(const std::string& text, const std::string& path) {
+    Codebook c = readRows<Codebook>(text, path, "vocabulary");
+    c.k = c.values.size() / c.dim;
+    return c;
+}
 
 BowOpenCv bowThroughOpenCv() {
     BowOpenCv f;

@@ -19,6 +19,7 @@
 
 #include <any>
 #include <functional>
+#include <iosfwd>
 #include <map>
 #include <string>
 #include <vector>
@@ -99,6 +100,11 @@ struct Report {
     /// Other text outputs, by option; each function gets the path it is written to (a format
     /// may follow its extension).
     std::map<std::string, std::function<std::string(const std::string& path)>> files;
+    /// Text outputs too large to hold as one string (a similarity matrix), by option: each
+    /// writes its text to the stream a row at a time (through writeFileStreamed), and may throw
+    /// UsageError naming its option for a size it refuses.
+    std::map<std::string, std::function<void(std::ostream& out, const std::string& path)>>
+        streamedFiles;
     std::map<std::string, ImageOutput> images; ///< image outputs, by option
     Verdict verdict;
 };

@@ -3,6 +3,7 @@
 #include "image/image.h"
 #include "pipelines/options.h"
 #include "pipelines/pipeline.h"
+#include "report/bytesize.h"
 #include "report/files.h"
 #include "report/table.h"
 #include "runtime/errors.h"
@@ -15,6 +16,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <sstream>
 
 namespace histlab {
 
@@ -47,18 +49,89 @@ const std::set<std::string>& descriptorExtensions() {
     return e;
 }
 
-/// A float from CSV text, or nullopt.
-std::optional<float> floatOf(const std::string& text) {
-    std::size_t a = text.find_first_not_of(" \t"), b = text.find_last_not_of(" \t");
+/// What a descriptor file's cell holds: a finite float, a number that is not one (nan, inf, or
+/// beyond a float's range), or no number in any notation.
+enum class CellKind { Number, NotFinite, Text };
+
+/// A cell as a float, in any notation a program writes: decimal, exponent, a leading '+', hex
+/// ("0x1p3"), spaces around. Read without the C library's locale (a GUI may set one whose
+/// decimal point is a comma).
+CellKind floatOf(const std::string& text, float& value) {
+    const std::size_t a = text.find_first_not_of(" \t"), b = text.find_last_not_of(" \t");
     if (a == std::string::npos)
-        return std::nullopt;
-    const std::string t = text.substr(a, b - a + 1);
-    float v = 0;
-    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-    if (ec != std::errc() || end != t.data() + t.size())
-        return std::nullopt;
-    return v;
+        return CellKind::Text;
+    const char* p = text.data() + a;
+    const char* end = text.data() + b + 1;
+    bool negative = false;
+    if (*p == '+' || *p == '-') {
+        negative = *p == '-';
+        ++p;
+    }
+    std::chars_format format = std::chars_format::general;
+    if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        format = std::chars_format::hex;
+        p += 2;
+    }
+    if (p == end || *p == '+' || *p == '-')
+        return CellKind::Text;
+    const auto [stop, ec] = std::from_chars(p, end, value, format);
+    if (stop != end || (ec != std::errc() && ec != std::errc::result_out_of_range))
+        return CellKind::Text;
+    value = negative ? -value : value;
+    return ec == std::errc() && std::isfinite(value) ? CellKind::Number : CellKind::NotFinite;
 }
+
+/// A descriptor CSV's rows, one at a time: the first row is a header when one of its cells is no
+/// number in any notation; every other cell must be a finite float.
+class DescriptorRows {
+public:
+    explicit DescriptorRows(const std::string& path)
+        : m_path(path) {}
+    void add(const std::vector<std::string>& row, std::size_t line) {
+        float v = 0;
+        if (m_rows++ == 0)
+            for (const std::string& cell : row)
+                if (floatOf(cell, v) == CellKind::Text) {
+                    m_header = cell; // a header line of names
+                    return;
+                }
+        m_values.clear();
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            const CellKind kind = floatOf(row[c], v);
+            if (kind != CellKind::Number)
+                throw InputError(m_path + ": line " + std::to_string(line) + ", column " +
+                                 std::to_string(c + 1) + ": '" + row[c] + "' is not " +
+                                 (kind == CellKind::NotFinite ? "a finite number" : "a number"));
+            m_values.push_back(v);
+        }
+        if (m_d.count == 0) {
+            m_d.dim = m_values.size();
+            if (m_d.dim > kBowMaxDim)
+                throw InputError(m_path + ": " + std::to_string(m_d.dim) +
+                                 " values a descriptor: at most " + std::to_string(kBowMaxDim));
+        } else if (m_values.size() != m_d.dim) {
+            throw InputError(m_path + ": line " + std::to_string(line) + " has " +
+                             std::to_string(m_values.size()) + " values, the first descriptor " +
+                             std::to_string(m_d.dim));
+        }
+        m_d.values.insert(m_d.values.end(), m_values.begin(), m_values.end());
+        ++m_d.count;
+    }
+    Descriptors finish() {
+        if (m_d.count == 0)
+            throw InputError(m_path + ": no descriptors in the file" +
+                             (m_header.empty() ? std::string()
+                                               : " (line 1 is read as a header: '" + m_header +
+                                                     "' is no number)"));
+        return std::move(m_d);
+    }
+
+private:
+    std::string m_path, m_header;
+    std::size_t m_rows = 0;
+    std::vector<float> m_values;
+    Descriptors m_d;
+};
 
 const char* const kWordColumns[] = {"file", "descriptors", "status", "weighting"};
 constexpr std::size_t kWordColumnCount = 4;
@@ -96,42 +169,21 @@ Descriptors readDescriptorFile(const std::string& path) {
         requireBowOpenCv(path);
         return bowOpenCv().readDescriptors(path);
     }
-    return parseDescriptorCsv(readTextFile(path), path);
+    // A row at a time: the file's floats are kept, not its text split into cells.
+    CsvReader in(path, kTextFileLimit, "a descriptor file");
+    DescriptorRows rows(path);
+    std::vector<std::string> row;
+    while (in.next(row))
+        rows.add(row, in.line());
+    return rows.finish();
 }
 
 Descriptors parseDescriptorCsv(const std::string& text, const std::string& path) {
     const auto rows = parseCsv(text, path);
-    Descriptors d;
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        std::vector<float> values;
-        for (const std::string& cell : rows[r]) {
-            const auto v = floatOf(cell);
-            if (!v) {
-                if (r == 0 && d.count == 0 && values.empty())
-                    break; // a header line of names
-                throw InputError(path + ": line " + std::to_string(r + 1) + ": '" + cell +
-                                 "' is not a number");
-            }
-            values.push_back(*v);
-        }
-        if (values.empty() && r == 0)
-            continue;
-        if (d.count == 0) {
-            d.dim = values.size();
-            if (d.dim > kBowMaxDim)
-                throw InputError(path + ": " + std::to_string(d.dim) +
-                                 " values a descriptor: at most " + std::to_string(kBowMaxDim));
-        } else if (values.size() != d.dim) {
-            throw InputError(path + ": line " + std::to_string(r + 1) + " has " +
-                             std::to_string(values.size()) + " values, the first descriptor " +
-                             std::to_string(d.dim));
-        }
-        d.values.insert(d.values.end(), values.begin(), values.end());
-        ++d.count;
-    }
-    if (d.count == 0)
-        throw InputError(path + ": no descriptors in the file");
-    return d;
+    DescriptorRows d(path);
+    for (std::size_t r = 0; r < rows.size(); ++r)
+        d.add(rows[r], r + 1);
+    return d.finish();
 }
 
 Shard parseShard(const std::string& text) {
@@ -358,7 +410,11 @@ WordTable parseWordsCsv(const std::string& text, const std::string& source, std:
                 throw InputError(where + "'" + row[kWordColumnCount + i] +
                                  "' is not a whole count");
             image.counts.push_back(*c);
-            sum += *c;
+            // Checked: counts that wrap past 2^64 - 1 could add up to any descriptor count.
+            if (__builtin_add_overflow(sum, *c, &sum))
+                throw InputError(where + "w" + std::to_string(i) + ": '" +
+                                 row[kWordColumnCount + i] + "' takes the sum of the counts past " +
+                                 "2^64 - 1");
         }
         if (sum != image.descriptors)
             throw InputError(where + "the counts add up to " + std::to_string(sum) + ", not the " +
@@ -422,17 +478,40 @@ std::vector<std::vector<Neighbour>> nearestImages(const std::vector<std::vector<
     return out;
 }
 
-std::string similarityCsv(const WordTable& table, const std::vector<std::vector<double>>& weights) {
-    std::vector<std::string> columns{"file"};
+void checkSimilaritySize(std::size_t images) {
+    if (images <= kSimilarityMaxImages)
+        return;
+    const double cells = double(images) * double(images);
+    // About 18 bytes a cell: "0.12345678901234567," at worst.
+    throw UsageError("--similarity",
+                     std::to_string(images) + " images make a matrix of " + numberText(cells) +
+                         " cells (about " + roundedByteSize(std::uint64_t(cells * 18)) +
+                         " of text); it is written for at most " +
+                         std::to_string(kSimilarityMaxImages) +
+                         " images (--nearest N lists each image's most similar ones)");
+}
+
+void writeSimilarityCsv(std::ostream& out, const WordTable& table,
+                        const std::vector<std::vector<double>>& weights) {
+    checkSimilaritySize(table.images.size());
+    out << "file";
     for (const ImageWords& image : table.images)
-        columns.push_back(image.file);
-    Table t(columns);
+        out << ',' << csvField(image.file);
+    out << '\n';
+    std::string row;
     for (std::size_t q = 0; q < table.images.size(); ++q) {
-        t.row().add(table.images[q].file);
+        row = csvField(table.images[q].file);
         for (std::size_t j = 0; j < table.images.size(); ++j)
-            t.add(cosineSimilarity(weights[q], weights[j]));
+            row.append(",").append(numberText(cosineSimilarity(weights[q], weights[j])));
+        row += '\n';
+        out << row;
     }
-    return t.csv();
+}
+
+std::string similarityCsv(const WordTable& table, const std::vector<std::vector<double>>& weights) {
+    std::ostringstream out;
+    writeSimilarityCsv(out, table, weights);
+    return out.str();
 }
 
 } // namespace histlab

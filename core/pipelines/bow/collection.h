@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <iosfwd>
 #include <map>
 #include <string>
 #include <vector>
@@ -185,7 +186,18 @@ struct Neighbour {
 std::vector<std::vector<Neighbour>> nearestImages(const std::vector<std::vector<double>>& weights,
                                                   std::size_t n);
 
+/// The most images a full similarity matrix is written for: 8,192 (67 M cells, up to about
+/// 1.3 GB of text). Beyond it, --nearest N lists what a matrix would be read for.
+inline constexpr std::size_t kSimilarityMaxImages = 8192;
+
 /// The cosine similarity matrix as CSV: a header of file names, then one row an image.
 std::string similarityCsv(const WordTable& table, const std::vector<std::vector<double>>& weights);
+/// The same, written to `out` a row at a time (each row computed as it is written), so the
+/// matrix is never held. UsageError("--similarity") for more than kSimilarityMaxImages images.
+void writeSimilarityCsv(std::ostream& out, const WordTable& table,
+                        const std::vector<std::vector<double>>& weights);
+/// UsageError("--similarity") naming the matrix's size when `images` is beyond
+/// kSimilarityMaxImages.
+void checkSimilaritySize(std::size_t images);
 
 } // namespace histlab

@@ -428,15 +428,17 @@ Table collectionTable(const WordTable& t) {
 /// The report parts both commands share.
 void fillCollectionReport(Report& r, const WordTable& t, const CollectionView& v) {
     r.csv = [&t, &v] { return wordsCsv(t, v.weighting); };
-    r.files["--similarity"] = [&t, &v](const std::string&) {
-        return similarityCsv(t, similarityWeights(t, v));
+    // Streamed: 20,000 images make 400 M cells, 7 GB of text that no string should hold.
+    r.streamedFiles["--similarity"] = [&t, &v](std::ostream& out, const std::string&) {
+        checkSimilaritySize(t.images.size());
+        writeSimilarityCsv(out, t, similarityWeights(t, v));
     };
 }
 
 const PipelineOutput kSimilarityOutput = {
     "--similarity",
     "the cosine similarity of every pair of images as a CSV matrix (of the --normalize "
-    "weights; tf-idf when none): images squared cells"};
+    "weights; tf-idf when none): images squared cells, for at most 8192 images"};
 
 // ---------------------------------------------------------------------------------------------
 // bow histograms

@@ -122,5 +122,31 @@ TEST(BowOpenCv, DescriptorFilesAndBfMatcher) {
     EXPECT_EQ(cv.bfMatch(d, c), assignReference(d, c).labels);
 }
 
+// Nesting counted on the bytes, before OpenCV's parsers (which recurse once a level and
+// overflowed the stack at some 100,000 levels): what a codebook needs passes, deeper is refused.
+TEST(BowOpenCv, NestingIsCountedBeforeParsing) {
+    EXPECT_EQ(storageNesting("%YAML:1.0\n---\nv: [ [ 1 ], [ 2 ] ]\n"), 3u);
+    EXPECT_EQ(storageNesting("%YAML:1.0\n---\nv: \"[[[[\" # [[[[\n"), 1u);
+    EXPECT_EQ(storageNesting("%YAML:1.0\nv:\n  - - - 1\n"), 5u);
+    EXPECT_EQ(storageNesting("{\"a\": [{\"b\": \"]]]\\\"[\"}]}"), 4u);
+    EXPECT_EQ(storageNesting("<?xml version=\"1.0\"?><a><b x=\">\"/><!-- <c> --><c></c></a>"), 2u);
+    const std::string deep =
+        "%YAML:1.0\n---\nvocabulary: " + std::string(100000, '[') + std::string(100000, ']') + "\n";
+    try {
+        codebookFromStorage(deep, "n.yml");
+        FAIL() << "a file nested 100,001 levels deep was parsed";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()), "n.yml: nested 100001 levels deep (at most 64)");
+    }
+    const std::string nan = "%YAML:1.0\n---\nvocabulary: !!opencv-matrix\n   rows: 1\n   cols: "
+                            "2\n   dt: f\n   data: [ 1., .Nan ]\n";
+    try {
+        codebookFromStorage(nan, "c.yml");
+        FAIL() << "a NaN word was read";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()), "c.yml: row 1, column 2: nan is not a finite number");
+    }
+}
+
 } // namespace
 } // namespace histlab
