@@ -369,58 +369,83 @@ std::string wordsCsv(const WordTable& table, BowWeighting weighting) {
     return t.csv();
 }
 
-WordTable parseWordsCsv(const std::string& text, const std::string& source, std::size_t k) {
-    const auto rows = parseCsv(text, source);
-    if (rows.empty() || rows[0].size() < kWordColumnCount ||
-        !std::equal(kWordColumns, kWordColumns + kWordColumnCount, rows[0].begin()))
+namespace {
+
+/// A words table's header: its K (InputError naming `source` for another header, or a K other
+/// than `k` when k != 0).
+std::size_t wordsHeader(const std::vector<std::string>* header, const std::string& source,
+                        std::size_t k) {
+    if (!header || header->size() < kWordColumnCount ||
+        !std::equal(kWordColumns, kWordColumns + kWordColumnCount, header->begin()))
         throw InputError(source + ": not a table of bow histograms (its header should begin "
                                   "file,descriptors,status,weighting)");
-    WordTable t;
-    t.k = rows[0].size() - kWordColumnCount;
-    if (k && t.k != k)
-        throw InputError(source + ": " + std::to_string(t.k) + " words, the first table " +
+    const std::size_t words = header->size() - kWordColumnCount;
+    if (k && words != k)
+        throw InputError(source + ": " + std::to_string(words) + " words, the first table " +
                          std::to_string(k));
-    for (std::size_t r = 1; r < rows.size(); ++r) {
-        const auto& row = rows[r];
-        const std::string where = source + ": line " + std::to_string(r + 1) + ": ";
-        if (row.size() < kWordColumnCount)
-            throw InputError(where + "fewer than " + std::to_string(kWordColumnCount) + " fields");
-        ImageWords image;
-        image.file = row[0];
-        const auto descriptors = parseCount(row[1]);
-        if (!descriptors)
-            throw InputError(where + "'" + row[1] + "' is not a descriptor count");
-        image.descriptors = std::size_t(*descriptors);
-        if (row[2] != "ok") {
-            image.error = row[2];
-            t.images.push_back(std::move(image));
-            continue;
-        }
-        if (row[3] != "none")
-            throw InputError(where + "weighted by " + row[3] +
-                             ": merging needs the raw counts (write the shards with "
-                             "--normalize none)");
-        if (row.size() != kWordColumnCount + t.k)
-            throw InputError(where + std::to_string(row.size() - kWordColumnCount) +
-                             " counts, the header names " + std::to_string(t.k));
-        std::uint64_t sum = 0;
-        for (std::size_t i = 0; i < t.k; ++i) {
-            const auto c = parseCount(row[kWordColumnCount + i]);
-            if (!c)
-                throw InputError(where + "'" + row[kWordColumnCount + i] +
-                                 "' is not a whole count");
-            image.counts.push_back(*c);
-            // Checked: counts that wrap past 2^64 - 1 could add up to any descriptor count.
-            if (__builtin_add_overflow(sum, *c, &sum))
-                throw InputError(where + "w" + std::to_string(i) + ": '" +
-                                 row[kWordColumnCount + i] + "' takes the sum of the counts past " +
-                                 "2^64 - 1");
-        }
-        if (sum != image.descriptors)
-            throw InputError(where + "the counts add up to " + std::to_string(sum) + ", not the " +
-                             std::to_string(image.descriptors) + " descriptors");
+    return words;
+}
+
+/// One row of a words table, checked, added to `t`.
+void addWordsRow(WordTable& t, const std::vector<std::string>& row, const std::string& source,
+                 std::size_t line) {
+    const std::string where = source + ": line " + std::to_string(line) + ": ";
+    if (row.size() < kWordColumnCount)
+        throw InputError(where + "fewer than " + std::to_string(kWordColumnCount) + " fields");
+    ImageWords image;
+    image.file = row[0];
+    const auto descriptors = parseCount(row[1]);
+    if (!descriptors)
+        throw InputError(where + "'" + row[1] + "' is not a descriptor count");
+    image.descriptors = std::size_t(*descriptors);
+    if (row[2] != "ok") {
+        image.error = row[2];
         t.images.push_back(std::move(image));
+        return;
     }
+    if (row[3] != "none")
+        throw InputError(where + "weighted by " + row[3] +
+                         ": merging needs the raw counts (write the shards with "
+                         "--normalize none)");
+    if (row.size() != kWordColumnCount + t.k)
+        throw InputError(where + std::to_string(row.size() - kWordColumnCount) +
+                         " counts, the header names " + std::to_string(t.k));
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < t.k; ++i) {
+        const auto c = parseCount(row[kWordColumnCount + i]);
+        if (!c)
+            throw InputError(where + "'" + row[kWordColumnCount + i] + "' is not a whole count");
+        image.counts.push_back(*c);
+        // Checked: counts that wrap past 2^64 - 1 could add up to any descriptor count.
+        if (__builtin_add_overflow(sum, *c, &sum))
+            throw InputError(where + "w" + std::to_string(i) + ": '" + row[kWordColumnCount + i] +
+                             "' takes the sum of the counts past 2^64 - 1");
+    }
+    if (sum != image.descriptors)
+        throw InputError(where + "the counts add up to " + std::to_string(sum) + ", not the " +
+                         std::to_string(image.descriptors) + " descriptors");
+    t.images.push_back(std::move(image));
+}
+
+} // namespace
+
+WordTable parseWordsCsv(const std::string& text, const std::string& source, std::size_t k) {
+    const auto rows = parseCsv(text, source);
+    WordTable t;
+    t.k = wordsHeader(rows.empty() ? nullptr : &rows[0], source, k);
+    for (std::size_t r = 1; r < rows.size(); ++r)
+        addWordsRow(t, rows[r], source, r + 1);
+    return t;
+}
+
+WordTable readWordsCsv(const std::string& path, std::size_t k) {
+    CsvReader in(path, kTextFileLimit, "a table");
+    std::vector<std::string> row;
+    WordTable t;
+    const bool any = in.next(row);
+    t.k = wordsHeader(any ? &row : nullptr, path, k);
+    while (in.next(row))
+        addWordsRow(t, row, path, in.line());
     return t;
 }
 

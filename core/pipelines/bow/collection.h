@@ -169,6 +169,10 @@ std::string wordsCsv(const WordTable& table, BowWeighting weighting);
 /// or a K that differs from `k` (when k != 0).
 WordTable parseWordsCsv(const std::string& text, const std::string& source, std::size_t k = 0);
 
+/// The same from a file read a row at a time (bow merge's reader: the table is never held as
+/// text), up to kTextFileLimit.
+WordTable readWordsCsv(const std::string& path, std::size_t k = 0);
+
 /// The shards' tables as one, sorted by file as one listing would be; InputError naming the file
 /// that appears twice or the shard whose K differs.
 WordTable mergeWordTables(const std::vector<WordTable>& shards,

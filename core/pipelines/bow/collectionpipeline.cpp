@@ -693,8 +693,7 @@ Pipeline bowmergePipeline() {
                 throw UsageError("bow merge", "which shards? (give the CSV files)");
             std::vector<WordTable> tables;
             for (const std::string& path : params.shards)
-                tables.push_back(
-                    parseWordsCsv(readTextFile(path), path, tables.empty() ? 0 : tables.front().k));
+                tables.push_back(readWordsCsv(path, tables.empty() ? 0 : tables.front().k));
             params.table =
                 std::make_shared<const WordTable>(mergeWordTables(tables, params.shards));
         });
