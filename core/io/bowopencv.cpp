@@ -144,21 +144,65 @@ std::size_t yamlNesting(std::string_view t) {
 
 /// The matrix of node `name`, else the first matrix at the top of the text.
 cv::Mat readMatrix(const std::string& text, const std::string& path, const char* name) {
+    // OpenCV parses text held in memory up to its first NUL (strlen), then reads past the end
+    // of what it measured (a fuzzer's SIGSEGV): FileStorage text never holds one.
+    if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
+        throw InputError(path + ": a NUL byte at offset " + std::to_string(nul) +
+                         ": not FileStorage text (YAML, XML or JSON)");
     if (const std::size_t depth = storageNesting(text); depth > kStorageMaxNesting)
         throw InputError(path + ": nested " + std::to_string(depth) + " levels deep (at most " +
                          std::to_string(kStorageMaxNesting) + ")");
+    // OpenCV's YAML parser measures an empty key (a line that begins with ':') as a negative
+    // length and throws std::length_error where nothing can catch it (std::terminate): found by
+    // fuzzing, and refused here in its words.
+    if (const std::size_t first = text.find_first_not_of(" \t\r\n");
+        first != std::string::npos && text[first] != '<' && text[first] != '{')
+        for (std::size_t at = 0, line = 1; at < text.size(); ++line) {
+            const std::size_t eol = std::min(text.find('\n', at), text.size());
+            const std::size_t key = text.find_first_not_of(" \t", at);
+            if (key < eol && text[key] == ':')
+                throw InputError(path + ": line " + std::to_string(line) +
+                                 ": a key may not be empty");
+            at = eol + 1;
+        }
+    // OpenCV allocates the size a matrix declares before it counts the values it holds: a
+    // "cols" of 2147483647 over four values reserved 16 GiB. The declared size is checked first.
+    auto checkDeclared = [&path](const cv::FileNode& node) {
+        const cv::FileNode data = node["data"];
+        if (data.empty())
+            return;
+        std::uint64_t declared = 1;
+        auto times = [&](const cv::FileNode& n) {
+            if (!n.isInt() || int(n) < 0)
+                throw InputError(path + ": a matrix whose size is not whole numbers");
+            declared = std::min<std::uint64_t>(declared * std::uint64_t(int(n)), 1ull << 40);
+        };
+        if (const cv::FileNode sizes = node["sizes"]; !sizes.empty()) {
+            for (const cv::FileNode n : sizes)
+                times(n);
+        } else {
+            times(node["rows"]);
+            times(node["cols"]);
+        }
+        if (declared > data.size())
+            throw InputError(path + ": a matrix that declares " + std::to_string(declared) +
+                             " values and holds " + std::to_string(data.size()));
+    };
     cv::Mat m;
     try {
         cv::FileStorage fs(text, cv::FileStorage::READ | cv::FileStorage::MEMORY);
         if (!fs.isOpened())
             throw InputError(path + ": not an OpenCV FileStorage file (YAML, XML or JSON)");
         cv::FileNode node = fs[name];
-        if (!node.empty() && node.isMap())
+        if (!node.empty() && node.isMap()) {
+            checkDeclared(node);
             node >> m;
+        }
         if (m.empty())
             for (cv::FileNode child : fs.root()) {
                 if (!child.isMap())
                     continue;
+                checkDeclared(child);
                 child >> m;
                 if (!m.empty())
                     break;

@@ -130,7 +130,7 @@ cli_test(bow_histograms_no_images EXIT 3
          ARGS bow histograms @W@/e --codebook @W@/v.yml)
 cli_test(bow_histograms_bad_codebook EXIT 3
          EXPECT --setup "${bowFolder}"
-                --stderr "^histlab-cli: ${data}/rgb8.png: not a readable FileStorage file"
+                --stderr "^histlab-cli: ${data}/rgb8.png: a NUL byte at offset 8: not FileStorage text [(]YAML, XML or JSON[)]$"
          ARGS bow histograms @W@/f --codebook ${data}/rgb8.png)
 cli_test(bow_histograms_bad_shard EXIT 2
          EXPECT --stderr "^histlab-cli: --shard: share 3 of 3: the shares are 0 to 2$"

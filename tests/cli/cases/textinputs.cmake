@@ -101,6 +101,21 @@ cli_test(bow_nested_descriptor_file_is_a_row EXIT 0
                 --stdout "^  e[.]yml: nested 10000[0-3] levels deep [(]at most 64[)]$"
                 --check "grep -q '^a[.]csv,3,ok,' @W@/h.csv"
          ARGS bow histograms @W@/d --descriptor-files --codebook @W@/cb.yml --device cpu --csv @W@/h.csv)
+# Found by fuzzing: OpenCV reads text held in memory up to its first NUL and then past its end.
+cli_test(bow_codebook_with_a_nul_byte EXIT 3
+         EXPECT --setup "${descFolder}" --setup "printf '<?xml version=\\0\"1.0\"?>\\n<opencv_storage>\\n</opencv_storage>\\n' > @W@/n.xml"
+                --stderr "^histlab-cli: .*/n[.]xml: a NUL byte at offset 14: not FileStorage text [(]YAML, XML or JSON[)]$"
+         ARGS bow histograms @W@/d --descriptor-files --codebook @W@/n.xml --device cpu)
+# Found by fuzzing: an empty key ended OpenCV's YAML parser in std::terminate (the old build
+# too), and a "cols" that is no number made it reserve 2 x 2147483647 floats for four values.
+cli_test(bow_codebook_with_an_empty_key EXIT 3
+         EXPECT --setup "${descFolder}" --setup "printf '%%YAML:1.0\\n---\\nvocabulary: !!opencv-matrix\\n   rows: 2\\n   : ' > @W@/n.yml"
+                --stderr "^histlab-cli: .*/n[.]yml: line 5: a key may not be empty$"
+         ARGS bow histograms @W@/d --descriptor-files --codebook @W@/n.yml --device cpu)
+cli_test(bow_codebook_declaring_more_than_it_holds EXIT 3
+         EXPECT --setup "${descFolder}" --setup "${textGen} codebook @W@/cb.yml 2 2 && sed -i 's/rows: 2/rows: 2000000/' @W@/cb.yml"
+                --stderr "^histlab-cli: .*/cb[.]yml: a matrix that declares 4000000 values and holds 4$"
+         ARGS bow histograms @W@/d --descriptor-files --codebook @W@/cb.yml --device cpu)
 cli_test(bow_codebook_beyond_256MiB EXIT 3
          EXPECT --setup "${descFolder}" --setup "truncate -s 300M @W@/n.yml"
                 --stderr "^histlab-cli: .*/n[.]yml: 300[.]0 MiB; a codebook or descriptor file is read up to 256 MiB$"
