@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes one of HistLab's readers with libFuzzer (clang, -fsanitize=fuzzer,address,undefined):
 #   scripts/fuzz.sh TARGET [SECONDS]
-#   TARGET: image, json, csv, options, or all; SECONDS: per target, 60 by default
+#   TARGET: image, json, csv, options, storage (FileStorage codebooks and descriptor files),
+#   or all; SECONDS: per target, 60 by default
 # Builds the targets in build-fuzz/ (scripts/asan-build.sh: -O1, line tables only, no GUI),
 # starts from the committed seeds in tests/fuzz/corpus/TARGET (never written to: what the
 # fuzzer finds goes to build-fuzz/corpus/TARGET), and fails on the first crash, hang (10 s an
@@ -9,9 +10,9 @@
 # build-fuzz/crashes/TARGET-* and should become a regression test and a seed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: scripts/fuzz.sh image|json|csv|options|all [SECONDS]}
+target=${1:?usage: scripts/fuzz.sh image|json|csv|options|storage|all [SECONDS]}
 seconds=${2:-60}
-all=(image json csv options)
+all=(image json csv options storage)
 if [[ $target == all ]]; then
     targets=("${all[@]}")
 else
