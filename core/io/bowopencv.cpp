@@ -155,22 +155,38 @@ cv::Mat readMatrix(const std::string& text, const std::string& path, const char*
     // OpenCV's YAML parser measures an empty key (a line that begins with ':') as a negative
     // length and throws std::length_error where nothing can catch it (std::terminate): found by
     // fuzzing, and refused here in its words.
+    // Nor does it end (an endless loop, also found by fuzzing) on a document whose top level
+    // begins indented and comes back to the first column: the top level must begin there, as
+    // every file OpenCV writes does.
     if (const std::size_t first = text.find_first_not_of(" \t\r\n");
-        first != std::string::npos && text[first] != '<' && text[first] != '{')
+        first != std::string::npos && text[first] != '<' && text[first] != '{') {
+        bool content = false;
         for (std::size_t at = 0, line = 1; at < text.size(); ++line) {
             const std::size_t eol = std::min(text.find('\n', at), text.size());
             const std::size_t key = text.find_first_not_of(" \t", at);
             if (key < eol && text[key] == ':')
                 throw InputError(path + ": line " + std::to_string(line) +
                                  ": a key may not be empty");
+            const std::string_view head(text.data() + std::min(key, eol), eol - std::min(key, eol));
+            const bool skipped = head.empty() || head[0] == '#' || head[0] == '%' ||
+                                 head[0] == '\r' || head.rfind("---", 0) == 0 ||
+                                 head.rfind("...", 0) == 0;
+            if (!content && !skipped) {
+                content = true;
+                if (key != at)
+                    throw InputError(path + ": line " + std::to_string(line) +
+                                     ": the top level is indented (it begins in the first "
+                                     "column)");
+            }
             at = eol + 1;
         }
+    }
     // OpenCV allocates the size a matrix declares before it counts the values it holds: a
     // "cols" of 2147483647 over four values reserved 16 GiB. The declared size is checked first.
     auto checkDeclared = [&path](const cv::FileNode& node) {
         const cv::FileNode data = node["data"];
-        if (data.empty())
-            return;
+        if (node["rows"].empty() && node["cols"].empty() && node["sizes"].empty())
+            return; // no size declared: OpenCV reads no matrix from it
         std::uint64_t declared = 1;
         auto times = [&](const cv::FileNode& n) {
             if (!n.isInt() || int(n) < 0)

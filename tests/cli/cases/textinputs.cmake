@@ -112,6 +112,12 @@ cli_test(bow_codebook_with_an_empty_key EXIT 3
          EXPECT --setup "${descFolder}" --setup "printf '%%YAML:1.0\\n---\\nvocabulary: !!opencv-matrix\\n   rows: 2\\n   : ' > @W@/n.yml"
                 --stderr "^histlab-cli: .*/n[.]yml: line 5: a key may not be empty$"
          ARGS bow histograms @W@/d --descriptor-files --codebook @W@/n.yml --device cpu)
+# Found by fuzzing: OpenCV's YAML parser never ends on a top level that begins indented and
+# comes back to the first column (the old build hung the same way).
+cli_test(bow_codebook_indented_top_level EXIT 3
+         EXPECT --setup "${descFolder}" --setup "printf '%%YAML:1.0\\n  - 0\\ny:\\n - 2\\n' > @W@/n.yml"
+                --stderr "^histlab-cli: .*/n[.]yml: line 2: the top level is indented [(]it begins in the first column[)]$"
+         ARGS bow histograms @W@/d --descriptor-files --codebook @W@/n.yml --device cpu)
 cli_test(bow_codebook_declaring_more_than_it_holds EXIT 3
          EXPECT --setup "${descFolder}" --setup "${textGen} codebook @W@/cb.yml 2 2 && sed -i 's/rows: 2/rows: 2000000/' @W@/cb.yml"
                 --stderr "^histlab-cli: .*/cb[.]yml: a matrix that declares 4000000 values and holds 4$"
