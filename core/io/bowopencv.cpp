@@ -48,10 +48,12 @@ std::string extensionOf(const std::string& path) {
 
 /// XML: the depth of elements (comments, declarations and CDATA skipped, attribute values
 /// read as quoted text).
-std::size_t xmlNesting(std::string_view t) {
+std::size_t xmlNesting(std::string_view t, bool* unclosed = nullptr) {
     std::size_t depth = 0, deepest = 0;
     auto skipTo = [&](std::size_t from, std::string_view end) {
         const std::size_t at = t.find(end, from);
+        if (at == std::string_view::npos && unclosed)
+            *unclosed = true;
         return at == std::string_view::npos ? t.size() : at + end.size();
     };
     for (std::size_t i = 0; i < t.size();) {
@@ -82,6 +84,8 @@ std::size_t xmlNesting(std::string_view t) {
                 else if (c == '>')
                     break;
             }
+            if (j >= t.size() && unclosed)
+                *unclosed = true;
             if (!(j < t.size() && t[j - 1] == '/')) // <a/> opens nothing
                 deepest = std::max(deepest, ++depth);
             i = j + 1;
@@ -180,6 +184,15 @@ cv::Mat readMatrix(const std::string& text, const std::string& path, const char*
             }
             at = eol + 1;
         }
+    }
+    // Its XML parser dereferences a null pointer on a tag that the text ends inside ("<?xml N=",
+    // "<v a="): found by fuzzing, the old build crashed on it too.
+    if (const std::size_t first = text.find_first_not_of(" \t\r\n");
+        first != std::string::npos && text[first] == '<') {
+        bool unclosed = false;
+        xmlNesting(text, &unclosed);
+        if (unclosed)
+            throw InputError(path + ": the text ends inside a tag (no closing '>')");
     }
     // OpenCV allocates the size a matrix declares before it counts the values it holds: a
     // "cols" of 2147483647 over four values reserved 16 GiB. The declared size is checked first.

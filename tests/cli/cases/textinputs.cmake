@@ -118,6 +118,11 @@ cli_test(bow_codebook_indented_top_level EXIT 3
          EXPECT --setup "${descFolder}" --setup "printf '%%YAML:1.0\\n  - 0\\ny:\\n - 2\\n' > @W@/n.yml"
                 --stderr "^histlab-cli: .*/n[.]yml: line 2: the top level is indented [(]it begins in the first column[)]$"
          ARGS bow histograms @W@/d --descriptor-files --codebook @W@/n.yml --device cpu)
+# Found by fuzzing: XML that ends inside a tag crashed OpenCV's parser (SIGSEGV, old build too).
+cli_test(bow_codebook_xml_cut_inside_a_tag EXIT 3
+         EXPECT --setup "${descFolder}" --setup "printf '<?xml N=' > @W@/n.xml"
+                --stderr "^histlab-cli: .*/n[.]xml: the text ends inside a tag [(]no closing '>'[)]$"
+         ARGS bow histograms @W@/d --descriptor-files --codebook @W@/n.xml --device cpu)
 cli_test(bow_codebook_declaring_more_than_it_holds EXIT 3
          EXPECT --setup "${descFolder}" --setup "${textGen} codebook @W@/cb.yml 2 2 && sed -i 's/rows: 2/rows: 2000000/' @W@/cb.yml"
                 --stderr "^histlab-cli: .*/cb[.]yml: a matrix that declares 4000000 values and holds 4$"
