@@ -18,54 +18,10 @@ std::string csvField(const std::string& text) {
 }
 
 std::vector<std::vector<std::string>> parseCsv(const std::string& text, const std::string& source) {
+    CsvReader reader(CsvReader::Text{text, source});
     std::vector<std::vector<std::string>> rows;
-    std::vector<std::string> row;
-    std::string field;
-    bool quoted = false, any = false;
-    std::size_t line = 1;
-    auto endRow = [&] {
-        if (any || !row.empty()) {
-            row.push_back(std::move(field));
-            rows.push_back(std::move(row));
-        }
-        row.clear();
-        field.clear();
-        any = false;
-    };
-    // A UTF-8 byte order mark (Windows editors write one) is no part of the first field.
-    const std::size_t first = text.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0;
-    for (std::size_t i = first; i < text.size(); ++i) {
-        const char c = text[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-                field += '"';
-                ++i;
-            } else if (c == '"') {
-                quoted = false;
-            } else {
-                line += c == '\n';
-                field += c;
-            }
-            continue;
-        }
-        if (c == '"') {
-            quoted = any = true;
-        } else if (c == ',') {
-            row.push_back(std::move(field));
-            field.clear();
-            any = true;
-        } else if (c == '\n') {
-            endRow();
-            ++line;
-        } else if (c != '\r' || i + 1 >= text.size() || text[i + 1] != '\n') {
-            field += c;
-            any = true;
-        }
-    }
-    if (quoted)
-        throw InputError(source + ": line " + std::to_string(line) +
-                         ": a quoted field is never closed");
-    endRow();
+    for (std::vector<std::string> row; reader.next(row);)
+        rows.push_back(std::move(row));
     return rows;
 }
 
@@ -170,8 +126,19 @@ std::optional<double> parseFiniteNumber(const std::string& text) {
 }
 
 CsvReader::CsvReader(const std::string& path, std::uint64_t limit, const std::string& what)
-    : m_in(path, limit, what)
+    : m_in(std::in_place, path, limit, what)
+    , m_source(path)
     , m_block(std::size_t(1) << 16, '\0') {}
+
+CsvReader::CsvReader(Text text)
+    : m_source(std::move(text.source))
+    , m_block(std::move(text.text))
+    , m_size(m_block.size()) {
+    // A UTF-8 byte order mark (Windows editors write one) is no part of the first field.
+    if (m_block.compare(0, 3, "\xEF\xBB\xBF") == 0)
+        m_at = 3;
+    m_started = true;
+}
 
 int CsvReader::get() {
     if (m_back >= 0) {
@@ -180,7 +147,9 @@ int CsvReader::get() {
         return c;
     }
     if (m_at == m_size) {
-        m_size = m_in.read(m_block.data(), m_block.size());
+        if (!m_in)
+            return -1;
+        m_size = m_in->read(m_block.data(), m_block.size());
         m_at = 0;
         // A UTF-8 byte order mark at the start (as parseCsv skips it).
         if (!m_started && m_block.compare(0, 3, "\xEF\xBB\xBF") == 0 && m_size >= 3)

@@ -37,15 +37,21 @@ class CsvReader {
 public:
     explicit CsvReader(const std::string& path, std::uint64_t limit = kTextFileLimit,
                        const std::string& what = "a table");
+    /// The same rules over text already in memory; `source` names it in errors.
+    struct Text {
+        std::string text, source;
+    };
+    explicit CsvReader(Text text);
     /// The next row into `row`; false at the end. InputError for a quote never closed.
     bool next(std::vector<std::string>& row);
     /// The line the row last returned began on (1 for the first line).
     std::size_t line() const { return m_rowLine; }
-    const std::string& path() const { return m_in.path(); }
+    const std::string& path() const { return m_source; }
 
 private:
-    int get(); // the next byte, -1 at the end
-    InputFile m_in;
+    int get();                     // the next byte, -1 at the end
+    std::optional<InputFile> m_in; // none: the text is all in m_block
+    std::string m_source;
     std::string m_block;
     std::size_t m_at = 0, m_size = 0, m_line = 1, m_rowLine = 0;
     int m_back = -1; // a byte read ahead and given back
