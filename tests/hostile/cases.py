@@ -332,14 +332,15 @@ case("reverse_csv_is_input", ["reverse", "--input", "{s}/x.png", "--repeat", "1"
 
 # ---------------------------------------------------------------- D6 lying GIF screens
 
+# Either answer keeps to the file: the 1 x 1 frame counted as the image (1 pixel), or a refusal.
 case("gif_screen_20000", ["histogram", "{in}/liar/gif_screen_20000.gif", "--quiet", "--csv", "{s}/h.csv"],
-     ["D6"], 3, on_exit0="wrong-result", mem_mb=1024)
+     ["D6"], (0, 3), check=hist_total("{s}/h.csv", 1), mem_mb=1024)
 case("gif_screen_20000_eq", ["equalize", "{in}/liar/gif_screen_20000.gif", "--repeat", "1", "--quiet",
                              "--out", "{s}/e.png"], ["D6"], 3, on_exit0="wrong-result", mem_mb=1024)
 case("gif_screen_32767", ["histogram", "{in}/liar/gif_screen_32767.gif", "--quiet"], ["D6"], 3,
      on_exit0="wrong-result", mem_mb=1024)
 case("gif_screen_4000", ["histogram", "{in}/liar/gif_screen_4000.gif", "--quiet", "--csv", "{s}/h.csv"],
-     ["D6"], 3, on_exit0="wrong-result", mem_mb=1024)
+     ["D6"], (0, 3), check=hist_total("{s}/h.csv", 1), mem_mb=1024)
 case("gif_big_frame_short", ["histogram", "{in}/liar/gif_big_frame_short.gif", "--quiet"], ["D6"], 3,
      mem_mb=512)
 
@@ -484,7 +485,7 @@ case("batch_out_write_fails", ["batch", "{in}/batch/good", "--recursive", "--pip
      setup=lambda ctx: (os.makedirs(ctx.path("{s}/o")), open(ctx.path("{s}/o/sub"), "w").close()))
 case("batch_out_dir_file_clash", ["batch", "{in}/batch/clash", "--recursive", "--pipeline", "blur", "--quiet",
                                   "--out", "{s}/o"], ["D18"], 3,
-     setup=lambda ctx: os.makedirs(ctx.path("{s}/o/x.png"), exist_ok=True), names=["x.png"])
+     setup=lambda ctx: os.makedirs(ctx.path("{s}/o/x.png"), exist_ok=True), names=["results not written"])
 case("bow_cb_dim_mismatch_all_fail", ["bow", "histograms", "{in}/bow/good", "--descriptor-files", "--codebook",
                                       "{in}/bow/cb_dim1.yml", "--quiet", "--csv", "{s}/h.csv"], ["D18"], 3,
      names=["cb_dim1.yml", "good"])
@@ -517,12 +518,12 @@ case("histogram_wide2M", ["histogram", "{in}/fmt/wide_2M.png", "--quiet", "--csv
 
 for nm, env in (("xdgcache_proc", {"XDG_CACHE_HOME": "/proc/nope"}), ("home_proc", {"HOME": "/proc", "XDG_CACHE_HOME": ""})):
     case("env_" + nm, ["histogram", "{in}/fmt/gray.png", "--quiet", "--csv", "{s}/h.csv"], ["D21"], (0, 4),
-         env=env, names=["cache", "/proc"], not_contains=["no OpenCL device found on any platform"],
+         env=env, names=["cache", "/proc"],
          check=hist_total("{s}/h.csv", 3072))
 
 # ---------------------------------------------------------------- D22 float images at +-FLT_MAX
 
-case("pfm_huge_values", ["histogram", "{in}/num/pfm_huge_values.pfm", "--quiet", "--csv", "{s}/h.csv"], ["D22"], 0,
+case("pfm_huge_values", ["histogram", "{in}/num/pfm_huge_values.pfm", "--quiet", "--csv", "{s}/h.csv"], ["D22"], (0, 3),
      check=hist_total("{s}/h.csv", 8))
 case("lb_pfm_huge_values", ["largebin", "{in}/num/pfm_huge_values.pfm", "--repeat", "1", "--quiet",
                             "--counts", "{s}/c.csv"], ["D22"], 0, check=hist_total("{s}/c.csv", 8))
