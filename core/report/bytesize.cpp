@@ -13,7 +13,13 @@ namespace histlab {
 
 std::uint64_t parseByteSize(const std::string& parameter, const std::string& text) {
     const auto bad = [&](const std::string& why) {
-        return UsageError(parameter, "'" + cappedText(text) + "' " + why);
+        // Appended one by one: GCC 12 at -O3 takes "'" + std::string&& for an overlapping copy
+        // (-Wrestrict, a known false positive) and warnings are errors.
+        std::string message = "'";
+        message += cappedText(text);
+        message += "' ";
+        message += why;
+        return UsageError(parameter, message);
     };
     std::size_t pos = 0;
     while (pos < text.size() &&
