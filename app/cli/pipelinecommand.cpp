@@ -326,8 +326,10 @@ int PipelineCommand::finish(const std::any& result,
                 writeFileAtomically(path, r.json());
             else if (const auto text = r.files.find(name); text != r.files.end())
                 writeFileAtomically(path, text->second(path));
-            else if (const auto s = r.streamedFiles.find(name); s != r.streamedFiles.end())
-                writeFileStreamed(path, [&](std::ostream& out) { s->second(out, path); });
+            else if (const auto s = r.streamedFiles.find(name); s != r.streamedFiles.end()) {
+                const std::string& target = path; // clang 14 cannot capture a structured binding
+                writeFileStreamed(target, [&](std::ostream& out) { s->second(out, target); });
+            }
         }
     } catch (const UsageError& e) { // an output of a size it refuses
         std::cerr << "histlab-cli: " << e.what() << '\n';
