@@ -203,41 +203,7 @@ bool pathWithin(const std::string& outer, const std::string& inner) {
 }
 
 void writeFileAtomically(const std::string& path, const std::string& content) {
-    const OutputTarget t = outputTarget(path);
-    switch (t.kind) {
-    case OutputTarget::Kind::Stdout:
-        std::cout << content << std::flush;
-        return;
-    case OutputTarget::Kind::Stderr:
-        std::cerr << content << std::flush;
-        return;
-    case OutputTarget::Kind::Stream:
-        writeThrough(path, t.path, content);
-        return;
-    case OutputTarget::Kind::File:
-        break;
-    }
-    checkWritableTarget(path, t);
-    const std::string tmp = temporaryFor(t.path);
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw InputError(path + ": cannot create (" + std::strerror(errno) + ")");
-        out << content;
-        out.flush();
-        if (!out) {
-            std::error_code ignored;
-            fs::remove(tmp, ignored);
-            throw InputError(path + ": write failed (" + std::strerror(errno) + ")");
-        }
-    }
-    std::error_code ec;
-    fs::rename(tmp, t.path, ec);
-    if (ec) {
-        std::error_code ignored;
-        fs::remove(tmp, ignored);
-        throw InputError(path + ": cannot replace (" + ec.message() + ")");
-    }
+    writeFileStreamed(path, [&content](std::ostream& out) { out << content; });
 }
 
 void writeFileStreamed(const std::string& path, const std::function<void(std::ostream&)>& write) {
