@@ -39,13 +39,6 @@ std::vector<float> valuesOf(const cv::Mat& m) {
     return out;
 }
 
-std::string extensionOf(const std::string& path) {
-    std::string e = std::filesystem::path(path).extension().string();
-    std::transform(e.begin(), e.end(), e.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return e;
-}
-
 /// XML: the depth of elements (comments, declarations and CDATA skipped, attribute values
 /// read as quoted text).
 std::size_t xmlNesting(std::string_view t, bool* unclosed = nullptr) {
@@ -172,6 +165,17 @@ cv::Mat readMatrix(const std::string& text, const std::string& path, const char*
                 throw InputError(path + ": line " + std::to_string(line) +
                                  ": a key may not be empty");
             const std::string_view head(text.data() + std::min(key, eol), eol - std::min(key, eol));
+            // A document marker stands alone on its line, as OpenCV writes it: after "---",
+            // OpenCV parses the rest of the line as the document, and a block sequence begun
+            // there ("--- - 0", "-----x") followed by a line in the first column never ends
+            // (found by fuzzing).
+            if (head.rfind("---", 0) == 0) {
+                const std::size_t after = head.find_first_not_of(" \t\r", 3);
+                if (after != std::string_view::npos && head[after] != '#')
+                    throw InputError(path + ": line " + std::to_string(line) +
+                                     ": text after the document marker '---' (it stands "
+                                     "alone on its line)");
+            }
             const bool skipped = head.empty() || head[0] == '#' || head[0] == '%' ||
                                  head[0] == '\r' || head.rfind("---", 0) == 0 ||
                                  head.rfind("...", 0) == 0;
@@ -335,7 +339,7 @@ Codebook readCodebook(const std::string& path) {
 }
 
 std::string codebookText(const Codebook& codebook, const std::string& path) {
-    const std::string e = extensionOf(path);
+    const std::string e = lowercaseExtension(path);
     const char* format = e == ".xml" ? ".xml" : e == ".json" ? ".json" : ".yml";
     cv::FileStorage fs(format, cv::FileStorage::WRITE | cv::FileStorage::MEMORY);
     fs << "vocabulary" << matOf(codebook.values, codebook.k, codebook.dim);

@@ -114,6 +114,12 @@ cli_test(bow_codebook_indented_top_level EXIT 3
          EXPECT --setup "${descFolder}" --setup "printf '%%YAML:1.0\\n  - 0\\ny:\\n - 2\\n' > @W@/n.yml"
                 --stderr "^histlab-cli: .*/n[.]yml: line 2: the top level is indented [(]it begins in the first column[)]$"
          ARGS bow histograms @W@/d --descriptor-files --codebook @W@/n.yml --device cpu)
+# Found by fuzzing: after "---" OpenCV parses the rest of the line as the document, and a block
+# sequence begun there followed by a line in the first column never ends (the old build too).
+cli_test(bow_codebook_text_after_the_document_marker EXIT 3
+         EXPECT --setup "${descFolder}" --setup "printf '%%YAML:1.0\\n--- - 0\\ny --\\nv\\n' > @W@/n.yml"
+                --stderr "^histlab-cli: .*/n[.]yml: line 2: text after the document marker '---' [(]it stands alone on its line[)]$"
+         ARGS bow histograms @W@/d --descriptor-files --codebook @W@/n.yml --device cpu)
 # Found by fuzzing: XML that ends inside a tag crashed OpenCV's parser (SIGSEGV, old build too).
 cli_test(bow_codebook_xml_cut_inside_a_tag EXIT 3
          EXPECT --setup "${descFolder}" --setup "printf '<?xml N=' > @W@/n.xml"
