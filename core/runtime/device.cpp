@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <regex>
 #include <sstream>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -40,6 +42,79 @@ DeviceType typeOf(cl_device_type t) {
         return DeviceType::Accelerator;
     return DeviceType::Other;
 }
+
+/// PoCL's compiler prints its diagnostic count ("40 errors generated.") on the process's
+/// standard error during clBuildProgram, before HistLab can say which file failed, although the
+/// diagnostics themselves are in the build log HistLab reports. Standard error is redirected to
+/// a temporary file around a PoCL build; what the build printed is written back afterwards,
+/// less those count lines. Standard error is one per process, so PoCL builds take turns, and a
+/// line another thread writes meanwhile is written back too, a little later.
+class StderrDuringBuild {
+public:
+    explicit StderrDuringBuild(bool capture) {
+        if (!capture)
+            return;
+        m_lock = std::unique_lock(mutex());
+        std::fflush(stderr);
+        m_file = std::tmpfile();
+        m_saved = m_file ? ::dup(STDERR_FILENO) : -1;
+        if (m_saved < 0 || ::dup2(::fileno(m_file), STDERR_FILENO) < 0) {
+            restore(); // nothing is captured: the lines reach the terminal as before
+        }
+    }
+    StderrDuringBuild(const StderrDuringBuild&) = delete;
+    StderrDuringBuild& operator=(const StderrDuringBuild&) = delete;
+    ~StderrDuringBuild() {
+        if (m_saved < 0) {
+            restore();
+            return;
+        }
+        std::fflush(stderr);
+        ::dup2(m_saved, STDERR_FILENO);
+        std::string text;
+        std::rewind(m_file);
+        char chunk[4096];
+        for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, m_file)) > 0;)
+            text.append(chunk, n);
+        restore();
+        std::string kept;
+        std::istringstream lines(text);
+        for (std::string line; std::getline(lines, line);)
+            if (!isDiagnosticCount(line))
+                kept += line + "\n";
+        for (std::size_t at = 0; at < kept.size();) {
+            const ssize_t n = ::write(STDERR_FILENO, kept.data() + at, kept.size() - at);
+            if (n <= 0)
+                break;
+            at += std::size_t(n);
+        }
+    }
+
+    /// clang's closing line: "N error(s) generated.", "N warning(s) generated.", or
+    /// "N warning(s) and N error(s) generated.".
+    static bool isDiagnosticCount(std::string_view line) {
+        static const std::regex count(
+            R"(^[0-9]+ (warnings?|errors?)( and [0-9]+ (warnings?|errors?))? generated\.\r?$)");
+        return std::regex_match(line.begin(), line.end(), count);
+    }
+
+private:
+    static std::mutex& mutex() {
+        static std::mutex m;
+        return m;
+    }
+    void restore() {
+        if (m_saved >= 0)
+            ::close(m_saved);
+        if (m_file)
+            std::fclose(m_file);
+        m_saved = -1;
+        m_file = nullptr;
+    }
+    std::unique_lock<std::mutex> m_lock;
+    std::FILE* m_file = nullptr;
+    int m_saved = -1;
+};
 
 /// Why PoCL may have found no device: the folder it keeps its compiled kernels in cannot be
 /// made or written (it then offers none, and the ICD loader's answer is only "no device").
@@ -444,6 +519,8 @@ cl::Program Device::program(const std::string& family, const std::string& baseOp
     }
     cl_int code = CL_SUCCESS;
     try {
+        const StderrDuringBuild quiet(m_info.platformName.find("Portable Computing Language") !=
+                                      std::string::npos);
         program.build(std::vector<cl::Device>{m_device}, options.c_str());
     } catch (const cl::Error& e) { // cl::BuildError too: the log is read below either way
         code = e.err();
