@@ -20,7 +20,8 @@ Each case is a dict made by case():
   fsize (RLIMIT_FSIZE bytes), user ("nobody"), device (add --device cpu),
   not_contains (substrings the error line must not hold: known wrong
   wordings), timeout (seconds, default 20), check_class (the class when
-  check fails, default "wrong-result")
+  check fails, default "wrong-result"), log_follows (the error line may be
+  followed by more: a kernel's build log, which is the diagnosis)
 
 The expectations come from docs/cli-usage.md, docs/images.md, docs/batch.md,
 docs/bow.md and the exit-code table of --help, not from what the binary did.
@@ -534,9 +535,9 @@ case("joint_pfm_huge_values", ["joint", "{in}/num/pfm_huge_values.pfm", "{in}/nu
 # ---------------------------------------------------------------- D23 foreign lines first
 
 case("kdir_broken_hist", ["--kernel-dir", "{in}/special/kernels_broken", "histogram", "{in}/fmt/gray.png",
-                          "--quiet"], ["D23"], 4, names=["kernel", ".cl"])
+                          "--quiet"], ["D23"], 4, names=["kernel", ".cl"], log_follows=True)
 case("kdir_broken_batch", ["--kernel-dir", "{in}/special/kernels_broken", "batch", "{in}/batch/good", "--quiet"],
-     ["D23"], 4, names=["kernel", ".cl"])
+     ["D23"], 4, names=["kernel", ".cl"], log_follows=True)
 
 # ---------------------------------------------------------------- D24 smaller items
 

@@ -296,7 +296,7 @@ def run_case(c, cli, corpus, out, keep, quick=False):
     names = c.get("names") or default_names(args)
     if not msg[0].startswith("histlab-cli: "):
         return done("unclear-message", "a foreign line comes first")
-    if len(msg) > 1:
+    if len(msg) > 1 and not c.get("log_follows"):
         return done("unclear-message", "%d message lines" % len(msg))
     if names and not any(n in msg[0] for n in names) and not any(
             n.split("\n")[-1] in msg[0] for n in names if "\n" in n):
