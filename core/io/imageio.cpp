@@ -75,9 +75,7 @@ Format formatOf(const std::vector<unsigned char>& b, const std::string& path) {
     if (b.size() >= 6 && b[0] == 0 && b[1] == 0 && (b[2] == 1 || b[2] == 2) && b[3] == 0 &&
         (b[4] | b[5]) != 0)
         return Format::Ico;
-    std::string ext = fs::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
+    const std::string ext = lowercaseExtension(path);
     if (ext == ".tga" || ext == ".icb" || ext == ".vda" || ext == ".vst")
         return Format::Tga;
     // Before OpenCV's formats: OpenCV tries its DICOM reader ahead of its OpenEXR and JPEG 2000
@@ -601,9 +599,7 @@ void saveImage(const HostImage& image, const std::string& path) {
     validateImage(image);
     const int type = cvTypeOf(image);
     cv::Mat rgb(image.height, image.width, type, const_cast<std::uint8_t*>(image.data.data()));
-    std::string ext = fs::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
+    const std::string ext = lowercaseExtension(path);
     // PNG through libpng directly: OpenCV's encoder keeps libpng's limit of 1,000,000 pixels a
     // side (an image HistLab loads could not be written) and its printed messages.
     if ((ext.empty() || ext == ".png") && image.depth != 32) {

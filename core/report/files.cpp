@@ -4,6 +4,7 @@
 #include "runtime/errors.h"
 
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -145,6 +146,13 @@ void checkWritableTarget(const std::string& path, const OutputTarget& t) {
 
 void checkWritable(const std::string& path) {
     checkWritableTarget(path, outputTarget(path));
+}
+
+std::string lowercaseExtension(const std::string& path) {
+    std::string e = fs::path(path).extension().string();
+    for (char& c : e)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return e;
 }
 
 bool sameFile(const std::string& a, const std::string& b) {

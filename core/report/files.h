@@ -39,6 +39,9 @@ void writeFileStreamed(const std::string& path, const std::function<void(std::os
 /// its work rather than after. Throws InputError naming the path.
 void checkWritable(const std::string& path);
 
+/// The extension of `path` in lower case, with its dot (".png"); "" when it has none.
+std::string lowercaseExtension(const std::string& path);
+
 /// True when the two paths name the same file (the same inode, or the same path where
 /// neither exists yet): an output that would replace an input, or two outputs into one file.
 bool sameFile(const std::string& a, const std::string& b);

@@ -29,13 +29,10 @@ BowOpenCv& openCvFunctions() {
     return functions;
 }
 
+/// The extension in lower case without its dot, as the extension lists hold them.
 std::string lowerExtension(const fs::path& p) {
-    std::string e = p.extension().string();
-    if (!e.empty())
-        e.erase(0, 1);
-    std::transform(e.begin(), e.end(), e.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return e;
+    const std::string e = lowercaseExtension(p.string());
+    return e.empty() ? e : e.substr(1);
 }
 
 const std::set<std::string>& imageExtensions() {
