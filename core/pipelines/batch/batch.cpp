@@ -27,6 +27,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <unistd.h>
 
 namespace histlab {
 
@@ -531,10 +532,19 @@ void prepareOutputs(BatchParams& p) {
                              target.string() + "; results never replace an image");
         p.outputs.push_back(name);
     }
-    fs::create_directories(p.out, ec);
-    if (!fs::is_directory(p.out, ec))
-        throw InputError(p.out + ": --out needs a folder that can be made (" +
-                         (ec ? ec.message() : std::string("not a folder")) + ")");
+    // The folder is made as the first result is written, not here: a run refused later (an
+    // output that names an input, a device that cannot be opened) leaves no empty folder. What
+    // exists of it now must be a folder that can be written.
+    fs::path existing = fs::absolute(fs::path(p.out), ec);
+    while (!existing.empty() && !fs::exists(fs::symlink_status(existing, ec)) &&
+           existing != existing.root_path())
+        existing = existing.parent_path();
+    if (!fs::is_directory(existing, ec))
+        throw InputError(p.out + ": --out needs a folder that can be made ('" + existing.string() +
+                         "' is not a folder)");
+    if (::access(existing.c_str(), W_OK | X_OK) != 0)
+        throw InputError(p.out + ": --out needs a folder that can be made ('" + existing.string() +
+                         "' cannot be written)");
 }
 
 } // namespace

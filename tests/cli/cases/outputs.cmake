@@ -24,6 +24,16 @@ cli_test(batch_out_csv_through_a_link EXIT 2
                 --stderr "^histlab-cli: --csv: .*/link[.]png is full[.]png of the input FOLDER"
                 --check "${unchanged}"
          ARGS batch @W@/g --pipeline blur --out @W@/o --quiet --csv @W@/link.png)
+# A refused run leaves no --out folder behind (it is made as the first result is written).
+cli_test(batch_refused_run_makes_no_out_folder EXIT 2
+         EXPECT --setup "${twoImages} && ln -s g/full.png @W@/link.png"
+                --stderr "^histlab-cli: --csv: .*/link[.]png is full[.]png of the input FOLDER"
+                --absent @W@/new/o
+         ARGS batch @W@/g --pipeline blur --out @W@/new/o --quiet --csv @W@/link.png)
+cli_test(batch_out_under_a_file EXIT 3
+         EXPECT --setup "${twoImages} && touch @W@/f"
+                --stderr "^histlab-cli: .*/f/o: --out needs a folder that can be made [(]'.*/f' is not a folder[)]$"
+         ARGS batch @W@/g --pipeline blur --out @W@/f/o --quiet)
 cli_test(batch_csv_is_a_hard_link_to_an_image EXIT 2
          EXPECT --setup "${twoImages} && ln @W@/g/full.png @W@/hard.png"
                 --stderr "^histlab-cli: --csv: .*/hard[.]png is full[.]png of the input FOLDER"
