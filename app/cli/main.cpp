@@ -16,8 +16,7 @@
 #include <stdexcept>
 #include <string_view>
 #ifdef HISTLAB_HAVE_OPENCV
-#include "io/bowopencv.h"
-#include "io/imageio.h"
+#include "services/opencvservices.h"
 #endif
 
 using namespace histlab;
@@ -204,10 +203,7 @@ int main(int argc, char** argv) {
         }
     }
 #ifdef HISTLAB_HAVE_OPENCV
-    setBlurPeer(opencvBoxBlur);       // blur --compare-opencv: cv::blur, which the core cannot call
-    setBowOpenCv(bowThroughOpenCv()); // bow: local features, FileStorage, the OpenCV peers
-    setImageFileReader([](const std::string& path) { return loadImage(path); }); // batch
-    setImageFileWriter(saveImage);                                               // batch --out
+    installOpenCvServices(); // what the core cannot call: image files, cv::blur, features
 #endif
     JobRunner runner;
     for (auto& [sub, command] : commands)

@@ -16,7 +16,6 @@
 #include <QSaveFile>
 #include <QTabWidget>
 #include <QTimer>
-#include <io/bowopencv.h>
 #include <io/imageio.h>
 #include <runtime/device.h>
 
@@ -141,8 +140,6 @@ int main(int argc, char* argv[]) {
         theme != histlab::ui::Theme::System)
         histlab::ui::applyTheme(theme);
     histlab::ui::routeCoreLogToQt();
-    // The Words tab: local features and codebook files through OpenCV, as histlab-cli has them.
-    histlab::setBowOpenCv(histlab::bowThroughOpenCv());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

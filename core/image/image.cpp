@@ -1,6 +1,6 @@
 #include "image/image.h"
 
-#include "report/bytesize.h"
+#include "runtime/bytesize.h"
 #include "runtime/errors.h"
 
 #include <algorithm>

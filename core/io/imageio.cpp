@@ -2,9 +2,9 @@
 
 #include "image/image.h"
 #include "io/decoders.h"
-#include "report/bytesize.h"
 #include "report/files.h"
 #include "report/report.h"
+#include "runtime/bytesize.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 

@@ -1,9 +1,9 @@
 #pragma once
 // Image files through OpenCV (the only part of the core that uses it; built with
 // -DHISTLAB_OPENCV=ON). Decoding happens in memory so every failure gets a precise reason.
+#include "image/border.h"
 #include "image/image.h"
 #include "image/rowsink.h"
-#include "pipelines/blur/blur.h"
 
 #include <optional>
 #include <string>

@@ -11,7 +11,7 @@
 // The parameters, plan and result travel as std::any; bindPipeline() below turns a pipeline's
 // typed functions into these, so each pipeline's own code stays typed.
 #include "image/image.h"
-#include "pipelines/dashboard/dashboard.h"
+#include "pipelines/dashboardentry.h"
 #include "pipelines/options.h"
 #include "report/table.h"
 #include "runtime/device.h"

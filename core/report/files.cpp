@@ -1,6 +1,6 @@
 #include "report/files.h"
 
-#include "report/bytesize.h"
+#include "runtime/bytesize.h"
 #include "runtime/errors.h"
 
 #include <atomic>

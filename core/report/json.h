@@ -3,7 +3,7 @@
 // back (saved runs, baselines). Integers stay exact (64-bit); keys keep the order they were
 // written in, so files read well and diff well. The shapes shared by every pipeline live here:
 // one timings shape, one device shape, one same-run ceiling shape.
-#include "pipelines/bandwidth/bandwidth.h"
+#include "report/ceiling.h"
 #include "runtime/device.h"
 #include "runtime/timing.h"
 

@@ -102,43 +102,4 @@ std::string TextTable::text() const {
     return out;
 }
 
-std::string printableText(const std::string& text) {
-    std::string out;
-    out.reserve(text.size());
-    for (const char c : text) {
-        const auto u = static_cast<unsigned char>(c);
-        if (u >= 0x20 && u != 0x7f) {
-            out += c;
-            continue;
-        }
-        switch (c) {
-        case '\n':
-            out += "\\n";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        default: {
-            static const char* hex = "0123456789abcdef";
-            out += "\\x";
-            out += hex[u >> 4];
-            out += hex[u & 15];
-        }
-        }
-    }
-    return out;
-}
-
-std::string cappedText(const std::string& text, std::size_t most) {
-    if (text.size() <= most)
-        return text;
-    std::size_t cut = most;
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
-        --cut; // not inside a UTF-8 character
-    return text.substr(0, cut) + "...";
-}
-
 } // namespace histlab

@@ -1,6 +1,8 @@
 #pragma once
 // Numbers in the text reports people read (histlab-cli's stdout): fixed digits, so that the
 // columns of a table line up. Files use report/table.h's exact numbers instead.
+#include "runtime/messagetext.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -16,14 +18,6 @@ std::string gbpsText(double gbps);
 
 /// Names as a message lists the choices: "a, b or c" ("a" alone, "" for none).
 std::string choiceList(const std::vector<std::string>& names);
-
-/// `text` with its control characters written as escapes ("\\n", "\\t", "\\r", "\\x1b"),
-/// so that a file name holding a newline cannot split a message into two lines.
-std::string printableText(const std::string& text);
-
-/// `text` cut to about `most` bytes (at a UTF-8 character's start) with "..." where it is
-/// longer: a value echoed in a message stays one readable line whatever was given.
-std::string cappedText(const std::string& text, std::size_t most = 80);
 
 /// Counts as a row of 64 block characters, enough to recognise a histogram in a terminal (the
 /// eighths U+2581 ... U+2588, a space for none): `counts` grouped into 64 columns of equal

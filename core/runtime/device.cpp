@@ -1,7 +1,7 @@
 #include "runtime/device.h"
 #include "runtime/buildoptions.h"
 
-#include "report/bytesize.h" // formatByteSize
+#include "runtime/bytesize.h" // formatByteSize
 #include "runtime/errors.h"
 #include "runtime/kernelsource.h"
 #include "runtime/log.h"

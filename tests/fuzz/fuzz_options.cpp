@@ -7,7 +7,7 @@
 #include "pipelines/largebin/joint.h"
 #include "pipelines/largebin/largebin.h"
 #include "pipelines/registry.h"
-#include "report/bytesize.h"
+#include "runtime/bytesize.h"
 #include "runtime/errors.h"
 
 #include <cstdint>

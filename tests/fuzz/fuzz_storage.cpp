@@ -1,8 +1,8 @@
 // The FileStorage readers (codebooks and descriptor files: YAML, XML, JSON) on any text: the
 // nesting bound comes before OpenCV's parser, which recurses once a level, so nothing here may
 // crash, whatever the depth; a refusal is HistLab's InputError.
-#include "io/bowopencv.h"
 #include "runtime/errors.h"
+#include "services/bowopencv.h"
 
 #include <cstdint>
 #include <cstdlib>

@@ -11,7 +11,7 @@
 #include "window/exporter.h"
 #include "window/mainwindow.h"
 
-#include <pipelines/histogram256/histogramstats.h>
+#include <pipelines/histogramstats.h>
 
 #include <QAction>
 #include <QClipboard>

@@ -15,7 +15,7 @@
 
 #include <image/image.h>
 #include <io/imageio.h>
-#include <pipelines/histogram256/histogramstats.h>
+#include <pipelines/histogramstats.h>
 
 #include <QAbstractButton>
 #include <QApplication>

@@ -19,7 +19,7 @@
 
 #include <image/image.h>
 #include <io/imageio.h>
-#include <pipelines/histogram256/histogramstats.h>
+#include <pipelines/histogramstats.h>
 #include <runtime/version.h>
 
 #include <QAction>

@@ -4,7 +4,7 @@
 #include "bridge/logging.h"
 
 #include <pipelines/options.h>
-#include <report/bytesize.h>
+#include <runtime/bytesize.h>
 
 #include <QLocale>
 #include <QtTest>

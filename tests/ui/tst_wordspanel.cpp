@@ -9,7 +9,7 @@
 #include "panels/wordspanel.h"
 #include "uitestsupport.h"
 
-#include <io/bowopencv.h>
+#include <services/opencvservices.h>
 
 #include <qcustomplot.h>
 
@@ -50,7 +50,7 @@ private:
 
 void TestWordsPanel::initTestCase() {
     QVERIFY(setUpFolder());
-    setBowOpenCv(bowThroughOpenCv()); // as the window's main does
+    installOpenCvServices(); // as the window does
     QVERIFY(QDir().mkpath(imagesFolder()));
     const QDir images(imagesFolder());
     QVERIFY(QFile::copy(QStringLiteral(HISTLAB_SAMPLE_IMAGE),

@@ -7,7 +7,7 @@
 #include "bridge/imagecache.h"
 
 #include <pipelines/histogram256/histogram256.h>
-#include <pipelines/histogram256/histogramstats.h>
+#include <pipelines/histogramstats.h>
 #include <pipelines/largebin/imagehistogram.h>
 #include <runtime/runner.h>
 

@@ -3,6 +3,7 @@
 #include "bridge/logging.h"
 
 #include <runtime/log.h>
+#include <services/opencvservices.h>
 
 #include <utility>
 
@@ -39,8 +40,9 @@ JobBridge::JobBridge(QObject* parent)
     , m_images(std::make_shared<ImageCache>()) {
     setJobName(QString::fromLatin1(analysisLane), tr("image analysis"));
     setJobName(QStringLiteral("batch"), tr("histograms of every image"));
-    // The core reads image files (batch over the Images list) through the window's loader.
-    setImageFileReader([](const std::string& path) { return loadImage(path); });
+    // What the core cannot call, as histlab-cli has it: image files (batch over the Images
+    // list), cv::blur, local features and codebook files (the Words tab).
+    installOpenCvServices();
 }
 
 JobBridge::~JobBridge() {

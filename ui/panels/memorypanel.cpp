@@ -4,8 +4,8 @@
 #include "panels/resulttable.h"
 #include "plots/plotstyle.h"
 
-#include <report/bytesize.h>
 #include <report/report.h>
+#include <runtime/bytesize.h>
 #include <runtime/errors.h>
 
 #include <qcustomplot.h>

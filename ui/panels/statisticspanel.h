@@ -2,7 +2,7 @@
 // A read-only table of per-channel statistics (core/histogramstats.h): one column per channel in
 // the run's order (R, G, B, A, gray), one row per statistic. Each row header's tooltip says how
 // its statistic is defined.
-#include <pipelines/histogram256/histogramstats.h>
+#include <pipelines/histogramstats.h>
 
 #include <QWidget>
 

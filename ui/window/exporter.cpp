@@ -3,7 +3,7 @@
 #include "bridge/logging.h"
 
 #include <pipelines/histogram256/histogramreport.h>
-#include <pipelines/histogram256/histogramstats.h>
+#include <pipelines/histogramstats.h>
 #include <report/report.h>
 
 #include <QFileInfo>

@@ -4,7 +4,7 @@
 // same folder, renamed into place on success), so a failed export never leaves a half-written
 // or temporary file. Errors come back as values naming the file and the reason.
 #include <pipelines/histogram256/histogram256.h>
-#include <pipelines/histogram256/histogramstats.h>
+#include <pipelines/histogramstats.h>
 
 #include <QByteArray>
 #include <QImage>

@@ -13,6 +13,7 @@
 // Rounding: (sum + n / 2) / n in integers, n = (2R + 1)^2: the nearest value. Integers are exact
 // and the same on every device. n is odd, so no mean lies exactly halfway, and OpenCV's cv::blur
 // (sum times 1/n in double, rounded to nearest) gives the same values; the tests check that.
+#include "image/border.h"
 #include "image/image.h"
 #include "pipelines/bandwidth/bandwidth.h"
 #include "pipelines/imageinput.h"
@@ -30,16 +31,6 @@
 #include <vector>
 
 namespace histlab {
-
-enum class BorderMode { Interior, Replicate, Reflect101 };
-
-/// "interior", "replicate", "reflect101"; throws UsageError("--border").
-BorderMode parseBorderMode(const std::string& name);
-const char* borderModeName(BorderMode mode);
-
-/// Where the pixel at `i` (which may lie outside 0..n-1) reads from, for replicate and
-/// reflect101 (n >= 1). For a one-pixel line reflect101 repeats the pixel, as OpenCV does.
-int borderIndex(int i, int n, BorderMode mode);
 
 /// The blurred image (same size, channels and depth). Throws UsageError("--radius") for a
 /// radius below 1, and InputError for an image whose fields disagree.

@@ -3,9 +3,9 @@
 #include "image/image.h"
 #include "pipelines/options.h"
 #include "pipelines/pipeline.h"
-#include "report/bytesize.h"
 #include "report/files.h"
 #include "report/table.h"
+#include "runtime/bytesize.h"
 #include "runtime/errors.h"
 
 #include <algorithm>

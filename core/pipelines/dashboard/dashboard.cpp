@@ -2,8 +2,8 @@
 
 #include "pipelines/experiments/experiment.h"
 #include "pipelines/registry.h"
-#include "report/bytesize.h"
 #include "report/files.h"
+#include "runtime/bytesize.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 
@@ -74,20 +74,6 @@ void registerDashboardPipeline(DashboardPipeline pipeline) {
             return;
         }
     r.pipelines.push_back(std::move(pipeline));
-}
-
-DashboardResult measuredResult(std::string variant, std::uint64_t bytes, const TimingStats& stats,
-                               double gbps, std::string ceilingKind, const CeilingResult& ceiling,
-                               Status status, const std::string& detail) {
-    DashboardResult r;
-    r.variant = std::move(variant);
-    r.bytes = bytes;
-    r.stats = stats;
-    r.gbps = gbps;
-    r.judgeAgainst(std::move(ceilingKind), ceiling);
-    r.status = status;
-    r.reason = status == Status::Verified ? std::string() : detail;
-    return r;
 }
 
 std::vector<DashboardPipeline> dashboardPipelines() {

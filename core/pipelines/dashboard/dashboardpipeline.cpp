@@ -3,15 +3,15 @@
 // saved runs read back as baselines. Each entry's metric is its family's, restated in its
 // description (--list); each is judged against the read-only or copy kernel of the same device
 // in the same run.
-#include "pipelines/dashboard/baseline.h"
+#include "pipelines/baseline.h"
 #include "pipelines/dashboard/dashboard.h"
 #include "pipelines/options.h"
 #include "pipelines/pipeline.h"
-#include "report/bytesize.h"
 #include "report/files.h"
 #include "report/json.h"
 #include "report/table.h"
 #include "report/text.h"
+#include "runtime/bytesize.h"
 #include "runtime/errors.h"
 
 #include <iomanip>

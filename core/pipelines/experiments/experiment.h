@@ -21,7 +21,7 @@
 //            its counters in local memory, and what that costs.
 #include "image/image.h"
 #include "pipelines/bandwidth/bandwidth.h"
-#include "pipelines/dashboard/baseline.h"
+#include "pipelines/baseline.h"
 #include "pipelines/histogram256/histogram256.h"
 #include "pipelines/largebin/largebin.h"
 #include "report/status.h"

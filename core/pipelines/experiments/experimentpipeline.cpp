@@ -2,7 +2,7 @@
 // CLI and the Experiments tab run, the report (text, CSV, JSON), and the saved runs read back
 // as baselines. Metric (experiment.h): GB/s = input bytes / median kernel time, judged against
 // the read-only kernel on the same buffer of the same device in the same run.
-#include "pipelines/dashboard/baseline.h"
+#include "pipelines/baseline.h"
 #include "pipelines/experiments/experiment.h"
 #include "pipelines/options.h"
 #include "pipelines/pipeline.h"

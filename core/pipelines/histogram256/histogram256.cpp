@@ -1,7 +1,7 @@
 #include "pipelines/histogram256/histogram256.h"
 
-#include "report/bytesize.h"
 #include "runtime/buildoptions.h"
+#include "runtime/bytesize.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 

@@ -2,7 +2,7 @@
 // The 256-bin histogram's reports: the text histlab-cli histogram prints, the counts as CSV,
 // the statistics, and the whole run as JSON; the same for the end-to-end mode.
 #include "pipelines/histogram256/histogram256.h"
-#include "pipelines/histogram256/histogramstats.h"
+#include "pipelines/histogramstats.h"
 #include "report/json.h"
 #include "report/table.h"
 

@@ -4,7 +4,7 @@
 // with --bins, --range or --method. Each channel is verified slot by slot against the CPU
 // reference; statistics come from the exact values (every value its own bin) whatever the bin
 // count.
-#include "pipelines/histogram256/histogramstats.h"
+#include "pipelines/histogramstats.h"
 #include "pipelines/largebin/largebin.h"
 
 #include <optional>

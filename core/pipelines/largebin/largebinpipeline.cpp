@@ -6,11 +6,11 @@
 #include "pipelines/largebin/largebin.h"
 #include "pipelines/options.h"
 #include "pipelines/pipeline.h"
-#include "report/bytesize.h"
 #include "report/files.h"
 #include "report/json.h"
 #include "report/table.h"
 #include "report/text.h"
+#include "runtime/bytesize.h"
 #include "runtime/errors.h"
 
 #include <cmath>

@@ -28,7 +28,7 @@
 // variant the output buffer is filled with 0xA5, so a kernel that writes nothing cannot pass
 // on the previous variant's output (a random byte still equals 0xA5 one time in 256).
 #include "pipelines/bandwidth/bandwidth.h"
-#include "report/bytesize.h"
+#include "runtime/bytesize.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
 #include "runtime/timing.h"

@@ -24,7 +24,7 @@
 // Launch latency: kernels/transfer.cl's do_nothing as one work-item: its event-profiled time
 // (start to end) and the host's wall clock of enqueue + finish.
 #include "pipelines/bandwidth/bandwidth.h"
-#include "report/bytesize.h"
+#include "runtime/bytesize.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
 #include "runtime/timing.h"

@@ -3,7 +3,7 @@
 #include "unitsupport.h"
 
 #include "image/image.h"
-#include "report/bytesize.h"
+#include "runtime/bytesize.h"
 #include "runtime/errors.h"
 #include "runtime/timing.h"
 

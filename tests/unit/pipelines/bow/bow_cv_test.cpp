@@ -4,10 +4,10 @@
 // on the device; FileStorage descriptor files; BFMatcher's labels beside the exact ones.
 #include "unitsupport.h"
 
-#include "io/bowopencv.h"
 #include "pipelines/bow/kmeans.h"
 #include "report/files.h"
 #include "runtime/errors.h"
+#include "services/bowopencv.h"
 
 #include <gtest/gtest.h>
 #include <opencv2/core.hpp>

@@ -1,6 +1,6 @@
 // Channel statistics from a 256-bin histogram (core/histogramstats.h), checked against values
 // computed directly from the samples they count.
-#include "pipelines/histogram256/histogramstats.h"
+#include "pipelines/histogramstats.h"
 
 #include <gtest/gtest.h>
 

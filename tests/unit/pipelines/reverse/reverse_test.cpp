@@ -8,9 +8,9 @@
 #include "unitsupport.h"
 
 #include "pipelines/reverse/reverse.h"
-#include "report/bytesize.h"
 #include "report/json.h"
 #include "report/table.h"
+#include "runtime/bytesize.h"
 #include "runtime/errors.h"
 #include "runtime/kernelsource.h"
 

@@ -1,4 +1,4 @@
-#include "io/bowopencv.h"
+#include "services/bowopencv.h"
 
 #include "io/imageio.h"
 #include "report/files.h"

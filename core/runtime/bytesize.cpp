@@ -1,7 +1,7 @@
-#include "report/bytesize.h"
+#include "runtime/bytesize.h"
 
-#include "report/text.h"
 #include "runtime/errors.h"
+#include "runtime/messagetext.h"
 
 #include <cctype>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "pipelines/histogram256/histogramstats.h"
+#include "pipelines/histogramstats.h"
 
 #include "report/text.h"
 

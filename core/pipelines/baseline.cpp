@@ -1,4 +1,4 @@
-#include "pipelines/dashboard/baseline.h"
+#include "pipelines/baseline.h"
 
 #include "report/text.h"
 
