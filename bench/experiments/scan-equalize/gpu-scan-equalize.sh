@@ -20,7 +20,7 @@ source "$(dirname "$0")/../../../scripts/gpu-common.sh" "${1:-}"
                 --repeat 10
         done
     done
-    echo "== blur, 16384 x 16384 8-bit gray, 3 x 3 (the size of DESIGN.md's figures)"
+    echo "== blur, 16384 x 16384 8-bit gray, 3 x 3"
     $cli blur --device gpu --synthetic random --width 16384 --height 16384 --variant all \
         --radius 1 --repeat 10 --csv "$out/blur_16384.csv"
 } 2>&1 | tee "$out/log.txt"
