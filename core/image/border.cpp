@@ -1,33 +1,30 @@
 #include "image/border.h"
 
+#include "runtime/enumtable.h"
 #include "runtime/errors.h"
 
 #include <algorithm>
 
 namespace histlab {
 
-BorderMode parseBorderMode(const std::string& name) {
-    if (name == "interior")
-        return BorderMode::Interior;
-    if (name == "replicate")
-        return BorderMode::Replicate;
-    if (name == "reflect101")
-        return BorderMode::Reflect101;
-    throw UsageError("--border", "'" + name +
-                                     "' is not a border mode (interior, replicate or "
-                                     "reflect101)");
+namespace {
+
+const EnumTable<BorderMode>& borderModes() {
+    static const EnumTable<BorderMode> table("--border", "a border mode",
+                                             {{BorderMode::Interior, "interior"},
+                                              {BorderMode::Replicate, "replicate"},
+                                              {BorderMode::Reflect101, "reflect101"}});
+    return table;
 }
 
-const char* borderModeName(BorderMode mode) {
-    switch (mode) {
-    case BorderMode::Interior:
-        return "interior";
-    case BorderMode::Replicate:
-        return "replicate";
-    case BorderMode::Reflect101:
-        return "reflect101";
-    }
-    return "?";
+} // namespace
+
+BorderMode parseBorderMode(const std::string& name) {
+    return borderModes().parse(name);
+}
+
+const char* borderModeName(BorderMode value) {
+    return borderModes().name(value);
 }
 
 int borderIndex(int i, int n, BorderMode mode) {

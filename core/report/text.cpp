@@ -17,13 +17,6 @@ std::string gbpsText(double gbps) {
     return fixedText(gbps, gbps >= 100 ? 0 : gbps >= 10 ? 1 : 2);
 }
 
-std::string choiceList(const std::vector<std::string>& names) {
-    std::string list;
-    for (std::size_t i = 0; i < names.size(); ++i)
-        list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
-    return list;
-}
-
 std::string sparkline(const std::uint64_t* counts, std::size_t n) {
     static const char* blocks[] = {" ",      "\u2581", "\u2582", "\u2583", "\u2584",
                                    "\u2585", "\u2586", "\u2587", "\u2588"};

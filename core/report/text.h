@@ -16,9 +16,6 @@ std::string fixedText(double value, int digits);
 /// GB/s with as many digits as it deserves: "4370", "12.5", "0.31".
 std::string gbpsText(double gbps);
 
-/// Names as a message lists the choices: "a, b or c" ("a" alone, "" for none).
-std::string choiceList(const std::vector<std::string>& names);
-
 /// Counts as a row of 64 block characters, enough to recognise a histogram in a terminal (the
 /// eighths U+2581 ... U+2588, a space for none): `counts` grouped into 64 columns of equal
 /// width (fewer counts: each its own column).

@@ -41,4 +41,11 @@ std::string cappedText(const std::string& text, std::size_t most) {
     return text.substr(0, cut) + "...";
 }
 
+std::string choiceList(const std::vector<std::string>& names) {
+    std::string list;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    return list;
+}
+
 } // namespace histlab

@@ -8,6 +8,7 @@
 #include "report/status.h"
 #include "report/table.h"
 #include "runtime/bytesize.h"
+#include "runtime/enumtable.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 #include "runtime/timing.h"
@@ -377,32 +378,25 @@ std::unique_ptr<BatchWork> makeBatchWork(const BatchParams& p, Device& device,
 } // namespace
 
 namespace {
-constexpr BatchPipeline kBatchPipelines[] = {BatchPipeline::Histogram, BatchPipeline::Joint,
-                                             BatchPipeline::Blur, BatchPipeline::Equalize};
+const EnumTable<BatchPipeline>& batchPipelines() {
+    static const EnumTable<BatchPipeline> table("--pipeline", "a batch pipeline",
+                                                {{BatchPipeline::Histogram, "histogram"},
+                                                 {BatchPipeline::Joint, "joint"},
+                                                 {BatchPipeline::Blur, "blur"},
+                                                 {BatchPipeline::Equalize, "equalize"}});
+    return table;
+}
 } // namespace
 
 BatchPipeline parseBatchPipeline(const std::string& name) {
-    for (BatchPipeline p : kBatchPipelines)
-        if (name == batchPipelineName(p))
-            return p;
     if (name == "bow")
         throw UsageError("--pipeline", "bow is not batched: histlab-cli bow histograms FOLDER "
                                        "--codebook FILE counts each image's visual words");
-    throw UsageError("--pipeline", "'" + name + "' is not one of histogram, joint, blur, equalize");
+    return batchPipelines().parse(name);
 }
 
 const char* batchPipelineName(BatchPipeline pipeline) {
-    switch (pipeline) {
-    case BatchPipeline::Joint:
-        return "joint";
-    case BatchPipeline::Blur:
-        return "blur";
-    case BatchPipeline::Equalize:
-        return "equalize";
-    case BatchPipeline::Histogram:
-        break;
-    }
-    return "histogram";
+    return batchPipelines().name(pipeline);
 }
 
 std::vector<std::string> batchValueColumns(BatchPipeline pipeline) {
@@ -1047,7 +1041,7 @@ BatchPipeline BatchTableReader::begin(const std::vector<std::string>& header,
                                       const std::string& source) {
     bool known = false;
     BatchPipeline pipeline = BatchPipeline::Histogram;
-    for (BatchPipeline p : kBatchPipelines)
+    for (BatchPipeline p : batchPipelines().values())
         if (header == batchCsvColumns(p)) {
             pipeline = p;
             known = true;

@@ -1,6 +1,7 @@
 #include "pipelines/blur/blur.h"
 
 #include "runtime/buildoptions.h"
+#include "runtime/enumtable.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 
@@ -97,39 +98,29 @@ HostImage boxBlurReference(const HostImage& image, int radius, BorderMode mode) 
 
 namespace {
 
-struct LaunchName {
-    BlurLaunch launch;
-    const char* name;
-};
-constexpr LaunchName kLaunches[] = {{BlurLaunch::Cl12Null, "cl12-null"},
-                                    {BlurLaunch::Cl12Local16, "cl12-16x16"},
-                                    {BlurLaunch::Cl20Null, "cl20-null"},
-                                    {BlurLaunch::Cl20Local16, "cl20-16x16"},
-                                    {BlurLaunch::Padded16, "padded-16x16"}};
+const EnumTable<BlurLaunch>& blurLaunches() {
+    static const EnumTable<BlurLaunch> table("--launch", "a launch",
+                                             {{BlurLaunch::Cl12Null, "cl12-null"},
+                                              {BlurLaunch::Cl12Local16, "cl12-16x16"},
+                                              {BlurLaunch::Cl20Null, "cl20-null"},
+                                              {BlurLaunch::Cl20Local16, "cl20-16x16"},
+                                              {BlurLaunch::Padded16, "padded-16x16"}},
+                                             {"all"});
+    return table;
+}
 
 } // namespace
 
 BlurLaunch parseBlurLaunch(const std::string& name) {
-    for (const LaunchName& l : kLaunches)
-        if (name == l.name)
-            return l.launch;
-    throw UsageError("--launch", "'" + name +
-                                     "' is not a launch (cl12-null, cl12-16x16, cl20-null, "
-                                     "cl20-16x16, padded-16x16 or all)");
+    return blurLaunches().parse(name);
 }
 
 const char* blurLaunchName(BlurLaunch launch) {
-    for (const LaunchName& l : kLaunches)
-        if (l.launch == launch)
-            return l.name;
-    return "?";
+    return blurLaunches().name(launch);
 }
 
 std::vector<BlurLaunch> allBlurLaunches() {
-    std::vector<BlurLaunch> all;
-    for (const LaunchName& l : kLaunches)
-        all.push_back(l.launch);
-    return all;
+    return blurLaunches().values();
 }
 
 HostImage blurLaunchPlane(const HostImage& image, std::string* note) {
@@ -263,29 +254,22 @@ std::vector<BlurLaunchResult> runBlurLaunches(Device& device, const HostImage& i
 }
 
 namespace {
-struct VariantName {
-    BlurVariant variant;
-    const char* name;
-};
-constexpr VariantName kVariants[] = {{BlurVariant::Auto, "auto"},
-                                     {BlurVariant::Direct, "direct"},
-                                     {BlurVariant::Tiled, "tiled"},
-                                     {BlurVariant::Sliding, "sliding"}};
+const EnumTable<BlurVariant>& blurVariants() {
+    static const EnumTable<BlurVariant> table("--variant", "a blur variant",
+                                              {{BlurVariant::Auto, "auto"},
+                                               {BlurVariant::Direct, "direct"},
+                                               {BlurVariant::Tiled, "tiled"},
+                                               {BlurVariant::Sliding, "sliding"}});
+    return table;
+}
 } // namespace
 
 BlurVariant parseBlurVariant(const std::string& name) {
-    for (const VariantName& v : kVariants)
-        if (name == v.name)
-            return v.variant;
-    throw UsageError("--variant",
-                     "'" + name + "' is not a blur variant (auto, direct, tiled or sliding)");
+    return blurVariants().parse(name);
 }
 
 const char* blurVariantName(BlurVariant variant) {
-    for (const VariantName& v : kVariants)
-        if (v.variant == variant)
-            return v.name;
-    return "?";
+    return blurVariants().name(variant);
 }
 
 std::vector<BlurVariant> allBlurVariants() {

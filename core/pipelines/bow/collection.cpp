@@ -6,6 +6,7 @@
 #include "report/files.h"
 #include "report/table.h"
 #include "runtime/bytesize.h"
+#include "runtime/enumtable.h"
 #include "runtime/errors.h"
 
 #include <algorithm>
@@ -135,16 +136,22 @@ constexpr std::size_t kWordColumnCount = 4;
 
 } // namespace
 
-const char* bowDetectorName(BowDetector detector) {
-    return detector == BowDetector::Sift ? "sift" : "kaze";
+namespace {
+
+const EnumTable<BowDetector>& bowDetectors() {
+    static const EnumTable<BowDetector> table(
+        "--detector", "a detector", {{BowDetector::Kaze, "kaze"}, {BowDetector::Sift, "sift"}});
+    return table;
 }
 
+} // namespace
+
 BowDetector parseBowDetector(const std::string& name) {
-    if (name == "kaze")
-        return BowDetector::Kaze;
-    if (name == "sift")
-        return BowDetector::Sift;
-    throw UsageError("--detector", "'" + name + "' is not one of kaze, sift");
+    return bowDetectors().parse(name);
+}
+
+const char* bowDetectorName(BowDetector value) {
+    return bowDetectors().name(value);
 }
 
 void setBowOpenCv(BowOpenCv functions) {
@@ -278,26 +285,25 @@ PipelineInput collectionInput(const std::string& option, const std::string& fold
     return in;
 }
 
-const char* bowWeightingName(BowWeighting weighting) {
-    switch (weighting) {
-    case BowWeighting::None:
-        return "none";
-    case BowWeighting::L1:
-        return "l1";
-    case BowWeighting::L2:
-        return "l2";
-    case BowWeighting::TfIdf:
-        return "tfidf";
-    }
-    return "?";
+namespace {
+
+const EnumTable<BowWeighting>& bowWeightings() {
+    static const EnumTable<BowWeighting> table("--normalize", "a normalisation",
+                                               {{BowWeighting::None, "none"},
+                                                {BowWeighting::L1, "l1"},
+                                                {BowWeighting::L2, "l2"},
+                                                {BowWeighting::TfIdf, "tfidf"}});
+    return table;
 }
 
+} // namespace
+
 BowWeighting parseBowWeighting(const std::string& name) {
-    for (BowWeighting w :
-         {BowWeighting::None, BowWeighting::L1, BowWeighting::L2, BowWeighting::TfIdf})
-        if (name == bowWeightingName(w))
-            return w;
-    throw UsageError("--normalize", "'" + name + "' is not one of none, l1, l2, tfidf");
+    return bowWeightings().parse(name);
+}
+
+const char* bowWeightingName(BowWeighting value) {
+    return bowWeightings().name(value);
 }
 
 std::vector<double> inverseDocumentFrequency(const WordTable& table) {

@@ -3,6 +3,7 @@
 #include "pipelines/histogram256/histogram256.h"
 #include "pipelines/scan/scan.h"
 #include "runtime/buildoptions.h"
+#include "runtime/enumtable.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 
@@ -150,26 +151,25 @@ HostImage equalizeReference(const HostImage& image) {
     return applyEqualizeLut(image, equalizeTables(image).lut);
 }
 
-EqualizeLut parseEqualizeLut(const std::string& name) {
-    for (EqualizeLut lut :
-         {EqualizeLut::Auto, EqualizeLut::Global, EqualizeLut::Local, EqualizeLut::Lanes})
-        if (name == equalizeLutName(lut))
-            return lut;
-    throw UsageError("--lut", "unknown table place '" + name + "' (auto, global, local, lanes)");
+namespace {
+
+const EnumTable<EqualizeLut>& equalizeLuts() {
+    static const EnumTable<EqualizeLut> table("--lut", "a table place",
+                                              {{EqualizeLut::Auto, "auto"},
+                                               {EqualizeLut::Global, "global"},
+                                               {EqualizeLut::Local, "local"},
+                                               {EqualizeLut::Lanes, "lanes"}});
+    return table;
 }
 
-const char* equalizeLutName(EqualizeLut lut) {
-    switch (lut) {
-    case EqualizeLut::Auto:
-        return "auto";
-    case EqualizeLut::Global:
-        return "global";
-    case EqualizeLut::Local:
-        return "local";
-    case EqualizeLut::Lanes:
-        return "lanes";
-    }
-    return "?";
+} // namespace
+
+EqualizeLut parseEqualizeLut(const std::string& name) {
+    return equalizeLuts().parse(name);
+}
+
+const char* equalizeLutName(EqualizeLut value) {
+    return equalizeLuts().name(value);
 }
 
 std::string EqualizeApply::describe() const {

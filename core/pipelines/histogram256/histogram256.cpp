@@ -2,6 +2,7 @@
 
 #include "runtime/buildoptions.h"
 #include "runtime/bytesize.h"
+#include "runtime/enumtable.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 
@@ -63,69 +64,85 @@ std::string HistogramLayout::names() const {
     return luma ? s + (s.empty() ? "gray" : ",gray") : s;
 }
 
-HistogramVariant parseVariant(const std::string& name) {
-    if (name == "auto")
-        return HistogramVariant::Auto;
-    if (name == "naive")
-        return HistogramVariant::Naive;
-    if (name == "local")
-        return HistogramVariant::Local;
-    if (name == "banked")
-        return HistogramVariant::Banked;
-    if (name == "cpu" || name == "private")
-        return HistogramVariant::Private;
-    throw UsageError("--variant",
-                     "unknown variant '" + name + "' (auto, naive, local, banked, cpu)");
+namespace {
+
+const EnumTable<HistogramVariant>& histogramVariants() {
+    static const EnumTable<HistogramVariant> table("--variant", "a variant",
+                                                   {{HistogramVariant::Auto, "auto"},
+                                                    {HistogramVariant::Naive, "naive"},
+                                                    {HistogramVariant::Local, "local"},
+                                                    {HistogramVariant::Banked, "banked"},
+                                                    {HistogramVariant::Private, "cpu"},
+                                                    {HistogramVariant::Private, "private", true}});
+    return table;
 }
 
-const char* variantName(HistogramVariant v) {
-    switch (v) {
-    case HistogramVariant::Auto:
-        return "auto";
-    case HistogramVariant::Naive:
-        return "naive";
-    case HistogramVariant::Local:
-        return "local";
-    case HistogramVariant::Banked:
-        return "banked";
-    case HistogramVariant::Private:
-        return "cpu";
-    }
-    return "?";
+} // namespace
+
+HistogramVariant parseVariant(const std::string& name) {
+    return histogramVariants().parse(name);
 }
+
+const char* variantName(HistogramVariant value) {
+    return histogramVariants().name(value);
+}
+
+namespace {
+
+const EnumTable<ReadPattern>& readPatterns() {
+    static const EnumTable<ReadPattern> table(
+        "--read", "a read pattern",
+        {{ReadPattern::Coalesced, "coalesced"}, {ReadPattern::Serial, "serial"}});
+    return table;
+}
+
+} // namespace
 
 ReadPattern parseReadPattern(const std::string& name) {
-    if (name == "coalesced")
-        return ReadPattern::Coalesced;
-    if (name == "serial")
-        return ReadPattern::Serial;
-    throw UsageError("--read", "unknown read pattern '" + name + "' (coalesced, serial)");
+    return readPatterns().parse(name);
 }
+
+const char* readPatternName(ReadPattern value) {
+    return readPatterns().name(value);
+}
+
+namespace {
+
+const EnumTable<LoadWidth>& loadWidths() {
+    static const EnumTable<LoadWidth> table("--load", "a load width",
+                                            {{LoadWidth::Scalar, "scalar"},
+                                             {LoadWidth::Scalar, "uint", true},
+                                             {LoadWidth::Uint4, "uint4"},
+                                             {LoadWidth::Uint4, "vector", true}});
+    return table;
+}
+
+} // namespace
 
 LoadWidth parseLoadWidth(const std::string& name) {
-    if (name == "scalar" || name == "uint")
-        return LoadWidth::Scalar;
-    if (name == "uint4" || name == "vector")
-        return LoadWidth::Uint4;
-    throw UsageError("--load", "unknown load width '" + name + "' (scalar, uint4)");
+    return loadWidths().parse(name);
 }
+
+const char* loadWidthName(LoadWidth value) {
+    return loadWidths().name(value);
+}
+
+namespace {
+
+const EnumTable<MergeMode>& mergeModes() {
+    static const EnumTable<MergeMode> table(
+        "--merge", "a merge", {{MergeMode::Kernel, "kernel"}, {MergeMode::Atomic, "atomic"}});
+    return table;
+}
+
+} // namespace
 
 MergeMode parseMergeMode(const std::string& name) {
-    if (name == "kernel")
-        return MergeMode::Kernel;
-    if (name == "atomic")
-        return MergeMode::Atomic;
-    throw UsageError("--merge", "unknown merge '" + name + "' (kernel, atomic)");
+    return mergeModes().parse(name);
 }
 
-const char* readPatternName(ReadPattern r) {
-    return r == ReadPattern::Serial ? "serial" : "coalesced";
-}
-const char* loadWidthName(LoadWidth l) {
-    return l == LoadWidth::Uint4 ? "uint4" : "scalar";
-}
-const char* mergeModeName(MergeMode m) {
-    return m == MergeMode::Atomic ? "atomic" : "kernel";
+const char* mergeModeName(MergeMode value) {
+    return mergeModes().name(value);
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #include "pipelines/largebin/largebin.h"
 
 #include "pipelines/largebin/kernelargs.h"
+#include "runtime/enumtable.h"
 
 #include "pipelines/options.h"
 #include "report/table.h"
@@ -72,26 +73,23 @@ double sampleValue(const SamplePlane& plane, std::size_t i) {
     return 0;
 }
 
-SampleType parseSampleType(const std::string& name) {
-    if (name == "u8")
-        return SampleType::U8;
-    if (name == "u16")
-        return SampleType::U16;
-    if (name == "f32")
-        return SampleType::F32;
-    throw UsageError("--type", "'" + name + "' is not one of u8, u16, f32");
+namespace {
+
+const EnumTable<SampleType>& sampleTypes() {
+    static const EnumTable<SampleType> table(
+        "--type", "a sample type",
+        {{SampleType::U8, "u8"}, {SampleType::U16, "u16"}, {SampleType::F32, "f32"}});
+    return table;
 }
 
-const char* sampleTypeName(SampleType type) {
-    switch (type) {
-    case SampleType::U8:
-        return "u8";
-    case SampleType::U16:
-        return "u16";
-    case SampleType::F32:
-        return "f32";
-    }
-    return "?";
+} // namespace
+
+SampleType parseSampleType(const std::string& name) {
+    return sampleTypes().parse(name);
+}
+
+const char* sampleTypeName(SampleType value) {
+    return sampleTypes().name(value);
 }
 
 std::size_t sampleBytes(SampleType type) {
@@ -168,26 +166,24 @@ SamplePlane imagePlane(const HostImage& image, const std::string& channel) {
     return plane;
 }
 
-LargeBinData parseLargeBinData(const std::string& name) {
-    if (name == "random")
-        return LargeBinData::Random;
-    if (name == "skewed")
-        return LargeBinData::Skewed;
-    if (name == "smooth")
-        return LargeBinData::Smooth;
-    throw UsageError("--data", "'" + name + "' is not one of random, skewed, smooth");
+namespace {
+
+const EnumTable<LargeBinData>& largeBinDatas() {
+    static const EnumTable<LargeBinData> table("--data", "a data kind",
+                                               {{LargeBinData::Random, "random"},
+                                                {LargeBinData::Skewed, "skewed"},
+                                                {LargeBinData::Smooth, "smooth"}});
+    return table;
 }
 
-const char* largeBinDataName(LargeBinData data) {
-    switch (data) {
-    case LargeBinData::Random:
-        return "random";
-    case LargeBinData::Skewed:
-        return "skewed";
-    case LargeBinData::Smooth:
-        return "smooth";
-    }
-    return "?";
+} // namespace
+
+LargeBinData parseLargeBinData(const std::string& name) {
+    return largeBinDatas().parse(name);
+}
+
+const char* largeBinDataName(LargeBinData value) {
+    return largeBinDatas().name(value);
 }
 
 SamplePlane makeLargeBinData(LargeBinData data, SampleType type, std::size_t samples,

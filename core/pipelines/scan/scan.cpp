@@ -2,6 +2,7 @@
 
 #include "report/report.h"
 #include "runtime/buildoptions.h"
+#include "runtime/enumtable.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 
@@ -12,25 +13,27 @@ namespace histlab {
 
 namespace {
 
-struct VariantName {
-    ScanVariant variant;
-    const char* name;
-};
-constexpr VariantName kVariants[] = {{ScanVariant::Auto, "auto"},
-                                     {ScanVariant::Naive, "naive"},
-                                     {ScanVariant::Blelloch, "blelloch"},
-                                     {ScanVariant::WgScan, "wgscan"},
-                                     {ScanVariant::ReduceThenScan, "reduce-then-scan"},
-                                     {ScanVariant::Lookback, "lookback"}};
+const EnumTable<ScanVariant>& scanVariants() {
+    // "auto" first in the table, last in the message, as the option's help lists it
+    static const EnumTable<ScanVariant> table("--variant", "a scan variant",
+                                              {{ScanVariant::Naive, "naive"},
+                                               {ScanVariant::Blelloch, "blelloch"},
+                                               {ScanVariant::WgScan, "wgscan"},
+                                               {ScanVariant::ReduceThenScan, "reduce-then-scan"},
+                                               {ScanVariant::Lookback, "lookback"},
+                                               {ScanVariant::Auto, "auto"}},
+                                              {"all"});
+    return table;
+}
 
-struct DistributionName {
-    ScanDistribution dist;
-    const char* name;
-};
-constexpr DistributionName kDistributions[] = {{ScanDistribution::Random, "random"},
-                                               {ScanDistribution::Ones, "ones"},
-                                               {ScanDistribution::Bytes, "bytes"},
-                                               {ScanDistribution::Max, "max"}};
+const EnumTable<ScanDistribution>& scanDistributions() {
+    static const EnumTable<ScanDistribution> table("--dist", "a scan input",
+                                                   {{ScanDistribution::Random, "random"},
+                                                    {ScanDistribution::Ones, "ones"},
+                                                    {ScanDistribution::Bytes, "bytes"},
+                                                    {ScanDistribution::Max, "max"}});
+    return table;
+}
 
 // splitmix64, as the synthetic images use: the same values on every platform.
 std::uint64_t mix(std::uint64_t x) {
@@ -130,19 +133,11 @@ void checkScanWarpWorkGroup(int warp, std::size_t wg) {
 }
 
 ScanVariant parseScanVariant(const std::string& name) {
-    for (const VariantName& v : kVariants)
-        if (name == v.name)
-            return v.variant;
-    throw UsageError("--variant", "'" + name +
-                                      "' is not a scan variant (naive, blelloch, wgscan, "
-                                      "reduce-then-scan, lookback, auto or all)");
+    return scanVariants().parse(name);
 }
 
 const char* scanVariantName(ScanVariant variant) {
-    for (const VariantName& v : kVariants)
-        if (v.variant == variant)
-            return v.name;
-    return "?";
+    return scanVariants().name(variant);
 }
 
 std::vector<ScanVariant> allScanVariants() {
@@ -156,17 +151,11 @@ bool isSegmentedScan(ScanVariant variant) {
 }
 
 ScanDistribution parseScanDistribution(const std::string& name) {
-    for (const DistributionName& d : kDistributions)
-        if (name == d.name)
-            return d.dist;
-    throw UsageError("--dist", "'" + name + "' is not a scan input (random, ones, bytes or max)");
+    return scanDistributions().parse(name);
 }
 
 const char* scanDistributionName(ScanDistribution dist) {
-    for (const DistributionName& d : kDistributions)
-        if (d.dist == dist)
-            return d.name;
-    return "?";
+    return scanDistributions().name(dist);
 }
 
 std::vector<std::uint32_t> makeScanInput(ScanDistribution dist, std::size_t n, std::uint64_t seed) {

@@ -4,6 +4,7 @@
 #include "pipelines/transfer/transfer.h"
 
 #include "image/image.h"
+#include "runtime/enumtable.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 
@@ -14,15 +15,16 @@
 namespace histlab {
 namespace {
 
-struct KindName {
-    TransferKind kind;
-    const char* name;
-};
-constexpr KindName kKinds[] = {{TransferKind::HostToDevicePageable, "h2d-pageable"},
-                               {TransferKind::HostToDevicePinned, "h2d-pinned"},
-                               {TransferKind::DeviceToHostPageable, "d2h-pageable"},
-                               {TransferKind::DeviceToHostPinned, "d2h-pinned"},
-                               {TransferKind::DeviceToDevice, "d2d"}};
+const EnumTable<TransferKind>& transferKinds() {
+    static const EnumTable<TransferKind> table(
+        "--transfer", "a transfer",
+        {{TransferKind::HostToDevicePageable, "h2d-pageable"},
+         {TransferKind::HostToDevicePinned, "h2d-pinned"},
+         {TransferKind::DeviceToHostPageable, "d2h-pageable"},
+         {TransferKind::DeviceToHostPinned, "d2h-pinned"},
+         {TransferKind::DeviceToDevice, "d2d"}});
+    return table;
+}
 
 constexpr std::uint8_t kPoison = 0xA5;
 constexpr std::uint64_t kSmallPoint = std::uint64_t(1) << 20;
@@ -31,26 +33,15 @@ constexpr int kSmallPointRepeats = 20;
 } // namespace
 
 const char* transferKindName(TransferKind kind) {
-    for (const KindName& k : kKinds)
-        if (k.kind == kind)
-            return k.name;
-    return "?";
+    return transferKinds().name(kind);
 }
 
 TransferKind parseTransferKind(const std::string& name) {
-    for (const KindName& k : kKinds)
-        if (name == k.name)
-            return k.kind;
-    throw UsageError("--transfer", "'" + name +
-                                       "' is not a transfer (h2d-pageable, h2d-pinned, "
-                                       "d2h-pageable, d2h-pinned, d2d)");
+    return transferKinds().parse(name);
 }
 
 std::vector<TransferKind> allTransferKinds() {
-    std::vector<TransferKind> all;
-    for (const KindName& k : kKinds)
-        all.push_back(k.kind);
-    return all;
+    return transferKinds().values();
 }
 
 std::vector<std::uint64_t> transferSizes(std::uint64_t minBytes, std::uint64_t maxBytes) {

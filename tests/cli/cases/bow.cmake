@@ -53,7 +53,7 @@ cli_test(bow_codebook_too_few_descriptors EXIT 2
          EXPECT --stderr "^histlab-cli: --k: 100 centroids need at least as many descriptors; there are 50$"
          ARGS bow build-codebook --synthetic --count 50 --k 100 --max-per-centroid 0)
 cli_test(bow_codebook_bad_detector EXIT 2
-         EXPECT --stderr "^histlab-cli: --detector: 'surf' is not one of kaze, sift$"
+         EXPECT --stderr "^histlab-cli: --detector: 'surf' is not a detector [(]kaze or sift[)]$"
          ARGS bow build-codebook ${data} --detector surf)
 
 # Collections: a folder of real images with a damaged file and a non-image in the middle (only

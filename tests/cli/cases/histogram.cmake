@@ -137,7 +137,7 @@ cli_test(device_index_out_of_range EXIT 2 EXPECT --stderr "--device: index 99 is
          ARGS histogram ${syn} --device 99)
 cli_test(device_gpu_absent EXIT 2 EXPECT --stderr "--device: no gpu device"
          ARGS histogram ${syn} --device gpu)
-cli_test(variant_bogus EXIT 2 EXPECT --stderr "--variant: unknown variant 'bogus'"
+cli_test(variant_bogus EXIT 2 EXPECT --stderr "--variant: 'bogus' is not a variant [(]auto, naive, local, banked or cpu[)]"
          ARGS histogram ${syn} --variant bogus)
 cli_test(channel_r_on_gray EXIT 2 EXPECT --stderr "--channel: .*gray8.png is a gray image"
          --absent @W@/out.csv ARGS histogram ${data}/gray8.png --channel r --csv @W@/out.csv)

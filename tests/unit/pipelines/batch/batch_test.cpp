@@ -228,7 +228,7 @@ TEST(BatchTest, RefusalsNameTheOption) {
         return std::string("accepted");
     };
     EXPECT_EQ(usage([] { parseBatchPipeline("sharpen"); }),
-              "--pipeline: 'sharpen' is not one of histogram, joint, blur, equalize");
+              "--pipeline: 'sharpen' is not a batch pipeline (histogram, joint, blur or equalize)");
     EXPECT_EQ(usage([] { parseBatchPipeline("bow"); }).rfind("--pipeline: bow is not batched: ", 0),
               0u);
     EXPECT_EQ(usage([] { parseDeviceFault("3"); }).rfind("HISTLAB_DEVICE_FAIL: '3' is not P:N", 0),
