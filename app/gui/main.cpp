@@ -1,12 +1,12 @@
 // histlab: the desktop window. Wiring only: parse the command line, route the core's log into
 // Qt logging, open the window on the given image (or the bundled sample).
 #include "bridge/logging.h"
+#include "common/helpdialogs.h"
+#include "common/theme.h"
 #include "panels/experimentpanel.h"
 #include "panels/jobpanel.h"
 #include "views/zoomview.h"
-#include "window/helpdialogs.h"
 #include "window/mainwindow.h"
-#include "window/theme.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

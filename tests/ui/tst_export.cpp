@@ -3,12 +3,12 @@
 // failed export names the file, leaves neither the file nor a temporary one behind, and the
 // folder of a successful one is remembered (QSettings) as the dialogs' next start folder.
 #include "bridge/logging.h"
+#include "common/exportdialog.h"
+#include "common/exporter.h"
 #include "panels/statisticspanel.h"
 #include "plots/histogramplot.h"
 #include "uitestsupport.h"
 #include "views/tablecopy.h"
-#include "window/exportdialog.h"
-#include "window/exporter.h"
 #include "window/mainwindow.h"
 
 #include <pipelines/histogramstats.h>

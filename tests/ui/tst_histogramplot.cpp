@@ -2,9 +2,9 @@
 // logarithmic count axis, the cumulative overlay, spike clipping, the hover readout and marker,
 // the value-axis zoom with the count axis following, the legend (dragged, one overlay entry),
 // options remembered, the options menu, and a title on exported plots.
+#include "common/exporter.h"
 #include "plots/histogramplot.h"
 #include "uitestsupport.h"
-#include "window/exporter.h"
 
 #include <QMenu>
 #include <QMouseEvent>

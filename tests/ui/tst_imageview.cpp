@@ -4,6 +4,7 @@
 // brings the whole image back, and of a quick series of regions the last one is what shows.
 #include "bridge/imagecache.h"
 #include "bridge/logging.h"
+#include "common/regiondialog.h"
 #include "panels/runpanel.h"
 #include "panels/statisticspanel.h"
 #include "plots/histogramplot.h"
@@ -11,7 +12,6 @@
 #include "views/compareview.h"
 #include "views/imageview.h"
 #include "window/mainwindow.h"
-#include "window/regiondialog.h"
 
 #include <image/image.h>
 #include <io/imageio.h>

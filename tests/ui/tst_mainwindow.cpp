@@ -4,6 +4,7 @@
 #include "bridge/imagecache.h"
 #include "bridge/jobbridge.h"
 #include "bridge/logging.h"
+#include "common/theme.h"
 #include "panels/blurpanel.h"
 #include "panels/equalizepanel.h"
 #include "panels/memorypanel.h"
@@ -15,7 +16,6 @@
 #include "views/imageview.h"
 #include "views/tablecopy.h"
 #include "window/mainwindow.h"
-#include "window/theme.h"
 
 #include <image/image.h>
 #include <io/imageio.h>

@@ -9,8 +9,8 @@
 // Copy as Text puts devicesText on the clipboard; Export JSON writes devicesJson, what
 // `histlab-cli devices --json` prints, through a temporary file and a rename.
 #include "bridge/jobbridge.h"
-#include "window/exportdialog.h"
-#include "window/exporter.h"
+#include "common/exportdialog.h"
+#include "common/exporter.h"
 
 #include <QString>
 #include <QWidget>

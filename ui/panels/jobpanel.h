@@ -16,8 +16,8 @@
 // remembered in QSettings("HistLab", "HistLab") under "lastFolder", where the file dialogs
 // start. The panel's controls are remembered under "<lane>/...".
 #include "bridge/jobbridge.h"
-#include "window/exportdialog.h"
-#include "window/exporter.h"
+#include "common/exportdialog.h"
+#include "common/exporter.h"
 
 #include <QElapsedTimer>
 #include <QSettings>

@@ -1,8 +1,8 @@
 #include "panels/runsummary.h"
 
+#include "common/theme.h"
 #include "panels/resulttable.h"
 #include "views/tablecopy.h"
-#include "window/theme.h"
 
 #include <pipelines/largebin/imagehistogram.h>
 

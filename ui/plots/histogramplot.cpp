@@ -1,8 +1,8 @@
 #include "plots/histogramplot.h"
 
+#include "common/theme.h"
 #include "plots/plotstyle.h"
 #include "views/tablecopy.h"
-#include "window/theme.h"
 
 #include <QApplication>
 #include <QContextMenuEvent>

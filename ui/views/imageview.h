@@ -15,6 +15,7 @@
 // clears it. A drag inside the rectangle moves it, a drag on its edges or corners (within
 // five screen pixels) resizes it; the cursor says which. The image itself always shows whole, with
 // the rectangle drawn over it.
+#include "common/metatypes.h"
 #include "views/zoomview.h"
 
 #include <image/image.h>
@@ -132,5 +133,3 @@ private:
 };
 
 } // namespace histlab::ui
-
-Q_DECLARE_METATYPE(histlab::Region)

@@ -1,6 +1,9 @@
 #include "window/mainwindow.h"
 
 #include "bridge/logging.h"
+#include "common/helpdialogs.h"
+#include "common/regiondialog.h"
+#include "common/theme.h"
 #include "image/image.h"
 #include "panels/blurpanel.h"
 #include "panels/dashboardpanel.h"
@@ -19,9 +22,6 @@
 #include "views/imagelist.h"
 #include "views/imageview.h"
 #include "views/tablecopy.h"
-#include "window/helpdialogs.h"
-#include "window/regiondialog.h"
-#include "window/theme.h"
 
 #include <pipelines/batch/batch.h>
 #include <pipelines/histogram256/histogramreport.h>

@@ -5,8 +5,8 @@
 // All work goes through a JobBridge; the window only asks and listens, so it never blocks and never
 // touches OpenCL.
 #include "bridge/jobbridge.h"
-#include "window/exportdialog.h"
-#include "window/exporter.h"
+#include "common/exportdialog.h"
+#include "common/exporter.h"
 
 #include <QKeySequence>
 #include <QMainWindow>

@@ -1,4 +1,4 @@
-#include "window/exportdialog.h"
+#include "common/exportdialog.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -1,4 +1,4 @@
-#include "window/theme.h"
+#include "common/theme.h"
 
 #include <qcustomplot.h>
 

@@ -2,7 +2,7 @@
 // File › Export plot: a small dialog for the format (PNG, JPG, PDF, SVG), the size in pixels
 // (the plot's current size by default), the scale of a raster image (1x, 2x) and the file. The
 // file is chosen through a FileChooser, which tests replace so that no native dialog opens.
-#include "window/exporter.h"
+#include "common/exporter.h"
 
 #include <QDialog>
 #include <QSize>

@@ -1,4 +1,4 @@
-#include "window/regiondialog.h"
+#include "common/regiondialog.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>

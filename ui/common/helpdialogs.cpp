@@ -1,4 +1,4 @@
-#include "window/helpdialogs.h"
+#include "common/helpdialogs.h"
 
 #include "views/tablecopy.h"
 

@@ -1,4 +1,4 @@
-#include "window/exporter.h"
+#include "common/exporter.h"
 
 #include "bridge/logging.h"
 

@@ -2,6 +2,8 @@
 // A region typed in (View › Region…): its corner and size in the image's pixels, bounded by the
 // image, prefilled with the region selected (or the whole image). OK selects it on the image
 // as a drag would; Whole Image clears it.
+#include "common/metatypes.h"
+
 #include <image/image.h>
 
 #include <QDialog>
