@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSpinBox>
 
 #include <algorithm>
@@ -36,6 +37,17 @@ QString filterFor(PlotFormat format) {
 }
 
 } // namespace
+
+QString lastFolder() {
+    return QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"))
+        .value(QStringLiteral("lastFolder"))
+        .toString();
+}
+
+void rememberFolder(const QString& file) {
+    QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"))
+        .setValue(QStringLiteral("lastFolder"), QFileInfo(file).absolutePath());
+}
 
 FileChooser nativeSaveFileChooser() {
     return [](QWidget* parent, const QString& caption, const QString& startPath,

@@ -44,6 +44,12 @@ QString filterSuffix(const QString& filter);
 QString askSavePath(const FileChooser& chooser, QWidget* parent, const QString& caption,
                     const QString& startPath, const QString& filter);
 
+/// Where the open and export dialogs start: the folder of the last file opened or exported,
+/// remembered in QSettings("HistLab", "HistLab") under "lastFolder" (empty before the first).
+QString lastFolder();
+/// Remembers the folder of `file` as lastFolder(), at once.
+void rememberFolder(const QString& file);
+
 class ExportDialog : public QDialog {
     Q_OBJECT
 public:

@@ -6,12 +6,17 @@
 #include <runtime/version.h>
 
 #include <QAction>
+#include <QApplication>
 #include <QDesktopServices>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QHeaderView>
 #include <QKeySequence>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
 #include <QRegularExpression>
 #include <QStringList>
 #include <QTableWidget>
@@ -112,6 +117,43 @@ QString guideMarkdown(const QString& readme) {
     QString text = readme;
     text.replace(picture, QObject::tr("*(picture in the source tree: \\1, `\\2`)*"));
     return text;
+}
+
+void addHelpMenu(QMainWindow* window, const std::function<void()>& about) {
+    QMenu* help = window->menuBar()->addMenu(QObject::tr("&Help"));
+    QAction* guide = help->addAction(QObject::tr("HistLab &Guide"), window,
+                                     [window] { guideDialog(window)->show(); });
+    guide->setShortcut(QKeySequence::HelpContents);
+    guide->setStatusTip(
+        QObject::tr("This build's README: what HistLab computes, how it measures, the "
+                    "command line, the figures"));
+    QAction* keys = help->addAction(QObject::tr("&Keyboard Shortcuts"), window,
+                                    [window] { shortcutsDialog(window)->show(); });
+    keys->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+    keys->setStatusTip(QObject::tr("Every shortcut of the window and its tabs"));
+    help->addSeparator();
+    help->addAction(QObject::tr("&About HistLab"), window, about)
+        ->setStatusTip(QObject::tr("The version, the libraries and the OpenCL devices"));
+    help->addAction(QObject::tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void openAboutBox(QWidget* parent, const std::vector<DeviceEntry>& devices,
+                  const QString& listError) {
+    auto* box = new QMessageBox(QMessageBox::Information, QObject::tr("About HistLab"),
+                                aboutText(devices, listError), QMessageBox::Close, parent);
+    box->setObjectName(QStringLiteral("aboutBox"));
+    box->setTextFormat(Qt::RichText);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open(); // window-modal, no nested event loop
+}
+
+void showWarningBox(QWidget* parent, const QString& message, const QString& details) {
+    auto* box = new QMessageBox(QMessageBox::Warning, QObject::tr("HistLab"), message,
+                                QMessageBox::Ok, parent);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    if (!details.isEmpty())
+        box->setDetailedText(details);
+    box->open();
 }
 
 QDialog* guideDialog(QWidget* parent) {

@@ -6,9 +6,11 @@
 
 #include <QString>
 
+#include <functional>
 #include <vector>
 
 class QDialog;
+class QMainWindow;
 class QWidget;
 
 namespace histlab::ui {
@@ -21,6 +23,11 @@ QString histlabVersion();
 /// driver versions ("not listed yet" while the list is on its way; `listError` when it failed).
 QString aboutText(const std::vector<DeviceEntry>& devices, const QString& listError);
 
+/// About HistLab (aboutText) in a window-modal box named "aboutBox" over `parent`, without a
+/// nested event loop.
+void openAboutBox(QWidget* parent, const std::vector<DeviceEntry>& devices,
+                  const QString& listError);
+
 /// Help › Keyboard Shortcuts: a table of every action under `window` that has a shortcut (what
 /// it does, its keys), sorted by name; a non-modal dialog deleted on close.
 QDialog* shortcutsDialog(QWidget* window);
@@ -31,5 +38,13 @@ QDialog* guideDialog(QWidget* parent);
 /// The README as the guide shows it: its pictures (files of the source tree, not in the
 /// program) named in a line each instead of drawn as broken images.
 QString guideMarkdown(const QString& readme);
+
+/// The Help menu, last in `window`'s menu bar: the Guide (F1), Keyboard Shortcuts, About
+/// HistLab (`about`) and About Qt.
+void addHelpMenu(QMainWindow* window, const std::function<void()>& about);
+
+/// A warning over `parent`, window-modal and opened without exec() (no nested event loop: the
+/// window stays live), deleted on close; `details` behind Show Details when not empty.
+void showWarningBox(QWidget* parent, const QString& message, const QString& details = {});
 
 } // namespace histlab::ui

@@ -2,7 +2,10 @@
 
 #include <qcustomplot.h>
 
+#include <QAction>
+#include <QActionGroup>
 #include <QApplication>
+#include <QMenu>
 #include <QSettings>
 #include <QStyle>
 #include <QStyleFactory>
@@ -140,6 +143,25 @@ void applyPlotPalette(QCustomPlot* plot) {
     for (QCPLayoutElement* element : plot->plotLayout()->elements(true))
         if (auto* title = qobject_cast<QCPTextElement*>(element))
             title->setTextColor(text);
+}
+
+void addThemeMenu(QMenu* view) {
+    QMenu* themes = view->addMenu(QObject::tr("&Theme"));
+    auto* group = new QActionGroup(themes);
+    const Theme current = savedTheme();
+    for (Theme theme : {Theme::System, Theme::Light, Theme::Dark}) {
+        QAction* a = themes->addAction(theme == Theme::System  ? QObject::tr("&System")
+                                       : theme == Theme::Light ? QObject::tr("&Light")
+                                                               : QObject::tr("&Dark"));
+        a->setCheckable(true);
+        a->setChecked(theme == current);
+        a->setData(themeName(theme));
+        group->addAction(a);
+        QObject::connect(a, &QAction::triggered, themes, [theme] {
+            applyTheme(theme);
+            saveTheme(theme);
+        });
+    }
 }
 
 } // namespace histlab::ui

@@ -7,6 +7,7 @@
 #include <QString>
 
 class QCustomPlot;
+class QMenu;
 
 namespace histlab::ui {
 
@@ -28,5 +29,9 @@ bool isDark(const QPalette& palette);
 /// `plot`'s background, axes, ticks, labels, grid, legend and title rows in the application's
 /// palette; call again after the palette changes, then replot.
 void applyPlotPalette(QCustomPlot* plot);
+
+/// View › Theme: System, Light and Dark, the saved one checked; choosing one applies and saves
+/// it.
+void addThemeMenu(QMenu* view);
 
 } // namespace histlab::ui

@@ -18,6 +18,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
+#include <QToolBar>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -493,6 +494,33 @@ void RunPanel::showProblem(const QString& parameter, const QString& message) {
 
 QString RunPanel::problem() const {
     return m_problem->text();
+}
+
+void RunPanel::fillDeviceBar(QToolBar* bar) {
+    bar->setObjectName(QStringLiteral("deviceToolBar"));
+    bar->setMovable(false);
+    bar->setFloatable(false);
+    bar->toggleViewAction()->setEnabled(false);
+    bar->toggleViewAction()->setVisible(false);
+    m_deviceLabel->setContentsMargins(6, 0, 6, 0);
+    bar->addWidget(m_deviceLabel)->setVisible(true);
+    bar->addWidget(m_device)->setVisible(true);
+    auto* note = new QLabel(tr("  used by every tab; the Devices tab says what each can do"));
+    note->setEnabled(false); // a hint, in the disabled text colour
+    bar->addWidget(note);
+}
+
+void RunPanel::followDeviceList(JobBridge* bridge) {
+    connect(bridge, &JobBridge::devicesListed, this,
+            [this](quint64, const std::vector<DeviceEntry>& devices) {
+                setDevices(devices);
+                m_deviceListError.clear();
+            });
+    connect(bridge, &JobBridge::devicesFailed, this, [this](quint64, const JobError& error) {
+        m_deviceListError = QString::fromStdString(error.message);
+        setDeviceListError(m_deviceListError);
+        qCWarning(lcUi).noquote() << "no device list:" << m_deviceListError;
+    });
 }
 
 } // namespace histlab::ui

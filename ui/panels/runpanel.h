@@ -23,6 +23,7 @@ class QFormLayout;
 class QLabel;
 class QPushButton;
 class QSpinBox;
+class QToolBar;
 
 namespace histlab::ui {
 
@@ -45,6 +46,10 @@ public:
     /// The list could not be made (no OpenCL platform, ...): the combo says so.
     void setDeviceListError(const QString& message);
     const std::vector<DeviceEntry>& devices() const { return m_devices; }
+    /// Why the list could not be made (empty once it has arrived).
+    const QString& deviceListError() const { return m_deviceListError; }
+    /// Fills the combo from `bridge`'s device listings (setDevices, setDeviceListError).
+    void followDeviceList(JobBridge* bridge);
 
     /// The variant and its parameters as chosen (0 / "choose" leaves them to the core).
     HistogramRequest histogramRequest() const;
@@ -57,6 +62,9 @@ public:
     /// them (a tool bar that every tab shares); hidden until then.
     QComboBox* deviceCombo() const { return m_device; }
     QLabel* deviceLabel() const { return m_deviceLabel; }
+    /// Puts the device's label and combo, with a hint, on `bar`: fixed above the tabs, wide
+    /// enough for the device's whole name, and not to be hidden.
+    void fillDeviceBar(QToolBar* bar);
     QComboBox* variantCombo() const { return m_variant; }
     QSpinBox* banksSpin() const { return m_banks; }
     QSpinBox* groupsPerCuSpin() const { return m_groupsPerCu; }
@@ -125,7 +133,8 @@ private:
     QString m_selector; // until the list arrives, and for "auto"
     std::vector<DeviceEntry> m_devices;
     std::map<QWidget*, QString> m_toolTips; // each field's own, shown while it has a say
-    bool m_listed = false;                  // the worker's list has arrived
+    QString m_deviceListError;
+    bool m_listed = false; // the worker's list has arrived
 };
 
 /// A device's properties and probe results, one per line: the device combo's tooltip.

@@ -2,16 +2,19 @@
 
 #include "bridge/jobbridge.h"
 
+#include <image/image.h>
 #include <io/imageio.h>
 #include <report/files.h>
 #include <runtime/errors.h>
 
 #include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QIcon>
 #include <QImageReader>
+#include <QMenu>
 #include <QMimeData>
 #include <QMutex>
 #include <QPainter>
@@ -315,6 +318,41 @@ struct RecentStore {
 };
 Q_GLOBAL_STATIC(RecentStore, recentStore)
 } // namespace
+
+QString imageFileFilter() {
+    QStringList patterns;
+    for (const std::string& extension : imageFileExtensions())
+        patterns << QStringLiteral("*.") + QString::fromStdString(extension);
+    return QObject::tr("Images (%1);;All files (*)").arg(patterns.join(QLatin1Char(' ')));
+}
+
+void fillRecentMenu(QMenu* menu, const std::function<void(const QString&)>& open) {
+    menu->clear();
+    const QStringList recent = RecentFiles::load();
+    int number = 0;
+    for (const QString& path : recent) {
+        ++number;
+        const bool exists = QFileInfo::exists(path);
+        QString label = QFileInfo(path).fileName();
+        label.replace(QLatin1Char('&'), QStringLiteral("&&"));
+        if (number < 10)
+            label.prepend(QStringLiteral("&%1 ").arg(number));
+        if (!exists)
+            label += QObject::tr(" (missing)");
+        QAction* action = menu->addAction(label, menu, [open, path] { open(path); });
+        action->setToolTip(QDir::toNativeSeparators(path));
+        action->setStatusTip(QDir::toNativeSeparators(path));
+        action->setEnabled(exists);
+    }
+    if (recent.isEmpty())
+        menu->addAction(QObject::tr("(none yet)"))->setEnabled(false);
+    menu->addSeparator();
+    QAction* clear = menu->addAction(QObject::tr("&Clear Menu"), menu, [menu, open] {
+        RecentFiles::clear();
+        fillRecentMenu(menu, open);
+    });
+    clear->setEnabled(!recent.isEmpty());
+}
 
 QStringList RecentFiles::load() {
     const QMutexLocker lock(&recentStore->mutex);

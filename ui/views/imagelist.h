@@ -11,8 +11,10 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 
+class QMenu;
 class QMimeData;
 class QThreadPool;
 
@@ -83,10 +85,18 @@ struct DropScreening {
 };
 DropScreening screenDrop(const QMimeData& mime);
 
+/// The Open dialog's filter: "Images (*.png *.jpg …);;All files (*)", every image file
+/// extension HistLab reads.
+QString imageFileFilter();
+
 /// File › Open Recent: the most recent first, at most `maxRecent`, remembered in
 /// QSettings("HistLab", "HistLab") under "recentFiles". Read once per process; each change is
 /// saved on a thread of its own (flush() waits for the saves), so that no call waits for the
 /// disk. Another HistLab running at the same time sees this one's files when it next starts.
+/// File › Open Recent: `menu` emptied and filled with the recent files (numbered, those that
+/// no longer exist greyed out) and Clear Menu; choosing a file calls `open` with its path.
+void fillRecentMenu(QMenu* menu, const std::function<void(const QString&)>& open);
+
 class RecentFiles {
 public:
     static constexpr int maxRecent = 10;
