@@ -16,6 +16,7 @@
 // Without --image it makes the 24 MP JPEG from the bundled sample (upscaled, with noise, quality
 // 92). Results: one JSON and one CSV in --out, with the device, the machine and the date.
 #include "bridge/jobbridge.h"
+#include "panels/imagepanel.h"
 #include "panels/runpanel.h"
 #include "views/imageview.h"
 #include "window/mainwindow.h"
@@ -141,7 +142,7 @@ int main(int argc, char* argv[]) {
         std::fprintf(stderr, "the sample was not shown: %s\n", qPrintable(window.lastError()));
         return 4;
     }
-    JobBridge* bridge = window.findChild<JobBridge*>();
+    ImagePanel* image = window.panel<ImagePanel>();
 
     // 1b and 2. Opening in the window, with a 10 ms timer watching the event loop.
     QElapsedTimer clock;
@@ -163,15 +164,17 @@ int main(int argc, char* argv[]) {
     qint64 loadedAt = -1, doneAt = -1, visibleAt = -1, countedAt = -1;
     QObject::connect(&window, &MainWindow::imageShown, [&] { visibleAt = clock.elapsed(); });
     QObject::connect(&window, &MainWindow::countsShown, [&] { countedAt = clock.elapsed(); });
-    QObject::connect(bridge, &JobBridge::progressChanged,
-                     [&](quint64, double, const QString& stage) {
-                         if (loadedAt < 0 && stage != QLatin1String("loading"))
-                             loadedAt = clock.elapsed(); // decoded, preview made
-                     });
-    QObject::connect(bridge, &JobBridge::analysisFinished, [&] {
-        doneAt = clock.elapsed();
-        watching = false; // the job is over; drawing its answer is the window's own work
-    });
+    // The job's answers, heard after the Image tab's own slots (connected when it submitted).
+    const auto watchJob = [&](JobWatcher* job) {
+        QObject::connect(job, &JobWatcher::progressChanged, [&](double, const QString& stage) {
+            if (loadedAt < 0 && stage != QLatin1String("loading"))
+                loadedAt = clock.elapsed(); // decoded, preview made
+        });
+        QObject::connect(job, &JobWatcher::finished, [&] {
+            doneAt = clock.elapsed();
+            watching = false; // the job is over; drawing its answer is the window's own work
+        });
+    };
     std::vector<double> decodeMs, openMs, openTimedMs, openLoadedMs, openVisibleMs, openJobMs,
         openGaps, ratios;
     for (int i = 0; i < repeats; ++i) {
@@ -186,6 +189,7 @@ int main(int argc, char* argv[]) {
         watching = true;
         const qint64 start = clock.elapsed();
         window.openImage(copies[std::size_t(i % 2)]);
+        watchJob(image->analysisJob());
         if (!shown.wait(300'000)) {
             std::fprintf(stderr, "open %d did not finish: %s\n", i, qPrintable(window.lastError()));
             return 4;
@@ -198,16 +202,16 @@ int main(int argc, char* argv[]) {
         openVisibleMs.push_back(double(visibleAt - start));
         openJobMs.push_back(double(doneAt - start));
     }
-    const HistogramRun run = window.currentRun();
+    const HistogramRun run = image->currentRun();
 
     // 3. A region dragged at 60 moves per second.
-    ImageView* view = window.imageView();
+    ImageView* view = image->imageView();
     std::map<std::tuple<int, int, int, int>, qint64> movedAt; // region -> time of its move
     std::vector<DragUpdate> updates;
     int moves = 0;
     bool dragging = true;
     QObject::connect(&window, &MainWindow::countsShown, [&] {
-        const auto r = window.currentRegion();
+        const auto r = image->currentRegion();
         if (!r || !dragging)
             return;
         const auto it = movedAt.find({r->x, r->y, r->width, r->height});
@@ -270,7 +274,7 @@ int main(int argc, char* argv[]) {
          << "  \"image\": {\"width\": " << probe.width << ", \"height\": " << probe.height
          << ", \"file_bytes\": " << QFileInfo(source).size() << "},\n"
          << "  \"window_settings\": {\"variant\": \"" << run.config.describe()
-         << "\", \"repeats\": " << window.runPanel()->repeats() << ", \"verify\": true},\n"
+         << "\", \"repeats\": " << window.panel<RunPanel>()->repeats() << ", \"verify\": true},\n"
          << "  \"decode_ms_median\": " << median(decodeMs) << ",\n"
          << "  \"open_to_histogram_ms_median\": " << median(openMs) << ",\n"
          << "  \"open_to_timed_run_ms_median\": " << median(openTimedMs) << ",\n"

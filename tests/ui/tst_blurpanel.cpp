@@ -55,7 +55,7 @@ private slots:
 /// A window showing `image`, on the Blur tab (opened with Ctrl+B).
 static BlurPanel* prepare(MainWindow& window, const QString& image) {
     return showWindow(window, image)
-               ? openTab(window, window.blurPanel(), Qt::ControlModifier | Qt::Key_B)
+               ? openTab(window, window.panel<BlurPanel>(), Qt::ControlModifier | Qt::Key_B)
                : nullptr;
 }
 
@@ -67,7 +67,7 @@ void TestBlurPanel::withoutAnImageRunIsDisabled() {
     MainWindow window;
     window.setErrorDialogsEnabled(false);
     window.show();
-    BlurPanel* panel = window.blurPanel();
+    BlurPanel* panel = window.panel<BlurPanel>();
     window.tabs()->setCurrentWidget(panel);
     QVERIFY(!panel->runButton()->isEnabled());
     QVERIFY(!panel->saveResultButton()->isEnabled());
@@ -490,13 +490,13 @@ void TestBlurPanel::compareModes() {
     // In the tab: the tool bar's actions switch it, and the choice is remembered.
     {
         MainWindow window;
-        window.blurPanel()->compareView()->modeActions().at(1)->trigger();
+        window.panel<BlurPanel>()->compareView()->modeActions().at(1)->trigger();
     }
     MainWindow other;
-    QCOMPARE(other.blurPanel()->compareView()->mode(), CompareView::Mode::Split);
-    other.blurPanel()->compareView()->modeActions().at(0)->trigger();
+    QCOMPARE(other.panel<BlurPanel>()->compareView()->mode(), CompareView::Mode::Split);
+    other.panel<BlurPanel>()->compareView()->modeActions().at(0)->trigger();
     MainWindow third;
-    QCOMPARE(third.blurPanel()->compareView()->mode(), CompareView::Mode::SideBySide);
+    QCOMPARE(third.panel<BlurPanel>()->compareView()->mode(), CompareView::Mode::SideBySide);
 }
 
 void TestBlurPanel::compareKeysBelongToTheFocusedView() {
@@ -507,7 +507,7 @@ void TestBlurPanel::compareKeysBelongToTheFocusedView() {
     QVERIFY(panel);
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     CompareView* view = panel->compareView();
-    const double imageScale = window.imageView()->scale();
+    const double imageScale = window.panel<ImagePanel>()->imageView()->scale();
     view->setFocus();
     QVERIFY(QTest::qWaitFor([&] { return view->hasFocus(); }, 2000));
     QTest::keyClick(view, Qt::Key_1, Qt::ControlModifier);
@@ -515,7 +515,7 @@ void TestBlurPanel::compareKeysBelongToTheFocusedView() {
     QVERIFY(!view->isFitted());
     QTest::keyClick(view, Qt::Key_0, Qt::ControlModifier);
     QVERIFY(view->isFitted());
-    QCOMPARE(window.imageView()->scale(), imageScale);
+    QCOMPARE(window.panel<ImagePanel>()->imageView()->scale(), imageScale);
     // Ctrl+B goes back to the image.
     QTest::keyClick(&window, Qt::Key_B, Qt::ControlModifier);
     QCOMPARE(window.tabs()->currentIndex(), 0);

@@ -162,11 +162,11 @@ void TestDevicePanel::theWindowOpensTheTabs() {
     window.show();
     QVERIFY(QTest::qWaitForWindowActive(&window));
     QTest::keyClick(&window, Qt::Key_D, Qt::ControlModifier | Qt::ShiftModifier);
-    QCOMPARE(window.tabs()->currentWidget(), window.devicePanel());
+    QCOMPARE(window.tabs()->currentWidget(), window.panel<DevicePanel>());
     // The window's own listing reaches the tab (it lists the devices once, at the start).
-    QTRY_VERIFY_WITH_TIMEOUT(!window.devicePanel()->devices().empty(), kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.panel<DevicePanel>()->devices().empty(), kTimeoutMs);
     QTest::keyClick(&window, Qt::Key_D, Qt::ControlModifier);
-    QCOMPARE(window.tabs()->currentWidget(), window.dashboardPanel());
+    QCOMPARE(window.tabs()->currentWidget(), window.panel<DashboardPanel>());
     QTest::keyClick(&window, Qt::Key_D, Qt::ControlModifier); // again: back to the image
     QCOMPARE(window.tabs()->currentIndex(), 0);
 }

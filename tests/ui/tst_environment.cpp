@@ -7,6 +7,7 @@
 // drives a JobBridge through a device listing and an analysis, and fails on any environment
 // write made off the GUI thread.
 #include "bridge/jobbridge.h"
+#include "panels/imagepanel.h"
 #include "uitestsupport.h"
 
 #include <QSignalSpy>
@@ -93,8 +94,6 @@ void TestEnvironment::noEnvironmentWriteOffTheGuiThread() {
 
     ui::JobBridge bridge;
     QSignalSpy listed(&bridge, &ui::JobBridge::devicesListed);
-    QSignalSpy finished(&bridge, &ui::JobBridge::analysisFinished);
-    QSignalSpy failed(&bridge, &ui::JobBridge::analysisFailed);
     bridge.listDevices();
     QVERIFY(listed.wait(uitest::kTimeoutMs));
 
@@ -102,7 +101,9 @@ void TestEnvironment::noEnvironmentWriteOffTheGuiThread() {
     request.source = path;
     request.device = QStringLiteral("cpu");
     request.repeats = 1;
-    bridge.analyse(request);
+    ui::JobWatcher* job = ui::submitAnalysis(bridge, request);
+    QSignalSpy finished(job, &ui::JobWatcher::finished);
+    QSignalSpy failed(job, &ui::JobWatcher::failed);
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() + failed.count() > 0, uitest::kTimeoutMs);
     QCOMPARE(failed.count(), 0);
 

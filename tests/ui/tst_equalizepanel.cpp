@@ -47,7 +47,7 @@ private slots:
 /// runs.
 static EqualizePanel* prepare(MainWindow& window, const QString& image) {
     EqualizePanel* panel = showWindow(window, image)
-                               ? openTab(window, window.equalizePanel(),
+                               ? openTab(window, window.panel<EqualizePanel>(),
                                          Qt::ControlModifier | Qt::ShiftModifier | Qt::Key_E)
                                : nullptr;
     if (panel)
@@ -62,7 +62,7 @@ void TestEqualizePanel::initTestCase() {
 void TestEqualizePanel::withoutAnImageRunIsDisabled() {
     MainWindow window;
     window.setErrorDialogsEnabled(false);
-    EqualizePanel* panel = window.equalizePanel();
+    EqualizePanel* panel = window.panel<EqualizePanel>();
     QVERIFY(!panel->runButton()->isEnabled());
     QVERIFY(!panel->saveResultButton()->isEnabled());
     QVERIFY(!panel->exportPlotButton()->isEnabled());

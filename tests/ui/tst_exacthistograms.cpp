@@ -72,17 +72,18 @@ void TestExactHistograms::sixteenBitImageShowsEveryValue() {
     window.setErrorDialogsEnabled(false);
     window.show();
     QVERIFY(openAndWait(window, kData + "low16.pgm"));
-    const ImageAnalysis& analysis = window.currentAnalysis();
+    const ImageAnalysis& analysis = window.panel<ImagePanel>()->currentAnalysis();
     QVERIFY(analysis.largeBins.has_value());
     QCOMPARE(analysis.depth, 16);
 
-    const std::vector<std::uint64_t> shown = graphCounts(*window.histogramPlot(), "gray");
+    const std::vector<std::uint64_t> shown =
+        graphCounts(*window.panel<ImagePanel>()->histogramPlot(), "gray");
     QCOMPARE(shown.size(), std::size_t(65536));
     for (std::size_t v = 0; v < shown.size(); ++v)
         QCOMPARE(shown[v], std::uint64_t(v < 256 ? 1 : 0));
     // Drawn at full resolution: x is the value itself; the view opens on the values present
     // (0 ... 255, a margin of 2 %), and Whole range shows every bin.
-    HistogramPlot* plot = window.histogramPlot();
+    HistogramPlot* plot = window.panel<ImagePanel>()->histogramPlot();
     QCPGraph* graph = plot->channelGraph("gray");
     QCOMPARE((graph->data()->constBegin() + 200)->key, 200.0);
     QCOMPARE(plot->xAxis->range().lower, -255 * 0.02);
@@ -91,21 +92,25 @@ void TestExactHistograms::sixteenBitImageShowsEveryValue() {
     QCOMPARE(plot->xAxis->range().upper, 65535 + 65535 * 0.02);
     QCOMPARE(plot->toolTipText(200), QStringLiteral("value 200\ngray: 1"));
 
-    const ChannelStatistics& st = window.statisticsPanel()->statistics().at(0);
+    const ChannelStatistics& st = window.panel<ImagePanel>()->statisticsPanel()->statistics().at(0);
     QCOMPARE(st.count, std::uint64_t(256));
     QCOMPARE(st.min, 0.0);
     QCOMPARE(st.max, 255.0);
     QCOMPARE(st.mean, 127.5);
-    QCOMPARE(window.statisticsPanel()->table()->item(StatisticsPanel::Max, 0)->text(),
+    QCOMPARE(window.panel<ImagePanel>()
+                 ->statisticsPanel()
+                 ->table()
+                 ->item(StatisticsPanel::Max, 0)
+                 ->text(),
              QStringLiteral("255"));
-    QVERIFY2(window.runSummary().contains(QStringLiteral("65536 bins")),
-             qPrintable(window.runSummary()));
-    QVERIFY2(window.runSummary().endsWith(QStringLiteral(" · verified")),
-             qPrintable(window.runSummary()));
+    QVERIFY2(window.panel<ImagePanel>()->runSummary().contains(QStringLiteral("65536 bins")),
+             qPrintable(window.panel<ImagePanel>()->runSummary()));
+    QVERIFY2(window.panel<ImagePanel>()->runSummary().endsWith(QStringLiteral(" · verified")),
+             qPrintable(window.panel<ImagePanel>()->runSummary()));
 
     // Export Histogram CSV writes the exact bins with NumPy's edges, as histlab-cli does.
     const QString csv = path("low16.csv");
-    QVERIFY(window.exportHistogramCsvTo(csv).ok);
+    QVERIFY(window.panel<ImagePanel>()->exportHistogramCsvTo(csv).ok);
     QFile file(csv);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QByteArray text = file.readAll();
@@ -120,27 +125,29 @@ void TestExactHistograms::floatImageShowsItsBins() {
     window.setErrorDialogsEnabled(false);
     window.show();
     QVERIFY(openAndWait(window, kData + "float32.pfm"));
-    const ImageAnalysis& analysis = window.currentAnalysis();
+    const ImageAnalysis& analysis = window.panel<ImagePanel>()->currentAnalysis();
     QVERIFY(analysis.largeBins.has_value());
     QCOMPARE(analysis.depth, 32);
-    QVERIFY(!window.imageView()->image().isNull());
+    QVERIFY(!window.panel<ImagePanel>()->imageView()->image().isNull());
     const HostImage image = loadFixture("float32.pfm");
     for (const char* channel : {"r", "g", "b", "gray"}) {
         const SamplePlane plane = imagePlane(image, channel);
         const BinSpec spec = makeBinSpec(plane, 256, std::nullopt);
         const LargeHistogram reference = largeHistogramReference(plane, spec);
-        QCOMPARE(graphCounts(*window.histogramPlot(), channel), reference.counts);
-        QCPGraph* graph = window.histogramPlot()->channelGraph(channel);
+        QCOMPARE(graphCounts(*window.panel<ImagePanel>()->histogramPlot(), channel),
+                 reference.counts);
+        QCPGraph* graph = window.panel<ImagePanel>()->histogramPlot()->channelGraph(channel);
         QCOMPARE(graph->data()->constBegin()->key, spec.lo);
     }
-    const ChannelStatistics& r = window.statisticsPanel()->statistics().at(0);
+    const ChannelStatistics& r = window.panel<ImagePanel>()->statisticsPanel()->statistics().at(0);
     QCOMPARE(r.name, std::string("r"));
     QCOMPARE(r.count, std::uint64_t(9 * 7));
     QVERIFY2(r.max > 0.9 && r.max < 1.0, qPrintable(QString::number(r.max)));
-    QVERIFY2(window.runSummary().endsWith(QStringLiteral(" · verified")),
-             qPrintable(window.runSummary()));
+    QVERIFY2(window.panel<ImagePanel>()->runSummary().endsWith(QStringLiteral(" · verified")),
+             qPrintable(window.panel<ImagePanel>()->runSummary()));
     // The tooltip at a value names each channel's own bin there.
-    QVERIFY(window.histogramPlot()->toolTipAt(0.5).contains(QStringLiteral("R: ")));
+    QVERIFY(window.panel<ImagePanel>()->histogramPlot()->toolTipAt(0.5).contains(
+        QStringLiteral("R: ")));
 }
 
 // An 8-bit image with Bins = 16: the large-bin methods, NumPy's bins of 16 values each.
@@ -149,29 +156,36 @@ void TestExactHistograms::binsControlRunsLargeBinsForAnEightBitImage() {
     window.setErrorDialogsEnabled(false);
     window.show();
     QVERIFY(openAndWait(window, kData + "rgb8.png"));
-    QVERIFY(!window.currentAnalysis().largeBins.has_value()); // the tuned 256-bin pipeline
-    QCOMPARE(graphCounts(*window.histogramPlot(), "r").size(), std::size_t(256));
+    QVERIFY(!window.panel<ImagePanel>()
+                 ->currentAnalysis()
+                 .largeBins.has_value()); // the tuned 256-bin pipeline
+    QCOMPARE(graphCounts(*window.panel<ImagePanel>()->histogramPlot(), "r").size(),
+             std::size_t(256));
 
     QSignalSpy shown(&window, &MainWindow::histogramShown);
-    window.runPanel()->binsSpin()->setValue(16); // a request change runs again
+    window.panel<RunPanel>()->binsSpin()->setValue(16); // a request change runs again
     QVERIFY(shown.wait(kTimeoutMs) || shown.count() > 0);
-    QVERIFY(window.currentAnalysis().largeBins.has_value());
+    QVERIFY(window.panel<ImagePanel>()->currentAnalysis().largeBins.has_value());
     const HostImage image = loadFixture("rgb8.png");
     for (int c = 0; c < 3; ++c) {
         std::vector<std::uint64_t> expected(16, 0);
         for (std::size_t p = 0; p < image.pixelCount(); ++p)
             ++expected[image.data[p * 3 + std::size_t(c)] >> 4];
-        QCOMPARE(graphCounts(*window.histogramPlot(), QString(QLatin1Char("rgb"[c]))), expected);
+        QCOMPARE(graphCounts(*window.panel<ImagePanel>()->histogramPlot(),
+                             QString(QLatin1Char("rgb"[c]))),
+                 expected);
     }
-    QCOMPARE(window.histogramPlot()->toolTipText(1).section(QLatin1Char('\n'), 0, 0),
+    QCOMPARE(window.panel<ImagePanel>()->histogramPlot()->toolTipText(1).section(QLatin1Char('\n'),
+                                                                                 0, 0),
              QStringLiteral("bin 1: 16 to 32 (upper edge excluded)"));
-    QVERIFY2(window.runSummary().contains(QStringLiteral("16 bins")),
-             qPrintable(window.runSummary()));
+    QVERIFY2(window.panel<ImagePanel>()->runSummary().contains(QStringLiteral("16 bins")),
+             qPrintable(window.panel<ImagePanel>()->runSummary()));
 
     // Back to auto: the 256-bin pipeline again.
-    window.runPanel()->binsSpin()->setValue(0);
+    window.panel<RunPanel>()->binsSpin()->setValue(0);
     QVERIFY(shown.wait(kTimeoutMs) || shown.count() > 1);
-    QTRY_VERIFY_WITH_TIMEOUT(!window.currentAnalysis().largeBins.has_value(), kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.panel<ImagePanel>()->currentAnalysis().largeBins.has_value(),
+                             kTimeoutMs);
 }
 
 // The Method control runs the method chosen, and the summary names it.
@@ -179,14 +193,16 @@ void TestExactHistograms::methodControlRunsTheChosenMethod() {
     MainWindow window;
     window.setErrorDialogsEnabled(false);
     window.show();
-    QComboBox* method = window.runPanel()->methodCombo();
+    QComboBox* method = window.panel<RunPanel>()->methodCombo();
     method->setCurrentIndex(method->findData(QStringLiteral("global")));
     QVERIFY(openAndWait(window, kData + "low16.pgm"));
-    const ImageChannelBins& c = window.currentAnalysis().largeBins->results.at(0);
+    const ImageChannelBins& c =
+        window.panel<ImagePanel>()->currentAnalysis().largeBins->results.at(0);
     QCOMPARE(c.point.method, LargeBinMethod::Global);
     QCOMPARE(c.point.status, Status::Verified);
-    QVERIFY2(window.runSummary().contains(QStringLiteral("65536 bins, global")),
-             qPrintable(window.runSummary()));
+    QVERIFY2(
+        window.panel<ImagePanel>()->runSummary().contains(QStringLiteral("65536 bins, global")),
+        qPrintable(window.panel<ImagePanel>()->runSummary()));
 }
 
 QTEST_MAIN(TestExactHistograms)

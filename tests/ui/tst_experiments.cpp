@@ -51,7 +51,7 @@ static ExperimentPanel* prepare(MainWindow& window, const QStringList& distribut
     if (!showWindow(window))
         return nullptr;
     window.tabs()->setCurrentIndex(1);
-    ExperimentPanel* panel = window.experimentPanel();
+    ExperimentPanel* panel = window.panel<ExperimentPanel>();
     logProblems(panel);
     // The device list comes from the worker.
     if (!QTest::qWaitFor([&] { return panel->deviceList()->item(0)->data(Qt::UserRole).isValid(); },
@@ -123,12 +123,12 @@ void TestExperiments::cancelStopsTheSweep() {
              qPrintable(window.statusBar()->currentMessage()));
     QTest::qWait(200);
     QVERIFY(window.isBusy());
-    QVERIFY(!window.progressBar()->isVisible());
+    QVERIFY(!window.panel<ImagePanel>()->progressBar()->isVisible());
     QVERIFY(!window.statusBar()
                  ->findChild<QToolButton*>(QStringLiteral("cancelAnalysisButton"))
                  ->isVisible());
     // Esc with the Experiments tab shown cancels the sweep, not the image.
-    QAction* cancel = window.runPanel()->cancelAction();
+    QAction* cancel = window.panel<RunPanel>()->cancelAction();
     QVERIFY(cancel->isEnabled());
     QSignalSpy ended(panel, &ExperimentPanel::runEnded);
     window.activateWindow();
@@ -143,7 +143,7 @@ void TestExperiments::cancelStopsTheSweep() {
     QVERIFY(panel->runButton()->isEnabled());
     // The image's job was left alone: it runs next, and ends shown.
     QVERIFY(shown.count() == 1 || shown.wait(kTimeoutMs));
-    QCOMPARE(window.currentSource(), MainWindow::sampleImagePath());
+    QCOMPARE(window.panel<ImagePanel>()->currentSource(), MainWindow::sampleImagePath());
     QVERIFY(!cancel->isEnabled());
 
     // A cancel from the panel's button stops its own run.

@@ -107,12 +107,12 @@ bool TestExport::openAndWait(MainWindow& window, const QString& source) {
 
 ExportResult TestExport::exportAs(const QString& kind, const QString& path) {
     if (kind == QLatin1String("histogram"))
-        return m_window->exportHistogramCsvTo(path);
+        return m_window->panel<ImagePanel>()->exportHistogramCsvTo(path);
     if (kind == QLatin1String("statistics"))
-        return m_window->exportStatisticsCsvTo(path);
+        return m_window->panel<ImagePanel>()->exportStatisticsCsvTo(path);
     PlotExportOptions options;
     options.format = *histlab::ui::plotFormatForFile(QStringLiteral("x.") + kind);
-    return m_window->exportPlotTo(path, options);
+    return m_window->panel<ImagePanel>()->exportPlotTo(path, options);
 }
 
 void TestExport::exportsPlot_data() {
@@ -141,7 +141,7 @@ void TestExport::exportsPlot() {
     options.width = 640;
     options.height = 400;
     options.scale = scale;
-    const ExportResult result = m_window->exportPlotTo(path, options);
+    const ExportResult result = m_window->panel<ImagePanel>()->exportPlotTo(path, options);
     QVERIFY2(result.ok, qPrintable(result.message));
     QCOMPARE(entries(dir.path()), QStringList{fileName}); // the file and no temporary
 
@@ -182,9 +182,10 @@ void TestExport::exportsPlot() {
         QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
         QVERIFY(elements > 10); // axes, ticks, graphs
         // The title above the plot: what it is of (the image and the device that counted).
-        const QString title = m_window->plotTitle();
+        const QString title = m_window->panel<ImagePanel>()->plotTitle();
         QVERIFY2(title.startsWith(QStringLiteral("sample.png (bundled) (")), qPrintable(title));
-        QVERIFY2(title.endsWith(QString::fromStdString(" · " + m_window->currentRun().device.name)),
+        QVERIFY2(title.endsWith(QString::fromStdString(
+                     " · " + m_window->panel<ImagePanel>()->currentRun().device.name)),
                  qPrintable(title));
         QVERIFY(bytes.contains("sample.png (bundled)"));
         break;
@@ -211,14 +212,14 @@ void TestExport::exportsCsv() {
     window.setErrorDialogsEnabled(false);
     window.show();
     QVERIFY(openAndWait(window, source));
-    const quint64 pixels =
-        quint64(window.currentImageSize().width()) * quint64(window.currentImageSize().height());
+    const quint64 pixels = quint64(window.panel<ImagePanel>()->currentImageSize().width()) *
+                           quint64(window.panel<ImagePanel>()->currentImageSize().height());
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
 
     // Histograms: the CLI's header, 256 bins in order, each column summing to the pixels.
     const QString histogramPath = dir.filePath("histogram.csv");
-    ExportResult result = window.exportHistogramCsvTo(histogramPath);
+    ExportResult result = window.panel<ImagePanel>()->exportHistogramCsvTo(histogramPath);
     QVERIFY2(result.ok, qPrintable(result.message));
     const QList<QByteArray> lines = csvLines(histogramPath);
     QCOMPARE(lines.size(), 257);
@@ -240,12 +241,12 @@ void TestExport::exportsCsv() {
 
     // Statistics: the core's header and one row per channel, in the run's order.
     const QString statisticsPath = dir.filePath("statistics.csv");
-    result = window.exportStatisticsCsvTo(statisticsPath);
+    result = window.panel<ImagePanel>()->exportStatisticsCsvTo(statisticsPath);
     QVERIFY2(result.ok, qPrintable(result.message));
     const QList<QByteArray> rows = csvLines(statisticsPath);
-    const auto& histograms = window.currentRun().histograms;
-    const QByteArray expected =
-        QByteArray::fromStdString(histlab::statisticsCsv(window.statisticsPanel()->statistics()));
+    const auto& histograms = window.panel<ImagePanel>()->currentRun().histograms;
+    const QByteArray expected = QByteArray::fromStdString(
+        histlab::statisticsCsv(window.panel<ImagePanel>()->statisticsPanel()->statistics()));
     QCOMPARE(rows.first(), expected.split('\n').first());
     QVERIFY(rows.first().startsWith("channel,count,"));
     QCOMPARE(rows.size(), int(histograms.size()) + 1);
@@ -308,7 +309,7 @@ void TestExport::exportPlotActionUsesDialog() {
 
     QTemporaryDir first, second;
     QVERIFY(first.isValid() && second.isValid());
-    QVERIFY(m_window->exportHistogramCsvTo(first.filePath("h.csv")).ok);
+    QVERIFY(m_window->panel<ImagePanel>()->exportHistogramCsvTo(first.filePath("h.csv")).ok);
     QCOMPARE(m_window->lastFolder(), first.path());
 
     QString askedIn;
@@ -324,8 +325,8 @@ void TestExport::exportPlotActionUsesDialog() {
     QVERIFY(dialog->isVisible());
     QCOMPARE(dialog->startFolder(), first.path());
     // Defaults: the plot's size at 1x.
-    QCOMPARE(dialog->options().width, m_window->histogramPlot()->width());
-    QCOMPARE(dialog->options().height, m_window->histogramPlot()->height());
+    QCOMPARE(dialog->options().width, m_window->panel<ImagePanel>()->histogramPlot()->width());
+    QCOMPARE(dialog->options().height, m_window->panel<ImagePanel>()->histogramPlot()->height());
     QCOMPARE(dialog->options().scale, 1.0);
 
     dialog->browse();
@@ -343,7 +344,7 @@ void TestExport::exportPlotActionUsesDialog() {
 void TestExport::csvActionAsksInLastFolder() {
     QTemporaryDir first, second;
     QVERIFY(first.isValid() && second.isValid());
-    QVERIFY(m_window->exportStatisticsCsvTo(first.filePath("s.csv")).ok);
+    QVERIFY(m_window->panel<ImagePanel>()->exportStatisticsCsvTo(first.filePath("s.csv")).ok);
 
     for (const QString& text :
          {QStringLiteral("Export Histogram CSV…"), QStringLiteral("Export Statistics CSV…")}) {
@@ -361,7 +362,9 @@ void TestExport::csvActionAsksInLastFolder() {
         QVERIFY(startPath.endsWith(QLatin1String(".csv")));
         QVERIFY2(QFileInfo::exists(target), qPrintable(target));
         QVERIFY(csvLines(target).size() > 1);
-        QVERIFY(m_window->exportStatisticsCsvTo(first.filePath("s.csv")).ok); // back to first
+        QVERIFY(m_window->panel<ImagePanel>()
+                    ->exportStatisticsCsvTo(first.filePath("s.csv"))
+                    .ok); // back to first
     }
     m_window->setSaveFileChooser(histlab::ui::nativeSaveFileChooser());
 }
@@ -379,7 +382,8 @@ void TestExport::copyPlot() {
     if (image.isNull() && !clipboard->mimeData())
         QSKIP("the platform's clipboard keeps no data");
     QVERIFY(!image.isNull());
-    QCOMPARE(image.size() / image.devicePixelRatio(), m_window->histogramPlot()->size());
+    QCOMPARE(image.size() / image.devicePixelRatio(),
+             m_window->panel<ImagePanel>()->histogramPlot()->size());
 }
 
 // A name typed without a suffix gets the one the dialog offered: banks_run → banks_run.json (the
@@ -435,8 +439,8 @@ void TestExport::copiesTablesAndCounts() {
     QClipboard* clipboard = QGuiApplication::clipboard();
     if (!clipboard)
         QSKIP("this platform has no clipboard");
-    QTableWidget* table = m_window->statisticsPanel()->table();
-    const auto statistics = m_window->statisticsPanel()->statistics();
+    QTableWidget* table = m_window->panel<ImagePanel>()->statisticsPanel()->table();
+    const auto statistics = m_window->panel<ImagePanel>()->statisticsPanel()->statistics();
     QCOMPARE(statistics.size(), std::size_t(4)); // the sample: R, G, B, gray
     table->clearSelection();
     table->setFocus();
@@ -468,7 +472,7 @@ void TestExport::copiesTablesAndCounts() {
     lines = clipboard->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 257);
     QCOMPARE(lines[0], QStringLiteral("bin\tr\tg\tb\tgray"));
-    const HistogramRun& run = m_window->currentRun();
+    const HistogramRun& run = m_window->panel<ImagePanel>()->currentRun();
     for (int bin : {0, 17, 128, 255}) {
         QStringList expected{QString::number(bin)};
         for (const ChannelHistogram& h : run.histograms)
@@ -480,7 +484,7 @@ void TestExport::copiesTablesAndCounts() {
 void TestExport::settingsRoundTrip() {
     QTemporaryDir folder;
     QVERIFY(folder.isValid());
-    QVERIFY(m_window->exportHistogramCsvTo(folder.filePath("h.csv")).ok);
+    QVERIFY(m_window->panel<ImagePanel>()->exportHistogramCsvTo(folder.filePath("h.csv")).ok);
     QCOMPARE(QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"))
                  .value(QStringLiteral("lastFolder"))
                  .toString(),
@@ -493,7 +497,7 @@ void TestExport::settingsRoundTrip() {
         window.show();
         QCOMPARE(window.lastFolder(), folder.path()); // restored on start
         window.resize(900, 560);
-        auto* splitter = qobject_cast<QSplitter*>(window.tabs()->widget(0)); // the Image tab
+        QSplitter* splitter = window.panel<ImagePanel>()->splitter(); // image | right
         QVERIFY(splitter);
         splitter->setSizes({250, 650});
         sizes = splitter->sizes();
@@ -504,13 +508,13 @@ void TestExport::settingsRoundTrip() {
     window.show();
     QCOMPARE(window.lastFolder(), folder.path());
     QCOMPARE(window.size(), size);
-    auto* splitter = qobject_cast<QSplitter*>(window.tabs()->widget(0)); // the Image tab
+    QSplitter* splitter = window.panel<ImagePanel>()->splitter(); // image | right
     QVERIFY(splitter);
     QCOMPARE(splitter->sizes(), sizes);
 
     // The export dialog of the new window starts in the remembered folder.
     // (It needs something shown only to export, not to open.)
-    window.exportPlot();
+    window.panel<ImagePanel>()->exportPlot();
     auto* dialog = window.findChild<ExportDialog*>();
     QVERIFY(dialog);
     QCOMPARE(dialog->startFolder(), folder.path());

@@ -86,10 +86,10 @@ void TestImages::openSeveralListsThemAndShowsTheFirst() {
     const QStringList three = {path("a.png"), path("b.png"), path("c.jpg")};
     window.openImages(three);
     QVERIFY(shown.wait(kTimeoutMs));
-    QCOMPARE(window.currentSource(), path("a.png"));
-    QCOMPARE(window.currentImageSize(), QSize(64, 48));
+    QCOMPARE(window.panel<ImagePanel>()->currentSource(), path("a.png"));
+    QCOMPARE(window.panel<ImagePanel>()->currentImageSize(), QSize(64, 48));
 
-    ImageList* list = window.imageList();
+    ImageList* list = window.panel<ImageList>();
     QCOMPARE(list->paths(), three);
     QVERIFY(window.imagesDock()->isVisible()); // shown once a second image joined
     QCOMPARE(list->currentItem()->text(), QStringLiteral("a.png"));
@@ -112,11 +112,12 @@ void TestImages::selectingAnotherShowsIt() {
     window.openImages({path("a.png"), path("b.png")});
     QVERIFY(shown.wait(kTimeoutMs));
     shown.clear();
-    window.imageList()->setCurrentRow(1); // as a click or the arrow keys do
+    window.panel<ImageList>()->setCurrentRow(1); // as a click or the arrow keys do
     QVERIFY(shown.wait(kTimeoutMs));
-    QCOMPARE(window.currentSource(), path("b.png"));
-    QCOMPARE(window.currentImageSize(), QSize(33, 17));
-    QCOMPARE(window.currentRun().histograms.size(), std::size_t(1)); // gray: one channel
+    QCOMPARE(window.panel<ImagePanel>()->currentSource(), path("b.png"));
+    QCOMPARE(window.panel<ImagePanel>()->currentImageSize(), QSize(33, 17));
+    QCOMPARE(window.panel<ImagePanel>()->currentRun().histograms.size(),
+             std::size_t(1)); // gray: one channel
 }
 
 bool TestImages::dragAndDrop(MainWindow& window, QMimeData* mime) {
@@ -156,8 +157,8 @@ void TestImages::dropOpensImagesAndExplainsRefusals() {
 
     // The two images are opened all the same: the first shown, both listed.
     QVERIFY(shown.wait(kTimeoutMs));
-    QCOMPARE(window.currentSource(), path("c.jpg"));
-    QCOMPARE(window.imageList()->paths(), QStringList({path("c.jpg"), path("a.png")}));
+    QCOMPARE(window.panel<ImagePanel>()->currentSource(), path("c.jpg"));
+    QCOMPARE(window.panel<ImageList>()->paths(), QStringList({path("c.jpg"), path("a.png")}));
 }
 
 void TestImages::dropOfTextIsRefused() {
@@ -173,7 +174,7 @@ void TestImages::dropOfTextIsRefused() {
                  QStringLiteral("only image files can be dropped")),
              qPrintable(errors.first().first().toString()));
     QVERIFY(!window.isBusy()); // nothing was asked for
-    QCOMPARE(window.imageList()->count(), 0);
+    QCOMPARE(window.panel<ImageList>()->count(), 0);
 }
 
 void TestImages::failedImageIsMarkedAndTheShownOneStays() {
@@ -184,13 +185,13 @@ void TestImages::failedImageIsMarkedAndTheShownOneStays() {
     QSignalSpy errors(&window, &MainWindow::errorShown);
     window.openImages({path("a.png"), path("damaged.png")});
     QVERIFY(shown.wait(kTimeoutMs));
-    window.imageList()->setCurrentRow(1);
+    window.panel<ImageList>()->setCurrentRow(1);
     QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, kTimeoutMs);
     QVERIFY2(errors.first().first().toString().contains(QStringLiteral("damaged.png")),
              qPrintable(errors.first().first().toString()));
-    QCOMPARE(window.currentSource(), path("a.png")); // still shown
-    QCOMPARE(window.imageList()->currentItem()->text(), QStringLiteral("a.png"));
-    const QListWidgetItem* failed = window.imageList()->item(1);
+    QCOMPARE(window.panel<ImagePanel>()->currentSource(), path("a.png")); // still shown
+    QCOMPARE(window.panel<ImageList>()->currentItem()->text(), QStringLiteral("a.png"));
+    const QListWidgetItem* failed = window.panel<ImageList>()->item(1);
     QVERIFY2(failed->toolTip().contains(QStringLiteral("damaged.png")),
              qPrintable(failed->toolTip()));
 }
@@ -207,7 +208,7 @@ void TestImages::histogramsOfTheWholeListOnEveryDevice() {
     QVERIFY(shown.wait(kTimeoutMs));
     // The list's context menu offers it.
     bool offered = false;
-    for (const QAction* action : window.imageList()->actions())
+    for (const QAction* action : window.panel<ImageList>()->actions())
         offered = offered || action->text().startsWith(QStringLiteral("Histograms of All"));
     QVERIFY(offered);
 
@@ -329,7 +330,7 @@ void TestImages::recentFiles() {
 
     actions[2]->trigger(); // reopens a.png
     QVERIFY(shown.wait(kTimeoutMs));
-    QCOMPARE(window.currentSource(), path("a.png"));
+    QCOMPARE(window.panel<ImagePanel>()->currentSource(), path("a.png"));
     QCOMPARE(RecentFiles::load().first(), path("a.png"));
 
     for (int i = 0; i < RecentFiles::maxRecent + 5; ++i)
@@ -366,7 +367,7 @@ void TestImages::logPanelShowsWhatTheCoreReported() {
     window.openImage(path("notes.png"));
     QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, kTimeoutMs);
 
-    LogPanel* log = window.logPanel();
+    LogPanel* log = window.panel<LogPanel>();
     // Each window has its own worker: it opens the device and builds its kernels again.
     QTRY_VERIFY_WITH_TIMEOUT(log->text().contains(QStringLiteral("not an image")), kTimeoutMs);
     const QString text = log->text();

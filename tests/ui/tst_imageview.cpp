@@ -139,20 +139,21 @@ Region wholeOf(const QString& file) {
 void verifyShown(const MainWindow& window,
                  const std::vector<std::array<std::uint64_t, 256>>& expected,
                  std::uint64_t pixels) {
-    const auto& histograms = window.currentRun().histograms;
+    const auto& histograms = window.panel<ImagePanel>()->currentRun().histograms;
     QCOMPARE(histograms.size(), expected.size());
-    const auto& statistics = window.statisticsPanel()->statistics();
+    const auto& statistics = window.panel<ImagePanel>()->statisticsPanel()->statistics();
     QCOMPARE(statistics.size(), expected.size());
     for (std::size_t c = 0; c < expected.size(); ++c) {
         const QString name = QString::fromStdString(histograms[c].name);
         QVERIFY2(histograms[c].counts == expected[c], qPrintable(name));
-        QCPGraph* graph = window.histogramPlot()->channelGraph(name);
+        QCPGraph* graph = window.panel<ImagePanel>()->histogramPlot()->channelGraph(name);
         QVERIFY2(graph, qPrintable(name));
         QCOMPARE(graph->data()->size(), 256);
         for (int bin = 0; bin < 256; ++bin)
             QCOMPARE(graph->data()->at(bin)->value, double(expected[c][std::size_t(bin)]));
         QCOMPARE(statistics[c].count, pixels);
-        QCOMPARE(window.statisticsPanel()
+        QCOMPARE(window.panel<ImagePanel>()
+                     ->statisticsPanel()
                      ->table()
                      ->item(StatisticsPanel::Pixels, int(c))
                      ->text()
@@ -773,7 +774,7 @@ void TestImageView::regionDrivesHistogram() {
     if (QTest::currentTestFailed())
         return;
 
-    ImageView* view = window.imageView();
+    ImageView* view = window.panel<ImagePanel>()->imageView();
     const QImage preview = view->image();
     const double scale = view->scale();
     // Drag from the region's first pixel to its last, over a far pixel on the way (so even a
@@ -783,7 +784,8 @@ void TestImageView::regionDrivesHistogram() {
                      first.y() < whole.height / 2 ? whole.height - 1 : 0);
     drag(view, first, far, last);
     const Region expected{region.x(), region.y(), region.width(), region.height()};
-    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy() && sameRegion(window.currentRegion(), expected),
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy() &&
+                                 sameRegion(window.panel<ImagePanel>()->currentRegion(), expected),
                              kTimeoutMs);
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 2, kTimeoutMs);
     verifyShown(window, regionCounts(file, expected),
@@ -795,22 +797,24 @@ void TestImageView::regionDrivesHistogram() {
                                .arg(region.y())
                                .arg(region.width())
                                .arg(region.height());
-    QVERIFY2(window.runSummary().startsWith(prefix), qPrintable(window.runSummary()));
+    QVERIFY2(window.panel<ImagePanel>()->runSummary().startsWith(prefix),
+             qPrintable(window.panel<ImagePanel>()->runSummary()));
     // The view keeps the whole image, as it was, with the rectangle.
     QCOMPARE(view->image(), preview);
     QCOMPARE(view->scale(), scale);
     QVERIFY(sameRegion(view->region(), expected));
-    QCOMPARE(window.currentImageSize(), QSize(whole.width, whole.height));
+    QCOMPARE(window.panel<ImagePanel>()->currentImageSize(), QSize(whole.width, whole.height));
 
     // A click clears it: the whole image again, in the same view.
     const int before = int(shown.count());
     QTest::mouseClick(view, Qt::LeftButton, {}, centreOf(*view, QPoint(0, 0)));
     QVERIFY(!view->region());
-    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy() && !window.currentRegion() && shown.count() > before,
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy() && !window.panel<ImagePanel>()->currentRegion() &&
+                                 shown.count() > before,
                              kTimeoutMs);
     verifyShown(window, wholeCounts, std::uint64_t(whole.width) * whole.height);
-    QVERIFY2(!window.runSummary().startsWith(QStringLiteral("region")),
-             qPrintable(window.runSummary()));
+    QVERIFY2(!window.panel<ImagePanel>()->runSummary().startsWith(QStringLiteral("region")),
+             qPrintable(window.panel<ImagePanel>()->runSummary()));
     QCOMPARE(view->image(), preview);
     QCOMPARE(view->scale(), scale);
 }
@@ -824,7 +828,7 @@ void TestImageView::regionOfDownscaledImage() {
     QSignalSpy shown(&window, &MainWindow::histogramShown);
     window.openImage(file);
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, kTimeoutMs);
-    ImageView* view = window.imageView();
+    ImageView* view = window.panel<ImagePanel>()->imageView();
     QCOMPARE(view->image().size(), QSize(2048, 683));
     QCOMPARE(view->imageSize(), QSize(3000, 1000));
 
@@ -854,7 +858,8 @@ void TestImageView::regionOfDownscaledImage() {
                  std::abs(region.x + region.width - 2000) <= tolerance &&
                  std::abs(region.y + region.height - 800) <= tolerance,
              qPrintable(describe(region)));
-    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy() && sameRegion(window.currentRegion(), region),
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy() &&
+                                 sameRegion(window.panel<ImagePanel>()->currentRegion(), region),
                              kTimeoutMs);
     verifyShown(window, regionCounts(file, region), std::uint64_t(region.width) * region.height);
 }
@@ -871,17 +876,18 @@ void TestImageView::newestRegionWins() {
     // Every region the window shows, in order.
     QList<std::optional<Region>> shownRegions;
     connect(&window, &MainWindow::histogramShown, &window,
-            [&] { shownRegions << window.currentRegion(); });
+            [&] { shownRegions << window.panel<ImagePanel>()->currentRegion(); });
 
     const std::vector<Region> series{
         {0, 0, 41, 29}, {1, 1, 30, 20}, {5, 5, 10, 10}, {20, 3, 21, 26}, {7, 9, 13, 4}};
     for (const Region& region : series)
-        window.imageView()->selectRegion(region); // as a drag emits them, one after the other
+        window.panel<ImagePanel>()->imageView()->selectRegion(
+            region); // as a drag emits them, one after the other
     QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), kTimeoutMs);
     QTest::qWait(300); // a stale answer would arrive about now
     QVERIFY(!window.isBusy());
 
-    QVERIFY(sameRegion(window.currentRegion(), series.back()));
+    QVERIFY(sameRegion(window.panel<ImagePanel>()->currentRegion(), series.back()));
     verifyShown(window, regionCounts(file, series.back()),
                 std::uint64_t(series.back().width) * series.back().height);
     // Never an older region after a newer one: what was shown follows the order asked.
@@ -911,13 +917,14 @@ void TestImageView::histogramFollowsTheDrag() {
     window.openImage(path("large.ppm"));
     QVERIFY(shown.wait(kTimeoutMs));
 
-    ImageView* view = window.imageView();
+    ImageView* view = window.panel<ImagePanel>()->imageView();
     int shownWhileDragging = 0;
     std::size_t samplesWhileDragging = 0;
     connect(&window, &MainWindow::histogramShown, &window, [&] {
-        if (view->isSelecting() && window.currentRegion()) {
+        if (view->isSelecting() && window.panel<ImagePanel>()->currentRegion()) {
             ++shownWhileDragging;
-            samplesWhileDragging = window.currentRun().passes.front().stats.samplesMs.size();
+            samplesWhileDragging =
+                window.panel<ImagePanel>()->currentRun().passes.front().stats.samplesMs.size();
         }
     });
     const QPointF from = view->mapFromImage(QPointF(100, 100));
@@ -935,11 +942,12 @@ void TestImageView::histogramFollowsTheDrag() {
 
     QTest::mouseRelease(view, Qt::LeftButton, {}, to.toPoint());
     const Region final = *view->region();
-    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy() && sameRegion(window.currentRegion(), final) &&
-                                 window.currentRun().passes.front().stats.samplesMs.size() > 1,
-                             kTimeoutMs);
-    QCOMPARE(window.currentRun().passes.front().stats.samplesMs.size(),
-             std::size_t(window.runPanel()->repeats()));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !window.isBusy() && sameRegion(window.panel<ImagePanel>()->currentRegion(), final) &&
+            window.panel<ImagePanel>()->currentRun().passes.front().stats.samplesMs.size() > 1,
+        kTimeoutMs);
+    QCOMPARE(window.panel<ImagePanel>()->currentRun().passes.front().stats.samplesMs.size(),
+             std::size_t(window.panel<RunPanel>()->repeats()));
     verifyShown(window, regionCounts(path("large.ppm"), final),
                 std::uint64_t(final.width) * final.height);
     qInfo("%d histograms shown while dragging", shownWhileDragging);
@@ -973,16 +981,18 @@ void TestImageView::typedRegionIsAnalysed() {
     };
     const Region typed{5, 6, 12, 9};
     QVERIFY(typeAndPress(typed, false));
-    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy() && sameRegion(window.currentRegion(), typed),
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy() &&
+                                 sameRegion(window.panel<ImagePanel>()->currentRegion(), typed),
                              kTimeoutMs);
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, kTimeoutMs);
     verifyShown(window, regionCounts(file, typed), std::uint64_t(typed.width) * typed.height);
-    QVERIFY(sameRegion(window.imageView()->region(), typed));
+    QVERIFY(sameRegion(window.panel<ImagePanel>()->imageView()->region(), typed));
     // The dialog offers what is selected; Whole Image clears it.
     QTRY_VERIFY(window.findChild<RegionDialog*>() == nullptr); // closed, deleted
     QVERIFY(typeAndPress(std::nullopt, true));
-    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy() && !window.currentRegion(), kTimeoutMs);
-    QVERIFY(!window.imageView()->region());
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy() && !window.panel<ImagePanel>()->currentRegion(),
+                             kTimeoutMs);
+    QVERIFY(!window.panel<ImagePanel>()->imageView()->region());
 }
 
 QTEST_MAIN(TestImageView)

@@ -77,7 +77,8 @@ JointPanel* TestJointPanel::prepare(MainWindow& window) {
     window.openImages(m_images);
     if (!shown.wait(kTimeoutMs))
         return nullptr;
-    JointPanel* panel = openTab(window, window.jointPanel(), Qt::ControlModifier | Qt::Key_J);
+    JointPanel* panel =
+        openTab(window, window.panel<JointPanel>(), Qt::ControlModifier | Qt::Key_J);
     if (panel) {
         // The controls a previous test function left in the settings.
         panel->channelACombo()->setCurrentIndex(0); // gray

@@ -9,6 +9,7 @@
 // another test's threads competing for the 2 cores would measure the machine instead.
 #include "bridge/jobbridge.h"
 #include "bridge/logging.h"
+#include "panels/imagepanel.h"
 #include "uitestsupport.h"
 #include "views/imagelist.h"
 #include "views/imageview.h"
@@ -150,13 +151,6 @@ void TestLargeImages::hundredMegapixelsOpenWithoutFreezing() {
             guiCpu.push_back(threadCpuMs());
         }
     });
-    // The job has ended when its answer arrives. The window's slots run first (connected
-    // before this one), so what it does with the answer on the GUI thread counts (saving the
-    // recent-files list there once took 100-400 ms); the replot that follows does not.
-    connect(window.findChild<JobBridge*>(), &JobBridge::analysisFinished, this, [&] {
-        finishedAt = clock.elapsed();
-        finishedCpu = threadCpuMs();
-    });
     qint64 previewAt = -1;
     connect(&window, &MainWindow::imageShown, this, [&] { previewAt = clock.elapsed(); });
     std::atomic<bool> stopControl{false};
@@ -172,6 +166,14 @@ void TestLargeImages::hundredMegapixelsOpenWithoutFreezing() {
     guiCpu.push_back(threadCpuMs());
     window.openImage(file);
     const qint64 submitMs = clock.elapsed();
+    // The job has ended when its answer arrives. The Image tab's slots run first (connected
+    // when it submitted the job), so what it does with the answer on the GUI thread counts
+    // (saving the recent-files list there once took 100-400 ms); the replot that follows does
+    // not.
+    connect(window.panel<ImagePanel>()->analysisJob(), &JobWatcher::finished, this, [&] {
+        finishedAt = clock.elapsed();
+        finishedCpu = threadCpuMs();
+    });
     // A real event loop: QTRY_* would sleep in QTest::qWait between its checks, and those
     // sleeps are what the timer would then measure.
     const bool arrived = shown.wait(4 * kTimeoutMs);
@@ -221,17 +223,18 @@ void TestLargeImages::hundredMegapixelsOpenWithoutFreezing() {
              qPrintable(QStringLiteral("the event loop waited %1 ms longer than a sleeping "
                                        "thread of the same process")
                             .arg(longestUnexplained)));
-    QCOMPARE(window.currentImageSize(), QSize(12500, 8000));
-    QVERIFY(window.currentRun().verified.value_or(false));
-    QVERIFY(sameCounts(window.currentRun(), expected));
+    QCOMPARE(window.panel<ImagePanel>()->currentImageSize(), QSize(12500, 8000));
+    QVERIFY(window.panel<ImagePanel>()->currentRun().verified.value_or(false));
+    QVERIFY(sameCounts(window.panel<ImagePanel>()->currentRun(), expected));
     // The view paints a preview, never the 100 MP image itself.
-    QCOMPARE(std::max(window.imageView()->image().width(), window.imageView()->image().height()),
+    QCOMPARE(std::max(window.panel<ImagePanel>()->imageView()->image().width(),
+                      window.panel<ImagePanel>()->imageView()->image().height()),
              JobBridge::maxPreviewSide);
     // Qt refuses a 300 MB image (its allocation limit): the Images list's thumbnail is made
     // from the window's preview, not from a second full decode. It is made on an idle-priority
     // thread, which a busy machine runs late.
-    QTRY_VERIFY_WITH_TIMEOUT(window.imageList()->hasThumbnail(file), kTimeoutMs);
-    const QListWidgetItem* entry = window.imageList()->currentItem();
+    QTRY_VERIFY_WITH_TIMEOUT(window.panel<ImageList>()->hasThumbnail(file), kTimeoutMs);
+    const QListWidgetItem* entry = window.panel<ImageList>()->currentItem();
     QVERIFY(entry && !entry->icon().isNull());
     QVERIFY2(entry->toolTip().contains(QStringLiteral("12500 × 8000 px")),
              qPrintable(entry->toolTip()));
@@ -244,17 +247,17 @@ void TestLargeImages::imageLargerThanOnePieceIsExact() {
     QVERIFY(!pixels.data.empty());
 
     JobBridge bridge;
-    QSignalSpy finished(&bridge, &JobBridge::analysisFinished);
-    QSignalSpy failed(&bridge, &JobBridge::analysisFailed);
     AnalysisRequest request;
     request.source = file;
     request.device = QStringLiteral("cpu");
     request.repeats = 1;
     request.maxPieceBytes = std::size_t(1) << 20;
-    bridge.analyse(request);
+    JobWatcher* job = submitAnalysis(bridge, request);
+    QSignalSpy finished(job, &JobWatcher::finished);
+    QSignalSpy failed(job, &JobWatcher::failed);
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() + failed.count() == 1, kTimeoutMs);
     QCOMPARE(failed.count(), 0);
-    const auto result = finished.first().at(1).value<ImageAnalysis>();
+    const auto result = std::any_cast<ImageAnalysis>(finished.first().at(0).value<std::any>());
     const auto& notes = result.run.notes;
     QVERIFY2(
         std::any_of(notes.begin(), notes.end(),

@@ -237,10 +237,12 @@ void TestMainWindow::showsHistograms() {
     window.openImage(source);
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, kTimeoutMs);
 
-    QCOMPARE(window.currentSource(), source);
-    QCOMPARE(window.currentImageSize().width() * window.currentImageSize().height(), pixels);
-    QVERIFY(!window.imageView()->image().isNull());
-    const HistogramPlot* plot = window.histogramPlot();
+    QCOMPARE(window.panel<ImagePanel>()->currentSource(), source);
+    QCOMPARE(window.panel<ImagePanel>()->currentImageSize().width() *
+                 window.panel<ImagePanel>()->currentImageSize().height(),
+             pixels);
+    QVERIFY(!window.panel<ImagePanel>()->imageView()->image().isNull());
+    const HistogramPlot* plot = window.panel<ImagePanel>()->histogramPlot();
     QCOMPARE(plot->graphCount(), channels.size());
     for (const QString& channel : channels) {
         QCPGraph* graph = plot->channelGraph(channel);
@@ -252,8 +254,8 @@ void TestMainWindow::showsHistograms() {
             sum += it->value;
         QCOMPARE(sum, double(pixels));
     }
-    QVERIFY2(window.runSummary().endsWith(QStringLiteral(" · verified")),
-             qPrintable(window.runSummary()));
+    QVERIFY2(window.panel<ImagePanel>()->runSummary().endsWith(QStringLiteral(" · verified")),
+             qPrintable(window.panel<ImagePanel>()->runSummary()));
     QVERIFY(window.lastError().isEmpty());
 }
 
@@ -284,16 +286,16 @@ void TestMainWindow::showsStatistics() {
     window.setErrorDialogsEnabled(false);
     window.show();
     QVERIFY(openAndWait(window, source));
-    const StatisticsPanel* panel = window.statisticsPanel();
+    const StatisticsPanel* panel = window.panel<ImagePanel>()->statisticsPanel();
     const QTableWidget* table = panel->table();
     QVERIFY(panel->isVisible());
 
     // One column per histogram, in the run's order, with its label. A 16-bit image's are the
     // exact large-bin ones (65,536 bins, every value its own).
     std::vector<std::pair<std::string, std::vector<std::uint64_t>>> histograms;
-    for (const ChannelHistogram& h : window.currentRun().histograms)
+    for (const ChannelHistogram& h : window.panel<ImagePanel>()->currentRun().histograms)
         histograms.push_back({h.name, {h.counts.begin(), h.counts.end()}});
-    if (const auto& large = window.currentAnalysis().largeBins)
+    if (const auto& large = window.panel<ImagePanel>()->currentAnalysis().largeBins)
         for (const ImageChannelBins& c : large->results) {
             QCOMPARE(c.spec.bins, 65536);
             histograms.push_back({c.name, c.histogram.counts});
@@ -397,11 +399,11 @@ void TestMainWindow::viewMenuHidesStatistics() {
     QAction* toggle = *it;
     QVERIFY(toggle->isCheckable());
     QVERIFY(toggle->isChecked());
-    QVERIFY(window.statisticsPanel()->isVisible());
+    QVERIFY(window.panel<ImagePanel>()->statisticsPanel()->isVisible());
     toggle->trigger();
-    QVERIFY(!window.statisticsPanel()->isVisible());
+    QVERIFY(!window.panel<ImagePanel>()->statisticsPanel()->isVisible());
     toggle->trigger();
-    QVERIFY(window.statisticsPanel()->isVisible());
+    QVERIFY(window.panel<ImagePanel>()->statisticsPanel()->isVisible());
 }
 
 void TestMainWindow::badFileKeepsPreviousImage_data() {
@@ -429,10 +431,10 @@ void TestMainWindow::badFileKeepsPreviousImage() {
     window.setErrorDialogsEnabled(false);
     window.show();
     QVERIFY(openAndWait(window, MainWindow::sampleImagePath()));
-    const auto before = plottedValues(*window.histogramPlot());
-    const QString summary = window.runSummary();
-    const QImage image = window.imageView()->image();
-    const auto statistics = tableTexts(*window.statisticsPanel());
+    const auto before = plottedValues(*window.panel<ImagePanel>()->histogramPlot());
+    const QString summary = window.panel<ImagePanel>()->runSummary();
+    const QImage image = window.panel<ImagePanel>()->imageView()->image();
+    const auto statistics = tableTexts(*window.panel<ImagePanel>()->statisticsPanel());
     QCOMPARE(statistics.size(), int(StatisticsPanel::RowCount));
     QCOMPARE(statistics.first().size(), 4); // R, G, B, gray
 
@@ -445,12 +447,12 @@ void TestMainWindow::badFileKeepsPreviousImage() {
     QVERIFY2(message.contains(reason, Qt::CaseInsensitive), qPrintable(message));
 
     QVERIFY(!window.isBusy());
-    QCOMPARE(window.currentSource(), MainWindow::sampleImagePath());
-    QCOMPARE(window.imageView()->image(), image);
-    QCOMPARE(plottedValues(*window.histogramPlot()), before);
-    QCOMPARE(window.runSummary(), summary);
-    QCOMPARE(tableTexts(*window.statisticsPanel()), statistics);
-    QCOMPARE(window.statisticsPanel()->statistics().size(), std::size_t(4));
+    QCOMPARE(window.panel<ImagePanel>()->currentSource(), MainWindow::sampleImagePath());
+    QCOMPARE(window.panel<ImagePanel>()->imageView()->image(), image);
+    QCOMPARE(plottedValues(*window.panel<ImagePanel>()->histogramPlot()), before);
+    QCOMPARE(window.panel<ImagePanel>()->runSummary(), summary);
+    QCOMPARE(tableTexts(*window.panel<ImagePanel>()->statisticsPanel()), statistics);
+    QCOMPARE(window.panel<ImagePanel>()->statisticsPanel()->statistics().size(), std::size_t(4));
 }
 
 void TestMainWindow::newestRequestWins() {
@@ -465,7 +467,7 @@ void TestMainWindow::newestRequestWins() {
     QTest::qWait(200); // a stale answer would arrive about now
     QCOMPARE(shown.count(), 1);
     QCOMPARE(errors.count(), 0);
-    QCOMPARE(window.currentSource(), path("gray.png"));
+    QCOMPARE(window.panel<ImagePanel>()->currentSource(), path("gray.png"));
 }
 
 // A multi-page TIFF opens on page 1 with the page chooser under the image; choosing a page
@@ -479,22 +481,22 @@ void TestMainWindow::pagesOfAMultiPageTiff() {
     window.show();
     const QString tiff = fixture(QStringLiteral("pages3.tiff"));
     const auto expectPage = [&](int page) {
-        QCOMPARE(window.currentSource(), tiff);
-        QCOMPARE(window.currentPage(), page);
-        QCOMPARE(window.pageChooser()->value(), page);
+        QCOMPARE(window.panel<ImagePanel>()->currentSource(), tiff);
+        QCOMPARE(window.panel<ImagePanel>()->currentPage(), page);
+        QCOMPARE(window.panel<ImagePanel>()->pageChooser()->value(), page);
         QVERIFY2(window.windowTitle().contains(QStringLiteral("page %1 of 3").arg(page)),
                  qPrintable(window.windowTitle()));
-        const auto& counts = window.currentRun().histograms.at(0).counts;
+        const auto& counts = window.panel<ImagePanel>()->currentRun().histograms.at(0).counts;
         for (int v = 0; v < 256; ++v) {
             const int lo = 60 * (page - 1);
             QVERIFY2(counts[std::size_t(v)] == (v >= lo && v < lo + 48 ? 1u : 0u),
                      qPrintable(QStringLiteral("page %1, value %2").arg(page).arg(v)));
         }
-        QCOMPARE(window.blurPanel()->imagePage(), page);
-        QCOMPARE(window.equalizePanel()->imagePage(), page);
+        QCOMPARE(window.panel<BlurPanel>()->imagePage(), page);
+        QCOMPARE(window.panel<EqualizePanel>()->imagePage(), page);
     };
     QVERIFY(openAndWait(window, tiff));
-    QSpinBox* chooser = window.pageChooser();
+    QSpinBox* chooser = window.panel<ImagePanel>()->pageChooser();
     QVERIFY(chooser->isVisibleTo(&window));
     QCOMPARE(chooser->maximum(), 3);
     expectPage(1);
@@ -503,10 +505,10 @@ void TestMainWindow::pagesOfAMultiPageTiff() {
     chooser->setValue(2);
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1 && !window.isBusy(), kTimeoutMs);
     expectPage(2);
-    window.showPage(3); // View › Next Page
+    window.panel<ImagePanel>()->showPage(3); // View › Next Page
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 2 && !window.isBusy(), kTimeoutMs);
     expectPage(3);
-    window.showPage(4); // not in the file: nothing asked
+    window.panel<ImagePanel>()->showPage(4); // not in the file: nothing asked
     QVERIFY(!window.isBusy());
     chooser->setValue(4); // clamped to the last page, already shown
     QVERIFY(!window.isBusy());
@@ -517,7 +519,7 @@ void TestMainWindow::pagesOfAMultiPageTiff() {
 
     QVERIFY(openAndWait(window, path("gray.png")));
     QVERIFY(!chooser->isVisibleTo(&window));
-    QCOMPARE(window.currentPage(), 1);
+    QCOMPARE(window.panel<ImagePanel>()->currentPage(), 1);
     QVERIFY(!window.windowTitle().contains(QStringLiteral("page")));
     QVERIFY(openAndWait(window, tiff)); // another image: its first page
     expectPage(1);
@@ -529,17 +531,17 @@ void TestMainWindow::openingShowsTheImageTab() {
     MainWindow window;
     window.setErrorDialogsEnabled(false);
     window.show();
-    window.tabs()->setCurrentWidget(window.scanPanel());
+    window.tabs()->setCurrentWidget(window.panel<ScanPanel>());
     QVERIFY(window.tabs()->currentIndex() != 0);
     QSignalSpy shown(&window, &MainWindow::histogramShown);
     window.openImages({path("gray.png")});
     QCOMPARE(window.tabs()->currentIndex(), 0);
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, kTimeoutMs);
-    window.tabs()->setCurrentWidget(window.blurPanel());
+    window.tabs()->setCurrentWidget(window.panel<BlurPanel>());
     window.openImages({path("rgba.png")});
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 2, kTimeoutMs);
-    QCOMPARE(window.tabs()->currentWidget(), static_cast<QWidget*>(window.blurPanel()));
-    window.tabs()->setCurrentWidget(window.memoryPanel());
+    QCOMPARE(window.tabs()->currentWidget(), static_cast<QWidget*>(window.panel<BlurPanel>()));
+    window.tabs()->setCurrentWidget(window.panel<MemoryPanel>());
     window.openSample();
     QCOMPARE(window.tabs()->currentIndex(), 0);
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 3, kTimeoutMs);
@@ -551,17 +553,18 @@ void TestMainWindow::emptyStateSaysWhatToDo() {
     MainWindow window;
     window.setErrorDialogsEnabled(false);
     window.show();
-    QVERIFY2(window.imageView()->placeholder().contains(QStringLiteral("Ctrl+O")),
-             qPrintable(window.imageView()->placeholder()));
-    QVERIFY(!window.histogramPlot()->legend->visible());
+    QVERIFY2(
+        window.panel<ImagePanel>()->imageView()->placeholder().contains(QStringLiteral("Ctrl+O")),
+        qPrintable(window.panel<ImagePanel>()->imageView()->placeholder()));
+    QVERIFY(!window.panel<ImagePanel>()->histogramPlot()->legend->visible());
     QSignalSpy errors(&window, &MainWindow::errorShown);
     window.openImage(path("notes.png"));
     QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, kTimeoutMs);
-    const QString said = window.imageView()->placeholder();
+    const QString said = window.panel<ImagePanel>()->imageView()->placeholder();
     QVERIFY2(said.contains(QStringLiteral("notes.png")) && said.contains(QStringLiteral("Ctrl+O")),
              qPrintable(said));
     QVERIFY(openAndWait(window, path("gray.png")));
-    QVERIFY(window.histogramPlot()->legend->visible());
+    QVERIFY(window.panel<ImagePanel>()->histogramPlot()->legend->visible());
 }
 
 // A newly opened image is on screen as soon as it is decoded, with the plot and table emptied
@@ -575,19 +578,20 @@ void TestMainWindow::imageShownBeforeItsHistograms() {
     QSignalSpy histogramShown(&window, &MainWindow::histogramShown);
     bool checkedBetween = false;
     connect(&window, &MainWindow::imageShown, this, [&] {
-        checkedBetween = histogramShown.isEmpty() && window.isBusy() &&
-                         window.imageView()->imageSize() == QSize(4000, 2000) &&
-                         window.histogramPlot()->graphCount() == 0 &&
-                         window.statisticsPanel()->statistics().empty() &&
-                         window.windowTitle().contains(QStringLiteral("large.ppm")) &&
-                         window.currentSource() == path("gray.png"); // not analysed yet
+        checkedBetween =
+            histogramShown.isEmpty() && window.isBusy() &&
+            window.panel<ImagePanel>()->imageView()->imageSize() == QSize(4000, 2000) &&
+            window.panel<ImagePanel>()->histogramPlot()->graphCount() == 0 &&
+            window.panel<ImagePanel>()->statisticsPanel()->statistics().empty() &&
+            window.windowTitle().contains(QStringLiteral("large.ppm")) &&
+            window.panel<ImagePanel>()->currentSource() == path("gray.png"); // not analysed yet
     });
     window.openImage(path("large.ppm"));
     QTRY_VERIFY_WITH_TIMEOUT(histogramShown.count() == 1, kTimeoutMs);
     QCOMPARE(imageShown.count(), 1);
     QVERIFY(checkedBetween);
-    QCOMPARE(window.currentSource(), path("large.ppm"));
-    QVERIFY(window.histogramPlot()->graphCount() > 0);
+    QCOMPARE(window.panel<ImagePanel>()->currentSource(), path("large.ppm"));
+    QVERIFY(window.panel<ImagePanel>()->histogramPlot()->graphCount() > 0);
     // The same image again: no second preview (zoom and pan stay).
     window.runAgain();
     QTRY_VERIFY_WITH_TIMEOUT(histogramShown.count() == 2, kTimeoutMs);
@@ -601,37 +605,39 @@ void TestMainWindow::histogramsShownBeforeTheirTiming() {
     window.setErrorDialogsEnabled(false);
     window.show();
     // Enough timed launches (about a second) that the counts are drawn well before the end.
-    window.runPanel()->repeatsSpin()->setValue(100);
+    window.panel<RunPanel>()->repeatsSpin()->setValue(100);
     QSignalSpy countsShown(&window, &MainWindow::countsShown);
     QSignalSpy histogramShown(&window, &MainWindow::histogramShown);
     QString between;
     bool checkedBetween = false;
     connect(&window, &MainWindow::countsShown, this, [&] {
-        between = window.runSummary();
-        checkedBetween = histogramShown.isEmpty() && window.histogramPlot()->graphCount() > 0 &&
-                         !window.statisticsPanel()->statistics().empty() &&
-                         window.currentRun().passes.empty() && window.isBusy();
+        between = window.panel<ImagePanel>()->runSummary();
+        checkedBetween = histogramShown.isEmpty() &&
+                         window.panel<ImagePanel>()->histogramPlot()->graphCount() > 0 &&
+                         !window.panel<ImagePanel>()->statisticsPanel()->statistics().empty() &&
+                         window.panel<ImagePanel>()->currentRun().passes.empty() && window.isBusy();
     });
     window.openImage(path("large.ppm"));
     QTRY_VERIFY_WITH_TIMEOUT(histogramShown.count() == 1, kTimeoutMs);
     QCOMPARE(countsShown.count(), 1);
     QVERIFY2(checkedBetween, qPrintable(between));
     QVERIFY2(between.contains(QStringLiteral("verified · timing…")), qPrintable(between));
-    QVERIFY(!window.runSummary().contains(QStringLiteral("timing")));
-    QVERIFY(window.runSummary().contains(QStringLiteral("GB/s")));
-    QVERIFY(!window.currentRun().passes.empty());
+    QVERIFY(!window.panel<ImagePanel>()->runSummary().contains(QStringLiteral("timing")));
+    QVERIFY(window.panel<ImagePanel>()->runSummary().contains(QStringLiteral("GB/s")));
+    QVERIFY(!window.panel<ImagePanel>()->currentRun().passes.empty());
 
     // A long timing, cancelled once the counts are drawn.
-    window.runPanel()->repeatsSpin()->setValue(1000);
-    const auto plotted = plottedValues(*window.histogramPlot());
+    window.panel<RunPanel>()->repeatsSpin()->setValue(1000);
+    const auto plotted = plottedValues(*window.panel<ImagePanel>()->histogramPlot());
     connect(&window, &MainWindow::countsShown, &window, &MainWindow::cancelRun);
     QSignalSpy errors(&window, &MainWindow::errorShown);
     window.runAgain();
     QTRY_VERIFY_WITH_TIMEOUT(countsShown.count() == 2 && !window.isBusy(), kTimeoutMs);
     QCOMPARE(histogramShown.count(), 1);
-    QVERIFY2(window.runSummary().contains(QStringLiteral("verified · timing cancelled")),
-             qPrintable(window.runSummary()));
-    QCOMPARE(plottedValues(*window.histogramPlot()), plotted);
+    QVERIFY2(window.panel<ImagePanel>()->runSummary().contains(
+                 QStringLiteral("verified · timing cancelled")),
+             qPrintable(window.panel<ImagePanel>()->runSummary()));
+    QCOMPARE(plottedValues(*window.panel<ImagePanel>()->histogramPlot()), plotted);
     QVERIFY(errors.isEmpty());
 }
 
@@ -647,12 +653,12 @@ void TestMainWindow::jpegPreviewAndReferenceMadeWhileDecoding() {
     QVERIFY(openAndWait(window, jpeg));
     const HostImage decoded = loadImage(QFile::encodeName(jpeg).toStdString());
     const QImage expected = histlab::ui::previewOf(decoded, histlab::ui::JobBridge::maxPreviewSide);
-    const QImage shown = window.imageView()->image();
+    const QImage shown = window.panel<ImagePanel>()->imageView()->image();
     QCOMPARE(shown.size(), QSize(2000, 500));
     QCOMPARE(shown.format(), expected.format());
     QVERIFY(shown == expected);
-    QVERIFY(window.currentRun().verified.value_or(false));
-    const std::vector<std::string>& notes = window.currentRun().notes;
+    QVERIFY(window.panel<ImagePanel>()->currentRun().verified.value_or(false));
+    const std::vector<std::string>& notes = window.panel<ImagePanel>()->currentRun().notes;
     QVERIFY(std::find(notes.begin(), notes.end(),
                       "CPU reference counted while the image was decoded") != notes.end());
     QTRY_COMPARE(window.findChild<BlurPanel*>()->imageSource(), jpeg);
@@ -667,28 +673,28 @@ void TestMainWindow::failureAfterDecodingPutsThePreviousImageBack() {
     QVERIFY(openAndWait(window, path("gray.png")));
     {
         QSignalSpy regionShown(&window, &MainWindow::histogramShown);
-        window.imageView()->selectRegion(Region{2, 3, 20, 10});
+        window.panel<ImagePanel>()->imageView()->selectRegion(Region{2, 3, 20, 10});
         QTRY_VERIFY_WITH_TIMEOUT(regionShown.count() >= 1 && !window.isBusy(), kTimeoutMs);
     }
-    QVERIFY(window.currentRegion().has_value());
-    const QImage image = window.imageView()->image();
-    const auto plotted = plottedValues(*window.histogramPlot());
+    QVERIFY(window.panel<ImagePanel>()->currentRegion().has_value());
+    const QImage image = window.panel<ImagePanel>()->imageView()->image();
+    const auto plotted = plottedValues(*window.panel<ImagePanel>()->histogramPlot());
     const QString title = window.windowTitle();
-    const auto statistics = tableTexts(*window.statisticsPanel());
+    const auto statistics = tableTexts(*window.panel<ImagePanel>()->statisticsPanel());
     window.setDeviceSelector(QStringLiteral("99"));
     QSignalSpy imageShown(&window, &MainWindow::imageShown);
     QSignalSpy errors(&window, &MainWindow::errorShown);
     window.openImage(path("rgba.png"));
     QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, kTimeoutMs);
     QCOMPARE(imageShown.count(), 1); // it was shown, then taken back
-    QCOMPARE(window.currentSource(), path("gray.png"));
-    QCOMPARE(window.imageView()->image(), image);
-    QCOMPARE(window.imageView()->imageSize(), QSize(33, 17));
-    QCOMPARE(plottedValues(*window.histogramPlot()), plotted);
-    QCOMPARE(tableTexts(*window.statisticsPanel()), statistics);
+    QCOMPARE(window.panel<ImagePanel>()->currentSource(), path("gray.png"));
+    QCOMPARE(window.panel<ImagePanel>()->imageView()->image(), image);
+    QCOMPARE(window.panel<ImagePanel>()->imageView()->imageSize(), QSize(33, 17));
+    QCOMPARE(plottedValues(*window.panel<ImagePanel>()->histogramPlot()), plotted);
+    QCOMPARE(tableTexts(*window.panel<ImagePanel>()->statisticsPanel()), statistics);
     QCOMPARE(window.windowTitle(), title);
     // The region whose histograms are shown is selected again.
-    const std::optional<Region> region = window.imageView()->region();
+    const std::optional<Region> region = window.panel<ImagePanel>()->imageView()->region();
     QVERIFY(region.has_value());
     QCOMPARE(QRect(region->x, region->y, region->width, region->height), QRect(2, 3, 20, 10));
 }
@@ -701,16 +707,17 @@ void TestMainWindow::regionSelectedOnAPreviewIsAnalysed() {
     window.show();
     QVERIFY(openAndWait(window, path("gray.png")));
     connect(&window, &MainWindow::imageShown, this, [&window] {
-        window.imageView()->selectRegion(Region{100, 200, 300, 400});
+        window.panel<ImagePanel>()->imageView()->selectRegion(Region{100, 200, 300, 400});
     });
     QSignalSpy histogramShown(&window, &MainWindow::histogramShown);
     window.openImage(path("large.ppm"));
     QTRY_VERIFY_WITH_TIMEOUT(histogramShown.count() >= 2 && !window.isBusy(), kTimeoutMs);
-    QCOMPARE(window.currentSource(), path("large.ppm"));
-    const std::optional<Region> region = window.currentRegion();
+    QCOMPARE(window.panel<ImagePanel>()->currentSource(), path("large.ppm"));
+    const std::optional<Region> region = window.panel<ImagePanel>()->currentRegion();
     QVERIFY(region.has_value());
     QCOMPARE(QRect(region->x, region->y, region->width, region->height), QRect(100, 200, 300, 400));
-    QCOMPARE(window.statisticsPanel()->statistics().at(0).count, std::uint64_t(300 * 400));
+    QCOMPARE(window.panel<ImagePanel>()->statisticsPanel()->statistics().at(0).count,
+             std::uint64_t(300 * 400));
 }
 
 // Help: About names the version and the git commit (as --version does), Qt, the image libraries

@@ -49,8 +49,8 @@ private slots:
 static MemoryPanel* prepare(MainWindow& window) {
     if (!showWindow(window))
         return nullptr;
-    MemoryPanel* panel =
-        openTab(window, window.memoryPanel(), Qt::ControlModifier | Qt::ShiftModifier | Qt::Key_M);
+    MemoryPanel* panel = openTab(window, window.panel<MemoryPanel>(),
+                                 Qt::ControlModifier | Qt::ShiftModifier | Qt::Key_M);
     if (!panel)
         return nullptr;
     panel->reverseSizeEdit()->setText(QString::number(kReverseBytes));

@@ -65,7 +65,7 @@ template <typename Change> bool changeAndWaitShown(MainWindow& window, Change ch
 bool waitDevices(const MainWindow& window) {
     QElapsedTimer clock;
     clock.start();
-    const QComboBox* combo = window.runPanel()->deviceCombo();
+    const QComboBox* combo = window.panel<RunPanel>()->deviceCombo();
     while (!(combo->isEnabled() && combo->count() > 1) && clock.elapsed() < kTimeoutMs)
         QTest::qWait(20);
     return combo->isEnabled() && combo->count() > 1;
@@ -133,7 +133,7 @@ void TestRunControls::listsDevicesWithProperties() {
     MainWindow window;
     window.show();
     QVERIFY(waitDevices(window));
-    const RunPanel* panel = window.runPanel();
+    const RunPanel* panel = window.panel<RunPanel>();
     const QComboBox* combo = panel->deviceCombo();
     QCOMPARE(combo->itemData(0).toString(), QStringLiteral("auto"));
     QCOMPARE(combo->count(), int(panel->devices().size()) + 1);
@@ -161,11 +161,11 @@ void TestRunControls::listsDevicesWithProperties() {
 
 void TestRunControls::showsWhatTheCoreChose() {
     MainWindow window;
-    RunPanel* panel = window.runPanel();
+    RunPanel* panel = window.panel<RunPanel>();
     QCOMPARE(panel->banksSpin()->specialValueText(), QStringLiteral("choose"));
     QVERIFY(openSample(window));
     // The fields left to the core say what it picked; what they ask for is unchanged.
-    const HistogramConfig& c = window.currentRun().config;
+    const HistogramConfig& c = window.panel<ImagePanel>()->currentRun().config;
     QCOMPARE(panel->variantCombo()->itemText(0),
              QStringLiteral("auto (%1)").arg(QString::fromLatin1(variantName(c.variant))));
     QCOMPARE(panel->banksSpin()->specialValueText(), QStringLiteral("choose (%1)").arg(c.banks));
@@ -187,7 +187,7 @@ void TestRunControls::deviceSwitchReruns() {
     MainWindow window;
     QVERIFY(openSample(window));
     QVERIFY(waitDevices(window));
-    QComboBox* combo = window.runPanel()->deviceCombo();
+    QComboBox* combo = window.panel<RunPanel>()->deviceCombo();
     QCOMPARE(combo->currentIndex(), 0); // auto
     const int row = poclRow(*combo);
     QVERIFY(row > 0);
@@ -196,12 +196,13 @@ void TestRunControls::deviceSwitchReruns() {
     combo->setCurrentIndex(row);
     QVERIFY2(window.isBusy(), "choosing a device did not run the image again");
     QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kTimeoutMs);
-    const auto& device = window.runPanel()->devices()[std::size_t(row - 1)].info;
-    QCOMPARE(window.currentRun().device.index, device.index);
-    QVERIFY(window.runSummary().startsWith(QString::fromStdString(device.name)));
+    const auto& device = window.panel<RunPanel>()->devices()[std::size_t(row - 1)].info;
+    QCOMPARE(window.panel<ImagePanel>()->currentRun().device.index, device.index);
+    QVERIFY(
+        window.panel<ImagePanel>()->runSummary().startsWith(QString::fromStdString(device.name)));
     QVERIFY(
         combo->toolTip().contains(QStringLiteral("compute units: %1").arg(device.computeUnits)));
-    QCOMPARE(window.currentRun().verified, std::optional<bool>(true));
+    QCOMPARE(window.panel<ImagePanel>()->currentRun().verified, std::optional<bool>(true));
 }
 
 void TestRunControls::unknownDeviceIsReported() {
@@ -214,15 +215,15 @@ void TestRunControls::unknownDeviceIsReported() {
     QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, kTimeoutMs);
     QVERIFY2(window.lastError().contains(QLatin1String("no-such-device")),
              qPrintable(window.lastError()));
-    QVERIFY(window.currentSource().isEmpty());
+    QVERIFY(window.panel<ImagePanel>()->currentSource().isEmpty());
 
     // The list shows the selector as it is; picking a real device runs.
     QVERIFY(waitDevices(window));
-    QComboBox* combo = window.runPanel()->deviceCombo();
+    QComboBox* combo = window.panel<RunPanel>()->deviceCombo();
     QVERIFY2(combo->currentText().contains(QLatin1String("no-such-device")),
              qPrintable(combo->currentText()));
     QVERIFY(changeAndWaitShown(window, [combo] { combo->setCurrentIndex(poclRow(*combo)); }));
-    QCOMPARE(window.currentSource(), MainWindow::sampleImagePath());
+    QCOMPARE(window.panel<ImagePanel>()->currentSource(), MainWindow::sampleImagePath());
 }
 
 void TestRunControls::switchingReruns_data() {
@@ -246,7 +247,7 @@ void TestRunControls::switchingReruns() {
     MainWindow window;
     QVERIFY(openSample(window));
     QVERIFY(waitDevices(window));
-    RunPanel* panel = window.runPanel();
+    RunPanel* panel = window.panel<RunPanel>();
     QSignalSpy shown(&window, &MainWindow::histogramShown);
 
     // Each change submits a run at once; the newest wins.
@@ -258,12 +259,12 @@ void TestRunControls::switchingReruns() {
     QVERIFY(waitIdle(window));
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 5000);
 
-    const auto& config = window.currentRun().config;
+    const auto& config = window.panel<ImagePanel>()->currentRun().config;
     QCOMPARE(QString::fromLatin1(histlab::variantName(config.variant)), variant);
     QCOMPARE(config.banks, expectedBanks);
     QCOMPARE(QString::fromStdString(config.chosenBy), QStringLiteral("request"));
-    QCOMPARE(window.currentRun().verified, std::optional<bool>(true));
-    const QString summary = window.runSummary();
+    QCOMPARE(window.panel<ImagePanel>()->currentRun().verified, std::optional<bool>(true));
+    const QString summary = window.panel<ImagePanel>()->runSummary();
     QVERIFY2(summary.contains(QString::fromStdString(config.describe())), qPrintable(summary));
     QVERIFY2(summary.endsWith(QStringLiteral(" · verified")), qPrintable(summary));
     QVERIFY(window.lastError().isEmpty());
@@ -272,14 +273,14 @@ void TestRunControls::switchingReruns() {
 void TestRunControls::usageErrorKeepsPreviousRun() {
     MainWindow window;
     QVERIFY(openSample(window));
-    RunPanel* panel = window.runPanel();
+    RunPanel* panel = window.panel<RunPanel>();
     QVERIFY(changeAndWaitShown(window, [panel] {
         panel->variantCombo()->setCurrentIndex(
             panel->variantCombo()->findData(QStringLiteral("cpu")));
     }));
-    QCOMPARE(window.currentRun().config.variant, HistogramVariant::Private);
-    const QString summary = window.runSummary();
-    const auto before = plottedValues(*window.histogramPlot());
+    QCOMPARE(window.panel<ImagePanel>()->currentRun().config.variant, HistogramVariant::Private);
+    const QString summary = window.panel<ImagePanel>()->runSummary();
+    const auto before = plottedValues(*window.panel<ImagePanel>()->histogramPlot());
 
     QSignalSpy errors(&window, &MainWindow::errorShown);
     QSignalSpy shown(&window, &MainWindow::histogramShown);
@@ -295,16 +296,16 @@ void TestRunControls::usageErrorKeepsPreviousRun() {
              qPrintable(window.statusBar()->currentMessage()));
     QCOMPARE(panel->problem(), message); // shown by the controls too
     QCOMPARE(shown.count(), 0);
-    QCOMPARE(window.currentRun().config.variant, HistogramVariant::Private);
-    QCOMPARE(window.runSummary(), summary);
-    QCOMPARE(plottedValues(*window.histogramPlot()), before);
-    QCOMPARE(window.currentSource(), MainWindow::sampleImagePath());
+    QCOMPARE(window.panel<ImagePanel>()->currentRun().config.variant, HistogramVariant::Private);
+    QCOMPARE(window.panel<ImagePanel>()->runSummary(), summary);
+    QCOMPARE(plottedValues(*window.panel<ImagePanel>()->histogramPlot()), before);
+    QCOMPARE(window.panel<ImagePanel>()->currentSource(), MainWindow::sampleImagePath());
 }
 
 void TestRunControls::f5RunsAgain() {
     MainWindow window;
     QVERIFY(openSample(window));
-    QCOMPARE(window.runPanel()->runAgainAction()->shortcut(), QKeySequence(Qt::Key_F5));
+    QCOMPARE(window.panel<RunPanel>()->runAgainAction()->shortcut(), QKeySequence(Qt::Key_F5));
     window.activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(&window));
 
@@ -312,10 +313,10 @@ void TestRunControls::f5RunsAgain() {
     QTest::keyClick(&window, Qt::Key_F5);
     QVERIFY2(window.isBusy(), "F5 did not submit a run");
     QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kTimeoutMs);
-    QCOMPARE(window.currentSource(), MainWindow::sampleImagePath());
+    QCOMPARE(window.panel<ImagePanel>()->currentSource(), MainWindow::sampleImagePath());
 
     // The button does the same.
-    auto* button = window.runPanel()->findChild<QPushButton*>();
+    auto* button = window.panel<RunPanel>()->findChild<QPushButton*>();
     QVERIFY(button);
     button->click();
     QVERIFY(window.isBusy());
@@ -326,17 +327,18 @@ void TestRunControls::progressBarWhileRunning() {
     MainWindow window;
     window.setErrorDialogsEnabled(false);
     window.show();
-    QAction* cancel = window.runPanel()->cancelAction();
-    QVERIFY(!window.progressBar()->isVisible());
+    QAction* cancel = window.panel<RunPanel>()->cancelAction();
+    QVERIFY(!window.panel<ImagePanel>()->progressBar()->isVisible());
     QVERIFY(!cancel->isEnabled());
 
     QSignalSpy shown(&window, &MainWindow::histogramShown);
     window.openSample();
     QVERIFY(cancel->isEnabled());
     // The bar shows once the worker begins the analysis (at once: nothing else runs).
-    QTRY_VERIFY_WITH_TIMEOUT(window.progressBar()->isVisible() || shown.count() == 1, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.panel<ImagePanel>()->progressBar()->isVisible() || shown.count() == 1, kTimeoutMs);
     QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kTimeoutMs);
-    QVERIFY(!window.progressBar()->isVisible());
+    QVERIFY(!window.panel<ImagePanel>()->progressBar()->isVisible());
     QVERIFY(!cancel->isEnabled());
 }
 
@@ -352,17 +354,17 @@ void TestRunControls::cancelKeepsPrevious() {
     MainWindow window;
     QVERIFY(openSample(window));
     QVERIFY(changeAndWaitShown(window, [&window] {
-        window.runPanel()->repeatsSpin()->setValue(20); // runs the sample again
+        window.panel<RunPanel>()->repeatsSpin()->setValue(20); // runs the sample again
     }));
-    const auto before = plottedValues(*window.histogramPlot());
-    const QString summary = window.runSummary();
+    const auto before = plottedValues(*window.panel<ImagePanel>()->histogramPlot());
+    const QString summary = window.panel<ImagePanel>()->runSummary();
     QSignalSpy errors(&window, &MainWindow::errorShown);
     QSignalSpy shown(&window, &MainWindow::histogramShown);
 
     window.openImage(path("huge.ppm"));
-    QTRY_VERIFY_WITH_TIMEOUT(window.progressBar()->isVisible(), kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(window.panel<ImagePanel>()->progressBar()->isVisible(), kTimeoutMs);
     // Past loading (10 %): the histogram passes are running.
-    QTRY_VERIFY_WITH_TIMEOUT(window.progressBar()->value() > 100, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(window.panel<ImagePanel>()->progressBar()->value() > 100, kTimeoutMs);
     QVERIFY2(window.isBusy(), "the large run finished before it could be cancelled");
 
     QElapsedTimer clock;
@@ -383,14 +385,14 @@ void TestRunControls::cancelKeepsPrevious() {
 
     QVERIFY2(window.statusBar()->currentMessage().contains(QLatin1String("cancelled")),
              qPrintable(window.statusBar()->currentMessage()));
-    QVERIFY(!window.progressBar()->isVisible());
+    QVERIFY(!window.panel<ImagePanel>()->progressBar()->isVisible());
     QTest::qWait(200); // a late answer would arrive about now
     QCOMPARE(shown.count(), 0);
     QCOMPARE(errors.count(), 0);
     QVERIFY(window.lastError().isEmpty());
-    QCOMPARE(window.currentSource(), MainWindow::sampleImagePath());
-    QCOMPARE(window.runSummary(), summary);
-    QCOMPARE(plottedValues(*window.histogramPlot()), before);
+    QCOMPARE(window.panel<ImagePanel>()->currentSource(), MainWindow::sampleImagePath());
+    QCOMPARE(window.panel<ImagePanel>()->runSummary(), summary);
+    QCOMPARE(plottedValues(*window.panel<ImagePanel>()->histogramPlot()), before);
 }
 
 void TestRunControls::rememberedDeviceRoundTrips() {
@@ -399,11 +401,12 @@ void TestRunControls::rememberedDeviceRoundTrips() {
         MainWindow window;
         QCOMPARE(window.deviceSelector(), QStringLiteral("auto")); // nothing remembered yet
         QVERIFY(waitDevices(window));
-        QComboBox* combo = window.runPanel()->deviceCombo();
+        QComboBox* combo = window.panel<RunPanel>()->deviceCombo();
         const int row = poclRow(*combo);
         QVERIFY(row > 0);
         combo->setCurrentIndex(row);
-        name = QString::fromStdString(window.runPanel()->devices()[std::size_t(row - 1)].info.name);
+        name = QString::fromStdString(
+            window.panel<RunPanel>()->devices()[std::size_t(row - 1)].info.name);
         QCOMPARE(settings().value(QStringLiteral("device")).toString(), name);
         QCOMPARE(window.deviceSelector(), combo->itemData(row).toString());
     }
@@ -411,7 +414,7 @@ void TestRunControls::rememberedDeviceRoundTrips() {
         MainWindow window; // restores it: by name until the list arrives, then in the combo
         QCOMPARE(window.deviceSelector(), name);
         QVERIFY(waitDevices(window));
-        QComboBox* combo = window.runPanel()->deviceCombo();
+        QComboBox* combo = window.panel<RunPanel>()->deviceCombo();
         QCOMPARE(combo->currentIndex(), poclRow(*combo));
         combo->setCurrentIndex(0); // back to auto
         QCOMPARE(settings().value(QStringLiteral("device")).toString(), QStringLiteral("auto"));
@@ -419,7 +422,7 @@ void TestRunControls::rememberedDeviceRoundTrips() {
     {
         MainWindow window;
         QVERIFY(waitDevices(window));
-        QCOMPARE(window.runPanel()->deviceCombo()->currentIndex(), 0);
+        QCOMPARE(window.panel<RunPanel>()->deviceCombo()->currentIndex(), 0);
     }
     {
         // An explicit selector (histlab --device) wins and is not remembered.
@@ -427,7 +430,7 @@ void TestRunControls::rememberedDeviceRoundTrips() {
         MainWindow window;
         window.setDeviceSelector(QStringLiteral("auto"));
         QVERIFY(waitDevices(window));
-        QCOMPARE(window.runPanel()->deviceCombo()->currentIndex(), 0);
+        QCOMPARE(window.panel<RunPanel>()->deviceCombo()->currentIndex(), 0);
         QCOMPARE(window.deviceSelector(), QStringLiteral("auto"));
         QCOMPARE(settings().value(QStringLiteral("device")).toString(), name);
     }
@@ -511,7 +514,7 @@ void TestRunControls::unusedFieldsAreGreyedOut() {
 void TestRunControls::deviceSelectorOutlivesTheDock() {
     MainWindow window;
     QVERIFY(openSample(window));
-    QComboBox* combo = window.runPanel()->deviceCombo();
+    QComboBox* combo = window.panel<RunPanel>()->deviceCombo();
     auto* bar = window.findChild<QToolBar*>(QStringLiteral("deviceToolBar"));
     QVERIFY(bar);
     QVERIFY(combo->isVisible());
@@ -552,10 +555,10 @@ void TestRunControls::deviceSelectorOutlivesTheDock() {
 void TestRunControls::summaryInPlainWordsOnTheImageTab() {
     MainWindow window;
     QVERIFY(openSample(window));
-    RunSummary* summary = window.runSummaryPanel();
+    RunSummary* summary = window.panel<ImagePanel>()->runSummaryPanel();
     QVERIFY(summary->isVisible());
     const RunSummary::Content& c = summary->content();
-    const HistogramRun& run = window.currentRun();
+    const HistogramRun& run = window.panel<ImagePanel>()->currentRun();
     QVERIFY2(c.what.startsWith(QStringLiteral("256-bin histograms of 451 × 300 pixels (R, G, B, "
                                               "gray) · ")),
              qPrintable(c.what));

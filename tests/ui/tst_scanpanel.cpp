@@ -39,7 +39,7 @@ private slots:
 /// A window on the Scans tab (opened with Ctrl+Shift+S), 1 MiB, one timed run per point.
 static ScanPanel* prepare(MainWindow& window) {
     ScanPanel* panel = showWindow(window)
-                           ? openTab(window, window.scanPanel(),
+                           ? openTab(window, window.panel<ScanPanel>(),
                                      Qt::ControlModifier | Qt::ShiftModifier | Qt::Key_S)
                            : nullptr;
     if (panel) {

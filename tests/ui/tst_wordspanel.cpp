@@ -74,7 +74,7 @@ void TestWordsPanel::initTestCase() {
 
     m_window = std::make_unique<MainWindow>();
     QVERIFY(showWindow(*m_window, QStringLiteral(HISTLAB_SAMPLE_IMAGE)));
-    m_panel = openTab(*m_window, m_window->wordsPanel(),
+    m_panel = openTab(*m_window, m_window->panel<WordsPanel>(),
                       Qt::ControlModifier | Qt::ShiftModifier | Qt::Key_W);
     QVERIFY(m_panel);
 }

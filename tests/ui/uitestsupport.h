@@ -3,6 +3,7 @@
 // disk, a window opened on a tab and ready to run, and small readers of tables, files and
 // folders. Every test program runs offscreen and computes on PoCL's CPU device.
 #include "bridge/logging.h"
+#include "panels/imagepanel.h"
 #include "panels/jobpanel.h"
 #include "plots/histogramplot.h"
 #include "window/mainwindow.h"

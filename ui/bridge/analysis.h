@@ -1,6 +1,6 @@
 #pragma once
-// The Image tab's job: an image's histograms, as the worker computes them. JobBridge::analyse()
-// runs it on the lane "histogram"; the window shows what it returns. Which histogram is the
+// The Image tab's job: an image's histograms, as the worker computes them. The Image tab runs
+// it on the lane "histogram" and shows what it returns. Which histogram is the
 // core's choice (runsLargeBins): an 8-bit image runs the tuned 256-bin pipeline; a 16-bit or
 // float image, or any image with a bin count or large-bin method chosen, runs the exact
 // large-bin histograms (every 16-bit value its own bin by default).

@@ -38,8 +38,6 @@ JobBridge::JobBridge(QObject* parent)
     : QObject(parent)
     , m_runner(startRunner())
     , m_images(std::make_shared<ImageCache>()) {
-    setJobName(QString::fromLatin1(analysisLane), tr("image analysis"));
-    setJobName(QStringLiteral("batch"), tr("histograms of every image"));
     // What the core cannot call, as histlab-cli has it: image files (batch over the Images
     // list), cv::blur, local features and codebook files (the Words tab).
     installOpenCvServices();
@@ -187,35 +185,6 @@ void JobBridge::discard(const QString& lane) {
         return;
     cancel(lane);
     release(lane);
-}
-
-JobWatcher* JobBridge::analyse(const AnalysisRequest& request) {
-    JobWatcher* watcher =
-        submit(QString::fromLatin1(analysisLane),
-               [request, images = m_images](JobContext& context, const ItemSink& post) -> std::any {
-                   return analyseImage(
-                       request, *images, maxPreviewSide, context,
-                       [&post](const ImagePreview& preview) { post(preview); },
-                       [&post](const ImageAnalysis& counted) { post(counted); });
-               });
-    const quint64 id = watcher->id();
-    connect(watcher, &JobWatcher::itemReady, this, [this, id](const std::any& item) {
-        if (const auto* preview = std::any_cast<ImagePreview>(&item))
-            emit previewReady(id, *preview);
-        else
-            emit countsReady(id, std::any_cast<const ImageAnalysis&>(item));
-    });
-    connect(watcher, &JobWatcher::progressChanged, this,
-            [this, id](double fraction, const QString& stage) {
-                emit progressChanged(id, fraction, stage);
-            });
-    connect(watcher, &JobWatcher::finished, this, [this, id](const std::any& result) {
-        emit analysisFinished(id, std::any_cast<const ImageAnalysis&>(result));
-    });
-    connect(watcher, &JobWatcher::failed, this,
-            [this, id](const JobError& error) { emit analysisFailed(id, error); });
-    qCDebug(lcUi) << "analysis" << id << "of" << request.source;
-    return watcher;
 }
 
 JobWatcher* JobBridge::listDevices() {

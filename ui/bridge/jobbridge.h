@@ -9,10 +9,9 @@
 // answers is dropped here, in one place, so whoever asked only ever hears about the request it
 // made last (as in Qt's Mandelbrot example).
 //
-// Two services that several parts of the window listen to are built on submit(): the Image
-// tab's analysis (analyse(): lane "histogram", its answers also as this object's signals, for
-// the status bar, the Run dock and the tests) and the device listing (listDevices(): every
-// panel with a device list hears devicesListed).
+// One service that several parts of the window listen to is built on submit(): the device
+// listing (listDevices(): every panel with a device list hears devicesListed). Each tab owns
+// its own jobs' watchers (the Image tab its analysis, see panels/imagepanel.h).
 #include "bridge/analysis.h"
 #include "bridge/imagecache.h"
 
@@ -88,8 +87,6 @@ class JobBridge : public QObject {
 public:
     /// Large images are shown through a smaller copy made on the worker.
     static constexpr int maxPreviewSide = 2048;
-    /// The Image tab's lane.
-    static constexpr const char* analysisLane = "histogram";
 
     explicit JobBridge(QObject* parent = nullptr);
     ~JobBridge() override; ///< cancels what runs and joins the worker
@@ -120,14 +117,6 @@ public:
     /// The image the worker loaded last, for jobs that read the window's images.
     std::shared_ptr<ImageCache> imageCache() const { return m_images; }
 
-    /// Loads the image and computes its histograms on the worker (lane "histogram"); the
-    /// answer comes as the watcher's signals and as previewReady (the decoded image, before its
-    /// histograms), countsReady (the histograms, before their timing), then analysisFinished
-    /// or analysisFailed.
-    JobWatcher* analyse(const AnalysisRequest& request);
-    /// True until the newest analysis has answered.
-    bool busy() const { return isRunning(QString::fromLatin1(analysisLane)); }
-
     /// Lists every OpenCL device and probes its capabilities on the worker (lane "devices");
     /// answers with devicesListed or devicesFailed.
     JobWatcher* listDevices();
@@ -138,14 +127,6 @@ signals:
     void runningChanged(const QString& lane, bool running);
     /// The worker began the lane's newest job (after those submitted before it).
     void laneStarted(const QString& lane);
-    /// The newest analysis's progress, result and error.
-    void progressChanged(quint64 id, double fraction, const QString& stage);
-    void previewReady(quint64 id, const histlab::ui::ImagePreview& preview);
-    /// The histograms, counted and verified, while their timing still runs (256-bin runs):
-    /// the analysis as analysisFinished will bring it, without the run's timings.
-    void countsReady(quint64 id, const histlab::ui::ImageAnalysis& counted);
-    void analysisFinished(quint64 id, const histlab::ui::ImageAnalysis& result);
-    void analysisFailed(quint64 id, const histlab::JobError& error);
     void devicesListed(quint64 id, const std::vector<histlab::ui::DeviceEntry>& devices);
     void devicesFailed(quint64 id, const histlab::JobError& error);
 
@@ -172,4 +153,3 @@ private:
 
 Q_DECLARE_METATYPE(std::any)
 Q_DECLARE_METATYPE(histlab::JobError)
-Q_DECLARE_METATYPE(histlab::ui::ImageAnalysis)
