@@ -2,6 +2,7 @@
 
 #include "runtime/bytesize.h"
 #include "runtime/errors.h"
+#include "runtime/parallel.h"
 
 #include <algorithm>
 #include <charconv>
@@ -10,7 +11,6 @@
 #include <mutex>
 #include <optional>
 #include <sys/resource.h>
-#include <thread>
 #include <unistd.h>
 
 namespace histlab {
@@ -237,16 +237,12 @@ HostImage syntheticPixels(SyntheticKind kind, int width, int height, int channel
 
 void fillSynthetic(SyntheticKind kind, std::uint8_t* out, std::size_t bytes, std::uint64_t seed) {
     // Large buffers (a GiB on the GPU machine) are filled by all cores.
-    const unsigned threads =
-        bytes < (std::size_t(64) << 20) ? 1u : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned threads = bytes < (std::size_t(64) << 20) ? 1u : hostThreads();
     const std::size_t step = (bytes / threads + 7) / 8 * 8;
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t) {
+    runTasks(threads, [&](std::size_t t) {
         const std::size_t b = std::min(bytes, t * step), e = std::min(bytes, b + step);
-        pool.emplace_back(fillRange, kind, out, b, e, bytes, seed);
-    }
-    for (auto& th : pool)
-        th.join();
+        fillRange(kind, out, b, e, bytes, seed);
+    });
 }
 
 namespace {

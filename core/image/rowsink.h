@@ -3,12 +3,13 @@
 // not on their order (histograms, a preview) is computed on an idle core as the rows arrive
 // instead of after the last one: a 24-megapixel JPEG takes about 80 ms to decode on one core of
 // the 2-core machine, its CPU reference counts about 45 ms more (docs/ui.md, latency).
+#include "runtime/parallel.h"
+
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 namespace histlab {
@@ -68,7 +69,7 @@ private:
     bool m_begun = false, m_ended = false, m_accepted = false, m_failed = false;
     bool m_stop = false, m_drained = false;
     int m_available = 0, m_seen = 0;
-    std::thread m_thread;
+    Thread m_thread;
 };
 
 } // namespace histlab

@@ -2,6 +2,7 @@
 
 #include "runtime/buildoptions.h"
 #include "runtime/errors.h"
+#include "runtime/parallel.h"
 
 #include <algorithm>
 #include <chrono>
@@ -10,7 +11,6 @@
 #include <optional>
 #include <random>
 #include <sstream>
-#include <thread>
 
 namespace histlab {
 
@@ -185,18 +185,11 @@ std::uint32_t nearestCentroid(const float* x, const Codebook& codebook) {
 
 void forEachShare(std::size_t count, std::size_t minShare,
                   const std::function<void(std::size_t lo, std::size_t hi)>& work) {
-    const std::size_t threads = std::clamp<std::size_t>(
-        std::thread::hardware_concurrency(), 1,
-        std::max<std::size_t>(1, count / std::max<std::size_t>(1, minShare)));
-    if (threads == 1) {
-        work(0, count);
-        return;
-    }
-    std::vector<std::thread> pool;
-    for (std::size_t t = 0; t < threads; ++t)
-        pool.emplace_back([&, t] { work(count * t / threads, count * (t + 1) / threads); });
-    for (std::thread& t : pool)
-        t.join();
+    parallelFor(
+        count,
+        std::clamp<std::size_t>(
+            hostThreads(), 1, std::max<std::size_t>(1, count / std::max<std::size_t>(1, minShare))),
+        work);
 }
 
 Assignment assignReference(const Descriptors& descriptors, const Codebook& codebook) {

@@ -1,6 +1,7 @@
 #include "pipelines/bow/collectionrun.h"
 
 #include "runtime/errors.h"
+#include "runtime/parallel.h"
 #include "runtime/timing.h"
 
 #include <algorithm>
@@ -8,7 +9,6 @@
 #include <future>
 #include <numeric>
 #include <random>
-#include <thread>
 
 namespace histlab {
 
@@ -47,13 +47,11 @@ std::vector<DescribedImage> describeFiles(const CollectionSource& s, std::size_t
 /// next batch while `use` (the device) works on this one.
 void forEachBatch(const CollectionSource& s, const CancelToken& cancel, Stages& stages,
                   const std::function<void(std::vector<DescribedImage>&, std::size_t done)>& use) {
-    const std::size_t batch =
-        std::max<std::size_t>(4, 4 * std::max(1u, std::thread::hardware_concurrency()));
+    const std::size_t batch = std::max<std::size_t>(4, 4 * std::size_t(hostThreads()));
     const std::size_t n = s.files.size();
     auto launch = [&](std::size_t lo) {
-        return std::async(std::launch::async, [&s, lo, hi = std::min(n, lo + batch)] {
-            return describeFiles(s, lo, hi);
-        });
+        return inBackground(
+            [&s, lo, hi = std::min(n, lo + batch)] { return describeFiles(s, lo, hi); });
     };
     std::future<std::vector<DescribedImage>> next = launch(0);
     for (std::size_t lo = 0; lo < n; lo += batch) {

@@ -5,6 +5,7 @@
 #include "runtime/enumtable.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
+#include "runtime/parallel.h"
 
 #include <algorithm>
 #include <future>
@@ -997,7 +998,7 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
     if (options.verify && ref)
         run.notes.push_back("CPU reference counted while the image was decoded");
     else if (options.verify)
-        counting = std::async(std::launch::async, [&img] { return countReference(img); });
+        counting = inBackground([&img] { return countReference(img); });
 
     try {
         report(0.05, "configuring");

@@ -3,13 +3,13 @@
 #include "pipelines/histogram256/histogram256.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
+#include "runtime/parallel.h"
 
 #include <algorithm>
 #include <condition_variable>
 #include <cstring>
 #include <functional>
 #include <mutex>
-#include <thread>
 
 namespace histlab {
 namespace {
@@ -29,7 +29,7 @@ public:
             m_stop = true;
         }
         m_wake.notify_all();
-        for (auto& w : m_workers)
+        for (Thread& w : m_workers)
             w.join();
     }
     CopyPool(const CopyPool&) = delete;
@@ -78,7 +78,7 @@ private:
         }
     }
 
-    std::vector<std::thread> m_workers;
+    std::vector<Thread> m_workers;
     std::mutex m_mutex;
     std::condition_variable m_wake, m_done;
     std::uint8_t* m_dst = nullptr;
@@ -196,7 +196,7 @@ EndToEndRun runHistogramEndToEnd(Device& device, const std::uint8_t* data, std::
     run.bytes = bytes;
     run.chunkBytes = chunk;
     run.chunks = (bytes + chunk - 1) / chunk;
-    run.hostThreads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+    run.hostThreads = std::min(16u, hostThreads());
     try {
         run.config = resolveHistogramConfig(device, request, nchan, cancel, chunk);
         HistogramKernel kernel(device, run.config, nchan);
