@@ -9,6 +9,7 @@
 #include "report/json.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
+#include "runtime/devicescheduler.h"
 #include "runtime/timing.h"
 
 #include <cstdint>

@@ -42,22 +42,4 @@ std::vector<std::string> splitList(const std::string& text) {
     return items;
 }
 
-DeviceFault parseDeviceFault(const std::string& text) {
-    const std::size_t colon = text.find(':');
-    if (colon == std::string::npos)
-        throw UsageError("HISTLAB_DEVICE_FAIL", "'" + text +
-                                                    "' is not P:N (the device's position and "
-                                                    "the piece of work it fails on)");
-    DeviceFault f;
-    f.device = int(parseWholeNumber("HISTLAB_DEVICE_FAIL", text.substr(0, colon), 0, 1024));
-    f.after =
-        std::size_t(parseWholeNumber("HISTLAB_DEVICE_FAIL", text.substr(colon + 1), 0, 1ll << 40));
-    return f;
-}
-
-DeviceFault deviceFaultFromEnvironment() {
-    const char* text = std::getenv("HISTLAB_DEVICE_FAIL");
-    return text && *text ? parseDeviceFault(text) : DeviceFault{};
-}
-
 } // namespace histlab

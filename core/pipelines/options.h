@@ -33,16 +33,4 @@ std::vector<T> parseNameList(const std::string& text, All all, Parse parse) {
     return items;
 }
 
-/// A device made to fail on purpose, for tests of the runs that share work between devices
-/// (batch, a histogram split across devices): the device at position `device` of those chosen
-/// fails on the `after`-th piece of work it takes (from 0).
-struct DeviceFault {
-    int device = -1;
-    std::size_t after = 0;
-};
-/// "P:N" (whole numbers); UsageError("HISTLAB_DEVICE_FAIL") otherwise.
-DeviceFault parseDeviceFault(const std::string& text);
-/// HISTLAB_DEVICE_FAIL="P:N" from the environment (none: device -1).
-DeviceFault deviceFaultFromEnvironment();
-
 } // namespace histlab

@@ -15,6 +15,7 @@
 #include "pipelines/largebin/largebin.h"
 #include "pipelines/options.h"
 #include "runtime/device.h"
+#include "runtime/devicescheduler.h"
 #include "runtime/runner.h"
 
 #include <array>
