@@ -2,11 +2,11 @@
 
 #include "report/text.h"
 #include "runtime/errors.h"
+#include "runtime/parallel.h"
 
 #include <algorithm>
 #include <exception>
 #include <sstream>
-#include <thread>
 #include <tuple>
 #include <utility>
 
@@ -122,217 +122,221 @@ void addCounts(std::vector<std::uint64_t>& sum, const std::vector<std::uint64_t>
         sum[i] += counts[i];
 }
 
-std::string clFailure(const cl::Error& e) {
-    return std::string(e.what()) + " (" + clErrorName(e.err()) + ")";
-}
+/// One split: the devices' counters, the shares and which devices are left (the scheduler).
+class SplitRun {
+public:
+    SplitRun(const std::vector<Device*>& devices, const SplitInput& input, int repeats,
+             const DeviceFault& fault, const CancelToken& cancel)
+        : m_input(input)
+        , m_repeats(repeats)
+        , m_cancel(cancel)
+        , m_scheduler(devices, fault)
+        , m_counters(devices.size()) {}
+
+    SplitTiming run;
+
+    /// Each device alone on the whole input: its counter, its counts checked, its timings. A
+    /// device that cannot is left out, and the report says why.
+    void alone() {
+        for (std::size_t k = 0; k < m_scheduler.size(); ++k) {
+            SplitShare share;
+            share.device = m_scheduler.device(k).info();
+            share.index = int(k);
+            try {
+                aloneOn(k, share);
+            } catch (const CancelledError&) {
+                throw;
+            } catch (const UsageError&) {
+                throw;
+            } catch (const std::exception&) { // DeviceError, cl::Error, bad_alloc
+                m_scheduler.fail(k, deviceFailureText(std::current_exception()));
+                share.failure = m_scheduler.failure(k);
+            }
+            run.shares.push_back(share);
+        }
+        if (fastest() < 0)
+            throw DeviceError("no device could count the input: " + run.shares.front().failure);
+        place();
+    }
+
+    /// Every device left at once on its piece: {the wall, each device's milliseconds}. A device
+    /// that fails leaves its piece to the fastest one left, and the next pass splits over the
+    /// devices left. The sum of the counts goes to `counts` when given.
+    std::pair<double, std::vector<double>> together(std::vector<std::uint64_t>* counts) {
+        const std::size_t pass = m_pass++, n = m_scheduler.size();
+        std::vector<std::vector<std::uint64_t>> got(n);
+        std::vector<double> ms(n, 0.0);
+        std::vector<std::size_t> lost;
+        const double wall = wallClockMs([&] {
+            lost = m_scheduler.runEach([&](std::size_t k) {
+                m_scheduler.injectFault(k, pass);
+                ms[k] = wallClockMs([&] { got[k] = streamed(k, k); });
+            });
+        });
+        m_cancel.throwIfCancelled();
+        std::vector<std::uint64_t> sum;
+        for (std::size_t k = 0; k < n; ++k)
+            if (!got[k].empty())
+                addCounts(sum, got[k]);
+        // Every device that failed is marked (by the scheduler) before any piece is handed on,
+        // so that none of them is handed one.
+        for (std::size_t k : lost)
+            run.shares[k].failure = m_scheduler.failure(k);
+        for (std::size_t k : lost) {
+            run.shares[k].redoneBy =
+                int(m_scheduler.handOn([&](std::size_t by) { addCounts(sum, streamed(by, k)); },
+                                       [this] { return fastest(); }, run.shares[k].failure));
+            keepFailures();
+        }
+        if (!lost.empty())
+            place(); // the next pass without the devices that failed
+        if (counts)
+            *counts = std::move(sum);
+        return {wall, ms};
+    }
+
+    /// Each device's kernels on its piece already on the device, every device at once: each
+    /// device's milliseconds. A device failing here ends the run with its error: kernels only
+    /// has no piece to hand on.
+    std::vector<double> kernelsTogether() {
+        std::vector<double> ms(m_scheduler.size(), 0.0);
+        runTasks(m_scheduler.size(), [&](std::size_t k) {
+            const SplitShare& s = run.shares[k];
+            if (!m_scheduler.failed(k) && s.kernelLength > 0)
+                ms[k] = m_counters[k]->kernels(s.kernelOffset, s.kernelLength);
+        });
+        return ms;
+    }
+
+    /// The pieces' medians, and the split against the fastest device alone.
+    void speedups(const std::vector<std::vector<double>>& pieceMs,
+                  const std::vector<std::vector<double>>& pieceKernelMs) {
+        double aloneBest = 0, kernelBest = 0;
+        for (std::size_t k = 0; k < m_scheduler.size(); ++k) {
+            if (m_scheduler.failed(k))
+                continue;
+            SplitShare& s = run.shares[k];
+            s.pieceMs = summarize(pieceMs[k]).medianMs;
+            s.pieceKernelMs = summarize(pieceKernelMs[k]).medianMs;
+            if (aloneBest == 0 || s.aloneMs < aloneBest)
+                aloneBest = s.aloneMs;
+            if (kernelBest == 0 || s.aloneKernelMs < kernelBest)
+                kernelBest = s.aloneKernelMs;
+        }
+        run.speedup = run.wall.medianMs > 0 ? aloneBest / run.wall.medianMs : 0;
+        run.kernelSpeedup = run.kernelWall.medianMs > 0 ? kernelBest / run.kernelWall.medianMs : 0;
+    }
+
+    /// Checks `counts` against the reference, unless a mismatch was already found.
+    void check(const std::string& what, const std::vector<std::uint64_t>& counts) {
+        if (run.verified == false)
+            return;
+        run.verifyDetail = m_input.check(what, counts);
+        run.verified = run.verifyDetail.empty();
+    }
+
+    std::size_t size() const { return m_scheduler.size(); }
+
+private:
+    void aloneOn(std::size_t k, SplitShare& share) {
+        const std::uint64_t length = m_input.length;
+        m_counters[k] = m_input.counter(m_scheduler.device(k), k);
+        SplitCounter& c = *m_counters[k];
+        share.config = c.config();
+        // Alone: the whole input end to end, then its kernels on the resident copy.
+        check("device " + std::to_string(k) + " alone", c.streamed(0, length, m_cancel));
+        share.aloneMs =
+            timeRepeated(
+                m_repeats, [&] { return wallClockMs([&] { c.streamed(0, length, m_cancel); }); },
+                m_cancel)
+                .medianMs;
+        share.aloneKernelMs = timeRepeated(
+                                  m_repeats, [&] { return c.kernels(0, length); }, m_cancel)
+                                  .medianMs;
+    }
+
+    /// Device `by` counts device `k`'s piece, end to end.
+    std::vector<std::uint64_t> streamed(std::size_t by, std::size_t k) {
+        return m_counters[by]->streamed(run.shares[k].offset, run.shares[k].length, m_cancel);
+    }
+
+    /// The fastest device left alone (its position), -1 when none is left.
+    int fastest() const {
+        int best = -1;
+        for (std::size_t k = 0; k < m_scheduler.size(); ++k)
+            if (!m_scheduler.failed(k) &&
+                (best < 0 || run.shares[k].aloneMs < run.shares[std::size_t(best)].aloneMs))
+                best = int(k);
+        return best;
+    }
+
+    std::vector<double> healthyWeights(bool kernelsOnly) const {
+        std::vector<double> weights(m_scheduler.size(), 0.0);
+        for (std::size_t k = 0; k < m_scheduler.size(); ++k) {
+            const double ms = kernelsOnly ? run.shares[k].aloneKernelMs : run.shares[k].aloneMs;
+            if (!m_scheduler.failed(k) && ms > 0)
+                weights[k] = 1.0 / ms;
+        }
+        return weights;
+    }
+
+    /// The pieces, in proportion to the devices' speeds alone, over the devices left.
+    void place() {
+        const auto pieces = splitByWeight(m_input.length, healthyWeights(false), m_input.unit);
+        const auto kernelPieces = splitByWeight(m_input.length, healthyWeights(true), m_input.unit);
+        for (std::size_t k = 0; k < m_scheduler.size(); ++k) {
+            std::tie(run.shares[k].offset, run.shares[k].length) = pieces[k];
+            std::tie(run.shares[k].kernelOffset, run.shares[k].kernelLength) = kernelPieces[k];
+        }
+    }
+
+    /// The report's failures from the scheduler's (a device that failed while counting
+    /// another's piece).
+    void keepFailures() {
+        for (std::size_t k = 0; k < m_scheduler.size(); ++k)
+            if (m_scheduler.failed(k))
+                run.shares[k].failure = m_scheduler.failure(k);
+    }
+
+    const SplitInput& m_input;
+    int m_repeats;
+    const CancelToken& m_cancel;
+    DeviceScheduler m_scheduler;
+    std::vector<std::unique_ptr<SplitCounter>> m_counters;
+    std::size_t m_pass = 0;
+};
 
 } // namespace
 
 SplitTiming runSplit(const std::vector<Device*>& devices, const SplitInput& input, int repeats,
                      const DeviceFault& fault, const CancelToken& cancel) {
-    SplitTiming run;
-    auto check = [&](const std::string& what, const std::vector<std::uint64_t>& counts) {
-        if (run.verified == false)
-            return;
-        run.verifyDetail = input.check(what, counts);
-        run.verified = run.verifyDetail.empty();
-    };
-    const std::uint64_t length = input.length;
+    SplitRun split(devices, input, repeats, fault, cancel);
+    split.alone();
+    split.together(&split.run.counts);
+    split.check("split", split.run.counts);
 
-    std::vector<std::unique_ptr<SplitCounter>> counters(devices.size());
-    std::vector<bool> failed(devices.size(), false);
-    for (std::size_t k = 0; k < devices.size(); ++k) {
-        SplitShare share;
-        share.device = devices[k]->info();
-        share.index = int(k);
-        try {
-            counters[k] = input.counter(*devices[k], k);
-            SplitCounter& c = *counters[k];
-            share.config = c.config();
-            // Alone: the whole input end to end, then its kernels on the resident copy.
-            check("device " + std::to_string(k) + " alone", c.streamed(0, length, cancel));
-            share.aloneMs =
-                timeRepeated(
-                    repeats, [&] { return wallClockMs([&] { c.streamed(0, length, cancel); }); },
-                    cancel)
-                    .medianMs;
-            share.aloneKernelMs = timeRepeated(
-                                      repeats, [&] { return c.kernels(0, length); }, cancel)
-                                      .medianMs;
-        } catch (const CancelledError&) {
-            throw;
-        } catch (const UsageError&) {
-            throw;
-        } catch (const cl::Error& e) {
-            failed[k] = true;
-            share.failure = clFailure(e);
-        } catch (const std::exception& e) { // DeviceError, bad_alloc: this device is left out
-            failed[k] = true;
-            share.failure = e.what();
-        }
-        run.shares.push_back(share);
-    }
-
-    auto healthyWeights = [&](bool kernelsOnly) {
-        std::vector<double> weights(devices.size(), 0.0);
-        for (std::size_t k = 0; k < devices.size(); ++k) {
-            const double ms = kernelsOnly ? run.shares[k].aloneKernelMs : run.shares[k].aloneMs;
-            if (!failed[k] && ms > 0)
-                weights[k] = 1.0 / ms;
-        }
-        return weights;
-    };
-    auto fastest = [&] {
-        int best = -1;
-        for (std::size_t k = 0; k < devices.size(); ++k)
-            if (!failed[k] &&
-                (best < 0 || run.shares[k].aloneMs < run.shares[std::size_t(best)].aloneMs))
-                best = int(k);
-        return best;
-    };
-    if (fastest() < 0)
-        throw DeviceError("no device could count the input: " + run.shares.front().failure);
-    auto place = [&] {
-        const auto pieces = splitByWeight(length, healthyWeights(false), input.unit);
-        const auto kernelPieces = splitByWeight(length, healthyWeights(true), input.unit);
-        for (std::size_t k = 0; k < devices.size(); ++k) {
-            std::tie(run.shares[k].offset, run.shares[k].length) = pieces[k];
-            std::tie(run.shares[k].kernelOffset, run.shares[k].kernelLength) = kernelPieces[k];
-        }
-    };
-    place();
-
-    // Every device at once on its piece; a device that fails leaves its piece to the fastest
-    // one left, and the next pass splits over the devices left.
-    std::size_t pass = 0;
-    auto together = [&](std::vector<std::uint64_t>* counts) {
-        const std::size_t thisPass = pass++;
-        std::vector<std::vector<std::uint64_t>> got(devices.size());
-        std::vector<double> ms(devices.size(), 0.0);
-        std::vector<std::string> failures(devices.size());
-        std::vector<std::thread> threads;
-        const double wall = wallClockMs([&] {
-            for (std::size_t k = 0; k < devices.size(); ++k) {
-                if (failed[k])
-                    continue;
-                threads.emplace_back([&, k] {
-                    try {
-                        if (int(k) == fault.device && thisPass == fault.after)
-                            throw DeviceError(
-                                "failed on purpose (HISTLAB_DEVICE_FAIL=" + std::to_string(k) +
-                                ":" + std::to_string(thisPass) + ")");
-                        ms[k] = wallClockMs([&] {
-                            got[k] = counters[k]->streamed(run.shares[k].offset,
-                                                           run.shares[k].length, cancel);
-                        });
-                    } catch (const cl::Error& e) {
-                        failures[k] = clFailure(e);
-                    } catch (const std::exception& e) {
-                        failures[k] = e.what();
-                    }
-                });
-            }
-            for (std::thread& t : threads)
-                t.join();
-        });
-        cancel.throwIfCancelled();
-        std::vector<std::uint64_t> sum;
-        for (std::size_t k = 0; k < devices.size(); ++k)
-            if (!got[k].empty())
-                addCounts(sum, got[k]);
-        // Every device that failed is marked first, so that none of them is handed a piece.
-        bool anyFailed = false;
-        for (std::size_t k = 0; k < devices.size(); ++k)
-            if (!failures[k].empty()) {
-                anyFailed = true;
-                failed[k] = true;
-                run.shares[k].failure = failures[k];
-            }
-        for (std::size_t k = 0; k < devices.size(); ++k) {
-            if (failures[k].empty())
-                continue;
-            // The fastest device left counts the piece; one that fails at it is left out too.
-            for (;;) {
-                const int by = fastest();
-                if (by < 0)
-                    throw DeviceError("every device failed: " + failures[k]);
-                try {
-                    addCounts(sum, counters[std::size_t(by)]->streamed(
-                                       run.shares[k].offset, run.shares[k].length, cancel));
-                    run.shares[k].redoneBy = by;
-                    break;
-                } catch (const CancelledError&) {
-                    throw;
-                } catch (const cl::Error& e) {
-                    failed[std::size_t(by)] = true;
-                    run.shares[std::size_t(by)].failure = clFailure(e);
-                } catch (const std::exception& e) {
-                    failed[std::size_t(by)] = true;
-                    run.shares[std::size_t(by)].failure = e.what();
-                }
-            }
-        }
-        if (anyFailed)
-            place(); // the next pass without the devices that failed
-        if (counts)
-            *counts = std::move(sum);
-        return std::make_pair(wall, ms);
-    };
-    together(&run.counts);
-    check("split", run.counts);
-
-    std::vector<std::vector<double>> pieceMs(devices.size()), pieceKernelMs(devices.size());
-    run.wall = timeRepeated(
+    const std::size_t n = split.size();
+    std::vector<std::vector<double>> pieceMs(n), pieceKernelMs(n);
+    split.run.wall = timeRepeated(
         repeats,
         [&] {
-            const auto [wall, ms] = together(nullptr);
-            for (std::size_t k = 0; k < devices.size(); ++k)
+            const auto [wall, ms] = split.together(nullptr);
+            for (std::size_t k = 0; k < n; ++k)
                 pieceMs[k].push_back(ms[k]);
             return wall;
         },
         cancel);
-    run.kernelWall = timeRepeated(
+    split.run.kernelWall = timeRepeated(
         repeats,
         [&] {
-            std::vector<double> ms(devices.size(), 0.0);
-            std::vector<std::exception_ptr> errors(devices.size());
-            std::vector<std::thread> threads;
-            for (std::size_t k = 0; k < devices.size(); ++k)
-                if (!failed[k] && run.shares[k].kernelLength > 0)
-                    threads.emplace_back([&, k] {
-                        try {
-                            ms[k] = counters[k]->kernels(run.shares[k].kernelOffset,
-                                                         run.shares[k].kernelLength);
-                        } catch (...) {
-                            errors[k] = std::current_exception();
-                        }
-                    });
-            for (std::thread& t : threads)
-                t.join();
-            // Kernels only has no piece to hand on: a device failing here ends the run with
-            // its error, on this thread.
-            for (const std::exception_ptr& e : errors)
-                if (e)
-                    std::rethrow_exception(e);
-            for (std::size_t k = 0; k < devices.size(); ++k)
+            const std::vector<double> ms = split.kernelsTogether();
+            for (std::size_t k = 0; k < n; ++k)
                 pieceKernelMs[k].push_back(ms[k]);
             return *std::max_element(ms.begin(), ms.end());
         },
         cancel);
-    double aloneBest = 0, kernelBest = 0;
-    for (std::size_t k = 0; k < devices.size(); ++k) {
-        if (failed[k])
-            continue;
-        run.shares[k].pieceMs = summarize(pieceMs[k]).medianMs;
-        run.shares[k].pieceKernelMs = summarize(pieceKernelMs[k]).medianMs;
-        if (aloneBest == 0 || run.shares[k].aloneMs < aloneBest)
-            aloneBest = run.shares[k].aloneMs;
-        if (kernelBest == 0 || run.shares[k].aloneKernelMs < kernelBest)
-            kernelBest = run.shares[k].aloneKernelMs;
-    }
-    run.speedup = run.wall.medianMs > 0 ? aloneBest / run.wall.medianMs : 0;
-    run.kernelSpeedup = run.kernelWall.medianMs > 0 ? kernelBest / run.kernelWall.medianMs : 0;
-    return run;
+    split.speedups(pieceMs, pieceKernelMs);
+    return split.run;
 }
 
 } // namespace histlab
