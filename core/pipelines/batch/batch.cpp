@@ -11,6 +11,7 @@
 #include "runtime/enumtable.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
+#include "runtime/parallel.h"
 #include "runtime/timing.h"
 
 #include <algorithm>
@@ -27,7 +28,6 @@
 #include <memory>
 #include <mutex>
 #include <set>
-#include <thread>
 #include <unistd.h>
 
 namespace histlab {
@@ -76,7 +76,7 @@ std::string checksumText(const std::vector<std::uint8_t>& bytes) {
 
 /// The listing's image `index`, decoded (or made) with its reference, on a host thread.
 /// Throws InputError naming the file for one that cannot be read.
-Decoded decode(const BatchParams& p, std::size_t index, const std::string& file) {
+Decoded decodeImage(const BatchParams& p, std::size_t index, const std::string& file) {
     Decoded d;
     d.index = index;
     const ImageInput& s = p.synthetic;
@@ -607,332 +607,427 @@ void prepareBatch(BatchParams& p) {
     prepareOutputs(p);
 }
 
-BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const BatchParams& params,
-                     const std::function<void(const BatchProgress&)>& onImage) {
-    const auto start = Clock::now();
-    BatchResult r;
-    r.params = params;
-    const std::vector<std::string>& files = params.source.files;
-    const std::size_t n = files.size();
-    r.images.resize(n);
-    for (std::size_t i = 0; i < n; ++i)
-        r.images[i].file = files[i];
-    // Opened here: the device set is not shared between threads; each device is then used by
-    // its own thread alone.
-    std::vector<Device*> opened;
-    std::vector<int> unique;
-    for (int index : devices)
-        if (std::find(unique.begin(), unique.end(), index) == unique.end())
-            unique.push_back(index); // one thread a device: a Device is not shared
-    for (int index : unique) {
-        opened.push_back(&ctx.devices().open(index));
-        BatchDevice d;
-        d.info = opened.back()->info();
-        d.index = index;
-        r.devices.push_back(d);
-    }
-    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
-    r.jobs = int(std::max<std::size_t>(
-        1, std::min<std::size_t>(params.jobs ? std::size_t(params.jobs) : hardware, n)));
-    if (n == 0) {
-        r.wallMs = msSince(start);
-        return r;
-    }
+namespace {
 
-    // Shared state, under `m`. At most `slots` images are decoded or being decoded and not yet
-    // finished, which bounds the memory the run holds whatever the folder's size.
-    std::mutex m;
-    std::condition_variable cv;
-    std::size_t nextDecode = 0;
-    std::size_t slots = std::size_t(r.jobs) + 2 * opened.size();
-    std::deque<Decoded> ready, handedBack;
-    // Verified results waiting to be written (--out), by the host threads, which take them
+/// One batch run: host threads decode the images and write the results, one thread per device
+/// counts them (the scheduler's), and the calling thread reports each image as it finishes.
+/// Every member below the constructor that touches the shared state does so under `m_mutex`.
+class BatchRun {
+public:
+    BatchRun(JobContext& ctx, const BatchParams& params,
+             const std::function<void(const BatchProgress&)>& onImage)
+        : m_ctx(ctx)
+        , m_params(params)
+        , m_files(params.source.files)
+        , m_n(m_files.size())
+        , m_onImage(onImage)
+        , m_cancel(ctx.cancelToken()) {}
+
+    BatchResult run(const std::vector<int>& devices);
+
+private:
+    // A verified result waiting to be written (--out), by the host threads, which take them
     // before decoding more: the device goes on to its next image meanwhile.
     struct Pending {
         std::size_t index = 0;
         HostImage result;
         std::uint64_t bytes = 0; ///< held for the result until it is written
     };
-    std::deque<Pending> toWrite;
-    std::size_t decodersLeft = std::size_t(r.jobs), devicesLeft = opened.size();
-    std::size_t inFlight = 0; // images a device has taken and not finished (one may come back)
-    std::deque<std::size_t> finished;
-    std::vector<HostImage> spent; // images the devices are done with, freed on this thread
-    std::vector<char> done(n, 0);
+
+    void open(const std::vector<int>& devices);
+    bool mayDecode() const;
+    void host();
+    void decode(std::size_t index);
+    void write(Pending job);
+    void count(std::size_t k);
+    std::optional<Decoded> take(std::size_t k);
+    void counted(Decoded d, BatchImage out, HostImage result);
+    void handBack(std::size_t k, Decoded d, double busyMs, const std::string& why);
+    void release(std::size_t index, std::uint64_t bytes, HostImage image, HostImage result);
+    void report();
+    void reportImage(std::size_t index, std::size_t count);
+    void stop();
+    void finish();
+
+    JobContext& m_ctx;
+    const BatchParams& m_params;
+    const std::vector<std::string>& m_files;
+    const std::size_t m_n;
+    const std::function<void(const BatchProgress&)>& m_onImage;
+    const CancelToken& m_cancel;
+    const Clock::time_point m_start = Clock::now();
+    BatchResult m_result;
+    std::vector<Device*> m_opened;
+    std::unique_ptr<DeviceScheduler> m_scheduler;
+
+    // Shared state, under `m_mutex`. At most `m_slots` images are decoded or being decoded and
+    // not yet finished, which bounds the memory the run holds whatever the folder's size.
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::size_t m_nextDecode = 0, m_slots = 0;
+    std::deque<Decoded> m_ready, m_handedBack;
+    std::deque<Pending> m_toWrite;
+    std::size_t m_decodersLeft = 0, m_devicesLeft = 0;
+    std::size_t m_inFlight = 0; // images a device has taken and not finished (one may come back)
+    std::deque<std::size_t> m_finished;
+    std::vector<HostImage> m_spent; // images the devices are done with, freed on this thread
+    std::vector<char> m_done;
     // Bytes of decoded images held (queued or on a device), against a budget of a quarter of
     // the machine's memory: no decoding starts while they pass half of it (unless nothing is
     // held). Images are decoded one at a time until the first one's size is known, then as many
     // at once as twice the largest image seen so far fits the budget, so that a folder of very
     // large images does not exhaust memory.
-    const std::uint64_t budget = syntheticLimitBytes();
-    std::uint64_t held = 0, largest = 0;
-    std::size_t decoding = 0;
-    auto mayDecode = [&] {
-        const std::size_t allowed =
-            largest == 0 ? 1
-                         : std::size_t(std::clamp<std::uint64_t>(budget / (2 * largest), 1,
-                                                                 std::uint64_t(r.jobs)));
-        return decoding < allowed && (held < budget / 2 || (held == 0 && decoding == 0));
-    };
-    bool stop = false;
-    const CancelToken& cancel = ctx.cancelToken();
+    const std::uint64_t m_budget = syntheticLimitBytes();
+    std::uint64_t m_held = 0, m_largest = 0;
+    std::size_t m_decoding = 0;
+    bool m_stop = false;
+};
 
-    // An image is done: it leaves the memory budget and is reported. Under `m`.
-    auto release = [&](std::size_t index, std::uint64_t bytes, HostImage image, HostImage result) {
-        held -= bytes;
-        // Freed on the reporting thread: giving a large image back to the system costs
-        // milliseconds (its pages unmapped) that a device or a decoder would otherwise wait
-        // through.
-        spent.push_back(std::move(image));
-        spent.push_back(std::move(result));
-        finished.push_back(index);
-        ++slots;
-        cv.notify_all();
-    };
-
-    // Writes one result through the front end's writer; the row says why where it cannot.
-    auto write = [&](Pending job) {
-        const auto t = Clock::now();
-        const std::string& name = params.outputs[job.index];
-        const std::filesystem::path path =
-            std::filesystem::path(params.out) / std::filesystem::path(name);
-        std::string error;
+BatchResult BatchRun::run(const std::vector<int>& devices) {
+    BatchResult& r = m_result;
+    r.params = m_params;
+    r.images.resize(m_n);
+    for (std::size_t i = 0; i < m_n; ++i)
+        r.images[i].file = m_files[i];
+    open(devices);
+    r.jobs = int(std::max<std::size_t>(
+        1, std::min<std::size_t>(m_params.jobs ? std::size_t(m_params.jobs) : hostThreads(), m_n)));
+    if (m_n == 0) {
+        r.wallMs = msSince(m_start);
+        return std::move(r);
+    }
+    m_slots = std::size_t(r.jobs) + 2 * m_opened.size();
+    m_decodersLeft = std::size_t(r.jobs);
+    m_devicesLeft = m_opened.size();
+    m_done.assign(m_n, 0);
+    {
+        std::vector<Thread> hosts;
         try {
-            std::filesystem::create_directories(path.parent_path());
-            writeImageFile(job.result, path.string());
-        } catch (const std::bad_alloc&) {
-            error = "not written: not enough memory to encode it";
-        } catch (const std::exception& e) {
-            error = "not written: " + withoutPathPrefix(e.what(), path.string());
+            for (int j = 0; j < r.jobs; ++j)
+                hosts.emplace_back([this] { host(); });
+            m_scheduler->start([this](std::size_t k) { count(k); });
+            report();
+        } catch (...) {
+            stop(); // the threads end before they are joined
+            throw;
         }
-        std::lock_guard lock(m);
-        BatchImage& image = r.images[job.index];
-        if (error.empty())
-            image.values[batchOutputColumn(params.pipeline)] = name;
+        stop();
+        for (Thread& t : hosts)
+            t.join();
+        m_scheduler->wait();
+    }
+    m_cancel.throwIfCancelled();
+    finish();
+    return std::move(r);
+}
+
+/// Opened here: the device set is not shared between threads; each device is then used by its
+/// own thread alone.
+void BatchRun::open(const std::vector<int>& devices) {
+    std::vector<int> unique;
+    for (int index : devices)
+        if (std::find(unique.begin(), unique.end(), index) == unique.end())
+            unique.push_back(index); // one thread a device: a Device is not shared
+    for (int index : unique) {
+        m_opened.push_back(&m_ctx.devices().open(index));
+        BatchDevice d;
+        d.info = m_opened.back()->info();
+        d.index = index;
+        m_result.devices.push_back(d);
+    }
+    m_scheduler = std::make_unique<DeviceScheduler>(m_opened, m_params.fault);
+}
+
+bool BatchRun::mayDecode() const {
+    const std::size_t allowed =
+        m_largest == 0 ? 1
+                       : std::size_t(std::clamp<std::uint64_t>(m_budget / (2 * m_largest), 1,
+                                                               std::uint64_t(m_result.jobs)));
+    return m_decoding < allowed && (m_held < m_budget / 2 || (m_held == 0 && m_decoding == 0));
+}
+
+/// One host thread: writes results and decodes images. It stays for the writes until every
+/// device is done (after the last image is decoded, or when every device has failed).
+void BatchRun::host() {
+    for (;;) {
+        std::size_t index = 0;
+        std::optional<Pending> job;
+        {
+            std::unique_lock lock(m_mutex);
+            auto over = [&] { return m_devicesLeft == 0 && m_toWrite.empty(); };
+            m_changed.wait(lock, [&] {
+                return m_stop || !m_toWrite.empty() || over() ||
+                       (m_nextDecode < m_n && m_slots > 0 && mayDecode());
+            });
+            if (m_stop || over())
+                break;
+            if (!m_toWrite.empty()) {
+                job = std::move(m_toWrite.front());
+                m_toWrite.pop_front();
+            } else {
+                index = m_nextDecode++;
+                --m_slots;
+                ++m_decoding;
+            }
+        }
+        if (job)
+            write(std::move(*job));
         else
-            image.error = error;
-        image.writeMs = msSince(t);
-        release(job.index, job.bytes, {}, std::move(job.result));
-    };
+            decode(index);
+    }
+    std::lock_guard lock(m_mutex);
+    --m_decodersLeft;
+    m_changed.notify_all();
+}
 
-    auto decoder = [&] {
-        for (;;) {
-            std::size_t index;
-            std::optional<Pending> job;
-            {
-                std::unique_lock lock(m);
-                // A host thread stays for the writes until every device is done (after the last
-                // image is decoded, or when every device has failed).
-                auto over = [&] { return devicesLeft == 0 && toWrite.empty(); };
-                cv.wait(lock, [&] {
-                    return stop || !toWrite.empty() || over() ||
-                           (nextDecode < n && slots > 0 && mayDecode());
-                });
-                if (stop || over())
-                    break;
-                if (!toWrite.empty()) {
-                    job = std::move(toWrite.front());
-                    toWrite.pop_front();
-                } else {
-                    index = nextDecode++;
-                    --slots;
-                    ++decoding;
-                }
-            }
-            if (job) {
-                write(std::move(*job));
-                continue;
-            }
-            const auto t = Clock::now();
-            std::optional<Decoded> d;
-            std::string error;
-            const std::string path =
-                params.synthetic.synthetic ? "" : batchFilePath(params.source, files[index]);
-            try {
-                d = decode(params, index, files[index]);
-            } catch (const std::bad_alloc&) {
-                error = "not enough memory to decode it";
-            } catch (const std::exception& e) {
-                error = withoutPathPrefix(e.what(), path);
-            }
-            std::lock_guard lock(m);
-            r.images[index].decodeMs = msSince(t);
-            --decoding;
-            if (d) {
-                held += d->bytes();
-                largest = std::max<std::uint64_t>(largest, d->bytes());
-                ready.push_back(std::move(*d));
-            } else {
-                r.images[index].error = error;
-                finished.push_back(index);
-                ++slots;
-            }
-            cv.notify_all();
+/// Decodes image `index` (and makes its CPU reference) for the devices; the row says why where
+/// it cannot.
+void BatchRun::decode(std::size_t index) {
+    const auto t = Clock::now();
+    std::optional<Decoded> d;
+    std::string error;
+    const std::string path =
+        m_params.synthetic.synthetic ? "" : batchFilePath(m_params.source, m_files[index]);
+    try {
+        d = decodeImage(m_params, index, m_files[index]);
+    } catch (const std::bad_alloc&) {
+        error = "not enough memory to decode it";
+    } catch (const std::exception& e) {
+        error = withoutPathPrefix(e.what(), path);
+    }
+    std::lock_guard lock(m_mutex);
+    m_result.images[index].decodeMs = msSince(t);
+    --m_decoding;
+    if (d) {
+        m_held += d->bytes();
+        m_largest = std::max<std::uint64_t>(m_largest, d->bytes());
+        m_ready.push_back(std::move(*d));
+    } else {
+        m_result.images[index].error = error;
+        m_finished.push_back(index);
+        ++m_slots;
+    }
+    m_changed.notify_all();
+}
+
+/// Writes one result through the front end's writer; the row says why where it cannot.
+void BatchRun::write(Pending job) {
+    const auto t = Clock::now();
+    const std::string& name = m_params.outputs[job.index];
+    const std::filesystem::path path =
+        std::filesystem::path(m_params.out) / std::filesystem::path(name);
+    std::string error;
+    try {
+        std::filesystem::create_directories(path.parent_path());
+        writeImageFile(job.result, path.string());
+    } catch (const std::bad_alloc&) {
+        error = "not written: not enough memory to encode it";
+    } catch (const std::exception& e) {
+        error = "not written: " + withoutPathPrefix(e.what(), path.string());
+    }
+    std::lock_guard lock(m_mutex);
+    BatchImage& image = m_result.images[job.index];
+    if (error.empty())
+        image.values[batchOutputColumn(m_params.pipeline)] = name;
+    else
+        image.error = error;
+    image.writeMs = msSince(t);
+    release(job.index, job.bytes, {}, std::move(job.result));
+}
+
+/// Device `k`'s thread: it counts the images the host threads decoded until none is left. A
+/// device that fails hands its image back to the others and stops (the scheduler keeps why).
+void BatchRun::count(std::size_t k) {
+    struct Leave { // the device is done, however it ends
+        BatchRun& run;
+        ~Leave() {
+            std::lock_guard lock(run.m_mutex);
+            --run.m_devicesLeft;
+            run.m_changed.notify_all();
         }
-        std::lock_guard lock(m);
-        --decodersLeft;
-        cv.notify_all();
-    };
-
-    auto worker = [&](std::size_t k) {
-        BatchDevice& dev = r.devices[k];
-        const std::unique_ptr<BatchWork> work = makeBatchWork(params, *opened[k], cancel);
-        std::size_t taken = 0;
-        for (;;) {
-            Decoded d;
-            const auto waitStart = Clock::now();
-            {
-                std::unique_lock lock(m);
-                // No image can come once every one is decoded and none is on a device (which
-                // could hand it back).
-                cv.wait(lock, [&] {
-                    return stop || !handedBack.empty() || !ready.empty() ||
-                           (nextDecode >= n && decoding == 0 && inFlight == 0);
-                });
-                if (stop)
-                    break;
-                std::deque<Decoded>& from = !handedBack.empty() ? handedBack : ready;
-                if (from.empty())
-                    break; // decoding is over, nothing is left and nothing can come back
-                d = std::move(from.front());
-                from.pop_front();
-                ++inFlight;
-            }
-            dev.waitMs += msSince(waitStart);
-            const std::uint64_t bytes = d.bytes();
-            const auto t = Clock::now();
-            HostImage result;
-            BatchImage out;
-            out.file = files[d.index];
-            out.device = int(k);
-            out.redone = d.redone;
-            out.width = d.image.width;
-            out.height = d.image.height;
-            out.channels = d.image.channels;
-            out.depth = d.image.depth;
-            try {
-                if (params.fault.device == int(k) && taken == params.fault.after)
-                    throw DeviceError("failed on purpose (HISTLAB_DEVICE_FAIL=" +
-                                      std::to_string(k) + ":" + std::to_string(taken) + ")");
-                result = work->run(d, out, dev.config);
-            } catch (const UnsupportedError& e) {
-                out.histograms.clear();
-                out.values.clear();
-                out.error = "unsupported on " + dev.info.name + ": " + e.what();
-            } catch (const DeviceError& e) {
-                // The device is given up: the image goes back for the others.
-                std::lock_guard lock(m);
-                dev.failure = e.what();
-                dev.busyMs += msSince(t);
-                ++dev.handedBack;
-                --inFlight;
-                d.redone = true;
-                handedBack.push_back(std::move(d));
-                cv.notify_all();
-                logInfo("batch", "device " + std::to_string(dev.index) + " (" + dev.info.name +
-                                     ") failed: " + dev.failure);
-                break;
-            } catch (const CancelledError&) {
-                std::lock_guard lock(m);
-                --inFlight;
-                stop = true;
-                cv.notify_all();
-                break;
-            } catch (const std::exception& e) {
-                out.histograms.clear();
-                out.values.clear();
-                out.verified = false;
-                out.error = e.what();
-            }
-            ++taken;
-            out.deviceMs = msSince(t);
-            dev.busyMs += out.deviceMs;
-            ++dev.images;
-            // Only a verified result is written (--out), by a host thread, through a temporary
-            // file and a rename.
-            const bool written =
-                !params.out.empty() && out.verified && out.error.empty() && !out.values.empty();
-            std::lock_guard lock(m);
-            out.decodeMs = r.images[d.index].decodeMs;
-            r.images[d.index] = std::move(out);
-            --inFlight;
-            spent.push_back(std::move(d.expected));
-            if (written) {
-                const std::uint64_t resultBytes = result.data.size();
-                // The image and its reference are freed: the result alone waits.
-                held += resultBytes;
-                held -= bytes;
-                toWrite.push_back({d.index, std::move(result), resultBytes});
-                spent.push_back(std::move(d.image));
-                cv.notify_all();
-            } else {
-                release(d.index, bytes, std::move(d.image), std::move(result));
-            }
+    } leave{*this};
+    BatchDevice& dev = m_result.devices[k];
+    const std::unique_ptr<BatchWork> work = makeBatchWork(m_params, *m_opened[k], m_cancel);
+    for (std::size_t taken = 0;; ++taken) {
+        std::optional<Decoded> d = take(k);
+        if (!d)
+            return;
+        const auto t = Clock::now();
+        HostImage result;
+        BatchImage out;
+        out.file = m_files[d->index];
+        out.device = int(k);
+        out.redone = d->redone;
+        out.width = d->image.width;
+        out.height = d->image.height;
+        out.channels = d->image.channels;
+        out.depth = d->image.depth;
+        try {
+            m_scheduler->injectFault(k, taken);
+            result = work->run(*d, out, dev.config);
+        } catch (const UnsupportedError& e) {
+            out.histograms.clear();
+            out.values.clear();
+            out.error = "unsupported on " + dev.info.name + ": " + e.what();
+        } catch (const DeviceError& e) {
+            handBack(k, std::move(*d), msSince(t), e.what());
+            throw; // the device is given up
+        } catch (const CancelledError&) {
+            std::lock_guard lock(m_mutex);
+            --m_inFlight;
+            m_stop = true;
+            m_changed.notify_all();
+            return;
+        } catch (const std::exception& e) {
+            out.histograms.clear();
+            out.values.clear();
+            out.verified = false;
+            out.error = e.what();
         }
-        std::lock_guard lock(m);
-        --devicesLeft;
-        cv.notify_all();
-    };
+        out.deviceMs = msSince(t);
+        dev.busyMs += out.deviceMs;
+        ++dev.images;
+        counted(std::move(*d), std::move(out), std::move(result));
+    }
+}
 
-    std::vector<std::thread> threads;
-    for (int j = 0; j < r.jobs; ++j)
-        threads.emplace_back(decoder);
-    for (std::size_t k = 0; k < opened.size(); ++k)
-        threads.emplace_back(worker, k);
+/// The next image for device `k`, a handed-back one first; none once every image is decoded
+/// and none is on a device (which could hand it back), or when the run stops.
+std::optional<Decoded> BatchRun::take(std::size_t k) {
+    const auto waitStart = Clock::now();
+    std::unique_lock lock(m_mutex);
+    m_changed.wait(lock, [&] {
+        return m_stop || !m_handedBack.empty() || !m_ready.empty() ||
+               (m_nextDecode >= m_n && m_decoding == 0 && m_inFlight == 0);
+    });
+    if (m_stop)
+        return std::nullopt;
+    std::deque<Decoded>& from = !m_handedBack.empty() ? m_handedBack : m_ready;
+    if (from.empty())
+        return std::nullopt; // decoding is over, nothing is left and nothing can come back
+    std::optional<Decoded> d = std::move(from.front());
+    from.pop_front();
+    ++m_inFlight;
+    lock.unlock();
+    m_result.devices[k].waitMs += msSince(waitStart);
+    return d;
+}
 
-    // This thread reports each finished image, in the order they finish.
+/// A device is done with `d`: its row, and its result to write (--out) or its memory freed.
+void BatchRun::counted(Decoded d, BatchImage out, HostImage result) {
+    const std::uint64_t bytes = d.bytes();
+    // Only a verified result is written (--out), by a host thread, through a temporary file and
+    // a rename.
+    const bool written =
+        !m_params.out.empty() && out.verified && out.error.empty() && !out.values.empty();
+    std::lock_guard lock(m_mutex);
+    out.decodeMs = m_result.images[d.index].decodeMs;
+    m_result.images[d.index] = std::move(out);
+    --m_inFlight;
+    m_spent.push_back(std::move(d.expected));
+    if (written) {
+        const std::uint64_t resultBytes = result.data.size();
+        // The image and its reference are freed: the result alone waits.
+        m_held += resultBytes;
+        m_held -= bytes;
+        m_toWrite.push_back({d.index, std::move(result), resultBytes});
+        m_spent.push_back(std::move(d.image));
+        m_changed.notify_all();
+    } else {
+        release(d.index, bytes, std::move(d.image), std::move(result));
+    }
+}
+
+/// Device `k` failed at `d`: the image goes back for the others.
+void BatchRun::handBack(std::size_t k, Decoded d, double busyMs, const std::string& why) {
+    BatchDevice& dev = m_result.devices[k];
+    std::lock_guard lock(m_mutex);
+    dev.busyMs += busyMs;
+    ++dev.handedBack;
+    --m_inFlight;
+    d.redone = true;
+    m_handedBack.push_back(std::move(d));
+    m_changed.notify_all();
+    logInfo("batch",
+            "device " + std::to_string(dev.index) + " (" + dev.info.name + ") failed: " + why);
+}
+
+/// An image is done: it leaves the memory budget and is reported. Under `m_mutex`.
+void BatchRun::release(std::size_t index, std::uint64_t bytes, HostImage image, HostImage result) {
+    m_held -= bytes;
+    // Freed on the reporting thread: giving a large image back to the system costs
+    // milliseconds (its pages unmapped) that a device or a decoder would otherwise wait
+    // through.
+    m_spent.push_back(std::move(image));
+    m_spent.push_back(std::move(result));
+    m_finished.push_back(index);
+    ++m_slots;
+    m_changed.notify_all();
+}
+
+/// This thread reports each finished image, in the order they finish.
+void BatchRun::report() {
     std::size_t count = 0;
-    std::string lastFailure;
     for (;;) {
         std::deque<std::size_t> now;
         std::vector<HostImage> freed;
         bool allGone = false;
         {
-            std::unique_lock lock(m);
-            cv.wait_for(lock, std::chrono::milliseconds(100), [&] {
-                return !finished.empty() || (devicesLeft == 0 && decodersLeft == 0);
+            std::unique_lock lock(m_mutex);
+            m_changed.wait_for(lock, std::chrono::milliseconds(100), [&] {
+                return !m_finished.empty() || (m_devicesLeft == 0 && m_decodersLeft == 0);
             });
-            now.swap(finished);
-            freed.swap(spent);
-            allGone = devicesLeft == 0 && decodersLeft == 0;
-            if (cancel.cancelled() || (allGone && now.empty()))
-                stop = true;
-            cv.notify_all();
+            now.swap(m_finished);
+            freed.swap(m_spent);
+            allGone = m_devicesLeft == 0 && m_decodersLeft == 0;
+            if (m_cancel.cancelled() || (allGone && now.empty()))
+                m_stop = true;
+            m_changed.notify_all();
         }
-        for (std::size_t index : now) {
-            done[index] = 1;
-            ++count;
-            if (onImage) {
-                BatchProgress p;
-                p.image = r.images[index];
-                if (p.image.device >= 0)
-                    p.deviceIndex = r.devices[std::size_t(p.image.device)].index;
-                p.done = count;
-                p.total = n;
-                const double seconds = msSince(start) / 1000.0;
-                p.imagesPerSecond = seconds > 0 ? double(count) / seconds : 0;
-                p.secondsLeft = p.imagesPerSecond > 0 ? double(n - count) / p.imagesPerSecond : 0;
-                onImage(p);
-            }
-        }
-        ctx.progress(double(count) / double(n), "images");
-        if (cancel.cancelled() || (allGone && now.empty()) || count == n)
+        for (std::size_t index : now)
+            reportImage(index, ++count);
+        m_ctx.progress(double(count) / double(m_n), "images");
+        if (m_cancel.cancelled() || (allGone && now.empty()) || count == m_n)
             break;
     }
-    {
-        std::lock_guard lock(m);
-        stop = true;
-        cv.notify_all();
-    }
-    for (std::thread& t : threads)
-        t.join();
-    cancel.throwIfCancelled();
-    // Images no device could take: every device failed before them.
+}
+
+/// Image `index` is the `count`-th to finish.
+void BatchRun::reportImage(std::size_t index, std::size_t count) {
+    m_done[index] = 1;
+    if (!m_onImage)
+        return;
+    BatchProgress p;
+    p.image = m_result.images[index];
+    if (p.image.device >= 0)
+        p.deviceIndex = m_result.devices[std::size_t(p.image.device)].index;
+    p.done = count;
+    p.total = m_n;
+    const double seconds = msSince(m_start) / 1000.0;
+    p.imagesPerSecond = seconds > 0 ? double(count) / seconds : 0;
+    p.secondsLeft = p.imagesPerSecond > 0 ? double(m_n - count) / p.imagesPerSecond : 0;
+    m_onImage(p);
+}
+
+void BatchRun::stop() {
+    std::lock_guard lock(m_mutex);
+    m_stop = true;
+    m_changed.notify_all();
+}
+
+/// After the threads: why devices failed, the images no device could take, the totals.
+void BatchRun::finish() {
+    BatchResult& r = m_result;
+    std::string lastFailure;
+    for (std::size_t k = 0; k < r.devices.size(); ++k)
+        if (m_scheduler->failed(k))
+            r.devices[k].failure = m_scheduler->failure(k);
     for (const BatchDevice& d : r.devices)
         if (!d.failure.empty())
             lastFailure = d.failure;
-    for (std::size_t i = 0; i < n; ++i)
-        if (!done[i] && r.images[i].error.empty() && r.images[i].histograms.empty() &&
+    // Images no device could take: every device failed before them.
+    for (std::size_t i = 0; i < m_n; ++i)
+        if (!m_done[i] && r.images[i].error.empty() && r.images[i].histograms.empty() &&
             r.images[i].values.empty())
             r.images[i].error = "not run: every device failed (" + lastFailure + ")";
     for (const BatchImage& image : r.images) {
@@ -943,8 +1038,14 @@ BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const Bat
         if ((!image.histograms.empty() || !image.values.empty()) && !image.verified)
             ++r.mismatches;
     }
-    r.wallMs = msSince(start);
-    return r;
+    r.wallMs = msSince(m_start);
+}
+
+} // namespace
+
+BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const BatchParams& params,
+                     const std::function<void(const BatchProgress&)>& onImage) {
+    return BatchRun(ctx, params, onImage).run(devices);
 }
 
 std::vector<ChannelHistogram> batchTotals(const std::vector<BatchImage>& images) {
