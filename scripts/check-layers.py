@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks that HistLab's floors stay put: no #include climbs, no two pipeline families include
-each other (directly or round a loop), the core includes no Qt and nothing of ui/ or app/.
+each other (directly or round a loop), the core includes no Qt and nothing of ui/ or app/, and
+no thread is made in the core outside core/runtime.
 
     scripts/check-layers.py [SOURCE_DIR]      exit 0 when clean, 1 listing every climb
 
@@ -21,6 +22,8 @@ FLOOR = {"runtime": 0, "image": 1, "report": 2, "io": 3, "contract": 4, "family"
          "services": 6, "ui": 7, "app": 8}
 UI_DIRS = ["bridge", "common", "plots", "views", "panels", "window"]
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
+# Threads are made in core/runtime only (runtime/parallel.h, devicescheduler.h, runner.h).
+THREAD = re.compile(r"std::(thread|async|jthread)\b|hardware_concurrency")
 
 
 def place(rel):
@@ -67,6 +70,11 @@ def main():
                     continue
                 with open(path, encoding="utf-8", errors="replace") as text:
                     for n, line in enumerate(text, 1):
+                        code = line.split("//", 1)[0]
+                        if (top == "core" and me[0] != "runtime" and THREAD.search(code) and
+                                "this_thread" not in code):
+                            problems.append("%s:%d: a thread made outside core/runtime "
+                                            "(runtime/parallel.h makes them)" % (rel, n))
                         m = INCLUDE.match(line)
                         if not m:
                             continue
@@ -113,7 +121,7 @@ def main():
     for p in problems:
         print("check-layers: " + p)
     if problems:
-        print("check-layers: %d include(s) out of place; docs/architecture.md says where things go"
+        print("check-layers: %d problem(s); docs/architecture.md says where things go"
               % len(problems))
         return 1
     print("check-layers: the floors hold (%d families, no loop)" % len(families))
