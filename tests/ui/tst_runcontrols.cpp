@@ -440,7 +440,7 @@ void TestRunControls::rememberedDeviceRoundTrips() {
 // made-up devices: the panel only reads their properties).
 void TestRunControls::workGroupSizeIsCappedByTheDevice() {
     histlab::ui::RunPanel panel;
-    std::vector<histlab::ui::DeviceEntry> devices(2);
+    std::vector<histlab::DeviceListing> devices(2);
     devices[0].info.index = 0;
     devices[0].info.name = "Big GPU";
     devices[0].info.type = histlab::DeviceType::Gpu;

@@ -194,7 +194,7 @@ JobWatcher* JobBridge::listDevices() {
         });
     const quint64 id = watcher->id();
     connect(watcher, &JobWatcher::finished, this, [this, id](const std::any& result) {
-        emit devicesListed(id, std::any_cast<const std::vector<DeviceEntry>&>(result));
+        emit devicesListed(id, std::any_cast<const std::vector<DeviceListing>&>(result));
     });
     connect(watcher, &JobWatcher::failed, this,
             [this, id](const JobError& error) { emit devicesFailed(id, error); });

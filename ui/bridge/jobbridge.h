@@ -32,9 +32,6 @@
 
 namespace histlab::ui {
 
-/// One OpenCL device as the worker sees it: what it reports and what its probes found.
-using DeviceEntry = DeviceListing;
-
 /// Sends one intermediate item of a job (a point, a row, a plan) to the GUI thread, where the
 /// job's watcher emits it as itemReady. Called on the worker thread, from inside the job.
 using ItemSink = std::function<void(std::any item)>;
@@ -127,7 +124,7 @@ signals:
     void runningChanged(const QString& lane, bool running);
     /// The worker began the lane's newest job (after those submitted before it).
     void laneStarted(const QString& lane);
-    void devicesListed(quint64 id, const std::vector<histlab::ui::DeviceEntry>& devices);
+    void devicesListed(quint64 id, const std::vector<histlab::DeviceListing>& devices);
     void devicesFailed(quint64 id, const histlab::JobError& error);
 
 private:

@@ -1,4 +1,5 @@
 #include "common/exportdialog.h"
+#include "common/settings.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -39,14 +40,11 @@ QString filterFor(PlotFormat format) {
 } // namespace
 
 QString lastFolder() {
-    return QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"))
-        .value(QStringLiteral("lastFolder"))
-        .toString();
+    return histlabSettings().value(QStringLiteral("lastFolder")).toString();
 }
 
 void rememberFolder(const QString& file) {
-    QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"))
-        .setValue(QStringLiteral("lastFolder"), QFileInfo(file).absolutePath());
+    histlabSettings().setValue(QStringLiteral("lastFolder"), QFileInfo(file).absolutePath());
 }
 
 FileChooser nativeSaveFileChooser() {

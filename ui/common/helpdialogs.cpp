@@ -50,7 +50,7 @@ QString histlabVersion() {
     return QString::fromStdString(versionLine());
 }
 
-QString aboutText(const std::vector<DeviceEntry>& devices, const QString& listError) {
+QString aboutText(const std::vector<DeviceListing>& devices, const QString& listError) {
     QString html = QObject::tr("<h3>HistLab %1</h3>"
                                "<p>A laboratory for memory-bound GPU image kernels: OpenCL "
                                "histograms on every device, verified bit-exactly against a CPU "
@@ -64,7 +64,7 @@ QString aboutText(const std::vector<DeviceEntry>& devices, const QString& listEr
         html += QStringLiteral("<br>") + listError.toHtmlEscaped();
     else if (devices.empty())
         html += QObject::tr("<br>not listed yet");
-    for (const DeviceEntry& entry : devices) {
+    for (const DeviceListing& entry : devices) {
         const DeviceInfo& d = entry.info;
         html += QStringLiteral("<br>%1: %2 — %3 (%4), %5, driver %6")
                     .arg(d.index)
@@ -137,7 +137,7 @@ void addHelpMenu(QMainWindow* window, const std::function<void()>& about) {
     help->addAction(QObject::tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
-void openAboutBox(QWidget* parent, const std::vector<DeviceEntry>& devices,
+void openAboutBox(QWidget* parent, const std::vector<DeviceListing>& devices,
                   const QString& listError) {
     auto* box = new QMessageBox(QMessageBox::Information, QObject::tr("About HistLab"),
                                 aboutText(devices, listError), QMessageBox::Close, parent);

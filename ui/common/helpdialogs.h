@@ -21,11 +21,11 @@ QString histlabVersion();
 /// About HistLab as HTML: the version; Qt compiled against and running; the image libraries
 /// (imageLibraryVersions); each OpenCL device of `devices` with its platform, OpenCL and
 /// driver versions ("not listed yet" while the list is on its way; `listError` when it failed).
-QString aboutText(const std::vector<DeviceEntry>& devices, const QString& listError);
+QString aboutText(const std::vector<DeviceListing>& devices, const QString& listError);
 
 /// About HistLab (aboutText) in a window-modal box named "aboutBox" over `parent`, without a
 /// nested event loop.
-void openAboutBox(QWidget* parent, const std::vector<DeviceEntry>& devices,
+void openAboutBox(QWidget* parent, const std::vector<DeviceListing>& devices,
                   const QString& listError);
 
 /// Help › Keyboard Shortcuts: a table of every action under `window` that has a shortcut (what

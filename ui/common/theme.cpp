@@ -1,4 +1,5 @@
 #include "common/theme.h"
+#include "common/settings.h"
 
 #include <qcustomplot.h>
 
@@ -86,13 +87,11 @@ Theme themeFromName(const QString& name) {
 }
 
 Theme savedTheme() {
-    return themeFromName(
-        QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab")).value("theme").toString());
+    return themeFromName(histlabSettings().value("theme").toString());
 }
 
 void saveTheme(Theme theme) {
-    QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"))
-        .setValue(QStringLiteral("theme"), themeName(theme));
+    histlabSettings().setValue(QStringLiteral("theme"), themeName(theme));
 }
 
 void applyTheme(Theme theme) {

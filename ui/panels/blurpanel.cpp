@@ -1,4 +1,5 @@
 #include "panels/blurpanel.h"
+#include "common/settings.h"
 
 #include "bridge/logging.h"
 #include "panels/resulttable.h"
@@ -492,7 +493,8 @@ void BlurPanel::showSelection() {
                      .arg(stats->samplesMs.size())
                      .arg(gbpsText(rate), launches ? tr("interior") : tr("image"));
         lines << (verified ? tr("verified: byte for byte equal to the CPU reference")
-                           : tr("<b style=\"color:#c00000\">MISMATCH: %1</b>")
+                           : tr("<b style=\"color:%1\">MISMATCH: %2</b>")
+                                 .arg(errorColor())
                                  .arg(mismatch.toHtmlEscaped()));
     } else {
         lines << tr("%1: %2 (%3)").arg(name, outcome, m_runs->item(row, DetailColumn)->text());

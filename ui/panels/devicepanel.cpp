@@ -1,4 +1,5 @@
 #include "panels/devicepanel.h"
+#include "common/settings.h"
 
 #include "bridge/logging.h"
 
@@ -227,7 +228,7 @@ ExportResult DevicePanel::exportJsonTo(const QString& path) {
 
 void DevicePanel::setStatus(const QString& text, bool bad) {
     m_status->setText(text);
-    m_status->setStyleSheet(bad ? QStringLiteral("color: #c00000; font-weight: bold;") : QString());
+    m_status->setStyleSheet(bad ? errorStyle() : QString());
 }
 
 } // namespace histlab::ui

@@ -1,4 +1,5 @@
 #include "panels/equalizepanel.h"
+#include "common/settings.h"
 
 #include "bridge/logging.h"
 #include "panels/resulttable.h"
@@ -229,7 +230,7 @@ QString EqualizePanel::present(const EqualizeResult& result) {
         m_verified->setStyleSheet(QStringLiteral("color: #008000;"));
     } else {
         m_verified->setText(tr("NOT verified: %1").arg(QString::fromStdString(run.verifyDetail)));
-        m_verified->setStyleSheet(QStringLiteral("color: #c00000; font-weight: bold;"));
+        m_verified->setStyleSheet(errorStyle());
     }
     m_verified->setToolTip(QString::fromStdString(run.buildOptions));
     const QString summary =

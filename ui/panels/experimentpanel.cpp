@@ -158,7 +158,7 @@ void ExperimentPanel::showKindControls() {
                                        "this"));
 }
 
-void ExperimentPanel::setDevices(const std::vector<DeviceEntry>& devices) {
+void ExperimentPanel::setDevices(const std::vector<DeviceListing>& devices) {
     m_deviceEntries = devices;
     m_devices->setDevices(devices);
 }
@@ -206,7 +206,7 @@ void ExperimentPanel::startRun() {
     m_live.kind = request.spec.kind;
     std::vector<DeviceInfo> devices;
     for (int index : request.devices)
-        for (const DeviceEntry& e : m_deviceEntries)
+        for (const DeviceListing& e : m_deviceEntries)
             if (e.info.index == index)
                 devices.push_back(e.info);
     m_live.devices = devices;

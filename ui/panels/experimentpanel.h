@@ -40,7 +40,7 @@ public:
     explicit ExperimentPanel(JobBridge* bridge, QWidget* parent = nullptr);
     /// The devices to offer (the device tool bar's list); the first GPU, else the first, is
     /// checked.
-    void setDevices(const std::vector<DeviceEntry>& devices);
+    void setDevices(const std::vector<DeviceListing>& devices);
     /// The image the window shows (`page` of a multi-page TIFF): the "image" distribution
     /// repeats its gray plane.
     void setImageSource(const QString& source, int page = 1);
@@ -85,7 +85,7 @@ private:
     QSpinBox* m_maxRepeats;
     QString m_imageSource;
     int m_imagePage = 1;
-    std::vector<DeviceEntry> m_deviceEntries;
+    std::vector<DeviceListing> m_deviceEntries;
     std::optional<ExperimentRun> m_baseline; // laid under the plot
     ExperimentRun m_live;                    // the run in progress (its points so far)
 };

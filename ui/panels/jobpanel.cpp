@@ -1,4 +1,5 @@
 #include "panels/jobpanel.h"
+#include "common/settings.h"
 
 #include "bridge/logging.h"
 
@@ -350,7 +351,7 @@ void JobPanel::showFailure(const JobError& error) {
 
 void JobPanel::setStatus(const QString& text, bool bad) {
     m_status->setText(text);
-    m_status->setStyleSheet(bad ? QStringLiteral("color: #c00000; font-weight: bold;") : QString());
+    m_status->setStyleSheet(bad ? errorStyle() : QString());
 }
 
 ExportResult JobPanel::fail(const QString& message, const QString& what) {
@@ -378,7 +379,7 @@ ExportResult JobPanel::succeed(const QString& path, const QString& message) {
 // Files ------------------------------------------------------------------------------------
 
 QSettings JobPanel::settings() {
-    return QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
+    return histlabSettings();
 }
 
 QString JobPanel::startPath(const QString& name) {

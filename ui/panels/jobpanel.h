@@ -242,7 +242,7 @@ protected:
 
     // Settings -----------------------------------------------------------------------------
 
-    /// QSettings("HistLab", "HistLab"), where every part of the window keeps its settings.
+    /// histlabSettings() (common/settings.h), where every part of the window keeps its settings.
     static QSettings settings();
     /// "<lane>/<name>": the key of one of this panel's settings.
     QString settingsKey(const QString& name) const;

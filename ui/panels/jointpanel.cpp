@@ -1,4 +1,5 @@
 #include "panels/jointpanel.h"
+#include "common/settings.h"
 
 #include "bridge/logging.h"
 #include "panels/resulttable.h"
@@ -372,7 +373,7 @@ void JointPanel::showNumbers(const JointRun& run) {
     m_evaluations->setText(evaluations);
     m_evaluations->setStyleSheet(statusOk(e.status) || e.status == Status::Unsupported
                                      ? QString()
-                                     : QStringLiteral("color: #c00000;"));
+                                     : QStringLiteral("color: %1;").arg(errorColor()));
 }
 
 void JointPanel::showMethods(const JointRun& run) {

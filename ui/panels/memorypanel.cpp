@@ -1,4 +1,5 @@
 #include "panels/memorypanel.h"
+#include "common/settings.h"
 
 #include "bridge/logging.h"
 #include "panels/resulttable.h"
@@ -563,7 +564,8 @@ void MemoryPanel::showCeilings(const CeilingSweep& sweep) {
     if (!notes.isEmpty())
         text += QLatin1Char(' ') + notes.join(QStringLiteral("; "));
     m_bestWidth->setText(text);
-    m_bestWidth->setStyleSheet(notes.isEmpty() ? QString() : QStringLiteral("color: #c00000;"));
+    m_bestWidth->setStyleSheet(notes.isEmpty() ? QString()
+                                               : QStringLiteral("color: %1;").arg(errorColor()));
     m_ceilingsPlot->replot(QCustomPlot::rpQueuedReplot);
     emit resultAdded();
 }
@@ -625,7 +627,7 @@ void MemoryPanel::showTransferSummary(const TransferSweep& sweep) {
     if (bad)
         parts << tr("%n point(s) not verified (see the CSV or JSON for why).", nullptr, bad);
     m_launch->setText(parts.join(QLatin1Char(' ')));
-    m_launch->setStyleSheet(bad ? QStringLiteral("color: #c00000;") : QString());
+    m_launch->setStyleSheet(bad ? QStringLiteral("color: %1;").arg(errorColor()) : QString());
 }
 
 QString MemoryPanel::present(const MemoryLabResult& result) {

@@ -1,4 +1,5 @@
 #include "panels/runpanel.h"
+#include "common/settings.h"
 
 #include "panels/jobpanel.h"
 
@@ -86,7 +87,7 @@ QString yesNo(bool yes, const std::string& detail) {
 
 } // namespace
 
-QString describeDevice(const DeviceEntry& device) {
+QString describeDevice(const DeviceListing& device) {
     const DeviceInfo& d = device.info;
     QStringList lines;
     lines << QStringLiteral("%1: %2").arg(d.index).arg(QString::fromStdString(d.name));
@@ -232,9 +233,7 @@ RunPanel::RunPanel(QWidget* parent)
 }
 
 QString RunPanel::rememberedDevice() {
-    return QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"))
-        .value(QStringLiteral("device"), kAuto)
-        .toString();
+    return histlabSettings().value(QStringLiteral("device"), kAuto).toString();
 }
 
 QString RunPanel::deviceSelector() const {
@@ -248,13 +247,13 @@ void RunPanel::setDeviceSelector(const QString& selector) {
     chooseDeviceFromSelector();
 }
 
-void RunPanel::setDevices(const std::vector<DeviceEntry>& devices) {
+void RunPanel::setDevices(const std::vector<DeviceListing>& devices) {
     m_devices = devices;
     m_listed = true;
     const QSignalBlocker blocker(m_device);
     m_device->clear();
     std::vector<DeviceInfo> infos;
-    for (const DeviceEntry& entry : devices)
+    for (const DeviceListing& entry : devices)
         infos.push_back(entry.info);
     QString autoText = tr("auto");
     try {
@@ -265,7 +264,7 @@ void RunPanel::setDevices(const std::vector<DeviceEntry>& devices) {
     }
     m_device->addItem(autoText, kAuto);
     m_device->setItemData(0, tr("The first GPU, else the first CPU device"), Qt::ToolTipRole);
-    for (const DeviceEntry& entry : devices) {
+    for (const DeviceListing& entry : devices) {
         m_device->addItem(QStringLiteral("%1: %2")
                               .arg(entry.info.index)
                               .arg(QString::fromStdString(entry.info.name)),
@@ -296,12 +295,12 @@ void RunPanel::chooseDeviceFromSelector() {
     if (m_selector.compare(kAuto, Qt::CaseInsensitive) == 0) {
         item = 0;
     } else {
-        for (const DeviceEntry& entry : m_devices)
+        for (const DeviceListing& entry : m_devices)
             if (QString::fromStdString(entry.info.name) == m_selector)
                 item = m_device->findData(QString::number(entry.info.index));
         if (item < 0) {
             std::vector<DeviceInfo> infos;
-            for (const DeviceEntry& entry : m_devices)
+            for (const DeviceListing& entry : m_devices)
                 infos.push_back(entry.info);
             try {
                 item = m_device->findData(
@@ -326,7 +325,7 @@ void RunPanel::showDeviceToolTip() {
     // The work-group size goes no higher than the chosen device's largest (a larger one is
     // refused at launch anyway); "auto" resolves to its device here as it will in the core.
     std::vector<DeviceInfo> infos;
-    for (const DeviceEntry& entry : m_devices)
+    for (const DeviceListing& entry : m_devices)
         infos.push_back(entry.info);
     int limit = 4096;
     try {
@@ -350,13 +349,12 @@ void RunPanel::showDeviceToolTip() {
 void RunPanel::deviceChosen() {
     const QString data = m_device->currentData().toString();
     QString name = data; // "auto", or a selector that named no device
-    for (const DeviceEntry& entry : m_devices)
+    for (const DeviceListing& entry : m_devices)
         if (QString::number(entry.info.index) == data)
             name = QString::fromStdString(entry.info.name);
     m_selector = name;
     showDeviceToolTip();
-    QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"))
-        .setValue(QStringLiteral("device"), name);
+    histlabSettings().setValue(QStringLiteral("device"), name);
     qCInfo(lcUi).noquote() << "device chosen:" << name;
     emit requestChanged();
 }
@@ -512,7 +510,7 @@ void RunPanel::fillDeviceBar(QToolBar* bar) {
 
 void RunPanel::followDeviceList(JobBridge* bridge) {
     connect(bridge, &JobBridge::devicesListed, this,
-            [this](quint64, const std::vector<DeviceEntry>& devices) {
+            [this](quint64, const std::vector<DeviceListing>& devices) {
                 setDevices(devices);
                 m_deviceListError.clear();
             });

@@ -42,10 +42,10 @@ public:
     static QString rememberedDevice();
 
     /// Fills the device combo from the worker's list (with a tooltip per device).
-    void setDevices(const std::vector<DeviceEntry>& devices);
+    void setDevices(const std::vector<DeviceListing>& devices);
     /// The list could not be made (no OpenCL platform, ...): the combo says so.
     void setDeviceListError(const QString& message);
-    const std::vector<DeviceEntry>& devices() const { return m_devices; }
+    const std::vector<DeviceListing>& devices() const { return m_devices; }
     /// Why the list could not be made (empty once it has arrived).
     const QString& deviceListError() const { return m_deviceListError; }
     /// Fills the combo from `bridge`'s device listings (setDevices, setDeviceListError).
@@ -131,13 +131,13 @@ private:
     QAction* m_runAgain;
     QAction* m_cancel;
     QString m_selector; // until the list arrives, and for "auto"
-    std::vector<DeviceEntry> m_devices;
+    std::vector<DeviceListing> m_devices;
     std::map<QWidget*, QString> m_toolTips; // each field's own, shown while it has a say
     QString m_deviceListError;
     bool m_listed = false; // the worker's list has arrived
 };
 
 /// A device's properties and probe results, one per line: the device combo's tooltip.
-QString describeDevice(const DeviceEntry& device);
+QString describeDevice(const DeviceListing& device);
 
 } // namespace histlab::ui

@@ -1,4 +1,5 @@
 #include "plots/histogramplot.h"
+#include "common/settings.h"
 
 #include "common/theme.h"
 #include "plots/plotstyle.h"
@@ -874,7 +875,7 @@ void HistogramPlot::leaveEvent(QEvent* event) {
 void HistogramPlot::setSettingsKey(const QString& key) {
     m_settingsKey.clear(); // applying what was saved saves nothing
     if (!key.isEmpty()) {
-        const QSettings s(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
+        const QSettings s = histlabSettings();
         const QString k = key + QLatin1Char('/');
         setStyle(s.value(k + QStringLiteral("style")).toString() == QLatin1String("bars")
                      ? Style::Bars
@@ -896,7 +897,7 @@ void HistogramPlot::setSettingsKey(const QString& key) {
 void HistogramPlot::saveSettings() const {
     if (m_settingsKey.isEmpty())
         return;
-    QSettings s(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
+    QSettings s = histlabSettings();
     const QString k = m_settingsKey + QLatin1Char('/');
     s.setValue(k + QStringLiteral("style"),
                m_style == Style::Bars ? QStringLiteral("bars") : QStringLiteral("lines"));

@@ -1,4 +1,5 @@
 #include "views/compareview.h"
+#include "common/settings.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -342,13 +343,12 @@ void CompareView::updateCursor(const QPointF& viewPos) {
 }
 
 void CompareView::rememberModeIn(const QString& key) {
-    QSettings settings(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
+    QSettings settings = histlabSettings();
     setMode(settings.value(key).toString() == QStringLiteral("split") ? Mode::Split
                                                                       : Mode::SideBySide);
     connect(this, &CompareView::modeChanged, this, [key](Mode mode) {
-        QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"))
-            .setValue(key,
-                      mode == Mode::Split ? QStringLiteral("split") : QStringLiteral("sideBySide"));
+        histlabSettings().setValue(key, mode == Mode::Split ? QStringLiteral("split")
+                                                            : QStringLiteral("sideBySide"));
     });
 }
 

@@ -1,4 +1,5 @@
 #include "views/imagelist.h"
+#include "common/settings.h"
 
 #include "bridge/jobbridge.h"
 
@@ -288,7 +289,7 @@ DropScreening screenDrop(const QMimeData& mime) {
 namespace {
 const QString kRecentKey = QStringLiteral("recentFiles");
 QSettings histlabSettings() {
-    return QSettings(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
+    return histlabSettings();
 }
 
 /// The list as this process knows it, and the thread that saves it. Saving writes a file

@@ -1,4 +1,5 @@
 #include "window/mainwindow.h"
+#include "common/settings.h"
 
 #include "bridge/logging.h"
 #include "common/helpdialogs.h"
@@ -368,7 +369,7 @@ void MainWindow::chooseImage() {
 // Settings live in QSettings("HistLab", "HistLab"): the last folder as soon as it changes, the
 // window's geometry and splitters when it closes.
 void MainWindow::restoreSettings() {
-    QSettings settings(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
+    QSettings settings = histlabSettings();
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_image->restoreLayout(settings);
     restoreState(settings.value(QStringLiteral("window/docks")).toByteArray()); // docks, shown
@@ -379,7 +380,7 @@ void MainWindow::restoreSettings() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    QSettings settings(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
+    QSettings settings = histlabSettings();
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     m_image->saveLayout(settings);
     settings.setValue(QStringLiteral("window/docks"), saveState());
@@ -459,7 +460,7 @@ void MainWindow::createRunControls() {
 
     m_runPanel->followDeviceList(m_bridge); // and About
     connect(m_bridge, &JobBridge::devicesListed, this,
-            [this](quint64, const std::vector<DeviceEntry>& devices) {
+            [this](quint64, const std::vector<DeviceListing>& devices) {
                 panel<ExperimentPanel>()->setDevices(devices);
             });
     m_bridge->listDevices();
