@@ -1,6 +1,7 @@
 #include "pipelines/batch/batch.h"
 
 #include "pipelines/equalize/equalize.h"
+#include "pipelines/histogram256/histogramstream.h"
 #include "pipelines/largebin/imagehistogram.h"
 #include "pipelines/largebin/joint.h"
 #include "pipelines/largebin/jointrun.h"

@@ -1,6 +1,6 @@
 // The end-to-end histogram (see histogram256.h, "End to end"): wall time from host memory to
 // the histogram on the host, with transfers overlapped with the kernels.
-#include "pipelines/histogram256/histogram256.h"
+#include "pipelines/histogram256/histogramstream.h"
 #include "runtime/errors.h"
 #include "runtime/log.h"
 #include "runtime/parallel.h"
