@@ -288,9 +288,6 @@ DropScreening screenDrop(const QMimeData& mime) {
 
 namespace {
 const QString kRecentKey = QStringLiteral("recentFiles");
-QSettings histlabSettings() {
-    return histlabSettings();
-}
 
 /// The list as this process knows it, and the thread that saves it. Saving writes a file
 /// through a temporary and a rename: while a large image is written or read it has taken the
