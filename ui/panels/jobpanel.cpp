@@ -383,14 +383,10 @@ QSettings JobPanel::settings() {
 }
 
 QString JobPanel::startPath(const QString& name) {
-    QString folder = settings().value(QStringLiteral("lastFolder")).toString();
+    QString folder = lastFolder();
     if (folder.isEmpty())
         folder = QDir::homePath();
     return QDir(folder).filePath(name);
-}
-
-void JobPanel::rememberFolder(const QString& path) {
-    settings().setValue(QStringLiteral("lastFolder"), QFileInfo(path).absolutePath());
 }
 
 QString JobPanel::chooseSaveFile(const QString& caption, const QString& start,

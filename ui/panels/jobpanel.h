@@ -222,8 +222,6 @@ protected:
     virtual QString fileBaseName(Output kind) const;
     /// "<last folder>/<name>" (the home folder before any file).
     static QString startPath(const QString& name);
-    /// Remembers the folder of `path` as where the next file dialog starts.
-    static void rememberFolder(const QString& path);
     /// Asks for a file to write (FileChooser) or to read; empty when none was chosen.
     QString chooseSaveFile(const QString& caption, const QString& startPath, const QString& filter);
     QString chooseOpenFile(const QString& caption, const QString& filter);
