@@ -109,9 +109,6 @@ struct Report {
     Verdict verdict;
 };
 
-/// Receives what a run streams as it goes (points, results), on the worker thread.
-using ItemSink = std::function<void(const std::any& item)>;
-
 struct Pipeline {
     std::string name;        ///< the command, e.g. "scan"
     std::string summary;     ///< one line for the list of commands

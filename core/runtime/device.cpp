@@ -637,12 +637,27 @@ const std::vector<DeviceInfo>& DeviceSet::infos() {
     return *m_infos;
 }
 
+namespace {
+void checkDeviceIndex(int index, const std::vector<DeviceInfo>& all) {
+    if (index < 0 || index >= static_cast<int>(all.size()))
+        throw UsageError("--device", "index " + std::to_string(index) + " is out of range");
+}
+} // namespace
+
+std::vector<DeviceInfo> DeviceSet::infosAt(const std::vector<int>& indices) {
+    std::vector<DeviceInfo> chosen;
+    for (int index : indices) {
+        checkDeviceIndex(index, infos());
+        chosen.push_back(infos()[std::size_t(index)]);
+    }
+    return chosen;
+}
+
 Device& DeviceSet::open(int index) {
     if (auto it = m_open.find(index); it != m_open.end())
         return *it->second;
     const auto& all = infos();
-    if (index < 0 || index >= static_cast<int>(all.size()))
-        throw UsageError("--device", "index " + std::to_string(index) + " is out of range");
+    checkDeviceIndex(index, all);
     auto devices = allDevices();
     auto dev = std::make_unique<Device>(all[index], devices[index].second);
     return *m_open.emplace(index, std::move(dev)).first->second;

@@ -179,6 +179,8 @@ private:
 class DeviceSet {
 public:
     const std::vector<DeviceInfo>& infos();
+    /// The devices at `indices`, in that order; UsageError("--device") for one out of range.
+    std::vector<DeviceInfo> infosAt(const std::vector<int>& indices);
     Device& open(int index);
     Device& select(const std::string& selector) { return open(selectDevice(selector, infos())); }
 

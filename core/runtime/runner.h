@@ -48,6 +48,9 @@ JobError toJobError(std::exception_ptr error);
 
 using JobId = std::uint64_t;
 
+/// Receives what a job streams as it goes (points, rows, outputs), on the worker thread.
+using ItemSink = std::function<void(const std::any& item)>;
+
 /// What a running job may use: its cancel token, progress reporting, and the devices.
 class JobContext {
 public:
@@ -66,6 +69,16 @@ public:
             m_progress(Progress{fraction, stage});
     }
     DeviceSet& devices() const { return m_devices; }
+    /// The same job seen by one of its parts: the part's progress 0 ... 1 is this job's
+    /// `from` ... `to` (a front end that runs two families' runs one after the other).
+    JobContext part(double from, double to) const {
+        JobContext sub = *this;
+        sub.m_progress = [progress = m_progress, from, to](const Progress& p) {
+            if (progress)
+                progress(Progress{from + (to - from) * p.fraction, p.stage});
+        };
+        return sub;
+    }
 
 private:
     JobId m_id;

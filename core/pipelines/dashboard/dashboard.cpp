@@ -136,14 +136,7 @@ DashboardRun planDashboard(const std::vector<DeviceInfo>& devices,
 DashboardRun planDashboard(DeviceSet& devices, const std::vector<int>& deviceIndices,
                            const std::vector<std::string>& pipelines,
                            const DashboardOptions& options) {
-    const std::vector<DeviceInfo>& infos = devices.infos();
-    std::vector<DeviceInfo> chosen;
-    for (int index : deviceIndices) {
-        if (index < 0 || std::size_t(index) >= infos.size())
-            throw UsageError("--device", "index " + std::to_string(index) + " is out of range");
-        chosen.push_back(infos[std::size_t(index)]);
-    }
-    return planDashboard(chosen, pipelines, options);
+    return planDashboard(devices.infosAt(deviceIndices), pipelines, options);
 }
 
 void runDashboard(DeviceSet& devices, DashboardRun& run, const CancelToken& cancel,
