@@ -18,6 +18,7 @@
 #   --stdout RE       stdout must match RE (repeatable)
 #   --stderr RE       stderr must match RE (repeatable)
 #   --no-stdout RE    stdout must not match RE (repeatable)
+#   --no-stderr RE    stderr must not match RE (repeatable)
 #   --absent FILE     FILE must not exist afterwards (nor FILE.tmp-*) (repeatable)
 #   --exists FILE     FILE must exist afterwards and not be empty (repeatable)
 #   --check CMD       run CMD with bash after the command; it must succeed. "@STDOUT@" and
@@ -39,6 +40,7 @@ envs=()
 stdout_res=()
 stderr_res=()
 no_stdout_res=()
+no_stderr_res=()
 absent=()
 exists=()
 memory=''
@@ -60,6 +62,7 @@ while (($#)); do
     --stdout) stdout_res+=("$2") ;;
     --stderr) stderr_res+=("$2") ;;
     --no-stdout) no_stdout_res+=("$2") ;;
+    --no-stderr) no_stderr_res+=("$2") ;;
     --absent) absent+=("$(subst "$2")") ;;
     --exists) exists+=("$(subst "$2")") ;;
     --check) checks+=("$(subst "$2")") ;;
@@ -125,6 +128,9 @@ for re in "${no_stdout_res[@]}"; do
 done
 for re in "${stderr_res[@]}"; do
     grep -Eq -- "$re" "$err" || fail "stderr does not match /$re/"
+done
+for re in "${no_stderr_res[@]}"; do
+    grep -Eq -- "$re" "$err" && fail "stderr matches /$re/ but must not"
 done
 for f in "${absent[@]}"; do
     [[ -e $f ]] && fail "$f exists but must not (half-written or unwanted output)"

@@ -266,6 +266,8 @@ struct BlurParams {
     BlurTuning tuning;
     int repeats = 5;
     bool compareOpenCv = false;
+    /// Every output kept (a front end that shows each), not only the first (--out).
+    bool keepOutputs = false;
 };
 
 /// The checks that need no device: the image input (checkImageInput), a radius list only for
@@ -284,6 +286,7 @@ struct BlurPlan {
     BlurTuning tuning; ///< the device's choices made (blurTuningFor); the copy kernel measured
     int repeats = 5;
     bool compareOpenCv = false;
+    bool keepOutputs = false; ///< as BlurParams
 };
 
 /// What a device runs of `params`: the mode (the whole image when a border, a variant or the
@@ -305,12 +308,15 @@ struct BlurResult {
     BlurPlan plan;
     DeviceInfo device;
     // launches
-    HostImage plane;  ///< the gray plane blurred (its pixels dropped after the run)
+    /// The gray plane blurred (its pixels dropped after the run, unless plan.keepOutputs).
+    HostImage plane;
     std::string note; ///< how the plane was made from the image
     std::vector<BlurLaunchResult> launches;
     // whole image
-    std::vector<BlurVariantRow> rows; ///< the runs' outputs dropped, but the first
-    HostImage firstOutput;            ///< the first run's output (--out)
+    /// The runs; their outputs dropped but the first (into firstOutput), unless
+    /// plan.keepOutputs.
+    std::vector<BlurVariantRow> rows;
+    HostImage firstOutput; ///< the first run's output (--out)
     /// cv::blur on the host at the first radius (wall clock, after a warm-up), when compared
     /// and in this build; opencvMissing when compared and not in this build.
     std::optional<TimingStats> opencv;
@@ -322,6 +328,11 @@ struct BlurResult {
 BlurResult runBlurPlan(Device& device, const BlurPlan& plan, const CancelToken& cancel = {},
                        const std::function<void(const BlurVariantRow&)>& onRow = {},
                        const std::function<void(double, const std::string&)>& progress = {});
+
+/// histlab-cli blur's run and the Blur tab's: runBlurPlan with the job's progress (nothing is
+/// streamed).
+BlurResult runBlurJob(JobContext& ctx, Device& device, const BlurPlan& plan,
+                      const ItemSink& onItem);
 
 /// The report histlab-cli blur prints: the launches table (and corners), or the whole image's
 /// runs against the copy kernel (and cv::blur).

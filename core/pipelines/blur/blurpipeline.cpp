@@ -80,6 +80,7 @@ BlurPlan planBlur(const DeviceInfo& device, const BlurParams& params) {
     plan.tuning.measureCopy = true;
     plan.repeats = params.repeats;
     plan.compareOpenCv = params.compareOpenCv;
+    plan.keepOutputs = params.keepOutputs;
     return plan;
 }
 
@@ -98,7 +99,8 @@ BlurResult runBlurPlan(Device& device, const BlurPlan& plan, const CancelToken& 
         step(0.1, plan.launches.size() == 1 ? blurLaunchName(plan.launches.front()) : "launches");
         result.launches = runBlurLaunches(device, result.plane, plan.radii.front(), plan.launches,
                                           plan.repeats, cancel);
-        result.plane.data = {}; // its size and source are what the report needs
+        if (!plan.keepOutputs)
+            result.plane.data = {}; // its size and source are what the report needs
         step(1.0, "done");
         return result;
     }
@@ -113,7 +115,7 @@ BlurResult runBlurPlan(Device& device, const BlurPlan& plan, const CancelToken& 
                                       step(double(++done) / double(total + 1),
                                            std::string(rowVariantName(row)) + " radius " +
                                                std::to_string(row.radius));
-                                      if (!row.run)
+                                      if (!row.run || plan.keepOutputs)
                                           return;
                                       if (result.firstOutput.data.empty())
                                           result.firstOutput = std::move(row.run->output);
@@ -443,6 +445,11 @@ std::string blurJson(const BlurResult& result) {
     return jsonText(j);
 }
 
+BlurResult runBlurJob(JobContext& ctx, Device& device, const BlurPlan& plan, const ItemSink&) {
+    return runBlurPlan(device, plan, ctx.cancelToken(), {},
+                       [&ctx](double f, const std::string& s) { ctx.progress(f, s); });
+}
+
 Pipeline blurPipeline() {
     Pipeline p;
     p.name = "blur";
@@ -558,11 +565,7 @@ Pipeline blurPipeline() {
     p.outputs = {
         {"--out", "the blurred image (of the first launch that ran, or of the first run)", true}};
     bindDevicePipeline<BlurParams, BlurPlan, BlurResult>(
-        p, planBlur,
-        [](JobContext& ctx, Device& device, const BlurPlan& plan, const ItemSink&) {
-            return runBlurPlan(device, plan, ctx.cancelToken(), {},
-                               [&ctx](double f, const std::string& s) { ctx.progress(f, s); });
-        },
+        p, planBlur, runBlurJob,
         [](const BlurResult& result) {
             Report r;
             r.text = blurText(result);

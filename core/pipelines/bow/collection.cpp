@@ -146,6 +146,10 @@ const EnumTable<BowDetector>& bowDetectors() {
 
 } // namespace
 
+std::size_t bowDetectorDimensions(BowDetector detector) {
+    return detector == BowDetector::Sift ? 128 : 64;
+}
+
 BowDetector parseBowDetector(const std::string& name) {
     return bowDetectors().parse(name);
 }

@@ -23,6 +23,9 @@ enum class BowDetector { Kaze, Sift };
 const char* bowDetectorName(BowDetector detector);
 /// UsageError("--detector") for any other name.
 BowDetector parseBowDetector(const std::string& name);
+/// The floats of one descriptor: 64 for KAZE (cv::KAZE::create()'s default, not extended), 128
+/// for SIFT (OpenCV's documentation of both).
+std::size_t bowDetectorDimensions(BowDetector detector);
 
 /// A keypoint as OpenCV describes it: centre, diameter, angle in degrees (-1: none).
 struct BowKeypoint {

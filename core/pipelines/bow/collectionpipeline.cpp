@@ -205,6 +205,53 @@ std::string codebookJson(const CodebookResult& r) {
 
 } // namespace
 
+void prepareCodebook(CodebookParams& params) {
+    if (params.synthetic && !params.source.folder.empty())
+        throw UsageError("bow build-codebook", "a folder or --synthetic, not both");
+    if (!params.synthetic)
+        listSource(params.source, "bow build-codebook");
+}
+
+CodebookParams planCodebook(const DeviceInfo& device, const CodebookParams& params) {
+    CodebookParams plan = params;
+    if (plan.synthetic) {
+        if (plan.count == 0)
+            plan.count = 262144;
+        checkSyntheticBytes(device, plan.count * plan.dim * sizeof(float), 3, "--count");
+    }
+    checkSyntheticBytes(device, plan.kmeans.k * kBowMaxDim * sizeof(float), 2, "--k");
+    if (plan.kernel) {
+        // The descriptors' size is known before any is made (synthetic, or the detector's),
+        // but for descriptor files: there 4, the float4 granularity, and only what any size
+        // would meet is refused.
+        const bool dimKnown = plan.synthetic || !plan.source.descriptorFiles;
+        const std::size_t dim = plan.synthetic ? plan.dim
+                                : dimKnown ? bowDetectorDimensions(plan.source.describe.detector)
+                                           : 4;
+        const BowGeometry g = planBowKernel(device, *plan.kernel, 1, plan.kmeans.k, dim);
+        if (!g.supported && (dimKnown || g.why.find("float4") == std::string::npos))
+            throw UsageError("--kernel", std::string(bowKernelName(*plan.kernel)) +
+                                             " cannot run on " + device.name + ": " + g.why);
+    }
+    return plan;
+}
+
+CodebookResult runCodebookJob(JobContext& ctx, Device& device, const CodebookParams& plan,
+                              const ItemSink& onItem) {
+    return runBuildCodebook(ctx, device, plan, [&onItem](const DescribedImage& d) {
+        if (onItem)
+            onItem(d);
+    });
+}
+
+HistogramsResult runHistogramsJob(JobContext& ctx, Device& device, const HistogramsParams& plan,
+                                  const ItemSink& onItem) {
+    return runHistograms(ctx, device, plan, [&onItem](const DescribedImage& d) {
+        if (onItem)
+            onItem(d);
+    });
+}
+
 Pipeline bowcodebookPipeline() {
     Pipeline p;
     p.name = "bow build-codebook";
@@ -288,31 +335,7 @@ Pipeline bowcodebookPipeline() {
                 "shift, assignment milliseconds, ambiguous labels)";
     p.jsonHelp = "the whole run: device, sizes, kernel, iterations, final check, cv::kmeans";
     bindDevicePipeline<CodebookParams, CodebookParams, CodebookResult>(
-        p,
-        [](const DeviceInfo& device, const CodebookParams& params) {
-            CodebookParams plan = params;
-            if (plan.synthetic) {
-                if (plan.count == 0)
-                    plan.count = 262144;
-                checkSyntheticBytes(device, plan.count * plan.dim * sizeof(float), 3, "--count");
-            }
-            checkSyntheticBytes(device, plan.kmeans.k * kBowMaxDim * sizeof(float), 2, "--k");
-            if (plan.kernel) {
-                const BowGeometry g = planBowKernel(device, *plan.kernel, 1, plan.kmeans.k,
-                                                    plan.synthetic ? plan.dim : 4);
-                if (!g.supported && (plan.synthetic || g.why.find("float4") == std::string::npos))
-                    throw UsageError("--kernel", std::string(bowKernelName(*plan.kernel)) +
-                                                     " cannot run on " + device.name + ": " +
-                                                     g.why);
-            }
-            return plan;
-        },
-        [](JobContext& ctx, Device& device, const CodebookParams& p, const ItemSink& onItem) {
-            return runBuildCodebook(ctx, device, p, [&onItem](const DescribedImage& d) {
-                if (onItem)
-                    onItem(d);
-            });
-        },
+        p, planCodebook, runCodebookJob,
         [](const CodebookResult& result) {
             Report r;
             r.text = codebookText(result);
@@ -326,12 +349,7 @@ Pipeline bowcodebookPipeline() {
             r.verdict = verificationVerdict(result.status != Status::Mismatch, result.detail);
             return r;
         },
-        [](CodebookParams& params) {
-            if (params.synthetic && !params.source.folder.empty())
-                throw UsageError("bow build-codebook", "a folder or --synthetic, not both");
-            if (!params.synthetic)
-                listSource(params.source, "bow build-codebook");
-        });
+        prepareCodebook);
     p.describeItem = describeImageItem;
     p.inputs = [](const std::any& params) {
         return sourceInputs(std::any_cast<const CodebookParams&>(params).source);
@@ -599,16 +617,7 @@ Pipeline bowhistogramsPipeline() {
     p.jsonHelp = "the whole run: device, kernels with their timings, stages, every image's "
                  "weights and nearest images";
     bindDevicePipeline<HistogramsParams, HistogramsParams, HistogramsResult>(
-        p,
-        [](const DeviceInfo& device, const HistogramsParams& params) {
-            return planHistograms(device, params);
-        },
-        [](JobContext& ctx, Device& device, const HistogramsParams& p, const ItemSink& onItem) {
-            return runHistograms(ctx, device, p, [&onItem](const DescribedImage& d) {
-                if (onItem)
-                    onItem(d);
-            });
-        },
+        p, planHistograms, runHistogramsJob,
         [](const HistogramsResult& result) {
             Report r;
             r.text = histogramsText(result);

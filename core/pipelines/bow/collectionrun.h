@@ -92,6 +92,20 @@ struct CodebookResult {
 CodebookResult runBuildCodebook(JobContext& ctx, Device& device, const CodebookParams& params,
                                 const ImageSink& onImage = {});
 
+/// bow build-codebook's checks that need no device: a folder or --synthetic, not both; the
+/// folder listed (listSource). Throws UsageError, or InputError naming the folder.
+void prepareCodebook(CodebookParams& params);
+
+/// bow build-codebook's plan on `device`: the synthetic count (262,144 unless given), and what
+/// the device must hold: the synthetic descriptors (--count), K centroids (--k), the kernel
+/// asked for (--kernel). Throws UsageError naming the option, before any image is described.
+CodebookParams planCodebook(const DeviceInfo& device, const CodebookParams& params);
+
+/// bow build-codebook's run and the Words tab's: runBuildCodebook, each described image to
+/// `onItem` as a DescribedImage.
+CodebookResult runCodebookJob(JobContext& ctx, Device& device, const CodebookParams& plan,
+                              const ItemSink& onItem);
+
 /// How a collection's table is weighted and shown.
 struct CollectionView {
     BowWeighting weighting = BowWeighting::None;
@@ -134,5 +148,10 @@ HistogramsParams planHistograms(const DeviceInfo& device, HistogramsParams param
 /// bow histograms: each image's words with every chosen kernel, verified, in listing order.
 HistogramsResult runHistograms(JobContext& ctx, Device& device, const HistogramsParams& params,
                                const ImageSink& onImage = {});
+
+/// bow histograms' run and the Words tab's: runHistograms, each described image to `onItem` as
+/// a DescribedImage.
+HistogramsResult runHistogramsJob(JobContext& ctx, Device& device, const HistogramsParams& plan,
+                                  const ItemSink& onItem);
 
 } // namespace histlab

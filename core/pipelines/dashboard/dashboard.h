@@ -11,14 +11,17 @@
 // metric, e.g. histogram: input bytes read; blur: bytes read + written) and which ceiling it is
 // judged against; GB/s = bytes / median kernel time (event profiling, one warm-up, N timed runs).
 #include "pipelines/bandwidth/bandwidth.h"
+#include "pipelines/baseline.h"
 #include "pipelines/dashboardentry.h"
 #include "report/status.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
+#include "runtime/runner.h"
 #include "runtime/timing.h"
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -69,6 +72,43 @@ DashboardRun planDashboard(const std::vector<DeviceInfo>& devices,
 DashboardRun planDashboard(DeviceSet& devices, const std::vector<int>& deviceIndices,
                            const std::vector<std::string>& pipelines,
                            const DashboardOptions& options);
+
+/// histlab-cli dashboard's parameters.
+struct DashboardParams {
+    std::vector<std::string> pipelines; ///< --pipeline NAMES; empty: all
+    DashboardOptions options;           ///< --size, --repeat
+    bool list = false;                  ///< --list: the entries, and nothing run
+    Comparison<DashboardRun> comparison;
+};
+
+/// histlab-cli dashboard's plan: planDashboard (or a list: nothing runs), and what its report
+/// compares it with.
+struct DashboardJob {
+    DashboardRun plan;
+    bool list = false;
+    Comparison<DashboardRun> comparison;
+};
+
+/// A finished dashboard (or a list) and the baseline its report compares it with.
+struct DashboardResults {
+    DashboardRun run;
+    bool list = false;
+    std::shared_ptr<const DashboardRun> baseline;
+};
+
+DashboardJob planDashboardJob(const std::vector<DeviceInfo>& devices,
+                              const DashboardParams& params);
+
+/// A result as it streams out of runDashboardJob, with the name of the device it ran on.
+struct DashboardItem {
+    std::string device;
+    DashboardResult result;
+};
+
+/// histlab-cli dashboard's run and the Dashboard tab's: runDashboard with the job's progress;
+/// each result goes to `onItem` as a DashboardItem. A list runs nothing.
+DashboardResults runDashboardJob(JobContext& ctx, const std::vector<int>& devices,
+                                 const DashboardJob& job, const ItemSink& onItem);
 
 using DashboardResultFn = std::function<void(const DashboardResult&)>;
 using DashboardProgressFn = std::function<void(double fraction, const std::string& what)>;

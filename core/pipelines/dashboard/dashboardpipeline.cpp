@@ -106,33 +106,6 @@ DashboardRun dashboardFromJson(const Json& doc) {
     return run;
 }
 
-/// What a person asks of the dashboard: histlab-cli dashboard's options.
-struct DashboardParams {
-    std::vector<std::string> pipelines; ///< --pipeline NAMES; empty: all
-    DashboardOptions options;           ///< --size, --repeat
-    bool list = false;                  ///< --list: the entries, and nothing run
-    Comparison<DashboardRun> comparison;
-};
-
-/// A plan (or a list: nothing runs), and what its report compares it with.
-struct DashboardJob {
-    DashboardRun plan;
-    bool list = false;
-    Comparison<DashboardRun> comparison;
-};
-
-struct DashboardResults {
-    DashboardRun run;
-    bool list = false;
-    std::shared_ptr<const DashboardRun> baseline;
-};
-
-/// A result as it streams out, with the name of the device it ran on.
-struct DashboardItem {
-    std::string device;
-    DashboardResult result;
-};
-
 } // namespace
 
 std::string describeDashboardResult(const DashboardResult& r) {
@@ -226,6 +199,36 @@ std::string dashboardCsv(const DashboardRun& run, const DashboardRun* baseline) 
     return dashboardTable(run, baseline).csv();
 }
 
+DashboardJob planDashboardJob(const std::vector<DeviceInfo>& devices,
+                              const DashboardParams& params) {
+    DashboardJob job;
+    job.list = params.list;
+    job.comparison = params.comparison;
+    if (!params.list)
+        job.plan = planDashboard(devices, params.pipelines, params.options);
+    return job;
+}
+
+DashboardResults runDashboardJob(JobContext& ctx, const std::vector<int>&, const DashboardJob& job,
+                                 const ItemSink& onItem) {
+    DashboardResults result;
+    result.list = job.list;
+    result.baseline = job.comparison.baseline;
+    result.run = job.plan;
+    result.run.note = job.comparison.note;
+    if (job.list)
+        return result;
+    const DashboardRun& run = result.run;
+    runDashboard(
+        ctx.devices(), result.run, ctx.cancelToken(),
+        [&](const DashboardResult& r) {
+            if (onItem)
+                onItem(DashboardItem{run.devices.at(std::size_t(r.device)).info.name, r});
+        },
+        [&ctx](double fraction, const std::string& what) { ctx.progress(fraction, what); });
+    return result;
+}
+
 Pipeline dashboardPipeline() {
     Pipeline p;
     p.name = "dashboard";
@@ -281,34 +284,7 @@ Pipeline dashboardPipeline() {
     p.jsonHelp = "the whole run (devices with their properties and driver, date, every result); "
                  "can be given to --baseline later";
     bindPipeline<DashboardParams, DashboardJob, DashboardResults>(
-        p,
-        [](const std::vector<DeviceInfo>& devices, const DashboardParams& params) {
-            DashboardJob job;
-            job.list = params.list;
-            job.comparison = params.comparison;
-            if (!params.list)
-                job.plan = planDashboard(devices, params.pipelines, params.options);
-            return job;
-        },
-        [](JobContext& ctx, const std::vector<int>&, const DashboardJob& job,
-           const ItemSink& onItem) {
-            DashboardResults result;
-            result.list = job.list;
-            result.baseline = job.comparison.baseline;
-            result.run = job.plan;
-            result.run.note = job.comparison.note;
-            if (job.list)
-                return result;
-            const DashboardRun& run = result.run;
-            runDashboard(
-                ctx.devices(), result.run, ctx.cancelToken(),
-                [&](const DashboardResult& r) {
-                    if (onItem)
-                        onItem(DashboardItem{run.devices.at(std::size_t(r.device)).info.name, r});
-                },
-                [&ctx](double fraction, const std::string& what) { ctx.progress(fraction, what); });
-            return result;
-        },
+        p, planDashboardJob, runDashboardJob,
         [](const DashboardResults& result) {
             const DashboardRun& run = result.run;
             const DashboardRun* baseline = result.baseline.get();

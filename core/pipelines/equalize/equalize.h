@@ -21,6 +21,7 @@
 #include "report/table.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
+#include "runtime/runner.h"
 #include "runtime/timing.h"
 
 #include <cstdint>
@@ -180,6 +181,16 @@ struct EqualizeResult {
     std::shared_ptr<const HostImage> image;
     EqualizeRun run;
 };
+
+/// histlab-cli equalize's run and the Equalize tab's: the plan's image equalized on `device`
+/// with the plan's gather (nothing is streamed).
+EqualizeResult runEqualizeJob(JobContext& ctx, Device& device, const EqualizePlan& plan,
+                              const ItemSink& onItem);
+
+/// The histogram of the output's plane (its gray values or luma; run.bins bins), counted on the
+/// host: what equalization made of the histogram (for a color image the clamping of
+/// c + lut[Y] - Y may move a value off lut[Y]).
+std::vector<std::uint64_t> equalizedHistogram(const EqualizeRun& run);
 
 /// The report histlab-cli equalize prints: image, bins, device, each stage's timings (the
 /// apply pass's GB/s), verification.

@@ -98,6 +98,24 @@ DashboardPipeline equalizeDashboardEntry() {
 
 } // namespace
 
+EqualizeResult runEqualizeJob(JobContext& ctx, Device& device, const EqualizePlan& plan,
+                              const ItemSink&) {
+    EqualizeResult result;
+    result.device = device.info();
+    result.image = plan.image;
+    ctx.progress(0.1, "equalizing");
+    result.run = runEqualize(device, *plan.image, plan.repeats, ctx.cancelToken(), plan.apply);
+    return result;
+}
+
+std::vector<std::uint64_t> equalizedHistogram(const EqualizeRun& run) {
+    std::vector<std::uint64_t> counts(std::size_t(run.bins), 0);
+    for (std::uint32_t v : equalizePlane(run.output))
+        if (v < counts.size())
+            ++counts[v];
+    return counts;
+}
+
 Pipeline equalizePipeline() {
     Pipeline p;
     p.name = "equalize";
@@ -155,16 +173,7 @@ Pipeline equalizePipeline() {
                   "written on a mismatch too",
                   true}};
     bindDevicePipeline<EqualizeParams, EqualizePlan, EqualizeResult>(
-        p, planEqualize,
-        [](JobContext& ctx, Device& device, const EqualizePlan& plan, const ItemSink&) {
-            EqualizeResult result;
-            result.device = device.info();
-            result.image = plan.image;
-            ctx.progress(0.1, "equalizing");
-            result.run =
-                runEqualize(device, *plan.image, plan.repeats, ctx.cancelToken(), plan.apply);
-            return result;
-        },
+        p, planEqualize, runEqualizeJob,
         [](const EqualizeResult& result) {
             Report r;
             r.text = equalizeText(result);

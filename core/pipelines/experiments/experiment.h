@@ -27,6 +27,7 @@
 #include "report/status.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
+#include "runtime/runner.h"
 #include "runtime/timing.h"
 
 #include <functional>
@@ -214,6 +215,25 @@ struct ExperimentItem {
     ExperimentKind kind = ExperimentKind::Banks;
     ExperimentPoint point;
 };
+
+/// histlab-cli sweep's plan: planExperiment, and what its report compares the run with.
+struct ExperimentJob {
+    ExperimentPlan plan;
+    Comparison<ExperimentRun> comparison;
+};
+ExperimentJob planExperimentJob(const std::vector<DeviceInfo>& devices,
+                                const ExperimentParams& params);
+
+/// A finished sweep and the baseline its report compares it with.
+struct ExperimentResult {
+    ExperimentRun run;
+    std::shared_ptr<const ExperimentRun> baseline;
+};
+
+/// histlab-cli sweep's run and the Experiments tab's: runExperiment on `devices` with the job's
+/// progress; each point goes to `onItem` as an ExperimentItem.
+ExperimentResult runExperimentJob(JobContext& ctx, const std::vector<int>& devices,
+                                  const ExperimentJob& job, const ItemSink& onItem);
 
 /// One line for a point: "random naive: 0.20 GB/s, 0.7 % of read-only, verified",
 /// "random banks=4: ...", "gradient auto read-only: ...", or "...: unsupported (why)".

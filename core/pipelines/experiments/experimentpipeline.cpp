@@ -179,17 +179,6 @@ ExperimentSpec experimentSpecOf(const ExperimentParams& params) {
     return spec;
 }
 
-/// A plan, and what its report compares it with.
-struct SweepJob {
-    ExperimentPlan plan;
-    Comparison<ExperimentRun> comparison;
-};
-
-struct SweepResult {
-    ExperimentRun run;
-    std::shared_ptr<const ExperimentRun> baseline;
-};
-
 } // namespace
 
 ExperimentPlan planExperiment(const std::vector<DeviceInfo>& devices,
@@ -304,6 +293,27 @@ std::string experimentCsv(const ExperimentRun& run, const ExperimentRun* baselin
     return experimentTable(run, baseline).csv();
 }
 
+ExperimentJob planExperimentJob(const std::vector<DeviceInfo>& devices,
+                                const ExperimentParams& params) {
+    return ExperimentJob{planExperiment(devices, params), params.comparison};
+}
+
+ExperimentResult runExperimentJob(JobContext& ctx, const std::vector<int>& devices,
+                                  const ExperimentJob& job, const ItemSink& onItem) {
+    ExperimentResult result;
+    result.baseline = job.comparison.baseline;
+    const ExperimentKind kind = job.plan.spec.kind;
+    result.run = runExperiment(
+        ctx.devices(), devices, job.plan.spec, ctx.cancelToken(),
+        [&](const ExperimentPoint& point) {
+            if (onItem)
+                onItem(ExperimentItem{kind, point});
+        },
+        [&ctx](double fraction, const std::string& what) { ctx.progress(fraction, what); });
+    result.run.note = job.comparison.note;
+    return result;
+}
+
 Pipeline experimentsPipeline() {
     Pipeline p;
     p.name = "sweep";
@@ -386,27 +396,9 @@ Pipeline experimentsPipeline() {
     p.csvHelp = "one row per point, every parameter a column";
     p.jsonHelp = "the whole run (device properties, driver, date, every point); can be given to "
                  "--baseline later";
-    bindPipeline<ExperimentParams, SweepJob, SweepResult>(
-        p,
-        [](const std::vector<DeviceInfo>& devices, const ExperimentParams& params) {
-            return SweepJob{planExperiment(devices, params), params.comparison};
-        },
-        [](JobContext& ctx, const std::vector<int>& devices, const SweepJob& job,
-           const ItemSink& onItem) {
-            SweepResult result;
-            result.baseline = job.comparison.baseline;
-            const ExperimentKind kind = job.plan.spec.kind;
-            result.run = runExperiment(
-                ctx.devices(), devices, job.plan.spec, ctx.cancelToken(),
-                [&](const ExperimentPoint& point) {
-                    if (onItem)
-                        onItem(ExperimentItem{kind, point});
-                },
-                [&ctx](double fraction, const std::string& what) { ctx.progress(fraction, what); });
-            result.run.note = job.comparison.note;
-            return result;
-        },
-        [](const SweepResult& result) {
+    bindPipeline<ExperimentParams, ExperimentJob, ExperimentResult>(
+        p, planExperimentJob, runExperimentJob,
+        [](const ExperimentResult& result) {
             const ExperimentRun& run = result.run;
             const ExperimentRun* baseline = result.baseline.get();
             Report r;

@@ -411,6 +411,22 @@ HistogramPlan planHistogramOn(const std::vector<DeviceInfo>& devices,
 /// --wg, --channel, --region, --chunk ...), InputError for synthetic data of size 0.
 HistogramPlan planHistogram(const DeviceInfo& device, const HistogramParams& params);
 
+/// A finished run: the histogram's, the end-to-end one with the input it streamed, or the split
+/// across devices.
+struct HistogramResult {
+    std::optional<SplitRun> split;
+    std::optional<ImageBinsRun> bins;
+    std::optional<HistogramRun> run;
+    std::optional<EndToEndRun> endToEnd;
+    std::string endToEndInput;
+    std::vector<ChannelHistogram> endToEndHistograms;
+};
+
+/// histlab-cli histogram's run: the plan on `devices` (the first, unless split), with the job's
+/// progress (nothing is streamed).
+HistogramResult runHistogramJob(JobContext& ctx, const std::vector<int>& devices,
+                                const HistogramPlan& plan, const ItemSink& onItem);
+
 /// What the run of a selection on an image counts: a gray image's values; a colour image's
 /// channels (unless gray alone is asked for) and, for gray or all, its luma, in the same read.
 /// Throws UsageError("--channel") for a channel the image does not have.

@@ -130,17 +130,6 @@ HistogramPlan planHistogramOn(const std::vector<DeviceInfo>& devices,
 
 namespace {
 
-/// A finished run: the histogram's, the end-to-end one with the input it streamed, or the split
-/// across devices.
-struct HistogramResult {
-    std::optional<SplitRun> split;
-    std::optional<ImageBinsRun> bins;
-    std::optional<HistogramRun> run;
-    std::optional<EndToEndRun> endToEnd;
-    std::string endToEndInput;
-    std::vector<ChannelHistogram> endToEndHistograms;
-};
-
 HistogramResult runPlan(JobContext& ctx, Device& device, const HistogramPlan& plan) {
     HistogramResult result;
     auto progress = [&ctx](double fraction, const std::string& stage) {
@@ -269,6 +258,19 @@ int wholeNumber(const std::string& option, const std::string& value, int lo, int
 }
 
 } // namespace
+
+HistogramResult runHistogramJob(JobContext& ctx, const std::vector<int>& devices,
+                                const HistogramPlan& plan, const ItemSink&) {
+    if (!plan.split)
+        return runPlan(ctx, ctx.devices().open(devices.front()), plan);
+    HistogramResult result;
+    ctx.progress(0.0, "split across devices");
+    result.split = runHistogramSplit(openDevices(ctx, devices), *plan.input, plan.request,
+                                     plan.options.repeats, plan.splitChunkBytes, plan.fault,
+                                     ctx.cancelToken());
+    ctx.progress(1.0, "done");
+    return result;
+}
 
 Pipeline histogram256Pipeline() {
     Pipeline p;
@@ -401,20 +403,7 @@ Pipeline histogram256Pipeline() {
     // One device: its histogram; several (--device all, or a list): the input split across them.
     p.devices = Pipeline::Devices::Many;
     bindPipeline<HistogramParams, HistogramPlan, HistogramResult>(
-        p, planHistogramOn,
-        [](JobContext& ctx, const std::vector<int>& devices, const HistogramPlan& plan,
-           const ItemSink&) {
-            if (!plan.split)
-                return runPlan(ctx, ctx.devices().open(devices.front()), plan);
-            HistogramResult result;
-            ctx.progress(0.0, "split across devices");
-            result.split = runHistogramSplit(openDevices(ctx, devices), *plan.input, plan.request,
-                                             plan.options.repeats, plan.splitChunkBytes, plan.fault,
-                                             ctx.cancelToken());
-            ctx.progress(1.0, "done");
-            return result;
-        },
-        reportOf, checkHistogramParams);
+        p, planHistogramOn, runHistogramJob, reportOf, checkHistogramParams);
     p.dashboard = {histogramDashboardEntry()};
     return p;
 }

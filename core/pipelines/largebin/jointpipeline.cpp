@@ -2,7 +2,7 @@
 // channels of one; a mask), its plan, its report (entropies, MI, NMI; the 2-D table as CSV; JSON).
 // Metric: GB/s = bytes read (both planes and the mask) / median time of one joint histogram
 // (clear + count), against the read-only kernel on the first plane in the same run.
-#include "pipelines/largebin/jointrun.h"
+#include "pipelines/largebin/jointpipeline.h"
 #include "pipelines/options.h"
 #include "pipelines/pipeline.h"
 #include "runtime/errors.h"
@@ -10,23 +10,6 @@
 #include <memory>
 
 namespace histlab {
-
-struct JointParams {
-    std::vector<std::string> paths;                       ///< IMAGE_A [IMAGE_B]
-    std::vector<std::shared_ptr<const HostImage>> images; ///< loaded, in order
-    std::string maskPath;
-    std::shared_ptr<const HostImage> mask;
-    std::string channels = "gray,gray"; ///< --channels A,B
-    std::pair<int, int> bins{256, 256};
-    std::optional<BinRange> rangeA, rangeB;
-    std::vector<LargeBinMethod> methods{LargeBinMethod::Auto};
-    int repeats = 5;
-    /// --synthetic D --type T --count N: A and B synthetic (seeds 1 and 2), for machines
-    /// without an image loader.
-    std::optional<LargeBinData> synthetic;
-    SampleType type = SampleType::U8;
-    std::size_t count = 0;
-};
 
 namespace {
 
@@ -59,35 +42,12 @@ JointRequest planJoint(const DeviceInfo& device, const JointParams& params) {
                             params.methods, params.repeats);
 }
 
-/// One device: the joint run; several (--device all, or a list): the pairs split across them.
-struct JointPlan {
-    JointRequest request;
-    bool split = false;
-    DeviceFault fault; ///< HISTLAB_DEVICE_FAIL
-};
-
-JointPlan planJointOn(const std::vector<DeviceInfo>& devices, const JointParams& params) {
-    JointPlan plan;
-    plan.request = planJoint(devices.front(), params);
-    if (devices.size() == 1)
-        return plan;
-    if (plan.request.methods.size() != 1)
-        throw UsageError("--method", "several devices count with one method (auto, or one "
-                                     "named), not a list or all");
-    plan.split = true;
-    plan.fault = deviceFaultFromEnvironment();
-    return plan;
-}
-
-struct JointResult {
-    std::optional<JointRun> run;
-    std::optional<JointSplitRun> split;
-};
-
 Report splitReport(const JointSplitRun& run) {
     Report r;
     r.text = jointSplitText(run);
-    r.table = Table({"device", "name", "config", "alone_ms", "pairs", "piece_ms", "status"});
+    // A share is timed; the counts are verified as a whole (the verdict).
+    r.table =
+        Table({"device", "name", "config", "alone_ms", "pairs", "piece_ms", "status", "detail"});
     for (std::size_t k = 0; k < run.shares.size(); ++k) {
         const SplitShare& s = run.shares[k];
         r.table.row()
@@ -97,7 +57,8 @@ Report splitReport(const JointSplitRun& run) {
             .add(s.aloneMs)
             .add(s.length)
             .add(s.pieceMs)
-            .add(s.failure.empty() ? std::string("ok") : "failed: " + s.failure);
+            .add(statusName(s.failure.empty() ? Status::Timed : Status::Failed))
+            .add(s.failure);
     }
     r.csv = [&run] { return jointCsv(run); };
     r.json = [&run] { return jointSplitJson(run); };
@@ -129,6 +90,46 @@ DashboardPipeline jointDashboardEntry() {
 }
 
 } // namespace
+
+JointPlan planJointOn(const std::vector<DeviceInfo>& devices, const JointParams& params) {
+    JointPlan plan;
+    plan.request = planJoint(devices.front(), params);
+    if (devices.size() == 1)
+        return plan;
+    if (plan.request.methods.size() != 1)
+        throw UsageError("--method", "several devices count with one method (auto, or one "
+                                     "named), not a list or all");
+    plan.split = true;
+    plan.fault = deviceFaultFromEnvironment();
+    return plan;
+}
+
+JointResult runJointJob(JobContext& ctx, const std::vector<int>& devices, const JointPlan& plan,
+                        const ItemSink& onItem) {
+    JointResult result;
+    if (plan.split) {
+        ctx.progress(0.0, "joint histogram split across devices");
+        result.split =
+            runJointSplit(openDevices(ctx, devices), plan.request, plan.fault, ctx.cancelToken());
+        ctx.progress(1.0, "done");
+        return result;
+    }
+    // Progress: the reference, entropies and read-only kernel; each method; the MI evaluations.
+    const std::size_t methods = plan.request.methods.size();
+    std::size_t done = 0;
+    ctx.progress(0.05, "CPU reference, entropies and the read-only kernel");
+    result.run = runJoint(
+        ctx.devices().open(devices.front()), plan.request, ctx.cancelToken(),
+        [&](const JointPoint& pt) {
+            if (onItem)
+                onItem(pt);
+            ++done;
+            ctx.progress(0.05 + 0.9 * double(done) / double(methods + 1),
+                         done == methods ? std::string("MI evaluations on the device")
+                                         : std::string(largeBinMethodName(pt.method)) + " done");
+        });
+    return result;
+}
 
 Pipeline jointPipeline() {
     Pipeline p;
@@ -203,26 +204,7 @@ Pipeline jointPipeline() {
     // them.
     p.devices = Pipeline::Devices::Many;
     bindPipeline<JointParams, JointPlan, JointResult>(
-        p, planJointOn,
-        [](JobContext& ctx, const std::vector<int>& devices, const JointPlan& plan,
-           const ItemSink& onItem) {
-            JointResult result;
-            if (plan.split) {
-                ctx.progress(0.0, "joint histogram split across devices");
-                result.split = runJointSplit(openDevices(ctx, devices), plan.request, plan.fault,
-                                             ctx.cancelToken());
-                ctx.progress(1.0, "done");
-                return result;
-            }
-            ctx.progress(0.0, "joint histogram");
-            result.run = runJoint(ctx.devices().open(devices.front()), plan.request,
-                                  ctx.cancelToken(), [&](const JointPoint& pt) {
-                                      if (onItem)
-                                          onItem(pt);
-                                  });
-            return result;
-        },
-        [](const JointResult& result) {
+        p, planJointOn, runJointJob, [](const JointResult& result) {
             if (result.split)
                 return splitReport(*result.split);
             const JointRun& run = *result.run;

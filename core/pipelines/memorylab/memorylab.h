@@ -13,6 +13,7 @@
 #include "pipelines/transfer/transfer.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
+#include "runtime/runner.h"
 
 #include <cstdint>
 #include <functional>
@@ -76,6 +77,15 @@ MemoryRun runMemoryLab(Device& device, const MemoryLabPlan& plan, const CancelTo
 /// One line for a measurement as it arrives: "ceiling uint4: verified",
 /// "h2d-pinned 64 KiB: verified", "launch latency: timed".
 std::string describeMemoryLabItem(const MemoryLabItem& item);
+
+/// The steps a run of `plan` counts in its progress: the ceilings (one), each transfer point and
+/// the launch latency.
+std::size_t memoryLabSteps(const MemoryLabPlan& plan);
+
+/// histlab-cli memory's run and the memory lab's: runMemoryLab with the job's progress; each
+/// MemoryLabItem goes to `onItem` as it comes.
+MemoryRun runMemoryLabJob(JobContext& ctx, Device& device, const MemoryLabPlan& plan,
+                          const ItemSink& onItem);
 
 /// The report histlab-cli memory prints: the device, the ceilings per width with the best, the
 /// transfers with pinned against pageable at the largest size, the launch latency.

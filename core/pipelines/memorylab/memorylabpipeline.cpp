@@ -255,6 +255,34 @@ std::string memoryJson(const MemoryRun& run) {
     return jsonText(root);
 }
 
+std::size_t memoryLabSteps(const MemoryLabPlan& plan) {
+    return (plan.ceilingBytes ? 1 : 0) +
+           (plan.transfers
+                ? plan.transfers->kinds.size() *
+                          transferSizes(plan.transfers->minBytes, plan.transfers->maxBytes).size() +
+                      1
+                : 0);
+}
+
+MemoryRun runMemoryLabJob(JobContext& ctx, Device& device, const MemoryLabPlan& plan,
+                          const ItemSink& onItem) {
+    const std::size_t total = std::max<std::size_t>(memoryLabSteps(plan), 1);
+    std::size_t done = 0;
+    const auto step = [&](const std::string& next) {
+        ctx.progress(double(done) / double(total), next);
+    };
+    step(plan.ceilingBytes ? "ceilings per vector width" : "transfers");
+    return runMemoryLab(device, plan, ctx.cancelToken(), [&](const MemoryLabItem& item) {
+        if (onItem)
+            onItem(item);
+        // The ceilings' widths arrive together, when the sweep is done: one step.
+        const auto* w = std::get_if<WidthCeiling>(&item);
+        if (!w || w->width == kCeilingWidths.back())
+            ++done;
+        step(describeMemoryLabItem(item));
+    });
+}
+
 Pipeline memorylabPipeline() {
     Pipeline p;
     p.name = "memory";
@@ -301,33 +329,7 @@ Pipeline memorylabPipeline() {
                 "detail)";
     p.jsonHelp = "the whole run: device, metrics, ceilings per width, transfer points, launch";
     bindDevicePipeline<MemoryLabParams, MemoryLabPlan, MemoryRun>(
-        p, planMemoryLab,
-        [](JobContext& ctx, Device& device, const MemoryLabPlan& plan, const ItemSink& onItem) {
-            // Progress counts results: the ceilings, each transfer point, the launch.
-            const std::size_t total =
-                (plan.ceilingBytes ? 1 : 0) +
-                (plan.transfers
-                     ? plan.transfers->kinds.size() *
-                               transferSizes(plan.transfers->minBytes, plan.transfers->maxBytes)
-                                   .size() +
-                           1
-                     : 0);
-            std::size_t done = 0;
-            const auto step = [&](const std::string& next) {
-                ctx.progress(double(done) / double(std::max<std::size_t>(total, 1)), next);
-            };
-            step(plan.ceilingBytes ? "ceilings per vector width" : "transfers");
-            return runMemoryLab(device, plan, ctx.cancelToken(), [&](const MemoryLabItem& item) {
-                if (onItem)
-                    onItem(item);
-                // The ceilings' widths arrive together, when the sweep is done: one step.
-                const auto* w = std::get_if<WidthCeiling>(&item);
-                if (!w || w->width == kCeilingWidths.back())
-                    ++done;
-                step(describeMemoryLabItem(item));
-            });
-        },
-        [](const MemoryRun& run) {
+        p, planMemoryLab, runMemoryLabJob, [](const MemoryRun& run) {
             Report r;
             r.text = memoryText(run);
             r.table = memoryTable(run);

@@ -31,6 +31,7 @@
 #include "runtime/bytesize.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
+#include "runtime/runner.h"
 #include "runtime/timing.h"
 
 #include <cstdint>
@@ -160,6 +161,24 @@ std::uint64_t defaultReverseBytes(const DeviceInfo& device);
 /// What runs of `params` on `device`: the input (the file's bytes, --size random bytes, or
 /// defaultReverseBytes), the variants, the work-group size. Throws what checkReverseSpec throws.
 ReverseSpec planReverse(const DeviceInfo& device, const ReverseParams& params);
+
+/// histlab-cli reverse's plan: planReverse, and whether the report lists every timed run.
+struct ReverseJob {
+    ReverseSpec spec;
+    bool timing = false;
+};
+ReverseJob planReverseJob(const DeviceInfo& device, const ReverseParams& params);
+
+/// A finished reversal and how its report is to be shown.
+struct ReverseJobResult {
+    ReverseRun run;
+    bool timing = false;
+};
+
+/// histlab-cli reverse's run and the memory lab's reversal: runReverse with the job's progress
+/// (one step per variant); each ReverseResult goes to `onItem` as it finishes.
+ReverseJobResult runReverseJob(JobContext& ctx, Device& device, const ReverseJob& job,
+                               const ItemSink& onItem);
 
 /// The bytes of a file to reverse: InputError naming it when it is missing, a folder,
 /// unreadable, empty, or larger than the reversal takes.

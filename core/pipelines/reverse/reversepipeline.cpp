@@ -173,17 +173,6 @@ std::string reverseJson(const ReverseRun& run) {
 namespace {
 
 /// A plan and how its report is to be shown.
-struct ReverseJob {
-    ReverseSpec spec;
-    bool timing = false;
-};
-
-/// A run and how its report is to be shown.
-struct ReverseReport {
-    ReverseRun run;
-    bool timing = false;
-};
-
 DashboardPipeline reverseDashboardEntry() {
     return {"reverse",
             "buffer reversal of random bytes, the fastest verified of the memory lab's kernels "
@@ -211,6 +200,25 @@ DashboardPipeline reverseDashboardEntry() {
 }
 
 } // namespace
+
+ReverseJob planReverseJob(const DeviceInfo& device, const ReverseParams& params) {
+    return ReverseJob{planReverse(device, params), params.timing};
+}
+
+ReverseJobResult runReverseJob(JobContext& ctx, Device& device, const ReverseJob& job,
+                               const ItemSink& onItem) {
+    const double total = double(std::max<std::size_t>(1, job.spec.variants.size()));
+    std::size_t done = 0;
+    ctx.progress(0.0, "copy kernel");
+    ReverseJobResult result;
+    result.timing = job.timing;
+    result.run = runReverse(device, job.spec, ctx.cancelToken(), [&](const ReverseResult& r) {
+        if (onItem)
+            onItem(r);
+        ctx.progress(double(++done) / total, r.name);
+    });
+    return result;
+}
 
 Pipeline reversePipeline() {
     Pipeline p;
@@ -262,26 +270,9 @@ Pipeline reversePipeline() {
     p.csvHelp = "one row per kernel (variant, kernel, bytes, global, local, timings, GB/s, % of "
                 "copy, correct bytes, status, detail)";
     p.jsonHelp = "the whole run: device, input, copy kernel, every kernel with its timings";
-    bindDevicePipeline<ReverseParams, ReverseJob, ReverseReport>(
-        p,
-        [](const DeviceInfo& device, const ReverseParams& params) {
-            return ReverseJob{planReverse(device, params), params.timing};
-        },
-        [](JobContext& ctx, Device& device, const ReverseJob& job, const ItemSink& onItem) {
-            const double total = double(std::max<std::size_t>(1, job.spec.variants.size()));
-            std::size_t done = 0;
-            ctx.progress(0.0, "copy kernel");
-            ReverseReport result;
-            result.timing = job.timing;
-            result.run =
-                runReverse(device, job.spec, ctx.cancelToken(), [&](const ReverseResult& r) {
-                    if (onItem)
-                        onItem(r);
-                    ctx.progress(double(++done) / total, r.name);
-                });
-            return result;
-        },
-        [](const ReverseReport& result) {
+    bindDevicePipeline<ReverseParams, ReverseJob, ReverseJobResult>(
+        p, planReverseJob, runReverseJob,
+        [](const ReverseJobResult& result) {
             const ReverseRun& run = result.run;
             Report r;
             r.text = reverseText(run, result.timing);

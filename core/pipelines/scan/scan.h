@@ -38,6 +38,7 @@
 #include "report/status.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
+#include "runtime/runner.h"
 #include "runtime/timing.h"
 
 #include <cstdint>
@@ -256,6 +257,17 @@ ScanRequest planScan(const DeviceInfo& device, const ScanParams& params);
 /// The points a run of `request` has: per-segment variants x work-group sizes + whole-array
 /// variants.
 std::size_t scanPointCount(const ScanRequest& request);
+
+/// A run and the request behind it (the report says inclusive or exclusive).
+struct ScanResult {
+    ScanRun run;
+    bool inclusive = false;
+};
+
+/// histlab-cli scan's run and the Scans tab's: runScans with the job's progress (one step per
+/// point); each ScanPoint goes to `onItem` as it finishes.
+ScanResult runScanJob(JobContext& ctx, Device& device, const ScanRequest& request,
+                      const ItemSink& onItem);
 
 /// The report histlab-cli scan prints: input, device, copy kernel, one line per point.
 std::string scanText(const ScanRun& run, bool inclusive);

@@ -174,12 +174,6 @@ std::string scanText(const ScanRun& run, bool inclusive) {
 
 namespace {
 
-/// A run and the request behind it (the report says inclusive or exclusive).
-struct ScanResult {
-    ScanRun run;
-    bool inclusive = false;
-};
-
 DashboardPipeline scanDashboardEntry() {
     return {"scan",
             "the whole-array exclusive scan, lookback, of random uint32 values; (4 read + 4 "
@@ -202,6 +196,23 @@ DashboardPipeline scanDashboardEntry() {
 }
 
 } // namespace
+
+ScanResult runScanJob(JobContext& ctx, Device& device, const ScanRequest& request,
+                      const ItemSink& onItem) {
+    const std::size_t total = std::max<std::size_t>(1, scanPointCount(request));
+    std::size_t done = 0;
+    ScanResult result;
+    result.inclusive = request.inclusive;
+    ctx.progress(0.0, "copy kernel");
+    result.run = runScans(device, request, ctx.cancelToken(), [&](const ScanPoint& point) {
+        if (onItem)
+            onItem(point);
+        ctx.progress(double(++done) / double(total), std::string(scanVariantName(point.variant)) +
+                                                         " wg " +
+                                                         std::to_string(point.workGroupSize));
+    });
+    return result;
+}
 
 Pipeline scanPipeline() {
     Pipeline p;
@@ -277,23 +288,7 @@ Pipeline scanPipeline() {
                 "detail)";
     p.jsonHelp = "the whole run: device, input, copy kernel, every point";
     bindDevicePipeline<ScanParams, ScanRequest, ScanResult>(
-        p, planScan,
-        [](JobContext& ctx, Device& device, const ScanRequest& request, const ItemSink& onItem) {
-            const std::size_t total = std::max<std::size_t>(1, scanPointCount(request));
-            std::size_t done = 0;
-            ScanResult result;
-            result.inclusive = request.inclusive;
-            ctx.progress(0.0, "copy kernel");
-            result.run = runScans(device, request, ctx.cancelToken(), [&](const ScanPoint& point) {
-                if (onItem)
-                    onItem(point);
-                ctx.progress(double(++done) / double(total),
-                             std::string(scanVariantName(point.variant)) + " wg " +
-                                 std::to_string(point.workGroupSize));
-            });
-            return result;
-        },
-        [](const ScanResult& result) {
+        p, planScan, runScanJob, [](const ScanResult& result) {
             const ScanRun& run = result.run;
             Report r;
             r.text = scanText(run, result.inclusive);

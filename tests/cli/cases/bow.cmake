@@ -74,6 +74,15 @@ cli_test(bow_codebook_from_a_folder EXIT 0
                 --check "grep -q '^vocabulary: !!opencv-matrix' @W@/v.yml && grep -q '^   rows: 8$' @W@/v.yml"
                 --check "${check} json @W@/k.json --key k=8 --key images=5 --key failed_images=2 --nonempty iterations"
          ARGS bow build-codebook @W@/f --k 8 --out @W@/v.yml --json @W@/k.json --compare-opencv)
+# The plan knows the detector's descriptors (KAZE: 64 floats) before any image is described: a
+# kernel that cannot hold K of them is refused at once (gpu5 keeps the codebook in constant
+# memory: 64 KiB on most GPUs, 1 MiB on PoCL), and nothing is described.
+cli_test(bow_codebook_kernel_refused_before_describing EXIT 2
+         EXPECT --setup "${bowFolder}"
+                --stderr "^histlab-cli: --kernel: gpu5 cannot run on .*: 8192 x 64 floats [(]2097152 bytes[)] do not fit the [0-9]+ bytes of constant memory$"
+                --no-stderr "^\\[[0-9]+\\]"
+                --absent @W@/v.yml
+         ARGS bow build-codebook @W@/f --k 8192 --kernel gpu5 --out @W@/v.yml)
 cli_test(bow_histograms_with_broken_images EXIT 0
          EXPECT --setup "${bowFolder}" --setup "${bowVocab}"
                 --stdout "^gpu1 .* verified$" --stdout "^tiled-norm .* verified$"

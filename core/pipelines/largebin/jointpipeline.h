@@ -1,0 +1,55 @@
+#pragma once
+// histlab-cli joint as a front end calls it: its parameters, its plan (one device, or the pairs
+// split across several) and its run. The Joint tab calls the same plan and run.
+#include "pipelines/largebin/jointrun.h"
+#include "pipelines/pipeline.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace histlab {
+
+/// histlab-cli joint's parameters.
+struct JointParams {
+    std::vector<std::string> paths;                       ///< IMAGE_A [IMAGE_B]
+    std::vector<std::shared_ptr<const HostImage>> images; ///< loaded, in order
+    std::string maskPath;
+    std::shared_ptr<const HostImage> mask;
+    std::string channels = "gray,gray"; ///< --channels A,B
+    std::pair<int, int> bins{256, 256};
+    std::optional<BinRange> rangeA, rangeB;
+    std::vector<LargeBinMethod> methods{LargeBinMethod::Auto};
+    int repeats = 5;
+    /// --synthetic D --type T --count N: A and B synthetic (seeds 1 and 2), for machines
+    /// without an image loader.
+    std::optional<LargeBinData> synthetic;
+    SampleType type = SampleType::U8;
+    std::size_t count = 0;
+};
+
+/// One device: the joint run; several (--device all, or a list): the pairs split across them.
+struct JointPlan {
+    JointRequest request;
+    bool split = false;
+    DeviceFault fault; ///< HISTLAB_DEVICE_FAIL
+};
+
+/// The request of `params` (makeJointRequest's checks, or the synthetic pairs), and on several
+/// devices the split, which counts with one method. Throws UsageError naming the option.
+JointPlan planJointOn(const std::vector<DeviceInfo>& devices, const JointParams& params);
+
+/// A finished joint run: on one device, or split.
+struct JointResult {
+    std::optional<JointRun> run;
+    std::optional<JointSplitRun> split;
+};
+
+/// The plan on `devices` (the first, unless split): progress at each method, each JointPoint to
+/// `onItem` as it ends.
+JointResult runJointJob(JobContext& ctx, const std::vector<int>& devices, const JointPlan& plan,
+                        const ItemSink& onItem);
+
+} // namespace histlab
