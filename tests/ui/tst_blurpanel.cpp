@@ -130,7 +130,7 @@ void TestBlurPanel::wholeImageEqualsReference() {
     const HostImage input = load(fixture(image));
     const HostImage reference =
         histlab::boxBlurReference(input, radius, histlab::parseBorderMode(border.toStdString()));
-    const histlab::ui::BlurResult& result = *panel->result();
+    const histlab::ui::BlurShown& result = *panel->result();
     const std::size_t expectedRows = variant == QStringLiteral("all (compare)") ? 3 : 1;
     QCOMPARE(result.runs.size(), expectedRows);
     QCOMPARE(panel->runsTable()->rowCount(), int(expectedRows));

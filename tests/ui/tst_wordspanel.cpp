@@ -5,7 +5,9 @@
 // other at similarity 1.000. The weighting and the keypoints are shown from the worker; the CSV
 // is wordsCsv's. What the core refuses (no folder, a missing one, one without images, K above
 // the descriptors, a codebook file it cannot read) is one red status line and the result shown
-// stays; so does a codebook build cancelled while it runs.
+// stays; what bow build-codebook's plan refuses (a kernel the device cannot run at that K) is
+// refused before any image is described; a codebook build cancelled while it runs keeps the
+// result too.
 #include "panels/wordspanel.h"
 #include "uitestsupport.h"
 
@@ -40,6 +42,7 @@ private slots:
     void weightingKeypointsAndCsv();
     void refusalsKeepTheResult_data();
     void refusalsKeepTheResult();
+    void planRefusesBeforeAnyImageIsDescribed();
     void cancelledBuildKeepsThePreviousState();
 
 private:
@@ -267,6 +270,33 @@ void TestWordsPanel::refusalsKeepTheResult() {
     QCOMPARE(panel->imageTable()->rowCount(), 4);
 
     panel->folderEdit()->setText(imagesFolder());
+    panel->kSpin()->setValue(8);
+}
+
+void TestWordsPanel::planRefusesBeforeAnyImageIsDescribed() {
+    // gpu5 keeps the codebook in constant memory: 65,536 centroids of 4 floats (1 MiB) do not
+    // fit PoCL's. histlab-cli bow build-codebook --kernel gpu5 --k 65536 refuses it before any
+    // work; the tab does too: one red line naming the kernel, and no image was described.
+    WordsPanel* panel = m_panel;
+    QVERIFY(panel->histogramsResult());
+    const auto codebook = panel->codebook();
+    panel->folderEdit()->setText(imagesFolder());
+    choose(panel->kernelCombo(), QStringLiteral("gpu5"));
+    panel->kSpin()->setValue(65536);
+    QSignalSpy problems(panel, &JobPanel::problem);
+    QSignalSpy progress(panel, &JobPanel::progressChanged);
+    panel->startRun();
+    QTRY_COMPARE_WITH_TIMEOUT(problems.count(), 1, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->isRunning(), kTimeoutMs);
+    const QString status = panel->statusLabel()->text();
+    QVERIFY2(status.contains(QStringLiteral("gpu5 cannot run on")), qPrintable(status));
+    QVERIFY2(status.contains(QStringLiteral("constant memory")), qPrintable(status));
+    for (const QList<QVariant>& p : progress)
+        QVERIFY2(!p.at(1).toString().contains(QStringLiteral("describ")),
+                 qPrintable(p.at(1).toString()));
+    QCOMPARE(panel->codebook(), codebook);
+
+    choose(panel->kernelCombo(), QStringLiteral("auto"));
     panel->kSpin()->setValue(8);
 }
 

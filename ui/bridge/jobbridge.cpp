@@ -144,10 +144,10 @@ JobWatcher* JobBridge::submit(const QString& lane, JobWork work) {
                 }
             },
             Qt::QueuedConnection);
-        const ItemSink post = [this, lane, id](std::any item) {
+        const ItemSink post = [this, lane, id](const std::any& item) {
             QMetaObject::invokeMethod(
                 this,
-                [this, lane, id, item = std::move(item)] {
+                [this, lane, id, item] {
                     if (JobWatcher* watcher = current(lane, id))
                         emit watcher->itemReady(item);
                 },

@@ -32,13 +32,10 @@
 
 namespace histlab::ui {
 
-/// Sends one intermediate item of a job (a point, a row, a plan) to the GUI thread, where the
-/// job's watcher emits it as itemReady. Called on the worker thread, from inside the job.
-using ItemSink = std::function<void(std::any item)>;
-
 /// A job: what runs on the worker thread. It uses the devices, reports progress and checks for
-/// cancellation through the context, may stream items through the sink, and returns its result;
-/// what it throws reaches the watcher as a JobError value.
+/// cancellation through the context, may stream items (a point, a row, a plan) through `post`
+/// (the core's ItemSink: each reaches the GUI thread, where the job's watcher emits it as
+/// itemReady), and returns its result; what it throws reaches the watcher as a JobError value.
 using JobWork = std::function<std::any(JobContext& context, const ItemSink& post)>;
 
 /// On the worker: the device `selector` names (see selectDevice); the choice goes to the log

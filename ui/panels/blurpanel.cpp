@@ -26,56 +26,46 @@ namespace histlab::ui {
 namespace {
 
 /// The worker's side of the tab: loads the image through `images` (the window's image is
-/// not read again), blurs it and makes the previews; returns the BlurResult.
+/// not read again), blurs it with histlab-cli blur's plan and run (every output kept, for the
+/// previews and Save Result) and makes the previews.
 JobWork blurJob(const BlurRequest& request, std::shared_ptr<ImageCache> images) {
-    return [request, images](JobContext& ctx, const ItemSink&) -> std::any {
-        const int side = request.maxPreviewSide; // of every preview
-        BlurResult result;
-        result.request = request;
-        const auto [full, device] = openImageJob(ctx, *images, request, "blur", result);
+    return [request, images](JobContext& ctx, const ItemSink& post) -> std::any {
+        BlurShown shown;
+        shown.request = request;
+        const auto [full, device] = openImageJob(ctx, *images, request, "blur", shown);
+        BlurParams params;
+        params.input.loaded = full;
+        params.radii = {request.radius};
+        params.repeats = request.repeats;
+        params.keepOutputs = true;
         if (request.mode == BlurRequest::Mode::Launches) {
-            std::string note;
-            const HostImage gray = blurLaunchPlane(*full, &note);
-            result.note = QString::fromStdString(note);
-            result.channels = 1; // the 8-bit gray plane
-            result.depth = 8;
-            result.inputPreview = previewOf(gray, side);
-            const std::vector<BlurLaunch> launches =
-                request.launches.empty() ? allBlurLaunches() : request.launches;
-            ctx.progress(0.1, launches.size() == 1 ? blurLaunchName(launches.front()) : "launches");
-            result.launches = runBlurLaunches(device, gray, request.radius, launches,
-                                              request.repeats, ctx.cancelToken());
-            for (const BlurLaunchResult& launch : result.launches)
-                result.previews.push_back(launch.output.empty() ? QImage()
-                                                                : previewOf(launch.output, side));
+            if (!request.launches.empty())
+                params.launches = request.launches;
         } else {
-            result.inputPreview = previewOf(*full, side);
-            const std::vector<BlurVariant> variants =
-                request.variants.empty() ? std::vector<BlurVariant>{BlurVariant::Auto}
-                                         : request.variants;
-            std::size_t done = 0;
-            ctx.progress(0.1, blurVariantName(variants.front()));
-            // The device's tuning, as histlab-cli blur decides it (planBlur); every output is
-            // kept, for the previews and Save Result.
-            BlurParams params;
-            params.input.loaded = full;
-            params.radii = {request.radius};
             params.border = request.border;
-            params.variants = variants;
-            params.repeats = request.repeats;
-            const BlurPlan plan = planBlur(device.info(), params);
-            result.runs = runBlurVariants(
-                device, *full, plan.radii, plan.variants, plan.border, plan.repeats,
-                ctx.cancelToken(), plan.tuning, [&](BlurVariantRow& row) {
-                    result.previews.push_back(row.run && !row.run->output.empty()
-                                                  ? previewOf(row.run->output, side)
-                                                  : QImage());
-                    if (++done < variants.size())
-                        ctx.progress(0.1 + 0.9 * double(done) / double(variants.size()),
-                                     blurVariantName(variants[done]));
-                });
+            params.variants = request.variants.empty() ? std::vector<BlurVariant>{BlurVariant::Auto}
+                                                       : request.variants;
         }
-        return result;
+        BlurResult run = runBlurJob(ctx, device, planBlur(device.info(), params), post);
+        const int side = request.maxPreviewSide; // of every preview
+        shown.note = QString::fromStdString(run.note);
+        if (request.mode == BlurRequest::Mode::Launches) {
+            shown.channels = 1; // the 8-bit gray plane
+            shown.depth = 8;
+            shown.inputPreview = previewOf(run.plane, side);
+            for (const BlurLaunchResult& launch : run.launches)
+                shown.previews.push_back(launch.output.empty() ? QImage()
+                                                               : previewOf(launch.output, side));
+            shown.launches = std::move(run.launches);
+        } else {
+            shown.inputPreview = previewOf(*full, side);
+            for (const BlurVariantRow& row : run.rows)
+                shown.previews.push_back(row.run && !row.run->output.empty()
+                                             ? previewOf(row.run->output, side)
+                                             : QImage());
+            shown.runs = std::move(run.rows);
+        }
+        return shown;
     };
 }
 
@@ -293,7 +283,7 @@ void BlurPanel::startRun() {
     start(blurJob(r, bridge()->imageCache()), tr("blurring…"));
 }
 
-QString BlurPanel::present(const BlurResult& result) {
+QString BlurPanel::present(const BlurShown& result) {
     const bool launches = result.request.mode == BlurRequest::Mode::Launches;
     showDevice(result.device);
     compareView()->setImages(result.inputPreview, {}, result.imageSize);
@@ -326,7 +316,7 @@ QString BlurPanel::present(const BlurResult& result) {
     return summary;
 }
 
-void BlurPanel::fillRunsTable(const BlurResult& result) {
+void BlurPanel::fillRunsTable(const BlurShown& result) {
     const bool launches = result.request.mode == BlurRequest::Mode::Launches;
     const QSignalBlocker blocker(m_runs); // selection follows once the rows are in
     m_runs->setRowCount(0);
@@ -433,7 +423,7 @@ void BlurPanel::showSelection() {
     const int row = selectedRow();
     if (!m_result || row < 0)
         return;
-    const BlurResult& result = *m_result;
+    const BlurShown& result = *m_result;
     const bool launches = result.request.mode == BlurRequest::Mode::Launches;
     const QString name = m_runs->item(row, NameColumn)->text();
     const QString outcome = m_runs->item(row, StatusColumn)->text();

@@ -47,7 +47,7 @@ struct BlurRequest : ImageJobRequest {
 /// outputs themselves are full size, for saving.
 /// channels, depth and inputPreview are those of what was blurred: the image, or for the launch
 /// demonstration its 8-bit gray plane.
-struct BlurResult : ImageJobRun {
+struct BlurShown : ImageJobRun {
     BlurRequest request;
     QString note; ///< e.g. the launch demonstration of a color image runs on its luma
     std::vector<BlurVariantRow> runs;       ///< WholeImage: one per requested variant
@@ -55,7 +55,7 @@ struct BlurResult : ImageJobRun {
     std::vector<QImage> previews; ///< one per run or launch, null where there is no output
 };
 
-class BlurPanel : public ResultPanel<BlurResult, ImageJobPanel> {
+class BlurPanel : public ResultPanel<BlurShown, ImageJobPanel> {
     Q_OBJECT
 public:
     explicit BlurPanel(JobBridge* bridge, QWidget* parent = nullptr);
@@ -99,12 +99,12 @@ private:
     /// The request the controls describe (for the image set by setImage).
     BlurRequest request() const;
     void saveSettings() const override;
-    QString present(const BlurResult& result) override;
+    QString present(const BlurShown& result) override;
     void clearResult() override;
     const HostImage* resultImage() const override { return selectedOutput(); }
     QString resultFileName() const override;
     void showModeRows();
-    void fillRunsTable(const BlurResult& result);
+    void fillRunsTable(const BlurShown& result);
     void showSelection();
     void fillCorners(const BlurLaunchResult* launch);
 

@@ -21,21 +21,24 @@ namespace histlab::ui {
 
 namespace {
 
-/// The worker's side of the tab: streams the plan (a DashboardRun without results: devices,
-/// pipelines, input sizes), then each DashboardResult as it arrives, and returns the whole run.
+/// The worker's side of the tab: histlab-cli dashboard's plan and run; streams the plan (a
+/// DashboardRun without results: devices, pipelines, input sizes), then each DashboardResult
+/// as it arrives, and returns the whole run.
 JobWork dashboardJob(const DashboardRequest& request) {
     return [request](JobContext& ctx, const ItemSink& post) -> std::any {
         std::vector<int> devices = request.devices;
         if (devices.empty())
             devices.push_back(selectDevice("auto", ctx.devices().infos()));
-        DashboardRun run =
-            planDashboard(ctx.devices(), devices, request.pipelines, request.options);
-        post(run); // the plan: devices, pipelines, sizes, no result yet
-        histlab::runDashboard(
-            ctx.devices(), run, ctx.cancelToken(),
-            [&post](const DashboardResult& result) { post(result); },
-            [&ctx](double fraction, const std::string& what) { ctx.progress(fraction, what); });
-        return run;
+        DashboardParams params;
+        params.pipelines = request.pipelines;
+        params.options = request.options;
+        const DashboardJob job = planDashboardJob(ctx.devices().infosAt(devices), params);
+        post(job.plan); // the plan: devices, pipelines, sizes, no result yet
+        return runDashboardJob(ctx, devices, job,
+                               [&post](const std::any& item) {
+                                   post(std::any_cast<const DashboardItem&>(item).result);
+                               })
+            .run;
     };
 }
 

@@ -28,26 +28,23 @@ namespace histlab::ui {
 
 namespace {
 
-/// The worker's side of the tab: loads the image through `images`, equalizes it, counts the
-/// result's histogram and makes the previews; returns the EqualizeResult.
+/// The worker's side of the tab: loads the image through `images`, equalizes it as histlab-cli
+/// equalize does (its plan and run), counts the result's histogram and makes the previews.
 JobWork equalizeJob(const EqualizeRequest& request, std::shared_ptr<ImageCache> images) {
-    return [request, images](JobContext& ctx, const ItemSink&) -> std::any {
-        EqualizeResult result;
-        result.request = request;
-        const auto [full, device] = openImageJob(ctx, *images, request, "equalize", result);
-        ctx.progress(0.1, "equalizing");
-        result.run = histlab::runEqualize(device, *full, request.repeats, ctx.cancelToken());
+    return [request, images](JobContext& ctx, const ItemSink& post) -> std::any {
+        EqualizeShown shown;
+        shown.request = request;
+        const auto [full, device] = openImageJob(ctx, *images, request, "equalize", shown);
+        EqualizeParams params;
+        params.input.loaded = full;
+        params.repeats = request.repeats;
+        shown.run = runEqualizeJob(ctx, device, planEqualize(device.info(), params), post).run;
         ctx.throwIfCancelled();
-        // The "after" histogram is that of the output's own plane (for a color image its luma,
-        // which the clamping of c + lut[Y] - Y may move off lut[Y]).
         ctx.progress(0.9, "histogram of the result");
-        result.histogramAfter.assign(std::size_t(result.run.bins), 0);
-        for (std::uint32_t v : equalizePlane(result.run.output))
-            if (v < result.histogramAfter.size())
-                ++result.histogramAfter[v];
-        result.inputPreview = previewOf(*full, request.maxPreviewSide);
-        result.outputPreview = previewOf(result.run.output, request.maxPreviewSide);
-        return result;
+        shown.histogramAfter = equalizedHistogram(shown.run);
+        shown.inputPreview = previewOf(*full, request.maxPreviewSide);
+        shown.outputPreview = previewOf(shown.run.output, request.maxPreviewSide);
+        return shown;
     };
 }
 
@@ -215,7 +212,7 @@ void EqualizePanel::startRun() {
     start(equalizeJob(r, bridge()->imageCache()), tr("equalizing…"));
 }
 
-QString EqualizePanel::present(const EqualizeResult& result) {
+QString EqualizePanel::present(const EqualizeShown& result) {
     const EqualizeRun& run = result.run;
     showDevice(result.device);
     const bool color = result.channels >= 3;
@@ -278,7 +275,7 @@ void EqualizePanel::fillTimings(const EqualizeRun& run) {
     m_timings->resizeColumnsToContents();
 }
 
-void EqualizePanel::fillPlot(const EqualizeResult& result) {
+void EqualizePanel::fillPlot(const EqualizeShown& result) {
     const EqualizeRun& run = result.run;
     setHistogramData(m_before, m_cdfBefore, run.histogram);
     setHistogramData(m_after, m_cdfAfter, result.histogramAfter);

@@ -28,21 +28,21 @@ class QTableWidget;
 
 namespace histlab::ui {
 
-/// A histogram equalization (lane "equalize"): runEqualize on the image the window shows.
+/// A histogram equalization (lane "equalize"): histlab-cli equalize's plan and run on the image
+/// the window shows.
 struct EqualizeRequest : ImageJobRequest {};
 
-/// One finished equalization, as values: the core's run (the full-size output, histogram, CDF,
-/// table, per-stage timings, verification) and what the tab draws from it.
-struct EqualizeResult : ImageJobRun {
+/// One finished equalization as the tab shows it: the core's run (the full-size output,
+/// histogram, CDF, table, per-stage timings, verification) and what the tab draws from it.
+struct EqualizeShown : ImageJobRun {
     EqualizeRequest request;
     QImage outputPreview; ///< the same size as inputPreview
     EqualizeRun run;
-    /// The histogram of the output's plane (its gray values or luma; run.bins bins), computed
-    /// on the CPU from the output: the "after" of the tab's plot.
+    /// equalizedHistogram(run): the "after" of the tab's plot.
     std::vector<std::uint64_t> histogramAfter;
 };
 
-class EqualizePanel : public ResultPanel<EqualizeResult, ImageJobPanel> {
+class EqualizePanel : public ResultPanel<EqualizeShown, ImageJobPanel> {
     Q_OBJECT
 public:
     explicit EqualizePanel(JobBridge* bridge, QWidget* parent = nullptr);
@@ -61,13 +61,13 @@ public:
 
 private:
     EqualizeRequest request() const;
-    QString present(const EqualizeResult& result) override;
+    QString present(const EqualizeShown& result) override;
     QString fileBaseName(Output kind) const override;
     void clearResult() override;
     const HostImage* resultImage() const override;
     QString resultFileName() const override;
     void fillTimings(const EqualizeRun& run);
-    void fillPlot(const EqualizeResult& result);
+    void fillPlot(const EqualizeShown& result);
     /// bin,count,cdf: the plane's histogram and its cumulative sum (256 or 65,536 rows).
     std::string histogramCsv() const;
 

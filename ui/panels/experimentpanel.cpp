@@ -24,26 +24,28 @@ namespace histlab::ui {
 
 namespace {
 
-/// The worker's side of the tab: streams each ExperimentPoint and returns the ExperimentRun.
-/// The "image" distribution reads the image through `images`.
+/// The worker's side of the tab: histlab-cli sweep's plan and run on the devices chosen;
+/// streams each ExperimentPoint and returns the ExperimentRun. The "image" distribution reads
+/// the image through `images`.
 JobWork experimentJob(const ExperimentRequest& request, std::shared_ptr<ImageCache> images) {
     return [request, images](JobContext& ctx, const ItemSink& post) -> std::any {
-        ExperimentSpec spec = request.spec;
-        std::shared_ptr<const HostImage> image;
-        if (std::find(spec.distributions.begin(), spec.distributions.end(), "image") !=
-            spec.distributions.end()) {
+        ExperimentParams params = request.params;
+        const std::vector<std::string> kinds =
+            params.distributions.value_or(std::vector<std::string>{});
+        if (std::find(kinds.begin(), kinds.end(), "image") != kinds.end()) {
             if (request.imageSource.isEmpty())
                 throw UsageError("distribution", "'image' needs an image: open one first");
-            image = images->get(request.imageSource, request.imagePage);
-            spec.image = image.get();
+            params.image = images->get(request.imageSource, request.imagePage);
         }
         std::vector<int> devices = request.devices;
         if (devices.empty())
             devices.push_back(selectDevice("auto", ctx.devices().infos()));
-        return histlab::runExperiment(
-            ctx.devices(), devices, spec, ctx.cancelToken(),
-            [&post](const ExperimentPoint& point) { post(point); },
-            [&ctx](double fraction, const std::string& what) { ctx.progress(fraction, what); });
+        return runExperimentJob(ctx, devices,
+                                planExperimentJob(ctx.devices().infosAt(devices), params),
+                                [&post](const std::any& item) {
+                                    post(std::any_cast<const ExperimentItem&>(item).point);
+                                })
+            .run;
     };
 }
 
@@ -172,27 +174,35 @@ void ExperimentPanel::startRun() {
     if (isRunning())
         return;
     ExperimentRequest request;
-    request.spec.kind = ExperimentKind(m_experiment->currentData().toInt());
-    for (const QString& kind : m_distributions->checkedTexts())
-        request.spec.distributions.push_back(kind.toStdString());
+    ExperimentParams& params = request.params;
+    const ExperimentKind kind = ExperimentKind(m_experiment->currentData().toInt());
+    params.kind = kind;
+    std::vector<std::string> kinds;
+    for (const QString& name : m_distributions->checkedTexts())
+        kinds.push_back(name.toStdString());
+    params.distributions = kinds;
     request.devices = m_devices->checkedDevices();
-    request.spec.bytes = std::size_t(m_size->value() * 1048576.0);
-    request.spec.repeats = repeatsSpin()->value();
-    request.spec.maxRepeats = std::max(repeatsSpin()->value(), m_maxRepeats->value());
+    const std::size_t bytes = std::size_t(m_size->value() * 1048576.0);
+    if (bytes) // else each device's default
+        params.sizeMiB = m_size->value();
+    params.repeats = repeatsSpin()->value();
     request.imageSource = m_imageSource;
     request.imagePage = m_imagePage;
-    const auto& kinds = request.spec.distributions;
     if (kinds.empty()) {
         refuse(tr("Choose at least one kind of data."));
         return;
     }
-    if (request.spec.kind == ExperimentKind::Bins) {
-        for (const QString& bins : m_bins->checkedTexts())
-            request.spec.bins.push_back(bins.toInt());
-        if (request.spec.bins.empty()) {
+    if (kind == ExperimentKind::Bins) { // the large-bin recipe: exactly the repeats, no cap
+        std::vector<int> bins;
+        for (const QString& count : m_bins->checkedTexts())
+            bins.push_back(count.toInt());
+        if (bins.empty()) {
             refuse(tr("Choose at least one bin count."));
             return;
         }
+        params.bins = bins;
+    } else {
+        params.maxRepeats = std::max(repeatsSpin()->value(), m_maxRepeats->value());
     }
     if (request.devices.empty()) {
         refuse(tr("Choose at least one device."));
@@ -203,15 +213,15 @@ void ExperimentPanel::startRun() {
         return;
     }
     m_live = ExperimentRun{};
-    m_live.kind = request.spec.kind;
+    m_live.kind = kind;
     std::vector<DeviceInfo> devices;
     for (int index : request.devices)
         for (const DeviceListing& e : m_deviceEntries)
             if (e.info.index == index)
                 devices.push_back(e.info);
     m_live.devices = devices;
-    m_plot->reset(request.spec.kind, devices, request.spec.bytes);
-    if (m_baseline && m_baseline->kind == request.spec.kind)
+    m_plot->reset(kind, devices, bytes);
+    if (m_baseline && m_baseline->kind == kind)
         m_plot->setBaseline(m_baseline);
     m_table->setRowCount(0);
     start(experimentJob(request, bridge()->imageCache()), tr("running…"));

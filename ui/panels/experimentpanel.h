@@ -28,7 +28,7 @@ class ExperimentPlot;
 
 /// An experiment (lane "experiment").
 struct ExperimentRequest {
-    ExperimentSpec spec;      ///< spec.image is ignored: see imageSource
+    ExperimentParams params;  ///< as histlab-cli sweep's; params.image is set from imageSource
     std::vector<int> devices; ///< device indices; empty: the default device
     QString imageSource;      ///< for the "image" distribution: a file or resource path
     int imagePage = 1;        ///< its page (a multi-page TIFF), from 1

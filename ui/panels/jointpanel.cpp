@@ -36,36 +36,28 @@ std::vector<LargeBinMethod> requestedMethods(const JointJobRequest& r) {
 }
 
 /// The worker's side of the tab: loads the images (the one the Image tab holds is not read
-/// again), asks the core for the request (which refuses what does not fit together), then runs
-/// it as histlab-cli joint does, reporting each method as it ends.
+/// again), then plans and runs them with histlab-cli joint's plan (which refuses what does not
+/// fit together) and run, on the one device chosen.
 JobWork jointJob(const JointJobRequest& request, std::shared_ptr<ImageCache> images) {
-    return [request, images](JobContext& ctx, const ItemSink&) -> std::any {
+    return [request, images](JobContext& ctx, const ItemSink& post) -> std::any {
         ctx.progress(0.0, "loading");
-        const std::shared_ptr<const HostImage> a = images->getAside(request.sourceA);
-        const std::shared_ptr<const HostImage> b =
-            request.sourceB == request.sourceA ? a : images->getAside(request.sourceB);
-        std::shared_ptr<const HostImage> mask;
+        JointParams params;
+        params.images = {images->getAside(request.sourceA)};
+        if (request.sourceB != request.sourceA) // else two channels of one image
+            params.images.push_back(images->getAside(request.sourceB));
         if (!request.mask.isEmpty())
-            mask = images->getAside(request.mask);
+            params.mask = images->getAside(request.mask);
         ctx.throwIfCancelled();
-        const std::vector<LargeBinMethod> methods = requestedMethods(request);
-        const JointRequest planned =
-            makeJointRequest(*a, *b, request.channelA.toStdString(), request.channelB.toStdString(),
-                             {request.binsA, request.binsB}, std::nullopt, std::nullopt, mask.get(),
-                             methods, request.repeats);
+        params.channels = (request.channelA + QLatin1Char(',') + request.channelB).toStdString();
+        params.bins = {request.binsA, request.binsB};
+        params.methods = requestedMethods(request);
+        params.repeats = request.repeats;
         Device& device = jobDevice(ctx, request.device, "joint histogram");
-        ctx.progress(0.05, "CPU reference, entropies and the read-only kernel");
-        std::size_t done = 0;
-        JointResult result;
-        result.request = request;
-        result.run = runJoint(device, planned, ctx.cancelToken(), [&](const JointPoint& p) {
-            ++done;
-            ctx.progress(0.05 + 0.9 * double(done) / double(methods.size() + 1),
-                         done == methods.size()
-                             ? std::string("MI evaluations on the device")
-                             : std::string(largeBinMethodName(p.method)) + " done");
-        });
-        return result;
+        const JointPlan plan = planJointOn({device.info()}, params);
+        JointShown shown;
+        shown.request = request;
+        shown.run = *runJointJob(ctx, {device.info().index}, plan, post).run;
+        return shown;
     };
 }
 
@@ -323,7 +315,7 @@ void JointPanel::startRun() {
     start(jointJob(r, bridge()->imageCache()));
 }
 
-QString JointPanel::present(const JointResult& result) {
+QString JointPanel::present(const JointShown& result) {
     const JointRun& run = result.run;
     const JointJobRequest& r = result.request;
     showDevice(run.device);

@@ -20,7 +20,7 @@
 // image lacks) is shown in red in the status line, naming the files; the result shown stays.
 #include "panels/resultpanel.h"
 
-#include <pipelines/largebin/jointrun.h>
+#include <pipelines/largebin/jointpipeline.h>
 
 #include <QStringList>
 
@@ -46,12 +46,12 @@ struct JointJobRequest {
 };
 
 /// One finished joint run: what was asked and what the core computed.
-struct JointResult {
+struct JointShown {
     JointJobRequest request;
     JointRun run;
 };
 
-class JointPanel : public ResultPanel<JointResult> {
+class JointPanel : public ResultPanel<JointShown> {
     Q_OBJECT
 public:
     explicit JointPanel(JobBridge* bridge, QWidget* parent = nullptr);
@@ -106,7 +106,7 @@ public:
 
 private:
     JointJobRequest request() const;
-    QString present(const JointResult& result) override;
+    QString present(const JointShown& result) override;
     QString cancelledStatus() const override;
     bool canRun() const override;
     QString fileBaseName(Output kind) const override;

@@ -47,7 +47,7 @@ JobWork memoryLabJob(const MemoryLabRequest& request) {
         ReverseParams reverseParams;
         reverseParams.bytes = request.reverseBytes;
         reverseParams.repeats = request.repeats;
-        const ReverseSpec reverse = planReverse(info, reverseParams);
+        const ReverseJob reverse = planReverseJob(info, reverseParams);
         MemoryLabParams labParams;
         labParams.ceilings = request.ceilings;
         labParams.transfers = request.transfers;
@@ -58,54 +58,38 @@ JobWork memoryLabJob(const MemoryLabRequest& request) {
         if (request.ceilings || request.transfers)
             lab = planMemoryLab(info, labParams);
 
-        // Progress counts results: each variant, the ceilings, each transfer point, the launch.
-        const std::size_t total =
-            (request.reversal ? reverse.variants.size() : 0) + (lab.ceilingBytes ? 1 : 0) +
-            (lab.transfers
-                 ? lab.transfers->kinds.size() *
-                           transferSizes(lab.transfers->minBytes, lab.transfers->maxBytes).size() +
-                       1
-                 : 0);
-        std::size_t done = 0;
-        const auto step = [&](const std::string& next) {
-            ctx.progress(double(done) / double(std::max<std::size_t>(total, 1)), next);
-        };
-
+        // The parts run one after the other, as histlab-cli reverse and histlab-cli memory
+        // run them. Progress counts their steps: each variant; the ceilings, each transfer
+        // point, the launch.
+        const double reversal = request.reversal ? double(reverse.spec.variants.size()) : 0.0;
+        const double ceiling = lab.ceilingBytes ? 1.0 : 0.0;
+        const double steps = std::max(1.0, reversal + double(memoryLabSteps(lab)));
         MemoryLabResult result;
         result.request = request;
         result.device = info;
         result.memory.device = info;
         if (request.reversal) {
-            step("reversal: copy kernel");
-            result.reversal =
-                runReverse(device, reverse, ctx.cancelToken(), [&](const ReverseResult& r) {
-                    post(r);
-                    ++done;
-                    step("reversal: " + r.name);
-                });
+            JobContext part = ctx.part(0.0, reversal / steps);
+            result.reversal = runReverseJob(part, device, reverse, post).run;
         }
         if (lab.ceilingBytes) {
             // The ceilings are drawn as one sweep (the best widths named), then the transfers
             // point by point: the plan's two parts, run one after the other.
-            step("ceilings per vector width");
             MemoryLabPlan ceilings = lab;
             ceilings.transfers.reset();
-            result.memory.ceilings = runMemoryLab(device, ceilings, ctx.cancelToken()).ceilings;
+            JobContext part = ctx.part(reversal / steps, (reversal + ceiling) / steps);
+            result.memory.ceilings = runMemoryLabJob(part, device, ceilings, {}).ceilings;
             post(*result.memory.ceilings);
-            ++done;
         }
         if (lab.transfers) {
-            step("transfers");
             MemoryLabPlan transfers = lab;
             transfers.ceilingBytes.reset();
+            JobContext part = ctx.part((reversal + ceiling) / steps, 1.0);
             result.memory.transfers =
-                runMemoryLab(device, transfers, ctx.cancelToken(), [&](const MemoryLabItem& item) {
-                    const auto* p = std::get_if<TransferPoint>(&item);
-                    if (!p)
-                        return;
-                    post(*p);
-                    ++done;
-                    step(std::string(transferKindName(p->kind)) + " " + formatByteSize(p->bytes));
+                runMemoryLabJob(part, device, transfers, [&](const std::any& item) {
+                    if (const auto* p =
+                            std::get_if<TransferPoint>(&std::any_cast<const MemoryLabItem&>(item)))
+                        post(*p);
                 }).transfers;
         }
         return result;

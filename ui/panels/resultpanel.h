@@ -1,5 +1,5 @@
 #pragma once
-// A panel whose job answers with one value of type Result (a ScanBenchResult, a BlurResult, …):
+// A panel whose job answers with one value of type Result (a ScanBenchResult, a BlurShown, …):
 // the last one is kept, result() gives it, and its presence is what enables the files the
 // panel saves. `Base` is the kind of JobPanel it is (JobPanel, ImageJobPanel, BaselinePanel).
 #include "panels/jobpanel.h"

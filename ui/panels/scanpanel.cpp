@@ -30,7 +30,7 @@ namespace histlab::ui {
 namespace {
 
 /// The worker's side of the tab: streams the ScanPlan, then each ScanPoint as it finishes, and
-/// returns the ScanBenchResult.
+/// returns the ScanBenchResult. The run is histlab-cli scan's.
 JobWork scanBenchJob(const ScanBenchRequest& request) {
     return [request](JobContext& ctx, const ItemSink& post) -> std::any {
         Device& device = jobDevice(ctx, request.device, "scans");
@@ -54,17 +54,9 @@ JobWork scanBenchJob(const ScanBenchRequest& request) {
         plan.points = int(scanPointCount(planned));
         post(plan);
 
-        int done = 0;
         ScanBenchResult result;
         result.plan = plan;
-        ctx.progress(0.0, "copy kernel");
-        result.run = histlab::runScans(device, planned, ctx.cancelToken(), [&](const ScanPoint& p) {
-            ++done;
-            post(p);
-            ctx.progress(double(done) / double(std::max(plan.points, 1)),
-                         std::string(scanVariantName(p.variant)) + " wg " +
-                             std::to_string(p.workGroupSize));
-        });
+        result.run = runScanJob(ctx, device, planned, post).run;
         return result;
     };
 }

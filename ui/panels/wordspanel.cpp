@@ -84,8 +84,9 @@ WordsView viewOf(const WordTable& table, BowWeighting weighting) {
     return v;
 }
 
-/// k-means on the device from the folder's descriptors (runBuildCodebook, as bow
-/// build-codebook); "all" kernels builds with the plan's choice.
+/// k-means on the device from the folder's descriptors: bow build-codebook's plan and run. The plan
+/// refuses a K or a kernel the device cannot take before any image is described; "all" kernels
+/// builds with the plan's choice.
 JobWork codebookJob(const WordsJobRequest& r) {
     return [r](JobContext& ctx, const ItemSink&) -> std::any {
         ctx.progress(0, "listing the folder");
@@ -95,9 +96,10 @@ JobWork codebookJob(const WordsJobRequest& r) {
         if (r.kernel != QStringLiteral("auto") && r.kernel != QStringLiteral("all"))
             p.kernel = parseBowKernel(r.kernel.toStdString());
         Device& device = jobDevice(ctx, r.device, "bag-of-visual-words codebook");
+        const CodebookParams plan = planCodebook(device.info(), p);
         WordsCodebookResult out;
         out.request = r;
-        out.run = runBuildCodebook(ctx, device, p);
+        out.run = runCodebookJob(ctx, device, plan, {}); // the tab shows no image's features
         out.codebook = std::make_shared<const Codebook>(std::move(out.run.kmeans.codebook));
         out.run.kmeans.codebook = {};
         return out;
@@ -122,7 +124,7 @@ JobWork histogramsJob(const WordsJobRequest& r,
                 parseNameList<BowKernel>(r.kernel.toStdString(), allBowKernels, parseBowKernel);
         WordsHistogramsResult out;
         out.request = r;
-        out.run = runHistograms(ctx, device, planHistograms(device.info(), p));
+        out.run = runHistogramsJob(ctx, device, planHistograms(device.info(), p), {});
         out.table = std::make_shared<const WordTable>(std::move(out.run.table));
         out.run.table = {};
         ctx.progress(1, "weights and nearest images");
