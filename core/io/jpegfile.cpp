@@ -84,7 +84,7 @@ int exifOrientation(const unsigned char* data, unsigned length) {
     return orientation;
 }
 
-struct Header {
+struct JpegHeader {
     int width = 0, height = 0, channels = 0, orientation = 1;
     bool cmyk = false;
 };
@@ -92,7 +92,7 @@ struct Header {
 // Everything between setjmp and a longjmp is C: no object with a destructor lives in this frame,
 // so jumping out of libjpeg skips nothing. Returns false with err.message set on failure.
 bool readHeader(jpeg_decompress_struct& cinfo, ErrorManager& err, const unsigned char* data,
-                unsigned long size, Header& h) {
+                unsigned long size, JpegHeader& h) {
     if (setjmp(err.jump))
         return false;
     jpeg_mem_src(&cinfo, data, size);
@@ -161,7 +161,7 @@ Decoded decodeJpeg(const std::vector<unsigned char>& bytes, const std::string& p
         ~Destroy() { jpeg_destroy_decompress(c); }
     } destroy{&cinfo};
 
-    Header h;
+    JpegHeader h;
     if (!readHeader(cinfo, err, bytes.data(), bytes.size(), h))
         throw InputError(path + ": damaged or truncated JPEG (libjpeg: " + err.message + ")");
     checkDeclaredSize(path, std::uint64_t(h.width), std::uint64_t(h.height), h.channels, 1);

@@ -36,13 +36,13 @@ void readBytes(png_structp png, png_bytep out, png_size_t length) {
     r->at += length;
 }
 
-struct Header {
+struct PngHeader {
     png_uint_32 width = 0, height = 0;
     int channels = 0, depth = 8;
 };
 
 // C only between setjmp and a longjmp (no destructors to skip). False with r.message on failure.
-bool readHeader(png_structp png, png_infop info, Header& h) {
+bool readHeader(png_structp png, png_infop info, PngHeader& h) {
     if (setjmp(png_jmpbuf(png)))
         return false;
     // HistLab's own limits apply (checkDeclaredSize), not libpng's default 1,000,000 a side.
@@ -177,7 +177,7 @@ Decoded decodePng(const std::vector<unsigned char>& bytes, const std::string& pa
         throw InputError(path + ": libpng could not start");
     png_set_read_fn(png, &r, readBytes);
 
-    Header h;
+    PngHeader h;
     if (!readHeader(png, info, h))
         throw InputError(path + ": damaged or truncated PNG (libpng: " + r.message + ")");
     if (h.channels < 1 || h.channels > 4 || h.channels == 2 || (h.depth != 8 && h.depth != 16))

@@ -45,7 +45,7 @@ std::string syntheticName(std::size_t i) {
 }
 
 /// An image taken from the listing, decoded, with its CPU reference, waiting for a device.
-struct Decoded {
+struct PreparedImage {
     std::size_t index = 0;
     HostImage image;
     bool redone = false;
@@ -77,8 +77,8 @@ std::string checksumText(const std::vector<std::uint8_t>& bytes) {
 
 /// The listing's image `index`, decoded (or made) with its reference, on a host thread.
 /// Throws InputError naming the file for one that cannot be read.
-Decoded decodeImage(const BatchParams& p, std::size_t index, const std::string& file) {
-    Decoded d;
+PreparedImage decodeImage(const BatchParams& p, std::size_t index, const std::string& file) {
+    PreparedImage d;
     d.index = index;
     const ImageInput& s = p.synthetic;
     if (s.synthetic) {
@@ -162,7 +162,7 @@ public:
     /// histograms or values, verified, and the first difference as its error; `config`
     /// collects what ran. Returns the result image (blur, equalize; empty otherwise). Throws
     /// for what fails.
-    virtual HostImage run(const Decoded& d, BatchImage& out, std::string& config) = 0;
+    virtual HostImage run(const PreparedImage& d, BatchImage& out, std::string& config) = 0;
 
 protected:
     Device& m_device;
@@ -176,7 +176,7 @@ public:
     HistogramWork(Device& device, const CancelToken& cancel)
         : BatchWork(device, cancel) {}
 
-    HostImage run(const Decoded& d, BatchImage& out, std::string& config) override {
+    HostImage run(const PreparedImage& d, BatchImage& out, std::string& config) override {
         const HostImage& image = d.image;
         if (image.depth == 16) {
             runSixteen(image, out, config);
@@ -261,7 +261,7 @@ public:
         : BatchWork(device, cancel)
         , m_pair(splitList(pair)) {}
 
-    HostImage run(const Decoded& d, BatchImage& out, std::string& config) override {
+    HostImage run(const PreparedImage& d, BatchImage& out, std::string& config) override {
         const JointRequest& r = *d.joint;
         const std::size_t n = r.a.count(), cells = r.spec.cells();
         const cl::Buffer a = uploadPlane(m_device, r.a), b = uploadPlane(m_device, r.b);
@@ -316,7 +316,7 @@ public:
         , m_radius(radius)
         , m_border(border) {}
 
-    HostImage run(const Decoded& d, BatchImage& out, std::string& config) override {
+    HostImage run(const PreparedImage& d, BatchImage& out, std::string& config) override {
         BlurRun run = blurOnDevice(m_device, d.image, m_radius, m_border, 0, m_cancel);
         std::string kernels;
         for (const KernelLaunch& k : run.kernels)
@@ -351,7 +351,7 @@ public:
     EqualizeWork(Device& device, const CancelToken& cancel)
         : BatchWork(device, cancel) {}
 
-    HostImage run(const Decoded& d, BatchImage& out, std::string& config) override {
+    HostImage run(const PreparedImage& d, BatchImage& out, std::string& config) override {
         EqualizeRun run = equalizeOnDevice(m_device, d.image, 0, m_cancel);
         verifyEqualizeRun(run, d.tables, d.expected);
         noteConfig(config, "gather " + run.apply.describe());
@@ -641,9 +641,9 @@ private:
     void decode(std::size_t index);
     void write(Pending job);
     void count(std::size_t k);
-    std::optional<Decoded> take(std::size_t k);
-    void counted(Decoded d, BatchImage out, HostImage result);
-    void handBack(std::size_t k, Decoded d, double busyMs, const std::string& why);
+    std::optional<PreparedImage> take(std::size_t k);
+    void counted(PreparedImage d, BatchImage out, HostImage result);
+    void handBack(std::size_t k, PreparedImage d, double busyMs, const std::string& why);
     void release(std::size_t index, std::uint64_t bytes, HostImage image, HostImage result);
     void report();
     void reportImage(std::size_t index, std::size_t count);
@@ -666,7 +666,7 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_changed;
     std::size_t m_nextDecode = 0, m_slots = 0;
-    std::deque<Decoded> m_ready, m_handedBack;
+    std::deque<PreparedImage> m_ready, m_handedBack;
     std::deque<Pending> m_toWrite;
     std::size_t m_decodersLeft = 0, m_devicesLeft = 0;
     std::size_t m_inFlight = 0; // images a device has taken and not finished (one may come back)
@@ -785,7 +785,7 @@ void BatchRun::host() {
 /// it cannot.
 void BatchRun::decode(std::size_t index) {
     const auto t = Clock::now();
-    std::optional<Decoded> d;
+    std::optional<PreparedImage> d;
     std::string error;
     const std::string path =
         m_params.synthetic.synthetic ? "" : batchFilePath(m_params.source, m_files[index]);
@@ -850,7 +850,7 @@ void BatchRun::count(std::size_t k) {
     BatchDevice& dev = m_result.devices[k];
     const std::unique_ptr<BatchWork> work = makeBatchWork(m_params, *m_opened[k], m_cancel);
     for (std::size_t taken = 0;; ++taken) {
-        std::optional<Decoded> d = take(k);
+        std::optional<PreparedImage> d = take(k);
         if (!d)
             return;
         const auto t = Clock::now();
@@ -894,7 +894,7 @@ void BatchRun::count(std::size_t k) {
 
 /// The next image for device `k`, a handed-back one first; none once every image is decoded
 /// and none is on a device (which could hand it back), or when the run stops.
-std::optional<Decoded> BatchRun::take(std::size_t k) {
+std::optional<PreparedImage> BatchRun::take(std::size_t k) {
     const auto waitStart = Clock::now();
     std::unique_lock lock(m_mutex);
     m_changed.wait(lock, [&] {
@@ -903,10 +903,10 @@ std::optional<Decoded> BatchRun::take(std::size_t k) {
     });
     if (m_stop)
         return std::nullopt;
-    std::deque<Decoded>& from = !m_handedBack.empty() ? m_handedBack : m_ready;
+    std::deque<PreparedImage>& from = !m_handedBack.empty() ? m_handedBack : m_ready;
     if (from.empty())
         return std::nullopt; // decoding is over, nothing is left and nothing can come back
-    std::optional<Decoded> d = std::move(from.front());
+    std::optional<PreparedImage> d = std::move(from.front());
     from.pop_front();
     ++m_inFlight;
     lock.unlock();
@@ -915,7 +915,7 @@ std::optional<Decoded> BatchRun::take(std::size_t k) {
 }
 
 /// A device is done with `d`: its row, and its result to write (--out) or its memory freed.
-void BatchRun::counted(Decoded d, BatchImage out, HostImage result) {
+void BatchRun::counted(PreparedImage d, BatchImage out, HostImage result) {
     const std::uint64_t bytes = d.bytes();
     // Only a verified result is written (--out), by a host thread, through a temporary file and
     // a rename.
@@ -940,7 +940,7 @@ void BatchRun::counted(Decoded d, BatchImage out, HostImage result) {
 }
 
 /// Device `k` failed at `d`: the image goes back for the others.
-void BatchRun::handBack(std::size_t k, Decoded d, double busyMs, const std::string& why) {
+void BatchRun::handBack(std::size_t k, PreparedImage d, double busyMs, const std::string& why) {
     BatchDevice& dev = m_result.devices[k];
     std::lock_guard lock(m_mutex);
     dev.busyMs += busyMs;
