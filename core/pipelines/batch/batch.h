@@ -14,6 +14,8 @@
 #include "pipelines/imageinput.h"
 #include "pipelines/largebin/largebin.h"
 #include "pipelines/options.h"
+#include "pipelines/pipeline.h"
+#include "report/table.h"
 #include "runtime/device.h"
 #include "runtime/devicescheduler.h"
 #include "runtime/runner.h"
@@ -138,6 +140,34 @@ struct BatchProgress {
 /// calling thread.
 BatchResult runBatch(JobContext& ctx, const std::vector<int>& devices, const BatchParams& params,
                      const std::function<void(const BatchProgress&)>& onImage = {});
+
+/// The batch command's plan: the parameters as given (prepareBatch made every check).
+BatchParams planBatch(const std::vector<DeviceInfo>& devices, const BatchParams& params);
+
+/// The batch command's run: runBatch, streaming each image's BatchProgress as an item.
+BatchResult runBatchJob(JobContext& ctx, const std::vector<int>& devices, const BatchParams& plan,
+                        const ItemSink& onItem);
+
+/// What histlab-cli merge reads: batch tables or histogram CSVs.
+struct MergeInput {
+    std::vector<std::string> files;
+};
+
+/// merge's result: the batch tables joined, or the histogram CSVs added.
+struct MergeOutput {
+    std::vector<std::string> files;
+    bool tables = false;
+    BatchPipeline pipeline = BatchPipeline::Histogram; ///< the batch tables'
+    std::vector<BatchImage> images;                    ///< batch tables joined
+    Table added;                                       ///< histogram CSVs added
+};
+
+/// merge's plan: the files as given (it runs on the host only).
+MergeInput planMerge(const std::vector<DeviceInfo>& devices, const MergeInput& params);
+
+/// merge's run, on the host: the files joined or added (InputError naming a bad one).
+MergeOutput runMerge(JobContext& ctx, const std::vector<int>& devices, const MergeInput& plan,
+                     const ItemSink& onItem);
 
 /// The sums of the verified images' histograms, by name: r, g, b, a, then gray (a gray
 /// image's values and a colour image's luma).

@@ -278,18 +278,6 @@ void setBatchFolder(BatchParams& p, const std::string& folder) {
 // ---------------------------------------------------------------------------------------------
 // merge: batch tables joined, or histogram CSVs added.
 
-struct MergeInput {
-    std::vector<std::string> files;
-};
-
-struct MergeOutput {
-    std::vector<std::string> files;
-    bool tables = false;
-    BatchPipeline pipeline = BatchPipeline::Histogram; ///< the batch tables'
-    std::vector<BatchImage> images;                    ///< batch tables joined
-    Table added;                                       ///< histogram CSVs added
-};
-
 /// Histogram CSVs (histlab-cli histogram --csv: bin[,lo,hi],<channel>...) added bin by bin,
 /// each read a row at a time: the same header and bins in each; the bin columns must agree, the
 /// counts are summed, and a sum past 2^64 - 1 is refused (naming the file, line and column).
@@ -355,7 +343,8 @@ Table addHistogramCsvs(const std::vector<std::string>& sources) {
     return t;
 }
 
-MergeOutput runMerge(const MergeInput& input) {
+/// The files joined (batch tables) or added (histogram CSVs), by their first header.
+MergeOutput mergeFiles(const MergeInput& input) {
     MergeOutput out;
     out.files = input.files;
     // Each table is read a row at a time and its rows kept as images (a histogram row as 256
@@ -384,7 +373,67 @@ MergeOutput runMerge(const MergeInput& input) {
     return out;
 }
 
+/// The batch command's report: the text, table, CSV and JSON, and the verdict of the images.
+Report batchReport(const BatchResult& result) {
+    Report r;
+    r.text = batchText(result);
+    r.table = batchTable(result);
+    r.csv = [&result] { return batchCsv(result.params.pipeline, result.images); };
+    r.json = [&result] { return batchJson(result); };
+    bool anyDeviceRan = false;
+    for (const BatchDevice& d : result.devices)
+        anyDeviceRan = anyDeviceRan || d.images > 0;
+    // Images left when every device had failed (runBatch's "not run" rows).
+    // --out results that could not be written (a full or read-only disk, a folder of
+    // that name): the rows say why, and the run is not a success.
+    std::size_t notRun = 0, notWritten = 0;
+    for (const BatchImage& image : result.images) {
+        notRun += image.error.rfind("not run: every device failed", 0) == 0 ? 1 : 0;
+        notWritten += image.error.rfind("not written: ", 0) == 0 ? 1 : 0;
+    }
+    if (result.mismatches)
+        r.verdict = {Verdict::Kind::Mismatch,
+                     std::to_string(result.mismatches) + " images differ from the CPU reference"};
+    else if (!result.images.empty() && !anyDeviceRan && !result.devices.empty() &&
+             !result.devices.front().failure.empty())
+        r.verdict = {Verdict::Kind::NothingRan,
+                     "no device could run: " + result.devices.front().failure};
+    else if (notRun)
+        r.verdict = {Verdict::Kind::NothingRan, "every device failed: " + std::to_string(notRun) +
+                                                    " of " + std::to_string(result.images.size()) +
+                                                    " images not run"};
+    else if (notWritten)
+        r.verdict = {Verdict::Kind::NotWritten, std::to_string(notWritten) + " of " +
+                                                    std::to_string(result.images.size()) +
+                                                    " results not written (see the table)"};
+    else if (!result.images.empty() && result.failed == result.images.size())
+        r.verdict = {Verdict::Kind::NoInput, "none of the " + std::to_string(result.images.size()) +
+                                                 " images could be counted (see the table)"};
+    return r;
+}
+
 } // namespace
+
+BatchParams planBatch(const std::vector<DeviceInfo>&, const BatchParams& params) {
+    return params;
+}
+
+BatchResult runBatchJob(JobContext& ctx, const std::vector<int>& devices, const BatchParams& plan,
+                        const ItemSink& onItem) {
+    return runBatch(ctx, devices, plan, [&](const BatchProgress& progress) {
+        if (onItem)
+            onItem(std::any(progress));
+    });
+}
+
+MergeInput planMerge(const std::vector<DeviceInfo>&, const MergeInput& params) {
+    return params;
+}
+
+MergeOutput runMerge(JobContext&, const std::vector<int>&, const MergeInput& plan,
+                     const ItemSink&) {
+    return mergeFiles(plan);
+}
 
 Pipeline batchPipeline() {
     Pipeline p;
@@ -489,53 +538,7 @@ Pipeline batchPipeline() {
     p.jsonHelp = "the run: devices with their images, busy and waiting fractions, every image "
                  "with its device, times and histograms, and the totals";
     bindPipeline<BatchParams, BatchParams, BatchResult>(
-        p, [](const std::vector<DeviceInfo>&, const BatchParams& params) { return params; },
-        [](JobContext& ctx, const std::vector<int>& devices, const BatchParams& plan,
-           const ItemSink& onItem) {
-            return runBatch(ctx, devices, plan, [&](const BatchProgress& progress) {
-                if (onItem)
-                    onItem(std::any(progress));
-            });
-        },
-        [](const BatchResult& result) {
-            Report r;
-            r.text = batchText(result);
-            r.table = batchTable(result);
-            r.csv = [&result] { return batchCsv(result.params.pipeline, result.images); };
-            r.json = [&result] { return batchJson(result); };
-            bool anyDeviceRan = false;
-            for (const BatchDevice& d : result.devices)
-                anyDeviceRan = anyDeviceRan || d.images > 0;
-            // Images left when every device had failed (runBatch's "not run" rows).
-            // --out results that could not be written (a full or read-only disk, a folder of
-            // that name): the rows say why, and the run is not a success.
-            std::size_t notRun = 0, notWritten = 0;
-            for (const BatchImage& image : result.images) {
-                notRun += image.error.rfind("not run: every device failed", 0) == 0 ? 1 : 0;
-                notWritten += image.error.rfind("not written: ", 0) == 0 ? 1 : 0;
-            }
-            if (result.mismatches)
-                r.verdict = {Verdict::Kind::Mismatch, std::to_string(result.mismatches) +
-                                                          " images differ from the CPU reference"};
-            else if (!result.images.empty() && !anyDeviceRan && !result.devices.empty() &&
-                     !result.devices.front().failure.empty())
-                r.verdict = {Verdict::Kind::NothingRan,
-                             "no device could run: " + result.devices.front().failure};
-            else if (notRun)
-                r.verdict = {Verdict::Kind::NothingRan,
-                             "every device failed: " + std::to_string(notRun) + " of " +
-                                 std::to_string(result.images.size()) + " images not run"};
-            else if (notWritten)
-                r.verdict = {Verdict::Kind::NotWritten, std::to_string(notWritten) + " of " +
-                                                            std::to_string(result.images.size()) +
-                                                            " results not written (see the table)"};
-            else if (!result.images.empty() && result.failed == result.images.size())
-                r.verdict = {Verdict::Kind::NoInput,
-                             "none of the " + std::to_string(result.images.size()) +
-                                 " images could be counted (see the table)"};
-            return r;
-        },
-        [](BatchParams& params) { prepareBatch(params); });
+        p, planBatch, runBatchJob, batchReport, [](BatchParams& params) { prepareBatch(params); });
     p.describeItem = describeBatchItem;
     p.inputs = [](const std::any& params) {
         const BatchSource& s = std::any_cast<const BatchParams&>(params).source;
@@ -568,10 +571,7 @@ Pipeline mergePipeline() {
     p.csvHelp = "the joined table (batch tables) or the added histogram (histogram CSVs)";
     p.jsonHelp = "the joined images with their histograms and the totals";
     bindPipeline<MergeInput, MergeInput, MergeOutput>(
-        p, [](const std::vector<DeviceInfo>&, const MergeInput& params) { return params; },
-        [](JobContext&, const std::vector<int>&, const MergeInput& plan, const ItemSink&) {
-            return runMerge(plan);
-        },
+        p, planMerge, runMerge,
         [](const MergeOutput& result) {
             Report r;
             std::ostringstream text;
