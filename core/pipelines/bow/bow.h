@@ -4,6 +4,7 @@
 // and the histogram of the assignments. The reference text's five kernels (GPU1 ... GPU5) and
 // HistLab's tiled ones (the direct distance, and the ||c||^2 - 2 x.c form), each planned per
 // device, timed, and verified label by label against the CPU reference in double precision.
+#include "pipelines/pipeline.h"
 #include "report/status.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
@@ -201,5 +202,61 @@ Fp32Peak measureFp32Peak(Device& device, int repeats, const CancelToken& cancel)
 BowRun runBowKernel(Device& device, const Descriptors& descriptors, const Codebook& codebook,
                     BowKernel kernel, const Assignment& reference, int repeats,
                     const CancelToken& cancel);
+
+/// What a person asks of histlab-cli bow bench.
+struct BowBenchParams {
+    std::size_t count = 0; ///< --count (0: the plan's default for the device)
+    std::size_t k = 1024;
+    std::size_t dim = 64;
+    std::uint64_t seed = 1;
+    std::vector<BowKernel> kernels = allBowKernels();
+    int repeats = 5;
+    bool compareOpenCv = false;
+};
+
+/// The parameters with the device's defaults filled in (each kernel plans itself per device in
+/// runBowKernel: planBowKernel).
+struct BowBenchPlan {
+    BowBenchParams params;
+};
+
+/// cv::BFMatcher(NORM_L2)::match on the same descriptors and codebook, on the host's CPU.
+struct BowPeer {
+    bool ran = false;
+    double ms = 0; ///< wall clock of one match
+    double descriptorsPerSecond = 0;
+    std::size_t disagreements = 0; ///< labels that differ from the exact ones
+    std::string detail;
+};
+
+/// bow bench's result: every kernel's run, against the FP32 peak (and OpenCV's matcher).
+struct BowBenchResult {
+    DeviceInfo device;
+    BowBenchParams params;
+    Fp32Peak peak;
+    BowPeer peer;
+    std::vector<BowRun> runs;
+    double percentOfPeak(const BowRun& run) const {
+        return peak.gflops > 0 ? 100.0 * run.gflops / peak.gflops : 0.0;
+    }
+    /// The fastest verified run's index, or -1.
+    int best() const {
+        int b = -1;
+        for (std::size_t i = 0; i < runs.size(); ++i)
+            if (runs[i].status == Status::Verified &&
+                (b < 0 || runs[i].stats.medianMs < runs[std::size_t(b)].stats.medianMs))
+                b = int(i);
+        return b;
+    }
+};
+
+/// bow bench's plan: the parameters with the device's default descriptor count; UsageError for
+/// descriptors or a codebook the device cannot hold.
+BowBenchPlan planBowBench(const DeviceInfo& device, const BowBenchParams& params);
+
+/// bow bench's run: synthetic descriptors and codebook, the FP32 peak, then every kernel,
+/// verified label by label against the CPU reference; streams each kernel's BowRun.
+BowBenchResult runBowBench(JobContext& ctx, Device& device, const BowBenchPlan& plan,
+                           const ItemSink& onItem);
 
 } // namespace histlab

@@ -24,51 +24,6 @@ namespace histlab {
 
 namespace {
 
-struct BowBenchParams {
-    std::size_t count = 0; ///< --count (0: the plan's default for the device)
-    std::size_t k = 1024;
-    std::size_t dim = 64;
-    std::uint64_t seed = 1;
-    std::vector<BowKernel> kernels = allBowKernels();
-    int repeats = 5;
-    bool compareOpenCv = false;
-};
-
-/// The parameters with the device's defaults filled in (each kernel plans itself per device in
-/// runBowKernel: planBowKernel).
-struct BowBenchPlan {
-    BowBenchParams params;
-};
-
-/// cv::BFMatcher(NORM_L2)::match on the same descriptors and codebook, on the host's CPU.
-struct BowPeer {
-    bool ran = false;
-    double ms = 0; ///< wall clock of one match
-    double descriptorsPerSecond = 0;
-    std::size_t disagreements = 0; ///< labels that differ from the exact ones
-    std::string detail;
-};
-
-struct BowBenchResult {
-    DeviceInfo device;
-    BowBenchParams params;
-    Fp32Peak peak;
-    BowPeer peer;
-    std::vector<BowRun> runs;
-    double percentOfPeak(const BowRun& run) const {
-        return peak.gflops > 0 ? 100.0 * run.gflops / peak.gflops : 0.0;
-    }
-    /// The fastest verified run's index, or -1.
-    int best() const {
-        int b = -1;
-        for (std::size_t i = 0; i < runs.size(); ++i)
-            if (runs[i].status == Status::Verified &&
-                (b < 0 || runs[i].stats.medianMs < runs[std::size_t(b)].stats.medianMs))
-                b = int(i);
-        return b;
-    }
-};
-
 /// Descriptors a second with every label exact: the median kernel time plus the decisions',
 /// on the device's clock (`wall` false, where they were made there) or the host's wall clock.
 double exactDescriptorsPerSecond(const BowBenchResult& r, const BowRun& run, bool wall) {
@@ -213,6 +168,57 @@ void checkBowParams(const BowBenchParams& p) {
 
 } // namespace
 
+BowBenchPlan planBowBench(const DeviceInfo& device, const BowBenchParams& params) {
+    BowBenchPlan plan;
+    plan.params = params;
+    if (plan.params.count == 0)
+        plan.params.count = device.type == DeviceType::Cpu ? 262144 : 2097152;
+    // The descriptors are made on the host, copied into a device layout and uploaded:
+    // refused here, before any of it is allocated, where they cannot fit.
+    const std::size_t rowBytes = plan.params.dim * sizeof(float);
+    checkSyntheticBytes(device, plan.params.count * rowBytes, 3, "--count");
+    checkSyntheticBytes(device, plan.params.k * rowBytes, 2, "--k");
+    return plan;
+}
+
+BowBenchResult runBowBench(JobContext& ctx, Device& device, const BowBenchPlan& plan,
+                           const ItemSink& onItem) {
+    BowBenchResult result;
+    result.device = device.info();
+    result.params = plan.params;
+    const BowBenchParams& s = plan.params;
+    ctx.progress(0.0, "synthetic descriptors and the CPU reference");
+    const Descriptors d = makeSyntheticDescriptors(s.count, s.dim, s.seed);
+    const Codebook c = makeSyntheticCodebook(s.k, s.dim, s.seed + 1);
+    const Assignment reference = assignReference(d, c);
+    ctx.progress(0.0, "FP32 peak");
+    result.peak = measureFp32Peak(device, s.repeats, ctx.cancelToken());
+    if (s.compareOpenCv) {
+        if (!bowOpenCv().bfMatch) {
+            result.peer.detail = "this build has no OpenCV";
+        } else {
+            ctx.progress(0.0, "cv::BFMatcher");
+            const auto start = std::chrono::steady_clock::now();
+            const std::vector<std::uint32_t> labels = bowOpenCv().bfMatch(d, c);
+            result.peer.ms = msSince(start);
+            result.peer.ran = true;
+            result.peer.descriptorsPerSecond =
+                result.peer.ms > 0 ? double(s.count) / (result.peer.ms * 1e-3) : 0.0;
+            for (std::size_t i = 0; i < labels.size(); ++i)
+                result.peer.disagreements += labels[i] != reference.labels[i];
+        }
+    }
+    for (std::size_t i = 0; i < s.kernels.size(); ++i) {
+        ctx.cancelToken().throwIfCancelled();
+        result.runs.push_back(
+            runBowKernel(device, d, c, s.kernels[i], reference, s.repeats, ctx.cancelToken()));
+        if (onItem)
+            onItem(result.runs.back());
+        ctx.progress(double(i + 1) / double(s.kernels.size()), bowKernelName(s.kernels[i]));
+    }
+    return result;
+}
+
 Pipeline bowPipeline() {
     Pipeline p;
     p.name = "bow bench";
@@ -283,55 +289,7 @@ Pipeline bowPipeline() {
                 "them, status, detail)";
     p.jsonHelp = "the whole run: device, sizes, every kernel with its timings";
     bindDevicePipeline<BowBenchParams, BowBenchPlan, BowBenchResult>(
-        p,
-        [](const DeviceInfo& device, const BowBenchParams& params) {
-            BowBenchPlan plan;
-            plan.params = params;
-            if (plan.params.count == 0)
-                plan.params.count = device.type == DeviceType::Cpu ? 262144 : 2097152;
-            // The descriptors are made on the host, copied into a device layout and uploaded:
-            // refused here, before any of it is allocated, where they cannot fit.
-            const std::size_t rowBytes = plan.params.dim * sizeof(float);
-            checkSyntheticBytes(device, plan.params.count * rowBytes, 3, "--count");
-            checkSyntheticBytes(device, plan.params.k * rowBytes, 2, "--k");
-            return plan;
-        },
-        [](JobContext& ctx, Device& device, const BowBenchPlan& plan, const ItemSink& onItem) {
-            BowBenchResult result;
-            result.device = device.info();
-            result.params = plan.params;
-            const BowBenchParams& s = plan.params;
-            ctx.progress(0.0, "synthetic descriptors and the CPU reference");
-            const Descriptors d = makeSyntheticDescriptors(s.count, s.dim, s.seed);
-            const Codebook c = makeSyntheticCodebook(s.k, s.dim, s.seed + 1);
-            const Assignment reference = assignReference(d, c);
-            ctx.progress(0.0, "FP32 peak");
-            result.peak = measureFp32Peak(device, s.repeats, ctx.cancelToken());
-            if (s.compareOpenCv) {
-                if (!bowOpenCv().bfMatch) {
-                    result.peer.detail = "this build has no OpenCV";
-                } else {
-                    ctx.progress(0.0, "cv::BFMatcher");
-                    const auto start = std::chrono::steady_clock::now();
-                    const std::vector<std::uint32_t> labels = bowOpenCv().bfMatch(d, c);
-                    result.peer.ms = msSince(start);
-                    result.peer.ran = true;
-                    result.peer.descriptorsPerSecond =
-                        result.peer.ms > 0 ? double(s.count) / (result.peer.ms * 1e-3) : 0.0;
-                    for (std::size_t i = 0; i < labels.size(); ++i)
-                        result.peer.disagreements += labels[i] != reference.labels[i];
-                }
-            }
-            for (std::size_t i = 0; i < s.kernels.size(); ++i) {
-                ctx.cancelToken().throwIfCancelled();
-                result.runs.push_back(runBowKernel(device, d, c, s.kernels[i], reference, s.repeats,
-                                                   ctx.cancelToken()));
-                if (onItem)
-                    onItem(result.runs.back());
-                ctx.progress(double(i + 1) / double(s.kernels.size()), bowKernelName(s.kernels[i]));
-            }
-            return result;
-        },
+        p, planBowBench, runBowBench,
         [](const BowBenchResult& result) {
             Report r;
             r.text = bowText(result);
