@@ -43,6 +43,7 @@
 //   auto       what the plan picks for the device and bin count
 #include "image/image.h"
 #include "pipelines/bandwidth/bandwidth.h"
+#include "pipelines/pipeline.h"
 #include "report/status.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
@@ -50,6 +51,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -254,5 +256,60 @@ LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::s
 /// Uploads a plane to a new device buffer (padded to whole 16-byte vectors with zeros that no
 /// kernel reads).
 cl::Buffer uploadPlane(Device& device, const SamplePlane& plane);
+
+/// What a person asks of histlab-cli largebin.
+struct LargeBinParams {
+    std::string path;                         ///< IMAGE ("" for synthetic data)
+    std::shared_ptr<const HostImage> image;   ///< IMAGE once loaded
+    std::string channel = "gray";             ///< --channel
+    LargeBinData data = LargeBinData::Random; ///< --data (synthetic)
+    SampleType type = SampleType::U16;        ///< --type (synthetic)
+    std::optional<double> sizeMiB;            ///< --size (synthetic)
+    std::optional<std::size_t> count;         ///< --count (synthetic)
+    std::vector<int> bins;                    ///< --bins (empty: the type's default)
+    std::optional<BinRange> range;            ///< --range
+    std::vector<LargeBinMethod> methods{LargeBinMethod::Auto};
+    int repeats = 5;
+};
+
+/// What runs: the input (an image's plane, or synthetic data made on the worker), bin counts,
+/// methods.
+struct LargeBinRequest {
+    std::shared_ptr<const SamplePlane> plane; ///< null: synthetic
+    LargeBinData data = LargeBinData::Random;
+    SampleType type = SampleType::U16;
+    std::size_t samples = 0;
+    std::vector<int> bins;
+    std::optional<BinRange> range;
+    std::vector<LargeBinMethod> methods;
+    int repeats = 5;
+};
+
+/// One bin count: its spec and the CPU reference.
+struct LargeBinSpecRun {
+    BinSpec spec;
+    LargeHistogram reference;
+};
+
+/// largebin's result: the input, the read-only kernel on it, each bin count's reference and
+/// every method's point.
+struct LargeBinRun {
+    DeviceInfo device;
+    std::string source;
+    SampleType type = SampleType::U16;
+    std::size_t samples = 0, bytes = 0;
+    CeilingResult ceiling; ///< read-only kernel on the same buffer
+    std::vector<LargeBinSpecRun> specs;
+    std::vector<LargeBinPoint> points;
+};
+
+/// largebin's plan: the input, bin counts and methods for the device (UsageError naming the
+/// option that cannot work there).
+LargeBinRequest planLargeBin(const DeviceInfo& device, const LargeBinParams& params);
+
+/// largebin's run: the read-only kernel, then every bin count by every method, each verified
+/// slot by slot against the CPU reference; streams each LargeBinPoint.
+LargeBinRun runLargeBin(JobContext& ctx, Device& device, const LargeBinRequest& request,
+                        const ItemSink& onItem);
 
 } // namespace histlab

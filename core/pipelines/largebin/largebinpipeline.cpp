@@ -19,104 +19,9 @@
 
 namespace histlab {
 
-/// What a person asks of histlab-cli largebin.
-struct LargeBinParams {
-    std::string path;                         ///< IMAGE ("" for synthetic data)
-    std::shared_ptr<const HostImage> image;   ///< IMAGE once loaded
-    std::string channel = "gray";             ///< --channel
-    LargeBinData data = LargeBinData::Random; ///< --data (synthetic)
-    SampleType type = SampleType::U16;        ///< --type (synthetic)
-    std::optional<double> sizeMiB;            ///< --size (synthetic)
-    std::optional<std::size_t> count;         ///< --count (synthetic)
-    std::vector<int> bins;                    ///< --bins (empty: the type's default)
-    std::optional<BinRange> range;            ///< --range
-    std::vector<LargeBinMethod> methods{LargeBinMethod::Auto};
-    int repeats = 5;
-};
-
-/// What runs: the input (an image's plane, or synthetic data made on the worker), bin counts,
-/// methods.
-struct LargeBinRequest {
-    std::shared_ptr<const SamplePlane> plane; ///< null: synthetic
-    LargeBinData data = LargeBinData::Random;
-    SampleType type = SampleType::U16;
-    std::size_t samples = 0;
-    std::vector<int> bins;
-    std::optional<BinRange> range;
-    std::vector<LargeBinMethod> methods;
-    int repeats = 5;
-};
-
-/// One bin count: its spec and the CPU reference.
-struct LargeBinSpecRun {
-    BinSpec spec;
-    LargeHistogram reference;
-};
-
-struct LargeBinRun {
-    DeviceInfo device;
-    std::string source;
-    SampleType type = SampleType::U16;
-    std::size_t samples = 0, bytes = 0;
-    CeilingResult ceiling; ///< read-only kernel on the same buffer
-    std::vector<LargeBinSpecRun> specs;
-    std::vector<LargeBinPoint> points;
-};
-
 namespace {
 
 constexpr std::size_t kMaxSamples = std::size_t(0xFFFFFFFFu); // 32-bit indices in the kernels
-
-LargeBinRequest planLargeBin(const DeviceInfo& device, const LargeBinParams& params) {
-    if (params.methods.empty())
-        throw UsageError("--method", "no method to run: choose at least one");
-    LargeBinRequest r;
-    r.methods = params.methods;
-    r.repeats = params.repeats;
-    r.range = params.range;
-    if (params.image) {
-        if (params.sizeMiB || params.count)
-            throw UsageError(params.sizeMiB ? "--size" : "--count",
-                             "sizes synthetic data; an image has its own size");
-        r.plane = std::make_shared<const SamplePlane>(imagePlane(*params.image, params.channel));
-        r.type = r.plane->type;
-        r.samples = r.plane->count();
-    } else {
-        r.data = params.data;
-        r.type = params.type;
-        // 1 GiB on a GPU (the benchmarks' size), 16 MiB on a CPU device (PoCL runs these at a
-        // few GB/s at best).
-        const double mib = params.sizeMiB                   ? *params.sizeMiB
-                           : device.type == DeviceType::Cpu ? 16.0
-                                                            : 1024.0;
-        if (params.sizeMiB && params.count)
-            throw UsageError("largebin", "give the size with either --size MIB or --count N, "
-                                         "not both");
-        r.samples = params.count
-                        ? *params.count
-                        : std::size_t(std::llround(mib * 1048576.0 / double(sampleBytes(r.type))));
-    }
-    const std::string sizeOption = params.image ? "IMAGE" : params.count ? "--count" : "--size";
-    if (r.samples == 0) // --size 0, --count 0 or a size below one sample
-        throw UsageError(sizeOption, "no samples: the synthetic data would be empty");
-    if (r.samples > kMaxSamples)
-        throw UsageError(sizeOption, std::to_string(r.samples) + " samples: at most 4,294,967,295");
-    if (params.image) {
-        if (r.samples * sampleBytes(r.type) > device.maxAllocBytes)
-            throw UsageError(sizeOption, std::to_string(r.samples * sampleBytes(r.type)) +
-                                             " bytes exceed one buffer of " + device.name);
-    } else {
-        checkSyntheticBytes(device, r.samples * sampleBytes(r.type), 1, sizeOption);
-    }
-    r.bins = params.bins.empty() ? std::vector<int>{defaultBins(r.type)} : params.bins;
-    // The range's checks that need no data (the type's bounds): an empty plane of the type
-    // (float auto ranges come with the data).
-    SamplePlane probe;
-    probe.type = r.type;
-    for (int b : r.bins)
-        makeBinSpec(probe, b, r.range);
-    return r;
-}
 
 std::string rangeText(const BinSpec& s) {
     std::ostringstream out;
@@ -233,9 +138,9 @@ std::string largeBinJson(const LargeBinRun& run) {
                      {"points", std::move(points)}});
 }
 
-LargeBinRun runLargeBin(Device& device, const LargeBinRequest& r, const CancelToken& cancel,
-                        const std::function<void(const LargeBinPoint&)>& onPoint,
-                        const std::function<void(double, const std::string&)>& progress) {
+LargeBinRun measureLargeBin(Device& device, const LargeBinRequest& r, const CancelToken& cancel,
+                            const std::function<void(const LargeBinPoint&)>& onPoint,
+                            const std::function<void(double, const std::string&)>& progress) {
     LargeBinRun run;
     run.device = device.info();
     if (progress)
@@ -286,7 +191,7 @@ DashboardPipeline largeBinDashboardEntry() {
                 request.bins = {kMaxBins};
                 request.methods = {LargeBinMethod::Auto};
                 request.repeats = o.repeats;
-                const LargeBinRun run = runLargeBin(device, request, cancel, {}, {});
+                const LargeBinRun run = measureLargeBin(device, request, cancel, {}, {});
                 const LargeBinPoint& p = run.points.front();
                 return std::vector<DashboardResult>{measuredResult(
                     std::string(largeBinMethodName(p.method)) + ", " + p.geometry, p.bytes, p.stats,
@@ -295,6 +200,68 @@ DashboardPipeline largeBinDashboardEntry() {
 }
 
 } // namespace
+
+LargeBinRequest planLargeBin(const DeviceInfo& device, const LargeBinParams& params) {
+    if (params.methods.empty())
+        throw UsageError("--method", "no method to run: choose at least one");
+    LargeBinRequest r;
+    r.methods = params.methods;
+    r.repeats = params.repeats;
+    r.range = params.range;
+    if (params.image) {
+        if (params.sizeMiB || params.count)
+            throw UsageError(params.sizeMiB ? "--size" : "--count",
+                             "sizes synthetic data; an image has its own size");
+        r.plane = std::make_shared<const SamplePlane>(imagePlane(*params.image, params.channel));
+        r.type = r.plane->type;
+        r.samples = r.plane->count();
+    } else {
+        r.data = params.data;
+        r.type = params.type;
+        // 1 GiB on a GPU (the benchmarks' size), 16 MiB on a CPU device (PoCL runs these at a
+        // few GB/s at best).
+        const double mib = params.sizeMiB                   ? *params.sizeMiB
+                           : device.type == DeviceType::Cpu ? 16.0
+                                                            : 1024.0;
+        if (params.sizeMiB && params.count)
+            throw UsageError("largebin", "give the size with either --size MIB or --count N, "
+                                         "not both");
+        r.samples = params.count
+                        ? *params.count
+                        : std::size_t(std::llround(mib * 1048576.0 / double(sampleBytes(r.type))));
+    }
+    const std::string sizeOption = params.image ? "IMAGE" : params.count ? "--count" : "--size";
+    if (r.samples == 0) // --size 0, --count 0 or a size below one sample
+        throw UsageError(sizeOption, "no samples: the synthetic data would be empty");
+    if (r.samples > kMaxSamples)
+        throw UsageError(sizeOption, std::to_string(r.samples) + " samples: at most 4,294,967,295");
+    if (params.image) {
+        if (r.samples * sampleBytes(r.type) > device.maxAllocBytes)
+            throw UsageError(sizeOption, std::to_string(r.samples * sampleBytes(r.type)) +
+                                             " bytes exceed one buffer of " + device.name);
+    } else {
+        checkSyntheticBytes(device, r.samples * sampleBytes(r.type), 1, sizeOption);
+    }
+    r.bins = params.bins.empty() ? std::vector<int>{defaultBins(r.type)} : params.bins;
+    // The range's checks that need no data (the type's bounds): an empty plane of the type
+    // (float auto ranges come with the data).
+    SamplePlane probe;
+    probe.type = r.type;
+    for (int b : r.bins)
+        makeBinSpec(probe, b, r.range);
+    return r;
+}
+
+LargeBinRun runLargeBin(JobContext& ctx, Device& device, const LargeBinRequest& request,
+                        const ItemSink& onItem) {
+    return measureLargeBin(
+        device, request, ctx.cancelToken(),
+        [&](const LargeBinPoint& point) {
+            if (onItem)
+                onItem(point);
+        },
+        [&](double f, const std::string& what) { ctx.progress(f, what); });
+}
 
 Pipeline largebinPipeline() {
     Pipeline p;
@@ -372,18 +339,7 @@ Pipeline largebinPipeline() {
                   "reference, equal to every verified method)",
                   false}};
     bindDevicePipeline<LargeBinParams, LargeBinRequest, LargeBinRun>(
-        p, planLargeBin,
-        [](JobContext& ctx, Device& device, const LargeBinRequest& request,
-           const ItemSink& onItem) {
-            return runLargeBin(
-                device, request, ctx.cancelToken(),
-                [&](const LargeBinPoint& point) {
-                    if (onItem)
-                        onItem(point);
-                },
-                [&](double f, const std::string& what) { ctx.progress(f, what); });
-        },
-        [](const LargeBinRun& run) {
+        p, planLargeBin, runLargeBin, [](const LargeBinRun& run) {
             Report r;
             r.text = largeBinText(run);
             r.table = pointTable(run);
