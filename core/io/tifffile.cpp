@@ -302,10 +302,20 @@ jpegFrameSize(const std::vector<unsigned char>& b, std::uint64_t offset, std::ui
     return std::nullopt;
 }
 
-} // namespace
+/// What a page's tags declare: its size, its samples and how they are laid out.
+struct TiffLayout {
+    std::uint32_t width = 0, height = 0;
+    int spp = 1, bits = 1, format = SAMPLEFORMAT_UINT, orientation = ORIENTATION_TOPLEFT;
+    bool planar = false;
+    std::uint16_t extras = 0;
+    std::uint16_t photometric = 0;
+    bool isFloat = false;
+    int colours = 0; ///< samples a pixel, less the extra ones
+};
 
-Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& path, int page) {
-    Memory memory{bytes.data(), toff_t(bytes.size()), 0, {}, false, {}};
+/// The file opened by libtiff from memory, its errors and warnings kept in `memory`; InputError
+/// for one libtiff cannot read.
+TIFF* openTiff(Memory& memory, const std::string& path) {
     TIFFOpenOptions* options = TIFFOpenOptionsAlloc();
     TIFFOpenOptionsSetErrorHandlerExtR(options, onError, &memory);
     TIFFOpenOptionsSetWarningHandlerExtR(options, onWarning, &memory);
@@ -317,6 +327,278 @@ Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& p
     if (!tif)
         throw InputError(path + ": not a TIFF libtiff can read" +
                          (memory.error.empty() ? "" : " (" + memory.error + ")"));
+    return tif;
+}
+
+/// The current page's tags; InputError for a page of no pixels or of samples of a type HistLab
+/// does not count.
+TiffLayout readLayout(TIFF* tif, Page& reader, const std::string& path) {
+    TiffLayout l;
+    TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &l.width);
+    TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &l.height);
+    l.spp = field<std::uint16_t>(tif, TIFFTAG_SAMPLESPERPIXEL, 1);
+    l.bits = field<std::uint16_t>(tif, TIFFTAG_BITSPERSAMPLE, 1);
+    l.format = field<std::uint16_t>(tif, TIFFTAG_SAMPLEFORMAT, SAMPLEFORMAT_UINT);
+    l.orientation = field<std::uint16_t>(tif, TIFFTAG_ORIENTATION, ORIENTATION_TOPLEFT);
+    l.planar = field<std::uint16_t>(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG) ==
+               PLANARCONFIG_SEPARATE;
+    std::uint16_t* extraTypes = nullptr;
+    TIFFGetFieldDefaulted(tif, TIFFTAG_EXTRASAMPLES, &l.extras, &extraTypes);
+    if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &l.photometric))
+        l.photometric = l.spp - l.extras >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK;
+    if (l.width == 0 || l.height == 0)
+        reader.fail("TIFF page of " + std::to_string(l.width) + " x " + std::to_string(l.height) +
+                    " pixels");
+
+    const int bits = l.bits, format = l.format;
+    l.isFloat = format == SAMPLEFORMAT_IEEEFP;
+    if (l.isFloat ? bits != 32 : format != SAMPLEFORMAT_UINT || bits > 16 || (bits & (bits - 1)))
+        throw InputError(path + ": TIFF samples of " + std::to_string(bits) + "-bit " +
+                         (l.isFloat                     ? "float"
+                          : format == SAMPLEFORMAT_INT  ? "signed integers"
+                          : format == SAMPLEFORMAT_UINT ? "unsigned integers"
+                                                        : "an unusual type") +
+                         " are not supported (8- or 16-bit unsigned, or 32-bit float)");
+    l.colours = l.spp - l.extras;
+    return l;
+}
+
+/// How the page's colours are stored where HistLab reads its samples itself; none for the
+/// encodings left to libtiff's RGBA interface. Asks libjpeg for JPEG-compressed YCbCr as RGB.
+std::optional<Colour> storedColour(TIFF* tif, Page& reader, const TiffLayout& l) {
+    switch (l.photometric) {
+    case PHOTOMETRIC_MINISBLACK:
+    case PHOTOMETRIC_MINISWHITE:
+        return Colour::Gray;
+    case PHOTOMETRIC_RGB:
+        return Colour::Rgb;
+    case PHOTOMETRIC_PALETTE:
+        return Colour::Palette;
+    case PHOTOMETRIC_SEPARATED:
+        if (field<std::uint16_t>(tif, TIFFTAG_INKSET, INKSET_CMYK) != INKSET_CMYK || l.colours != 4)
+            reader.fail("TIFF with inks other than CMYK is not supported");
+        return Colour::Cmyk;
+    case PHOTOMETRIC_YCBCR:
+        // JPEG-compressed YCbCr (the usual case) comes out as RGB from libjpeg.
+        if (field<std::uint16_t>(tif, TIFFTAG_COMPRESSION, COMPRESSION_NONE) == COMPRESSION_JPEG) {
+            TIFFSetField(tif, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
+            return Colour::Rgb;
+        }
+        return std::nullopt;
+    default:
+        return std::nullopt;
+    }
+}
+
+/// Other encodings (CIELab, LogLuv, uncompressed YCbCr...) through libtiff's RGBA interface:
+/// 8-bit RGB, with alpha where the file has one, oriented.
+void decodeThroughRgba(TIFF* tif, Memory& memory, Page& reader, const std::string& path,
+                       const TiffLayout& l, cv::Mat& mat) {
+    char why[1024] = {};
+    if (!TIFFRGBAImageOK(tif, why))
+        throw InputError(path + ": TIFF not supported (" + why + ")");
+    const int channels = l.extras > 0 ? 4 : 3;
+    checkDeclaredSize(path, l.width, l.height, 4, 1);
+    cv::Mat rgba(int(l.height), int(l.width), CV_8UC4);
+    {
+        const Decoding decoding(memory);
+        if (!TIFFReadRGBAImageOriented(tif, l.width, l.height,
+                                       reinterpret_cast<uint32_t*>(rgba.data), l.orientation, 1))
+            reader.fail("damaged TIFF: its pixels cannot be read");
+        reader.failOnWarning("damaged or truncated TIFF: its pixels are damaged");
+    }
+    // The raster holds each pixel as a uint32 A << 24 | B << 16 | G << 8 | R: on a little-
+    // endian host, the bytes R, G, B, A.
+    if (channels == 3)
+        cv::cvtColor(rgba, mat, cv::COLOR_RGBA2RGB);
+    else
+        mat = rgba;
+    applyOrientation(mat, l.orientation);
+}
+
+/// The sample counts each colour encoding needs, and the combinations HistLab does not read.
+void checkColourLayout(Page& reader, const TiffLayout& l, Colour colour) {
+    if ((colour == Colour::Gray || colour == Colour::Palette) ? l.colours != 1
+        : colour == Colour::Rgb                               ? l.colours != 3
+                                                              : false)
+        reader.fail("TIFF with " + std::to_string(l.spp) + " samples a pixel (" +
+                    std::to_string(l.extras) + " extra) is not supported for its photometric " +
+                    std::to_string(l.photometric));
+    if (colour == Colour::Palette && (l.bits > 8 || l.isFloat))
+        reader.fail("TIFF palette of " + std::to_string(l.bits) + "-bit indices");
+    if (l.isFloat && (colour != Colour::Gray && colour != Colour::Rgb))
+        reader.fail("float TIFF in a palette or CMYK");
+}
+
+/// The strips (or tiles) must be able to hold the pixels the header declares: checked before
+/// anything is allocated (a header may declare 900 million pixels over 16 bytes). Stored
+/// data holds its bytes one for one; compressed data expands at most by its codec's ratio
+/// (deflate 1,032 to 1, LZW 4,096 to 1: a 12-bit code stands for at most 4,096 bytes,
+/// PackBits 64 to 1). CCITT fax codes (modified Huffman, Group 3, Group 4) spend at least
+/// one bit on a row (a white row under a white row is one V0 code in Group 4), so a byte
+/// holds at most 8 rows. Codecs with no such bound are held by the image limit and by
+/// their decoders' warnings alone: LZMA, Zstandard, and JPEG, whose arithmetic-coded or
+/// progressive DC-only scans of a flat picture pass 1,000 to 1.
+void checkPiecesHoldPixels(TIFF* tif, const std::vector<unsigned char>& bytes, Page& reader,
+                           const TiffLayout& l, std::uint16_t compression) {
+    const double expansion =
+        compression == COMPRESSION_NONE            ? 1
+        : compression == COMPRESSION_PACKBITS      ? 64
+        : compression == COMPRESSION_ADOBE_DEFLATE ? 1032
+        : compression == COMPRESSION_DEFLATE       ? 1032
+        : compression == COMPRESSION_LZW           ? 4096
+        : compression == COMPRESSION_CCITTRLE || compression == COMPRESSION_CCITTRLEW ||
+                compression == COMPRESSION_CCITTFAX3 || compression == COMPRESSION_CCITTFAX4
+            ? 8.0 * double(TIFFScanlineSize64(tif))
+            : 0;
+    if (expansion <= 0)
+        return;
+    const double need = double(TIFFScanlineSize64(tif)) * l.height * (l.planar ? l.spp : 1);
+    double held = 0;
+    // libtiff replaces a single strip's byte count that looks too small by an estimate,
+    // so what the file can hold is also bounded by where the strip starts.
+    const std::uint32_t pieces =
+        TIFFIsTiled(tif) ? TIFFNumberOfTiles(tif) : TIFFNumberOfStrips(tif);
+    for (std::uint32_t s = 0; s < pieces; ++s) {
+        const std::uint64_t at = TIFFGetStrileOffset(tif, s);
+        const std::uint64_t left = at < bytes.size() ? bytes.size() - at : 0;
+        held += double(std::min(TIFFGetStrileByteCount(tif, s), left));
+    }
+    const std::string pieceNames = TIFFIsTiled(tif) ? "tiles" : "strips";
+    if (held * expansion < need)
+        reader.fail("damaged or truncated TIFF: its " +
+                    (compression == COMPRESSION_NONE
+                         ? pieceNames + " hold " + std::to_string(std::uint64_t(held))
+                         : "compressed " + pieceNames + " hold " +
+                               std::to_string(std::uint64_t(held)) + " bytes, at most " +
+                               std::to_string(std::uint64_t(held * expansion)) +
+                               " once expanded,") +
+                    " of the " + std::to_string(std::uint64_t(need)) + " bytes its " +
+                    std::to_string(l.width) + " x " + std::to_string(l.height) + " pixels need");
+}
+
+/// A JPEG strip or tile declares its own size in its frame header: one smaller than the
+/// rows it stands for is refused before anything is allocated (libjpeg would decode what is
+/// there and libtiff fill the rest; a 10 KB file declaring 30000 x 30000 cost 1 GB and 13 s).
+void checkJpegPieces(TIFF* tif, const std::vector<unsigned char>& bytes, Page& reader,
+                     const TiffLayout& l) {
+    const std::uint32_t width = l.width, height = l.height;
+    const bool tiled = TIFFIsTiled(tif);
+    const std::uint32_t pieceWidth =
+        tiled ? field<std::uint32_t>(tif, TIFFTAG_TILEWIDTH, 0) : width;
+    const std::uint32_t rps =
+        tiled ? field<std::uint32_t>(tif, TIFFTAG_TILELENGTH, 0)
+              : std::min(height, std::max<std::uint32_t>(
+                                     1, field<std::uint32_t>(tif, TIFFTAG_ROWSPERSTRIP, height)));
+    const std::uint32_t perPlane = tiled ? 0 : (height + rps - 1) / rps;
+    const std::uint32_t pieces = tiled ? TIFFNumberOfTiles(tif) : TIFFNumberOfStrips(tif);
+    for (std::uint32_t s = 0; s < pieces; ++s) {
+        const std::uint32_t rows =
+            tiled ? rps : std::min<std::uint32_t>(rps, height - (s % perPlane) * rps);
+        const auto size =
+            jpegFrameSize(bytes, TIFFGetStrileOffset(tif, s), TIFFGetStrileByteCount(tif, s));
+        if (size && ((size->second != 0 && size->second < rows) || size->first < pieceWidth))
+            reader.fail("damaged or truncated TIFF: the JPEG data of " +
+                        std::string(tiled ? "tile " : "strip ") + std::to_string(s) + " declares " +
+                        std::to_string(size->first) + " x " + std::to_string(size->second) +
+                        " pixels, of the " + std::to_string(pieceWidth) + " x " +
+                        std::to_string(rows) + " it stands for");
+    }
+}
+
+/// The page's samples as stored (contiguous rows, every sample of a pixel together, or one
+/// plane per sample; rows of rowBytes starting on bytes), converted into `mat`: gray, RGB or
+/// RGBA of its depth (bits below 8 scaled up, white-is-zero inverted, palette and CMYK to RGB).
+void readConverted(TIFF* tif, Page& reader, const TiffLayout& l, Colour colour,
+                   std::size_t rowBytes, cv::Mat& mat) {
+    const std::uint32_t width = l.width, height = l.height;
+    const int spp = l.spp, bits = l.bits;
+    const bool planar = l.planar, isFloat = l.isFloat;
+    const bool alpha = l.extras > 0; // the first extra sample; any others are not counted
+    const int outChannels = mat.channels();
+    const int depth = mat.depth();
+    std::vector<unsigned char> raw;
+    const int planes = planar ? spp : 1;
+    if (rowBytes == 0 || rowBytes < (std::size_t(width) * (planar ? 1 : spp) * bits + 7) / 8)
+        reader.fail("damaged TIFF: rows of " + std::to_string(rowBytes) + " bytes");
+    // The stored samples (every extra sample included) before their conversion: within the
+    // same limit as the decoded image.
+    if (double(rowBytes) * height * planes > double(maxImageBytes()))
+        reader.fail("TIFF of " + std::to_string(spp) + " samples a pixel: its " +
+                    std::to_string(width) + " x " + std::to_string(height) +
+                    " pixels as stored are more than a quarter of this machine's memory");
+    raw.resize(rowBytes * height * planes);
+    reader.read(raw.data(), rowBytes, width, height, planes);
+
+    std::uint16_t *red = nullptr, *green = nullptr, *blue = nullptr;
+    bool wideMap = false;
+    if (colour == Colour::Palette) {
+        if (!TIFFGetField(tif, TIFFTAG_COLORMAP, &red, &green, &blue))
+            reader.fail("damaged TIFF: a palette image without its colour map");
+        for (int i = 0; i < (1 << bits); ++i)
+            wideMap |= red[i] > 255 || green[i] > 255 || blue[i] > 255;
+    }
+    const double top = isFloat ? 1.0 : depth == CV_16U ? 65535.0 : 255.0;
+    const double scale = bits < 8 ? 255.0 / ((1 << bits) - 1) : 1.0;
+    const bool invert = l.photometric == PHOTOMETRIC_MINISWHITE;
+    for (std::uint32_t y = 0; y < height; ++y) {
+        // sample s of pixel x
+        auto at = [&](std::uint32_t x, int s) {
+            const unsigned char* row =
+                raw.data() + (planar ? std::size_t(s) * height + y : y) * rowBytes;
+            return sampleAt(row, planar ? x : std::size_t(x) * spp + s, bits, isFloat);
+        };
+        for (std::uint32_t x = 0; x < width; ++x) {
+            double v[4] = {};
+            switch (colour) {
+            case Colour::Gray: {
+                const double g = at(x, 0) * scale;
+                v[0] = invert ? top - g : g;
+                v[1] = v[2] = v[0];
+                break;
+            }
+            case Colour::Rgb:
+                for (int c = 0; c < 3; ++c)
+                    v[c] = at(x, c);
+                break;
+            case Colour::Palette: {
+                const auto i = std::size_t(at(x, 0));
+                const int shift = wideMap ? 8 : 0;
+                v[0] = red[i] >> shift;
+                v[1] = green[i] >> shift;
+                v[2] = blue[i] >> shift;
+                break;
+            }
+            case Colour::Cmyk: {
+                // Ink to light: each colour is what its ink and the black ink leave, rounded.
+                const double k = top - at(x, 3);
+                for (int c = 0; c < 3; ++c)
+                    v[c] = std::floor((top - at(x, c)) * k / top + 0.5);
+                break;
+            }
+            }
+            if (alpha)
+                v[3] = at(x, l.colours) * scale;
+            for (int c = 0; c < outChannels; ++c) {
+                const int idx = outChannels == 1 ? 0 : c;
+                if (depth == CV_32F)
+                    mat.ptr<float>(int(y))[std::size_t(x) * outChannels + c] = float(v[idx]);
+                else if (depth == CV_16U)
+                    mat.ptr<std::uint16_t>(int(y))[std::size_t(x) * outChannels + c] =
+                        std::uint16_t(v[idx]);
+                else
+                    mat.ptr<std::uint8_t>(int(y))[std::size_t(x) * outChannels + c] =
+                        std::uint8_t(v[idx]);
+            }
+        }
+    }
+}
+
+} // namespace
+
+Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& path, int page) {
+    Memory memory{bytes.data(), toff_t(bytes.size()), 0, {}, false, {}};
+    TIFF* tif = openTiff(memory, path);
     struct Close {
         TIFF* t;
         ~Close() { TIFFClose(t); }
@@ -332,268 +614,43 @@ Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& p
     if (page > 0 && !TIFFSetDirectory(tif, tdir_t(page)))
         reader.fail("damaged TIFF: page " + std::to_string(page + 1) + " cannot be read");
 
-    std::uint32_t width = 0, height = 0;
-    TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &width);
-    TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &height);
-    const int spp = field<std::uint16_t>(tif, TIFFTAG_SAMPLESPERPIXEL, 1);
-    const int bits = field<std::uint16_t>(tif, TIFFTAG_BITSPERSAMPLE, 1);
-    const int format = field<std::uint16_t>(tif, TIFFTAG_SAMPLEFORMAT, SAMPLEFORMAT_UINT);
-    const int orientation = field<std::uint16_t>(tif, TIFFTAG_ORIENTATION, ORIENTATION_TOPLEFT);
-    const bool planar = field<std::uint16_t>(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG) ==
-                        PLANARCONFIG_SEPARATE;
-    std::uint16_t extras = 0;
-    std::uint16_t* extraTypes = nullptr;
-    TIFFGetFieldDefaulted(tif, TIFFTAG_EXTRASAMPLES, &extras, &extraTypes);
-    std::uint16_t photometric = 0;
-    if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photometric))
-        photometric = spp - extras >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK;
-    if (width == 0 || height == 0)
-        reader.fail("TIFF page of " + std::to_string(width) + " x " + std::to_string(height) +
-                    " pixels");
-
-    const bool isFloat = format == SAMPLEFORMAT_IEEEFP;
-    if (isFloat ? bits != 32 : format != SAMPLEFORMAT_UINT || bits > 16 || (bits & (bits - 1)))
-        throw InputError(path + ": TIFF samples of " + std::to_string(bits) + "-bit " +
-                         (isFloat                       ? "float"
-                          : format == SAMPLEFORMAT_INT  ? "signed integers"
-                          : format == SAMPLEFORMAT_UINT ? "unsigned integers"
-                                                        : "an unusual type") +
-                         " are not supported (8- or 16-bit unsigned, or 32-bit float)");
-    int colours = spp - extras;
-    Colour colour = Colour::Gray;
-    switch (photometric) {
-    case PHOTOMETRIC_MINISBLACK:
-    case PHOTOMETRIC_MINISWHITE:
-        colour = Colour::Gray;
-        break;
-    case PHOTOMETRIC_RGB:
-        colour = Colour::Rgb;
-        break;
-    case PHOTOMETRIC_PALETTE:
-        colour = Colour::Palette;
-        break;
-    case PHOTOMETRIC_SEPARATED:
-        colour = Colour::Cmyk;
-        if (field<std::uint16_t>(tif, TIFFTAG_INKSET, INKSET_CMYK) != INKSET_CMYK || colours != 4)
-            reader.fail("TIFF with inks other than CMYK is not supported");
-        break;
-    case PHOTOMETRIC_YCBCR:
-        // JPEG-compressed YCbCr (the usual case) comes out as RGB from libjpeg.
-        if (field<std::uint16_t>(tif, TIFFTAG_COMPRESSION, COMPRESSION_NONE) == COMPRESSION_JPEG) {
-            TIFFSetField(tif, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
-            colour = Colour::Rgb;
-            break;
-        }
-        [[fallthrough]];
-    default: {
-        // Other encodings (CIELab, LogLuv, uncompressed YCbCr...) through libtiff's RGBA
-        // interface: 8-bit RGB, with alpha where the file has one.
-        char why[1024] = {};
-        if (!TIFFRGBAImageOK(tif, why))
-            throw InputError(path + ": TIFF not supported (" + why + ")");
-        const int channels = extras > 0 ? 4 : 3;
-        checkDeclaredSize(path, width, height, 4, 1);
-        cv::Mat rgba(int(height), int(width), CV_8UC4);
-        {
-            const Decoding decoding(memory);
-            if (!TIFFReadRGBAImageOriented(tif, width, height,
-                                           reinterpret_cast<uint32_t*>(rgba.data), orientation, 1))
-                reader.fail("damaged TIFF: its pixels cannot be read");
-            reader.failOnWarning("damaged or truncated TIFF: its pixels are damaged");
-        }
-        // The raster holds each pixel as a uint32 A << 24 | B << 16 | G << 8 | R: on a little-
-        // endian host, the bytes R, G, B, A.
-        if (channels == 3)
-            cv::cvtColor(rgba, d.mat, cv::COLOR_RGBA2RGB);
-        else
-            d.mat = rgba;
-        applyOrientation(d.mat, orientation);
+    const TiffLayout l = readLayout(tif, reader, path);
+    const std::optional<Colour> stored = storedColour(tif, reader, l);
+    if (!stored) {
+        decodeThroughRgba(tif, memory, reader, path, l, d.mat);
         return d;
     }
-    }
-    if ((colour == Colour::Gray || colour == Colour::Palette) ? colours != 1
-        : colour == Colour::Rgb                               ? colours != 3
-                                                              : false)
-        reader.fail("TIFF with " + std::to_string(spp) + " samples a pixel (" +
-                    std::to_string(extras) + " extra) is not supported for its photometric " +
-                    std::to_string(photometric));
-    if (colour == Colour::Palette && (bits > 8 || isFloat))
-        reader.fail("TIFF palette of " + std::to_string(bits) + "-bit indices");
-    if (isFloat && (colour != Colour::Gray && colour != Colour::Rgb))
-        reader.fail("float TIFF in a palette or CMYK");
+    const Colour colour = *stored;
+    checkColourLayout(reader, l, colour);
 
-    const bool alpha = extras > 0; // the first extra sample; any others are not counted
-    const int outBytes = isFloat ? 4 : bits == 16 && colour != Colour::Palette ? 2 : 1;
+    const bool alpha = l.extras > 0; // the first extra sample; any others are not counted
+    const int outBytes = l.isFloat ? 4 : l.bits == 16 && colour != Colour::Palette ? 2 : 1;
     const int outChannels = alpha ? 4 : colour == Colour::Gray ? 1 : 3;
-    checkDeclaredSize(path, width, height, outChannels, outBytes);
-    // The strips (or tiles) must be able to hold the pixels the header declares: checked before
-    // anything is allocated (a header may declare 900 million pixels over 16 bytes). Stored
-    // data holds its bytes one for one; compressed data expands at most by its codec's ratio
-    // (deflate 1,032 to 1, LZW 4,096 to 1: a 12-bit code stands for at most 4,096 bytes,
-    // PackBits 64 to 1). CCITT fax codes (modified Huffman, Group 3, Group 4) spend at least
-    // one bit on a row (a white row under a white row is one V0 code in Group 4), so a byte
-    // holds at most 8 rows. Codecs with no such bound are held by the image limit and by
-    // their decoders' warnings alone: LZMA, Zstandard, and JPEG, whose arithmetic-coded or
-    // progressive DC-only scans of a flat picture pass 1,000 to 1.
+    checkDeclaredSize(path, l.width, l.height, outChannels, outBytes);
     const std::uint16_t compression =
         field<std::uint16_t>(tif, TIFFTAG_COMPRESSION, COMPRESSION_NONE);
-    const double expansion =
-        compression == COMPRESSION_NONE            ? 1
-        : compression == COMPRESSION_PACKBITS      ? 64
-        : compression == COMPRESSION_ADOBE_DEFLATE ? 1032
-        : compression == COMPRESSION_DEFLATE       ? 1032
-        : compression == COMPRESSION_LZW           ? 4096
-        : compression == COMPRESSION_CCITTRLE || compression == COMPRESSION_CCITTRLEW ||
-                compression == COMPRESSION_CCITTFAX3 || compression == COMPRESSION_CCITTFAX4
-            ? 8.0 * double(TIFFScanlineSize64(tif))
-            : 0;
-    if (expansion > 0) {
-        const double need = double(TIFFScanlineSize64(tif)) * height * (planar ? spp : 1);
-        double held = 0;
-        // libtiff replaces a single strip's byte count that looks too small by an estimate,
-        // so what the file can hold is also bounded by where the strip starts.
-        const std::uint32_t pieces =
-            TIFFIsTiled(tif) ? TIFFNumberOfTiles(tif) : TIFFNumberOfStrips(tif);
-        for (std::uint32_t s = 0; s < pieces; ++s) {
-            const std::uint64_t at = TIFFGetStrileOffset(tif, s);
-            const std::uint64_t left = at < bytes.size() ? bytes.size() - at : 0;
-            held += double(std::min(TIFFGetStrileByteCount(tif, s), left));
-        }
-        const std::string pieceNames = TIFFIsTiled(tif) ? "tiles" : "strips";
-        if (held * expansion < need)
-            reader.fail("damaged or truncated TIFF: its " +
-                        (compression == COMPRESSION_NONE
-                             ? pieceNames + " hold " + std::to_string(std::uint64_t(held))
-                             : "compressed " + pieceNames + " hold " +
-                                   std::to_string(std::uint64_t(held)) + " bytes, at most " +
-                                   std::to_string(std::uint64_t(held * expansion)) +
-                                   " once expanded,") +
-                        " of the " + std::to_string(std::uint64_t(need)) + " bytes its " +
-                        std::to_string(width) + " x " + std::to_string(height) + " pixels need");
-    }
-    // A JPEG strip or tile declares its own size in its frame header: one smaller than the
-    // rows it stands for is refused before anything is allocated (libjpeg would decode what is
-    // there and libtiff fill the rest; a 10 KB file declaring 30000 x 30000 cost 1 GB and 13 s).
-    if (compression == COMPRESSION_JPEG) {
-        const bool tiled = TIFFIsTiled(tif);
-        const std::uint32_t pieceWidth =
-            tiled ? field<std::uint32_t>(tif, TIFFTAG_TILEWIDTH, 0) : width;
-        const std::uint32_t rps =
-            tiled
-                ? field<std::uint32_t>(tif, TIFFTAG_TILELENGTH, 0)
-                : std::min(height, std::max<std::uint32_t>(
-                                       1, field<std::uint32_t>(tif, TIFFTAG_ROWSPERSTRIP, height)));
-        const std::uint32_t perPlane = tiled ? 0 : (height + rps - 1) / rps;
-        const std::uint32_t pieces = tiled ? TIFFNumberOfTiles(tif) : TIFFNumberOfStrips(tif);
-        for (std::uint32_t s = 0; s < pieces; ++s) {
-            const std::uint32_t rows =
-                tiled ? rps : std::min<std::uint32_t>(rps, height - (s % perPlane) * rps);
-            const auto size =
-                jpegFrameSize(bytes, TIFFGetStrileOffset(tif, s), TIFFGetStrileByteCount(tif, s));
-            if (size && ((size->second != 0 && size->second < rows) || size->first < pieceWidth))
-                reader.fail("damaged or truncated TIFF: the JPEG data of " +
-                            std::string(tiled ? "tile " : "strip ") + std::to_string(s) +
-                            " declares " + std::to_string(size->first) + " x " +
-                            std::to_string(size->second) + " pixels, of the " +
-                            std::to_string(pieceWidth) + " x " + std::to_string(rows) +
-                            " it stands for");
-        }
-    }
-    const int depth = isFloat ? CV_32F : outBytes == 2 ? CV_16U : CV_8U;
-    d.create(int(height), int(width), CV_MAKETYPE(depth, outChannels));
+    checkPiecesHoldPixels(tif, bytes, reader, l, compression);
+    if (compression == COMPRESSION_JPEG)
+        checkJpegPieces(tif, bytes, reader, l);
+    const int depth = l.isFloat ? CV_32F : outBytes == 2 ? CV_16U : CV_8U;
+    d.create(int(l.height), int(l.width), CV_MAKETYPE(depth, outChannels));
 
     // Stored as HistLab keeps it (gray, RGB or RGBA samples contiguous at 8, 16 or 32 bits):
     // read straight into the image.
-    const bool asStored = !planar && bits >= 8 && spp == outChannels &&
-                          photometric != PHOTOMETRIC_MINISWHITE &&
-                          (colour == Colour::Gray ? spp == 1 : colour == Colour::Rgb);
+    const bool asStored = !l.planar && l.bits >= 8 && l.spp == outChannels &&
+                          l.photometric != PHOTOMETRIC_MINISWHITE &&
+                          (colour == Colour::Gray ? l.spp == 1 : colour == Colour::Rgb);
     const std::size_t rowBytes = std::size_t(TIFFScanlineSize64(tif));
     if (asStored) {
         if (rowBytes != d.mat.step)
             reader.fail("damaged TIFF: rows of " + std::to_string(rowBytes) + " bytes");
-        reader.read(d.mat.data, rowBytes, width, height, 1);
+        reader.read(d.mat.data, rowBytes, l.width, l.height, 1);
     } else {
-        // The page's samples as stored: contiguous rows (every sample of a pixel together) or
-        // one plane per sample, rows of rowBytes starting on bytes.
-        std::vector<unsigned char> raw;
-        const int planes = planar ? spp : 1;
-        if (rowBytes == 0 || rowBytes < (std::size_t(width) * (planar ? 1 : spp) * bits + 7) / 8)
-            reader.fail("damaged TIFF: rows of " + std::to_string(rowBytes) + " bytes");
-        // The stored samples (every extra sample included) before their conversion: within the
-        // same limit as the decoded image.
-        if (double(rowBytes) * height * planes > double(maxImageBytes()))
-            reader.fail("TIFF of " + std::to_string(spp) + " samples a pixel: its " +
-                        std::to_string(width) + " x " + std::to_string(height) +
-                        " pixels as stored are more than a quarter of this machine's memory");
-        raw.resize(rowBytes * height * planes);
-        reader.read(raw.data(), rowBytes, width, height, planes);
-
-        std::uint16_t *red = nullptr, *green = nullptr, *blue = nullptr;
-        bool wideMap = false;
-        if (colour == Colour::Palette) {
-            if (!TIFFGetField(tif, TIFFTAG_COLORMAP, &red, &green, &blue))
-                reader.fail("damaged TIFF: a palette image without its colour map");
-            for (int i = 0; i < (1 << bits); ++i)
-                wideMap |= red[i] > 255 || green[i] > 255 || blue[i] > 255;
-        }
-        const double top = isFloat ? 1.0 : outBytes == 2 ? 65535.0 : 255.0;
-        const double scale = bits < 8 ? 255.0 / ((1 << bits) - 1) : 1.0;
-        const bool invert = photometric == PHOTOMETRIC_MINISWHITE;
-        for (std::uint32_t y = 0; y < height; ++y) {
-            // sample s of pixel x
-            auto at = [&](std::uint32_t x, int s) {
-                const unsigned char* row =
-                    raw.data() + (planar ? std::size_t(s) * height + y : y) * rowBytes;
-                return sampleAt(row, planar ? x : std::size_t(x) * spp + s, bits, isFloat);
-            };
-            for (std::uint32_t x = 0; x < width; ++x) {
-                double v[4] = {};
-                switch (colour) {
-                case Colour::Gray: {
-                    const double g = at(x, 0) * scale;
-                    v[0] = invert ? top - g : g;
-                    v[1] = v[2] = v[0];
-                    break;
-                }
-                case Colour::Rgb:
-                    for (int c = 0; c < 3; ++c)
-                        v[c] = at(x, c);
-                    break;
-                case Colour::Palette: {
-                    const auto i = std::size_t(at(x, 0));
-                    const int shift = wideMap ? 8 : 0;
-                    v[0] = red[i] >> shift;
-                    v[1] = green[i] >> shift;
-                    v[2] = blue[i] >> shift;
-                    break;
-                }
-                case Colour::Cmyk: {
-                    // Ink to light: each colour is what its ink and the black ink leave, rounded.
-                    const double k = top - at(x, 3);
-                    for (int c = 0; c < 3; ++c)
-                        v[c] = std::floor((top - at(x, c)) * k / top + 0.5);
-                    break;
-                }
-                }
-                if (alpha)
-                    v[3] = at(x, colours) * scale;
-                for (int c = 0; c < outChannels; ++c) {
-                    const int idx = outChannels == 1 ? 0 : c;
-                    if (depth == CV_32F)
-                        d.mat.ptr<float>(int(y))[std::size_t(x) * outChannels + c] = float(v[idx]);
-                    else if (depth == CV_16U)
-                        d.mat.ptr<std::uint16_t>(int(y))[std::size_t(x) * outChannels + c] =
-                            std::uint16_t(v[idx]);
-                    else
-                        d.mat.ptr<std::uint8_t>(int(y))[std::size_t(x) * outChannels + c] =
-                            std::uint8_t(v[idx]);
-                }
-            }
-        }
+        readConverted(tif, reader, l, colour, rowBytes, d.mat);
     }
-    applyOrientation(d.mat, orientation);
-    if (orientation != ORIENTATION_TOPLEFT)
-        d.note = "TIFF orientation " + std::to_string(orientation) + " applied";
+    applyOrientation(d.mat, l.orientation);
+    if (l.orientation != ORIENTATION_TOPLEFT)
+        d.note = "TIFF orientation " + std::to_string(l.orientation) + " applied";
     return d;
 }
 
