@@ -36,6 +36,58 @@ std::string gifError(int code) {
     return text ? text : "giflib error " + std::to_string(code);
 }
 
+/// InputError for damaged data at `what`, with giflib's words for its error.
+[[noreturn]] void gifFailed(GifFileType* gif, const std::string& path, const std::string& what) {
+    throw InputError(path + ": damaged or truncated GIF (" + what + ": " + gifError(gif->Error) +
+                     ")");
+}
+
+/// InputError for a frame of more pixels than its LZW data (the sub-blocks from `at0`) can stand
+/// for, checked before its pixels are allocated.
+void checkLzwHoldsFrame(const std::vector<unsigned char>& bytes, std::size_t at0,
+                        const GifImageDesc& f, const std::string& path) {
+    // A code takes at least (minimum code size + 1) bits, at least 3, and stands for at most 4,096
+    // pixels (the longest string of a 4,096-entry table).
+    const int codeSize = at0 > 0 ? bytes[at0 - 1] : 2;
+    std::uint64_t lzwBytes = 0;
+    for (std::size_t at = at0; at < bytes.size() && bytes[at] != 0;
+         at += 1 + std::size_t(bytes[at]))
+        lzwBytes += std::min<std::size_t>(bytes[at], bytes.size() - at - 1);
+    const std::uint64_t maxPixels = lzwBytes * 8 / std::uint64_t(std::max(3, codeSize + 1)) * 4096;
+    const std::uint64_t framePixels = std::uint64_t(f.Width) * std::uint64_t(f.Height);
+    if (framePixels > maxPixels)
+        throw InputError(path + ": damaged or truncated GIF (frame 1 declares " +
+                         std::to_string(f.Width) + " x " + std::to_string(f.Height) +
+                         " pixels; its " + std::to_string(lzwBytes) +
+                         " bytes of LZW data can hold at most " + std::to_string(maxPixels) + ")");
+}
+
+/// The first frame's pixels as RGBA (its transparent colour, if any, of alpha 0); InputError
+/// for a damaged row or an index outside its colour map.
+cv::Mat readFirstFrame(GifFileType* gif, const GifImageDesc& f, const ColorMapObject& map,
+                       int transparent, const std::string& path) {
+    cv::Mat rgba(f.Height, f.Width, CV_8UC4, cv::Scalar(0, 0, 0, 0));
+    std::vector<GifPixelType> line(std::size_t(f.Width));
+    // Interlaced frames arrive in four passes of rows.
+    const int starts[] = {0, 4, 2, 1}, steps[] = {8, 8, 4, 2};
+    const int passes = f.Interlace ? 4 : 1;
+    for (int p = 0; p < passes; ++p)
+        for (int y = f.Interlace ? starts[p] : 0; y < f.Height; y += f.Interlace ? steps[p] : 1) {
+            if (DGifGetLine(gif, line.data(), f.Width) == GIF_ERROR)
+                gifFailed(gif, path, "row " + std::to_string(y));
+            auto* out = rgba.ptr<cv::Vec4b>(y);
+            for (int x = 0; x < f.Width; ++x) {
+                const int i = line[std::size_t(x)];
+                if (i >= map.ColorCount)
+                    throw InputError(path + ": damaged GIF (colour " + std::to_string(i) +
+                                     " of a " + std::to_string(map.ColorCount) + "-colour map)");
+                const GifColorType& c = map.Colors[i];
+                out[x] = cv::Vec4b(c.Red, c.Green, c.Blue, i == transparent ? 0 : 255);
+            }
+        }
+    return rgba;
+}
+
 } // namespace
 
 Decoded decodeGif(const std::vector<unsigned char>& bytes, const std::string& path) {
@@ -48,10 +100,7 @@ Decoded decodeGif(const std::vector<unsigned char>& bytes, const std::string& pa
         GifFileType* g;
         ~Close() { DGifCloseFile(g, nullptr); }
     } close{gif};
-    auto fail = [&](const std::string& what) {
-        throw InputError(path + ": damaged or truncated GIF (" + what + ": " +
-                         gifError(gif->Error) + ")");
-    };
+    auto fail = [&](const std::string& what) { gifFailed(gif, path, what); };
 
     const int width = gif->SWidth, height = gif->SHeight;
     if (width <= 0 || height <= 0)
@@ -106,49 +155,14 @@ Decoded decodeGif(const std::vector<unsigned char>& bytes, const std::string& pa
                              std::to_string(f.Height) + " at (" + std::to_string(f.Left) + ", " +
                              std::to_string(f.Top) + ") outside its " + std::to_string(width) +
                              " x " + std::to_string(height) + " screen)");
-        // What the frame's LZW data can stand for, before its pixels are allocated: a code
-        // takes at least (minimum code size + 1) bits, at least 3, and stands for at most 4,096
-        // pixels (the longest string of a 4,096-entry table).
-        const int codeSize = source.at > 0 ? bytes[source.at - 1] : 2;
-        std::uint64_t lzwBytes = 0;
-        for (std::size_t at = source.at; at < bytes.size() && bytes[at] != 0;
-             at += 1 + std::size_t(bytes[at]))
-            lzwBytes += std::min<std::size_t>(bytes[at], bytes.size() - at - 1);
-        const std::uint64_t maxPixels =
-            lzwBytes * 8 / std::uint64_t(std::max(3, codeSize + 1)) * 4096;
-        const std::uint64_t framePixels = std::uint64_t(f.Width) * std::uint64_t(f.Height);
-        if (framePixels > maxPixels)
-            throw InputError(
-                path + ": damaged or truncated GIF (frame 1 declares " + std::to_string(f.Width) +
-                " x " + std::to_string(f.Height) + " pixels; its " + std::to_string(lzwBytes) +
-                " bytes of LZW data can hold at most " + std::to_string(maxPixels) + ")");
+        checkLzwHoldsFrame(bytes, source.at, f, path);
         checkDeclaredSize(path, std::uint64_t(f.Width), std::uint64_t(f.Height), 4, 1);
         if (f.Width != width || f.Height != height)
             d.note = "frame 1 covers " + std::to_string(f.Width) + " x " +
                      std::to_string(f.Height) + " pixels at (" + std::to_string(f.Left) + ", " +
                      std::to_string(f.Top) + ") of the " + std::to_string(width) + " x " +
                      std::to_string(height) + " screen: the frame is the image";
-        rgba = cv::Mat(f.Height, f.Width, CV_8UC4, cv::Scalar(0, 0, 0, 0));
-        std::vector<GifPixelType> line(std::size_t(f.Width));
-        // Interlaced frames arrive in four passes of rows.
-        const int starts[] = {0, 4, 2, 1}, steps[] = {8, 8, 4, 2};
-        const int passes = f.Interlace ? 4 : 1;
-        for (int p = 0; p < passes; ++p)
-            for (int y = f.Interlace ? starts[p] : 0; y < f.Height;
-                 y += f.Interlace ? steps[p] : 1) {
-                if (DGifGetLine(gif, line.data(), f.Width) == GIF_ERROR)
-                    fail("row " + std::to_string(y));
-                auto* out = rgba.ptr<cv::Vec4b>(y);
-                for (int x = 0; x < f.Width; ++x) {
-                    const int i = line[std::size_t(x)];
-                    if (i >= map->ColorCount)
-                        throw InputError(path + ": damaged GIF (colour " + std::to_string(i) +
-                                         " of a " + std::to_string(map->ColorCount) +
-                                         "-colour map)");
-                    const GifColorType& c = map->Colors[i];
-                    out[x] = cv::Vec4b(c.Red, c.Green, c.Blue, i == transparent ? 0 : 255);
-                }
-            }
+        rgba = readFirstFrame(gif, f, *map, transparent, path);
     }
     if (frames == 0)
         throw InputError(path + ": GIF without any image");
