@@ -182,6 +182,113 @@ TransferPoint measurePoint(TransferKind kind, std::uint64_t bytes, const KindOps
     return p;
 }
 
+/// A sweep's buffers, made once at its largest size: the source (random bytes), the host copy
+/// every check reads into, two device buffers, and pinned buffers made when a pinned kind first
+/// needs them (failing to make them fails that kind's points, not the sweep); and each kind's
+/// poison, transfer and check over them.
+class TransferBuffers {
+public:
+    TransferBuffers(Device& device, std::size_t max)
+        : m_device(device)
+        , m_max(max)
+        , m_source(max)
+        , m_hostDst(max)
+        , m_q(device.queue()) {
+        fillSynthetic(SyntheticKind::Random, m_source.data(), max, 11);
+        std::memset(m_hostDst.data(), 0, max); // touched: no first-use page faults in the timing
+        try {
+            m_devA = cl::Buffer(device.context(), CL_MEM_READ_WRITE, max);
+            m_devB = cl::Buffer(device.context(), CL_MEM_READ_WRITE, max);
+        } catch (const cl::Error& e) {
+            rethrowClError(e);
+        }
+    }
+
+    /// The poison, transfer and check of `kind`; cl::Error or DeviceError when its buffers
+    /// cannot be made or filled.
+    KindOps opsFor(TransferKind kind) {
+        switch (kind) {
+        case TransferKind::HostToDevicePageable:
+            m_devAHoldsSource = false;
+            return {poisonDevice(m_devA), write(m_source.data()), checkDevice(m_devA)};
+        case TransferKind::HostToDevicePinned: {
+            KindOps ops{poisonDevice(m_devA), write(pinned(m_pinnedSrc, true)),
+                        checkDevice(m_devA)};
+            m_devAHoldsSource = false;
+            return ops;
+        }
+        case TransferKind::DeviceToHostPageable:
+        case TransferKind::DeviceToHostPinned:
+        case TransferKind::DeviceToDevice:
+            break;
+        }
+        if (!m_devAHoldsSource) { // the whole source on the device, once
+            m_q.enqueueWriteBuffer(m_devA, CL_TRUE, 0, m_max, m_source.data());
+            m_devAHoldsSource = true;
+        }
+        if (kind == TransferKind::DeviceToDevice)
+            return {poisonDevice(m_devB),
+                    [this](std::size_t bytes, cl::Event& e) {
+                        m_q.enqueueCopyBuffer(m_devA, m_devB, 0, 0, bytes, nullptr, &e);
+                        e.wait();
+                    },
+                    checkDevice(m_devB)};
+        std::uint8_t* to = kind == TransferKind::DeviceToHostPinned ? pinned(m_pinnedDst, false)
+                                                                    : m_hostDst.data();
+        return {poisonHost(to), read(to), checkHost(to)};
+    }
+
+private:
+    std::uint8_t* pinned(std::optional<MappedHostBuffer>& buffer, bool fill) {
+        if (!buffer) {
+            try {
+                buffer.emplace(m_device, m_max);
+            } catch (const cl::Error& e) {
+                rethrowClError(e);
+            }
+            if (fill)
+                std::memcpy(buffer->data(), m_source.data(), m_max);
+        }
+        return buffer->data();
+    }
+    std::function<void(std::size_t)> poisonDevice(cl::Buffer& b) {
+        return [this, &b](std::size_t bytes) {
+            m_q.enqueueFillBuffer(b, kPoison, 0, bytes);
+            m_q.finish();
+        };
+    }
+    static std::function<void(std::size_t)> poisonHost(std::uint8_t* p) {
+        return [p](std::size_t bytes) { std::memset(p, kPoison, bytes); };
+    }
+    std::function<std::string(std::size_t)> checkDevice(cl::Buffer& b) {
+        return [this, &b](std::size_t bytes) {
+            m_q.enqueueReadBuffer(b, CL_TRUE, 0, bytes, m_hostDst.data());
+            return compareBytes(m_source.data(), m_hostDst.data(), bytes);
+        };
+    }
+    std::function<std::string(std::size_t)> checkHost(std::uint8_t* p) {
+        return [this, p](std::size_t bytes) { return compareBytes(m_source.data(), p, bytes); };
+    }
+    std::function<void(std::size_t, cl::Event&)> write(const std::uint8_t* from) {
+        return [this, from](std::size_t bytes, cl::Event& e) {
+            m_q.enqueueWriteBuffer(m_devA, CL_TRUE, 0, bytes, from, nullptr, &e);
+        };
+    }
+    std::function<void(std::size_t, cl::Event&)> read(std::uint8_t* to) {
+        return [this, to](std::size_t bytes, cl::Event& e) {
+            m_q.enqueueReadBuffer(m_devA, CL_TRUE, 0, bytes, to, nullptr, &e);
+        };
+    }
+
+    Device& m_device;
+    std::size_t m_max;
+    std::vector<std::uint8_t> m_source, m_hostDst;
+    cl::CommandQueue& m_q;
+    cl::Buffer m_devA, m_devB;
+    std::optional<MappedHostBuffer> m_pinnedSrc, m_pinnedDst;
+    bool m_devAHoldsSource = false;
+};
+
 } // namespace
 
 LaunchLatency measureLaunchLatency(Device& device, int repeats, const CancelToken& cancel) {
@@ -222,102 +329,14 @@ TransferSweep runTransfers(Device& device, const TransferSpec& spec, const Cance
     TransferSweep sweep;
     sweep.device = info;
     sweep.sizes = transferSizes(spec.minBytes, maxBytes);
-    const std::size_t max = std::size_t(maxBytes);
-
-    // The source (random bytes) and the host copies every check reads into.
-    std::vector<std::uint8_t> source(max), hostDst(max);
-    fillSynthetic(SyntheticKind::Random, source.data(), max, 11);
-    std::memset(hostDst.data(), 0, max); // touched: no first-use page faults in the timing
-    cl::CommandQueue& q = device.queue();
-    cl::Buffer devA, devB;
-    try {
-        devA = cl::Buffer(device.context(), CL_MEM_READ_WRITE, max);
-        devB = cl::Buffer(device.context(), CL_MEM_READ_WRITE, max);
-    } catch (const cl::Error& e) {
-        rethrowClError(e);
-    }
-    // Pinned buffers are made when a pinned kind first needs them; failing to make them fails
-    // that kind's points, not the sweep.
-    std::optional<MappedHostBuffer> pinnedSrc, pinnedDst;
-    const auto pinned = [&](std::optional<MappedHostBuffer>& buffer, bool fill) {
-        if (!buffer) {
-            try {
-                buffer.emplace(device, max);
-            } catch (const cl::Error& e) {
-                rethrowClError(e);
-            }
-            if (fill)
-                std::memcpy(buffer->data(), source.data(), max);
-        }
-        return buffer->data();
-    };
-    const auto poisonDevice = [&](cl::Buffer& b) {
-        return [&](std::size_t bytes) {
-            q.enqueueFillBuffer(b, kPoison, 0, bytes);
-            q.finish();
-        };
-    };
-    const auto poisonHost = [](std::uint8_t* p) {
-        return [p](std::size_t bytes) { std::memset(p, kPoison, bytes); };
-    };
-    const auto checkDevice = [&](cl::Buffer& b) {
-        return [&](std::size_t bytes) {
-            q.enqueueReadBuffer(b, CL_TRUE, 0, bytes, hostDst.data());
-            return compareBytes(source.data(), hostDst.data(), bytes);
-        };
-    };
-    const auto checkHost = [&](std::uint8_t* p) {
-        return [&, p](std::size_t bytes) { return compareBytes(source.data(), p, bytes); };
-    };
-    const auto write = [&](const std::uint8_t* from) {
-        return [&, from](std::size_t bytes, cl::Event& e) {
-            q.enqueueWriteBuffer(devA, CL_TRUE, 0, bytes, from, nullptr, &e);
-        };
-    };
-    const auto read = [&](std::uint8_t* to) {
-        return [&, to](std::size_t bytes, cl::Event& e) {
-            q.enqueueReadBuffer(devA, CL_TRUE, 0, bytes, to, nullptr, &e);
-        };
-    };
-    bool devAHoldsSource = false;
+    TransferBuffers buffers(device, std::size_t(maxBytes));
 
     for (TransferKind kind : spec.kinds) {
         KindOps ops;
         std::string setupError;
         try {
             try {
-                switch (kind) {
-                case TransferKind::HostToDevicePageable:
-                    ops = {poisonDevice(devA), write(source.data()), checkDevice(devA)};
-                    devAHoldsSource = false;
-                    break;
-                case TransferKind::HostToDevicePinned:
-                    ops = {poisonDevice(devA), write(pinned(pinnedSrc, true)), checkDevice(devA)};
-                    devAHoldsSource = false;
-                    break;
-                case TransferKind::DeviceToHostPageable:
-                case TransferKind::DeviceToHostPinned:
-                case TransferKind::DeviceToDevice: {
-                    if (!devAHoldsSource) { // the whole source on the device, once
-                        q.enqueueWriteBuffer(devA, CL_TRUE, 0, max, source.data());
-                        devAHoldsSource = true;
-                    }
-                    if (kind == TransferKind::DeviceToDevice) {
-                        ops = {poisonDevice(devB),
-                               [&](std::size_t bytes, cl::Event& e) {
-                                   q.enqueueCopyBuffer(devA, devB, 0, 0, bytes, nullptr, &e);
-                                   e.wait();
-                               },
-                               checkDevice(devB)};
-                    } else {
-                        std::uint8_t* to = kind == TransferKind::DeviceToHostPinned
-                                               ? pinned(pinnedDst, false)
-                                               : hostDst.data();
-                        ops = {poisonHost(to), read(to), checkHost(to)};
-                    }
-                    break;
-                }
-                }
+                ops = buffers.opsFor(kind);
             } catch (const cl::Error& e) {
                 rethrowClError(e);
             }
