@@ -535,20 +535,17 @@ std::size_t tuneBytesFor(const DeviceInfo& info, std::size_t inputBytes) {
     return std::max<std::size_t>(b / 48 * 48, 48);
 }
 
-} // namespace
-
-HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& req,
-                                  const HistogramLayout& layout, std::size_t inputBytes,
-                                  const CancelToken& cancel) {
-    const DeviceInfo& info = device.info();
-    const std::size_t bytes = tuneBytesFor(info, inputBytes);
-    const TuneKey key{info.name + "|" + info.driverVersion, layout, bytes, requestSignature(req)};
-    {
-        std::lock_guard lock(g_tuneMutex);
-        if (auto it = g_tuned.find(key); it != g_tuned.end())
-            return it->second;
-    }
+/// The values the tune tries for each knob: the request's where it fixes one, else those the
+/// device allows.
+struct TuneGrid {
     std::vector<int> banks, wgs, gpcs, unrolls;
+};
+
+TuneGrid tuneGrid(const DeviceInfo& info, const HistogramRequest& req,
+                  const HistogramLayout& layout) {
+    TuneGrid grid;
+    std::vector<int>& banks = grid.banks;
+    std::vector<int>& wgs = grid.wgs;
     if (req.banks)
         banks = {req.banks};
     else
@@ -565,13 +562,15 @@ HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& req,
                 wgs.push_back(w);
     if (wgs.empty())
         wgs = {static_cast<int>(info.maxWorkGroupSize)};
-    gpcs = req.groupsPerCu ? std::vector<int>{req.groupsPerCu} : std::vector<int>{1, 2, 4, 8};
-    unrolls = req.unroll ? std::vector<int>{req.unroll} : std::vector<int>{1, 2, 4, 8};
+    grid.gpcs = req.groupsPerCu ? std::vector<int>{req.groupsPerCu} : std::vector<int>{1, 2, 4, 8};
+    grid.unrolls = req.unroll ? std::vector<int>{req.unroll} : std::vector<int>{1, 2, 4, 8};
+    return grid;
+}
 
-    // Scores: the worse of random and uniform bytes (the aim is the ceiling on every
-    // distribution), at the input's size class.
-    // The tune data is made in 16 MiB pieces and sent straight to the device, so the tune adds
-    // 16 MiB to the host memory of a run, not two buffers of its size.
+/// The tune's random and uniform inputs of `bytes` on the device, made in 16 MiB pieces and
+/// sent straight there, so that the tune adds 16 MiB to the host memory of a run, not two
+/// buffers of its size.
+std::vector<cl::Buffer> uploadTuneInputs(Device& device, std::size_t bytes) {
     std::vector<cl::Buffer> inputs;
     std::vector<std::uint8_t> piece(std::min<std::size_t>(bytes, std::size_t(16) << 20));
     for (SyntheticKind k : {SyntheticKind::Random, SyntheticKind::Uniform}) {
@@ -582,6 +581,27 @@ HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& req,
             device.queue().enqueueWriteBuffer(inputs.back(), CL_TRUE, off, n, piece.data());
         }
     }
+    return inputs;
+}
+
+} // namespace
+
+HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& req,
+                                  const HistogramLayout& layout, std::size_t inputBytes,
+                                  const CancelToken& cancel) {
+    const DeviceInfo& info = device.info();
+    const std::size_t bytes = tuneBytesFor(info, inputBytes);
+    const TuneKey key{info.name + "|" + info.driverVersion, layout, bytes, requestSignature(req)};
+    {
+        std::lock_guard lock(g_tuneMutex);
+        if (auto it = g_tuned.find(key); it != g_tuned.end())
+            return it->second;
+    }
+    const TuneGrid grid = tuneGrid(info, req, layout);
+
+    // Scores: the worse of random and uniform bytes (the aim is the ceiling on every
+    // distribution), at the input's size class.
+    std::vector<cl::Buffer> inputs = uploadTuneInputs(device, bytes);
     cl::Buffer hist(device.context(), CL_MEM_READ_WRITE, layout.bins() * sizeof(cl_uint));
     // A candidate's score: the worse of its GB/s on the two inputs, each the median of `runs`.
     auto scoreOf = [&](HistogramKernel& kernel, int runs) {
@@ -601,10 +621,10 @@ HistogramConfig autotuneHistogram(Device& device, const HistogramRequest& req,
     std::vector<std::pair<double, HistogramConfig>> scored;
     int tried = 0;
     std::map<std::pair<int, int>, std::string> rejected; // (banks, wg) -> why
-    for (int b : banks)
-        for (int u : unrolls)
-            for (int w : wgs)
-                for (int g : gpcs) {
+    for (int b : grid.banks)
+        for (int u : grid.unrolls)
+            for (int w : grid.wgs)
+                for (int g : grid.gpcs) {
                     cancel.throwIfCancelled();
                     if (rejected.count({b, w}))
                         continue;
@@ -947,6 +967,67 @@ HistogramLayout histogramLayout(const HostImage& image, ChannelSelection selecti
     return {nch, gray, selection != ChannelSelection::Gray};
 }
 
+namespace {
+
+/// The device's counts against the CPU reference, histogram by histogram, so that a mismatch
+/// names its histogram and bin: into run.verified and run.verifyDetail.
+void verifyCounts(HistogramRun& run, const HistogramReference& ref, const Pass& pass) {
+    const std::vector<std::uint64_t> want = referenceCounts(ref, pass.layout);
+    const auto device = splitLayoutCounts(pass.counts, pass.layout);
+    const auto cpu = splitLayoutCounts(want, pass.layout);
+    for (std::size_t h = 0; h < device.size() && run.verifyDetail.empty(); ++h)
+        run.verifyDetail = firstMismatch("histogram (" + device[h].name + ")",
+                                         {device[h].counts.begin(), device[h].counts.end()},
+                                         {cpu[h].counts.begin(), cpu[h].counts.end()});
+    run.verified = run.verifyDetail.empty();
+}
+
+/// Every launch counts the same: the last timed one (`last`) against the first. A difference
+/// fails a verified run, or is a note of one that was not verified.
+void checkLastLaunch(HistogramRun& run, const std::vector<std::uint64_t>& last, const Pass& pass,
+                     const std::string& what) {
+    const std::string changed = firstDifference(last, pass.counts);
+    if (!changed.empty()) {
+        const std::string detail =
+            what + ": the last timed launch counted otherwise than the first (" + changed + ")";
+        if (run.verified.value_or(false)) {
+            run.verified = false;
+            run.verifyDetail = detail;
+        } else {
+            run.notes.push_back(detail);
+        }
+    }
+}
+
+/// The stage table: the read-only, scatter and local-reduce partial kernels timed on their own
+/// (the naive kernel has no scatter or local reduce), and the whole pass as its last stage.
+void timeStages(HistogramRun& run, PassRunner& runner, const Pass& pass, std::size_t bytes,
+                int repeats) {
+    static const char* names[] = {"read-only", "+scatter", "+local reduce", "+global merge"};
+    for (int s = 0; s < 4; ++s) {
+        StageTiming st;
+        st.stage = names[s];
+        const bool naive = run.config.variant == HistogramVariant::Naive;
+        if (naive && (s == 1 || s == 2)) {
+            st.applicable = false;
+            run.stages.push_back(st);
+            continue;
+        }
+        if (s == 3) {
+            st.stats = pass.stats;
+        } else {
+            Pass scratch{pass.layout, {}, {}};
+            runner.run(scratch, repeats, s);
+            st.stats = scratch.stats;
+        }
+        st.gbps = gbPerSecond(bytes, st.stats.medianMs);
+        st.percentOfCeiling = run.ceiling.gbps > 0 ? 100.0 * st.gbps / run.ceiling.gbps : 0;
+        run.stages.push_back(st);
+    }
+}
+
+} // namespace
+
 HistogramRun runHistogram(Device& device, const HostImage& source, const HistogramRequest& request,
                           const HistogramRunOptions& options, const CancelToken& cancel,
                           const ProgressFn& progress) {
@@ -1027,15 +1108,7 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
             report(0.35, "verifying");
             if (!ref)
                 ref = counting.get();
-            // Histogram by histogram, so that a mismatch names its histogram and bin.
-            const std::vector<std::uint64_t> want = referenceCounts(*ref, pass.layout);
-            const auto device = splitLayoutCounts(pass.counts, pass.layout);
-            const auto cpu = splitLayoutCounts(want, pass.layout);
-            for (std::size_t h = 0; h < device.size() && run.verifyDetail.empty(); ++h)
-                run.verifyDetail = firstMismatch("histogram (" + device[h].name + ")",
-                                                 {device[h].counts.begin(), device[h].counts.end()},
-                                                 {cpu[h].counts.begin(), cpu[h].counts.end()});
-            run.verified = run.verifyDetail.empty();
+            verifyCounts(run, *ref, pass);
         }
         cancel.throwIfCancelled();
         if (options.countsReady)
@@ -1043,18 +1116,7 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
 
         report(0.4, "timing " + pass.layout.names());
         runner.time(pass, *launcher, options.repeats);
-        // Every launch counts the same: the last timed one against the first.
-        const std::string changed = firstDifference(runner.counts(pass, *launcher), pass.counts);
-        if (!changed.empty()) {
-            const std::string detail =
-                what + ": the last timed launch counted otherwise than the first (" + changed + ")";
-            if (run.verified.value_or(false)) {
-                run.verified = false;
-                run.verifyDetail = detail;
-            } else {
-                run.notes.push_back(detail);
-            }
-        }
+        checkLastLaunch(run, runner.counts(pass, *launcher), pass, what);
         PassTiming t;
         t.what = what;
         t.bytes = img.byteCount();
@@ -1070,28 +1132,7 @@ HistogramRun runHistogram(Device& device, const HostImage& source, const Histogr
 
         if (options.stages) {
             report(0.8, "stage table");
-            static const char* names[] = {"read-only", "+scatter", "+local reduce",
-                                          "+global merge"};
-            for (int s = 0; s < 4; ++s) {
-                StageTiming st;
-                st.stage = names[s];
-                const bool naive = run.config.variant == HistogramVariant::Naive;
-                if (naive && (s == 1 || s == 2)) {
-                    st.applicable = false;
-                    run.stages.push_back(st);
-                    continue;
-                }
-                if (s == 3) {
-                    st.stats = pass.stats;
-                } else {
-                    Pass scratch{pass.layout, {}, {}};
-                    runner.run(scratch, options.repeats, s);
-                    st.stats = scratch.stats;
-                }
-                st.gbps = gbPerSecond(img.byteCount(), st.stats.medianMs);
-                st.percentOfCeiling = run.ceiling.gbps > 0 ? 100.0 * st.gbps / run.ceiling.gbps : 0;
-                run.stages.push_back(st);
-            }
+            timeStages(run, runner, pass, img.byteCount(), options.repeats);
         }
     } catch (const cl::Error& e) {
         rethrowClError(e);
