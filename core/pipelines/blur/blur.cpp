@@ -404,6 +404,135 @@ BlurRun runBoxBlur(Device& device, const HostImage& image, int radius, BorderMod
     return run;
 }
 
+namespace {
+
+/// The kernels of one blur, with their grids and groups.
+struct BlurKernels {
+    cl::Kernel k1, k2;
+    cl::NDRange g1, l1, g2, l2;
+    // whether each kernel's group is the one --wg asked for (the others' are fixed)
+    bool asked1 = false, asked2 = false;
+    cl::Buffer sums; ///< the sliding variant's column sums
+};
+
+/// UsageError for a radius beyond what the chosen variant is built for.
+void checkVariantRadius(BlurVariant variant, int radius) {
+    if (variant == BlurVariant::Tiled && radius > kTiledMaxRadius)
+        throw UsageError("--variant", "tiled is built for radii up to " +
+                                          std::to_string(kTiledMaxRadius) + " (this one is " +
+                                          std::to_string(radius) + "); use sliding" +
+                                          (radius <= kDirectMaxRadius ? " or direct" : ""));
+    if (variant == BlurVariant::Direct && radius > kDirectMaxRadius)
+        throw UsageError("--variant", "direct reads (2R + 1)^2 pixels for each output: it takes "
+                                      "radii up to " +
+                                          std::to_string(kDirectMaxRadius) + " (this one is " +
+                                          std::to_string(radius) + "); use sliding");
+}
+
+/// The direct variant: one kernel reading the whole (2R + 1)^2 window of each output.
+void setUpDirect(Device& device, const HostImage& image, int radius, const cl::Buffer& in,
+                 const cl::Buffer& out, BlurRun& run, BlurKernels& k) {
+    const std::size_t height = std::size_t(image.height);
+    k.k1 = cl::Kernel(device.program("blur", run.buildOptions), "blur_full");
+    k.k1.setArg(0, in);
+    k.k1.setArg(1, out);
+    k.k1.setArg(2, cl_int(image.width));
+    k.k1.setArg(3, cl_int(image.height));
+    k.k1.setArg(4, cl_int(radius));
+    k.g1 = cl::NDRange(roundUp(std::size_t(image.width), 16), roundUp(height, 16));
+    k.l1 = cl::NDRange(16, 16);
+    run.kernels = {kernelLaunch("blur_full", k.g1, k.l1)};
+}
+
+/// The tiled variant: one kernel over tiles of rows, shaped by planTiledBlur.
+void setUpTiled(Device& device, const HostImage& image, int radius, BorderMode mode,
+                const BlurTuning& tuning, const cl::Buffer& in, const cl::Buffer& out,
+                std::size_t pitch, BlurRun& run, BlurKernels& k) {
+    const DeviceInfo& info = device.info();
+    const TiledBlurPlan plan = planTiledBlur(info, image.width, image.height, image.channels,
+                                             image.depth, radius, mode, tuning);
+    run.buildOptions = plan.buildOptions;
+    k.k1 = cl::Kernel(device.program("blur", run.buildOptions), "blur_tiled");
+    k.k1.setArg(0, in);
+    k.k1.setArg(1, out);
+    k.k1.setArg(2, cl_int(image.width));
+    k.k1.setArg(3, cl_int(image.height));
+    k.k1.setArg(4, cl_int(pitch));
+    k.g1 = cl::NDRange(plan.globalX, plan.globalY);
+    k.l1 = cl::NDRange(plan.workGroup, 1);
+    k.asked1 = tuning.workGroup > 0;
+    run.kernels = {kernelLaunch("blur_tiled", k.g1, k.l1)};
+}
+
+/// The sliding variant: column sums over tiles of rows, then each row slid along them (a CPU
+/// in one work-item a row, a GPU through row tiles in local memory). UnsupportedError where a
+/// row tile does not fit the device's local memory.
+void setUpSliding(Device& device, const HostImage& image, int radius, const BlurTuning& tuning,
+                  BuildOptions& options, const cl::Buffer& in, const cl::Buffer& out,
+                  std::size_t pitch, BlurRun& run, BlurKernels& k) {
+    const DeviceInfo& info = device.info();
+    const BlurTuning devTuning = blurTuningFor(info, tuning);
+    const std::size_t rowElems = std::size_t(image.width) * image.channels;
+    const std::size_t height = std::size_t(image.height);
+    const cl::Context& ctx = device.context();
+    const int rows = tuning.rows > 0 ? tuning.rows : 64;
+    const std::size_t wg = blurGroupSize(info, tuning.workGroup, 256);
+    const bool colsum16 = image.depth == 8 && radius <= 128;
+    const std::size_t halo = std::size_t(radius) * std::size_t(image.channels);
+    // Enough outputs per group that the 2R-wide border of its tile stays a small part.
+    const std::size_t per = std::max<std::size_t>(4, (8 * halo + wg - 1) / wg);
+    const std::size_t accBytes = image.depth == 16 ? 8 : 4;
+    const std::size_t localBytes =
+        (wg * per + 2 * halo) * accBytes + wg * std::size_t(image.channels) * accBytes;
+    if (localBytes > info.localMemBytes)
+        throw UnsupportedError("sliding blur: a row tile for radius " + std::to_string(radius) +
+                               " needs " + std::to_string(localBytes) + " bytes of local memory; " +
+                               info.name + " has " + std::to_string(info.localMemBytes));
+    run.buildOptions = options.define("COLSUM16", colsum16).define("PER", per).text();
+    const cl::Program& program = device.program("blur", run.buildOptions);
+    const std::size_t sumPitch = roundUp(rowElems, 4);
+    k.sums = cl::Buffer(ctx, CL_MEM_READ_WRITE, sumPitch * height * (colsum16 ? 2 : 4));
+    k.k1 = cl::Kernel(program, "blur_columns");
+    k.k1.setArg(0, in);
+    k.k1.setArg(1, k.sums);
+    k.k1.setArg(2, cl_int(image.width));
+    k.k1.setArg(3, cl_int(image.height));
+    k.k1.setArg(4, cl_int(pitch));
+    k.k1.setArg(5, cl_int(sumPitch));
+    k.k1.setArg(6, cl_int(radius));
+    k.k1.setArg(7, cl_int(rows));
+    const std::size_t colWg = 64;
+    k.g1 = cl::NDRange(roundUp((rowElems + 3) / 4, colWg),
+                       (height + std::size_t(rows) - 1) / std::size_t(rows));
+    k.l1 = cl::NDRange(colWg, 1);
+    // A CPU slides along each row in one work-item; a GPU scans row tiles in local
+    // memory so that neighbouring work-items read neighbouring elements.
+    const bool serialRows = devTuning.serialRows == 1;
+    k.k2 = cl::Kernel(program, serialRows ? "blur_rows_serial" : "blur_rows");
+    k.k2.setArg(0, k.sums);
+    k.k2.setArg(1, cl_int(sumPitch));
+    k.k2.setArg(2, in);
+    k.k2.setArg(3, out);
+    k.k2.setArg(4, cl_int(image.width));
+    k.k2.setArg(5, cl_int(image.height));
+    k.k2.setArg(6, cl_int(pitch));
+    k.k2.setArg(7, cl_int(radius));
+    if (serialRows) {
+        k.g2 = cl::NDRange(roundUp(height, 8), 1);
+        k.l2 = cl::NDRange(8, 1);
+    } else {
+        k.k2.setArg(8, cl::Local((wg * per + 2 * halo) * accBytes));
+        k.k2.setArg(9, cl::Local(wg * std::size_t(image.channels) * accBytes));
+        k.g2 = cl::NDRange((rowElems + wg * per - 1) / (wg * per) * wg, height);
+        k.l2 = cl::NDRange(wg, 1);
+        k.asked2 = tuning.workGroup > 0;
+    }
+    run.kernels = {kernelLaunch("blur_columns", k.g1, k.l1),
+                   kernelLaunch(serialRows ? "blur_rows_serial" : "blur_rows", k.g2, k.l2)};
+}
+
+} // namespace
+
 BlurRun blurOnDevice(Device& device, const HostImage& image, int radius, BorderMode mode,
                      int repeats, const CancelToken& cancel, BlurVariant variant,
                      const BlurTuning& tuning) {
@@ -413,16 +542,7 @@ BlurRun blurOnDevice(Device& device, const HostImage& image, int radius, BorderM
         throw UsageError("--radius", std::to_string(radius) + " is not a radius (1 or more)");
     BlurRun run;
     run.variant = resolveBlurVariant(variant, radius);
-    if (run.variant == BlurVariant::Tiled && radius > kTiledMaxRadius)
-        throw UsageError("--variant", "tiled is built for radii up to " +
-                                          std::to_string(kTiledMaxRadius) + " (this one is " +
-                                          std::to_string(radius) + "); use sliding" +
-                                          (radius <= kDirectMaxRadius ? " or direct" : ""));
-    if (run.variant == BlurVariant::Direct && radius > kDirectMaxRadius)
-        throw UsageError("--variant", "direct reads (2R + 1)^2 pixels for each output: it takes "
-                                      "radii up to " +
-                                          std::to_string(kDirectMaxRadius) + " (this one is " +
-                                          std::to_string(radius) + "); use sliding");
+    checkVariantRadius(run.variant, radius);
     run.output = image;
     if (image.empty()) {
         run.verified = true;
@@ -430,12 +550,9 @@ BlurRun blurOnDevice(Device& device, const HostImage& image, int radius, BorderM
     }
     const int valueBytes = image.depth / 8;
     const std::size_t rowBytes = std::size_t(image.width) * image.channels * valueBytes;
-    const std::size_t rowElems = std::size_t(image.width) * image.channels;
     const std::size_t height = std::size_t(image.height);
     BuildOptions options = blurBaseOptions(mode, image.channels, image.depth);
     run.buildOptions = options.text();
-    const DeviceInfo& info = device.info();
-    const BlurTuning devTuning = blurTuningFor(info, tuning);
     try {
         cl::CommandQueue& q = device.queue();
         const cl::Context& ctx = device.context();
@@ -458,120 +575,39 @@ BlurRun blurOnDevice(Device& device, const HostImage& image, int radius, BorderM
                 q.enqueueReadBufferRect(out, CL_TRUE, origin, origin, region, pitch, 0, rowBytes, 0,
                                         img.data.data());
         };
-        cl::Kernel k1, k2;
-        cl::NDRange g1, l1, g2, l2;
-        // whether each kernel's group is the one --wg asked for (the others' are fixed)
-        bool asked1 = false, asked2 = false;
-        cl::Buffer sums;
+        BlurKernels k;
         switch (run.variant) {
         case BlurVariant::Auto:
-        case BlurVariant::Direct: {
-            k1 = cl::Kernel(device.program("blur", run.buildOptions), "blur_full");
-            k1.setArg(0, in);
-            k1.setArg(1, out);
-            k1.setArg(2, cl_int(image.width));
-            k1.setArg(3, cl_int(image.height));
-            k1.setArg(4, cl_int(radius));
-            g1 = cl::NDRange(roundUp(std::size_t(image.width), 16), roundUp(height, 16));
-            l1 = cl::NDRange(16, 16);
-            run.kernels = {kernelLaunch("blur_full", g1, l1)};
+        case BlurVariant::Direct:
+            setUpDirect(device, image, radius, in, out, run, k);
             break;
-        }
-        case BlurVariant::Tiled: {
-            const TiledBlurPlan plan = planTiledBlur(
-                info, image.width, image.height, image.channels, image.depth, radius, mode, tuning);
-            run.buildOptions = plan.buildOptions;
-            k1 = cl::Kernel(device.program("blur", run.buildOptions), "blur_tiled");
-            k1.setArg(0, in);
-            k1.setArg(1, out);
-            k1.setArg(2, cl_int(image.width));
-            k1.setArg(3, cl_int(image.height));
-            k1.setArg(4, cl_int(pitch));
-            g1 = cl::NDRange(plan.globalX, plan.globalY);
-            l1 = cl::NDRange(plan.workGroup, 1);
-            asked1 = tuning.workGroup > 0;
-            run.kernels = {kernelLaunch("blur_tiled", g1, l1)};
+        case BlurVariant::Tiled:
+            setUpTiled(device, image, radius, mode, tuning, in, out, pitch, run, k);
             break;
-        }
-        case BlurVariant::Sliding: {
-            const int rows = tuning.rows > 0 ? tuning.rows : 64;
-            const std::size_t wg = blurGroupSize(info, tuning.workGroup, 256);
-            const bool colsum16 = image.depth == 8 && radius <= 128;
-            const std::size_t halo = std::size_t(radius) * std::size_t(image.channels);
-            // Enough outputs per group that the 2R-wide border of its tile stays a small part.
-            const std::size_t per = std::max<std::size_t>(4, (8 * halo + wg - 1) / wg);
-            const std::size_t accBytes = image.depth == 16 ? 8 : 4;
-            const std::size_t localBytes =
-                (wg * per + 2 * halo) * accBytes + wg * std::size_t(image.channels) * accBytes;
-            if (localBytes > info.localMemBytes)
-                throw UnsupportedError("sliding blur: a row tile for radius " +
-                                       std::to_string(radius) + " needs " +
-                                       std::to_string(localBytes) + " bytes of local memory; " +
-                                       info.name + " has " + std::to_string(info.localMemBytes));
-            run.buildOptions = options.define("COLSUM16", colsum16).define("PER", per).text();
-            const cl::Program& program = device.program("blur", run.buildOptions);
-            const std::size_t sumPitch = roundUp(rowElems, 4);
-            sums = cl::Buffer(ctx, CL_MEM_READ_WRITE, sumPitch * height * (colsum16 ? 2 : 4));
-            k1 = cl::Kernel(program, "blur_columns");
-            k1.setArg(0, in);
-            k1.setArg(1, sums);
-            k1.setArg(2, cl_int(image.width));
-            k1.setArg(3, cl_int(image.height));
-            k1.setArg(4, cl_int(pitch));
-            k1.setArg(5, cl_int(sumPitch));
-            k1.setArg(6, cl_int(radius));
-            k1.setArg(7, cl_int(rows));
-            const std::size_t colWg = 64;
-            g1 = cl::NDRange(roundUp((rowElems + 3) / 4, colWg),
-                             (height + std::size_t(rows) - 1) / std::size_t(rows));
-            l1 = cl::NDRange(colWg, 1);
-            // A CPU slides along each row in one work-item; a GPU scans row tiles in local
-            // memory so that neighbouring work-items read neighbouring elements.
-            const bool serialRows = devTuning.serialRows == 1;
-            k2 = cl::Kernel(program, serialRows ? "blur_rows_serial" : "blur_rows");
-            k2.setArg(0, sums);
-            k2.setArg(1, cl_int(sumPitch));
-            k2.setArg(2, in);
-            k2.setArg(3, out);
-            k2.setArg(4, cl_int(image.width));
-            k2.setArg(5, cl_int(image.height));
-            k2.setArg(6, cl_int(pitch));
-            k2.setArg(7, cl_int(radius));
-            if (serialRows) {
-                g2 = cl::NDRange(roundUp(height, 8), 1);
-                l2 = cl::NDRange(8, 1);
-            } else {
-                k2.setArg(8, cl::Local((wg * per + 2 * halo) * accBytes));
-                k2.setArg(9, cl::Local(wg * std::size_t(image.channels) * accBytes));
-                g2 = cl::NDRange((rowElems + wg * per - 1) / (wg * per) * wg, height);
-                l2 = cl::NDRange(wg, 1);
-                asked2 = tuning.workGroup > 0;
-            }
-            run.kernels = {kernelLaunch("blur_columns", g1, l1),
-                           kernelLaunch(serialRows ? "blur_rows_serial" : "blur_rows", g2, l2)};
+        case BlurVariant::Sliding:
+            setUpSliding(device, image, radius, tuning, options, in, out, pitch, run, k);
             break;
-        }
         }
         run.launch = launchText(run.kernels);
         logInfo("blur", std::string(blurVariantName(run.variant)) + " " + run.buildOptions + ": " +
                             run.launch);
         // A group the device refuses (e.g. NVIDIA's, when its registers do not fit a compute
         // unit) is --wg's error when asked for, a device error when it was the default.
-        const auto enqueue = [&](const cl::Kernel& k, const cl::NDRange& g, const cl::NDRange& l,
-                                 bool asked, cl::Event& event) {
+        const auto enqueue = [&](const cl::Kernel& kernel, const cl::NDRange& g,
+                                 const cl::NDRange& l, bool asked, cl::Event& event) {
             try {
-                q.enqueueNDRangeKernel(k, cl::NullRange, g, l, nullptr, &event);
+                q.enqueueNDRangeKernel(kernel, cl::NullRange, g, l, nullptr, &event);
             } catch (const cl::Error& e) {
                 if (groupSizeRefused(e.err()))
-                    device.throwGroupRefused(k, l[0] * l[1], e.err(), asked);
+                    device.throwGroupRefused(kernel, l[0] * l[1], e.err(), asked);
                 throw;
             }
         };
         const auto once = [&] {
-            std::vector<cl::Event> events(k2() ? 2 : 1);
-            enqueue(k1, g1, l1, asked1, events[0]);
-            if (k2())
-                enqueue(k2, g2, l2, asked2, events[1]);
+            std::vector<cl::Event> events(k.k2() ? 2 : 1);
+            enqueue(k.k1, k.g1, k.l1, k.asked1, events[0]);
+            if (k.k2())
+                enqueue(k.k2, k.g2, k.l2, k.asked2, events[1]);
             events.back().wait();
             return profiledMs(events);
         };
