@@ -269,34 +269,114 @@ void verifyEqualizeRun(EqualizeRun& run, const EqualizeTables& reference,
     run.verified = run.verifyDetail.empty();
 }
 
+namespace {
+
+/// Refuses an image equalization cannot count (2^32 pixels or more, more than one buffer of
+/// the device) and histogram pieces that are not whole 4,096-pixel blocks.
+void checkEqualizeInput(const DeviceInfo& info, const HostImage& image,
+                        const EqualizeTesting& testing) {
+    if (image.pixelCount() >= (std::uint64_t(1) << 32))
+        throw InputError(image.source + ": " + std::to_string(image.pixelCount()) +
+                         " pixels: equalization counts in 32 bits (fewer than 2^32 pixels)");
+    if (image.data.size() > info.maxAllocBytes)
+        throw UnsupportedError(image.source + ": " + std::to_string(image.data.size()) +
+                               " bytes do not fit in one buffer of " + info.name + " (at most " +
+                               std::to_string(info.maxAllocBytes) + " bytes)");
+    if (testing.histogramPiecePixels % 4096 != 0)
+        throw UsageError("histogram pieces", "a multiple of 4,096 pixels");
+}
+
+/// 16-bit: the local histogram holds as many bins as local memory does (a power of two, 1
+/// KiB left for the runtime); each work-group counts one slice of the value range.
+std::uint32_t sliceBins(const DeviceInfo& info, std::uint32_t bins,
+                        const EqualizeTesting& testing) {
+    std::uint32_t slice = bins;
+    while (slice > 256 &&
+           (std::uint64_t(slice) * sizeof(cl_uint) + kRuntimeLocalBytes > info.localMemBytes ||
+            (testing.maxSliceBins && slice > testing.maxSliceBins)))
+        slice /= 2;
+    return slice;
+}
+
+/// 8-bit: the 256-bin histogram's kernel, configured for this device and size as `histlab-cli
+/// histogram` would be (a color image's luma alone), on pieces of at most 2^29 pixels (under
+/// the 2^32 bytes one launch counts). Names its configuration in run.histogramConfig.
+std::function<std::vector<cl::Event>()>
+tunedHistogram(Device& device, const HostImage& image, const CancelToken& cancel,
+               const EqualizeTesting& testing, const cl::Buffer& in, const cl::Buffer& histBuf,
+               EqualizeRun& run) {
+    const HistogramLayout layout(image.channels, image.channels > 1, image.channels == 1);
+    const HistogramConfig config =
+        resolveHistogramConfig(device, {}, layout, cancel, image.data.size());
+    run.histogramConfig = config.describe() + " (" + config.chosenBy + ")";
+    auto tuned = std::make_shared<HistogramKernel>(device, config, layout);
+    const std::size_t pieceBytes =
+        std::size_t(testing.histogramPiecePixels) * std::size_t(image.channels);
+    cl::CommandQueue& q = device.queue();
+    const std::size_t bytes = image.data.size();
+    return [&q, tuned, in, histBuf, bytes, pieceBytes] {
+        return tuned->enqueuePieces(q, in, bytes, histBuf, pieceBytes);
+    };
+}
+
+/// 16-bit: each work-group counts one slice of the value range, four groups per compute unit
+/// over all slices (at least one per slice), no more than the pixels need: every group adds
+/// up to SLICE global atomics at its end.
+std::function<std::vector<cl::Event>()> slicedHistogram(Device& device, const cl::Program& program,
+                                                        const cl::Buffer& in,
+                                                        const cl::Buffer& histBuf, cl_ulong pixels,
+                                                        std::uint32_t slices) {
+    cl::Kernel sliced(program, "histogram_values");
+    sliced.setArg(0, in);
+    sliced.setArg(1, pixels);
+    sliced.setArg(2, histBuf);
+    const std::size_t slicedWg = powerOfTwoAtMost(device.kernelWorkGroupLimit(sliced), 256);
+    const std::size_t groupsWanted =
+        std::max<std::size_t>(std::max<std::size_t>(device.info().computeUnits, 1) * 4 / slices, 1);
+    const std::size_t slicedGroups =
+        std::clamp<std::size_t>((pixels + slicedWg - 1) / slicedWg, 1, groupsWanted);
+    cl::CommandQueue& q = device.queue();
+    return [&q, sliced, slicedGroups, slicedWg, slices] {
+        std::vector<cl::Event> events(1);
+        q.enqueueNDRangeKernel(sliced, cl::NullRange, cl::NDRange(slicedGroups * slicedWg, slices),
+                               cl::NDRange(slicedWg, 1), nullptr, &events[0]);
+        return events;
+    };
+}
+
+/// The gather's work-groups. Gray: 16-byte vectors, grid-stride with groups/CU groups per
+/// compute unit (no more than the vectors need), or one per work-item. Color: one pixel per
+/// work-item.
+std::size_t applyGroupCount(const DeviceInfo& info, const HostImage& image,
+                            const EqualizeApply& apply, cl_ulong pixels) {
+    const std::size_t applyWg = std::size_t(apply.workGroupSize);
+    std::size_t applyGroups = (pixels + applyWg - 1) / applyWg;
+    if (image.channels == 1) {
+        const std::uint64_t vectors = image.data.size() / 16;
+        applyGroups = std::max<std::size_t>((vectors + applyWg - 1) / applyWg, 1);
+        if (apply.groupsPerCu != EqualizeApply::kAllGroups)
+            applyGroups = std::min<std::size_t>(
+                applyGroups, std::size_t(std::max<std::uint32_t>(info.computeUnits, 1)) *
+                                 std::size_t(apply.groupsPerCu));
+    }
+    return applyGroups;
+}
+
+} // namespace
+
 EqualizeRun equalizeOnDevice(Device& device, const HostImage& image, int repeats,
                              const CancelToken& cancel, const EqualizeApply& request,
                              const EqualizeTesting& testing) {
     validateImage(image);
     requireIntegerImage(image, "equalization");
-    if (image.pixelCount() >= (std::uint64_t(1) << 32))
-        throw InputError(image.source + ": " + std::to_string(image.pixelCount()) +
-                         " pixels: equalization counts in 32 bits (fewer than 2^32 pixels)");
-    if (image.data.size() > device.info().maxAllocBytes)
-        throw UnsupportedError(image.source + ": " + std::to_string(image.data.size()) +
-                               " bytes do not fit in one buffer of " + device.info().name +
-                               " (at most " + std::to_string(device.info().maxAllocBytes) +
-                               " bytes)");
-    if (testing.histogramPiecePixels % 4096 != 0)
-        throw UsageError("histogram pieces", "a multiple of 4,096 pixels");
+    checkEqualizeInput(device.info(), image, testing);
     const bool eightBit = image.depth == 8;
     const std::uint32_t bins = std::uint32_t(binsOf(image));
     EqualizeRun run;
     run.bins = int(bins);
     run.output = image;
     run.apply = equalizeApplyFor(device.info(), image.channels, image.depth, request);
-    // 16-bit: the local histogram holds as many bins as local memory does (a power of two, 1
-    // KiB left for the runtime); each work-group counts one slice of the value range.
-    std::uint32_t slice = bins;
-    while (slice > 256 && (std::uint64_t(slice) * sizeof(cl_uint) + kRuntimeLocalBytes >
-                               device.info().localMemBytes ||
-                           (testing.maxSliceBins && slice > testing.maxSliceBins)))
-        slice /= 2;
+    const std::uint32_t slice = sliceBins(device.info(), bins, testing);
     const std::uint32_t slices = bins / slice;
     // OpenCL C 1.2 is asked for by name (PoCL 3.1 builds 3.0 without it): the 1.x atomics.
     BuildOptions options;
@@ -322,44 +402,10 @@ EqualizeRun equalizeOnDevice(Device& device, const HostImage& image, int repeats
         cl::Buffer cdfBuf(ctx, CL_MEM_READ_WRITE, bins * sizeof(cl_uint));
         cl::Buffer lutBuf(ctx, CL_MEM_READ_WRITE, bins * sizeof(cl_uint));
 
-        // The histogram. 8-bit: the 256-bin histogram's kernel, configured for this device and
-        // size as `histlab-cli histogram` would be (a color image's luma alone), on pieces of
-        // at most 2^29 pixels (under the 2^32 bytes one launch counts).
-        std::function<std::vector<cl::Event>()> enqueueHistogram;
-        std::unique_ptr<HistogramKernel> tuned;
-        cl::Kernel sliced;
-        std::size_t slicedGroups = 1, slicedWg = 1;
-        if (eightBit) {
-            const HistogramLayout layout(image.channels, image.channels > 1, image.channels == 1);
-            const HistogramConfig config =
-                resolveHistogramConfig(device, {}, layout, cancel, image.data.size());
-            run.histogramConfig = config.describe() + " (" + config.chosenBy + ")";
-            tuned = std::make_unique<HistogramKernel>(device, config, layout);
-            const std::size_t pieceBytes =
-                std::size_t(testing.histogramPiecePixels) * std::size_t(image.channels);
-            enqueueHistogram = [&, pieceBytes] {
-                return tuned->enqueuePieces(q, in, image.data.size(), histBuf, pieceBytes);
-            };
-        } else {
-            sliced = cl::Kernel(program, "histogram_values");
-            sliced.setArg(0, in);
-            sliced.setArg(1, pixels);
-            sliced.setArg(2, histBuf);
-            slicedWg = powerOfTwoAtMost(device.kernelWorkGroupLimit(sliced), 256);
-            // Four groups per compute unit over all slices (at least one per slice), no more
-            // than the pixels need: every group adds up to SLICE global atomics at its end.
-            const std::size_t groupsWanted = std::max<std::size_t>(
-                std::max<std::size_t>(device.info().computeUnits, 1) * 4 / slices, 1);
-            slicedGroups =
-                std::clamp<std::size_t>((pixels + slicedWg - 1) / slicedWg, 1, groupsWanted);
-            enqueueHistogram = [&] {
-                std::vector<cl::Event> events(1);
-                q.enqueueNDRangeKernel(sliced, cl::NullRange,
-                                       cl::NDRange(slicedGroups * slicedWg, slices),
-                                       cl::NDRange(slicedWg, 1), nullptr, &events[0]);
-                return events;
-            };
-        }
+        // The histogram: tuned 256-bin kernel (8-bit) or value slices (16-bit).
+        const std::function<std::vector<cl::Event>()> enqueueHistogram =
+            eightBit ? tunedHistogram(device, image, cancel, testing, in, histBuf, run)
+                     : slicedHistogram(device, program, in, histBuf, pixels, slices);
 
         cl::Kernel buildLut(program, "build_lut");
         buildLut.setArg(0, cdfBuf);
@@ -380,16 +426,7 @@ EqualizeRun equalizeOnDevice(Device& device, const HostImage& image, int repeats
             throw UsageError("--wg", std::to_string(applyWg) + " work-items: " +
                                          device.info().name + " runs this gather with at most " +
                                          std::to_string(device.kernelWorkGroupLimit(apply)));
-        std::size_t applyGroups = (pixels + applyWg - 1) / applyWg;
-        if (gray) {
-            const std::uint64_t vectors = image.data.size() / 16;
-            applyGroups = std::max<std::size_t>((vectors + applyWg - 1) / applyWg, 1);
-            if (run.apply.groupsPerCu != EqualizeApply::kAllGroups)
-                applyGroups = std::min<std::size_t>(
-                    applyGroups,
-                    std::size_t(std::max<std::uint32_t>(device.info().computeUnits, 1)) *
-                        std::size_t(run.apply.groupsPerCu));
-        }
+        const std::size_t applyGroups = applyGroupCount(device.info(), image, run.apply, pixels);
 
         DeviceScan cdfScan(device, bins);
         auto once = [&] {
