@@ -11,7 +11,7 @@ import sys
 
 kind, out = sys.argv[1], sys.argv[2]
 args = sys.argv[3:]
-HEAD = ["file", "status", "width", "height", "channels", "depth"]
+HEAD = ["file", "status", "detail", "width", "height", "channels", "depth"]
 
 
 def write(text, mode="w"):
@@ -46,10 +46,10 @@ elif kind == "histogram-table":
         f.write(",".join(HEAD + ["histogram"] + ["b%d" % b for b in range(256)]) + "\n")
         tail = "," + ",".join([count] + ["0"] * 255) + "\n"
         for r in range(rows):
-            f.write("img-%07d.png,verified,%s,4,1,8,gray" % (r, width) + tail)
+            f.write("img-%07d.png,verified,,%s,4,1,8,gray" % (r, width) + tail)
 elif kind == "joint-table":
     cols = HEAD + ["a", "b", "bins", "counted", "left_out", "h_a", "h_b", "h_ab", "mi", "nmi"]
-    write(",".join(cols) + "\nx.png,verified,4,4,3,8,r,g,256x256,16,0,1,1,1,%s,1\n" % args[0])
+    write(",".join(cols) + "\nx.png,verified,,4,4,3,8,r,g,256x256,16,0,1,1,1,%s,1\n" % args[0])
 elif kind == "words":
     n = int(args[0])
     with open(out, "w") as f:

@@ -329,13 +329,13 @@ def hist_csv(counts, channel="gray"):
     return "bin,%s\n" % channel + "".join("%d,%s\n" % (i, c) for i, c in enumerate(counts))
 
 
-BATCH_HEAD = "file,status,width,height,channels,depth,histogram," + ",".join(
+BATCH_HEAD = "file,status,detail,width,height,channels,depth,histogram," + ",".join(
     "b%d" % i for i in range(256)) + "\n"
-JOINT_HEAD = "file,status,width,height,channels,depth,a,b,bins,counted,left_out,h_a,h_b,h_ab,mi,nmi\n"
+JOINT_HEAD = "file,status,detail,width,height,channels,depth,a,b,bins,counted,left_out,h_a,h_b,h_ab,mi,nmi\n"
 
 
 def batch_row(name, w, h, counts):
-    return "%s,verified,%d,%d,1,8,gray,%s\n" % (name, w, h, ",".join(str(c) for c in counts))
+    return "%s,verified,,%d,%d,1,8,gray,%s\n" % (name, w, h, ",".join(str(c) for c in counts))
 
 
 def bow_shard(rows, k=8):
@@ -362,7 +362,7 @@ def big_merge_table(path, rows=200000):
     with open(path, "w") as f:
         f.write(BATCH_HEAD)
         for i in range(rows):
-            f.write("img%07d.png,verified,64,64,1,8,gray%s" % (i, tail))
+            f.write("img%07d.png,verified,,64,64,1,8,gray%s" % (i, tail))
 
 
 def big_bow_shard(path, images=20000):
@@ -496,7 +496,7 @@ def make(out):
                                                            ["18446744073709551615"] + [0] * 255))
     write(j("tables", "b_max2.csv"), BATCH_HEAD + batch_row("m2.png", 64, 64,
                                                             ["18446744073709551615"] + [0] * 255))
-    joint_row = "%s,verified,41,29,3,8,r,g,256x256,1189,0,7.62271435,7.63220886,10.0975644,%s,1.51075275\n"
+    joint_row = "%s,verified,,41,29,3,8,r,g,256x256,1189,0,7.62271435,7.63220886,10.0975644,%s,1.51075275\n"
     write(j("tables", "j0.csv"), JOINT_HEAD + joint_row % ("a.png", "5.1573588"))
     write(j("tables", "j1.csv"), JOINT_HEAD + joint_row % ("b.png", "5.1573588"))
     write(j("tables", "j_mi_huge.csv"), JOINT_HEAD + joint_row % ("c.png", "1e999"))

@@ -1074,14 +1074,31 @@ std::vector<ChannelHistogram> batchTotals(const std::vector<BatchImage>& images)
 
 namespace {
 
-/// file, status, width, height, channels, depth: the columns every table begins with.
-constexpr std::size_t kHeadColumns = 6;
+/// file, status, detail, width, height, channels, depth: the columns every table begins with.
+constexpr std::size_t kHeadColumns = 7;
 
 std::vector<std::string> batchCsvColumns(BatchPipeline pipeline) {
-    std::vector<std::string> c = {"file", "status", "width", "height", "channels", "depth"};
+    std::vector<std::string> c = {"file",   "status",   "detail", "width",
+                                  "height", "channels", "depth"};
     const std::vector<std::string> values = batchValueColumns(pipeline);
     c.insert(c.end(), values.begin(), values.end());
     return c;
+}
+
+/// An image's row status in the one vocabulary (its error is the detail): verified; failed
+/// where its result was not written, or it was not decoded or run; unsupported where its device
+/// cannot run it; mismatch where a result differs from the CPU reference. It follows from the
+/// error and the results alone, so that a table read back (merge) writes the same words.
+Status imageStatus(const BatchImage& image) {
+    if (image.error.empty())
+        return Status::Verified;
+    if (image.error.rfind("not written: ", 0) == 0)
+        return Status::Failed;
+    if (image.error.rfind("unsupported on ", 0) == 0)
+        return Status::Unsupported;
+    if (!image.verified && (!image.histograms.empty() || !image.values.empty()))
+        return Status::Mismatch;
+    return Status::Failed;
 }
 
 } // namespace
@@ -1105,7 +1122,9 @@ std::string batchCsv(BatchPipeline pipeline, const std::vector<BatchImage>& imag
         auto head = [&] {
             out += csvField(image.file);
             out += ',';
-            out += csvField(image.error.empty() ? std::string("verified") : image.error);
+            out += statusName(imageStatus(image));
+            out += ',';
+            out += csvField(image.error);
             if (image.width) {
                 add(std::uint64_t(image.width));
                 add(std::uint64_t(image.height));
@@ -1149,9 +1168,9 @@ BatchPipeline BatchTableReader::begin(const std::vector<std::string>& header,
             known = true;
         }
     if (!known)
-        throw InputError(source + ": not a batch table (its header is not file, status, width, "
-                                  "height, channels, depth and a pipeline's columns: histogram, "
-                                  "b0 ... b255, or joint's, blur's or equalize's)");
+        throw InputError(source + ": not a batch table (its header is not file, status, detail, "
+                                  "width, height, channels, depth and a pipeline's columns: "
+                                  "histogram, b0 ... b255, or joint's, blur's or equalize's)");
     if (!m_sources.empty() && pipeline != m_pipeline)
         throw InputError(source + ": a batch table of " + batchPipelineName(pipeline) + "; " +
                          m_sources.front() + " is one of " + batchPipelineName(m_pipeline));
@@ -1189,14 +1208,20 @@ void BatchTableReader::add(const std::vector<std::string>& row, std::size_t line
                                  : source + ": " + row[0] + " is also in " + m_sources[it->second]);
         BatchImage image;
         image.file = row[0];
-        image.error = row[1] == "verified" ? "" : row[1];
-        image.verified = row[1] == "verified";
-        if (!row[2].empty()) {
+        Status status = Status::Failed;
+        try {
+            status = parseStatus(row[1]);
+        } catch (const InputError& e) {
+            throw InputError(at + "status: " + e.what());
+        }
+        image.error = row[2];
+        image.verified = status == Status::Verified;
+        if (!row[3].empty()) {
             constexpr std::uint64_t most = std::numeric_limits<int>::max();
-            image.width = int(whole(2, most));
-            image.height = int(whole(3, most));
-            image.channels = int(whole(4, most));
-            image.depth = int(whole(5, most));
+            image.width = int(whole(3, most));
+            image.height = int(whole(4, most));
+            image.channels = int(whole(5, most));
+            image.depth = int(whole(6, most));
         }
         m_images.push_back(std::move(image));
     }

@@ -173,9 +173,11 @@ MergeOutput runMerge(JobContext& ctx, const std::vector<int>& devices, const Mer
 /// image's values and a colour image's luma).
 std::vector<ChannelHistogram> batchTotals(const std::vector<BatchImage>& images);
 
-/// The CSV of a run: file, status, width, height, channels, depth, then the pipeline's
-/// batchValueColumns. histogram: one row an image and histogram (histogram, b0 ... b255); the
-/// others: one row an image. A failed image is one row with its reason and no values.
+/// The CSV of a run: file, status, detail, width, height, channels, depth, then the pipeline's
+/// batchValueColumns. The status is statusName's word (verified, mismatch, unsupported,
+/// failed), the detail the image's error. histogram: one row an image and histogram
+/// (histogram, b0 ... b255); the others: one row an image. A failed image is one row with its
+/// reason and no values.
 std::string batchCsv(BatchPipeline pipeline, const std::vector<BatchImage>& images);
 
 /// A table as batchCsv writes it, read back for merge.

@@ -527,8 +527,9 @@ Pipeline batchPipeline() {
                        "--images N --width W --height H [--channels 1|3|4] [--depth 8|16]");
     p.options.insert(p.options.end(), synthetic.begin(), synthetic.end());
     p.csvHelp =
-        "the folder's order: file, status (verified or the reason), width, height, "
-        "channels, depth, then histogram: one row an image and histogram (histogram, "
+        "the folder's order: file, status (verified, mismatch, unsupported or failed), detail "
+        "(the reason), width, height, channels, depth, then histogram: one row an image and "
+        "histogram (histogram, "
         "b0 ... b255); joint: one row an image (a, b, bins, counted, left_out, h_a, h_b, "
         "h_ab, mi, nmi: entropies in bits, nmi Studholme's); blur: one row an image (radius, "
         "border, blurred, checksum), equalize: (equalized, checksum): the file written under "

@@ -14,8 +14,8 @@ cli_test(batch_folder_rows_and_reasons EXIT 0
                 --stdout "^  float32[.]pfm: 32-bit float: batch counts 8- and 16-bit images"
                 --stdout "^totals over the 8 verified images:$"
                 --stderr "^\\[[0-9]+\\] rgb8[.]png: verified [(]device [0-9]+[)]; [0-9]+ of 15, [0-9.]+ images/s, [0-9]+ s left$"
-                --check "grep -c '^rgba8.png,verified,19,13,4,8,' @W@/one.csv | grep -qx 5"
-                --check "grep -q '^empty.png,file is empty,,,,,,' @W@/one.csv"
+                --check "grep -c '^rgba8.png,verified,,19,13,4,8,' @W@/one.csv | grep -qx 5"
+                --check "grep -q '^empty.png,failed,file is empty,,,,,,' @W@/one.csv"
                 --check "${check} json @W@/one.json --key failed=7 --key mismatches=0 --nonempty devices --nonempty totals"
          ARGS batch ${data} --jobs 1 --csv @W@/one.csv --json @W@/one.json)
 
@@ -119,6 +119,11 @@ cli_test(merge_refuses_other_files EXIT 3
          EXPECT --setup "printf 'a,b\\n1,2\\n' > @W@/x.csv"
                 --stderr "^histlab-cli: .*x[.]csv: neither a batch table"
          ARGS merge @W@/x.csv)
+# A table's status is one of the Status words, read back as such (its reason is the detail).
+cli_test(merge_refuses_an_unknown_status EXIT 3
+         EXPECT --setup "${cli} batch --synthetic random --images 1 --width 4 --height 4 --quiet --csv @W@/s.csv && sed -i 's/,verified,,/,ok,,/' @W@/s.csv"
+                --stderr "^histlab-cli: .*s[.]csv:2: status: unknown status 'ok' [(]verified, timed, mismatch, unsupported, not applicable, failed, cancelled[)]$" --absent @W@/m.csv
+         ARGS merge @W@/s.csv --csv @W@/m.csv)
 cli_test(merge_refuses_a_fifo EXIT 3 EXPECT --setup "mkfifo @W@/s.csv"
          --stderr "^histlab-cli: .*s[.]csv: is not a regular file"
          ARGS merge @W@/s.csv)
@@ -128,8 +133,8 @@ cli_test(merge_refuses_a_fifo EXIT 3 EXPECT --setup "mkfifo @W@/s.csv"
 cli_test(batch_joint_channels_of_each_image EXIT 0
          EXPECT --stdout "^batch: joint of 15 images in .*data"
                 --stdout "^MI of the [0-9]+ verified images: min [0-9.]+, median [0-9.]+, max [0-9.]+ bits"
-                --check "grep -q '^rgb8.png,verified,41,29,3,8,r,b,256x256,1189,0,7[.]62271435,' @W@/j.csv"
-                --check "grep -q '^gray8.png,a gray image has no channel .r.,,' @W@/j.csv"
+                --check "grep -q '^rgb8.png,verified,,41,29,3,8,r,b,256x256,1189,0,7[.]62271435,' @W@/j.csv"
+                --check "grep -q '^gray8.png,failed,a gray image has no channel .r.,,' @W@/j.csv"
                 --check "${check} json @W@/j.json --key mismatches=0 --nonempty images"
                 --check "grep -q .pipeline.: .joint. @W@/j.json"
          ARGS batch ${data} --pipeline joint --pair r,b --csv @W@/j.csv --json @W@/j.json)
@@ -142,7 +147,7 @@ cli_test(batch_blur_writes_what_blur_writes EXIT 0
                 --stdout "^[0-9]+ results written to .*/o2 [(]PNG[)], [0-9.]+ s of thread time$"
                 --check "cmp @W@/one.csv @W@/two.csv" --check "diff -r @W@/o1 @W@/o2"
                 --check "cmp @W@/one.png @W@/o2/rgba8.png"
-                --check "grep -q '^rgba8.png,verified,19,13,4,8,2,reflect101,rgba8.png,[0-9a-f]\\{16\\}$' @W@/two.csv"
+                --check "grep -q '^rgba8.png,verified,,19,13,4,8,2,reflect101,rgba8.png,[0-9a-f]\\{16\\}$' @W@/two.csv"
                 --check "grep -q '^float32.pfm,.*float' @W@/two.csv"
          ARGS batch ${data} --pipeline blur --radius 2 --device all --out @W@/o2 --csv @W@/two.csv)
 # Equalize: the result is what histlab-cli equalize writes; shards merged equal one run.

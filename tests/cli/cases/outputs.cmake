@@ -122,8 +122,8 @@ cli_test(batch_csv_on_stdout_alone EXIT 0
 cli_test(batch_out_result_not_written EXIT 3
          EXPECT --setup "${twoImages} && mkdir -p @W@/o/full.png"
                 --stderr "^histlab-cli: 1 of 2 results not written [(]see the table[)]$"
-                --check "grep -Eq '^full[.]png,\"?not written: is a folder' @W@/t.csv"
-                --check "grep -q '^b.png,verified,' @W@/t.csv"
+                --check "grep -Eq '^full[.]png,failed,\"?not written: is a folder' @W@/t.csv"
+                --check "grep -q '^b.png,verified,,' @W@/t.csv"
          ARGS batch @W@/g --pipeline blur --out @W@/o --quiet --csv @W@/t.csv)
 cli_test(batch_every_image_failed EXIT 3
          EXPECT --setup "mkdir -p @W@/g && cp ${data}/not_an_image.png @W@/g/a.png && cp ${data}/empty.png @W@/g/b.png"

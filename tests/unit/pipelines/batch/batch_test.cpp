@@ -281,6 +281,53 @@ TEST(BatchTest, BatchTablesRefuseWhatTheyCannotHold) {
     }
 }
 
+// The status column says each row in the Status words, the error goes to the detail column,
+// and a table read back (merge) writes the same words and details.
+TEST(BatchTest, BatchTableStatusIsAStatusWordWithItsDetail) {
+    std::vector<BatchImage> images(5);
+    const char* files[] = {"a.png", "b.png", "c.png", "d.png", "e.png"};
+    for (std::size_t i = 0; i < images.size(); ++i) {
+        images[i].file = files[i];
+        images[i].width = images[i].height = 1;
+        images[i].channels = 1;
+        images[i].depth = 8;
+    }
+    images[0].verified = true;
+    images[0].values = {"2", "reflect101", "a.png", "0123456789abcdef"};
+    images[1].error = "mismatch: pixel (0, 0)";
+    images[1].values = {"2", "reflect101", "", "0123456789abcdef"};
+    images[2].error = "unsupported on CPU: too big";
+    images[3].verified = true; // verified, but its result could not be written
+    images[3].error = "not written: disk full";
+    images[3].values = {"2", "reflect101", "", "0123456789abcdef"};
+    images[4].error = "file is empty";
+    images[4].width = images[4].height = images[4].channels = images[4].depth = 0;
+    const std::string csv = batchCsv(BatchPipeline::Blur, images);
+    const std::vector<std::vector<std::string>> rows = parseCsv(csv, "t.csv");
+    ASSERT_EQ(rows.size(), 6u);
+    EXPECT_EQ(rows[0][1], "status");
+    EXPECT_EQ(rows[0][2], "detail");
+    const char* want[][2] = {{"verified", ""},
+                             {"mismatch", "mismatch: pixel (0, 0)"},
+                             {"unsupported", "unsupported on CPU: too big"},
+                             {"failed", "not written: disk full"},
+                             {"failed", "file is empty"}};
+    for (std::size_t i = 0; i < 5; ++i) {
+        EXPECT_EQ(rows[i + 1][1], want[i][0]) << files[i];
+        EXPECT_EQ(rows[i + 1][2], want[i][1]) << files[i];
+    }
+    EXPECT_EQ(batchCsv(BatchPipeline::Blur, parseBatchCsv(csv, "t.csv").images), csv);
+    try {
+        parseBatchCsv(csv.substr(0, csv.find("a.png,verified")) + "a.png,ok" +
+                          csv.substr(csv.find("a.png,verified") + 14),
+                      "t.csv");
+        FAIL() << "a status of no Status word was read";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind("t.csv:2: status: unknown status 'ok'", 0), 0u)
+            << e.what();
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The other pipelines: joint, blur, equalize.
 
