@@ -1,5 +1,6 @@
 #include "pipelines/devicesplit.h"
 
+#include "report/status.h"
 #include "report/text.h"
 #include "runtime/errors.h"
 #include "runtime/parallel.h"
@@ -52,22 +53,26 @@ std::string splitSharesText(const SplitTiming& run, std::uint64_t length, const 
                  {"piece ms", A::Right},
                  {"kernels piece", A::Right},
                  {"kernels ms", A::Right},
-                 {"status", A::Left}});
+                 {"status", A::Left},
+                 {"detail", A::Left}});
+    // A share that ran is as the split's verification says (timed where nothing was verified).
+    const Status ran = !run.verified   ? Status::Timed
+                       : *run.verified ? Status::Verified
+                                       : Status::Mismatch;
     for (std::size_t k = 0; k < run.shares.size(); ++k) {
         const SplitShare& s = run.shares[k];
         const bool alone = s.aloneMs > 0;
-        std::string status = "ok";
-        if (!s.failure.empty())
-            status =
-                "failed: " + s.failure +
-                (s.redoneBy >= 0 ? "; its piece counted by device " + std::to_string(s.redoneBy)
-                                 : std::string());
+        const Status status = s.failure.empty() ? ran : Status::Failed;
+        const std::string detail =
+            s.failure + (!s.failure.empty() && s.redoneBy >= 0
+                             ? "; its piece counted by device " + std::to_string(s.redoneBy)
+                             : std::string());
         t.add({std::to_string(k), s.device.name, alone ? fixedText(s.aloneMs, 3) : "-",
                alone ? fixedText(gb / (s.aloneMs / 1000.0), 1) : "-",
                alone ? fixedText(s.aloneKernelMs, 3) : "-", std::to_string(s.length),
                fixedText(100.0 * double(s.length) / double(length), 1) + " %",
                fixedText(s.pieceMs, 3), std::to_string(s.kernelLength),
-               fixedText(s.pieceKernelMs, 3), status});
+               fixedText(s.pieceKernelMs, 3), statusName(status), detail});
     }
     out << t.text();
     out << "end to end (pinned host memory -> counts on the host): split "
