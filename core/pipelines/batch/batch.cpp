@@ -1161,12 +1161,22 @@ std::string batchCsv(BatchPipeline pipeline, const std::vector<BatchImage>& imag
 BatchPipeline BatchTableReader::begin(const std::vector<std::string>& header,
                                       const std::string& source) {
     bool known = false;
+    m_withoutDetail = false;
     BatchPipeline pipeline = BatchPipeline::Histogram;
-    for (BatchPipeline p : batchPipelines().values())
-        if (header == batchCsvColumns(p)) {
+    for (BatchPipeline p : batchPipelines().values()) {
+        std::vector<std::string> columns = batchCsvColumns(p);
+        if (header == columns) {
             pipeline = p;
             known = true;
         }
+        // The older shape: no detail column, the error in the status column's place.
+        columns.erase(columns.begin() + 2);
+        if (header == columns) {
+            pipeline = p;
+            known = true;
+            m_withoutDetail = true;
+        }
+    }
     if (!known)
         throw InputError(source + ": not a batch table (its header is not file, status, detail, "
                                   "width, height, channels, depth and a pipeline's columns: "
@@ -1175,19 +1185,28 @@ BatchPipeline BatchTableReader::begin(const std::vector<std::string>& header,
         throw InputError(source + ": a batch table of " + batchPipelineName(pipeline) + "; " +
                          m_sources.front() + " is one of " + batchPipelineName(m_pipeline));
     m_pipeline = pipeline;
-    m_columns = header;
+    m_columns = batchCsvColumns(pipeline);
     m_sources.push_back(source);
     m_tableStart = m_images.size();
     return pipeline;
 }
 
-void BatchTableReader::add(const std::vector<std::string>& row, std::size_t line) {
+void BatchTableReader::add(const std::vector<std::string>& read, std::size_t line) {
     const std::string& source = m_sources.back();
     const std::string at = source + ":" + std::to_string(line) + ": ";
     const bool histogram = m_pipeline == BatchPipeline::Histogram;
-    if (row.size() != m_columns.size())
-        throw InputError(at + std::to_string(row.size()) + " fields, not " +
-                         std::to_string(m_columns.size()));
+    const std::size_t fields = m_columns.size() - (m_withoutDetail ? 1 : 0);
+    if (read.size() != fields)
+        throw InputError(at + std::to_string(read.size()) + " fields, not " +
+                         std::to_string(fields));
+    std::vector<std::string> older; // an older table's row in the current shape
+    if (m_withoutDetail) {
+        older = read;
+        const bool verified = older[1] == "verified";
+        older.insert(older.begin() + 2, verified ? std::string() : older[1]);
+        older[1] = statusName(verified ? Status::Verified : Status::Failed);
+    }
+    const std::vector<std::string>& row = m_withoutDetail ? older : read;
     // Every number of a table is read once, here, by one checked parser each.
     auto whole = [&](std::size_t column, std::uint64_t most) {
         const std::string& v = row[column];

@@ -166,8 +166,8 @@ struct MergeOutput {
 MergeInput planMerge(const std::vector<DeviceInfo>& devices, const MergeInput& params);
 
 /// merge's run, on the host: the files joined or added (InputError naming a bad one).
-MergeOutput runMerge(JobContext& ctx, const std::vector<int>& devices, const MergeInput& plan,
-                     const ItemSink& onItem);
+MergeOutput runMergeJob(JobContext& ctx, const std::vector<int>& devices, const MergeInput& plan,
+                        const ItemSink& onItem);
 
 /// The sums of the verified images' histograms, by name: r, g, b, a, then gray (a gray
 /// image's values and a colour image's luma).
@@ -216,6 +216,9 @@ private:
     std::map<std::string, std::size_t> m_seen; // file -> table
     std::map<std::string, Total> m_totals;     // verified histograms, by channel
     std::string m_setting, m_settingFrom;
+    /// The table is of the older shape (file, status, width ...: the error in the status
+    /// column's place); its rows are read as the current shape.
+    bool m_withoutDetail = false;
 };
 
 /// Shards' tables joined in listing order; InputError naming a file two shards hold.

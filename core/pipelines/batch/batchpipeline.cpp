@@ -430,8 +430,8 @@ MergeInput planMerge(const std::vector<DeviceInfo>&, const MergeInput& params) {
     return params;
 }
 
-MergeOutput runMerge(JobContext&, const std::vector<int>&, const MergeInput& plan,
-                     const ItemSink&) {
+MergeOutput runMergeJob(JobContext&, const std::vector<int>&, const MergeInput& plan,
+                        const ItemSink&) {
     return mergeFiles(plan);
 }
 
@@ -572,11 +572,12 @@ Pipeline mergePipeline() {
     p.csvHelp = "the joined table (batch tables) or the added histogram (histogram CSVs)";
     p.jsonHelp = "the joined images with their histograms and the totals";
     bindPipeline<MergeInput, MergeInput, MergeOutput>(
-        p, planMerge, runMerge,
+        p, planMerge, runMergeJob,
         [](const MergeOutput& result) {
             Report r;
             std::ostringstream text;
-            text << "merge: " << result.files.size() << " files, ";
+            text << "merge: " << result.files.size()
+                 << (result.files.size() == 1 ? " file, " : " files, ");
             if (result.tables) {
                 std::size_t failed = 0;
                 for (const BatchImage& image : result.images)

@@ -55,6 +55,15 @@ cli_test(batch_shards_merge_into_one_run EXIT 0
                 --stdout "^merge: 3 files, histogram batch tables: 15 images, 7 not counted$"
                 --check "cmp @W@/one.csv @W@/m.csv"
          ARGS merge @W@/s2.csv @W@/s0.csv @W@/s1.csv --csv @W@/m.csv)
+# A table of the older shape (no detail column: the error in the status column's place) is
+# still read, and merges into the current shape.
+cli_test(merge_reads_the_older_table_shape EXIT 0
+         EXPECT --setup "${batchShard} @W@/one.csv"
+                --setup "python3 -c \"import csv,sys; r=list(csv.reader(open(sys.argv[1]))); w=csv.writer(open(sys.argv[2],'w',newline=''),lineterminator='\\n'); w.writerow(r[0][:2]+r[0][3:]); [w.writerow([x[0], x[1] if x[1]=='verified' else x[2]]+x[3:]) for x in r[1:]]\" @W@/one.csv @W@/old.csv"
+                --check "! head -1 @W@/old.csv | grep -q detail"
+                --stdout "^merge: 1 file, histogram batch tables: 15 images, 7 not counted$"
+                --check "cmp @W@/one.csv @W@/m.csv"
+         ARGS merge @W@/old.csv --csv @W@/m.csv)
 # Histogram CSVs add up bin by bin: an image's histogram twice is twice its counts.
 cli_test(merge_adds_histogram_csvs EXIT 0
          EXPECT --setup "${cli} histogram ${data}/rgb8.png --quiet --csv @W@/h.csv"

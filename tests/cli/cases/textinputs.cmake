@@ -34,7 +34,7 @@ cli_test(merge_skips_a_byte_order_mark EXIT 0
 cli_test(merge_streams_a_large_table EXIT 0
          EXPECT --memory 1000000
                 --setup "${textGen} histogram-table @W@/t.csv 120000"
-                --stdout "^merge: 1 files, histogram batch tables: 120000 images, 0 not counted$"
+                --stdout "^merge: 1 file, histogram batch tables: 120000 images, 0 not counted$"
                 --check "test $(wc -l < @W@/m.csv) = 120001"
          ARGS merge @W@/t.csv --csv @W@/m.csv)
 
