@@ -6,12 +6,13 @@ namespace histlab {
 
 // The one list: a pipeline family is its folder, its kernel, its tests, its panel (if it has
 // one) and one line here. X(name) stands for the function `Pipeline namePipeline()` that the
-// family's folder defines.
+// family's folder defines, named after the command it makes (a command of two words in camel
+// case: bowBuildCodebook is "bow build-codebook").
 // clang-format off
 #define HISTLAB_PIPELINES(X)                                                                       \
-    X(bandwidth) X(histogram256) X(blur) X(scan) X(equalize)                                       \
-    X(largebin) X(joint) X(bow) X(bowcodebook) X(bowhistograms) X(bowmerge) X(reverse)           \
-    X(transfer) X(memorylab) X(experiments) X(dashboard) X(batch) X(merge)
+    X(bandwidth) X(histogram) X(blur) X(scan) X(equalize)                                          \
+    X(largebin) X(joint) X(bowBench) X(bowBuildCodebook) X(bowHistograms) X(bowMerge)            \
+    X(reverse) X(transfer) X(memory) X(sweep) X(dashboard) X(batch) X(merge)
 // clang-format on
 
 #define HISTLAB_DECLARE_PIPELINE(name) Pipeline name##Pipeline();

@@ -15,6 +15,8 @@
 #include <iomanip>
 #include <mutex>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 namespace histlab {
 
@@ -450,29 +452,11 @@ BlurResult runBlurJob(JobContext& ctx, Device& device, const BlurPlan& plan, con
                        [&ctx](double f, const std::string& s) { ctx.progress(f, s); });
 }
 
-Pipeline blurPipeline() {
-    Pipeline p;
-    p.name = "blur";
-    p.summary = "box blur: the reference text's launches, or the whole image (variants, borders)";
-    p.description =
-        "A (2R + 1) x (2R + 1) box blur on the device, in two modes. Launches (the default): the "
-        "reference text's launches of the interior blur on the image's 8-bit gray plane (a "
-        "color image's luma, a 16-bit image's high byte), each verified byte for byte; GB/s = "
-        "interior bytes read + written / median kernel time. The whole image (--border, "
-        "--variant or --compare-opencv): gray, RGB or RGBA, 8- or 16-bit, every variant at "
-        "every radius asked for, GB/s = image bytes read + written / median kernel time, "
-        "against the copy kernel on the same bytes in the same run; a variant that cannot run "
-        "is a row that says why.";
-    p.reference = "boxBlurReference: the rounded mean of each window on the host, compared "
-                  "byte for byte (cv::blur gives the same values)";
+namespace {
+
+/// The radii, the launches or the whole image's border and variants, the tuning, the peer.
+std::vector<PipelineOption> blurModeOptions() {
     using P = BlurParams;
-    p.options = {
-        imageArgument<P>(&P::input, "blur",
-                         "an image file: 8- or 16-bit gray, RGB or RGBA (the launches blur its "
-                         "8-bit gray plane)"),
-    };
-    for (PipelineOption& o : syntheticImageOptions<P>(&P::input))
-        p.options.push_back(std::move(o));
     auto tuning = [](const char* name, const char* valueName, const char* help, int lo, int hi,
                      int BlurTuning::*member) {
         return valueOption<P>(name, valueName, help,
@@ -480,7 +464,7 @@ Pipeline blurPipeline() {
                                   s.tuning.*member = int(parseWholeNumber(name, v, lo, hi));
                               });
     };
-    const std::vector<PipelineOption> more = {
+    return {
         valueOption<P>("--radius", "R[,R...]",
                        "window of (2R + 1) x (2R + 1) pixels (default 1: 3 x 3); with "
                        "--border/--variant, a comma list of radii (a sweep)",
@@ -558,7 +542,35 @@ Pipeline blurPipeline() {
                            s.repeats = int(parseWholeNumber("--repeat", v, 1, 100000));
                        }),
     };
-    p.options.insert(p.options.end(), more.begin(), more.end());
+}
+
+} // namespace
+
+Pipeline blurPipeline() {
+    Pipeline p;
+    p.name = "blur";
+    p.summary = "box blur: the reference text's launches, or the whole image (variants, borders)";
+    p.description =
+        "A (2R + 1) x (2R + 1) box blur on the device, in two modes. Launches (the default): the "
+        "reference text's launches of the interior blur on the image's 8-bit gray plane (a "
+        "color image's luma, a 16-bit image's high byte), each verified byte for byte; GB/s = "
+        "interior bytes read + written / median kernel time. The whole image (--border, "
+        "--variant or --compare-opencv): gray, RGB or RGBA, 8- or 16-bit, every variant at "
+        "every radius asked for, GB/s = image bytes read + written / median kernel time, "
+        "against the copy kernel on the same bytes in the same run; a variant that cannot run "
+        "is a row that says why.";
+    p.reference = "boxBlurReference: the rounded mean of each window on the host, compared "
+                  "byte for byte (cv::blur gives the same values)";
+    using P = BlurParams;
+    p.options = {
+        imageArgument<P>(&P::input, "blur",
+                         "an image file: 8- or 16-bit gray, RGB or RGBA (the launches blur its "
+                         "8-bit gray plane)"),
+    };
+    for (PipelineOption& o : syntheticImageOptions<P>(&P::input))
+        p.options.push_back(std::move(o));
+    for (PipelineOption& o : blurModeOptions())
+        p.options.push_back(std::move(o));
     p.csvHelp = "one row per launch, or per whole-image run (variant, radius, timings, GB/s, "
                 "copy kernel, cv::blur, status)";
     p.jsonHelp = "the whole run: device, image, every launch or run with its timing";

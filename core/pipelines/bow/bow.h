@@ -256,7 +256,7 @@ BowBenchPlan planBowBench(const DeviceInfo& device, const BowBenchParams& params
 
 /// bow bench's run: synthetic descriptors and codebook, the FP32 peak, then every kernel,
 /// verified label by label against the CPU reference; streams each kernel's BowRun.
-BowBenchResult runBowBench(JobContext& ctx, Device& device, const BowBenchPlan& plan,
-                           const ItemSink& onItem);
+BowBenchResult runBowBenchJob(JobContext& ctx, Device& device, const BowBenchPlan& plan,
+                              const ItemSink& onItem);
 
 } // namespace histlab

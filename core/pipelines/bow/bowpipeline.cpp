@@ -181,8 +181,8 @@ BowBenchPlan planBowBench(const DeviceInfo& device, const BowBenchParams& params
     return plan;
 }
 
-BowBenchResult runBowBench(JobContext& ctx, Device& device, const BowBenchPlan& plan,
-                           const ItemSink& onItem) {
+BowBenchResult runBowBenchJob(JobContext& ctx, Device& device, const BowBenchPlan& plan,
+                              const ItemSink& onItem) {
     BowBenchResult result;
     result.device = device.info();
     result.params = plan.params;
@@ -219,7 +219,7 @@ BowBenchResult runBowBench(JobContext& ctx, Device& device, const BowBenchPlan& 
     return result;
 }
 
-Pipeline bowPipeline() {
+Pipeline bowBenchPipeline() {
     Pipeline p;
     p.name = "bow bench";
     p.summary = "bag-of-visual-words assignment: each descriptor to its nearest centroid and the "
@@ -289,7 +289,7 @@ Pipeline bowPipeline() {
                 "them, status, detail)";
     p.jsonHelp = "the whole run: device, sizes, every kernel with its timings";
     bindDevicePipeline<BowBenchParams, BowBenchPlan, BowBenchResult>(
-        p, planBowBench, runBowBench,
+        p, planBowBench, runBowBenchJob,
         [](const BowBenchResult& result) {
             Report r;
             r.text = bowText(result);

@@ -252,7 +252,7 @@ HistogramsResult runHistogramsJob(JobContext& ctx, Device& device, const Histogr
     });
 }
 
-Pipeline bowcodebookPipeline() {
+Pipeline bowBuildCodebookPipeline() {
     Pipeline p;
     p.name = "bow build-codebook";
     p.summary = "a codebook of K visual words by k-means (k-means++ seeding, Lloyd iterations "
@@ -571,7 +571,7 @@ struct MergeParams {
 
 } // namespace
 
-Pipeline bowhistogramsPipeline() {
+Pipeline bowHistogramsPipeline() {
     Pipeline p;
     p.name = "bow histograms";
     p.summary = "each image of a folder (or of one shard of it) as the histogram of its visual "
@@ -655,7 +655,7 @@ Pipeline bowhistogramsPipeline() {
     return p;
 }
 
-Pipeline bowmergePipeline() {
+Pipeline bowMergePipeline() {
     Pipeline p;
     p.name = "bow merge";
     p.summary = "the raw counts of bow histograms shards (--shard I/N) joined into one table, "

@@ -314,7 +314,7 @@ ExperimentResult runExperimentJob(JobContext& ctx, const std::vector<int>& devic
     return result;
 }
 
-Pipeline experimentsPipeline() {
+Pipeline sweepPipeline() {
     Pipeline p;
     p.name = "sweep";
     p.summary = "an experiment: a grid of kernel configurations x distributions x devices, each "

@@ -12,6 +12,8 @@
 #include "runtime/errors.h"
 
 #include <cmath>
+#include <utility>
+#include <vector>
 
 namespace histlab {
 
@@ -272,27 +274,13 @@ HistogramResult runHistogramJob(JobContext& ctx, const std::vector<int>& devices
     return result;
 }
 
-Pipeline histogram256Pipeline() {
-    Pipeline p;
-    p.name = "histogram";
-    p.summary = "exact histograms of an image file or of synthetic bytes (256 bins for 8-bit "
-                "data, 65,536 for 16-bit, or --bins N)";
-    p.description =
-        "Histograms of an image, per channel and of its gray plane (a color image's luma as "
-        "OpenCV's BGR2GRAY computes it), or of synthetic bytes. 8-bit data: the tuned 256-bin "
-        "pipeline (32-bit bins). 16-bit data, or --bins/--range/--method: the large-bin methods, "
-        "by default the exact histogram (65,536 bins for 16-bit: every value its own bin), each "
-        "channel verified slot by slot. GB/s = input bytes read / median kernel time (event "
-        "profiling, one warm-up), against the read-only kernel on the same buffer in the same "
-        "run. --end-to-end: input bytes / wall time from host memory to the histogram on the "
-        "host, against the host->device write of the same run. Several devices (--device all, or "
-        "a list): an 8-bit input split across them in proportion to each one's throughput "
-        "alone, measured in the same run end to end (pinned host memory, --chunk) and kernels "
-        "only, the counts added on the host; the speed-up over the fastest device alone.";
-    p.reference = "referenceHistogram: every byte counted on the host, compared bin by bin "
-                  "(bit-exact) with --verify";
-    using P = HistogramParams;
-    p.options = {
+namespace {
+
+using P = HistogramParams;
+
+/// What is histogrammed: the image or synthetic bytes, the channels, the region, the bins.
+std::vector<PipelineOption> histogramInputOptions() {
+    return {
         imageArgument<P>(&P::input, "histogram",
                          "an image file (PNG, JPEG, TIFF, BMP, PGM/PPM, WebP...): 8- or 16-bit "
                          "gray, RGB or RGBA; a 16-bit image gets its exact 65,536-bin histogram "
@@ -334,6 +322,12 @@ Pipeline histogram256Pipeline() {
                        "the large-bin method: auto | " + largeBinMethodNames(" | ") +
                            " (histlab-cli largebin compares them)",
                        [](P& s, const std::string& v) { s.method = parseLargeBinMethod(v); }),
+    };
+}
+
+/// How the 256-bin pipeline runs, what it times and checks.
+std::vector<PipelineOption> histogramTuningOptions() {
+    return {
         valueOption<P>("--variant", "V", "auto | naive | local | banked | cpu (default auto)",
                        [](P& s, const std::string& v) { s.request.variant = parseVariant(v); }),
         valueOption<P>("--banks", "N",
@@ -393,6 +387,32 @@ Pipeline histogram256Pipeline() {
                                                                std::to_string(1ull << 40) + ")");
                        }),
     };
+}
+
+} // namespace
+
+Pipeline histogramPipeline() {
+    Pipeline p;
+    p.name = "histogram";
+    p.summary = "exact histograms of an image file or of synthetic bytes (256 bins for 8-bit "
+                "data, 65,536 for 16-bit, or --bins N)";
+    p.description =
+        "Histograms of an image, per channel and of its gray plane (a color image's luma as "
+        "OpenCV's BGR2GRAY computes it), or of synthetic bytes. 8-bit data: the tuned 256-bin "
+        "pipeline (32-bit bins). 16-bit data, or --bins/--range/--method: the large-bin methods, "
+        "by default the exact histogram (65,536 bins for 16-bit: every value its own bin), each "
+        "channel verified slot by slot. GB/s = input bytes read / median kernel time (event "
+        "profiling, one warm-up), against the read-only kernel on the same buffer in the same "
+        "run. --end-to-end: input bytes / wall time from host memory to the histogram on the "
+        "host, against the host->device write of the same run. Several devices (--device all, or "
+        "a list): an 8-bit input split across them in proportion to each one's throughput "
+        "alone, measured in the same run end to end (pinned host memory, --chunk) and kernels "
+        "only, the counts added on the host; the speed-up over the fastest device alone.";
+    p.reference = "referenceHistogram: every byte counted on the host, compared bin by bin "
+                  "(bit-exact) with --verify";
+    p.options = histogramInputOptions();
+    for (PipelineOption& o : histogramTuningOptions())
+        p.options.push_back(std::move(o));
     p.csvHelp = "the histogram as CSV (bin,<channel>...)";
     p.jsonHelp = "the whole run as JSON (device, configuration, timings, statistics, histograms)";
     p.outputs = {{"--stats-csv",

@@ -309,7 +309,7 @@ LargeBinRequest planLargeBin(const DeviceInfo& device, const LargeBinParams& par
 
 /// largebin's run: the read-only kernel, then every bin count by every method, each verified
 /// slot by slot against the CPU reference; streams each LargeBinPoint.
-LargeBinRun runLargeBin(JobContext& ctx, Device& device, const LargeBinRequest& request,
-                        const ItemSink& onItem);
+LargeBinRun runLargeBinJob(JobContext& ctx, Device& device, const LargeBinRequest& request,
+                           const ItemSink& onItem);
 
 } // namespace histlab

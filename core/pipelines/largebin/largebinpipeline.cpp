@@ -252,8 +252,8 @@ LargeBinRequest planLargeBin(const DeviceInfo& device, const LargeBinParams& par
     return r;
 }
 
-LargeBinRun runLargeBin(JobContext& ctx, Device& device, const LargeBinRequest& request,
-                        const ItemSink& onItem) {
+LargeBinRun runLargeBinJob(JobContext& ctx, Device& device, const LargeBinRequest& request,
+                           const ItemSink& onItem) {
     return measureLargeBin(
         device, request, ctx.cancelToken(),
         [&](const LargeBinPoint& point) {
@@ -339,7 +339,7 @@ Pipeline largebinPipeline() {
                   "reference, equal to every verified method)",
                   false}};
     bindDevicePipeline<LargeBinParams, LargeBinRequest, LargeBinRun>(
-        p, planLargeBin, runLargeBin, [](const LargeBinRun& run) {
+        p, planLargeBin, runLargeBinJob, [](const LargeBinRun& run) {
             Report r;
             r.text = largeBinText(run);
             r.table = pointTable(run);

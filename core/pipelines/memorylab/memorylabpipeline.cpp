@@ -283,7 +283,7 @@ MemoryRun runMemoryLabJob(JobContext& ctx, Device& device, const MemoryLabPlan& 
     });
 }
 
-Pipeline memorylabPipeline() {
+Pipeline memoryPipeline() {
     Pipeline p;
     p.name = "memory";
     p.summary = "the memory lab's measurements: read-only and copy ceilings per vector width "
