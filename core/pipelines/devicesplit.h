@@ -83,8 +83,8 @@ SplitTiming runSplit(const std::vector<Device*>& devices, const SplitInput& inpu
                      const DeviceFault& fault = {}, const CancelToken& cancel = {});
 
 /// The shares as a table (device, alone ms and GB/s, kernels ms, piece in `unit`s and its
-/// share, piece ms, kernels piece and ms, status), then the end-to-end and kernels-only lines
-/// with the speed-ups; `length` units of `unitBytes` bytes each in all (GB/s of those bytes).
+/// share, piece ms, kernels piece and ms, status, detail), then the end-to-end and kernels-only
+/// lines with the speed-ups; `length` units of `unitBytes` bytes each in all (GB/s of those bytes).
 std::string splitSharesText(const SplitTiming& run, std::uint64_t length, const std::string& unit,
                             double unitBytes);
 /// "verified: every device alone and the split equal the CPU reference, " + `how` (or the
