@@ -50,8 +50,12 @@ private slots:
     void layoutIsRemembered();
 
 private:
-    /// Sends a drag-enter and a drop of `mime` onto the window's centre, as a drag would.
-    static bool dragAndDrop(MainWindow& window, QMimeData* mime);
+    /// Sends a drag-enter, a drag-move and a drop of `mime` onto the window's centre, as a drag
+    /// offering `offered` would (a text field offers a copy or a move, and proposes the move),
+    /// and returns what the drag's source is told: the source removes what it dragged only on
+    /// Qt::MoveAction.
+    static Qt::DropAction dragAndDrop(MainWindow& window, QMimeData* mime,
+                                      Qt::DropActions offered = Qt::CopyAction | Qt::MoveAction);
 };
 
 void TestImages::initTestCase() {
@@ -120,15 +124,22 @@ void TestImages::selectingAnotherShowsIt() {
              std::size_t(1)); // gray: one channel
 }
 
-bool TestImages::dragAndDrop(MainWindow& window, QMimeData* mime) {
+Qt::DropAction TestImages::dragAndDrop(MainWindow& window, QMimeData* mime,
+                                       Qt::DropActions offered) {
     const QPoint centre(window.width() / 2, window.height() / 2);
-    QDragEnterEvent enter(centre, Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QDragEnterEvent enter(centre, offered, mime, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(&window, &enter);
     if (!enter.isAccepted())
-        return false;
-    QDropEvent drop(QPointF(centre), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+        return Qt::IgnoreAction;
+    if (enter.dropAction() != Qt::CopyAction)
+        return enter.dropAction(); // the cursor would say so
+    QDragMoveEvent move(centre, offered, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &move);
+    if (!move.isAccepted() || move.dropAction() != Qt::CopyAction)
+        return move.isAccepted() ? move.dropAction() : Qt::IgnoreAction;
+    QDropEvent drop(QPointF(centre), offered, mime, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(&window, &drop);
-    return drop.isAccepted();
+    return drop.isAccepted() ? drop.dropAction() : Qt::IgnoreAction;
 }
 
 void TestImages::dropOpensImagesAndExplainsRefusals() {
@@ -143,7 +154,7 @@ void TestImages::dropOpensImagesAndExplainsRefusals() {
                   QUrl::fromLocalFile(path("folder")), QUrl::fromLocalFile(path("missing.png")),
                   QUrl(QStringLiteral("https://example.com/photo.png")),
                   QUrl::fromLocalFile(path("a.png"))});
-    QVERIFY(dragAndDrop(window, &mime));
+    QCOMPARE(dragAndDrop(window, &mime), Qt::CopyAction); // a file manager keeps its files
     QCOMPARE(errors.count(), 1);
     const QString message = errors.first().first().toString();
     for (const QString& refusal :
@@ -168,12 +179,22 @@ void TestImages::dropOfTextIsRefused() {
     QSignalSpy errors(&window, &MainWindow::errorShown);
     QMimeData mime;
     mime.setText(QStringLiteral("some words"));
-    QVERIFY(dragAndDrop(window, &mime));
+    // Refused with a reason, and ignored: the text field it came from keeps it.
+    QCOMPARE(dragAndDrop(window, &mime), Qt::IgnoreAction);
     QCOMPARE(errors.count(), 1);
     QVERIFY2(errors.first().first().toString().contains(
                  QStringLiteral("only image files can be dropped")),
              qPrintable(errors.first().first().toString()));
     QVERIFY(!window.isBusy()); // nothing was asked for
+    QCOMPARE(window.panel<ImageList>()->count(), 0);
+
+    // A drag that offers only a move is not taken, files or text: nothing opens, nothing is
+    // said, and the source keeps what it offered.
+    QMimeData files;
+    files.setUrls({QUrl::fromLocalFile(path("a.png"))});
+    QCOMPARE(dragAndDrop(window, &files, Qt::MoveAction), Qt::IgnoreAction);
+    QCOMPARE(dragAndDrop(window, &mime, Qt::MoveAction), Qt::IgnoreAction);
+    QCOMPARE(errors.count(), 1);
     QCOMPARE(window.panel<ImageList>()->count(), 0);
 }
 

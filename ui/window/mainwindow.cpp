@@ -328,21 +328,40 @@ void MainWindow::showImagesDockOnSecond(int countBefore) {
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     // Files, and anything else that might be mistaken for one: what is not an image is refused
-    // with a reason on drop, not silently with a forbidden cursor.
-    if (event->mimeData()->hasUrls() || event->mimeData()->hasText())
-        event->acceptProposedAction();
+    // with a reason on drop, not silently with a forbidden cursor. Always as a copy: a source
+    // removes what it dragged when the drop answers with a move (a text field its text, a file
+    // manager perhaps the file), and a drag that offers no copy is not taken at all.
+    const QMimeData* mime = event->mimeData();
+    if (!(mime->hasUrls() || mime->hasText()) || !(event->possibleActions() & Qt::CopyAction))
+        return;
+    event->setDropAction(Qt::CopyAction);
+    event->accept();
+}
+
+void MainWindow::dragMoveEvent(QDragMoveEvent* event) {
+    // Qt proposes the action again at each move (a move unless a modifier says otherwise).
+    if (!(event->possibleActions() & Qt::CopyAction))
+        return event->ignore();
+    event->setDropAction(Qt::CopyAction);
+    event->accept();
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
-    dropFiles(*event->mimeData());
-    event->acceptProposedAction();
+    if (!(event->possibleActions() & Qt::CopyAction))
+        return event->ignore();
+    // Something opened: it was copied. Nothing opened: the drop is ignored, so that the source
+    // keeps what it offered (the reason is in the status bar and the log).
+    if (dropFiles(*event->mimeData()).images.isEmpty())
+        return event->ignore();
+    event->setDropAction(Qt::CopyAction);
+    event->accept();
 }
 
-QStringList MainWindow::dropFiles(const QMimeData& mime) {
+DropScreening MainWindow::dropFiles(const QMimeData& mime) {
     const DropScreening screening = screenDrop(mime);
     openImages(screening.images);
     if (screening.refused.isEmpty())
-        return {};
+        return screening;
     const QString message = tr("Not opened (only image files can be dropped):\n%1")
                                 .arg(screening.refused.join(QLatin1Char('\n')));
     m_lastError = message;
@@ -354,7 +373,7 @@ QStringList MainWindow::dropFiles(const QMimeData& mime) {
     emit errorShown(message);
     if (m_errorDialogs)
         showWarningBox(this, message);
-    return screening.refused;
+    return screening;
 }
 
 void MainWindow::chooseImage() {

@@ -8,6 +8,7 @@
 #include "panels/batchonlist.h"
 #include "panels/imagepanel.h"
 #include "panels/runpanel.h"
+#include "views/imagelist.h"
 
 #include <QDockWidget>
 #include <QKeySequence>
@@ -103,8 +104,8 @@ public slots:
     void chooseImage();
     /// What a drop does: the image files are opened (openImages); everything else is refused
     /// with one line per item naming it and the reason, in the status bar, the log, errorShown()
-    /// and (when enabled) a message box. Returns the refusals.
-    QStringList dropFiles(const QMimeData& mime);
+    /// and (when enabled) a message box. Returns what was opened and what refused.
+    DropScreening dropFiles(const QMimeData& mime);
     /// Run › Run Again (F5): analyses the current image (or the one loading) again with the
     /// Run panel's device and parameters; the newest request wins.
     void runAgain() { m_image->runAgain(); }
@@ -137,6 +138,7 @@ protected:
     /// A new palette (View › Theme, or the desktop's): the plots follow it.
     void changeEvent(QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
+    void dragMoveEvent(QDragMoveEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
 private:
