@@ -346,6 +346,18 @@ TiffLayout readLayout(TIFF* tif, Page& reader, const std::string& path) {
     TIFFGetFieldDefaulted(tif, TIFFTAG_EXTRASAMPLES, &l.extras, &extraTypes);
     if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &l.photometric))
         l.photometric = l.spp - l.extras >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK;
+    if (l.photometric == PHOTOMETRIC_LOGLUV || l.photometric == PHOTOMETRIC_LOGL) {
+        // SGI's LogLuv / LogL (what OpenCV writes for 32-bit float colour): libtiff's codec
+        // gives CIE XYZ (or Y) as 32-bit floats once asked to, which is how OpenCV reads them.
+        if (field<std::uint16_t>(tif, TIFFTAG_COMPRESSION, COMPRESSION_NONE) !=
+                COMPRESSION_SGILOG &&
+            field<std::uint16_t>(tif, TIFFTAG_COMPRESSION, COMPRESSION_NONE) !=
+                COMPRESSION_SGILOG24)
+            reader.fail("TIFF LogLuv colours without SGI LogLuv compression");
+        TIFFSetField(tif, TIFFTAG_SGILOGDATAFMT, SGILOGDATAFMT_FLOAT);
+        l.bits = field<std::uint16_t>(tif, TIFFTAG_BITSPERSAMPLE, 1);
+        l.format = field<std::uint16_t>(tif, TIFFTAG_SAMPLEFORMAT, SAMPLEFORMAT_UINT);
+    }
     if (l.width == 0 || l.height == 0)
         reader.fail("TIFF page of " + std::to_string(l.width) + " x " + std::to_string(l.height) +
                     " pixels");
@@ -369,8 +381,10 @@ std::optional<Colour> storedColour(TIFF* tif, Page& reader, const TiffLayout& l)
     switch (l.photometric) {
     case PHOTOMETRIC_MINISBLACK:
     case PHOTOMETRIC_MINISWHITE:
+    case PHOTOMETRIC_LOGL: // luminance Y
         return Colour::Gray;
     case PHOTOMETRIC_RGB:
+    case PHOTOMETRIC_LOGLUV: // CIE XYZ, made RGB after reading (decodeTiff)
         return Colour::Rgb;
     case PHOTOMETRIC_PALETTE:
         return Colour::Palette;
@@ -515,6 +529,8 @@ void readConverted(TIFF* tif, Page& reader, const TiffLayout& l, Colour colour,
     const int spp = l.spp, bits = l.bits;
     const bool planar = l.planar, isFloat = l.isFloat;
     const bool alpha = l.extras > 0; // the first extra sample; any others are not counted
+    if (alpha && l.photometric == PHOTOMETRIC_LOGLUV)
+        reader.fail("TIFF LogLuv with extra samples is not supported");
     const int outChannels = mat.channels();
     const int depth = mat.depth();
     std::vector<unsigned char> raw;
@@ -624,6 +640,8 @@ Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& p
     checkColourLayout(reader, l, colour);
 
     const bool alpha = l.extras > 0; // the first extra sample; any others are not counted
+    if (alpha && l.photometric == PHOTOMETRIC_LOGLUV)
+        reader.fail("TIFF LogLuv with extra samples is not supported");
     const int outBytes = l.isFloat ? 4 : l.bits == 16 && colour != Colour::Palette ? 2 : 1;
     const int outChannels = alpha ? 4 : colour == Colour::Gray ? 1 : 3;
     checkDeclaredSize(path, l.width, l.height, outChannels, outBytes);
@@ -648,9 +666,16 @@ Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& p
     } else {
         readConverted(tif, reader, l, colour, rowBytes, d.mat);
     }
+    if (l.photometric == PHOTOMETRIC_LOGLUV) {
+        // Linear RGB from CIE XYZ with OpenCV's matrix (sRGB primaries, D65), as cv::imread
+        // gives it (in its BGR order).
+        cv::cvtColor(d.mat, d.mat, cv::COLOR_XYZ2RGB);
+        d.note = "SGI LogLuv: CIE XYZ converted to linear RGB (sRGB primaries), as OpenCV reads it";
+    }
     applyOrientation(d.mat, l.orientation);
     if (l.orientation != ORIENTATION_TOPLEFT)
-        d.note = "TIFF orientation " + std::to_string(l.orientation) + " applied";
+        d.note += std::string(d.note.empty() ? "" : "; ") + "TIFF orientation " +
+                  std::to_string(l.orientation) + " applied";
     return d;
 }
 

@@ -499,6 +499,33 @@ TEST(Decoders, TiffUnsupportedSamplesInOneLine) {
         << why;
 }
 
+// A 32-bit float colour TIFF as OpenCV writes it (SGI LogLuv: CIE XYZ, compressed) reads as
+// 32-bit float RGB equal to what cv::imread gives (which is BGR), with a note saying so.
+TEST(Decoders, LogLuvTiffAsOpenCvReadsIt) {
+    TempDir dir;
+    cv::Mat bgr(30, 40, CV_32FC3);
+    cv::randu(bgr, cv::Scalar::all(0.0), cv::Scalar::all(4.0));
+    const std::string path = (dir / "float.tiff").string();
+    ASSERT_TRUE(cv::imwrite(path, bgr));
+    TIFF* tif = TIFFOpen(path.c_str(), "r");
+    ASSERT_NE(tif, nullptr);
+    std::uint16_t photometric = 0;
+    TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &photometric);
+    TIFFClose(tif);
+    ASSERT_EQ(photometric, PHOTOMETRIC_LOGLUV) << "OpenCV wrote another kind of float TIFF";
+
+    const HostImage image = loadImage(path);
+    ASSERT_EQ(image.depth, 32);
+    ASSERT_EQ(image.channels, 3);
+    ASSERT_EQ(image.width, 40);
+    ASSERT_EQ(image.height, 30);
+    cv::Mat expected = cv::imread(path, cv::IMREAD_UNCHANGED);
+    ASSERT_EQ(expected.type(), CV_32FC3);
+    cv::cvtColor(expected, expected, cv::COLOR_BGR2RGB);
+    ASSERT_EQ(image.data.size(), expected.total() * expected.elemSize());
+    EXPECT_EQ(std::memcmp(image.data.data(), expected.data, image.data.size()), 0);
+}
+
 // libpng's own "libpng error" line is no longer printed; the damage is in HistLab's one line.
 TEST(Decoders, DamagedPngInOneLineAndNothingPrinted) {
     TempDir dir;
