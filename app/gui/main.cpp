@@ -85,14 +85,15 @@ int main(int argc, char* argv[]) {
     if (parser.isSet(screenshot))
         histlab::ui::arrangeScreenshot(window, parser.value(screenshot),
                                        parser.value(screenshotTabOption), 120'000);
-    window.show();
     QStringList images;
     for (const QString& image : parser.positionalArguments())
         images << QFileInfo(image).absoluteFilePath(); // as File › Open gives them
 
+    // The image first: the worker decodes it while this thread lays out and paints the window.
     if (images.isEmpty())
         window.openSample();
     else
         window.openImages(images);
+    window.show();
     return app.exec();
 }

@@ -269,6 +269,8 @@ std::string devicesJson(const std::vector<DeviceListing>& devices) {
         Json device = deviceJson(d.info, d.capabilities ? &*d.capabilities : nullptr);
         if (!d.probeError.empty())
             device["probe_error"] = d.probeError;
+        if (d.probes != ProbeState::Run) // a window's listing at launch: not probed now
+            device["probe_state"] = d.probes == ProbeState::Remembered ? "remembered" : "pending";
         list.push_back(std::move(device));
     }
     return jsonText(Json{{"date", utcTimestamp()}, {"devices", std::move(list)}});

@@ -697,6 +697,92 @@ std::vector<DeviceListing> listDevices(DeviceSet& devices) {
 }
 
 namespace {
+/// `text` on one line of a tab-separated file: tabs, line ends and other control characters
+/// become spaces.
+std::string oneField(std::string text) {
+    for (char& c : text)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+            c = ' ';
+    return text;
+}
+
+std::vector<std::string> splitTabs(const std::string& line) {
+    std::vector<std::string> fields;
+    std::size_t pos = 0;
+    for (;;) {
+        const std::size_t tab = line.find('\t', pos);
+        fields.push_back(
+            line.substr(pos, tab == std::string::npos ? std::string::npos : tab - pos));
+        if (tab == std::string::npos)
+            return fields;
+        pos = tab + 1;
+    }
+}
+
+constexpr const char* kProbesHeader = "# HistLab's device probe results, kept between runs: "
+                                      "key, non-uniform work-groups, detail, "
+                                      "work_group_scan_exclusive_add, detail";
+} // namespace
+
+std::string probeKey(const DeviceInfo& info) {
+    return oneField(info.platformName + " | " + info.platformVersion + " | " + info.name + " | " +
+                    info.vendor + " | " + info.driverVersion + " | " + info.deviceVersion);
+}
+
+std::vector<DeviceListing> listDevicesRemembered(DeviceSet& devices,
+                                                 const RememberedProbes& remembered) {
+    std::vector<DeviceListing> listing;
+    for (const DeviceInfo& info : devices.infos()) {
+        DeviceListing entry;
+        entry.info = info;
+        if (auto it = remembered.find(probeKey(info)); it != remembered.end()) {
+            entry.capabilities = it->second;
+            entry.probes = ProbeState::Remembered;
+        } else {
+            entry.probes = ProbeState::Pending;
+        }
+        listing.push_back(std::move(entry));
+    }
+    return listing;
+}
+
+std::string rememberedProbesText(RememberedProbes remembered,
+                                 const std::vector<DeviceListing>& listing) {
+    for (const DeviceListing& device : listing)
+        if (device.probes == ProbeState::Run && device.capabilities)
+            remembered[probeKey(device.info)] = *device.capabilities;
+    std::string text = std::string(kProbesHeader) + "\n";
+    for (const auto& [key, c] : remembered)
+        text += oneField(key) + "\t" + (c.nonUniformWorkGroups ? "1" : "0") + "\t" +
+                oneField(c.nonUniformDetail) + "\t" + (c.workGroupScan ? "1" : "0") + "\t" +
+                oneField(c.workGroupScanDetail) + "\n";
+    return text;
+}
+
+RememberedProbes rememberedProbes(const std::string& text) {
+    RememberedProbes remembered;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        const std::size_t end = std::min(text.find('\n', pos), text.size());
+        const std::string line = text.substr(pos, end - pos);
+        pos = end + 1;
+        if (line.empty() || line[0] == '#')
+            continue;
+        const std::vector<std::string> f = splitTabs(line);
+        const auto flag = [](const std::string& v) { return v == "1" || v == "0"; };
+        if (f.size() != 5 || f[0].empty() || !flag(f[1]) || !flag(f[3]))
+            continue;
+        Capabilities c;
+        c.nonUniformWorkGroups = f[1] == "1";
+        c.nonUniformDetail = f[2];
+        c.workGroupScan = f[3] == "1";
+        c.workGroupScanDetail = f[4];
+        remembered[f[0]] = c;
+    }
+    return remembered;
+}
+
+namespace {
 
 /// "1310720 (1.25 MiB)", as clinfo writes sizes.
 std::string bytesText(std::uint64_t bytes) {
@@ -789,6 +875,10 @@ std::vector<DeviceProperty> deviceProperties(const DeviceListing& device) {
             std::string(c->nonUniformWorkGroups ? "yes" : "no") + " (" + c->nonUniformDetail + ")");
         row("work_group_scan_exclusive_add",
             std::string(c->workGroupScan ? "yes" : "no") + " (" + c->workGroupScanDetail + ")");
+        if (device.probes == ProbeState::Remembered)
+            row("Probed", "on an earlier run, with the same driver (run again in the background)");
+    } else if (device.probes == ProbeState::Pending) {
+        row("Probes", "not run yet (they run once the image shown has its histograms)");
     } else {
         row("Probes", "could not run: " + orNa(device.probeError));
     }

@@ -189,16 +189,48 @@ private:
     std::map<int, std::unique_ptr<Device>> m_open;
 };
 
+/// Where a listing's probe results come from.
+enum class ProbeState {
+    Run,        ///< run on the device for this listing (or found unable to run: probeError)
+    Remembered, ///< kept from an earlier run on the same device and driver (rememberedProbes)
+    Pending,    ///< not run yet, and none remembered: capabilities empty, probeError empty
+};
+
 /// One device as listed: what it reports and what its probes found (or why they could not run).
 struct DeviceListing {
     DeviceInfo info;
-    std::optional<Capabilities> capabilities; ///< empty when the probes could not run
+    std::optional<Capabilities> capabilities; ///< empty when the probes could not run (or not yet)
     std::string probeError;                   ///< why, if they could not
+    ProbeState probes = ProbeState::Run;
 };
 
 /// Every device of the set with its probes; a device that cannot be opened or probed is still
 /// listed, with the reason. Throws DeviceError when there is no device at all.
 std::vector<DeviceListing> listDevices(DeviceSet& devices);
+
+/// Probe results kept between runs of a program, by probeKey().
+using RememberedProbes = std::map<std::string, Capabilities>;
+
+/// What a device's probe results stay true for: its platform (name, version), its name, vendor,
+/// driver version and OpenCL version. A new driver is probed again.
+std::string probeKey(const DeviceInfo& info);
+
+/// Every device of the set without running a probe (no device is opened): the results
+/// `remembered` holds for a device's probeKey() (ProbeState::Remembered), else none yet
+/// (ProbeState::Pending). What a window lists at once at launch, where the probes (a second or
+/// more of kernel builds on a CPU device) would hold back the image; listDevices() runs them
+/// after. Throws DeviceError when there is no device at all.
+std::vector<DeviceListing> listDevicesRemembered(DeviceSet& devices,
+                                                 const RememberedProbes& remembered);
+
+/// The probe results of `listing` that were run (ProbeState::Run, not failed) added to
+/// `remembered`, as the text rememberedProbes() reads: one line per device, tab-separated.
+std::string rememberedProbesText(RememberedProbes remembered,
+                                 const std::vector<DeviceListing>& listing);
+
+/// The probe results in `text` (rememberedProbesText()'s). A line that does not read as one is
+/// skipped (a damaged or foreign file forgets what it cannot say, and the probes run again).
+RememberedProbes rememberedProbes(const std::string& text);
 
 /// "OpenCL 3.0 CUDA" -> {3, 0}; {0, 0} when the text does not start with "OpenCL M.N".
 std::pair<int, int> parseOpenClVersion(const std::string& deviceVersion);

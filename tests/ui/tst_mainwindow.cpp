@@ -4,8 +4,10 @@
 #include "bridge/imagecache.h"
 #include "bridge/jobbridge.h"
 #include "bridge/logging.h"
+#include "common/helpdialogs.h"
 #include "common/theme.h"
 #include "panels/blurpanel.h"
+#include "panels/devicepanel.h"
 #include "panels/equalizepanel.h"
 #include "panels/memorypanel.h"
 #include "panels/runpanel.h"
@@ -26,16 +28,21 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QScreen>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTreeWidget>
 #include <QtTest>
 #include <sys/stat.h>
 
@@ -158,10 +165,12 @@ private slots:
     void openingShowsTheImageTab();
     void emptyStateSaysWhatToDo();
     void imageShownBeforeItsHistograms();
+    void launchShowsTheImageBeforeTheDeviceProbes();
     void histogramsShownBeforeTheirTiming();
     void jpegPreviewAndReferenceMadeWhileDecoding();
     void failureAfterDecodingPutsThePreviousImageBack();
     void regionSelectedOnAPreviewIsAnalysed();
+    void regionDraggedKeepsTheStatusBarQuiet();
     void helpMenu();
     void shortcuts_data();
     void shortcuts();
@@ -567,6 +576,52 @@ void TestMainWindow::emptyStateSaysWhatToDo() {
     QVERIFY(window.panel<ImagePanel>()->histogramPlot()->legend->visible());
 }
 
+// At launch the image given on the command line is decoded and shown before the devices are
+// probed (kernels built and run on each: a second or more on a CPU device); the probes run after
+// its histograms and are remembered for the next launch, which lists them at once.
+void TestMainWindow::launchShowsTheImageBeforeTheDeviceProbes() {
+    const QString remembered = ui::JobBridge::rememberedProbesFile();
+    QFile::remove(remembered); // a clean profile
+    const auto allProbed = [](const DevicePanel* panel, ProbeState state) {
+        const std::vector<DeviceListing>& d = panel->devices();
+        return !d.empty() && std::all_of(d.begin(), d.end(),
+                                         [&](const DeviceListing& l) { return l.probes == state; });
+    };
+    for (const ProbeState atFirst : {ProbeState::Pending, ProbeState::Remembered}) {
+        MainWindow window;
+        window.setErrorDialogsEnabled(false);
+        DevicePanel* devices = window.panel<DevicePanel>();
+        QSignalSpy imageShown(&window, &MainWindow::imageShown);
+        QSignalSpy histogramShown(&window, &MainWindow::histogramShown);
+        std::vector<ProbeState> listings; // the first state of each listing, in order
+        int probedBeforeImage = 0;
+        connect(devices, &DevicePanel::devicesShown, this, [&] {
+            listings.push_back(devices->devices().front().probes);
+            if (allProbed(devices, ProbeState::Run) && imageShown.isEmpty())
+                ++probedBeforeImage;
+        });
+        window.openImages({path("large.ppm")}); // as main() does, before the event loop
+        window.show();
+        const QString pane = window.panel<ImagePanel>()->imageView()->placeholder();
+        QVERIFY2(pane.contains(QStringLiteral("Loading large.ppm")), qPrintable(pane));
+        QTRY_VERIFY_WITH_TIMEOUT(histogramShown.count() == 1, kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(allProbed(devices, ProbeState::Run), kTimeoutMs);
+        QCOMPARE(probedBeforeImage, 0);
+        QVERIFY(listings.size() >= 2);
+        QCOMPARE(listings.front(), atFirst);
+        QVERIFY2(QFileInfo(remembered).isFile(), qPrintable(remembered));
+    }
+    // A damaged file is no reason to fail: the devices are listed (pending) and probed again.
+    QFile damaged(remembered);
+    QVERIFY(damaged.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    damaged.write("not\ta\tprobe\tline\n\x01\x02");
+    damaged.close();
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.openImages({path("gray.png")});
+    QTRY_VERIFY_WITH_TIMEOUT(allProbed(window.panel<DevicePanel>(), ProbeState::Run), kTimeoutMs);
+}
+
 // A newly opened image is on screen as soon as it is decoded, with the plot and table emptied
 // (the previous image's histograms would describe another picture); its histograms follow.
 void TestMainWindow::imageShownBeforeItsHistograms() {
@@ -701,6 +756,42 @@ void TestMainWindow::failureAfterDecodingPutsThePreviousImageBack() {
 
 // A region selected on a new image's preview, while its histograms are computed, is analysed
 // once they are: the histograms shown end up those of the region.
+// A region being dragged is counted again at each move: the status bar says nothing of
+// "loading" (the image is held), and shows no progress or Cancel for those quick counts; the
+// release's run shows them as any run does.
+void TestMainWindow::regionDraggedKeepsTheStatusBarQuiet() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.resize(1000, 700);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openAndWait(window, path("large.ppm")));
+    ImagePanel* image = window.panel<ImagePanel>();
+    QSignalSpy messages(image, &ImagePanel::message);
+    QSignalSpy counted(&window, &MainWindow::countsShown);
+    ImageView* view = image->imageView();
+    const QList<QWidget*> status = image->statusWidgets(); // readout, zoom, progress, Cancel
+    const QPoint from = view->rect().center() - QPoint(120, 80);
+    uitest::sendMouse(view, QEvent::MouseButtonPress, from, Qt::LeftButton, Qt::LeftButton);
+    bool quiet = true;
+    for (int step = 1; step <= 6; ++step) {
+        uitest::sendMouse(view, QEvent::MouseMove, from + QPoint(30 * step, 20 * step),
+                          Qt::NoButton, Qt::LeftButton);
+        QTest::qWait(50);
+        quiet = quiet && !status[2]->isVisible() && !status[3]->isVisible();
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(counted.count() > 0, kTimeoutMs);
+    QVERIFY(quiet);
+    for (const QList<QVariant>& m : messages)
+        QVERIFY2(!m.first().toString().contains(QStringLiteral("loading")),
+                 qPrintable(m.first().toString()));
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    uitest::sendMouse(view, QEvent::MouseButtonRelease, from + QPoint(180, 120), Qt::LeftButton,
+                      Qt::NoButton);
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() > 0 && !window.isBusy(), kTimeoutMs);
+    QVERIFY(image->currentRegion().has_value());
+}
+
 void TestMainWindow::regionSelectedOnAPreviewIsAnalysed() {
     MainWindow window;
     window.setErrorDialogsEnabled(false);
@@ -722,7 +813,7 @@ void TestMainWindow::regionSelectedOnAPreviewIsAnalysed() {
 
 // Help: About names the version and the git commit (as --version does), Qt, the image libraries
 // and, once listed, each OpenCL device with its driver; the shortcuts list is read from the
-// actions; the guide is the README.
+// actions, each with where it works; the guide opens at the tab shown.
 void TestMainWindow::helpMenu() {
     MainWindow window;
     window.setErrorDialogsEnabled(false);
@@ -774,15 +865,52 @@ void TestMainWindow::helpMenu() {
         QVERIFY2(rows.contains(expected), qPrintable(expected + QStringLiteral(" not in: ") +
                                                      rows.join(QStringLiteral(", "))));
 
+    // Each shortcut says where it works: the window's own, or one tab's (several tabs run
+    // their own job with Ctrl+Return).
+    QStringList runKeys;
+    for (int r = 0; r < table->rowCount(); ++r) {
+        const QString where = table->item(r, 2)->text();
+        QVERIFY2(where == QLatin1String("Window") || where.endsWith(QLatin1String(" tab")),
+                 qPrintable(where));
+        if (table->item(r, 1)->text().contains(QStringLiteral("Ctrl+Return")))
+            runKeys << where;
+    }
+    QVERIFY2(runKeys.size() >= 2, qPrintable(runKeys.join(QStringLiteral(", "))));
+    QCOMPARE(QSet<QString>(runKeys.begin(), runKeys.end()).size(), runKeys.size());
+
+    // F1 on a tab: the user's guide, at that tab's section, its contents beside it.
+    window.tabs()->setCurrentIndex(2); // Blur
     QVERIFY(trigger(QStringLiteral("HistLab Guide")));
-    auto* guide = window.findChild<QTextBrowser*>(QStringLiteral("guideBrowser"));
+    auto* guide = window.findChildren<QTextBrowser*>(QStringLiteral("guideBrowser")).last();
     QVERIFY(guide);
-    QVERIFY(guide->toPlainText().contains(QStringLiteral("Set-up (Debian 12)")));
-    QVERIFY(guide->toPlainText().contains(QStringLiteral("histlab-cli histogram")));
-    // The README's pictures are named, not drawn as broken images.
-    QVERIFY(guide->toPlainText().contains(QStringLiteral(
-        "picture in the source tree: HistLab on the sample image, docs/screenshot.png")));
-    QVERIFY(!guide->toHtml().contains(QStringLiteral("<img")));
+    QVERIFY(guide->toPlainText().startsWith(QStringLiteral("The window: a user's guide")));
+    QCOMPARE(guide->textCursor().block().text(), QStringLiteral("Blur"));
+    QVERIFY(guide->toHtml().contains(QStringLiteral("<img"))); // the screenshots are built in
+    auto* contents = window.findChildren<QTreeWidget*>(QStringLiteral("guideContents")).last();
+    QCOMPARE(contents->topLevelItemCount(), int(guidePages().size()));
+    QCOMPARE(contents->currentItem()->text(0), QStringLiteral("Blur"));
+    // A link to another page follows it, at the section it names.
+    emit guide->anchorClicked(
+        QUrl(QStringLiteral("largebin.md#joint-histograms-and-mutual-information")));
+    QVERIFY(guide->toPlainText().startsWith(QStringLiteral("Large-bin and joint histograms")));
+    QVERIFY(guide->textCursor().block().text().startsWith(QStringLiteral("Joint histograms")));
+    // A file of the source tree is not in the guide, and it says so.
+    emit guide->anchorClicked(QUrl(QStringLiteral("../core/runtime/device.h")));
+    auto* note = window.findChildren<QLabel*>(QStringLiteral("guideNote")).last();
+    QVERIFY2(note->text().contains(QStringLiteral("source tree")), qPrintable(note->text()));
+    // Find: the next match in the page, and a word that is not there.
+    auto* find = window.findChildren<QLineEdit*>(QStringLiteral("guideFind")).last();
+    find->setText(QStringLiteral("mutual information"));
+    QTest::keyClick(find, Qt::Key_Return);
+    QCOMPARE(guide->textCursor().selectedText().toLower(), QStringLiteral("mutual information"));
+    QVERIFY(guide->isVisible()); // Enter was the find field's, not the dialog's Close
+    find->setText(QStringLiteral("xyzzy-not-a-word"));
+    QTest::keyClick(find, Qt::Key_Return);
+    QVERIFY2(note->text().contains(QStringLiteral("not on this page")), qPrintable(note->text()));
+    // Every page of the guide is in the program.
+    for (const GuidePage& page : guidePages())
+        QVERIFY2(QFile::exists(QStringLiteral(":/histlab/docs/") + page.file),
+                 qPrintable(page.file));
 }
 
 void TestMainWindow::shortcuts_data() {

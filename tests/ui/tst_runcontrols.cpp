@@ -139,6 +139,9 @@ void TestRunControls::listsDevicesWithProperties() {
     QCOMPARE(combo->count(), int(panel->devices().size()) + 1);
     const int row = poclRow(*combo);
     QVERIFY2(row > 0, "PoCL is not in the device list");
+    // Listed at once (probes remembered or pending), then probed in the background.
+    QTRY_VERIFY_WITH_TIMEOUT(panel->devices()[std::size_t(row - 1)].probes == ProbeState::Run,
+                             kTimeoutMs);
     const auto& device = panel->devices()[std::size_t(row - 1)];
     QVERIFY(device.info.computeUnits > 0);
     QVERIFY(device.capabilities.has_value());

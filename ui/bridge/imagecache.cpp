@@ -52,7 +52,8 @@ std::shared_ptr<const HostImage> ImageCache::get(const QString& source, int page
 
 std::shared_ptr<const HostImage> ImageCache::load(JobContext& context, const QString& source,
                                                   int page, RowSink* sink) {
-    context.progress(0.0, "loading");
+    if (!holds(source, page)) // a region of the image held is not loaded again
+        context.progress(0.0, "loading");
     std::shared_ptr<const HostImage> image = get(source, page, sink);
     context.throwIfCancelled();
     return image;

@@ -3,6 +3,12 @@
 #include "bridge/logging.h"
 
 #include <runtime/log.h>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <QStandardPaths>
 #include <services/opencvservices.h>
 
 #include <utility>
@@ -187,10 +193,50 @@ void JobBridge::discard(const QString& lane) {
     release(lane);
 }
 
-JobWatcher* JobBridge::listDevices() {
-    JobWatcher* watcher =
-        submit(QStringLiteral("devices"), [](JobContext& context, const ItemSink&) -> std::any {
-            return histlab::listDevices(context.devices());
+QString JobBridge::rememberedProbesFile() {
+    return QStandardPaths::writableLocation(QStandardPaths::CacheLocation) +
+           QStringLiteral("/device-probes.tsv");
+}
+
+namespace {
+/// The probe results kept in `path`; none when it is missing, unreadable or larger than a
+/// file of them can be (then the probes run again and write it anew).
+RememberedProbes readRememberedProbes(const QString& path) {
+    QFile file(path);
+    // A regular file only: opening a FIFO put there would wait for a writer.
+    if (!QFileInfo(path).isFile() || !file.open(QIODevice::ReadOnly))
+        return {};
+    constexpr qint64 kMostBytes = 1 << 20;
+    const QByteArray text = file.read(kMostBytes + 1);
+    if (text.size() > kMostBytes)
+        return {};
+    return rememberedProbes(text.toStdString());
+}
+
+/// Adds what `listing` probed to the results kept in `path` (written to a temporary file, then
+/// renamed). A folder that cannot be written costs only the next launch's speed: logged.
+void rememberProbes(const QString& path, const std::vector<DeviceListing>& listing) {
+    const std::string text = rememberedProbesText(readRememberedProbes(path), listing);
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(text.data(), qint64(text.size())) != qint64(text.size()) || !file.commit())
+        qCWarning(lcUi).noquote() << path << ": the device probe results cannot be kept ("
+                                  << file.errorString() << ")";
+}
+} // namespace
+
+JobWatcher* JobBridge::listDevices(Probes probes) {
+    const QString lane =
+        probes == Probes::Run ? QStringLiteral("devices") : QStringLiteral("device list");
+    JobWatcher* watcher = submit(
+        lane,
+        [probes, path = rememberedProbesFile()](JobContext& context, const ItemSink&) -> std::any {
+            if (probes == Probes::Remembered)
+                return listDevicesRemembered(context.devices(), readRememberedProbes(path));
+            std::vector<DeviceListing> listing = histlab::listDevices(context.devices());
+            rememberProbes(path, listing);
+            return listing;
         });
     const quint64 id = watcher->id();
     connect(watcher, &JobWatcher::finished, this, [this, id](const std::any& result) {

@@ -111,9 +111,21 @@ public:
     /// The image the worker loaded last, for jobs that read the window's images.
     std::shared_ptr<ImageCache> imageCache() const { return m_images; }
 
-    /// Lists every OpenCL device and probes its capabilities on the worker (lane "devices");
-    /// answers with devicesListed or devicesFailed.
-    JobWatcher* listDevices();
+    /// How listDevices() learns each device's capabilities.
+    enum class Probes {
+        /// Compiled and run on each device (lane "devices"), then remembered for the next
+        /// launch (rememberedProbesFile()).
+        Run,
+        /// Those remembered from an earlier run on the same device and driver, no device opened
+        /// (lane "device list"): at once, where the probes take a second or more of kernel
+        /// builds on a CPU device. A device never probed is listed as pending.
+        Remembered,
+    };
+    /// Lists every OpenCL device on the worker; answers with devicesListed or devicesFailed.
+    JobWatcher* listDevices(Probes probes = Probes::Run);
+    /// Where the probe results are kept between launches: device-probes.tsv in the
+    /// application's cache folder (QStandardPaths::CacheLocation).
+    static QString rememberedProbesFile();
 
 signals:
     /// A lane started (a job submitted while it was idle) or stopped (its newest job answered,

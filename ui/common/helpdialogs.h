@@ -7,6 +7,7 @@
 #include <QString>
 
 #include <functional>
+#include <utility>
 #include <vector>
 
 class QDialog;
@@ -32,16 +33,29 @@ void openAboutBox(QWidget* parent, const std::vector<DeviceListing>& devices,
 /// it does, its keys), sorted by name; a non-modal dialog deleted on close.
 QDialog* shortcutsDialog(QWidget* window);
 
-/// Help › HistLab Guide (F1): README.md, embedded at build time, rendered in a browser whose
-/// links to other sites open in the system's browser; a non-modal dialog deleted on close.
-QDialog* guideDialog(QWidget* parent);
-/// The README as the guide shows it: its pictures (files of the source tree, not in the
-/// program) named in a line each instead of drawn as broken images.
-QString guideMarkdown(const QString& readme);
+/// One page of the guide: a file of docs/, built into the program, and its title.
+struct GuidePage {
+    QString file;  ///< "window.md"
+    QString title; ///< "The window"
+};
+/// The guide's pages in the order of its contents: the window's guide first, then each topic.
+const std::vector<GuidePage>& guidePages();
 
-/// The Help menu, last in `window`'s menu bar: the Guide (F1), Keyboard Shortcuts, About
-/// HistLab (`about`) and About Qt.
-void addHelpMenu(QMainWindow* window, const std::function<void()>& about);
+/// Help › HistLab Guide (F1): the user's guide (the pages of docs/, built into the program)
+/// with its contents beside it (each page and its sections) and a field that finds text in the
+/// page shown. It opens on `page` (a guidePages() file) at the section whose heading is
+/// `section`, or else the first heading that names it as a word ("Devices" finds "Memory,
+/// Devices and Dashboard"), or else the page's top. Links between pages follow, links to other
+/// sites open in the system's browser; one to a file of the source tree says so. A non-modal
+/// dialog deleted on close; its browser is named "guideBrowser", its contents "guideContents",
+/// its find field "guideFind".
+QDialog* guideDialog(QWidget* parent, const QString& page = QStringLiteral("window.md"),
+                     const QString& section = {});
+
+/// The Help menu, last in `window`'s menu bar: the Guide (F1; `where` says the page and section
+/// of what the window shows), Keyboard Shortcuts, About HistLab (`about`) and About Qt.
+void addHelpMenu(QMainWindow* window, const std::function<void()>& about,
+                 const std::function<std::pair<QString, QString>()>& where);
 
 /// A warning over `parent`, window-modal and opened without exec() (no nested event loop: the
 /// window stays live), deleted on close; `details` behind Show Details when not empty.

@@ -18,6 +18,7 @@
 #include <QTreeWidgetItemIterator>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <map>
 
 namespace histlab::ui {
@@ -138,8 +139,12 @@ void DevicePanel::setDevices(const std::vector<DeviceListing>& devices) {
     m_refresh->setEnabled(true);
     m_copy->setEnabled(!m_devices.empty());
     m_export->setEnabled(!m_devices.empty());
+    const bool probed = std::all_of(m_devices.begin(), m_devices.end(), [](const DeviceListing& d) {
+        return d.probes == ProbeState::Run;
+    });
     setStatus(tr("%n device(s)", nullptr, int(m_devices.size())) +
-              tr(" on %n platform(s)", nullptr, int(platforms.size())));
+              tr(" on %n platform(s)", nullptr, int(platforms.size())) +
+              (probed ? QString() : tr("; probing them in the background…")));
     emit devicesShown();
 }
 

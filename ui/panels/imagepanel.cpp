@@ -268,8 +268,10 @@ void ImagePanel::createStatusWidgets() {
     connect(m_bridge, &JobBridge::laneStarted, this, [this](const QString& name) {
         if (name != QLatin1String(lane))
             return;
-        m_cancelButton->setVisible(true);
-        m_progress->setVisible(true);
+        // A region being dragged is counted again at each move: no progress or Cancel for
+        // those (they would flicker); the release's run has both.
+        m_cancelButton->setVisible(!m_inFlightQuick);
+        m_progress->setVisible(!m_inFlightQuick);
     });
 }
 
@@ -413,6 +415,11 @@ void ImagePanel::open(const QString& path, int page) {
     if (const QString wait = m_bridge->waitNote(QString::fromLatin1(lane)); !wait.isEmpty())
         text += tr(" It %1.").arg(wait);
     emit message(text, 0);
+    if (m_shown.source.isEmpty()) { // nothing shown yet (a launch): the pane says what comes
+        const QString loading = tr("Loading %1…").arg(imageDisplayName(path));
+        m_imageView->setPlaceholder(loading);
+        m_summary->showWorking(loading);
+    }
 }
 
 void ImagePanel::showPageChooser() {
@@ -476,6 +483,8 @@ void ImagePanel::submit(const QString& path, int page, bool quick) {
 }
 
 void ImagePanel::showProgress(double fraction, const QString& stage) {
+    if (m_inFlightQuick)
+        return; // a region being dragged: the plot follows it, the status bar stays quiet
     emit message(
         tr("%1: %2 (%3 %)").arg(imageDisplayName(m_requested), stage).arg(qRound(fraction * 100)),
         0);
@@ -688,8 +697,12 @@ void ImagePanel::submitDeferredRegion() {
 
 void ImagePanel::showFailure(const JobError& error) {
     // A request replaced by a newer one never gets here (JobBridge drops it): this is Cancel.
-    restoreShownImage(); // the current image, if the failed one's preview was up
-    showPageChooser();   // and its page, if another was asked for
+    restoreShownImage();            // the current image, if the failed one's preview was up
+    showPageChooser();              // and its page, if another was asked for
+    if (m_shown.source.isEmpty()) { // no longer "Loading…" (an input error says more below)
+        m_imageView->setPlaceholder(openHint());
+        m_summary->clear();
+    }
     if (!m_timingNote.isEmpty()) {
         // The histograms shown were counted and verified; only their timing did not finish.
         m_timingNote =
@@ -768,7 +781,8 @@ void ImagePanel::showSelectedValues() {
 
 void ImagePanel::showBusy(bool busy) {
     m_progress->setValue(0);
-    m_progress->setVisible(busy && m_bridge->hasStarted(QString::fromLatin1(lane)));
+    m_progress->setVisible(busy && !m_inFlightQuick &&
+                           m_bridge->hasStarted(QString::fromLatin1(lane)));
 }
 
 void ImagePanel::runAgain() {

@@ -111,6 +111,10 @@ QString describeDevice(const DeviceListing& device) {
         lines << QStringLiteral("work_group_scan: %1")
                      .arg(yesNo(device.capabilities->workGroupScan,
                                 device.capabilities->workGroupScanDetail));
+        if (device.probes == ProbeState::Remembered)
+            lines << QStringLiteral("(probed on an earlier run, same driver)");
+    } else if (device.probes == ProbeState::Pending) {
+        lines << QStringLiteral("probes: not run yet");
     } else {
         lines << QStringLiteral("probes failed: %1").arg(QString::fromStdString(device.probeError));
     }

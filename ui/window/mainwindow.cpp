@@ -38,6 +38,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTimer>
 
 // A static library's resources must be registered by name, from the global namespace.
 static void initHistlabResources() {
@@ -62,7 +63,17 @@ MainWindow::MainWindow(QWidget* parent)
     createMenus();
     connectImageTab();
     createRunControls();
-    addHelpMenu(this, [this] { showAbout(); });
+    // F1 opens the guide at the section of the tab shown (window.md has one per tab).
+    addHelpMenu(
+        this, [this] { showAbout(); },
+        [this] {
+            const int shown = m_tabs->currentIndex();
+            return std::pair(
+                QStringLiteral("window.md"),
+                shown >= 0 && shown < int(m_tabTable.size())
+                    ? QString(m_tabTable[std::size_t(shown)].title).remove(QLatin1Char('&'))
+                    : QString());
+        });
     for (QTableWidget* table : findChildren<QTableWidget*>())
         enableTableCopy(table); // Ctrl+C and Copy Table, as tab-separated text
     setAcceptDrops(true);
@@ -211,6 +222,10 @@ void MainWindow::createMenus() {
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* imageTab = view->addAction(tr("&Image"));
+    imageTab->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
+    imageTab->setStatusTip(tr("The Image tab: the image, its histograms and statistics"));
+    connect(imageTab, &QAction::triggered, this, [this] { m_tabs->setCurrentIndex(0); });
     view->addAction(m_image->statisticsAction());
     // Each tab's entry shows it; its shortcut again goes back to the image.
     for (const Tab& tab : m_tabTable) {
@@ -482,7 +497,11 @@ void MainWindow::createRunControls() {
             [this](quint64, const std::vector<DeviceListing>& devices) {
                 panel<ExperimentPanel>()->setDevices(devices);
             });
-    m_bridge->listDevices();
+    // The devices at once, with the probe results of an earlier launch; the probes themselves
+    // (a second or more of kernel builds on a CPU device) wait until the image given on the
+    // command line, submitted right after this constructor, has been analysed.
+    m_bridge->listDevices(JobBridge::Probes::Remembered);
+    QTimer::singleShot(0, m_bridge, [bridge = m_bridge] { bridge->listDevices(); });
 }
 
 void MainWindow::updateRunDock() {

@@ -194,5 +194,67 @@ TEST(DeviceInfo, CountsOutOfRangeAreInputErrors) {
               "(no error)");
 }
 
+TEST(DeviceInfoQuery, ProbeResultsAreRememberedPerDeviceAndDriver) {
+    DeviceSet set;
+    const std::vector<DeviceListing> probed = listDevices(set);
+    ASSERT_FALSE(probed.empty());
+    ASSERT_TRUE(probed.front().capabilities.has_value()) << probed.front().probeError;
+
+    // Nothing remembered: every device is listed, none opened, each pending.
+    DeviceSet fresh;
+    for (const DeviceListing& d : listDevicesRemembered(fresh, {})) {
+        EXPECT_EQ(d.probes, ProbeState::Pending);
+        EXPECT_FALSE(d.capabilities.has_value());
+        EXPECT_TRUE(d.probeError.empty());
+    }
+
+    // What was probed reads back from its text, and lists as remembered.
+    const std::string text = rememberedProbesText({}, probed);
+    const RememberedProbes kept = rememberedProbes(text);
+    const std::vector<DeviceListing> again = listDevicesRemembered(fresh, kept);
+    ASSERT_EQ(again.size(), probed.size());
+    for (std::size_t i = 0; i < again.size(); ++i) {
+        if (!probed[i].capabilities)
+            continue; // a failed probe is not remembered
+        EXPECT_EQ(again[i].probes, ProbeState::Remembered);
+        ASSERT_TRUE(again[i].capabilities.has_value());
+        EXPECT_EQ(again[i].capabilities->nonUniformWorkGroups,
+                  probed[i].capabilities->nonUniformWorkGroups);
+        EXPECT_EQ(again[i].capabilities->nonUniformDetail,
+                  probed[i].capabilities->nonUniformDetail);
+        EXPECT_EQ(again[i].capabilities->workGroupScan, probed[i].capabilities->workGroupScan);
+        EXPECT_EQ(again[i].capabilities->workGroupScanDetail,
+                  probed[i].capabilities->workGroupScanDetail);
+    }
+    bool says = false;
+    for (const DeviceProperty& p : deviceProperties(again.front()))
+        says = says || p.value.find("earlier run") != std::string::npos;
+    EXPECT_TRUE(says);
+
+    // Another driver version is another key: its results are not used.
+    DeviceInfo updated = probed.front().info;
+    updated.driverVersion += ".1";
+    EXPECT_NE(probeKey(updated), probeKey(probed.front().info));
+    EXPECT_EQ(kept.count(probeKey(updated)), 0u);
+
+    // A device's earlier entries are kept beside new ones; damaged lines are skipped.
+    RememberedProbes other;
+    other["another device | driver 2"] = Capabilities{true, "seen", false, "no"};
+    const RememberedProbes both = rememberedProbes(rememberedProbesText(other, probed));
+    EXPECT_EQ(both.count("another device | driver 2"), 1u);
+    EXPECT_EQ(both.count(probeKey(probed.front().info)), 1u);
+    const RememberedProbes damaged = rememberedProbes(
+        "key\t2\tx\t0\ty\nkey only\n\t1\ta\t1\tb\nname\twith\ttoo\tmany\tfields\there\n" + text);
+    EXPECT_EQ(damaged.size(), kept.size());
+    EXPECT_TRUE(rememberedProbes(std::string(4096, '\t')).empty());
+
+    // Tabs or line ends in a detail cannot break the file's lines.
+    DeviceListing odd = probed.front();
+    odd.capabilities->nonUniformDetail = "two\tfields\nand a line";
+    const RememberedProbes read = rememberedProbes(rememberedProbesText({}, {odd}));
+    ASSERT_EQ(read.count(probeKey(odd.info)), 1u);
+    EXPECT_EQ(read.at(probeKey(odd.info)).nonUniformDetail, "two fields and a line");
+}
+
 } // namespace
 } // namespace histlab
