@@ -5,6 +5,7 @@
 #include "bridge/jobbridge.h"
 #include "bridge/logging.h"
 #include "common/helpdialogs.h"
+#include "common/opendialog.h"
 #include "common/theme.h"
 #include "panels/blurpanel.h"
 #include "panels/devicepanel.h"
@@ -27,6 +28,7 @@
 #include <QAction>
 #include <QDir>
 #include <QFile>
+#include <QFileSystemModel>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -42,6 +44,7 @@
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTextBrowser>
+#include <QTreeView>
 #include <QTreeWidget>
 #include <QtTest>
 #include <sys/stat.h>
@@ -172,6 +175,7 @@ private slots:
     void regionSelectedOnAPreviewIsAnalysed();
     void regionDraggedKeepsTheStatusBarQuiet();
     void helpMenu();
+    void openDialogPreviewsTheFile();
     void shortcuts_data();
     void shortcuts();
     void fitsSmallScreens();
@@ -911,6 +915,47 @@ void TestMainWindow::helpMenu() {
     for (const GuidePage& page : guidePages())
         QVERIFY2(QFile::exists(QStringLiteral(":/histlab/docs/") + page.file),
                  qPrintable(page.file));
+}
+
+// File › Open, where Qt draws its own dialog: the detail columns whole and a preview of the file
+// selected (decoded off the GUI thread) with its size in pixels, or why there is none; the
+// files chosen open in the window.
+void TestMainWindow::openDialogPreviewsTheFile() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    window.chooseImage();
+    auto* dialog = window.findChild<OpenImagesDialog*>();
+    QVERIFY(dialog);
+    QVERIFY(dialog->previewCaption()); // offscreen: Qt's own dialog
+    QCOMPARE(dialog->viewMode(), QFileDialog::Detail);
+    QSignalSpy previewed(dialog, &OpenImagesDialog::previewShown);
+    dialog->setDirectory(path(QString()));
+    // A click on a file in the detail view: it becomes the current and only selected row.
+    auto* view = dialog->findChild<QTreeView*>();
+    QVERIFY(view);
+    const auto click = [view](const QString& file) {
+        const auto* model = qobject_cast<const QFileSystemModel*>(view->model());
+        QTRY_VERIFY_WITH_TIMEOUT(model && model->index(file).isValid(), kTimeoutMs);
+        view->setCurrentIndex(model->index(file));
+    };
+    click(path("rgba.png"));
+    QTRY_VERIFY_WITH_TIMEOUT(!previewed.isEmpty() &&
+                                 previewed.last().first().toString() == path("rgba.png"),
+                             kTimeoutMs);
+    QVERIFY2(dialog->previewCaption()->text().contains(QStringLiteral("64 × 48 pixels")),
+             qPrintable(dialog->previewCaption()->text()));
+    QVERIFY(!dialog->previewPicture()->pixmap().isNull());
+    click(path("notes.png"));
+    QTRY_VERIFY_WITH_TIMEOUT(previewed.last().first().toString() == path("notes.png"), kTimeoutMs);
+    QVERIFY2(dialog->previewCaption()->text().contains(QStringLiteral("no preview")),
+             qPrintable(dialog->previewCaption()->text()));
+    QVERIFY(dialog->previewPicture()->pixmap().isNull());
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    click(path("gray.png"));
+    QVERIFY(QMetaObject::invokeMethod(dialog, "accept")); // the Open button
+    QVERIFY(shown.wait(kTimeoutMs) || shown.count() > 0);
+    QCOMPARE(window.panel<ImagePanel>()->currentSource(), path("gray.png"));
 }
 
 void TestMainWindow::shortcuts_data() {

@@ -3,6 +3,7 @@
 
 #include "bridge/logging.h"
 #include "common/helpdialogs.h"
+#include "common/opendialog.h"
 #include "common/theme.h"
 #include "panels/batchonlist.h"
 #include "panels/blurpanel.h"
@@ -392,12 +393,14 @@ DropScreening MainWindow::dropFiles(const QMimeData& mime) {
 }
 
 void MainWindow::chooseImage() {
-    const QStringList paths =
-        QFileDialog::getOpenFileNames(this, tr("Open Images"), lastFolder(), imageFileFilter());
-    if (paths.isEmpty())
-        return;
-    rememberFolder(paths.first());
-    openImages(paths);
+    auto* dialog = new OpenImagesDialog(this, lastFolder(), imageFileFilter());
+    connect(dialog, &QFileDialog::filesSelected, this, [this](const QStringList& paths) {
+        if (paths.isEmpty())
+            return;
+        rememberFolder(paths.first());
+        openImages(paths);
+    });
+    dialog->open(); // window-modal, no nested event loop
 }
 
 // Settings live in QSettings("HistLab", "HistLab"): the last folder as soon as it changes, the
