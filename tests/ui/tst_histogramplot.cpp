@@ -4,6 +4,7 @@
 // options remembered, the options menu, and a title on exported plots.
 #include "common/exporter.h"
 #include "plots/histogramplot.h"
+#include "plots/plotstyle.h"
 #include "uitestsupport.h"
 
 #include <QMenu>
@@ -203,6 +204,46 @@ private slots:
         plot.setLogScale(true);
         QCOMPARE(plot.xAxis->range().lower, 150.0); // the values in view stay
         QCOMPARE(plot.yAxis->range().upper, 2.0);
+    }
+
+    // The legend goes to the corner with the least data under it (here the top left: the
+    // data is high on the right), and the comparison and range notes stack beside it without
+    // covering it or one another.
+    void legendAndNotesGoWhereTheyCoverLeast() {
+        ChannelHistogram gray;
+        gray.name = "gray";
+        for (int i = 0; i < 256; ++i)
+            gray.counts[std::size_t(i)] = i < 120 ? 10 : 1000;
+        HistogramPlot plot;
+        plot.resize(600, 400);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        plot.setHistograms({gray});
+        plot.replot();
+        const QRect area = plot.axisRect()->rect();
+        QRect legend = plot.legend->outerRect();
+        QVERIFY2(legend.left() - area.left() < area.right() - legend.right(),
+                 "the legend is not on the left, where the data is low");
+        QCOMPARE(histlab::ui::coveredShare(&plot, legend), 0.0);
+        plot.setReference(plot.histograms(), QStringLiteral("the region before"));
+        plot.selectValues(140, 200);
+        plot.replot();
+        legend = plot.legend->outerRect();
+        QList<QRectF> boxes{QRectF(legend)};
+        for (int i = 0; i < plot.itemCount(); ++i)
+            if (auto* note = qobject_cast<QCPItemText*>(plot.item(i));
+                note && note->visible() && !note->text().isEmpty())
+                boxes.append(
+                    QRectF(note->topLeft->pixelPosition(), note->bottomRight->pixelPosition()));
+        QCOMPARE(boxes.size(), 3); // the legend, the comparison, the range
+        for (qsizetype a = 0; a < boxes.size(); ++a) {
+            QVERIFY(QRectF(area).adjusted(-1, -1, 1, 1).contains(boxes[a]));
+            for (qsizetype b = a + 1; b < boxes.size(); ++b)
+                QVERIFY2(!boxes[a].intersects(boxes[b]),
+                         qPrintable(QStringLiteral("box %1 overlaps box %2").arg(a).arg(b)));
+        }
+        // The comparison note, placed before the range's, has the top left under the legend.
+        QVERIFY(histlab::ui::coveredShare(&plot, boxes[1]) < 0.05);
     }
 
     void legendDragsAndAClickStillToggles() {

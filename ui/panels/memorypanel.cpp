@@ -137,11 +137,10 @@ protected:
     }
 };
 
-/// A page's plot: a title above it, a small legend in `corner`.
-QCPTextElement* setUpPagePlot(QCustomPlot* plot, const QString& title, Qt::Alignment corner) {
+/// A page's plot: a title above it, a small legend where it covers least.
+QCPTextElement* setUpPagePlot(QCustomPlot* plot, const QString& title) {
     plot->setMinimumSize(320, 220);
     showSmallLegend(plot);
-    plot->axisRect()->insetLayout()->setInsetAlignment(0, corner);
     return addPlotTitle(plot, title);
 }
 
@@ -244,8 +243,7 @@ MemoryPanel::MemoryPanel(JobBridge* bridge, QWidget* parent)
 // the table of every kernel below.
 void MemoryPanel::buildReversalPage() {
     QCustomPlot* p = m_reversePlot;
-    m_reverseTitle =
-        setUpPagePlot(p, tr("Buffer reversal: GB/s per kernel"), Qt::AlignTop | Qt::AlignRight);
+    m_reverseTitle = setUpPagePlot(p, tr("Buffer reversal: GB/s per kernel"));
     QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
     const auto& table = reverseVariants();
     for (std::size_t i = 0; i < table.size(); ++i)
@@ -287,8 +285,7 @@ void MemoryPanel::buildReversalPage() {
 // Ceilings: read-only and copy GB/s against the element width, on a log2 axis.
 void MemoryPanel::buildCeilingsPage() {
     QCustomPlot* p = m_ceilingsPlot;
-    m_ceilingsTitle = setUpPagePlot(p, tr("Bandwidth ceilings per vector width"),
-                                    Qt::AlignBottom | Qt::AlignRight);
+    m_ceilingsTitle = setUpPagePlot(p, tr("Bandwidth ceilings per vector width"));
     p->xAxis->setScaleType(QCPAxis::stLogarithmic);
     QSharedPointer<QCPAxisTickerText> widths(new QCPAxisTickerText);
     for (int w : kCeilingWidths)
@@ -322,8 +319,7 @@ void MemoryPanel::buildCeilingsPage() {
 // Transfers: GB/s against the size, both on log axes, a curve per kind.
 void MemoryPanel::buildTransfersPage() {
     QCustomPlot* p = m_transfersPlot;
-    m_transfersTitle =
-        setUpPagePlot(p, tr("Transfers: GB/s against the size"), Qt::AlignBottom | Qt::AlignRight);
+    m_transfersTitle = setUpPagePlot(p, tr("Transfers: GB/s against the size"));
     p->xAxis->setScaleType(QCPAxis::stLogarithmic);
     QSharedPointer<ByteSizeTicker> sizes(new ByteSizeTicker);
     sizes->setLogBase(2);

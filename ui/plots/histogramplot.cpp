@@ -148,7 +148,7 @@ HistogramPlot::HistogramPlot(QWidget* parent)
     m_clipText->setPadding(QMargins(4, 2, 4, 2));
     m_clipText->setSelectable(false);
     m_clipText->setVisible(false);
-    // The selected values: shaded over the whole height, a note in the top right corner.
+    // The selected values: shaded over the whole height, and a note.
     m_selectionRect = new QCPItemRect(this);
     m_selectionRect->setLayer(QStringLiteral("background"));
     m_selectionRect->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
@@ -160,10 +160,12 @@ HistogramPlot::HistogramPlot(QWidget* parent)
     m_selectionNote = addNote(this, QPointF(0.99, 0.99), Qt::AlignRight | Qt::AlignBottom);
     m_selectionNote->setColor(QColor(20, 60, 150));
     m_selectionNote->setPen(QPen(QColor(30, 90, 200, 120)));
-    // Top left, where the curves of a photo seldom are; the clip note goes under it.
     m_comparisonNote = addNote(this, QPointF(0.01, 0.01), Qt::AlignLeft | Qt::AlignTop);
     m_comparisonNote->setFont(QFont(font().family(), 8));
     m_comparisonNote->setPen(QPen(QColor(0, 0, 0, 90)));
+    // The legend, then the notes, each where it covers the fewest curve pixels, stacked without
+    // covering one another (placed again at each replot).
+    placeOverlays(this, {m_comparisonNote, m_clipText, m_selectionNote});
 }
 
 QColor HistogramPlot::channelColor(const QString& channel) {
@@ -419,15 +421,6 @@ void HistogramPlot::rebuild() {
     const QString comparison = comparisonText();
     m_comparisonNote->setText(comparison);
     m_comparisonNote->setVisible(!comparison.isEmpty() && !m_histograms.empty());
-    if (m_comparisonNote->visible()) { // the clip note below the comparison
-        m_clipText->position->setParentAnchor(m_comparisonNote->bottomLeft);
-        m_clipText->position->setType(QCPItemPosition::ptAbsolute);
-        m_clipText->position->setCoords(0, 4);
-    } else {
-        m_clipText->position->setParentAnchor(nullptr);
-        m_clipText->position->setType(QCPItemPosition::ptAxisRectRatio);
-        m_clipText->position->setCoords(0.01, 0.01);
-    }
 }
 
 void HistogramPlot::setReference(std::vector<Series> reference, const QString& label) {
@@ -667,7 +660,7 @@ QMenu* HistogramPlot::createOptionsMenu(QWidget* parent) {
     clip->setCheckable(true);
     clip->setChecked(m_clipSpikes);
     connect(clip, &QAction::toggled, this, &HistogramPlot::setClipSpikes);
-    QAction* corner = menu->addAction(tr("Legend back to the top right"));
+    QAction* corner = menu->addAction(tr("Legend back where it covers least"));
     corner->setEnabled(axisRect()->insetLayout()->insetPlacement(0) == QCPLayoutInset::ipFree);
     connect(corner, &QAction::triggered, this, [this] {
         axisRect()->insetLayout()->setInsetPlacement(0, QCPLayoutInset::ipBorderAligned);

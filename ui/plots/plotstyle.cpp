@@ -4,10 +4,13 @@
 
 #include <runtime/timing.h>
 
+#include <QFontMetrics>
 #include <QMouseEvent>
+#include <QPointer>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <optional>
 #include <utility>
 
@@ -57,6 +60,7 @@ void showSmallLegend(QCustomPlot* plot, std::function<void()> dropped) {
     plot->legend->setBrush(QColor(255, 255, 255, 170)); // the curves show through
     plot->legend->setBorderPen(QPen(QColor(0, 0, 0, 90)));
     makeLegendMovable(plot, std::move(dropped));
+    placeOverlays(plot);
 }
 
 void fitLegendColumns(QCustomPlot* plot, int most) {
@@ -152,6 +156,276 @@ private:
 };
 
 } // namespace
+
+namespace {
+
+/// Which cells (kCell pixels square) of an axis rect the curves drawn in it cover: a line's
+/// pixels, and under a filled graph or a bar everything down to its base.
+class Coverage {
+public:
+    static constexpr int kCell = 4;
+
+    Coverage(QCPAxisRect* rect)
+        : m_area(rect->rect())
+        , m_columns(std::max(1, (m_area.width() + kCell - 1) / kCell))
+        , m_rows(std::max(1, (m_area.height() + kCell - 1) / kCell))
+        , m_cells(std::size_t(m_columns) * std::size_t(m_rows), 0) {
+        QCustomPlot* plot = rect->parentPlot();
+        for (int i = 0; i < plot->plottableCount(); ++i) {
+            QCPAbstractPlottable* p = plot->plottable(i);
+            if (!p->visible() || !p->keyAxis() || p->keyAxis()->axisRect() != rect ||
+                p->keyAxis()->orientation() != Qt::Horizontal)
+                continue;
+            if (auto* graph = qobject_cast<QCPGraph*>(p))
+                addGraph(graph);
+            else if (auto* bars = qobject_cast<QCPBars*>(p))
+                addBars(bars);
+        }
+    }
+
+    /// The covered cells whose centres lie in `box`.
+    int covered(const QRectF& box) const {
+        int n = 0;
+        for (int c = 0; c < m_columns; ++c) {
+            const double x = m_area.left() + (c + 0.5) * kCell;
+            if (x < box.left() || x > box.right())
+                continue;
+            for (int r = 0; r < m_rows; ++r) {
+                const double y = m_area.top() + (r + 0.5) * kCell;
+                if (y >= box.top() && y <= box.bottom())
+                    n += m_cells[std::size_t(r) * std::size_t(m_columns) + std::size_t(c)];
+            }
+        }
+        return n;
+    }
+
+    /// The cells whose centres lie in `box`.
+    int cells(const QRectF& box) const {
+        const auto count = [](double lo, double hi, int origin, int n) {
+            int k = 0;
+            for (int i = 0; i < n; ++i)
+                if (const double v = origin + (i + 0.5) * kCell; v >= lo && v <= hi)
+                    ++k;
+            return k;
+        };
+        return count(box.left(), box.right(), m_area.left(), m_columns) *
+               count(box.top(), box.bottom(), m_area.top(), m_rows);
+    }
+
+private:
+    int column(double x) const {
+        return std::clamp(int(std::floor((x - m_area.left()) / kCell)), 0, m_columns - 1);
+    }
+    int row(double y) const {
+        return std::clamp(int(std::floor((y - m_area.top()) / kCell)), 0, m_rows - 1);
+    }
+    /// A pixel row for a value: off the axis (a zero on a log axis) is its nearer edge.
+    double pixelY(const QCPAxis* axis, double value) const {
+        const double y = axis->coordToPixel(value);
+        if (!std::isfinite(y))
+            return value > 0 ? m_area.top() : m_area.bottom();
+        return std::clamp(y, double(m_area.top()), double(m_area.bottom()));
+    }
+    void mark(int c, int r0, int r1) {
+        for (int r = std::min(r0, r1); r <= std::max(r0, r1); ++r)
+            m_cells[std::size_t(r) * std::size_t(m_columns) + std::size_t(c)] = 1;
+    }
+
+    void addGraph(QCPGraph* graph) {
+        const QCPAxis* keys = graph->keyAxis();
+        const QCPAxis* values = graph->valueAxis();
+        const auto data = graph->data();
+        if (data->isEmpty())
+            return;
+        const QCPRange range = keys->range();
+        auto it = data->findBegin(range.lower);
+        const auto end = data->findEnd(range.upper);
+        const bool filled = graph->brush().style() != Qt::NoBrush;
+        const bool joined = graph->lineStyle() != QCPGraph::lsNone;
+        std::vector<int> top(std::size_t(m_columns), m_rows); // filled: the highest row reached
+        bool first = true;
+        int lastColumn = 0, lastRow = 0;
+        for (; it != end; ++it) {
+            if (!std::isfinite(it->value))
+                continue;
+            const double x = keys->coordToPixel(it->key);
+            const int c = column(x), r = row(pixelY(values, it->value));
+            if (joined && !first) { // the segment from the last point, column by column
+                const int span = std::max(1, std::abs(c - lastColumn));
+                for (int k = 0; k <= span; ++k) {
+                    const int cc = lastColumn + (c - lastColumn) * k / span;
+                    const int r0 = lastRow + (r - lastRow) * k / span;
+                    const int r1 = lastRow + (r - lastRow) * std::min(k + 1, span) / span;
+                    mark(cc, r0, r1);
+                    top[std::size_t(cc)] = std::min({top[std::size_t(cc)], r0, r1});
+                }
+            } else {
+                mark(c, r, r);
+                top[std::size_t(c)] = std::min(top[std::size_t(c)], r);
+            }
+            first = false;
+            lastColumn = c;
+            lastRow = r;
+        }
+        if (filled) {
+            const int base = row(pixelY(values, values->range().lower));
+            for (int c = 0; c < m_columns; ++c)
+                if (top[std::size_t(c)] < m_rows)
+                    mark(c, top[std::size_t(c)], base);
+        }
+    }
+
+    void addBars(QCPBars* bars) {
+        const QCPAxis* keys = bars->keyAxis();
+        const QCPAxis* values = bars->valueAxis();
+        const auto data = bars->data();
+        const double half = bars->width() / 2;
+        const int base = row(pixelY(values, std::max(values->range().lower, 0.0)));
+        for (auto it = data->constBegin(); it != data->constEnd(); ++it) {
+            if (!std::isfinite(it->value))
+                continue;
+            const int c0 = column(keys->coordToPixel(it->key - half));
+            const int c1 = column(keys->coordToPixel(it->key + half));
+            const int r = row(pixelY(values, it->value));
+            for (int c = std::min(c0, c1); c <= std::max(c0, c1); ++c)
+                mark(c, r, base);
+        }
+    }
+
+    QRect m_area;
+    int m_columns, m_rows;
+    std::vector<unsigned char> m_cells;
+};
+
+/// A note's box: its text in its font, with its padding.
+QSizeF noteSize(const QCPItemText* note) {
+    const QRect text =
+        QFontMetrics(note->font())
+            .boundingRect(QRect(0, 0, 100000, 100000), int(note->textAlignment()), note->text());
+    const QMargins p = note->padding();
+    return QSizeF(text.width() + p.left() + p.right() + 2,
+                  text.height() + p.top() + p.bottom() + 2);
+}
+
+/// Places a plot's legend and notes after each layout (placeOverlays).
+class OverlayPlacer : public QObject {
+public:
+    explicit OverlayPlacer(QCustomPlot* plot)
+        : QObject(plot)
+        , m_plot(plot) {
+        setObjectName(QStringLiteral("histlabOverlayPlacer"));
+        connect(plot, &QCustomPlot::afterLayout, this, &OverlayPlacer::place);
+    }
+    void setNotes(QList<QCPItemText*> notes) {
+        m_notes.clear();
+        for (QCPItemText* note : notes)
+            m_notes.append(note);
+    }
+
+private:
+    // The corners in the order that wins a tie: top right (where a reader looks for a key)
+    // first.
+    static constexpr std::array<Qt::Alignment::Int, 4> kCorners = {
+        Qt::AlignTop | Qt::AlignRight, Qt::AlignTop | Qt::AlignLeft,
+        Qt::AlignBottom | Qt::AlignRight, Qt::AlignBottom | Qt::AlignLeft};
+
+    static QRectF inCorner(const QRectF& area, int corner, const QSizeF& size, double depth,
+                           double margin) {
+        const Qt::Alignment a(kCorners[std::size_t(corner)]);
+        const double x =
+            a & Qt::AlignRight ? area.right() - margin - size.width() : area.left() + margin;
+        const double y = a & Qt::AlignBottom ? area.bottom() - margin - depth - size.height()
+                                             : area.top() + margin + depth;
+        return {QPointF(x, y), size};
+    }
+
+    void place() {
+        QCPAxisRect* rect = m_plot->axisRect();
+        if (!rect || rect->rect().width() < 16 || rect->rect().height() < 16)
+            return;
+        const Coverage coverage(rect);
+        const QRectF area = rect->rect();
+        std::array<double, 4> depth{}; // how far each corner's stack reaches
+        QList<QRectF> placed;
+        constexpr double kGap = 3;
+        QCPLegend* legend = m_plot->legend;
+        if (const int index = legendInset(m_plot);
+            legend && legend->visible() && legend->itemCount() > 0 && index >= 0) {
+            QCPLayoutInset* inset = rect->insetLayout();
+            if (inset->insetPlacement(index) == QCPLayoutInset::ipFree) {
+                placed.append(legend->outerRect()); // where the user dropped it
+            } else {
+                const QSizeF size = legend->outerRect().size().isEmpty()
+                                        ? QSizeF(legend->minimumOuterSizeHint())
+                                        : QSizeF(legend->outerRect().size());
+                int best = 0, bestCovered = -1;
+                for (int c = 0; c < int(kCorners.size()); ++c) {
+                    const int n = coverage.covered(inCorner(area, c, size, 0, 0));
+                    if (bestCovered < 0 || n < bestCovered) {
+                        best = c;
+                        bestCovered = n;
+                    }
+                }
+                if (inset->insetAlignment(index) != Qt::Alignment(kCorners[std::size_t(best)])) {
+                    inset->setInsetAlignment(index, Qt::Alignment(kCorners[std::size_t(best)]));
+                    inset->update(QCPLayoutElement::upLayout);
+                }
+                placed.append(legend->outerRect());
+                depth[std::size_t(best)] = legend->outerRect().height();
+            }
+        }
+        for (const QPointer<QCPItemText>& note : std::as_const(m_notes)) {
+            if (!note || !note->visible() || note->text().isEmpty())
+                continue;
+            const QSizeF size = noteSize(note);
+            int best = -1, bestCovered = 0;
+            QRectF bestBox;
+            for (int c = 0; c < int(kCorners.size()); ++c) {
+                const QRectF box = inCorner(area, c, size, depth[std::size_t(c)], 4);
+                if (box.top() < area.top() || box.bottom() > area.bottom())
+                    continue;
+                if (std::any_of(placed.begin(), placed.end(),
+                                [&](const QRectF& other) { return other.intersects(box); }))
+                    continue;
+                const int n = coverage.covered(box);
+                if (best < 0 || n < bestCovered) {
+                    best = c;
+                    bestCovered = n;
+                    bestBox = box;
+                }
+            }
+            if (best < 0) { // no free corner: the shallowest stack, though it overlaps
+                best = int(std::min_element(depth.begin(), depth.end()) - depth.begin());
+                bestBox = inCorner(area, best, size, depth[std::size_t(best)], 4);
+            }
+            note->position->setParentAnchor(nullptr);
+            note->position->setType(QCPItemPosition::ptAbsolute);
+            note->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+            note->position->setCoords(bestBox.topLeft());
+            placed.append(bestBox);
+            depth[std::size_t(best)] += size.height() + kGap;
+        }
+    }
+
+    QCustomPlot* m_plot;
+    QList<QPointer<QCPItemText>> m_notes;
+};
+
+} // namespace
+
+void placeOverlays(QCustomPlot* plot, QList<QCPItemText*> notes) {
+    auto* placer = static_cast<OverlayPlacer*>(plot->findChild<QObject*>(
+        QStringLiteral("histlabOverlayPlacer"), Qt::FindDirectChildrenOnly));
+    if (!placer)
+        placer = new OverlayPlacer(plot);
+    placer->setNotes(std::move(notes));
+}
+
+double coveredShare(QCustomPlot* plot, const QRectF& box) {
+    const Coverage coverage(plot->axisRect());
+    const int cells = coverage.cells(box);
+    return cells > 0 ? double(coverage.covered(box)) / double(cells) : 0.0;
+}
 
 void makeLegendMovable(QCustomPlot* plot, std::function<void()> dropped) {
     new LegendMover(plot, std::move(dropped));

@@ -3,7 +3,9 @@
 // title row above the axes, a small legend, a value axis from zero, and a horizontal level (a
 // ceiling kernel, a whole-array scan) across the plot.
 #include <QColor>
+#include <QList>
 #include <QPointF>
+#include <QRectF>
 #include <QString>
 
 #include <functional>
@@ -12,6 +14,7 @@
 class QCPAxis;
 class QCPColorGradient;
 class QCPGraph;
+class QCPItemText;
 class QCPTextElement;
 class QCustomPlot;
 
@@ -33,9 +36,20 @@ QCPColorGradient viridisGradient();
 std::pair<double, double> throughputSpread(double value, const TimingStats& stats);
 /// A bold title row above the plot's axes.
 QCPTextElement* addPlotTitle(QCustomPlot* plot, const QString& text, int pointSize = 9);
-/// The legend shown, in a small font, translucent over the data, and movable (below; `dropped`
-/// is called when a drag ends). Once per plot.
+/// The legend shown, in a small font, translucent over the data, movable (below; `dropped` is
+/// called when a drag ends) and, until it is dragged, placed where it covers least
+/// (placeOverlays). Once per plot.
 void showSmallLegend(QCustomPlot* plot, std::function<void()> dropped = {});
+/// After each layout of `plot`, puts its legend (unless the user dragged it, or it is laid out
+/// beside the axes) and then each visible note of `notes` (in that order) in the corner of the
+/// axis rect where it covers the fewest of the curves' pixels: a corner that already holds one
+/// stacks the next under it (above it at the bottom), and no box overlaps another. A
+/// histogram's filled area makes the bottom corners costly, so the boxes go where the data's
+/// top is lowest. Calling it again replaces the notes.
+void placeOverlays(QCustomPlot* plot, QList<QCPItemText*> notes = {});
+/// The share (0 to 1) of `box` (widget pixels, inside `plot`'s axis rect) that the curves of
+/// `plot` cover, as placeOverlays counts it.
+double coveredShare(QCustomPlot* plot, const QRectF& box);
 /// Lets the user drag `plot`'s legend about its axis rect: a press on the legend that moves 4
 /// pixels or more drags it (a click stays a click, the axes do not pan); it stays where it is
 /// dropped, inside the axis rect, and `dropped` is called then (to remember it). A legend laid
