@@ -57,21 +57,30 @@ namespace {
 const QColor kBeforeColor(31, 119, 180);
 const QColor kAfterColor(255, 127, 14);
 
-/// Counts as a step line over bins 0..n-1, and their cumulative sum in % of the total.
-void setHistogramData(QCPGraph* counts, QCPGraph* cdf, const std::vector<std::uint64_t>& hist) {
-    QVector<double> keys(qsizetype(hist.size())), values(qsizetype(hist.size())),
-        cumulative(qsizetype(hist.size()));
+/// Counts over bins 0..n-1 in pixels per value, `group` values summed into each step (keys at
+/// the groups' centres), and their cumulative sum in % of the total, bin by bin.
+void setHistogramData(QCPGraph* counts, QCPGraph* cdf, const std::vector<std::uint64_t>& hist,
+                      int group) {
+    const qsizetype n = qsizetype(hist.size());
+    QVector<double> keys(n), cumulative(n), groupKeys, density;
     std::uint64_t total = 0;
     for (std::uint64_t c : hist)
         total += c;
-    std::uint64_t sum = 0;
-    for (std::size_t b = 0; b < hist.size(); ++b) {
-        sum += hist[b];
-        keys[qsizetype(b)] = double(b);
-        values[qsizetype(b)] = double(hist[b]);
-        cumulative[qsizetype(b)] = total ? 100.0 * double(sum) / double(total) : 0.0;
+    std::uint64_t sum = 0, inGroup = 0;
+    for (qsizetype b = 0; b < n; ++b) {
+        sum += hist[std::size_t(b)];
+        inGroup += hist[std::size_t(b)];
+        keys[b] = double(b);
+        cumulative[b] = total ? 100.0 * double(sum) / double(total) : 0.0;
+        if ((b + 1) % group == 0 || b + 1 == n) {
+            const qsizetype first = b + 1 - ((b % group) + 1);
+            const double width = double(b - first + 1);
+            groupKeys.append(double(first) + (width - 1) / 2);
+            density.append(double(inGroup) / width);
+            inGroup = 0;
+        }
     }
-    counts->setData(keys, values, true);
+    counts->setData(groupKeys, density, true);
     cdf->setData(keys, cumulative, true);
 }
 
@@ -142,9 +151,9 @@ EqualizePanel::EqualizePanel(JobBridge* bridge, QWidget* parent)
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
     m_plot->setNoAntialiasingOnDrag(true);
     showSmallLegend(m_plot);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignHCenter);
+    m_plot->legend->setWrap(2); // two rows of two: less of the data under it
     m_plot->xAxis->setLabel(tr("value"));
-    m_plot->yAxis->setLabel(tr("pixels"));
+    m_plot->yAxis->setLabel(tr("pixels per value"));
     m_plot->yAxis2->setVisible(true);
     m_plot->yAxis2->setLabel(tr("cumulative, % of the pixels"));
     m_plot->yAxis2->setRange(0, 100);
@@ -164,7 +173,12 @@ EqualizePanel::EqualizePanel(JobBridge* bridge, QWidget* parent)
                            QCPGraph::lsLine);
     m_cdfAfter =
         addGraph(m_plot->yAxis2, tr("CDF after (%)"), kAfterColor, Qt::DashLine, QCPGraph::lsLine);
-    m_before->setBrush(QColor(kBeforeColor.red(), kBeforeColor.green(), kBeforeColor.blue(), 50));
+    // "Before" a translucent area, "after" a bolder line drawn over it: an equalized histogram
+    // is a comb (some values left empty) that, drawn bin by bin, hid "before" completely. Both
+    // are shown in groups of values (afterGroup), per value: the comb becomes its flat level,
+    // and "before" stays visible under it.
+    m_before->setBrush(QColor(kBeforeColor.red(), kBeforeColor.green(), kBeforeColor.blue(), 70));
+    m_after->setPen(QPen(kAfterColor, 2.0));
     setExportedPlot(m_plot);
 
     auto* right = new QSplitter(Qt::Vertical);
@@ -193,6 +207,12 @@ void EqualizePanel::clearResult() {
     m_plot->xAxis->setRange(-0.5, 255.5);
     m_plot->yAxis->setRange(0, 1);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+int EqualizePanel::afterGroup(int bins) {
+    // About 64 steps across: wider than the gaps equalization leaves between the values it
+    // keeps (an 8-bit image keeps fewer than 256 of them).
+    return std::max(1, bins / 64);
 }
 
 EqualizeRequest EqualizePanel::request() const {
@@ -277,23 +297,22 @@ void EqualizePanel::fillTimings(const EqualizeRun& run) {
 
 void EqualizePanel::fillPlot(const EqualizeShown& result) {
     const EqualizeRun& run = result.run;
-    setHistogramData(m_before, m_cdfBefore, run.histogram);
-    setHistogramData(m_after, m_cdfAfter, result.histogramAfter);
-    const double top = std::max(
-        run.histogram.empty()
-            ? 0.0
-            : double(*std::max_element(run.histogram.begin(), run.histogram.end())),
-        result.histogramAfter.empty() ? 0.0
-                                      : double(*std::max_element(result.histogramAfter.begin(),
-                                                                 result.histogramAfter.end())));
+    const int group = afterGroup(run.bins);
+    setHistogramData(m_before, m_cdfBefore, run.histogram, group);
+    setHistogramData(m_after, m_cdfAfter, result.histogramAfter, group);
+    double top = 0;
+    for (const QCPGraph* g : {m_before, m_after})
+        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
+            top = std::max(top, it->value);
     m_plot->xAxis->setRange(-0.5, double(run.bins) - 0.5);
-    m_plot->yAxis->setRange(0, std::max(1.0, top * 1.05));
+    m_plot->yAxis->setRange(0, top > 0 ? top * 1.05 : 1.0);
     m_plot->yAxis2->setRange(0, 105);
     m_plot->legend->setVisible(true);
+    const QString of = result.channels >= 3 ? tr("the luma") : tr("the gray values");
     m_plot->xAxis->setLabel(
-        tr("value (%1 bins of %2)")
-            .arg(run.bins)
-            .arg(result.channels >= 3 ? tr("the luma") : tr("the gray values")));
+        group > 1
+            ? tr("value (%1 bins of %2, plotted in groups of %3)").arg(run.bins).arg(of).arg(group)
+            : tr("value (%1 bins of %2)").arg(run.bins).arg(of));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

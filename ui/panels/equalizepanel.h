@@ -57,6 +57,9 @@ public:
     /// The plot's graphs: the histogram before and after, and their CDFs (right axis, %).
     QCustomPlot* plot() const { return m_plot; }
     QCPGraph* histogramGraph(bool after) const { return after ? m_after : m_before; }
+    /// How many values each step of the plotted histograms sums (shown per value, "before" and
+    /// "after" alike): 1 up to 127 bins, then bins / 64.
+    static int afterGroup(int bins);
     QCPGraph* cdfGraph(bool after) const { return after ? m_cdfAfter : m_cdfBefore; }
 
 private:
