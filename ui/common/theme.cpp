@@ -11,6 +11,8 @@
 #include <QStyle>
 #include <QStyleFactory>
 
+#include <algorithm>
+#include <cmath>
 #include <optional>
 
 namespace histlab::ui {
@@ -111,25 +113,48 @@ bool isDark(const QPalette& palette) {
     return palette.color(QPalette::Window).lightness() < 128;
 }
 
-void applyPlotPalette(QCustomPlot* plot) {
+PlotColors plotColors() {
     const QPalette palette = QApplication::palette();
-    const bool dark = isDark(palette);
-    // Light: QCustomPlot's own colours (black on white, light grey dotted grid).
-    const QColor base = dark ? palette.color(QPalette::Base) : QColor(Qt::white);
-    const QColor text = dark ? palette.color(QPalette::Text) : QColor(Qt::black);
-    const QColor grid = dark ? QColor(90, 90, 96) : QColor(200, 200, 200);
+    if (!isDark(palette)) // QCustomPlot's own colours: black on white, light grey dotted grid
+        return {Qt::white, Qt::black, QColor(200, 200, 200), QColor(60, 60, 60)};
+    return {palette.color(QPalette::Base), palette.color(QPalette::Text), QColor(90, 90, 96),
+            QColor(200, 200, 205)};
+}
+
+double contrastRatio(const QColor& a, const QColor& b) {
+    const auto luminance = [](const QColor& c) {
+        const auto linear = [](double v) {
+            return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+        };
+        return 0.2126 * linear(c.redF()) + 0.7152 * linear(c.greenF()) + 0.0722 * linear(c.blueF());
+    };
+    const double la = luminance(a), lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+void applyPlotPalette(QCustomPlot* plot) {
+    const PlotColors colors = plotColors();
+    const QColor base = colors.background;
+    const QColor text = colors.text;
+    const QColor grid = colors.grid;
     plot->setBackground(base);
+    const auto colorAxis = [&](QCPAxis* axis) {
+        axis->setBasePen(QPen(text, 0));
+        axis->setTickPen(QPen(text, 0));
+        axis->setSubTickPen(QPen(text, 0));
+        axis->setTickLabelColor(text);
+        axis->setLabelColor(text);
+        axis->grid()->setPen(QPen(grid, 0, Qt::DotLine));
+    };
     for (QCPAxisRect* rect : plot->axisRects()) {
         rect->setBackground(base);
-        for (QCPAxis* axis : rect->axes()) {
-            axis->setBasePen(QPen(text, 0));
-            axis->setTickPen(QPen(text, 0));
-            axis->setSubTickPen(QPen(text, 0));
-            axis->setTickLabelColor(text);
-            axis->setLabelColor(text);
-            axis->grid()->setPen(QPen(grid, 0, Qt::DotLine));
-        }
+        for (QCPAxis* axis : rect->axes())
+            colorAxis(axis);
     }
+    // A colour bar's axis lives in its own axis rect, which axisRects() does not list.
+    for (QCPLayoutElement* element : plot->plotLayout()->elements(true))
+        if (auto* scale = qobject_cast<QCPColorScale*>(element); scale && scale->axis())
+            colorAxis(scale->axis());
     if (QCPLegend* legend = plot->legend) {
         QColor behind = base;
         behind.setAlpha(170); // the curves show through

@@ -1,4 +1,5 @@
 #include "plots/dashboardplot.h"
+#include "common/theme.h"
 #include "plots/plotstyle.h"
 
 #include "plots/experimentplot.h" // paletteColor
@@ -53,8 +54,7 @@ DashboardPlot::DashboardPlot(QWidget* parent)
     axisRect()->setRangeDrag(Qt::Vertical);
     axisRect()->setRangeZoom(Qt::Vertical);
     setNoAntialiasingOnDrag(true);
-    showSmallLegend(this); // translucent, movable
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    showSmallLegend(this); // translucent, movable, where it covers least
     plotLayout()->insertRow(0);
     m_title = new QCPTextElement(this, tr("Dashboard"), QFont(font().family(), 10, QFont::Bold));
     plotLayout()->addElement(0, 0, m_title);
@@ -142,7 +142,8 @@ void DashboardPlot::rebuild() {
         // How noisy each figure is: two runs minutes apart differed by more than their bars.
         auto* spread = new QCPErrorBars(xAxis, yAxis);
         spread->setDataPlottable(bars);
-        spread->setPen(QPen(color.darker(170), 1.2));
+        // In the theme's colour for marks, not the bar's: a darker navy vanished on dark.
+        spread->setPen(QPen(plotColors().mark, 1.2));
         spread->setWhiskerWidth(6);
         spread->removeFromLegend();
         spread->setName(tr("%1: slowest to fastest run").arg(name));
@@ -274,6 +275,16 @@ QString DashboardPlot::toolTipAt(const QPoint& pos) const {
         }
     }
     return {};
+}
+
+void DashboardPlot::changeEvent(QEvent* event) {
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange ||
+        event->type() == QEvent::ApplicationPaletteChange) {
+        for (QCPErrorBars* spread : m_spreads)
+            spread->setPen(QPen(plotColors().mark, 1.2));
+        replot(rpQueuedReplot);
+    }
 }
 
 void DashboardPlot::mouseMoveEvent(QMouseEvent* event) {

@@ -55,6 +55,8 @@ public:
 
 protected:
     void mouseMoveEvent(QMouseEvent* event) override;
+    /// A new palette (View › Theme) redraws the whiskers in its colours.
+    void changeEvent(QEvent* event) override;
 
 private:
     void rebuild();

@@ -1,5 +1,6 @@
 #include "plots/jointplot.h"
 
+#include "common/theme.h"
 #include "plots/plotstyle.h"
 
 #include <QLocale>
@@ -121,16 +122,13 @@ JointPlot::JointPlot(QWidget* parent)
     m_scale->setRangeDrag(false);
     m_scale->setRangeZoom(false);
 
-    const QColor line(60, 60, 60);
     m_marginalA =
         new QCPGraph(m_topRect->axis(QCPAxis::atBottom), m_topRect->axis(QCPAxis::atLeft));
     m_marginalB =
         new QCPGraph(m_rightRect->axis(QCPAxis::atLeft), m_rightRect->axis(QCPAxis::atBottom));
-    for (QCPGraph* marginal : {m_marginalA, m_marginalB}) {
+    for (QCPGraph* marginal : {m_marginalA, m_marginalB})
         marginal->setLineStyle(QCPGraph::lsStepCenter);
-        marginal->setPen(QPen(line, 1));
-        marginal->setBrush(QColor(line.red(), line.green(), line.blue(), 60));
-    }
+    styleMarginals();
     m_title = addPlotTitle(this, {});
     clearJoint();
 }
@@ -196,6 +194,25 @@ QString JointPlot::toolTipText(int binA, int binB) const {
         .arg(binB)
         .arg(valueText(m_spec.b.lo + binB * wb), valueText(m_spec.b.lo + (binB + 1) * wb))
         .arg(QLocale().toString(qulonglong(count)));
+}
+
+void JointPlot::styleMarginals() {
+    // The theme's line for marks of no series: dark grey on white, light grey on dark (a fixed
+    // dark grey vanished on the dark theme's black).
+    const QColor line = plotColors().mark;
+    for (QCPGraph* marginal : {m_marginalA, m_marginalB}) {
+        marginal->setPen(QPen(line, 1));
+        marginal->setBrush(QColor(line.red(), line.green(), line.blue(), 70));
+    }
+}
+
+void JointPlot::changeEvent(QEvent* event) {
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange ||
+        event->type() == QEvent::ApplicationPaletteChange) {
+        styleMarginals();
+        replot(rpQueuedReplot);
+    }
 }
 
 void JointPlot::mouseMoveEvent(QMouseEvent* event) {

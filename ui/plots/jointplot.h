@@ -46,8 +46,11 @@ public:
 
 protected:
     void mouseMoveEvent(QMouseEvent* event) override;
+    /// A new palette (View › Theme) redraws the marginals in its colours.
+    void changeEvent(QEvent* event) override;
 
 private:
+    void styleMarginals();
     QCPAxisRect* m_mapRect;
     QCPAxisRect* m_topRect;
     QCPAxisRect* m_rightRect;
