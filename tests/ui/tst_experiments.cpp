@@ -399,13 +399,17 @@ void TestExperiments::legendDragsWithoutPanning() {
     const QCPRange x = plot.xAxis->range(), y = plot.yAxis->range();
     const QRect before = plot.legend->outerRect();
     const QPoint grab = before.center();
-    const QPoint to = grab + QPoint(-120, -150);
+    // Away from the corner the legend was placed in (where it covers least), across the plot.
+    const QPoint centre = plot.axisRect()->rect().center();
+    const QPoint away(grab.x() < centre.x() ? 150 : -150, grab.y() < centre.y() ? 150 : -150);
+    const QPoint to = grab + away;
     sendMouse(&plot, QEvent::MouseButtonPress, grab, Qt::LeftButton, Qt::LeftButton);
     sendMouse(&plot, QEvent::MouseMove, to, Qt::NoButton, Qt::LeftButton);
     sendMouse(&plot, QEvent::MouseButtonRelease, to, Qt::LeftButton, Qt::NoButton);
     plot.replot();
     const QRect after = plot.legend->outerRect();
-    QVERIFY2(after.top() < before.top() - 100 && after.left() < before.left() - 100,
+    QVERIFY2(std::abs(after.top() - before.top()) > 100 &&
+                 std::abs(after.left() - before.left()) > 100,
              qPrintable(QStringLiteral("%1,%2 -> %3,%4")
                             .arg(before.left())
                             .arg(before.top())

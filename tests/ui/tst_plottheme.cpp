@@ -1,10 +1,12 @@
-// Every plot readable in the dark and the light theme: the axes' labels and tick labels (the
+// Every plot readable in the dark and the light theme (and no empty legend box on an empty
+// plot): the axes' labels and tick labels (the
 // Joint tab's colour bar and marginals included), the titles, and the marks that belong to no
 // series (the Joint marginals, the Dashboard's min–max whiskers) differ enough from the
 // background they are drawn on, by WCAG's contrast ratio computed from the colours the plots
 // use: 4.5 for text, 3 for lines.
 #include "common/theme.h"
 #include "plots/dashboardplot.h"
+#include "plots/experimentplot.h"
 #include "plots/histogramplot.h"
 #include "plots/jointplot.h"
 
@@ -134,6 +136,22 @@ private slots:
         laterDashboard.reset(smallRun());
         QVERIFY(readable(laterDashboard.deviceSpread(0)->pen().color(), background, 3.0,
                          QStringLiteral("whiskers made later")));
+    }
+
+    // An empty or starting plot shows no empty legend box; the first entry brings it back.
+    void emptyPlotsShowNoLegendBox() {
+        histlab::ui::DashboardPlot dashboard;
+        histlab::ui::ExperimentPlot experiment;
+        for (QCustomPlot* plot :
+             {static_cast<QCustomPlot*>(&dashboard), static_cast<QCustomPlot*>(&experiment)}) {
+            plot->resize(500, 350);
+            plot->replot();
+            QVERIFY(!plot->legend->visible());
+        }
+        dashboard.reset(smallRun());
+        dashboard.replot();
+        QVERIFY(dashboard.legend->itemCount() > 0);
+        QVERIFY(dashboard.legend->visible());
     }
 
     void contrastRatioIsWcags() {

@@ -363,13 +363,6 @@ void ExperimentPlot::rebuild() {
         return;
     }
     legend->setVisible(true);
-    // Where the curves of each experiment leave room (throughput starts at zero).
-    const Qt::Alignment corner = m_kind == ExperimentKind::Reads  ? Qt::AlignTop | Qt::AlignLeft
-                                 : m_kind == ExperimentKind::Bins ? Qt::AlignTop | Qt::AlignRight
-                                 : m_kind == ExperimentKind::Atomics
-                                     ? Qt::AlignBottom | Qt::AlignHCenter
-                                     : Qt::AlignBottom | Qt::AlignRight;
-    axisRect()->insetLayout()->setInsetAlignment(0, corner);
     // A key in two columns: the methods, in the core's order; the distributions as they come.
     legend->setWrap(keyedLegend() ? int(allLargeBinMethods().size()) : 0);
     if (keyedLegend())

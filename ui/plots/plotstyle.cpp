@@ -61,6 +61,19 @@ void showSmallLegend(QCustomPlot* plot, std::function<void()> dropped) {
     plot->legend->setBorderPen(QPen(QColor(0, 0, 0, 90)));
     makeLegendMovable(plot, std::move(dropped));
     placeOverlays(plot);
+    // No empty box while nothing is plotted (an empty or starting run): hidden here while it
+    // has no entry, shown again at its first entry; a legend its plot hid stays hidden.
+    QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [plot] {
+        QCPLegend* legend = plot->legend;
+        const char* const kHiddenEmpty = "histlabLegendHiddenEmpty";
+        if (legend->visible() && legend->itemCount() == 0) {
+            legend->setVisible(false);
+            legend->setProperty(kHiddenEmpty, true);
+        } else if (legend->itemCount() > 0 && legend->property(kHiddenEmpty).toBool()) {
+            legend->setVisible(true);
+            legend->setProperty(kHiddenEmpty, false);
+        }
+    });
 }
 
 void fitLegendColumns(QCustomPlot* plot, int most) {

@@ -38,7 +38,7 @@ std::pair<double, double> throughputSpread(double value, const TimingStats& stat
 QCPTextElement* addPlotTitle(QCustomPlot* plot, const QString& text, int pointSize = 9);
 /// The legend shown, in a small font, translucent over the data, movable (below; `dropped` is
 /// called when a drag ends) and, until it is dragged, placed where it covers least
-/// (placeOverlays). Once per plot.
+/// (placeOverlays); hidden while it has no entry. Once per plot.
 void showSmallLegend(QCustomPlot* plot, std::function<void()> dropped = {});
 /// After each layout of `plot`, puts its legend (unless the user dragged it, or it is laid out
 /// beside the axes) and then each visible note of `notes` (in that order) in the corner of the
