@@ -251,6 +251,8 @@ void MemoryPanel::buildReversalPage() {
     p->xAxis->setTicker(names);
     p->xAxis->setTickLabelRotation(30);
     p->xAxis->setSubTicks(false);
+    // Kernels, not numbers: no solid zero line through the first kernel's bar.
+    p->xAxis->grid()->setZeroLinePen(Qt::NoPen);
     p->xAxis->setRange(-0.7, double(table.size()) - 0.3);
     p->xAxis->setLabel(tr("kernel"));
     p->yAxis->setLabel(tr("GB/s ((n read + n written) bytes / median)"));

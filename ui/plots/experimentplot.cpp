@@ -74,6 +74,7 @@ void ExperimentPlot::setUpAxes() {
                                                      ? kStageLabels[i]
                                                      : kVariantLabels[i]));
         xAxis->setTicker(text);
+        xAxis->grid()->setZeroLinePen(Qt::NoPen); // categories: no line through the first
         xAxis->setRange(-0.5, 3.5);
         if (m_kind == ExperimentKind::Atomics) {
             yAxis->setScaleType(QCPAxis::stLogarithmic);
