@@ -246,6 +246,54 @@ private slots:
         QVERIFY(histlab::ui::coveredShare(&plot, boxes[1]) < 0.05);
     }
 
+    // 16-bit values' tick labels never run together: zoomed, in the whole range, narrow.
+    void sixteenBitTickLabelsStayApart() {
+        HistogramPlot::Series gray;
+        gray.name = "gray";
+        gray.lo = 0;
+        gray.hi = 65536;
+        gray.counts.assign(65536, 0);
+        for (std::size_t i = 15000; i < 40000; ++i)
+            gray.counts[i] = 1 + i % 7;
+        HistogramPlot plot;
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        plot.setHistograms({gray});
+        const QFontMetrics metrics(plot.xAxis->tickLabelFont());
+        const auto apart = [&](const QString& where) {
+            plot.replot();
+            plot.replot(); // the tick count follows the width of the last layout
+            const QVector<double> ticks = plot.xAxis->tickVector();
+            const QVector<QString> labels = plot.xAxis->tickVectorLabels();
+            if (ticks.size() < 2) {
+                qWarning("%s: %d tick(s)", qPrintable(where), int(ticks.size()));
+                return false;
+            }
+            for (qsizetype i = 1; i < ticks.size(); ++i) {
+                const double distance =
+                    plot.xAxis->coordToPixel(ticks[i]) - plot.xAxis->coordToPixel(ticks[i - 1]);
+                const double halves = (metrics.horizontalAdvance(labels[i]) +
+                                       metrics.horizontalAdvance(labels[i - 1])) /
+                                      2.0;
+                if (distance < halves + 6) {
+                    qWarning("%s: %s and %s %g px apart", qPrintable(where),
+                             qPrintable(labels[i - 1]), qPrintable(labels[i]), distance);
+                    return false;
+                }
+            }
+            return true;
+        };
+        for (int width : {330, 600, 1100}) {
+            plot.resize(width, 300);
+            plot.showRange(true); // every bin
+            QVERIFY(apart(QStringLiteral("whole range, %1 px").arg(width)));
+            plot.xAxis->setRange(18000, 21000); // zoomed
+            QVERIFY(apart(QStringLiteral("zoomed, %1 px").arg(width)));
+            plot.xAxis->setRange(18000, 18100);
+            QVERIFY(apart(QStringLiteral("zoomed far, %1 px").arg(width)));
+        }
+    }
+
     void legendDragsAndAClickStillToggles() {
         HistogramPlot plot;
         QVERIFY(showSample(plot));

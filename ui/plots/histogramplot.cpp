@@ -103,6 +103,7 @@ HistogramPlot::HistogramPlot(QWidget* parent)
     xAxis->setRange(0, 255);
     yAxis->setRange(0, 1);
     xAxis->setTicker(tickerFor(true));
+    spaceTicksByLabelWidth(xAxis); // 16-bit values' labels stay apart, zoomed or narrow
     // Translucent, so that the curves show through; dragged, where it was dropped is remembered.
     showSmallLegend(this, [this] { saveSettings(); });
     legend->setVisible(false); // until there are histograms (rebuild)

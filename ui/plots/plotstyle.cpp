@@ -5,6 +5,7 @@
 #include <runtime/timing.h>
 
 #include <QFontMetrics>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPointer>
 
@@ -461,6 +462,24 @@ void moveLegendTo(QCustomPlot* plot, const QPointF& topLeft) {
                         QRectF((x - area.left()) / area.width(), (y - area.top()) / area.height(),
                                size.width() / area.width(), size.height() / area.height()));
     plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void spaceTicksByLabelWidth(QCPAxis* axis) {
+    QObject::connect(axis->parentPlot(), &QCustomPlot::beforeReplot, axis, [axis] {
+        const QFontMetrics metrics(axis->tickLabelFont());
+        const QCPRange range = axis->range();
+        const QLocale locale = axis->parentPlot()->locale();
+        int widest = 0;
+        for (double end : {range.lower, range.upper, (range.lower + range.upper) / 2})
+            widest = std::max(widest, metrics.horizontalAdvance(locale.toString(
+                                          end, 'g', std::max(6, axis->numberPrecision()))));
+        constexpr int kGap = 14;
+        // The ticker rounds its step to 1, 2, 2.5 or 5 times a power of ten: up to 1.5 times
+        // the ticks asked for.
+        const double room = 1.5 * double(widest + kGap);
+        axis->ticker()->setTickCount(
+            std::clamp(int(double(axis->axisRect()->width()) / room), 2, 10));
+    });
 }
 
 void fitFromZero(QCPAxis* axis, double top) {

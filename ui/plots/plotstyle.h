@@ -62,6 +62,10 @@ void fitLegendColumns(QCustomPlot* plot, int most);
 /// Puts `plot`'s legend with its top left at `topLeft` (widget pixels), kept inside the axis
 /// rect: the inset's free placement, in fractions of the axis rect.
 void moveLegendTo(QCustomPlot* plot, const QPointF& topLeft);
+/// Before each replot, as many ticks on the horizontal `axis` as its labels (the widest of its
+/// range's ends, in its font) fit side by side with a gap: 16-bit values ran together
+/// ("18000190002000021000") when zoomed or narrow. Whatever ticker the axis has then.
+void spaceTicksByLabelWidth(QCPAxis* axis);
 /// The value axis from 0 to 15 % above `top` (0 to 1 while nothing is known).
 void fitFromZero(QCPAxis* axis, double top);
 /// `graph` as a horizontal line at `value`, from x = `from` to x = `to`.
