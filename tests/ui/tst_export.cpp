@@ -31,6 +31,8 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 
 using namespace histlab;
@@ -181,6 +183,27 @@ void TestExport::exportsPlot() {
                 ++elements;
         QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
         QVERIFY(elements > 10); // axes, ticks, graphs
+        {
+            // Text as large, for the plot's size, as on screen and in the PNG: the tick
+            // labels' font-size in the SVG's units (the plot's pixels) is their pixel size.
+            const QCustomPlot* plot = m_window->panel<ImagePanel>()->histogramPlot();
+            const double pixels =
+                plot->xAxis->tickLabelFont().pointSizeF() * plot->logicalDpiY() / 72.0;
+            QXmlStreamReader texts(bytes);
+            QList<double> sizes;
+            while (!texts.atEnd())
+                if (texts.readNext() == QXmlStreamReader::StartElement &&
+                    texts.attributes().hasAttribute(QLatin1String("font-size")))
+                    sizes.append(texts.attributes()
+                                     .value(QLatin1String("font-size"))
+                                     .toString()
+                                     .remove(QLatin1String("pt"))
+                                     .toDouble());
+            QVERIFY(!sizes.isEmpty());
+            QVERIFY2(std::any_of(sizes.begin(), sizes.end(),
+                                 [&](double s) { return std::abs(s - pixels) < 0.6; }),
+                     qPrintable(QStringLiteral("%1 px wanted").arg(pixels)));
+        }
         // The title above the plot: what it is of (the image and the device that counted).
         const QString title = m_window->panel<ImagePanel>()->plotTitle();
         QVERIFY2(title.startsWith(QStringLiteral("sample.png (bundled) (")), qPrintable(title));

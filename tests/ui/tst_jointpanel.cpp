@@ -195,6 +195,11 @@ void TestJointPanel::heatMapNumbersAndFilesEqualTheCore() {
     QCOMPARE(panel->nmiStudholmeLabel()->text(), QString::number(mi.nmiStudholme, 'f', 6));
     QCOMPARE(panel->nmiArithmeticLabel()->text(), QString::number(mi.nmiArithmetic, 'f', 6));
     QCOMPARE(panel->nmiGeometricLabel()->text(), QString::number(mi.nmiGeometric, 'f', 6));
+    // The plot's title carries them too, so an exported plot shows what the tab shows.
+    const QString title = plot->titleText();
+    QVERIFY2(title.contains(QStringLiteral("MI ") + bits(mi.mi)), qPrintable(title));
+    QVERIFY2(title.contains(QStringLiteral("NMI ") + QString::number(mi.nmiStudholme, 'f', 6)),
+             qPrintable(title));
     QVERIFY(panel->pairsLabel()->text().startsWith(QLocale().toString(qulonglong(64 * 48)) +
                                                    QStringLiteral(" counted, 0 left out")));
     QCOMPARE(JointPanel::numberText(NAN), QStringLiteral("—"));

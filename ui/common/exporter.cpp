@@ -46,6 +46,11 @@ ExportResult writeThroughSaveFile(const QString& path,
     return ExportResult::success();
 }
 
+/// The resolution the plot's fonts are sized for on screen (96 where none is known).
+int screenDpi(const QCustomPlot& plot) {
+    return plot.logicalDpiY() > 0 ? plot.logicalDpiY() : 96;
+}
+
 /// Draws the plot as vectors (PDF, SVG) on a device that is ready to paint.
 bool paintVectorized(QCustomPlot& plot, QPaintDevice& device, int width, int height) {
     QCPPainter painter;
@@ -157,10 +162,13 @@ ExportResult exportPlot(QCustomPlot& plot, const QString& path, const PlotExport
             QPdfWriter pdf(&file);
             pdf.setCreator(QStringLiteral("HistLab"));
             pdf.setTitle(QObject::tr("HistLab histogram"));
-            // One page exactly the plot's size: 72 dpi, so a logical pixel is a point.
-            pdf.setResolution(72);
-            pdf.setPageSize(QPageSize(QSizeF(width, height), QPageSize::Point, QString(),
-                                      QPageSize::ExactMatch));
+            // One page exactly the plot's size, at the screen's resolution: a point-sized font
+            // then takes the share of the plot it takes on screen and in the PNG (at 72 dpi it
+            // was three quarters of it).
+            const int dpi = screenDpi(plot);
+            pdf.setResolution(dpi);
+            pdf.setPageSize(QPageSize(QSizeF(width * 72.0 / dpi, height * 72.0 / dpi),
+                                      QPageSize::Point, QString(), QPageSize::ExactMatch));
             pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
             if (!paintVectorized(plot, pdf, width, height))
                 return QObject::tr("the PDF could not be drawn");
@@ -172,6 +180,7 @@ ExportResult exportPlot(QCustomPlot& plot, const QString& path, const PlotExport
             svg.setOutputDevice(&file);
             svg.setSize(QSize(width, height));
             svg.setViewBox(QRect(0, 0, width, height));
+            svg.setResolution(screenDpi(plot)); // fonts as large as on screen (as the PDF)
             svg.setTitle(QObject::tr("HistLab histogram"));
             if (!paintVectorized(plot, svg, width, height))
                 return QObject::tr("the SVG could not be drawn");

@@ -322,6 +322,9 @@ QString JointPanel::present(const JointShown& result) {
     m_plot->setJoint(run.histogram, run.spec, tr("A: %1").arg(axisName(r.sourceA, r.channelA)),
                      tr("B: %1").arg(axisName(r.sourceB, r.channelB)));
     showNumbers(run);
+    // The numbers under the plot's title too: an exported plot shows them as the tab does.
+    m_plot->setTitleNote(tr("MI %1 · NMI %2 ((H(A)+H(B))/H(A,B))")
+                             .arg(bitsText(run.mi.mi), numberText(run.mi.nmiStudholme)));
     showMethods(run);
     int verified = 0, bad = 0;
     for (const JointPoint& p : run.points) {

@@ -146,7 +146,9 @@ void JointPlot::clearJoint() {
     yAxis->setRange(0, 256);
     fitFromZero(m_topRect->axis(QCPAxis::atLeft), 0);
     fitFromZero(m_rightRect->axis(QCPAxis::atBottom), 0);
-    m_title->setText(tr("Joint histogram: run to see it"));
+    m_titleCounts = tr("Joint histogram: run to see it");
+    m_titleNote.clear();
+    updateTitle();
     replot(rpQueuedReplot);
 }
 
@@ -175,10 +177,11 @@ void JointPlot::setJoint(const JointHistogram& histogram, const JointSpec& spec,
     yAxis->setLabel(labelB);
     xAxis->setRange(spec.a.lo, spec.a.hi);
     yAxis->setRange(spec.b.lo, spec.b.hi);
-    m_title->setText(tr("Joint histogram: %1 × %2 bins, %3 pairs counted")
-                         .arg(na)
-                         .arg(nb)
-                         .arg(QLocale().toString(qulonglong(histogram.counted()))));
+    m_titleCounts = tr("Joint histogram: %1 × %2 bins, %3 pairs counted")
+                        .arg(na)
+                        .arg(nb)
+                        .arg(QLocale().toString(qulonglong(histogram.counted())));
+    updateTitle();
     replot(rpQueuedReplot);
 }
 
@@ -194,6 +197,21 @@ QString JointPlot::toolTipText(int binA, int binB) const {
         .arg(binB)
         .arg(valueText(m_spec.b.lo + binB * wb), valueText(m_spec.b.lo + (binB + 1) * wb))
         .arg(QLocale().toString(qulonglong(count)));
+}
+
+void JointPlot::setTitleNote(const QString& note) {
+    m_titleNote = note;
+    updateTitle();
+    replot(rpQueuedReplot);
+}
+
+QString JointPlot::titleText() const {
+    return m_title->text();
+}
+
+void JointPlot::updateTitle() {
+    m_title->setText(m_titleNote.isEmpty() ? m_titleCounts
+                                           : m_titleCounts + QLatin1Char('\n') + m_titleNote);
 }
 
 void JointPlot::styleMarginals() {

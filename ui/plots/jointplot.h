@@ -28,6 +28,11 @@ public:
                   const QString& labelB);
     /// Empties the map and the marginals (nothing run yet).
     void clearJoint();
+    /// A second title line under the counts (the MI and NMI, say): on screen and in every
+    /// export, so an exported plot shows what the tab shows. Empty: none; cleared with the
+    /// joint.
+    void setTitleNote(const QString& note);
+    QString titleText() const;
     bool hasJoint() const { return m_histogram.binsA > 0; }
 
     /// The heat map: key = bin of A, value = bin of B; a cell holds its count, NaN when 0.
@@ -51,10 +56,12 @@ protected:
 
 private:
     void styleMarginals();
+    void updateTitle();
     QCPAxisRect* m_mapRect;
     QCPAxisRect* m_topRect;
     QCPAxisRect* m_rightRect;
     QCPColorScale* m_scale;
+    QString m_titleCounts, m_titleNote;
     QCPColorMap* m_map;
     QCPGraph* m_marginalA;
     QCPGraph* m_marginalB;
