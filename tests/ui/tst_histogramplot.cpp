@@ -532,6 +532,12 @@ private slots:
         spiky.replot();
         spiky.hoverAt(pixelOf(spiky, 120, 500));
         QVERIFY(spiky.savePng(QString::fromLocal8Bit(dir) + "/clipped_hover.png", 800, 450));
+        // A pinned reference, a range selected and a clipped spike: the legend and three notes.
+        spiky.hideHover();
+        spiky.setCumulative(false);
+        spiky.setReference(spiky.histograms(), QStringLiteral("the region before"));
+        spiky.selectValues(140, 200);
+        QVERIFY(spiky.savePng(QString::fromLocal8Bit(dir) + "/notes.png", 800, 450));
     }
 };
 

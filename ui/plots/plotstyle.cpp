@@ -477,8 +477,11 @@ void spaceTicksByLabelWidth(QCPAxis* axis) {
         // The ticker rounds its step to 1, 2, 2.5 or 5 times a power of ten: up to 1.5 times
         // the ticks asked for.
         const double room = 1.5 * double(widest + kGap);
-        axis->ticker()->setTickCount(
-            std::clamp(int(double(axis->axisRect()->width()) / room), 2, 10));
+        // The viewport less the axis rect's margins: this replot's width (the axis rect's
+        // own is the last layout's, none before the first).
+        const QMargins m = axis->axisRect()->margins();
+        const int width = axis->parentPlot()->viewport().width() - m.left() - m.right();
+        axis->ticker()->setTickCount(std::clamp(int(double(width) / room), 2, 10));
     });
 }
 
