@@ -21,6 +21,7 @@
 #include <QtTest>
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 using namespace histlab;
@@ -55,6 +56,8 @@ private slots:
     void floatImageShowsItsBins();
     void binsControlRunsLargeBinsForAnEightBitImage();
     void methodControlRunsTheChosenMethod();
+    void hoverShowsTheFilesValues();
+    void newStatisticsClearTheSelection();
 
 private:
     bool openAndWait(MainWindow& window, const QString& source) {
@@ -203,6 +206,73 @@ void TestExactHistograms::methodControlRunsTheChosenMethod() {
     QVERIFY2(
         window.panel<ImagePanel>()->runSummary().contains(QStringLiteral("65536 bins, global")),
         qPrintable(window.panel<ImagePanel>()->runSummary()));
+}
+
+// The pixel readout shows the file's values, not the 8-bit preview's: a 16-bit gray image wider
+// than the preview (downscaled) reads its value at the full-image pixel, grouped as ImageJ
+// shows it; a 16-bit RGB image reads "R,G,B"; a float image the shortest text of each float.
+void TestExactHistograms::hoverShowsTheFilesValues() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    ImageView* view = window.panel<ImagePanel>()->imageView();
+
+    HostImage gray{3000, 20, 1, 16, {}, "gray16"};
+    gray.data.resize(gray.byteCount());
+    auto put16 = [](HostImage& image, std::size_t i, std::uint16_t v) {
+        std::memcpy(image.data.data() + 2 * i, &v, 2);
+    };
+    for (int y = 0; y < gray.height; ++y)
+        for (int x = 0; x < gray.width; ++x)
+            put16(gray, std::size_t(y) * 3000 + std::size_t(x), std::uint16_t(30000 + x + 3 * y));
+    saveImage(gray, QFile::encodeName(path("gray16.png")).toStdString());
+    QVERIFY(openAndWait(window, path("gray16.png")));
+    QVERIFY(view->image().width() < 3000); // the preview is downscaled
+    QCOMPARE(view->valueText(QPoint(124, 0)), QStringLiteral("value 30,124"));
+    QCOMPARE(view->valueText(QPoint(2999, 19)), QStringLiteral("value 33,056"));
+
+    HostImage rgb{4, 3, 3, 16, {}, "rgb16"};
+    rgb.data.resize(rgb.byteCount());
+    for (std::size_t i = 0; i < rgb.pixelCount() * 3; ++i)
+        put16(rgb, i, std::uint16_t(1000 * i + 7));
+    saveImage(rgb, QFile::encodeName(path("rgb16.png")).toStdString());
+    QVERIFY(openAndWait(window, path("rgb16.png")));
+    // Pixel (1, 2): index 9, its samples 27, 28, 29.
+    QCOMPARE(view->valueText(QPoint(1, 2)), QStringLiteral("value 27007,28007,29007"));
+
+    HostImage floats{3, 2, 1, 32, {}, "float"};
+    const float values[] = {-0.0993652f, 0.0f, 1.5f, 163.049855f, -2.0f, 1e-7f};
+    floats.data.resize(sizeof values);
+    std::memcpy(floats.data.data(), values, sizeof values);
+    saveImage(floats, QFile::encodeName(path("float.pfm")).toStdString());
+    QVERIFY(openAndWait(window, path("float.pfm")));
+    QCOMPARE(view->valueText(QPoint(0, 0)), QStringLiteral("value -0.0993652"));
+    QCOMPARE(view->valueText(QPoint(2, 0)), QStringLiteral("value 1.5"));
+    QCOMPARE(view->valueText(QPoint(0, 1)), QStringLiteral("value 163.04985"));
+    QCOMPARE(view->valueText(QPoint(2, 1)), QStringLiteral("value 1e-07"));
+
+    // The status bar's readout is the same text after the pixel.
+    QSignalSpy hovered(view, &ImageView::hovered);
+    QMouseEvent move(QEvent::MouseMove, QPointF(view->width() / 2.0, view->height() / 2.0),
+                     view->mapToGlobal(QPointF(view->width() / 2.0, view->height() / 2.0)),
+                     Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(view, &move);
+    QVERIFY(!hovered.isEmpty());
+    QVERIFY2(hovered.last().at(1).toString().startsWith(QStringLiteral("value ")),
+             qPrintable(hovered.last().at(1).toString()));
+}
+
+// A selection in the statistics table marks the numbers it was made on: new numbers (another
+// region or image) come unselected.
+void TestExactHistograms::newStatisticsClearTheSelection() {
+    StatisticsPanel panel;
+    panel.show();
+    const std::vector<std::uint64_t> counts = {1, 2, 3, 4};
+    panel.setStatistics({channelStatistics("gray", counts)});
+    panel.table()->selectAll();
+    QVERIFY(!panel.table()->selectedItems().isEmpty());
+    panel.setStatistics({channelStatistics("gray", std::vector<std::uint64_t>{4, 3, 2, 1})});
+    QVERIFY(panel.table()->selectedItems().isEmpty());
 }
 
 QTEST_MAIN(TestExactHistograms)

@@ -44,6 +44,7 @@ ImageAnalysis analyseImage(const AnalysisRequest& request, ImageCache& images, i
     result.pages = full->pages;
     result.imageSize = QSize(full->width, full->height);
     result.region = request.region;
+    result.pixels = full;
     // A region is analysed on its own (no preview: the window keeps the whole image's).
     HostImage cropped;
     if (request.region)
@@ -56,7 +57,7 @@ ImageAnalysis analyseImage(const AnalysisRequest& request, ImageCache& images, i
     context.throwIfCancelled();
     if (previewReady && !request.region)
         previewReady({result.source, result.page, result.pages, result.imageSize, result.preview,
-                      full->depth});
+                      full->depth, full});
 
     Device& device = jobDevice(context, request.device, "histograms");
     result.depth = image.depth;

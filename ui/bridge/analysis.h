@@ -16,6 +16,7 @@
 #include <QString>
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -60,6 +61,9 @@ struct ImageAnalysis {
     /// One per histogram, in the same order (for 16-bit and float images of the exact values).
     std::vector<ChannelStatistics> statistics;
     std::optional<Region> region; ///< as requested; the preview is left empty for a region
+    /// The whole file's pixels, shared read-only with the worker's cache (not a copy): the
+    /// hover readout shows the file's values, which the 8-bit preview does not hold.
+    std::shared_ptr<const HostImage> pixels;
 };
 
 /// An analysed image as soon as it is decoded, before its histograms: what the window shows at
@@ -71,6 +75,7 @@ struct ImagePreview {
     QSize imageSize; ///< of the file, in pixels
     QImage preview;  ///< as ImageAnalysis::preview
     int depth = 8;
+    std::shared_ptr<const HostImage> pixels; ///< as ImageAnalysis::pixels
 };
 
 /// On the worker: loads the image (through `images`), computes its histograms with the

@@ -508,6 +508,7 @@ void ImagePanel::showPreview(const ImagePreview& p) {
     m_region.reset();
     m_imageView->setImage(p.preview, p.imageSize);
     m_imageView->setSourceDepth(p.depth);
+    m_imageView->setSourcePixels(p.pixels);
     m_shown = {p.source, p.page, p.pages, p.imageSize};
     showPageChooser();
     // Its histograms are on their way; the previous image's would describe another picture.
@@ -530,6 +531,7 @@ void ImagePanel::restoreShownImage() {
     // whose histograms are the current ones (or to none).
     m_imageView->setImage(m_current.preview, m_current.imageSize);
     m_imageView->setSourceDepth(m_current.depth);
+    m_imageView->setSourcePixels(m_current.pixels);
     m_shown = {m_current.source, m_current.page, m_current.pages, m_current.imageSize};
     showPageChooser();
     // The current analysis's region, selected again (its histograms are the ones shown).
@@ -564,6 +566,7 @@ void ImagePanel::showAnalysis(const ImageAnalysis& analysis, bool timed) {
         m_imageView->setPreview(preview);
     }
     m_imageView->setSourceDepth(analysis.depth);
+    m_imageView->setSourcePixels(analysis.pixels);
     m_shown = {analysis.source, analysis.page, analysis.pages, analysis.imageSize};
     if (previewed && !analysis.region && !m_region && m_imageView->region()) {
         // A region selected on the preview while its histograms were computed (requests for

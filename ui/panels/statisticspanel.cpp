@@ -3,6 +3,7 @@
 #include "views/tablecopy.h"
 
 #include <QHeaderView>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -109,12 +110,18 @@ StatisticsPanel::StatisticsPanel(QWidget* parent)
     m_table->verticalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Each channel's column as wide as its numbers ("24,000,000", "-0.0993652"): a number cut
+    // to "24,00…" is no number. The last takes the space left; a narrow pane scrolls.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setTextElideMode(Qt::ElideNone);
     m_table->setToolTip(tr("Statistics of the whole image, per channel, from its histograms"));
 }
 
 void StatisticsPanel::setStatistics(const std::vector<ChannelStatistics>& statistics) {
     m_statistics = statistics;
+    // A selection made on other numbers (another region, another image) marks nothing here.
+    m_table->clearSelection();
     m_table->setColumnCount(int(statistics.size()));
     for (int column = 0; column < int(statistics.size()); ++column) {
         const ChannelStatistics& s = statistics[std::size_t(column)];
@@ -138,7 +145,10 @@ QSize StatisticsPanel::sizeHint() const {
     // Before the first image the header has no sections, and so no height of its own.
     const int header = std::max(m_table->horizontalHeader()->sizeHint().height(),
                                 m_table->fontMetrics().height() + 8);
-    const int height = header + RowCount * m_table->verticalHeader()->defaultSectionSize() + frame;
+    // Room for the horizontal scroll bar a narrow pane shows, so that no row hides under it.
+    const int scrollBar = m_table->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    const int height =
+        header + RowCount * m_table->verticalHeader()->defaultSectionSize() + frame + scrollBar;
     return {QWidget::sizeHint().width(), height};
 }
 

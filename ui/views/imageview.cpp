@@ -1,5 +1,7 @@
 #include "views/imageview.h"
 
+#include "views/tablecopy.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QKeyEvent>
@@ -9,7 +11,10 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 namespace histlab::ui {
 
@@ -69,10 +74,44 @@ std::optional<QPoint> ImageView::hoveredPixel(const QPointF& viewPos) const {
     return pixelAt(viewPos);
 }
 
+QString fileValueText(const HostImage& image, int x, int y) {
+    const std::size_t index =
+        (std::size_t(y) * std::size_t(image.width) + std::size_t(x)) * std::size_t(image.channels);
+    auto sample = [&](int c) -> QString {
+        const std::size_t i = index + std::size_t(c);
+        if (image.depth == 32) {
+            float v;
+            std::memcpy(&v, image.data.data() + i * sizeof v, sizeof v);
+            std::array<char, 32> text{};
+            const auto end = std::to_chars(text.data(), text.data() + text.size(), v).ptr;
+            return QString::fromLatin1(text.data(), int(end - text.data()));
+        }
+        if (image.depth == 16) {
+            std::uint16_t v;
+            std::memcpy(&v, image.data.data() + i * sizeof v, sizeof v);
+            return QString::number(v);
+        }
+        return QString::number(image.data[i]);
+    };
+    if (image.channels == 1) {
+        // One number: grouped as the statistics are ("30,124"); a float as it reads back.
+        if (image.depth == 32)
+            return QStringLiteral("value %1").arg(sample(0));
+        return QStringLiteral("value %1").arg(groupedCount(sample(0).toULongLong()));
+    }
+    QStringList values;
+    for (int c = 0; c < image.channels; ++c)
+        values << sample(c);
+    return QStringLiteral("value %1").arg(values.join(QLatin1Char(',')));
+}
+
 QString ImageView::valueText(const QPoint& pixel) const {
     const QImage& preview = m_layer.image;
     if (preview.isNull() || !QRect(QPoint(0, 0), imageSize()).contains(pixel))
         return {};
+    if (m_pixels && m_pixels->width == imageSize().width() &&
+        m_pixels->height == imageSize().height() && m_pixels->data.size() >= m_pixels->byteCount())
+        return fileValueText(*m_pixels, pixel.x(), pixel.y());
     QString text = pixelValue(preview, imageSize(), pixel);
     if (preview.size() != imageSize())
         text += tr(" (downscaled preview)");

@@ -6,9 +6,10 @@
 // Every position the view reports is in the FULL image's pixels (imageSize()), not the
 // preview's: a downscaled preview only changes what is painted.
 //
-// Hovering reports the pixel under the cursor and its value. The values are the preview's
-// (8-bit: the high byte of a 16-bit file); when the preview is downscaled they are the
-// preview's smoothed value at that place, and the text says so.
+// Hovering reports the pixel under the cursor and its value, as ImageJ does: the file's value
+// ("value 30,124"; "value 12,200,7" for R,G,B; floats in the shortest text that reads back the
+// same value) when the file's pixels are given (setSourcePixels), whatever the preview's size;
+// else the preview's (a downscaled preview's smoothed value, and the text says so).
 //
 // Dragging with the left button selects a rectangle of whole pixels (clamped to the image),
 // reported live while dragging and once more on release; a click without a drag, or Esc,
@@ -26,6 +27,7 @@
 #include <QSize>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 class QAction;
@@ -38,6 +40,11 @@ namespace histlab::ui {
 /// file's: 8 (the preview's values are the file's), 16 (the preview holds the high byte: the
 /// range is matched at that precision). A float image's preview is stretched, and an alpha
 /// channel is not in the preview: both give a null image.
+/// The value(s) of `image`'s pixel (x, y) as the hover text shows them: "value 30,124" (gray,
+/// grouped), "value 12,200,7" (R,G,B, and A where present), floats in the shortest text that
+/// reads back the same float ("value -0.0993652").
+QString fileValueText(const HostImage& image, int x, int y);
+
 QImage highlightValues(const QImage& preview, int depth, const QString& channel, double lo,
                        double hi);
 
@@ -61,6 +68,9 @@ public:
     QRect overview() const { return overviewRect(m_layer); }
     /// Bits per channel of the file (8 or 16): only changes the hover text's note.
     void setSourceDepth(int bits) { m_sourceDepth = bits; }
+    /// The file's pixels (shared, not copied; imageSize() pixels, else ignored): the hover
+    /// text reads its values there. Null: the preview's values.
+    void setSourcePixels(std::shared_ptr<const HostImage> pixels) { m_pixels = std::move(pixels); }
 
     /// The full-image pixel under a widget position; nullopt outside the image.
     std::optional<QPoint> pixelAt(const QPointF& viewPos) const;
@@ -120,6 +130,7 @@ private:
     Layer m_layer;         // the preview
     QImage m_highlight;    // over the preview, its size
     int m_sourceDepth = 8; // of the file
+    std::shared_ptr<const HostImage> m_pixels;
     std::optional<Region> m_region;
 
     Drag m_drag = Drag::None;
