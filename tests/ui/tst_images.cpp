@@ -3,6 +3,7 @@
 // with its thumbnails and its failed entries, File › Open Recent, the Log panel, and the
 // window's layout remembered across sessions.
 #include "bridge/logging.h"
+#include "panels/batchonlist.h"
 #include "panels/logpanel.h"
 #include "uitestsupport.h"
 #include "views/imagelist.h"
@@ -17,6 +18,8 @@
 #include <QFile>
 #include <QMenu>
 #include <QMimeData>
+#include <QRegularExpression>
+#include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -45,6 +48,7 @@ private slots:
     void failedImageIsMarkedAndTheShownOneStays();
     void histogramsOfTheWholeListOnEveryDevice();
     void theListsBatchStops();
+    void theListsBatchAddsCsvToATypedName();
     void recentFiles();
     void logPanelShowsWhatTheCoreReported();
     void layoutIsRemembered();
@@ -287,7 +291,7 @@ void TestImages::histogramsOfTheWholeListOnEveryDevice() {
 
 void TestImages::theListsBatchStops() {
     // 400 links to one 2000 x 1500 JPEG, about ten seconds of work here: stopped once it has
-    // begun, no table is saved.
+    // begun, the rows of the images done are saved.
     QVERIFY(QDir().mkpath(path(QStringLiteral("many"))));
     const QString big = path(QStringLiteral("many/big.jpg"));
     QVERIFY(makeImage(2000, 1500, QImage::Format_RGB888).save(big, "JPEG", 95));
@@ -298,7 +302,6 @@ void TestImages::theListsBatchStops() {
         many << p;
     }
     MainWindow window;
-    window.setErrorDialogsEnabled(false);
     window.show();
     QSignalSpy shown(&window, &MainWindow::histogramShown);
     window.openImages(many);
@@ -313,13 +316,60 @@ void TestImages::theListsBatchStops() {
     QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().startsWith(
                                  QStringLiteral("Histograms of every image: ")),
                              kTimeoutMs);
+    // Stopped once an image is done (each progress line follows one): the rows done are
+    // saved, the status says how many, and no modal warning opens (the dialogs are on here).
     stop->click();
     QVERIFY(finished.wait(kTimeoutMs));
-    QCOMPARE(finished.first().at(0).toString(),
-             QStringLiteral("Histograms of every image stopped; no table was saved"));
+    const QString summary = finished.first().at(0).toString();
+    const QRegularExpressionMatch match =
+        QRegularExpression(QStringLiteral("^Histograms of every image stopped after (\\d+) of "
+                                          "400; their rows saved to "))
+            .match(summary);
+    QVERIFY2(match.hasMatch(), qPrintable(summary));
     QVERIFY(!finished.first().at(1).toBool());
     QTRY_VERIFY_WITH_TIMEOUT(!stop->isVisible(), kTimeoutMs);
-    QVERIFY(!QFile::exists(csv));
+    QVERIFY(!QApplication::activeModalWidget());
+    QVERIFY(QFile::exists(csv));
+    QFile table(csv);
+    QVERIFY(table.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(table.readAll()).split('\n', Qt::SkipEmptyParts);
+    const QStringList header = lines.first().split(',');
+    const int file = int(header.indexOf(QStringLiteral("file")));
+    QSet<QString> files;
+    for (int i = 1; i < lines.size(); ++i)
+        files.insert(lines[i].split(',').at(file));
+    QCOMPARE(files.size(), match.captured(1).toInt());
+}
+
+// A name typed without an extension in the batch's save dialog is saved as NAME.csv, as every
+// other save dialog does.
+void TestImages::theListsBatchAddsCsvToATypedName() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    window.openImages({path("a.png"), path("b.png")});
+    QVERIFY(shown.wait(kTimeoutMs));
+    auto* batch = window.findChild<BatchOnList*>();
+    QVERIFY(batch);
+    const QString typed = path("batch1");
+    QFile::remove(typed + QStringLiteral(".csv"));
+    batch->setFileChooser([typed](QWidget*, const QString&, const QString& start,
+                                  const QString& filter) {
+        // The dialog proposes a CSV name and filter; the user types a bare name.
+        return start.endsWith(QStringLiteral(".csv")) && filter.contains(QStringLiteral("*.csv"))
+                   ? typed
+                   : QString();
+    });
+    QSignalSpy finished(&window, &MainWindow::batchFinished);
+    batch->chooseFileAndRun(&window);
+    QVERIFY(finished.wait(kTimeoutMs));
+    QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(0).toString()));
+    QVERIFY(QFile::exists(typed + QStringLiteral(".csv")));
+    QVERIFY(!QFile::exists(typed));
+    QVERIFY2(finished.first().at(0).toString().endsWith(
+                 QDir::toNativeSeparators(typed + QStringLiteral(".csv"))),
+             qPrintable(finished.first().at(0).toString()));
 }
 
 void TestImages::recentFiles() {

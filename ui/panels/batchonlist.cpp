@@ -11,8 +11,11 @@
 #include <QAction>
 #include <QDir>
 #include <QFile>
-#include <QFileDialog>
 #include <QToolButton>
+
+#include <algorithm>
+#include <map>
+#include <memory>
 
 namespace histlab::ui {
 
@@ -26,7 +29,8 @@ BatchOnList::BatchOnList(JobBridge* bridge, ImageList* images, QObject* parent)
     connect(stop, &QAction::triggered, this, &BatchOnList::cancel);
     m_stop->setObjectName(QStringLiteral("cancelBatchButton"));
     m_stop->setDefaultAction(stop);
-    m_stop->setToolTip(tr("Stop the histograms of every image of the list (no table is saved)"));
+    m_stop->setToolTip(tr(
+        "Stop the histograms of every image of the list (the rows of the images done are saved)"));
     m_stop->setVisible(false);
     connect(m_bridge, &JobBridge::runningChanged, m_stop, [this](const QString& name, bool busy) {
         if (name == QLatin1String(lane) && !busy)
@@ -39,8 +43,9 @@ BatchOnList::BatchOnList(JobBridge* bridge, ImageList* images, QObject* parent)
 }
 
 void BatchOnList::chooseFileAndRun(QWidget* dialogParent) {
-    const QString path = QFileDialog::getSaveFileName(
-        dialogParent, tr("Save the Histograms of Every Image"),
+    // Through the shared helper, as every save: "batch1" typed means batch1.csv.
+    const QString path = askSavePath(
+        m_chooser, dialogParent, tr("Save the Histograms of Every Image"),
         QDir(lastFolder()).filePath(QStringLiteral("histograms.csv")), tr("CSV table (*.csv)"));
     if (!path.isEmpty())
         run(path);
@@ -55,18 +60,22 @@ void BatchOnList::run(const QString& csvPath) {
         else
             files.push_back(QFile::encodeName(path).toStdString());
     }
-    const auto done = [this](const QString& summary, bool ok) {
+    const auto done = [this](const QString& summary, bool ok, bool stopped = false) {
         emit message(summary, 20000);
         qCInfo(lcUi).noquote() << summary;
-        emit finished(summary, ok);
+        emit finished(summary, ok, stopped);
     };
     if (files.empty())
         return done(tr("No image files in the Images list to count (the bundled sample is not "
                        "a file)"),
                     false);
     const std::string out = QFile::encodeName(csvPath).toStdString();
+    // A stopped batch keeps the rows of the images done: the worker writes them before it
+    // reports the stop, and says here how many it wrote (read once the job has ended).
+    auto partial = std::make_shared<std::size_t>(0);
     JobWatcher* watcher = m_bridge->submit(
-        QString::fromLatin1(lane), [files, out](JobContext& ctx, const ItemSink& post) -> std::any {
+        QString::fromLatin1(lane),
+        [files, out, partial](JobContext& ctx, const ItemSink& post) -> std::any {
             BatchParams params;
             params.source.files = files;
             std::vector<int> devices(ctx.devices().infos().size());
@@ -74,10 +83,33 @@ void BatchOnList::run(const QString& csvPath) {
                 throw DeviceError("no OpenCL device to count on");
             for (std::size_t i = 0; i < devices.size(); ++i)
                 devices[i] = int(i);
-            BatchResult result = runBatch(ctx, devices, params, [&](const BatchProgress& p) {
-                if (post)
-                    post(p);
-            });
+            std::vector<BatchImage> done;
+            BatchResult result;
+            try {
+                result = runBatch(ctx, devices, params, [&](const BatchProgress& p) {
+                    done.push_back(p.image);
+                    if (post)
+                        post(p);
+                });
+            } catch (const CancelledError&) {
+                if (!done.empty()) {
+                    // In the list's order, as a whole table is.
+                    std::map<std::string, std::size_t> order;
+                    for (std::size_t i = 0; i < files.size(); ++i)
+                        order.emplace(files[i], i);
+                    const auto place = [&](const BatchImage& image) {
+                        const auto it = order.find(image.file);
+                        return it == order.end() ? files.size() : it->second;
+                    };
+                    std::stable_sort(done.begin(), done.end(),
+                                     [&](const BatchImage& a, const BatchImage& b) {
+                                         return place(a) < place(b);
+                                     });
+                    writeFileAtomically(out, batchCsv(BatchPipeline::Histogram, done));
+                    *partial = done.size();
+                }
+                throw;
+            }
             writeFileAtomically(out, batchCsv(BatchPipeline::Histogram, result.images));
             result.images.clear(); // the GUI thread needs only the totals
             result.images.shrink_to_fit();
@@ -117,12 +149,25 @@ void BatchOnList::run(const QString& csvPath) {
                     summary += tr(" (the bundled sample left out)");
                 done(summary, r.failed == 0 && r.mismatches == 0);
             });
-    connect(watcher, &JobWatcher::failed, this, [done](const JobError& error) {
-        if (error.kind == JobError::Kind::Cancelled)
-            return done(tr("Histograms of every image stopped; no table was saved"), false);
-        done(tr("Histograms of every image failed: %1").arg(QString::fromStdString(error.message)),
-             false);
-    });
+    connect(
+        watcher, &JobWatcher::failed, this,
+        [done, partial, shown, count = files.size()](const JobError& error) {
+            if (error.kind == JobError::Kind::Cancelled) {
+                if (*partial == 0)
+                    return done(tr("Histograms of every image stopped before any image was done; "
+                                   "no table was saved"),
+                                false, true);
+                return done(tr("Histograms of every image stopped after %1 of %2; their rows saved "
+                               "to %3")
+                                .arg(*partial)
+                                .arg(count)
+                                .arg(shown),
+                            false, true);
+            }
+            done(tr("Histograms of every image failed: %1")
+                     .arg(QString::fromStdString(error.message)),
+                 false);
+        });
 }
 
 void BatchOnList::cancel() {

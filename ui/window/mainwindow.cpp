@@ -48,6 +48,11 @@ static void initHistlabResources() {
 
 namespace histlab::ui {
 
+namespace {
+/// How long a passing note stays in the status bar; lasting state has a pane of its own.
+constexpr int kPassingMessageMs = 10000;
+} // namespace
+
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_bridge(new JobBridge(this)) {
@@ -280,11 +285,12 @@ void MainWindow::createDocks() {
     connect(m_images, &ImageList::batchRequested, this,
             [this] { m_batch->chooseFileAndRun(this); });
     connect(m_batch, &BatchOnList::message, statusBar(), &QStatusBar::showMessage);
-    connect(m_batch, &BatchOnList::finished, this, [this](const QString& summary, bool ok) {
-        if (!ok && m_errorDialogs)
-            showWarningBox(this, summary);
-        emit batchFinished(summary, ok);
-    });
+    connect(m_batch, &BatchOnList::finished, this,
+            [this](const QString& summary, bool ok, bool stopped) {
+                if (!ok && !stopped && m_errorDialogs)
+                    showWarningBox(this, summary);
+                emit batchFinished(summary, ok);
+            });
     connect(m_images, &ImageList::imageChosen, this, [this](const QString& path) {
         showImageTab();
         openImage(path);
@@ -384,7 +390,8 @@ DropScreening MainWindow::dropFiles(const QMimeData& mime) {
     statusBar()->showMessage(screening.refused.size() == 1
                                  ? tr("Not opened: %1").arg(screening.refused.first())
                                  : tr("%1 dropped items were not opened: View › Log says why")
-                                       .arg(screening.refused.size()));
+                                       .arg(screening.refused.size()),
+                             kPassingMessageMs); // a passing note: the Log keeps it
     qCWarning(lcUi).noquote() << message;
     emit errorShown(message);
     if (m_errorDialogs)
