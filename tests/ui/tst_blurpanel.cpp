@@ -348,25 +348,37 @@ void TestBlurPanel::newRunReplacesRunningOneAndCancelKeepsResult() {
     window.openImage(path("big.png"));
     QVERIFY(shown.wait(kTimeoutMs));
     QVERIFY(!panel->result().has_value()); // another image: the old result went
+    QSignalSpy progress(panel, &BlurPanel::progressChanged);
+    const auto launched = [&] {
+        return std::any_of(progress.begin(), progress.end(), [](const QList<QVariant>& p) {
+            return p.at(1).toString() == QStringLiteral("direct");
+        });
+    };
+    // Cancelled with nothing shown yet: the status speaks of no previous results.
+    panel->repeatsSpin()->setValue(1000);
+    panel->startRun();
+    QVERIFY(QTest::qWaitFor(launched, kTimeoutMs));
+    const QString firstCancelled = cancelAndWait(panel);
+    QVERIFY2(firstCancelled.isEmpty(), qPrintable(firstCancelled));
+    QVERIFY(!panel->result().has_value());
+    QVERIFY2(!panel->statusLabel()->text().contains(QStringLiteral("previous")),
+             qPrintable(panel->statusLabel()->text()));
+    progress.clear();
+    panel->repeatsSpin()->setValue(1);
     QVERIFY(runToEnd(panel));
     QVERIFY(panel->result().has_value());
     panel->repeatsSpin()->setValue(1000);
-    QSignalSpy progress(panel, &BlurPanel::progressChanged);
     panel->startRun();
     QVERIFY(panel->isRunning());
     QVERIFY(panel->cancelButton()->isEnabled());
     // Cancelled once the launches have begun (the core checks between timed runs).
-    QVERIFY(QTest::qWaitFor(
-        [&] {
-            return std::any_of(progress.begin(), progress.end(), [](const QList<QVariant>& p) {
-                return p.at(1).toString() == QStringLiteral("direct");
-            });
-        },
-        kTimeoutMs));
+    QVERIFY(QTest::qWaitFor(launched, kTimeoutMs));
     QTest::qWait(100);
     const QString notCancelled = cancelAndWait(panel);
     QVERIFY2(notCancelled.isEmpty(), qPrintable(notCancelled)); // and idle, Cancel disabled
     QVERIFY(panel->result().has_value());
+    QVERIFY2(panel->statusLabel()->text().contains(QStringLiteral("previous run's")),
+             qPrintable(panel->statusLabel()->text()));
     QCOMPARE(panel->result()->request.repeats, 1); // the previous run's
 }
 

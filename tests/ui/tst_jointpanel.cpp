@@ -8,6 +8,7 @@
 #include "panels/jointpanel.h"
 #include "plots/jointplot.h"
 #include "uitestsupport.h"
+#include "window/mainwindow.h"
 
 #include <pipelines/largebin/jointrun.h>
 
@@ -38,6 +39,7 @@ private slots:
     void twoChannelsOfOneImageWithAMask();
     void refusedRequestKeepsThePreviousResult_data();
     void refusedRequestKeepsThePreviousResult();
+    void defaultPairIsTwoChannelsOfTheImageShown();
 
 private:
     /// A window showing the Joint tab (Ctrl+J) with every fixture in its Images list, one
@@ -141,11 +143,13 @@ void TestJointPanel::heatMapNumbersAndFilesEqualTheCore() {
     MainWindow window;
     JointPanel* panel = prepare(window);
     QVERIFY(panel);
-    // Every image of the list is a choice; A and B start as the first two, no mask.
+    // Every image of the list is a choice; A and B start as the image shown (a.png, gray:
+    // against itself), no mask.
     QCOMPARE(panel->imageACombo()->count(), m_images.size());
     QCOMPARE(panel->maskCombo()->count(), m_images.size() + 1);
     QCOMPARE(panel->imageACombo()->currentData().toString(), m_images[0]);
-    QCOMPARE(panel->imageBCombo()->currentData().toString(), m_images[1]);
+    QCOMPARE(panel->imageBCombo()->currentData().toString(), m_images[0]);
+    choosePath(panel->imageBCombo(), m_images[1]);
     QCOMPARE(panel->maskCombo()->currentText(), QStringLiteral("none"));
     // The methods are the core's: auto, each joint method, all.
     QCOMPARE(panel->methodCombo()->count(), int(jointMethods().size()) + 2);
@@ -200,8 +204,8 @@ void TestJointPanel::heatMapNumbersAndFilesEqualTheCore() {
     QVERIFY2(title.contains(QStringLiteral("MI ") + bits(mi.mi)), qPrintable(title));
     QVERIFY2(title.contains(QStringLiteral("NMI ") + QString::number(mi.nmiStudholme, 'f', 6)),
              qPrintable(title));
-    QVERIFY(panel->pairsLabel()->text().startsWith(QLocale().toString(qulonglong(64 * 48)) +
-                                                   QStringLiteral(" counted, 0 left out")));
+    QVERIFY(panel->pairsLabel()->text().startsWith(QStringLiteral("3,072 counted, 0 left out")));
+    QVERIFY2(title.contains(QStringLiteral("3,072 pairs counted")), qPrintable(title));
     QCOMPARE(JointPanel::numberText(NAN), QStringLiteral("—"));
 
     // A row per method, as the core ran it; global and private are exact on PoCL.
@@ -313,6 +317,7 @@ void TestJointPanel::refusedRequestKeepsThePreviousResult() {
     choose(panel->binsACombo(), QStringLiteral("16"));
     choose(panel->binsBCombo(), QStringLiteral("16"));
     choose(panel->methodCombo(), QStringLiteral("auto"));
+    choosePath(panel->imageBCombo(), m_images[1]);
     QVERIFY(runToEnd(panel));
     QVERIFY2(panel->result().has_value(), qPrintable(panel->statusLabel()->text()));
     const QString mi = panel->miLabel()->text();
@@ -341,6 +346,66 @@ void TestJointPanel::refusedRequestKeepsThePreviousResult() {
     QVERIFY(panel->saveCsvButton()->isEnabled());
     QVERIFY(panel->saveCsvTo(path("kept.csv")).ok);
     QCOMPARE(fileText(path("kept.csv")), QString::fromStdString(jointCsv(panel->result()->run)));
+}
+
+// A and B default to two channels of the image the Image tab shows (R and G of a colour image,
+// a gray image against itself); every entry names its size; an unreadable file is not offered;
+// the bundled sample is never named by its resource path, in the combos or in a refusal.
+void TestJointPanel::defaultPairIsTwoChannelsOfTheImageShown() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    QVERIFY(showWindow(window));
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    window.openSample();
+    QVERIFY(shown.wait(kTimeoutMs));
+    const QString broken = path(QStringLiteral("broken.png"));
+    {
+        QFile file(broken);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("not a PNG at all");
+    }
+    window.openImages({m_images[2], broken, m_images[3]});
+    QVERIFY(shown.wait(kTimeoutMs));
+    JointPanel* panel =
+        openTab(window, window.panel<JointPanel>(), Qt::ControlModifier | Qt::Key_J);
+    QVERIFY(panel);
+    QComboBox* a = panel->imageACombo();
+    QComboBox* b = panel->imageBCombo();
+    QCOMPARE(a->currentData().toString(), m_images[2]); // rgb.png, the image shown
+    QCOMPARE(b->currentData().toString(), m_images[2]);
+    QCOMPARE(panel->channelACombo()->currentText(), QStringLiteral("r"));
+    QCOMPARE(panel->channelBCombo()->currentText(), QStringLiteral("g"));
+    QTRY_COMPARE_WITH_TIMEOUT(a->findData(broken), -1, kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(a->itemText(a->findData(m_images[3])),
+                              QStringLiteral("small.png (32 × 32)"), kTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(a->currentText(), QStringLiteral("rgb.png (64 × 48)"), kTimeoutMs);
+    for (QComboBox* combo : {a, b, panel->maskCombo()})
+        for (int i = 0; i < combo->count(); ++i) {
+            QVERIFY2(!combo->itemText(i).contains(QStringLiteral(":/")),
+                     qPrintable(combo->itemText(i)));
+            QVERIFY2(!combo->itemData(i, Qt::ToolTipRole).toString().contains(QStringLiteral(":/")),
+                     qPrintable(combo->itemData(i, Qt::ToolTipRole).toString()));
+        }
+    const int sample = a->findData(MainWindow::sampleImagePath());
+    QVERIFY(sample >= 0);
+    QCOMPARE(a->itemText(sample), QStringLiteral("sample.png (bundled) (451 × 300)"));
+
+    // R against G of one image runs; the sample against another size is refused by name.
+    panel->repeatsSpin()->setValue(1);
+    QVERIFY(runToEnd(panel));
+    QVERIFY2(panel->result().has_value(), qPrintable(panel->statusLabel()->text()));
+    a->setCurrentIndex(sample);
+    choose(panel->channelACombo(), QStringLiteral("gray"));
+    choose(panel->channelBCombo(), QStringLiteral("gray"));
+    QVERIFY(runToEnd(panel));
+    const QString status = panel->statusLabel()->text();
+    QVERIFY2(status.contains(QStringLiteral("sample.png")), qPrintable(status));
+    QVERIFY2(!status.contains(QStringLiteral(":/")), qPrintable(status));
+
+    // Another colour image shown: the pair follows it while the person chose no image.
+    window.openImage(m_images[0]);
+    QVERIFY(shown.wait(kTimeoutMs));
+    QCOMPARE(b->currentData().toString(), m_images[0]);
 }
 
 QTEST_MAIN(TestJointPanel)

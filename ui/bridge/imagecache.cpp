@@ -5,6 +5,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QObject>
 #include <QTemporaryFile>
 
 #include <algorithm>
@@ -23,7 +24,8 @@ HostImage loadSource(const QString& source, int page, RowSink* sink = nullptr) {
         if (!copy)
             throw InputError(source.toStdString() + ": not found in the application's resources");
         HostImage image = loadImage(QFile::encodeName(copy->fileName()).toStdString(), page, sink);
-        image.source = source.toStdString();
+        // Named as the window names it: messages never show the internal ":/..." path.
+        image.source = QObject::tr("%1 (bundled)").arg(QFileInfo(source).fileName()).toStdString();
         return image;
     }
     return loadImage(QFile::encodeName(source).toStdString(), page, sink);

@@ -1,5 +1,6 @@
 #include "panels/blurpanel.h"
 #include "common/settings.h"
+#include "views/imagelist.h"
 
 #include "bridge/logging.h"
 #include "panels/resulttable.h"
@@ -279,7 +280,8 @@ void BlurPanel::startRun() {
     if (refuseWithoutImage())
         return;
     const BlurRequest r = request();
-    qCInfo(lcUi).noquote() << "blur" << r.source << "radius" << r.radius << "on device" << r.device;
+    qCInfo(lcUi).noquote() << "blur" << imageLogName(r.source) << "radius" << r.radius
+                           << "on device" << r.device;
     start(blurJob(r, bridge()->imageCache()), tr("blurring…"));
 }
 

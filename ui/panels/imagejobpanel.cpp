@@ -91,7 +91,9 @@ void ImageJobPanel::setImage(const QString& source, int page, int pages, const Q
                                   .arg(withPage(name, page, pages))
                                   .arg(imageSize.width())
                                   .arg(imageSize.height()));
-        m_imageLabel->setToolTip(QDir::toNativeSeparators(source));
+        m_imageLabel->setToolTip(source.startsWith(QLatin1String(":/"))
+                                     ? tr("bundled with HistLab")
+                                     : QDir::toNativeSeparators(source));
         m_compare->setPlaceholder(tr("Run (Ctrl+Enter) to see the %1 here.").arg(m_words.result));
         m_compare->setImages(preview, {}, imageSize);
         setStatus({});
@@ -107,7 +109,9 @@ bool ImageJobPanel::refuseWithoutImage() {
 }
 
 QString ImageJobPanel::cancelledStatus() const {
-    return tr("cancelled: the results shown are the previous run's");
+    // Before any run ended there are no previous results to speak of.
+    return hasResult() ? tr("cancelled: the results shown are the previous run's")
+                       : tr("cancelled: no results yet");
 }
 
 QString ImageJobPanel::imageBaseName() const {

@@ -5,10 +5,12 @@
 #include "panels/resulttable.h"
 #include "plots/jointplot.h"
 #include "views/imagelist.h"
+#include "views/tablecopy.h"
 
 #include <pipelines/options.h>
 
 #include <QComboBox>
+#include <QDir>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -85,6 +87,12 @@ QString bitsText(double bits) {
 /// "sample.png r": an axis's label and the name of what it counts.
 QString axisName(const QString& source, const QString& channel) {
     return QStringLiteral("%1 %2").arg(imageDisplayName(source), channel);
+}
+
+/// Chooses the item whose text is `text`, if there is one.
+void selectText(QComboBox* combo, const QString& text) {
+    if (const int index = combo->findText(text); index >= 0)
+        combo->setCurrentIndex(index);
 }
 
 /// Chooses the item whose data is `path`, if there is one; true when it did.
@@ -245,6 +253,8 @@ JointPanel::JointPanel(JobBridge* bridge, QWidget* parent)
 
     connect(m_imageA, &QComboBox::activated, this, [this] { m_chosenA = true; });
     connect(m_imageB, &QComboBox::activated, this, [this] { m_chosenB = true; });
+    for (QComboBox* channel : {m_channelA, m_channelB})
+        connect(channel, &QComboBox::activated, this, [this] { m_chosenChannels = true; });
     remember(m_channelA, QStringLiteral("channelA"));
     remember(m_channelB, QStringLiteral("channelB"));
     remember(m_binsA, QStringLiteral("binsA"));
@@ -254,32 +264,83 @@ JointPanel::JointPanel(JobBridge* bridge, QWidget* parent)
 }
 
 void JointPanel::setImages(const QStringList& paths) {
-    const QString a = m_imageA->currentData().toString(), b = m_imageB->currentData().toString();
-    const QString mask = m_mask->currentData().toString();
-    for (QComboBox* combo : {m_imageA, m_imageB, m_mask}) {
-        combo->clear();
-        if (combo == m_mask)
-            combo->addItem(tr("none"), QString());
-        for (const QString& path : paths) {
-            combo->addItem(imageDisplayName(path), path);
-            combo->setItemData(combo->count() - 1, path, Qt::ToolTipRole);
-        }
-    }
-    // A choice the person made stays while its image is listed; the others follow the list
-    // (images arrive one at a time: B becomes the second once there is one).
-    if (!paths.isEmpty()) {
-        if (!(m_chosenA && selectPath(m_imageA, a)))
-            selectPath(m_imageA, paths.first());
-        if (!(m_chosenB && selectPath(m_imageB, b)))
-            selectPath(m_imageB, paths.size() > 1 ? paths[1] : paths.first());
-        selectPath(m_mask, mask);
-    }
+    m_paths = paths;
+    fillImageCombos();
     if (!hasResult() && !isRunning())
-        setStatus(paths.isEmpty()
+        setStatus(m_imageA->count() == 0
                       ? tr("Open two images of the same size (File › Open), or one image to "
                            "compare two of its channels.")
                       : tr("Run (Ctrl+Enter) to count the joint histogram of A and B."));
     updateActions();
+}
+
+void JointPanel::setImageList(const ImageList* list) {
+    m_list = list;
+    connect(list, &ImageList::entryChanged, this, [this] {
+        fillImageCombos();
+        updateActions();
+    });
+}
+
+void JointPanel::setCurrentImage(const QString& source, const QSize& size, bool colour) {
+    m_currentImage = source;
+    m_currentSize = size;
+    if (!m_chosenChannels) {
+        // Two channels of one colour image are a pair that always fits; a gray image has one.
+        selectText(m_channelA, colour ? QStringLiteral("r") : QStringLiteral("gray"));
+        selectText(m_channelB, colour ? QStringLiteral("g") : QStringLiteral("gray"));
+    }
+    fillImageCombos();
+    updateActions();
+}
+
+QString JointPanel::entryText(const QString& path) const {
+    QSize size = m_list ? m_list->imageSize(path) : QSize();
+    if (!size.isValid() && path == m_currentImage)
+        size = m_currentSize;
+    const QString name = imageDisplayName(path);
+    return size.isValid() ? tr("%1 (%2 × %3)").arg(name).arg(size.width()).arg(size.height())
+                          : name;
+}
+
+void JointPanel::fillImageCombos() {
+    const QString a = m_imageA->currentData().toString(), b = m_imageB->currentData().toString();
+    const QString mask = m_mask->currentData().toString();
+    QStringList readable;
+    for (const QString& path : m_paths)
+        if (!(m_list && m_list->isUnreadable(path)))
+            readable << path;
+    for (QComboBox* combo : {m_imageA, m_imageB, m_mask}) {
+        const QSignalBlocker blocker(combo);
+        combo->clear();
+        if (combo == m_mask)
+            combo->addItem(tr("none"), QString());
+        for (const QString& path : readable) {
+            combo->addItem(entryText(path), path);
+            // The file's place for a file; a bundled image has none worth showing.
+            combo->setItemData(combo->count() - 1,
+                               path.startsWith(QLatin1String(":/"))
+                                   ? tr("bundled with HistLab")
+                                   : QDir::toNativeSeparators(path),
+                               Qt::ToolTipRole);
+        }
+    }
+    if (readable.isEmpty())
+        return;
+    // A choice the person made stays while its image is listed; else the image the Image tab
+    // shows, else what was selected, else the first.
+    const QString fallback = readable.contains(m_currentImage) ? m_currentImage : readable.first();
+    const auto pick = [&](QComboBox* combo, bool chosen, const QString& before) {
+        if (chosen && selectPath(combo, before))
+            return;
+        if (!m_currentImage.isEmpty() && selectPath(combo, fallback))
+            return;
+        if (!selectPath(combo, before))
+            selectPath(combo, fallback);
+    };
+    pick(m_imageA, m_chosenA, a);
+    pick(m_imageB, m_chosenB, b);
+    selectPath(m_mask, mask);
 }
 
 bool JointPanel::canRun() const {
@@ -307,8 +368,9 @@ void JointPanel::startRun() {
         refuse(tr("No image to count: open one or two first (File › Open)."));
         return;
     }
-    qCInfo(lcUi).noquote() << "joint histogram" << r.sourceA << r.channelA << "x" << r.sourceB
-                           << r.channelB << (r.mask.isEmpty() ? QString() : "mask " + r.mask)
+    qCInfo(lcUi).noquote() << "joint histogram" << imageLogName(r.sourceA) << r.channelA << "x"
+                           << imageLogName(r.sourceB) << r.channelB
+                           << (r.mask.isEmpty() ? QString() : "mask " + imageLogName(r.mask))
                            << r.binsA << "x" << r.binsB << r.method << "on device" << r.device;
     // The result shown stays until the new one arrives: a request the core refuses loses
     // nothing.
@@ -351,12 +413,12 @@ void JointPanel::showNumbers(const JointRun& run) {
     m_nmiStudholme->setText(numberText(mi.nmiStudholme));
     m_nmiArithmetic->setText(numberText(mi.nmiArithmetic));
     m_nmiGeometric->setText(numberText(mi.nmiGeometric));
-    const QLocale locale;
-    m_pairs->setText(tr("%1 counted, %2 left out")
-                         .arg(locale.toString(qulonglong(run.histogram.counted())),
-                              locale.toString(qulonglong(run.histogram.leftOut))));
-    m_pairs->setToolTip(tr("Of %1 pairs; left out: out of range, NaN or masked")
-                            .arg(locale.toString(qulonglong(run.pairs))));
+    // Grouped as every count of the window is, whatever the system's locale.
+    m_pairs->setText(
+        tr("%1 counted, %2 left out")
+            .arg(groupedCount(run.histogram.counted()), groupedCount(run.histogram.leftOut)));
+    m_pairs->setToolTip(
+        tr("Of %1 pairs; left out: out of range, NaN or masked").arg(groupedCount(run.pairs)));
     const MiEvaluation& e = run.miEvaluation;
     QString evaluations =
         tr("MI evaluations on the device (%1, then the entropies): ").arg(methodName(e.method));
@@ -399,7 +461,8 @@ void JointPanel::showMethods(const JointRun& run) {
 }
 
 QString JointPanel::cancelledStatus() const {
-    return tr("cancelled: the result shown is the previous run's");
+    return hasResult() ? tr("cancelled: the result shown is the previous run's")
+                       : tr("cancelled: no result yet");
 }
 
 QString JointPanel::fileBaseName(Output) const {

@@ -22,6 +22,7 @@
 
 #include <pipelines/largebin/jointpipeline.h>
 
+#include <QSize>
 #include <QStringList>
 
 class QComboBox;
@@ -30,6 +31,7 @@ class QTableWidget;
 
 namespace histlab::ui {
 
+class ImageList;
 class JointPlot;
 
 /// What the Joint tab asks the worker: two images (or one twice) and their channels, a mask,
@@ -57,10 +59,17 @@ public:
     explicit JointPanel(JobBridge* bridge, QWidget* parent = nullptr);
     void startRun() override;
 
-    /// The images the window has opened (its Images list): the choices for A, B and the mask.
-    /// A and B are the first and the second image (or the first again) until the person
-    /// chooses them; a chosen image, and the mask, stay chosen while they are listed.
+    /// The images the window has opened (its Images list): the choices for A, B and the mask,
+    /// each named with its size where the list knows it; an entry that could not be read is
+    /// not offered. A and B are the current image (setCurrentImage; else the first) until the
+    /// person chooses them; a chosen image, and the mask, stay chosen while they are listed.
     void setImages(const QStringList& paths);
+    /// Where the sizes and the unreadable entries are known (the window's Images list); its
+    /// changes update the choices.
+    void setImageList(const ImageList* list);
+    /// The image the Image tab shows: A and B default to two of its channels (R and G of a
+    /// colour image, a gray image against itself) until the person chooses.
+    void setCurrentImage(const QString& source, const QSize& size, bool colour);
 
     JointPlot* plot() const { return m_plot; }
     QComboBox* imageACombo() const { return m_imageA; }
@@ -132,8 +141,18 @@ private:
     QLabel* m_pairs;
     QLabel* m_evaluations;
     QTableWidget* m_table;
+    /// The combos filled again from m_paths (sizes, readability), keeping what can be kept.
+    void fillImageCombos();
+    /// "left01.png (640 × 480)".
+    QString entryText(const QString& path) const;
+
     bool m_chosenA = false; // the person chose A (or B): the list no longer decides it
     bool m_chosenB = false;
+    bool m_chosenChannels = false; // the person chose a channel: the image no longer decides
+    QStringList m_paths;
+    const ImageList* m_list = nullptr;
+    QString m_currentImage;
+    QSize m_currentSize;
 };
 
 } // namespace histlab::ui

@@ -2,6 +2,7 @@
 
 #include "common/theme.h"
 #include "plots/plotstyle.h"
+#include "views/tablecopy.h"
 
 #include <QLocale>
 #include <QToolTip>
@@ -180,7 +181,7 @@ void JointPlot::setJoint(const JointHistogram& histogram, const JointSpec& spec,
     m_titleCounts = tr("Joint histogram: %1 × %2 bins, %3 pairs counted")
                         .arg(na)
                         .arg(nb)
-                        .arg(QLocale().toString(qulonglong(histogram.counted())));
+                        .arg(groupedCount(histogram.counted()));
     updateTitle();
     replot(rpQueuedReplot);
 }

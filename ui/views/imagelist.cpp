@@ -34,10 +34,11 @@ namespace {
 constexpr int kPathRole = Qt::UserRole;
 constexpr int kThumbnailRole = Qt::UserRole + 1; // bool: decoded (or failed to)
 constexpr int kFailedRole = Qt::UserRole + 2;    // bool: the window could not open it
+constexpr int kSizeRole = Qt::UserRole + 3;      // QSize: the image's pixels, once known
 
 /// Decodes a small copy of the image: Qt's readers first (a JPEG decodes straight at a reduced
 /// scale), then the core's loader for what Qt cannot read. Runs on the pool's thread.
-QImage decodeThumbnail(const QString& path, QString* detail, bool coreLoader) {
+QImage decodeThumbnail(const QString& path, QString* detail, QSize* size, bool coreLoader) {
     // A FIFO, socket or device would block the reader (and the pool's thread with it): refused
     // by its type first, in the loader's words.
     if (!path.startsWith(QLatin1String(":/"))) {
@@ -53,6 +54,7 @@ QImage decodeThumbnail(const QString& path, QString* detail, bool coreLoader) {
     const QSize full = reader.size();
     if (full.isValid()) {
         *detail = QObject::tr("%1 × %2 px").arg(full.width()).arg(full.height());
+        *size = full;
         const QSize small =
             full.scaled(ImageList::thumbnailSide, ImageList::thumbnailSide, Qt::KeepAspectRatio);
         // A reader that decodes at a smaller size (JPEG) does; for the others Qt would shrink
@@ -76,6 +78,7 @@ QImage decodeThumbnail(const QString& path, QString* detail, bool coreLoader) {
     try {
         const HostImage image = loadImage(QFile::encodeName(path).toStdString());
         *detail = QObject::tr("%1 × %2 px").arg(image.width).arg(image.height);
+        *size = QSize(image.width, image.height);
         return previewOf(image, ImageList::thumbnailSide);
     } catch (const InputError& e) {
         *detail = QString::fromStdString(e.what());
@@ -95,6 +98,10 @@ QString imageDisplayName(const QString& source) {
     if (source.startsWith(QLatin1String(":/")))
         return QObject::tr("%1 (bundled)").arg(QFileInfo(source).fileName());
     return QFileInfo(source).fileName();
+}
+
+QString imageLogName(const QString& source) {
+    return source.startsWith(QLatin1String(":/")) ? imageDisplayName(source) : source;
 }
 
 QString withPage(const QString& name, int page, int pages) {
@@ -178,21 +185,26 @@ int ImageList::addImages(const QStringList& paths, bool previewComing) {
 void ImageList::requestThumbnail(const QString& path, bool previewComing) {
     m_pool->start([this, path, previewComing] {
         QString detail;
-        const QImage thumbnail = decodeThumbnail(path, &detail, !previewComing);
+        QSize size;
+        const QImage thumbnail = decodeThumbnail(path, &detail, &size, !previewComing);
         if (thumbnail.isNull() && previewComing)
             return; // offerPreview() makes it
         // Queued to the GUI thread; the destructor waits for this task, so `this` is alive.
         QMetaObject::invokeMethod(
-            this, [this, path, thumbnail, detail] { setThumbnail(path, thumbnail, detail); },
+            this,
+            [this, path, thumbnail, detail, size] { setThumbnail(path, thumbnail, detail, size); },
             Qt::QueuedConnection);
     });
 }
 
-void ImageList::setThumbnail(const QString& path, const QImage& thumbnail, const QString& detail) {
+void ImageList::setThumbnail(const QString& path, const QImage& thumbnail, const QString& detail,
+                             const QSize& size) {
     QListWidgetItem* entry = itemFor(path);
     if (!entry)
         return; // removed meanwhile
     entry->setData(kThumbnailRole, true);
+    if (size.isValid())
+        entry->setData(kSizeRole, size);
     if (!thumbnail.isNull()) {
         // Centred on a square, so names line up whatever the aspect ratio.
         QPixmap square(thumbnailSide, thumbnailSide);
@@ -208,6 +220,7 @@ void ImageList::setThumbnail(const QString& path, const QImage& thumbnail, const
     if (!entry->data(kFailedRole).toBool()) // a failure's tooltip stays
         entry->setToolTip(sourceTooltip(path, detail));
     emit thumbnailReady(path);
+    emit entryChanged(path);
 }
 
 void ImageList::offerPreview(const QString& path, const QImage& preview, const QSize& imageSize) {
@@ -215,16 +228,16 @@ void ImageList::offerPreview(const QString& path, const QImage& preview, const Q
         return;
     // Scaled on the pool: a smooth reduction of a 2048-pixel preview would stall the window.
     const QString detail = tr("%1 × %2 px").arg(imageSize.width()).arg(imageSize.height());
-    m_pool->start([this, path, preview, detail] {
+    m_pool->start([this, path, preview, detail, imageSize] {
         const QImage small =
             smoothScaled(preview, preview.size()
                                       .scaled(thumbnailSide, thumbnailSide, Qt::KeepAspectRatio)
                                       .expandedTo(QSize(1, 1)));
         QMetaObject::invokeMethod(
             this,
-            [this, path, small, detail] {
+            [this, path, small, detail, imageSize] {
                 if (!hasThumbnail(path))
-                    setThumbnail(path, small, detail);
+                    setThumbnail(path, small, detail, imageSize);
             },
             Qt::QueuedConnection);
     });
@@ -252,6 +265,21 @@ void ImageList::setFailed(const QString& path, const QString& message) {
     entry->setData(kFailedRole, true);
     entry->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
     entry->setToolTip(message);
+    emit entryChanged(path);
+}
+
+QSize ImageList::imageSize(const QString& path) const {
+    const QListWidgetItem* entry = itemFor(path);
+    return entry ? entry->data(kSizeRole).toSize() : QSize();
+}
+
+bool ImageList::isUnreadable(const QString& path) const {
+    const QListWidgetItem* entry = itemFor(path);
+    if (!entry)
+        return false;
+    // Failed to open, or its thumbnail was decoded by every reader tried and none gave a size.
+    return entry->data(kFailedRole).toBool() ||
+           (entry->data(kThumbnailRole).toBool() && !entry->data(kSizeRole).toSize().isValid());
 }
 
 void ImageList::removeSelected() {

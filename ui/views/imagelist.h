@@ -23,6 +23,9 @@ namespace histlab::ui {
 /// How an image is named in lists and messages: its file name; "sample.png (bundled)" for one
 /// of the application's resources.
 QString imageDisplayName(const QString& source);
+/// `source` as the log names it: a file's path, the bundled sample's display name (the
+/// internal ":/..." path is shown nowhere).
+QString imageLogName(const QString& source);
 /// `name`, and for a page of a multi-page TIFF which one: "scan.tif, page 2 of 5" (as the
 /// CLI's input line says it).
 QString withPage(const QString& name, int page, int pages);
@@ -53,6 +56,11 @@ public:
     void setFailed(const QString& path, const QString& message);
     /// True once `path`'s thumbnail is decoded (or failed to decode).
     bool hasThumbnail(const QString& path) const;
+    /// `path`'s size in pixels once its thumbnail or preview told it; invalid before.
+    QSize imageSize(const QString& path) const;
+    /// True when `path` could not be read: the window failed to open it, or no reader gave its
+    /// thumbnail a size.
+    bool isUnreadable(const QString& path) const;
 
     /// Removes the selected entries (Delete key, or the context menu).
     void removeSelected();
@@ -64,6 +72,8 @@ signals:
     void imageChosen(const QString& path);
     /// A thumbnail arrived (for tests and the curious).
     void thumbnailReady(const QString& path);
+    /// What imageSize() or isUnreadable() say of `path` may have changed.
+    void entryChanged(const QString& path);
 
 private:
     QListWidgetItem* itemFor(const QString& path) const;
@@ -71,7 +81,8 @@ private:
     /// Decodes the thumbnail on the pool; with `previewComing`, only if Qt can read the file
     /// (its preview is on the way otherwise).
     void requestThumbnail(const QString& path, bool previewComing);
-    void setThumbnail(const QString& path, const QImage& thumbnail, const QString& detail);
+    void setThumbnail(const QString& path, const QImage& thumbnail, const QString& detail,
+                      const QSize& size);
 
     std::unique_ptr<QThreadPool> m_pool;
     bool m_settingCurrent = false;

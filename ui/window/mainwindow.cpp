@@ -201,6 +201,8 @@ void MainWindow::connectImageTab() {
             [this](const QString& source, int page, int pages, const QSize& size,
                    const QImage& preview) {
                 panel<ExperimentPanel>()->setImageSource(source, page);
+                panel<JointPanel>()->setCurrentImage(source, size,
+                                                     preview.format() != QImage::Format_Grayscale8);
                 for (ImageJobPanel* tab : std::initializer_list<ImageJobPanel*>{
                          panel<BlurPanel>(), panel<EqualizePanel>()})
                     tab->setImage(source, page, pages, size, preview);
@@ -297,6 +299,7 @@ void MainWindow::createDocks() {
     });
     // The Joint tab chooses among the images of the list, whatever changes it; the Words tab
     // takes the folder of the first while it has none.
+    panel<JointPanel>()->setImageList(m_images);
     const auto listChanged = [this] {
         panel<JointPanel>()->setImages(m_images->paths());
         panel<WordsPanel>()->setImages(m_images->paths());
