@@ -8,13 +8,17 @@
 // stays; what bow build-codebook's plan refuses (a kernel the device cannot run at that K) is
 // refused before any image is described; a codebook build cancelled while it runs keeps the
 // result too.
+#include "panels/imagepanel.h"
+#include "panels/statisticspanel.h"
 #include "panels/wordspanel.h"
 #include "uitestsupport.h"
+#include "window/mainwindow.h"
 
 #include <services/opencvservices.h>
 
 #include <qcustomplot.h>
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QFile>
 #include <QLabel>
@@ -23,6 +27,8 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStyle>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QtTest>
 
@@ -39,6 +45,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void codebookHistogramsAndNearestImages();
+    void keyIdentifiersShowWholeAtTheDefaultSize();
     void weightingKeypointsAndCsv();
     void refusalsKeepTheResult_data();
     void refusalsKeepTheResult();
@@ -171,6 +178,60 @@ void TestWordsPanel::codebookHistogramsAndNearestImages() {
     QCOMPARE(nearest->count(), 0);
     QVERIFY(panel->exportPlotButton()->isEnabled());
     QVERIFY(panel->saveCsvButton()->isEnabled());
+}
+
+// At the default 1200 x 800 window with the Images dock, a file name of the Words tab's image
+// table and a number of the Image tab's statistics are shown whole: their columns are at least
+// as wide as their text (the tables scroll rather than cut them).
+void TestWordsPanel::keyIdentifiersShowWholeAtTheDefaultSize() {
+    MainWindow& window = *m_window;
+    window.resize(1200, 800);
+    window.imagesDock()->show();
+    QTableWidget* images = m_panel->imageTable();
+    QVERIFY(images->rowCount() >= 1);
+    QTest::qWait(0); // the layout settles
+    QApplication::processEvents();
+    const int row = rowOf(images, WordsPanel::FileColumn, QStringLiteral("sample-b.png"));
+    QVERIFY(row >= 0);
+    const QFontMetrics names(images->font());
+    // A cell's text has the focus frame's margin and a pixel on each side (QCommonStyle).
+    const int margin =
+        2 * (images->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, images) + 1);
+    QVERIFY2(images->columnWidth(WordsPanel::FileColumn) >=
+                 names.horizontalAdvance(QStringLiteral("sample-b.png")) + margin,
+             qPrintable(QString::number(images->columnWidth(WordsPanel::FileColumn))));
+    const QString descriptors = cell(images, row, WordsPanel::ImageDescriptorsColumn);
+    QVERIFY(images->columnWidth(WordsPanel::ImageDescriptorsColumn) >=
+            names.horizontalAdvance(descriptors) + margin);
+
+    // The buttons below the status keep their place whatever its length.
+    const QString status = m_panel->statusLabel()->text();
+    const int saveY = m_panel->saveCodebookButton()->mapTo(&window, QPoint()).y();
+    m_panel->statusLabel()->setText(QStringLiteral("a long message, ").repeated(40));
+    QApplication::processEvents();
+    QCOMPARE(m_panel->saveCodebookButton()->mapTo(&window, QPoint()).y(), saveY);
+    m_panel->statusLabel()->setText(QStringLiteral("short"));
+    QApplication::processEvents();
+    QCOMPARE(m_panel->saveCodebookButton()->mapTo(&window, QPoint()).y(), saveY);
+    m_panel->statusLabel()->setText(status);
+
+    // The Image tab's statistics of the sample (451 x 300): "135,300" pixels, whole.
+    window.findChild<QTabWidget*>()->setCurrentWidget(window.panel<ImagePanel>());
+    QApplication::processEvents();
+    QTableWidget* statistics = window.panel<ImagePanel>()->statisticsPanel()->table();
+    QVERIFY(statistics->columnCount() >= 1);
+    QCOMPARE(statistics->item(StatisticsPanel::Pixels, 0)->text(), QStringLiteral("135,300"));
+    const QFontMetrics numbers(statistics->font());
+    for (int column = 0; column < statistics->columnCount(); ++column)
+        for (int r = 0; r < statistics->rowCount(); ++r) {
+            const QString text = statistics->item(r, column)->text();
+            QVERIFY2(statistics->columnWidth(column) >= numbers.horizontalAdvance(text) + margin,
+                     qPrintable(QStringLiteral("%1: column %2 is %3 px")
+                                    .arg(text)
+                                    .arg(column)
+                                    .arg(statistics->columnWidth(column))));
+        }
+    openTab(window, m_panel, Qt::ControlModifier | Qt::ShiftModifier | Qt::Key_W);
 }
 
 void TestWordsPanel::weightingKeypointsAndCsv() {

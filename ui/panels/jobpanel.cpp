@@ -90,7 +90,15 @@ JobPanel::JobPanel(JobBridge* bridge, Job job, QWidget* parent)
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // The status wraps within the column: its text never widens the column (which moved the
     // tab's image and plot sideways at every message).
-    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    // Nor does it move the buttons below it: four lines are kept for it whatever it says (a
+    // longer message is cut, and the Log has it whole), and the progress bar keeps its place
+    // while hidden.
+    m_status->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_status->setFixedHeight(4 * m_status->fontMetrics().lineSpacing() + 4);
+    QSizePolicy progressPolicy = m_progress->sizePolicy();
+    progressPolicy.setRetainSizeWhenHidden(true);
+    m_progress->setSizePolicy(progressPolicy);
 
     // Ctrl+Enter while the focus is anywhere in the tab: F5 is the window's Run Again.
     m_runAction->setShortcuts(

@@ -266,15 +266,14 @@ WordsPanel::WordsPanel(JobBridge* bridge, QWidget* parent)
     m_kernels->setMinimumHeight(90);
     setUpResultTable(m_images, {tr("file"), tr("descriptors"), tr("status")});
     m_images->setSelectionMode(QAbstractItemView::SingleSelection);
-    // Long file names are cut in the middle (their ends tell them apart); the numbers and the
-    // status stay in view.
+    // Every column as wide as its contents: a file name is what tells a row's image, and a
+    // narrow tab scrolls rather than cutting it to "B…g". A column the person narrows cuts a
+    // name in the middle (its ends tell names apart); numbers are never cut.
     m_images->setTextElideMode(Qt::ElideMiddle);
-    m_images->horizontalHeader()->setStretchLastSection(false);
-    m_images->horizontalHeader()->setSectionResizeMode(FileColumn, QHeaderView::Stretch);
-    m_images->horizontalHeader()->setSectionResizeMode(ImageDescriptorsColumn,
-                                                       QHeaderView::ResizeToContents);
-    m_images->horizontalHeader()->setSectionResizeMode(ImageStatusColumn,
-                                                       QHeaderView::ResizeToContents);
+    m_images->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    m_images->horizontalHeader()->setStretchLastSection(true);
+    for (int column : {FileColumn, ImageDescriptorsColumn})
+        m_images->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
 
     m_plot->setMinimumSize(320, 120); // low enough for a 667-pixel-high screen (150 %)
     m_bars->setPen(Qt::NoPen);
