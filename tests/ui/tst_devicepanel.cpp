@@ -15,7 +15,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -94,6 +96,21 @@ void TestDevicePanel::listsPoclWithItsProbes() {
     QVERIFY(propertyValue(table, QStringLiteral("Max work-item sizes"))
                 .contains(QStringLiteral(" x ")));
     QVERIFY(!propertyValue(table, QStringLiteral("Local memory")).isEmpty());
+    // Sizes read as a person reads them, the exact bytes grouped beside.
+    const QString global = propertyValue(table, QStringLiteral("Global memory"));
+    QVERIFY2(
+        global.endsWith(
+            QStringLiteral(" (%1 bytes)")
+                .arg(QLocale(QLocale::English).toString(qulonglong(listed->info.globalMemBytes)))),
+        qPrintable(global));
+    QVERIFY2(QRegularExpression(QStringLiteral("^\\d+(\\.\\d)? (KiB|MiB|GiB|TiB) \\("))
+                 .match(global)
+                 .hasMatch(),
+             qPrintable(global));
+    // The device's name in the tree is whole: its column is as wide as its text.
+    QTreeWidgetItem* device = pocl->child(0);
+    QVERIFY(m_panel->tree()->columnWidth(0) >=
+            m_panel->tree()->fontMetrics().horizontalAdvance(device->text(0)));
     QVERIFY(!propertyValue(table, QStringLiteral("Constant memory")).isEmpty());
     QVERIFY(!propertyValue(table, QStringLiteral("OpenCL C versions")).isEmpty());
     if (!listed->info.optionalFeatures.empty()) // an OpenCL 3.0 device: its reported flags

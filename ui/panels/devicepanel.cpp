@@ -1,5 +1,6 @@
 #include "panels/devicepanel.h"
 #include "common/settings.h"
+#include "views/tablecopy.h"
 
 #include "bridge/logging.h"
 
@@ -12,7 +13,9 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSplitter>
+#include <QStyle>
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <QTreeWidgetItemIterator>
@@ -33,6 +36,30 @@ QString deviceLabel(const DeviceInfo& d) {
         .arg(QString::fromStdString(d.name), QString::fromLatin1(deviceTypeName(d.type)));
 }
 
+/// A byte count as the core lists it, "23128674304 (22586596 KiB)", as a person reads it:
+/// "21.5 GiB (23,128,674,304 bytes)". Other values are left as they are.
+QString readableBytes(const QString& value) {
+    static const QRegularExpression bytes(QStringLiteral("^(\\d+) \\([\\d.]+ ?(B|[KMGTPE]iB)\\)$"));
+    const QRegularExpressionMatch match = bytes.match(value);
+    if (!match.hasMatch())
+        return value;
+    const quint64 n = match.captured(1).toULongLong();
+    const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
+    double size = double(n);
+    int unit = -1;
+    while (size >= 1024 && unit < 3) {
+        size /= 1024;
+        ++unit;
+    }
+    const QString bytesText = QObject::tr("%1 bytes").arg(groupedCount(n));
+    if (unit < 0)
+        return bytesText;
+    QString number = QString::number(size, 'f', 1);
+    if (number.endsWith(QLatin1String(".0")))
+        number.chop(2); // "64 KiB", not "64.0 KiB"
+    return QStringLiteral("%1 %2 (%3)").arg(number, QString::fromLatin1(units[unit]), bytesText);
+}
+
 } // namespace
 
 DevicePanel::DevicePanel(JobBridge* bridge, QWidget* parent)
@@ -46,6 +73,9 @@ DevicePanel::DevicePanel(JobBridge* bridge, QWidget* parent)
     , m_status(new QLabel) {
     m_tree->setHeaderLabel(tr("Platforms and devices"));
     m_tree->setMinimumWidth(220);
+    // A device's name is what tells it: the column takes its width, the tree scrolls.
+    m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_tree->header()->setStretchLastSection(false);
     m_tree->setRootIsDecorated(true);
     m_refresh->setToolTip(tr("List the devices again and run HistLab's probes"));
     m_copy->setToolTip(tr("The shown device's properties as text on the clipboard (every "
@@ -133,6 +163,14 @@ void DevicePanel::setDevices(const std::vector<DeviceListing>& devices) {
             select = item;
     }
     m_tree->expandAll();
+    // As wide as the longest name, within reason: the table beside it needs room too.
+    int widest = 0;
+    for (QTreeWidgetItemIterator it(m_tree); *it; ++it)
+        widest = std::max(widest, m_tree->fontMetrics().horizontalAdvance((*it)->text(0)) +
+                                      ((*it)->parent() ? 2 : 1) * m_tree->indentation());
+    const int wanted = widest + 2 * m_tree->frameWidth() + 8 +
+                       m_tree->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    m_tree->setMinimumWidth(std::clamp(wanted, 220, 480));
     m_tree->setCurrentItem(select);
     if (!select)
         fillTable(nullptr);
@@ -181,7 +219,7 @@ void DevicePanel::fillTable(const DeviceListing* device) {
         }
         m_table->insertRow(row);
         auto* name = new QTableWidgetItem(QString::fromStdString(p.name));
-        auto* value = new QTableWidgetItem(QString::fromStdString(p.value));
+        auto* value = new QTableWidgetItem(readableBytes(QString::fromStdString(p.value)));
         value->setToolTip(QString::fromStdString(p.value));
         // The probes decide which variants run: their answer stands out.
         if (p.group.rfind("HistLab", 0) == 0)
