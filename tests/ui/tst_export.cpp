@@ -361,6 +361,18 @@ void TestExport::exportPlotActionUsesDialog() {
     QVERIFY(readAll(second.filePath("chosen.svg")).contains("<svg"));
     QCOMPARE(m_window->lastFolder(), second.path());
     QTRY_VERIFY(!m_window->findChild<ExportDialog*>()); // deleted on close
+
+    // The next export offers the format and the folder of this one, after an image opened
+    // from elsewhere moved the last folder.
+    QVERIFY(m_window->panel<ImagePanel>()->exportHistogramCsvTo(first.filePath("h2.csv")).ok);
+    action->trigger();
+    dialog = m_window->findChild<ExportDialog*>();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->options().format, PlotFormat::Svg);
+    QCOMPARE(QFileInfo(dialog->filePath()).absolutePath(), second.path());
+    QCOMPARE(QFileInfo(dialog->filePath()).suffix(), QStringLiteral("svg"));
+    dialog->reject();
+    QTRY_VERIFY(!m_window->findChild<ExportDialog*>());
     m_window->setSaveFileChooser(histlab::ui::nativeSaveFileChooser());
 }
 
@@ -448,6 +460,7 @@ void TestExport::savedNamesGetTheirSuffix() {
     exportPlot->trigger();
     auto* dialog = m_window->findChild<ExportDialog*>();
     QVERIFY(dialog);
+    dialog->formatBox()->setCurrentIndex(dialog->formatBox()->findData(int(PlotFormat::Png)));
     dialog->setFilePath(folder.filePath("plot")); // no suffix: the format stays PNG
     QCOMPARE(dialog->options().format, PlotFormat::Png);
     QCOMPARE(dialog->filePath(), folder.filePath("plot.png"));

@@ -139,6 +139,21 @@ ExportDialog::ExportDialog(const QSize& plotSize, const QString& startFolder, QW
     connect(m_format, &QComboBox::currentIndexChanged, this, &ExportDialog::formatChanged);
     connect(m_path, &QLineEdit::textChanged, this, &ExportDialog::updateOk);
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    // The format and the folder of the last plot exported are offered again (a person who
+    // exports SVGs to a folder of figures exports the next there too).
+    connect(this, &QDialog::accepted, this, [this] {
+        QSettings settings(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
+        settings.setValue(QStringLiteral("exportPlot/format"), plotFormatSuffix(options().format));
+        settings.setValue(QStringLiteral("exportPlot/folder"),
+                          QFileInfo(filePath()).absolutePath());
+    });
+    {
+        QSettings settings(QStringLiteral("HistLab"), QStringLiteral("HistLab"));
+        const QString suffix = settings.value(QStringLiteral("exportPlot/format")).toString();
+        if (const auto format = plotFormatForFile(QStringLiteral("plot.") + suffix))
+            m_format->setCurrentIndex(m_format->findData(int(*format)));
+        m_exportFolder = settings.value(QStringLiteral("exportPlot/folder")).toString();
+    }
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     formatChanged();
 }
@@ -170,6 +185,18 @@ QString ExportDialog::filePath() const {
 }
 
 void ExportDialog::setFilePath(const QString& path) {
+    if (!isVisible() && !path.isEmpty()) {
+        // The name proposed before the dialog shows: in the last export's folder and format.
+        QFileInfo proposed(path);
+        QString name = proposed.fileName();
+        if (!m_exportFolder.isEmpty() && QFileInfo(m_exportFolder).isDir())
+            proposed = QFileInfo(QDir(m_exportFolder).filePath(name));
+        const QString suffix = plotFormatSuffix(options().format);
+        if (plotFormatForFile(path) && proposed.suffix() != suffix)
+            name = proposed.completeBaseName() + QLatin1Char('.') + suffix;
+        m_path->setText(QDir(proposed.path()).filePath(name));
+        return;
+    }
     m_path->setText(path);
     // A known suffix picks the format, so that "plot.svg" is not written as a PNG.
     if (const auto format = plotFormatForFile(path))

@@ -62,6 +62,9 @@ public:
     void setOptions(const PlotExportOptions& options);
     /// The file typed or chosen, with the format's suffix added when it has none.
     QString filePath() const;
+    /// Names the file; a known suffix picks the format. Before the dialog shows, `path` is the
+    /// caller's proposal: it moves to the folder of the last plot exported, with the suffix of
+    /// the format chosen then (both remembered in QSettings when a dialog is accepted).
     void setFilePath(const QString& path);
     QString startFolder() const { return m_startFolder; }
 
@@ -78,6 +81,7 @@ private:
     QString typedPath() const;
 
     QString m_startFolder;
+    QString m_exportFolder; // of the last plot exported, remembered
     FileChooser m_chooser;
     QComboBox* m_format;
     QSpinBox* m_width;
