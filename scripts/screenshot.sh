@@ -7,7 +7,8 @@
 # With a TAB (its title, e.g. Joint), the window shows that tab instead, runs it with its
 # default controls and is grabbed when the run ends (the hidden --tab option), into
 # docs/<tab>-tab.png or OUT. The Joint tab counts the sample image against its equalized copy
-# (made by histlab-cli equalize): A and B default to the first two images of the list.
+# (made by histlab-cli equalize) is listed; A and B default to the R and G channels of the
+# image shown (the sample).
 #
 # usage: scripts/screenshot.sh [BUILD_DIR [TAB [OUT]]]     (default: build)
 # needs: xvfb-run (Debian: xvfb xauth), an OpenCL device (PoCL's CPU device will do)

@@ -9,6 +9,7 @@
 
 #include <pipelines/options.h>
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
@@ -143,8 +144,10 @@ JointPanel::JointPanel(JobBridge* bridge, QWidget* parent)
         channel->setToolTip(channelTip);
     }
     for (QComboBox* image : {m_imageA, m_imageB, m_mask}) {
+        // Room for a name and its size ("left01.png (640 × 480)"); the list shows them whole.
         image->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        image->setMinimumContentsLength(10);
+        image->setMinimumContentsLength(22);
+        image->view()->setTextElideMode(Qt::ElideMiddle);
     }
     m_imageA->setToolTip(tr("Image A (the x axis): an image of the Images list"));
     m_imageB->setToolTip(tr("Image B (the y axis): an image of the same size, or the same image "
