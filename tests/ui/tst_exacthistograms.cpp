@@ -17,6 +17,7 @@
 #include <QFile>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QtTest>
 
@@ -58,6 +59,7 @@ private slots:
     void methodControlRunsTheChosenMethod();
     void hoverShowsTheFilesValues();
     void newStatisticsClearTheSelection();
+    void runAgainSaysAnalysingNotOpening();
 
 private:
     bool openAndWait(MainWindow& window, const QString& source) {
@@ -273,6 +275,27 @@ void TestExactHistograms::newStatisticsClearTheSelection() {
     QVERIFY(!panel.table()->selectedItems().isEmpty());
     panel.setStatistics({channelStatistics("gray", std::vector<std::uint64_t>{4, 3, 2, 1})});
     QVERIFY(panel.table()->selectedItems().isEmpty());
+}
+
+// F5 on the image shown analyses it again: the status bar says so, not "Opening …".
+void TestExactHistograms::runAgainSaysAnalysingNotOpening() {
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.show();
+    QVERIFY(openAndWait(window, kData + "low16.pgm"));
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QSignalSpy said(window.statusBar(), &QStatusBar::messageChanged);
+    QSignalSpy shown(&window, &MainWindow::histogramShown);
+    QTest::keyClick(&window, Qt::Key_F5);
+    QVERIFY(shown.wait(kTimeoutMs) || shown.count() > 0);
+    QStringList messages;
+    for (const QList<QVariant>& m : said)
+        messages << m.at(0).toString();
+    QVERIFY2(messages.contains(QStringLiteral("Analysing low16.pgm again…")),
+             qPrintable(messages.join(QStringLiteral(" | "))));
+    for (const QString& m : messages)
+        QVERIFY2(!m.startsWith(QStringLiteral("Opening")), qPrintable(m));
 }
 
 QTEST_MAIN(TestExactHistograms)

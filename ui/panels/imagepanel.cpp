@@ -408,7 +408,10 @@ void ImagePanel::showPage(int page) {
 
 void ImagePanel::open(const QString& path, int page) {
     submit(path, page, false);
-    QString text = page > 1 || (path == m_current.source && m_current.pages > 1)
+    // The image shown, asked again (F5), is analysed, not opened.
+    const bool shown = path == m_current.source && page == m_current.page;
+    QString text = shown ? tr("Analysing %1 again…").arg(imageDisplayName(path))
+                   : page > 1 || (path == m_current.source && m_current.pages > 1)
                        ? tr("Opening %1, page %2…").arg(imageDisplayName(path)).arg(page)
                        : tr("Opening %1…").arg(imageDisplayName(path));
     // The worker runs one job at a time: a tab's long run (an experiment) goes first.
