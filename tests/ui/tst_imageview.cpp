@@ -183,6 +183,7 @@ private slots:
     void overviewPansWhileZoomed();
     void hoverShowsPixelValue_data();
     void hoverShowsPixelValue();
+    void highlightStaysInsideTheRegion();
     void hoverOnDownscaledPreview();
     void dragSelectsRegion_data();
     void dragSelectsRegion();
@@ -638,6 +639,29 @@ void TestImageView::hoverShowsPixelValue() {
     QCOMPARE(left.count(), 0);
     hover(&view, QPointF(-5, -5));
     QCOMPARE(left.count(), 1);
+}
+
+// The range's mask is painted only inside the region when there is one: its counts are the
+// region's.
+void TestImageView::highlightStaysInsideTheRegion() {
+    QImage gray(40, 30, QImage::Format_Grayscale8);
+    gray.fill(128);
+    ImageView view;
+    view.resize(400, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setImage(gray);
+    view.selectRegion(Region{10, 10, 10, 10});
+    const QImage before = view.grab().toImage();
+    view.setHighlight(highlightValues(gray, 8, QStringLiteral("gray"), 0, 256)); // every pixel
+    const QImage after = view.grab().toImage();
+    const QPointF inside = view.mapFromImage(QPointF(15.5, 15.5));
+    const QPointF outside = view.mapFromImage(QPointF(30.5, 5.5));
+    QVERIFY(after.pixel(inside.toPoint()) != before.pixel(inside.toPoint()));
+    QCOMPARE(after.pixel(outside.toPoint()), before.pixel(outside.toPoint()));
+    view.clearRegion(); // no region: the whole image
+    const QImage whole = view.grab().toImage();
+    QVERIFY(whole.pixel(outside.toPoint()) != before.pixel(outside.toPoint()));
 }
 
 void TestImageView::hoverOnDownscaledPreview() {

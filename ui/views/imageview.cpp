@@ -275,10 +275,19 @@ void ImageView::paintEvent(QPaintEvent*) {
     if (m_layer.image.isNull() || imageSize().isEmpty())
         return paintPlaceholder(painter, rect());
     paintLayer(painter, m_layer, rect(), rect());
-    if (!m_highlight.isNull()) // over the whole image, pixel for pixel of the preview
+    if (!m_highlight.isNull()) { // pixel for pixel of the preview
+        painter.save();
+        // Within the region when there is one: the counts it stands for are the region's.
+        if (m_region)
+            painter.setClipRect(
+                QRectF(mapFromImage(QPointF(m_region->x, m_region->y)),
+                       mapFromImage(QPointF(double(m_region->x) + m_region->width,
+                                            double(m_region->y) + m_region->height))));
         painter.drawImage(QRectF(mapFromImage(QPointF(0, 0)),
                                  mapFromImage(QPointF(imageSize().width(), imageSize().height()))),
                           m_highlight);
+        painter.restore();
+    }
     if (m_region) {
         const QRectF r(mapFromImage(QPointF(m_region->x, m_region->y)),
                        mapFromImage(QPointF(double(m_region->x) + m_region->width,

@@ -61,7 +61,8 @@ public:
     /// The preview as given.
     const QImage& image() const { return m_layer.image; }
     /// Pixels painted over the image in a translucent colour (a mask the preview's size, from
-    /// highlightValues); a null image paints none. A new image clears it.
+    /// highlightValues), inside the region only when there is one; a null image paints none.
+    /// A new image clears it.
     void setHighlight(const QImage& mask);
     const QImage& highlight() const { return m_highlight; }
     /// Where the overview is drawn (widget pixels), empty while the whole image shows.
