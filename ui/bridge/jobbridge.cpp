@@ -23,7 +23,7 @@ JobWatcher::JobWatcher(JobBridge* bridge, QString lane, quint64 id)
 
 void JobWatcher::cancel() {
     if (m_bridge->current(m_lane, m_id))
-        m_bridge->m_runner->cancel(m_id);
+        m_bridge->runnerFor(m_lane).cancel(m_id);
 }
 
 Device& jobDevice(JobContext& context, const QString& selector, const std::string& purpose) {
@@ -40,9 +40,14 @@ std::unique_ptr<JobRunner> startRunner() {
 }
 } // namespace
 
+namespace {
+const QString kProbeLane = QStringLiteral("devices");
+} // namespace
+
 JobBridge::JobBridge(QObject* parent)
     : QObject(parent)
     , m_runner(startRunner())
+    , m_probeRunner(std::make_unique<JobRunner>())
     , m_images(std::make_shared<ImageCache>()) {
     // What the core cannot call, as histlab-cli has it: image files (batch over the Images
     // list), cv::blur, local features and codebook files (the Words tab).
@@ -52,7 +57,12 @@ JobBridge::JobBridge(QObject* parent)
 JobBridge::~JobBridge() {
     // Join the worker while this object is whole: callbacks that run meanwhile may still post
     // to it; ~QObject then discards those posted events.
+    m_probeRunner.reset();
     m_runner.reset();
+}
+
+JobRunner& JobBridge::runnerFor(const QString& lane) const {
+    return lane == kProbeLane ? *m_probeRunner : *m_runner;
 }
 
 JobWatcher* JobBridge::current(const QString& lane, quint64 id) const {
@@ -164,7 +174,8 @@ JobWatcher* JobBridge::submit(const QString& lane, JobWork work) {
 
     const bool wasRunning = isRunning(lane);
     // The runner cancels the lane's older job; its answers no longer match the lane's id.
-    const quint64 id = m_runner->submit(lane.toStdString(), std::move(run), std::move(handlers));
+    const quint64 id =
+        runnerFor(lane).submit(lane.toStdString(), std::move(run), std::move(handlers));
     Lane& l = m_lanes[lane];
     if (l.watcher)
         l.watcher->deleteLater(); // superseded: it hears nothing more
@@ -183,7 +194,7 @@ void JobBridge::cancel(const QString& lane) {
     if (it == m_lanes.end() || it->second.id == 0)
         return;
     qCDebug(lcUi) << "job" << it->second.id << "on lane" << lane << "cancel requested";
-    m_runner->cancel(it->second.id);
+    runnerFor(lane).cancel(it->second.id);
 }
 
 void JobBridge::discard(const QString& lane) {
@@ -227,8 +238,7 @@ void rememberProbes(const QString& path, const std::vector<DeviceListing>& listi
 } // namespace
 
 JobWatcher* JobBridge::listDevices(Probes probes) {
-    const QString lane =
-        probes == Probes::Run ? QStringLiteral("devices") : QStringLiteral("device list");
+    const QString lane = probes == Probes::Run ? kProbeLane : QStringLiteral("device list");
     JobWatcher* watcher = submit(
         lane,
         [probes, path = rememberedProbesFile()](JobContext& context, const ItemSink&) -> std::any {

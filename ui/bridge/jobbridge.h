@@ -113,8 +113,8 @@ public:
 
     /// How listDevices() learns each device's capabilities.
     enum class Probes {
-        /// Compiled and run on each device (lane "devices"), then remembered for the next
-        /// launch (rememberedProbesFile()).
+        /// Compiled and run on each device (lane "devices", on a worker of its own: other jobs
+        /// do not wait for it), then remembered for the next launch (rememberedProbesFile()).
         Run,
         /// Those remembered from an earlier run on the same device and driver, no device opened
         /// (lane "device list"): at once, where the probes take a second or more of kernel
@@ -149,7 +149,13 @@ private:
     /// Forgets the lane's job and says the lane stopped; returns its watcher (deleted later).
     JobWatcher* release(const QString& lane);
 
+    /// The runner of `lane`: the device probes' own, or the one every other job shares.
+    JobRunner& runnerFor(const QString& lane) const;
+
     std::unique_ptr<JobRunner> m_runner;
+    /// The device probes (listDevices(Probes::Run)) on a worker and devices of their own: a
+    /// second or more of kernel builds that never hold back an image opened meanwhile.
+    std::unique_ptr<JobRunner> m_probeRunner;
     std::shared_ptr<ImageCache> m_images;  // copied into jobs; only the worker touches it
     std::map<QString, Lane> m_lanes;       // GUI thread only
     std::map<QString, QString> m_jobNames; // lane -> its job's name in messages

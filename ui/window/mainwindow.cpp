@@ -510,11 +510,21 @@ void MainWindow::createRunControls() {
             [this](quint64, const std::vector<DeviceListing>& devices) {
                 panel<ExperimentPanel>()->setDevices(devices);
             });
-    // The devices at once, with the probe results of an earlier launch; the probes themselves
-    // (a second or more of kernel builds on a CPU device) wait until the image given on the
-    // command line, submitted right after this constructor, has been analysed.
+    // The devices at once, with the probe results of an earlier launch. The probes themselves
+    // (a second or more of kernel builds on a CPU device) run on a worker of their own once the
+    // first image has its histograms (or failed), or after 5 s without one: started at once,
+    // on two cores, they would slow the decoding of the image given on the command line.
     m_bridge->listDevices(JobBridge::Probes::Remembered);
-    QTimer::singleShot(0, m_bridge, [bridge = m_bridge] { bridge->listDevices(); });
+    auto* probeSoon = new QTimer(this);
+    probeSoon->setSingleShot(true);
+    connect(probeSoon, &QTimer::timeout, m_bridge, [bridge = m_bridge] { bridge->listDevices(); });
+    const auto firstImageDone = [probeSoon] {
+        if (probeSoon->isActive())
+            probeSoon->start(0);
+    };
+    connect(this, &MainWindow::histogramShown, probeSoon, firstImageDone);
+    connect(this, &MainWindow::errorShown, probeSoon, firstImageDone);
+    probeSoon->start(5000);
 }
 
 void MainWindow::updateRunDock() {
