@@ -219,6 +219,27 @@ void TestImages::failedImageIsMarkedAndTheShownOneStays() {
     const QListWidgetItem* failed = window.panel<ImageList>()->item(1);
     QVERIFY2(failed->toolTip().contains(QStringLiteral("damaged.png")),
              qPrintable(failed->toolTip()));
+    // Selected again, unchanged: the reason in the status bar, no second decode or error box.
+    window.panel<ImageList>()->setCurrentRow(1);
+    QTest::qWait(300);
+    QCOMPARE(errors.count(), 1);
+    QVERIFY(!window.isBusy());
+    QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("unchanged since")),
+             qPrintable(window.statusBar()->currentMessage()));
+    QCOMPARE(window.panel<ImageList>()->currentItem()->text(), QStringLiteral("a.png"));
+    // Once the file changes (here: now a good image), selecting it opens it.
+    QFile file(path("damaged.png"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray damagedBytes = file.readAll();
+    file.close();
+    QVERIFY(QFile::remove(path("damaged.png")) && QFile::copy(path("b.png"), path("damaged.png")));
+    window.panel<ImageList>()->setCurrentRow(1);
+    const bool opened = shown.wait(kTimeoutMs);
+    QVERIFY(QFile::remove(path("damaged.png"))); // damaged again, for the tests after this one
+    QVERIFY(file.open(QIODevice::WriteOnly) && file.write(damagedBytes) == damagedBytes.size());
+    file.close();
+    QVERIFY(opened);
+    QCOMPARE(window.panel<ImagePanel>()->currentSource(), path("damaged.png"));
 }
 
 void TestImages::histogramsOfTheWholeListOnEveryDevice() {
@@ -470,8 +491,14 @@ void TestImages::layoutIsRemembered() {
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QVERIFY(window.logDock()->isVisible());
-    QVERIFY(window.imagesDock()->isVisible());
+    // The Images dock waits for a second image, then comes back where it was.
+    QVERIFY(!window.imagesDock()->isVisible());
+    window.openImages({path("a.png"), path("b.png")});
+    QTRY_VERIFY_WITH_TIMEOUT(window.imagesDock()->isVisible(), kTimeoutMs);
     QCOMPARE(window.dockWidgetArea(window.imagesDock()), Qt::RightDockWidgetArea);
+    // Never narrower than a thumbnail, whatever width is asked for.
+    window.resizeDocks({window.imagesDock()}, {10}, Qt::Horizontal);
+    QTRY_VERIFY(window.imagesDock()->width() >= ImageList::thumbnailSide);
 }
 
 QTEST_MAIN(TestImages)

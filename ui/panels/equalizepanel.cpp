@@ -5,6 +5,7 @@
 #include "panels/resulttable.h"
 #include "plots/plotstyle.h"
 #include "views/compareview.h"
+#include "views/imagelist.h"
 
 #include <qcustomplot.h>
 
@@ -228,7 +229,7 @@ void EqualizePanel::startRun() {
     if (refuseWithoutImage())
         return;
     const EqualizeRequest r = request();
-    qCInfo(lcUi).noquote() << "equalize" << r.source << "on device" << r.device;
+    qCInfo(lcUi).noquote() << "equalize" << imageLogName(r.source) << "on device" << r.device;
     start(equalizeJob(r, bridge()->imageCache()), tr("equalizing…"));
 }
 

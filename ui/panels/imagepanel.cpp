@@ -57,7 +57,7 @@ JobWatcher* submitAnalysis(JobBridge& bridge, const AnalysisRequest& request) {
                               [&post](const ImagePreview& preview) { post(preview); },
                               [&post](const ImageAnalysis& counted) { post(counted); });
                       });
-    qCDebug(lcUi) << "analysis" << watcher->id() << "of" << request.source;
+    qCDebug(lcUi) << "analysis" << watcher->id() << "of" << imageLogName(request.source);
     return watcher;
 }
 

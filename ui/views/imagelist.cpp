@@ -10,6 +10,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -32,9 +33,19 @@ namespace histlab::ui {
 namespace {
 
 constexpr int kPathRole = Qt::UserRole;
-constexpr int kThumbnailRole = Qt::UserRole + 1; // bool: decoded (or failed to)
-constexpr int kFailedRole = Qt::UserRole + 2;    // bool: the window could not open it
-constexpr int kSizeRole = Qt::UserRole + 3;      // QSize: the image's pixels, once known
+constexpr int kThumbnailRole = Qt::UserRole + 1;  // bool: decoded (or failed to)
+constexpr int kFailedRole = Qt::UserRole + 2;     // bool: the window could not open it
+constexpr int kSizeRole = Qt::UserRole + 3;       // QSize: the image's pixels, once known
+constexpr int kFailureRole = Qt::UserRole + 4;    // QString: why it could not be opened
+constexpr int kFailedFileRole = Qt::UserRole + 5; // QString: its size and time when it failed
+
+/// What tells whether a file changed: its size and modification time.
+QString fileStamp(const QString& path) {
+    const QFileInfo info(path);
+    return info.exists() ? QString::number(info.size()) + QLatin1Char(' ') +
+                               QString::number(info.lastModified().toMSecsSinceEpoch())
+                         : QString();
+}
 
 /// Decodes a small copy of the image: Qt's readers first (a JPEG decodes straight at a reduced
 /// scale), then the core's loader for what Qt cannot read. Runs on the pool's thread.
@@ -263,6 +274,8 @@ void ImageList::setFailed(const QString& path, const QString& message) {
     if (!entry)
         return;
     entry->setData(kFailedRole, true);
+    entry->setData(kFailureRole, message);
+    entry->setData(kFailedFileRole, fileStamp(path));
     entry->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
     entry->setToolTip(message);
     emit entryChanged(path);
@@ -280,6 +293,15 @@ bool ImageList::isUnreadable(const QString& path) const {
     // Failed to open, or its thumbnail was decoded by every reader tried and none gave a size.
     return entry->data(kFailedRole).toBool() ||
            (entry->data(kThumbnailRole).toBool() && !entry->data(kSizeRole).toSize().isValid());
+}
+
+QString ImageList::knownFailure(const QString& path) const {
+    const QListWidgetItem* entry = itemFor(path);
+    if (!entry || !entry->data(kFailedRole).toBool())
+        return {};
+    const QString then = entry->data(kFailedFileRole).toString();
+    return !then.isEmpty() && then == fileStamp(path) ? entry->data(kFailureRole).toString()
+                                                      : QString();
 }
 
 void ImageList::removeSelected() {

@@ -61,6 +61,9 @@ public:
     /// True when `path` could not be read: the window failed to open it, or no reader gave its
     /// thumbnail a size.
     bool isUnreadable(const QString& path) const;
+    /// Why the window failed to open `path` (setFailed's message) while the file is as it was
+    /// then (same size and modification time); empty when it did not fail or has changed.
+    QString knownFailure(const QString& path) const;
 
     /// Removes the selected entries (Delete key, or the context menu).
     void removeSelected();

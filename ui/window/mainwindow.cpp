@@ -283,6 +283,9 @@ void MainWindow::showAbout() {
 // hidden until View › Log). Where they are, and whether they show, is remembered.
 void MainWindow::createDocks() {
     addDock(tr("Images"), QStringLiteral("imagesDock"), m_images, Qt::LeftDockWidgetArea)->hide();
+    // Never narrower than a thumbnail and its name's start: a width remembered smaller (the
+    // dock's title cut to "Ima…") is widened to it.
+    m_images->setMinimumWidth(ImageList::thumbnailSide + 48);
     m_batch = new BatchOnList(m_bridge, m_images, this);
     connect(m_images, &ImageList::batchRequested, this,
             [this] { m_batch->chooseFileAndRun(this); });
@@ -294,6 +297,14 @@ void MainWindow::createDocks() {
                 emit batchFinished(summary, ok);
             });
     connect(m_images, &ImageList::imageChosen, this, [this](const QString& path) {
+        // A file that failed and has not changed since fails again: say why, read nothing.
+        if (const QString why = m_images->knownFailure(path); !why.isEmpty()) {
+            statusBar()->showMessage(tr("Not opened (unchanged since): %1").arg(why), 10'000);
+            qCInfo(lcUi).noquote() << path << "not opened again (unchanged since it failed)";
+            if (const QString shown = m_image->currentSource(); !shown.isEmpty())
+                m_images->setCurrentImage(shown); // the list marks the image still shown
+            return;
+        }
         showImageTab();
         openImage(path);
     });
@@ -420,6 +431,9 @@ void MainWindow::restoreSettings() {
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_image->restoreLayout(settings);
     restoreState(settings.value(QStringLiteral("window/docks")).toByteArray()); // docks, shown
+    // The Images dock waits for a second image (showImagesDockOnSecond), wherever and however
+    // wide it was: a list of one image only takes room from it.
+    imagesDock()->hide();
     // Whether the Run dock shows with the Image tab: the dock's own state says only whether it
     // was shown on the tab that was last open.
     m_runDockWanted = settings.value(QStringLiteral("window/runDockShown"), true).toBool();
