@@ -13,6 +13,13 @@
 //     mouse move to the plot (its counts drawn), and how long the release's final run (the Run
 //     panel's repeats) took to be drawn.
 //
+//  4. Launching the window with the file on its command line (this program started again, as
+//     app/gui/main.cpp starts the window), against decoding it alone just before: how long from
+//     the process's start until the image is visible, its histograms drawn, and the run's
+//     timings shown; on a clean profile (empty cache and settings folders: no remembered
+//     device probes, PoCL's kernel cache empty) and on a warm one (a profile the same launch
+//     has used before).
+//
 // Without --image it makes the 24 MP JPEG from the bundled sample (upscaled, with noise, quality
 // 92). Results: one JSON and one CSV in --out, with the device, the machine and the date.
 #include "bridge/jobbridge.h"
@@ -30,6 +37,8 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QProcess>
+#include <QProcessEnvironment>
 #include <QSignalSpy>
 #include <QSysInfo>
 #include <QTemporaryDir>
@@ -43,6 +52,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <map>
 #include <sstream>
 #include <tuple>
@@ -73,6 +83,71 @@ double median(std::vector<double> v) {
     return v.empty() ? 0 : summarize(v).medianMs;
 }
 
+/// CLOCK_MONOTONIC in milliseconds: one clock for this process and the launches it starts.
+double monotonicMs() {
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
+/// The child of a launch measurement: the window as app/gui/main.cpp makes it, opening `image`;
+/// prints "launch VISIBLE COUNTS TIMED" (ms since `startedMs`, the parent's clock just before it
+/// started this process) once the run's timings are shown, then quits.
+int launchChild(int argc, char* argv[], const QString& image, double startedMs,
+                const QString& device) {
+    loadOpenClDrivers();
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("HistLab"));
+    QApplication::setOrganizationName(QStringLiteral("HistLab"));
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    window.setDeviceSelector(device);
+    window.resize(1200, 700);
+    double visible = -1, counts = -1;
+    QObject::connect(&window, &MainWindow::imageShown, [&] { visible = monotonicMs(); });
+    QObject::connect(&window, &MainWindow::countsShown, [&] { counts = monotonicMs(); });
+    QObject::connect(&window, &MainWindow::histogramShown, [&] {
+        const double timed = monotonicMs();
+        std::printf("launch %.1f %.1f %.1f\n", visible - startedMs, counts - startedMs,
+                    timed - startedMs);
+        std::fflush(stdout);
+        QCoreApplication::exit(0);
+    });
+    QObject::connect(&window, &MainWindow::errorShown, [&](const QString& message) {
+        std::fprintf(stderr, "launch failed: %s\n", qPrintable(message));
+        QCoreApplication::exit(4);
+    });
+    window.openImages({image}); // then show, as main() does
+    window.show();
+    QTimer::singleShot(300'000, [] { QCoreApplication::exit(5); });
+    return app.exec();
+}
+
+/// One launch of the window on `image` with the profile `profile` (its cache and settings
+/// folders): {visible, counts, timed} in ms from the start, or empty when it failed.
+std::vector<double> launchOnce(const QString& image, const QString& profile,
+                               const QString& device) {
+    QProcess child;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), profile + QStringLiteral("/cache"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), profile + QStringLiteral("/config"));
+    env.insert(QStringLiteral("XDG_DATA_HOME"), profile + QStringLiteral("/data"));
+    env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("histlab.*=false"));
+    child.setProcessEnvironment(env);
+    child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    const double started = monotonicMs();
+    child.start(QCoreApplication::applicationFilePath(),
+                {QStringLiteral("--launch-child"), image, QStringLiteral("--launch-started"),
+                 QString::number(started, 'f', 3), QStringLiteral("--device"), device});
+    if (!child.waitForFinished(310'000) || child.exitCode() != 0)
+        return {};
+    const QStringList words =
+        QString::fromUtf8(child.readAllStandardOutput()).trimmed().split(QLatin1Char(' '));
+    if (words.size() != 4 || words[0] != QLatin1String("launch"))
+        return {};
+    return {words[1].toDouble(), words[2].toDouble(), words[3].toDouble()};
+}
+
 struct DragUpdate {
     double latencyMs; ///< from the mouse move that made the region to its histogram drawn
 };
@@ -80,6 +155,11 @@ struct DragUpdate {
 } // namespace
 
 int main(int argc, char* argv[]) {
+    // A launch measurement's child (see launchOnce): parsed before anything else starts.
+    for (int i = 1; i < argc; ++i)
+        if (std::string(argv[i]) == "--launch-child" && i + 5 < argc)
+            return launchChild(argc, argv, QString::fromLocal8Bit(argv[i + 1]),
+                               std::atof(argv[i + 3]), QString::fromLocal8Bit(argv[i + 5]));
     loadOpenClDrivers();
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -103,7 +183,11 @@ int main(int argc, char* argv[]) {
     QCommandLineOption outOpt(QStringLiteral("out"),
                               QStringLiteral("Folder for window_responsiveness.{json,csv}."),
                               QStringLiteral("DIR"));
-    parser.addOptions({imageOpt, repeatOpt, dragOpt, deviceOpt, outOpt});
+    QCommandLineOption launchOpt(QStringLiteral("launches"),
+                                 QStringLiteral("Launches of the window on each profile, clean "
+                                                "and warm (default 5; 0: none)."),
+                                 QStringLiteral("N"), QStringLiteral("5"));
+    parser.addOptions({imageOpt, repeatOpt, dragOpt, deviceOpt, outOpt, launchOpt});
     parser.process(app);
     const int repeats = std::max(1, parser.value(repeatOpt).toInt());
     const double dragSeconds = std::max(1.0, parser.value(dragOpt).toDouble());
@@ -130,6 +214,38 @@ int main(int argc, char* argv[]) {
     std::printf("image: %s, %d x %d (%.1f MP), %lld bytes\n", qPrintable(source), probe.width,
                 probe.height, probe.width * double(probe.height) / 1e6,
                 static_cast<long long>(QFileInfo(source).size()));
+
+    // 4. Launches, before this process's own window exists (its worker would share the cores).
+    // Each launch is paired with a decode just before it, as the opens are below.
+    const int launches = std::max(0, parser.value(launchOpt).toInt());
+    std::vector<double> launchDecodeMs;
+    std::map<QString, std::vector<std::vector<double>>> launched; // profile -> runs
+    const QString warmProfile = tmp.filePath(QStringLiteral("warm"));
+    if (launches > 0 && launchOnce(copies[0], warmProfile, parser.value(deviceOpt)).empty()) {
+        std::fprintf(stderr, "the window did not launch on %s\n", qPrintable(copies[0]));
+        return 4;
+    }
+    for (int i = 0; i < launches; ++i)
+        for (const QString& kind : {QStringLiteral("clean"), QStringLiteral("warm")}) {
+            const QString file = copies[std::size_t(i % 2)];
+            launchDecodeMs.push_back(
+                wallClockMs([&] { (void)loadImage(QFile::encodeName(file).toStdString()); }));
+            QTemporaryDir clean;
+            const QString profile = kind == QLatin1String("warm") ? warmProfile : clean.path();
+            std::vector<double> run = launchOnce(file, profile, parser.value(deviceOpt));
+            if (run.empty()) {
+                std::fprintf(stderr, "launch %d (%s profile) failed\n", i, qPrintable(kind));
+                return 4;
+            }
+            run.push_back(launchDecodeMs.back());
+            launched[kind].push_back(run);
+        }
+    const auto launchMedian = [&](const QString& kind, std::size_t what) {
+        std::vector<double> v;
+        for (const auto& run : launched[kind])
+            v.push_back(run[what]);
+        return median(v);
+    };
 
     MainWindow window;
     window.setErrorDialogsEnabled(false);
@@ -290,7 +406,19 @@ int main(int argc, char* argv[]) {
          << ", \"histograms_shown\": " << updates.size() << ", \"updates_per_second\": " << rate
          << ", \"latency_ms_median\": " << median(latencies) << ", \"latency_ms_max\": "
          << (latencies.empty() ? 0 : *std::max_element(latencies.begin(), latencies.end()))
-         << ", \"release_to_final_ms\": " << (finalShown ? finalMs : -1) << "}\n}\n";
+         << ", \"release_to_final_ms\": " << (finalShown ? finalMs : -1) << "}";
+    for (const QString& kind : {QStringLiteral("clean"), QStringLiteral("warm")})
+        if (!launched[kind].empty())
+            json << ",\n  \"launch_" << kind.toStdString()
+                 << "\": {\"launches\": " << launched[kind].size()
+                 << ", \"decode_ms_median\": " << launchMedian(kind, 3)
+                 << ", \"to_image_visible_ms_median\": " << launchMedian(kind, 0)
+                 << ", \"image_visible_minus_decode_ms\": "
+                 << launchMedian(kind, 0) - launchMedian(kind, 3)
+                 << ", \"to_histogram_ms_median\": " << launchMedian(kind, 1)
+                 << ", \"histogram_over_decode\": " << launchMedian(kind, 1) / launchMedian(kind, 3)
+                 << ", \"to_timed_run_ms_median\": " << launchMedian(kind, 2) << "}";
+    json << "\n}\n";
     std::printf("%s", json.str().c_str());
 
     if (parser.isSet(outOpt)) {
@@ -314,6 +442,17 @@ int main(int argc, char* argv[]) {
         rows("open_job_done", openJobMs);
         rows("open_timer_longest_wait", openGaps);
         rows("drag_update_latency", latencies);
+        for (const QString& kind : {QStringLiteral("clean"), QStringLiteral("warm")}) {
+            const std::string k = kind.toStdString();
+            std::vector<double> v[4];
+            for (const auto& run : launched[kind])
+                for (std::size_t w = 0; w < 4; ++w)
+                    v[w].push_back(run[w]);
+            rows(("launch_" + k + "_decode").c_str(), v[3]);
+            rows(("launch_" + k + "_to_image_visible").c_str(), v[0]);
+            rows(("launch_" + k + "_to_histogram").c_str(), v[1]);
+            rows(("launch_" + k + "_to_timed_run").c_str(), v[2]);
+        }
         writeFileAtomically(
             out.filePath(QStringLiteral("window_responsiveness.json")).toStdString(), json.str());
         writeFileAtomically(out.filePath(QStringLiteral("window_responsiveness.csv")).toStdString(),

@@ -4,6 +4,7 @@
 # the longest wait of a 10 ms timer while those jobs run, and a region dragged at 60 mouse
 # moves per second (histograms per second, latency). Results: bench/results/window-DATE/.
 #   scripts/bench-window.sh [BUILD_DIR]   (a build made by scripts/run.sh or scripts/test.sh)
+# Also five launches of the window on the file, on a clean profile and a warm one (--launches).
 # Run it on a quiet machine: the figures are only as good as the idle cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
