@@ -133,6 +133,16 @@ void TestDashboardPanel::runFillsBarsAndTableLive() {
                         ->toolTip()
                         .contains(QString::fromStdString(r.ceilingKernel)));
     }
+    // One read-only and one copy ceiling for the device, timed between the pipelines: every
+    // row is judged against it, and the plot's title names them.
+    const histlab::DashboardDevice& device = run.devices.front();
+    QVERIFY(device.readCeiling.gbps > 0 && device.copyCeiling.gbps > 0);
+    for (const DashboardResult& r : run.results)
+        if (r.ceilingKind == "read-only" || r.ceilingKind == "copy")
+            QCOMPARE(r.ceilingGbps,
+                     r.ceilingKind == "copy" ? device.copyCeiling.gbps : device.readCeiling.gbps);
+    QVERIFY2(m_panel->plot()->titleText().contains(QStringLiteral("ceilings")),
+             qPrintable(m_panel->plot()->titleText()));
     // Each bar stands at its pipeline's place with its GB/s.
     const QCPBars* bars = m_panel->plot()->deviceBars(0);
     QVERIFY(bars);

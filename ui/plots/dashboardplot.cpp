@@ -216,7 +216,21 @@ void DashboardPlot::updateTitle() {
         title += QStringLiteral(" · ") + QString::fromStdString(m_run.date);
     if (m_baseline)
         title += tr(" · hatched: baseline of %1").arg(QString::fromStdString(m_baseline->date));
+    // Each device's one ceiling of the run, which every % is of (once the device is done).
+    QStringList ceilings;
+    for (const DashboardDevice& d : m_run.devices)
+        if (d.readCeiling.gbps > 0)
+            ceilings << tr("%1: read-only %2, copy %3 GB/s")
+                            .arg(QString::fromStdString(d.info.name), gbpsText(d.readCeiling.gbps),
+                                 gbpsText(d.copyCeiling.gbps));
+    if (!ceilings.isEmpty())
+        title += QLatin1Char('\n') + tr("ceilings (fastest runs, timed between the pipelines): ") +
+                 ceilings.join(QStringLiteral("; "));
     m_title->setText(title);
+}
+
+QString DashboardPlot::titleText() const {
+    return m_title->text();
 }
 
 int DashboardPlot::barCount() const {

@@ -53,6 +53,9 @@ public:
     /// What hovering at this widget position shows; empty away from any bar.
     QString toolTipAt(const QPoint& pos) const;
 
+    /// The title as shown: the measure, the date, and each device's ceilings once it is done.
+    QString titleText() const;
+
 protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     /// A new palette (View › Theme) redraws the whiskers in its colours.

@@ -182,6 +182,42 @@ CeilingResult measureCopyCeiling(Device& device, const cl::Buffer& src, std::siz
     }
 }
 
+AlternatingCeilings::AlternatingCeilings(Device& device, std::size_t bytes, int repeats,
+                                         const CancelToken& cancel)
+    : m_device(device)
+    , m_bytes(bytes)
+    , m_repeats(repeats) {
+    m_src = randomDeviceBuffer(device, bytes, cancel);
+    try {
+        m_sink = cl::Buffer(device.context(), CL_MEM_WRITE_ONLY, 16);
+        m_dst = cl::Buffer(device.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(bytes, 16));
+    } catch (const cl::Error& e) {
+        rethrowClError(e);
+    }
+    m_read = measureFamily(device, false, m_src, m_sink, bytes, repeats, cancel);
+    m_copy = measureFamily(device, true, m_src, m_dst, bytes, repeats, cancel);
+}
+
+void AlternatingCeilings::sample(const CancelToken& cancel) {
+    resample(false, cancel);
+    resample(true, cancel);
+}
+
+void AlternatingCeilings::resample(bool copy, const CancelToken& cancel) {
+    CeilingResult& c = copy ? m_copy : m_read;
+    for (const CeilingKernel& k : ceilingFamily(m_device.info().type, copy)) {
+        if (k.label(copy) != c.kernel)
+            continue;
+        const CeilingTiming t = measureCeilingKernel(
+            m_device, k, copy, m_src, copy ? m_dst : m_sink, m_bytes, m_repeats, cancel);
+        std::vector<double> runs = c.stats.samplesMs;
+        runs.insert(runs.end(), t.stats.samplesMs.begin(), t.stats.samplesMs.end());
+        c.stats = summarize(std::move(runs));
+        c.gbps = gbPerSecond(c.bytes, c.stats.minMs);
+        return;
+    }
+}
+
 CeilingSweep measureCeilingWidths(Device& device, std::size_t bytes, int repeats,
                                   const CancelToken& cancel, const std::vector<int>& widths) {
     for (int w : widths)

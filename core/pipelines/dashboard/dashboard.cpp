@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 
 namespace histlab {
 
@@ -126,8 +127,12 @@ DashboardRun planDashboard(const std::vector<DeviceInfo>& devices,
         throw UsageError("--device", "no device to run on");
     for (const DeviceInfo& device : devices)
         if (std::none_of(run.devices.begin(), run.devices.end(),
-                         [&](const DashboardDevice& d) { return d.info.index == device.index; }))
-            run.devices.push_back({device, dashboardBytes(device, options)});
+                         [&](const DashboardDevice& d) { return d.info.index == device.index; })) {
+            DashboardDevice d;
+            d.info = device;
+            d.inputBytes = dashboardBytes(device, options);
+            run.devices.push_back(std::move(d));
+        }
     run.options = options;
     run.date = utcTimestamp();
     return run;
@@ -139,13 +144,33 @@ DashboardRun planDashboard(DeviceSet& devices, const std::vector<int>& deviceInd
     return planDashboard(devices.infosAt(deviceIndices), pipelines, options);
 }
 
+namespace {
+/// `r` judged against its device's ceilings; a ceiling's own row becomes that ceiling.
+void judge(DashboardResult& r, const AlternatingCeilings& ceilings) {
+    const bool read = r.ceilingKind == "read-only", copy = r.ceilingKind == "copy";
+    if (!read && !copy)
+        return; // a host transfer: no device ceiling
+    const CeilingResult& c = ceilings.ceiling(copy);
+    r.judgeAgainst(r.ceilingKind, c);
+    if (r.pipeline == r.ceilingKind && r.status == Status::Timed) { // the ceiling itself
+        r.variant = c.kernel;
+        r.bytes = c.bytes;
+        r.stats = c.stats;
+        r.gbps = c.gbps;
+        r.reason = "the ceiling: the fastest of " + std::to_string(c.stats.samplesMs.size()) +
+                   " runs, timed before the first pipeline and after each";
+    }
+    r.percentOfCeiling = r.ran() && r.ceilingGbps > 0 ? 100.0 * r.gbps / r.ceilingGbps : 0.0;
+}
+} // namespace
+
 void runDashboard(DeviceSet& devices, DashboardRun& run, const CancelToken& cancel,
                   const DashboardResultFn& onResult, const DashboardProgressFn& progress) {
     const std::vector<DashboardPipeline> pipelines = selectDashboardPipelines(run.pipelines);
     const double total = double(std::max<std::size_t>(1, run.devices.size() * pipelines.size()));
     std::size_t done = 0;
     for (std::size_t slot = 0; slot < run.devices.size(); ++slot) {
-        const DashboardDevice& dd = run.devices[slot];
+        DashboardDevice& dd = run.devices[slot];
         DashboardOptions options = run.options;
         options.bytes = dd.inputBytes;
         Device* device = nullptr;
@@ -155,6 +180,20 @@ void runDashboard(DeviceSet& devices, DashboardRun& run, const CancelToken& canc
         } catch (const std::exception& e) {
             openError = e.what(); // every pipeline of this device fails with it
         }
+        // The ceilings first, then again after each pipeline (alternately).
+        std::optional<AlternatingCeilings> ceilings;
+        if (device) {
+            if (progress)
+                progress(double(done) / total, dd.info.name + ": ceilings");
+            try {
+                ceilings.emplace(*device, dd.inputBytes, options.repeats, cancel);
+            } catch (const CancelledError&) {
+                throw;
+            } catch (const std::exception& e) {
+                dd.ceilingError = e.what(); // each row keeps the ceiling it measured itself
+            }
+        }
+        const std::size_t first = run.results.size();
         for (const DashboardPipeline& pipeline : pipelines) {
             cancel.throwIfCancelled();
             if (progress)
@@ -178,12 +217,17 @@ void runDashboard(DeviceSet& devices, DashboardRun& run, const CancelToken& canc
                 r.reason = "the pipeline returned no result";
                 results.push_back(r);
             }
+            if (ceilings)
+                ceilings->sample(cancel);
             for (DashboardResult& r : results) {
                 r.device = int(slot);
                 if (r.pipeline.empty())
                     r.pipeline = pipeline.name;
-                r.percentOfCeiling =
-                    r.ran() && r.ceilingGbps > 0 ? 100.0 * r.gbps / r.ceilingGbps : 0.0;
+                if (ceilings)
+                    judge(r, *ceilings);
+                else
+                    r.percentOfCeiling =
+                        r.ran() && r.ceilingGbps > 0 ? 100.0 * r.gbps / r.ceilingGbps : 0.0;
                 if (!r.ran())
                     logInfo("dashboard", dd.info.name + " " + r.pipeline + ": " +
                                              statusName(r.status) + ": " + r.reason);
@@ -192,6 +236,12 @@ void runDashboard(DeviceSet& devices, DashboardRun& run, const CancelToken& canc
                     onResult(r);
             }
             ++done;
+        }
+        if (ceilings) { // every row of the device against the final ceilings
+            dd.readCeiling = ceilings->ceiling(false);
+            dd.copyCeiling = ceilings->ceiling(true);
+            for (std::size_t i = first; i < run.results.size(); ++i)
+                judge(run.results[i], *ceilings);
         }
     }
     if (progress)

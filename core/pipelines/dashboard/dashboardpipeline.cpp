@@ -80,9 +80,27 @@ DashboardRun dashboardFromJson(const Json& doc) {
     run.options.repeats = int(jsonIntegerAt(doc, "repeats"));
     for (const Json& p : jsonAt(doc, "pipelines"))
         run.pipelines.push_back(p.get<std::string>());
-    for (const Json& d : jsonAt(doc, "devices"))
-        run.devices.push_back(
-            {deviceFromJson(jsonAt(d, "device")), std::size_t(jsonUnsignedAt(d, "input_bytes"))});
+    // A device's ceilings of the run: absent from files saved before they were kept.
+    const auto ceilingOf = [](const Json& d, const char* key) {
+        CeilingResult c;
+        if (!d.contains(key))
+            return c;
+        const Json& v = jsonAt(d, key);
+        c.kernel = jsonStringAt(v, "kernel");
+        c.bytes = jsonUnsignedAt(v, "bytes");
+        c.stats = timingFromJson(jsonAt(v, "timing"));
+        c.gbps = jsonNumberAt(v, "gbps");
+        return c;
+    };
+    for (const Json& d : jsonAt(doc, "devices")) {
+        DashboardDevice device;
+        device.info = deviceFromJson(jsonAt(d, "device"));
+        device.inputBytes = std::size_t(jsonUnsignedAt(d, "input_bytes"));
+        device.readCeiling = ceilingOf(d, "read_only_ceiling");
+        device.copyCeiling = ceilingOf(d, "copy_ceiling");
+        device.ceilingError = jsonStringOr(d, "ceiling_error", "");
+        run.devices.push_back(std::move(device));
+    }
     for (const Json& v : jsonAt(doc, "results")) {
         DashboardResult r;
         const std::int64_t device = jsonIntegerAt(v, "device");
@@ -108,6 +126,26 @@ DashboardRun dashboardFromJson(const Json& doc) {
 
 } // namespace
 
+std::string dashboardCeilingsLine(const DashboardDevice& d) {
+    if (!d.ceilingError.empty())
+        return "  ceilings: could not be measured (" + d.ceilingError +
+               "); each row is judged against the ceiling it measured itself\n";
+    const auto one = [](const char* kind, const CeilingResult& c) {
+        return std::string(kind) + " " + gbpsText(c.gbps) + " GB/s (the fastest of " +
+               std::to_string(c.stats.samplesMs.size()) + " runs of " + c.kernel + "; median " +
+               gbpsText(gbPerSecond(c.bytes, c.stats.medianMs)) + ", slowest " +
+               gbpsText(gbPerSecond(c.bytes, c.stats.maxMs)) + ")";
+    };
+    std::string line;
+    if (d.readCeiling.gbps > 0)
+        line = one("read-only", d.readCeiling);
+    if (d.copyCeiling.gbps > 0)
+        line += (line.empty() ? "" : ", ") + one("copy", d.copyCeiling);
+    return line.empty()
+               ? ""
+               : "  ceilings, timed before the first pipeline and after each: " + line + "\n";
+}
+
 std::string describeDashboardResult(const DashboardResult& r) {
     std::ostringstream s;
     s << r.pipeline << ": ";
@@ -128,6 +166,7 @@ std::string dashboardText(const DashboardRun& run, const DashboardRun* baseline)
         out << "device " << d.info.index << ": " << d.info.name << " ["
             << deviceTypeName(d.info.type) << "], " << d.info.platformName << ", driver "
             << d.info.driverVersion << ", " << formatByteSize(d.inputBytes) << " per input\n";
+        out << dashboardCeilingsLine(d);
         using A = TextTable::Align;
         std::vector<TextTable::Column> columns{
             {"pipeline", A::Left}, {"GB/s"}, {"ceiling GB/s"}, {"%"}, {"status", A::Left}};
@@ -166,8 +205,16 @@ std::string dashboardListText() {
 
 std::string dashboardJson(const DashboardRun& run) {
     Json devices = Json::array(), results = Json::array();
-    for (const DashboardDevice& d : run.devices)
-        devices.push_back({{"device", deviceJson(d.info)}, {"input_bytes", d.inputBytes}});
+    for (const DashboardDevice& d : run.devices) {
+        Json device{{"device", deviceJson(d.info)}, {"input_bytes", d.inputBytes}};
+        if (d.readCeiling.gbps > 0)
+            device["read_only_ceiling"] = ceilingJson(d.readCeiling);
+        if (d.copyCeiling.gbps > 0)
+            device["copy_ceiling"] = ceilingJson(d.copyCeiling);
+        if (!d.ceilingError.empty())
+            device["ceiling_error"] = d.ceilingError;
+        devices.push_back(std::move(device));
+    }
     for (const DashboardResult& r : run.results)
         results.push_back({{"device", r.device},
                            {"pipeline", r.pipeline},

@@ -147,13 +147,33 @@ TEST(Dashboard, SmallRunIsVerifiedWithPositiveFiniteFiguresAndStreams) {
         EXPECT_TRUE(r.ceilingKind == "read-only" || r.ceilingKind == "copy") << r.ceilingKind;
         EXPECT_NEAR(r.percentOfCeiling, 100.0 * r.gbps / r.ceilingGbps, 1e-9);
         EXPECT_FALSE(r.ceilingKernel.empty());
-        // Every result's GB/s is its median; a ceiling is its winner's fastest run (bandwidth.h).
-        EXPECT_NEAR(r.gbps, double(r.bytes) / (r.stats.medianMs * 1e6), r.gbps * 1e-9);
+        // One ceiling of each kind per device, pooled over the run (timed before the first
+        // pipeline and after each): every row is judged against it.
+        const CeilingResult& device =
+            r.ceilingKind == "copy" ? run.devices[0].copyCeiling : run.devices[0].readCeiling;
+        EXPECT_EQ(r.ceilingGbps, device.gbps);
+        EXPECT_EQ(r.ceilingKernel, device.kernel);
         if (ceiling) {
-            EXPECT_NEAR(r.ceilingGbps, double(r.bytes) / (r.stats.minMs * 1e6), r.gbps * 1e-9);
-            EXPECT_LE(r.percentOfCeiling, 100.0);
+            // The ceiling's own row is the ceiling: its fastest pooled run, 100 % of itself.
+            EXPECT_EQ(r.ceilingKind, r.pipeline);
+            EXPECT_EQ(r.gbps, r.ceilingGbps);
+            EXPECT_NEAR(r.gbps, double(r.bytes) / (r.stats.minMs * 1e6), r.gbps * 1e-9);
+            EXPECT_DOUBLE_EQ(r.percentOfCeiling, 100.0);
+        } else { // every other result's GB/s is its median
+            EXPECT_NEAR(r.gbps, double(r.bytes) / (r.stats.medianMs * 1e6), r.gbps * 1e-9);
         }
     }
+    // The pooled runs: the winner's at the start and again after each of the 12 pipelines.
+    for (const CeilingResult* c : {&run.devices[0].readCeiling, &run.devices[0].copyCeiling}) {
+        EXPECT_GT(c->gbps, 0);
+        EXPECT_EQ(c->stats.samplesMs.size(), std::size_t(run.options.repeats) * 13) << c->kernel;
+        EXPECT_NEAR(c->gbps, double(c->bytes) / (c->stats.minMs * 1e6), c->gbps * 1e-9);
+    }
+    const std::string line = dashboardCeilingsLine(run.devices[0]);
+    EXPECT_NE(line.find("read-only "), std::string::npos) << line;
+    EXPECT_NE(line.find("the fastest of " + std::to_string(run.options.repeats * 13) + " runs"),
+              std::string::npos)
+        << line;
     // The metrics: histogram counts input bytes; blur and scan bytes read + written.
     EXPECT_EQ(run.results[2].bytes, kSmall);
     EXPECT_EQ(run.results[2].ceilingKind, "read-only");
@@ -180,6 +200,10 @@ TEST(Dashboard, JsonRoundTripAndBaseline) {
     EXPECT_EQ(back.devices[0].info.driverVersion, run.devices[0].info.driverVersion);
     EXPECT_EQ(back.devices[0].info.maxWorkItemSizes, run.devices[0].info.maxWorkItemSizes);
     EXPECT_EQ(back.devices[0].inputBytes, run.devices[0].inputBytes);
+    EXPECT_EQ(back.devices[0].readCeiling.gbps, run.devices[0].readCeiling.gbps);
+    EXPECT_EQ(back.devices[0].readCeiling.kernel, run.devices[0].readCeiling.kernel);
+    EXPECT_EQ(back.devices[0].copyCeiling.stats.samplesMs,
+              run.devices[0].copyCeiling.stats.samplesMs);
     ASSERT_EQ(back.results.size(), run.results.size());
     for (std::size_t i = 0; i < run.results.size(); ++i) {
         const DashboardResult &a = run.results[i], &b = back.results[i];
@@ -322,14 +346,18 @@ TEST(Dashboard, RegisteredPipelinesRunWithoutTheDashboardNamingThem) {
     ASSERT_EQ(run.results.size(), 3u);
     EXPECT_EQ(run.results[0].pipeline, "test-fixed");
     EXPECT_EQ(run.results[0].bytes, 4096u);
-    EXPECT_DOUBLE_EQ(run.results[0].percentOfCeiling, 25.0); // computed by the run
+    // Judged by the run against the device's one copy ceiling, not the one it brought.
+    ASSERT_GT(run.devices[0].copyCeiling.gbps, 0);
+    EXPECT_EQ(run.results[0].ceilingGbps, run.devices[0].copyCeiling.gbps);
+    EXPECT_DOUBLE_EQ(run.results[0].percentOfCeiling,
+                     100.0 * run.results[0].gbps / run.devices[0].copyCeiling.gbps);
     EXPECT_EQ(run.results[1].status, Status::Unsupported);
     EXPECT_EQ(run.results[1].pipeline, "test-unsupported");
     EXPECT_EQ(run.results[1].reason, "no such hardware");
     EXPECT_EQ(run.results[2].status, Status::Failed);
     EXPECT_NE(run.results[2].reason.find("oops"), std::string::npos);
     EXPECT_DOUBLE_EQ(run.results[2].percentOfCeiling, 0.0);
-    EXPECT_EQ(progress.size(), 4u); // one per pipeline, then "done"
+    EXPECT_EQ(progress.size(), 5u); // the ceilings, one per pipeline, then "done"
 
     // Cancellation stops the run (it is the one thing that throws).
     CancelToken cancel;
