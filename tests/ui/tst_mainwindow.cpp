@@ -29,6 +29,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileSystemModel>
+#include <QHeaderView>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -929,6 +930,18 @@ void TestMainWindow::openDialogPreviewsTheFile() {
     QVERIFY(dialog);
     QVERIFY(dialog->previewCaption()); // offscreen: Qt's own dialog
     QCOMPARE(dialog->viewMode(), QFileDialog::Detail);
+    // Size, type and date sized to their contents, in every Qt-drawn file dialog of the window.
+    const auto wholeColumns = [](const QFileDialog& d) {
+        const QHeaderView* header = d.findChild<QTreeView*>()->header();
+        bool whole = header->count() >= 4;
+        for (int column = 1; column < header->count(); ++column)
+            whole = whole && header->sectionResizeMode(column) == QHeaderView::ResizeToContents;
+        return whole;
+    };
+    QVERIFY(wholeColumns(*dialog));
+    QFileDialog save(&window, QStringLiteral("Save"), path(QString()), QStringLiteral("*.csv"));
+    QVERIFY(showWholeColumns(&save));
+    QVERIFY(wholeColumns(save));
     QSignalSpy previewed(dialog, &OpenImagesDialog::previewShown);
     dialog->setDirectory(path(QString()));
     // A click on a file in the detail view: it becomes the current and only selected row.

@@ -1,4 +1,6 @@
 #include "common/exportdialog.h"
+
+#include "common/opendialog.h"
 #include "common/settings.h"
 
 #include <QComboBox>
@@ -54,6 +56,7 @@ FileChooser nativeSaveFileChooser() {
         // an existing file, so that "counts" confirms before counts.csv is overwritten.
         QFileDialog dialog(parent, caption, startPath, filter);
         dialog.setAcceptMode(QFileDialog::AcceptSave);
+        showWholeColumns(&dialog);
         dialog.setDefaultSuffix(filterSuffix(filter));
         QObject::connect(
             &dialog, &QFileDialog::filterSelected, &dialog,
@@ -92,7 +95,12 @@ QString askSavePath(const FileChooser& chooser, QWidget* parent, const QString& 
 FileChooser nativeOpenFileChooser() {
     return [](QWidget* parent, const QString& caption, const QString& startPath,
               const QString& filter) {
-        return QFileDialog::getOpenFileName(parent, caption, startPath, filter);
+        QFileDialog dialog(parent, caption, startPath, filter);
+        dialog.setFileMode(QFileDialog::ExistingFile);
+        showWholeColumns(&dialog);
+        if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
+            return QString();
+        return dialog.selectedFiles().constFirst();
     };
 }
 

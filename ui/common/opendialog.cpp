@@ -14,6 +14,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <chrono>
 
 namespace histlab::ui {
@@ -46,6 +47,20 @@ QImage previewOf(const QString& path, QSize* size, QString* why) {
 }
 } // namespace
 
+bool showWholeColumns(QFileDialog* dialog) {
+    auto* view = dialog->findChild<QTreeView*>();
+    if (!view)
+        return false;
+    dialog->setViewMode(QFileDialog::Detail);
+    dialog->resize(std::max(dialog->width(), 860), std::max(dialog->height(), 540));
+    // The name takes what is left; size, type and date are never cut.
+    view->header()->setStretchLastSection(false);
+    view->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    for (int column = 1; column < view->header()->count(); ++column)
+        view->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    return true;
+}
+
 OpenImagesDialog::OpenImagesDialog(QWidget* parent, const QString& folder, const QString& filter)
     : QFileDialog(parent, tr("Open Images"), folder, filter) {
     setAttribute(Qt::WA_DeleteOnClose);
@@ -53,15 +68,9 @@ OpenImagesDialog::OpenImagesDialog(QWidget* parent, const QString& folder, const
     setAcceptMode(QFileDialog::AcceptOpen);
     auto* grid = qobject_cast<QGridLayout*>(layout());
     auto* view = findChild<QTreeView*>();
-    if (!grid || !view)
+    if (!grid || !showWholeColumns(this))
         return; // the platform's own dialog: it has its own columns and preview
-    setViewMode(QFileDialog::Detail);
     resize(1040, 620);
-    // Name takes what is left; size, type and date are never cut.
-    view->header()->setStretchLastSection(false);
-    view->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    for (int column = 1; column < view->header()->count(); ++column)
-        view->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
     auto* pane = new QWidget;
     pane->setFixedWidth(kPreviewSide + 20);
     auto* paneLayout = new QVBoxLayout(pane);

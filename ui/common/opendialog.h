@@ -14,6 +14,11 @@ class QLabel;
 
 namespace histlab::ui {
 
+/// Where Qt draws its own file dialog (no desktop one): the detail view, the size, type and
+/// date columns sized to their contents (the name takes the rest) and room for them. Returns
+/// false, changing nothing, for a platform dialog.
+bool showWholeColumns(QFileDialog* dialog);
+
 class OpenImagesDialog : public QFileDialog {
     Q_OBJECT
 public:
