@@ -33,6 +33,13 @@
 namespace histlab::ui {
 
 namespace {
+/// How long a passing message stays in the status bar (an outcome: cancelled, could not open,
+/// cannot run, an export that failed); what lasts is said where it belongs (the pane, the list,
+/// the Run panel's field, the message box).
+constexpr int kPassingMs = 10'000;
+} // namespace
+
+namespace {
 
 /// A region as the window names it: its corner and size in image pixels.
 QString regionText(const Region& r) {
@@ -380,7 +387,7 @@ ExportResult ImagePanel::finishExport(const ExportResult& result, const QString&
     }
     m_lastError = result.message;
     emit failed(m_lastError);
-    emit message(result.message, 0);
+    emit message(result.message, kPassingMs);
     qCWarning(lcUi).noquote() << "export failed:" << result.message;
     if (m_errorDialogs)
         showMessageBox(result.message);
@@ -716,7 +723,7 @@ void ImagePanel::showFailure(const JobError& error) {
         showSummary();
     }
     if (error.kind == JobError::Kind::Cancelled) {
-        emit message(tr("%1: cancelled").arg(imageDisplayName(m_requested)), 0);
+        emit message(tr("%1: cancelled").arg(imageDisplayName(m_requested)), kPassingMs);
         qCInfo(lcUi).noquote() << m_requested << "cancelled";
         return;
     }
@@ -727,13 +734,13 @@ void ImagePanel::showFailure(const JobError& error) {
         emit failed(m_lastError);
         // A parameter combination the core rejects: the status bar says why, no dialog while
         // the person is still turning the knobs.
-        emit message(tr("Cannot run: %1").arg(m_lastError), 0);
+        emit message(tr("Cannot run: %1").arg(m_lastError), kPassingMs);
         qCWarning(lcUi).noquote() << "usage error:" << m_lastError;
         emit errorShown(m_lastError);
         return;
     }
     emit failed(m_lastError);
-    emit message(tr("Could not open %1").arg(imageDisplayName(m_requested)), 0);
+    emit message(tr("Could not open %1").arg(imageDisplayName(m_requested)), kPassingMs);
     if (m_current.source.isEmpty() && error.kind == JobError::Kind::Input) // the pane says why
         m_imageView->setPlaceholder(
             tr("Could not open %1: %2\n\n%3")
