@@ -17,6 +17,17 @@ QString gbpsText(double gbps) {
     return QString::number(gbps, 'f', gbps >= 100 ? 0 : gbps >= 10 ? 1 : 2);
 }
 
+/// The slowest and fastest runs of `r` in the unit of `value` (its GB/s or its % of the
+/// ceiling): the bytes over each run's time. (A ceiling's own row stands at its fastest run,
+/// the others at their median.)
+std::pair<double, double> spreadOf(const DashboardResult& r, double value) {
+    if (r.gbps <= 0 || r.bytes == 0 || r.stats.minMs <= 0 || r.stats.maxMs <= 0)
+        return {value, value};
+    const double scale = value / r.gbps;
+    return {gbPerSecond(r.bytes, r.stats.maxMs) * scale,
+            gbPerSecond(r.bytes, r.stats.minMs) * scale};
+}
+
 /// The result of `run` with this device slot and pipeline, or nullptr.
 const DashboardResult* resultOf(const DashboardRun& run, int slot, const std::string& pipeline) {
     const DashboardResult* found = nullptr;
@@ -28,7 +39,7 @@ const DashboardResult* resultOf(const DashboardRun& run, int slot, const std::st
 
 QString describe(const DashboardRun& run, const DashboardResult& r, const QString& what) {
     const DashboardDevice& d = run.devices.at(std::size_t(r.device));
-    const auto [slow, fast] = throughputSpread(r.gbps, r.stats);
+    const auto [slow, fast] = spreadOf(r, r.gbps);
     return QObject::tr("%1%2\n%3 on %4\n%5 GB/s (runs from %6 to %7), %8 % of %9 (%10 GB/s%14)\n"
                        "median %11 ms, %12 run(s), %13")
         .arg(QString::fromStdString(r.pipeline), what, QString::fromStdString(r.variant),
@@ -170,7 +181,7 @@ void DashboardPlot::fillBars(int slot) {
         if (const DashboardResult* r = resultOf(m_run, slot, p); r && r->ran()) {
             keys << keyOf(p);
             values << valueOf(*r);
-            const auto [slow, fast] = throughputSpread(values.back(), r->stats);
+            const auto [slow, fast] = spreadOf(*r, values.back());
             below << std::max(0.0, values.back() - slow);
             above << std::max(0.0, fast - values.back());
         }
@@ -212,20 +223,24 @@ void DashboardPlot::fitAxes() {
 void DashboardPlot::updateTitle() {
     QString title = m_measure == Measure::Gbps ? tr("GB/s per pipeline and device")
                                                : tr("% of each device's own ceiling");
-    if (!m_run.date.empty())
-        title += QStringLiteral(" · ") + QString::fromStdString(m_run.date);
+    if (!m_run.date.empty()) // to the minute: the title must fit a narrow plot (UTC, in the files)
+        title +=
+            QStringLiteral(" · ") +
+            QString::fromStdString(m_run.date).left(16).replace(QLatin1Char('T'), QLatin1Char(' '));
     if (m_baseline)
         title += tr(" · hatched: baseline of %1").arg(QString::fromStdString(m_baseline->date));
     // Each device's one ceiling of the run, which every % is of (once the device is done).
     QStringList ceilings;
     for (const DashboardDevice& d : m_run.devices)
         if (d.readCeiling.gbps > 0)
-            ceilings << tr("%1: read-only %2, copy %3 GB/s")
-                            .arg(QString::fromStdString(d.info.name), gbpsText(d.readCeiling.gbps),
-                                 gbpsText(d.copyCeiling.gbps));
+            ceilings << (m_run.devices.size() > 1
+                             ? QString::fromStdString(d.info.name).left(24) + QStringLiteral(" ")
+                             : QString()) +
+                            tr("read-only %1, copy %2 GB/s")
+                                .arg(gbpsText(d.readCeiling.gbps), gbpsText(d.copyCeiling.gbps));
     if (!ceilings.isEmpty())
-        title += QLatin1Char('\n') + tr("ceilings (fastest runs, timed between the pipelines): ") +
-                 ceilings.join(QStringLiteral("; "));
+        title += QLatin1Char('\n') + tr("ceilings: ") + ceilings.join(QStringLiteral("; ")) +
+                 QLatin1Char('\n') + tr("(fastest runs, timed between the pipelines)");
     m_title->setText(title);
 }
 
