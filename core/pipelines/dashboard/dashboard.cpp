@@ -145,20 +145,21 @@ DashboardRun planDashboard(DeviceSet& devices, const std::vector<int>& deviceInd
 }
 
 namespace {
-/// `r` judged against its device's ceilings; a ceiling's own row becomes that ceiling.
-void judge(DashboardResult& r, const AlternatingCeilings& ceilings) {
-    const bool read = r.ceilingKind == "read-only", copy = r.ceilingKind == "copy";
-    if (!read && !copy)
-        return; // a host transfer: no device ceiling
-    const CeilingResult& c = ceilings.ceiling(copy);
-    r.judgeAgainst(r.ceilingKind, c);
-    if (r.pipeline == r.ceilingKind && r.status == Status::Timed) { // the ceiling itself
-        r.variant = c.kernel;
-        r.bytes = c.bytes;
-        r.stats = c.stats;
-        r.gbps = c.gbps;
-        r.reason = "the ceiling: the fastest of " + std::to_string(c.stats.samplesMs.size()) +
-                   " runs, timed before the first pipeline and after each";
+/// `r`'s % of its ceiling: the device's (`ceilings`, when they were measured: a ceiling's own
+/// row becomes that ceiling), else the one the pipeline measured itself.
+void judge(DashboardResult& r, const AlternatingCeilings* ceilings) {
+    const bool copy = r.ceilingKind == "copy";
+    if (ceilings && (copy || r.ceilingKind == "read-only")) { // not a host transfer
+        const CeilingResult& c = ceilings->ceiling(copy);
+        r.judgeAgainst(r.ceilingKind, c);
+        if (r.pipeline == r.ceilingKind && r.status == Status::Timed) { // the ceiling itself
+            r.variant = c.kernel;
+            r.bytes = c.bytes;
+            r.stats = c.stats;
+            r.gbps = c.gbps;
+            r.reason = "the ceiling: the fastest of " + std::to_string(c.stats.samplesMs.size()) +
+                       " runs, timed before the first pipeline and after each";
+        }
     }
     r.percentOfCeiling = r.ran() && r.ceilingGbps > 0 ? 100.0 * r.gbps / r.ceilingGbps : 0.0;
 }
@@ -223,11 +224,7 @@ void runDashboard(DeviceSet& devices, DashboardRun& run, const CancelToken& canc
                 r.device = int(slot);
                 if (r.pipeline.empty())
                     r.pipeline = pipeline.name;
-                if (ceilings)
-                    judge(r, *ceilings);
-                else
-                    r.percentOfCeiling =
-                        r.ran() && r.ceilingGbps > 0 ? 100.0 * r.gbps / r.ceilingGbps : 0.0;
+                judge(r, ceilings ? &*ceilings : nullptr);
                 if (!r.ran())
                     logInfo("dashboard", dd.info.name + " " + r.pipeline + ": " +
                                              statusName(r.status) + ": " + r.reason);
@@ -241,7 +238,7 @@ void runDashboard(DeviceSet& devices, DashboardRun& run, const CancelToken& canc
             dd.readCeiling = ceilings->ceiling(false);
             dd.copyCeiling = ceilings->ceiling(true);
             for (std::size_t i = first; i < run.results.size(); ++i)
-                judge(run.results[i], *ceilings);
+                judge(run.results[i], &*ceilings);
         }
     }
     if (progress)
