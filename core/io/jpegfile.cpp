@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <jpeglib.h>
+#include <optional>
 #include <utility>
 // After jpeglib.h: its configuration decides which warning codes exist.
 #include <jerror.h>
@@ -64,7 +65,31 @@ void onMessage(j_common_ptr cinfo, int level) {
     std::longjmp(err->jump, 1);
 }
 
-/// The Orientation tag (1 ... 8) of an APP1 "Exif" segment; 1 where there is none.
+/// The first value of an integer EXIF entry, whatever integer format it is stored in; nullopt
+/// for a rational, a string or an entry shorter than its format.
+std::optional<long long> exifInteger(const ExifEntry& e, ExifByteOrder order) {
+    if (e.components < 1 || !e.data || e.size < exif_format_get_size(e.format))
+        return std::nullopt;
+    switch (e.format) {
+    case EXIF_FORMAT_BYTE:
+        return e.data[0];
+    case EXIF_FORMAT_SBYTE:
+        return static_cast<signed char>(e.data[0]);
+    case EXIF_FORMAT_SHORT:
+        return exif_get_short(e.data, order);
+    case EXIF_FORMAT_SSHORT:
+        return exif_get_sshort(e.data, order);
+    case EXIF_FORMAT_LONG:
+        return exif_get_long(e.data, order);
+    case EXIF_FORMAT_SLONG:
+        return exif_get_slong(e.data, order);
+    default:
+        return std::nullopt;
+    }
+}
+
+/// The Orientation tag (1 ... 8) of an APP1 "Exif" segment; 1 where there is none, where it is
+/// not an integer or where its value is outside 1 ... 8.
 int exifOrientation(const unsigned char* data, unsigned length) {
     static const unsigned char header[] = {'E', 'x', 'i', 'f', 0, 0};
     if (length < sizeof header || std::memcmp(data, header, sizeof header) != 0)
@@ -76,12 +101,13 @@ int exifOrientation(const unsigned char* data, unsigned length) {
     exif_data_set_option(exif, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS);
     exif_data_unset_option(exif, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
     exif_data_load_data(exif, data, length);
-    int orientation = 1;
-    if (ExifEntry* e = exif_content_get_entry(exif->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
-        e && e->format == EXIF_FORMAT_SHORT && e->components >= 1 && e->size >= 2)
-        orientation = exif_get_short(e->data, exif_data_get_byte_order(exif));
+    // The specification says SHORT, but cameras write other integer types: a Panasonic DMC-GF1
+    // stores a SLONG, which OpenCV, PIL and gdk-pixbuf all apply.
+    std::optional<long long> value;
+    if (ExifEntry* e = exif_content_get_entry(exif->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION))
+        value = exifInteger(*e, exif_data_get_byte_order(exif));
     exif_data_unref(exif);
-    return orientation;
+    return value && *value >= 1 && *value <= 8 ? int(*value) : 1;
 }
 
 struct JpegHeader {

@@ -69,11 +69,13 @@ std::string jpegOf(const cv::Mat& bgr) {
     return std::string(out.begin(), out.end());
 }
 
-/// An APP1 segment "Exif" holding one IFD with the Orientation tag, little-endian.
-std::string exifOrientationSegment(int orientation) {
+/// An APP1 segment "Exif" holding one IFD with the Orientation tag, little-endian, stored as
+/// the TIFF type `type` (3 SHORT as the specification says; 1 BYTE, 4 LONG, 6 SBYTE, 8 SSHORT,
+/// 9 SLONG as cameras write it).
+std::string exifOrientationSegment(int orientation, char type = 3) {
     std::string tiff = std::string("II*\0", 4) + std::string("\x08\0\0\0", 4) + // header, IFD at 8
                        std::string("\x01\0", 2) +                               // one entry
-                       std::string("\x12\x01\x03\0\x01\0\0\0", 8) +             // 0x0112 SHORT x1
+                       std::string("\x12\x01", 2) + type + std::string("\0\x01\0\0\0", 5) +
                        std::string(1, char(orientation)) + std::string(3, '\0') + // value
                        std::string(4, '\0');                                      // no next IFD
     const std::string body = std::string("Exif\0\0", 6) + tiff;
@@ -115,6 +117,31 @@ TEST(Decoders, JpegExifOrientationAsViewersShowIt) {
         cv::cvtColor(shown, shown, cv::COLOR_BGR2RGB);
         EXPECT_TRUE(samePixels(matOf(img), shown)) << "orientation " << o;
         EXPECT_EQ(img.width, o >= 5 ? 64 : 96) << o;
+    }
+}
+
+// A Panasonic DMC-GF1 stores the Orientation as a SLONG (gdk-pixbuf's bug725582-testrotate.jpg):
+// it was ignored, and the photo counted landscape where OpenCV, PIL and gdk-pixbuf turn it.
+// Every integer type is applied; a value outside 1 ... 8 is ignored, as cv::imread ignores it.
+TEST(Decoders, JpegExifOrientationOfEveryIntegerType) {
+    TempDir dir;
+    const std::string jpeg = jpegOf(picture(96, 64));
+    test::writeFile(dir / "plain.jpg", jpeg);
+    const cv::Mat stored = matOf(loadImage((dir / "plain.jpg").string()));
+    for (char type : {1, 3, 4, 6, 8, 9}) {
+        const fs::path path = dir / ("t" + std::to_string(int(type)) + ".jpg");
+        test::writeFile(path, jpeg.substr(0, 2) + exifOrientationSegment(6, type) + jpeg.substr(2));
+        const HostImage img = loadImage(path.string());
+        EXPECT_EQ(img.width, 64) << "type " << int(type);
+        cv::Mat shown = cv::imread(path.string(), cv::IMREAD_COLOR);
+        cv::cvtColor(shown, shown, cv::COLOR_BGR2RGB);
+        EXPECT_TRUE(samePixels(matOf(img), shown)) << "type " << int(type);
+    }
+    for (int o : {0, 9, 255}) {
+        const fs::path path = dir / ("v" + std::to_string(o) + ".jpg");
+        test::writeFile(path, jpeg.substr(0, 2) + exifOrientationSegment(o, 9) + jpeg.substr(2));
+        const HostImage img = loadImage(path.string());
+        EXPECT_TRUE(samePixels(matOf(img), stored)) << "value " << o;
     }
 }
 
