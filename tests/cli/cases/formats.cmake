@@ -99,12 +99,12 @@ cli_test(jp2_valid EXIT 0
          ARGS histogram @W@/v.jp2 --device cpu)
 
 # --- GIF ---------------------------------------------------------------------------------------
-# A 1 x 1 frame on a 20000 x 20000 screen: the image is the frame (1 pixel), not 400 million
-# transparent pixels that are not in the file; the note says so with --verbose.
+# A 1 x 1 frame on a 20000 x 20000 screen: the image is the rectangle its blocks cover (1 pixel),
+# not 400 million transparent pixels that are not in the file; the note says so with --verbose.
 cli_test(gif_screen_20k_is_its_frame EXIT 0
          EXPECT --setup "${hostile} gif_screen_20k @W@/g.gif"
                 --stdout "^input: .*g[.]gif, 1 x 1, 3 channels, 8-bit"
-                --stderr "frame 1 covers 1 x 1 pixels at [(]5, 7[)] of the 20000 x 20000 screen: the frame is the image"
+                --stderr "frame 1 covers 1 x 1 pixels at [(]5, 7[)] of the 20000 x 20000 screen: that rectangle is the image"
                 --check "${unlessAsan} (${ulimit2G}; $<TARGET_FILE:histlab-cli> histogram @W@/g.gif --device cpu --quiet)"
          ARGS --verbose histogram @W@/g.gif --device cpu)
 # A 20000 x 20000 frame over 2 bytes of LZW: refused before 1.6 GB are filled.

@@ -649,8 +649,9 @@ void writeGif(const fs::path& path, int w, int h, int frames, int fw, int fh, in
     GifFreeMapObject(map);
 }
 
-// GIF (OpenCV 4.6 reads none): the first frame, as a viewer shows a still; an animation names
-// how many frames it has; interlaced rows in place; the transparent colour as alpha.
+// GIF (OpenCV 4.6 reads none): the first frame on the logical screen, as a viewer shows a still;
+// an animation names how many frames it has; interlaced rows in place; the transparent colour as
+// alpha.
 TEST(Decoders, GifFirstFrameInterlacingAndTransparency) {
     TempDir dir;
     const std::uint8_t rgb[4][3] = {{10, 20, 30}, {200, 0, 0}, {0, 210, 0}, {5, 6, 220}};
@@ -675,16 +676,21 @@ TEST(Decoders, GifFirstFrameInterlacingAndTransparency) {
             ASSERT_EQ(p[3], i == 2 ? 0 : 255) << x << "," << y;
         }
 
-    // A frame smaller than the screen: the frame is the image (what lies around it on the
-    // screen is not in the file).
+    // A frame smaller than the screen is shown on the screen, which starts transparent.
     writeGif(dir / "small.gif", 8, 8, 1, 4, 4, 2, 3, false, -1);
     const HostImage small = loadImage((dir / "small.gif").string());
-    ASSERT_EQ(small.width, 4);
-    ASSERT_EQ(small.height, 4);
-    ASSERT_EQ(small.channels, 3);
-    for (int y = 0; y < 4; ++y)
-        for (int x = 0; x < 4; ++x)
-            ASSERT_EQ(small.data[(std::size_t(y) * 4 + x) * 3], rgb[(x + 2 * y) % 4][0]);
+    ASSERT_EQ(small.width, 8);
+    ASSERT_EQ(small.height, 8);
+    ASSERT_EQ(small.channels, 4);
+    for (int y = 0; y < 8; ++y)
+        for (int x = 0; x < 8; ++x) {
+            const std::uint8_t* p = &small.data[(std::size_t(y) * 8 + x) * 4];
+            const bool inside = x >= 2 && x < 6 && y >= 3 && y < 7;
+            ASSERT_EQ(p[3], inside ? 255 : 0) << x << "," << y;
+            if (inside) {
+                ASSERT_EQ(p[0], rgb[(x - 2 + 2 * (y - 3)) % 4][0]) << x << "," << y;
+            }
+        }
 
     // Found by fuzzing: a frame header giflib refuses without an error code (GifErrorString has
     // no words for 0) crashed the message; it is one line now.
@@ -699,6 +705,220 @@ TEST(Decoders, GifFirstFrameInterlacingAndTransparency) {
     const std::string cut = loadError(dir / "cut.gif");
     EXPECT_TRUE(contains(cut, "cut.gif: damaged or truncated GIF (")) << cut;
     EXPECT_EQ(whyNotAnImage((dir / "anim.gif").string()), "");
+}
+
+/// `v` as a 16-bit little-endian word, as GIF stores its numbers.
+std::string word16(int v) {
+    return {char(v & 0xFF), char((v >> 8) & 0xFF)};
+}
+
+/// One image block of gifFile(): its rectangle, colour indices row by row, and its graphics
+/// control extension (none where `control` is false).
+struct GifBlock {
+    int left = 0, top = 0, width = 0, height = 0;
+    std::vector<int> indices;
+    bool control = false;
+    int delay = 0, disposal = 0, transparent = -1;
+};
+
+/// GIF image data for `indices` as literal LZW codes only, with a clear code wherever the table
+/// would make the codes a bit wider. With a minimum code size of 11 the codes are 12 bits from
+/// the first and never clear: the maximal codes of the GIF test suite's max-codes.gif, which
+/// giflib refuses.
+std::string lzwLiterals(const std::vector<int>& indices, int minCodeSize) {
+    const int clear = 1 << minCodeSize, width = minCodeSize + 1;
+    std::string data;
+    std::uint32_t bits = 0;
+    int held = 0;
+    auto put = [&](int code) {
+        bits |= std::uint32_t(code) << held;
+        for (held += width; held >= 8; held -= 8, bits >>= 8)
+            data += char(bits & 0xFF);
+    };
+    put(clear);
+    int next = clear + 2;
+    bool fresh = true;
+    for (int i : indices) {
+        if (!fresh && next + 1 == 1 << width && width < 12) {
+            put(clear);
+            next = clear + 2;
+            fresh = true;
+        }
+        put(i);
+        if (!fresh && next < 4096)
+            ++next;
+        fresh = false;
+    }
+    put(clear + 1);
+    if (held > 0)
+        data += char(bits & 0xFF);
+    std::string out(1, char(minCodeSize));
+    for (std::size_t at = 0; at < data.size(); at += 255) {
+        const std::string part = data.substr(at, 255);
+        out += char(part.size()) + part;
+    }
+    return out + '\0';
+}
+
+/// A GIF89a file of a w x h screen, a global colour map of 2^k colours (colour i is (i, 2 i,
+/// 255 - i)), the blocks in order, and a NETSCAPE2.0 looping extension where `loop`.
+std::string gifFile(int w, int h, int mapBits, const std::vector<GifBlock>& blocks, int minCodeSize,
+                    bool loop = false) {
+    std::string f = "GIF89a" + word16(w) + word16(h) + char(0xF0 | (mapBits - 1)) + '\0' + '\0';
+    for (int i = 0; i < 1 << mapBits; ++i)
+        f += std::string{char(i), char(2 * i), char(255 - i)};
+    if (loop)
+        f += std::string("!\xFF\x0BNETSCAPE2.0\x03\x01\x00\x00\x00", 19);
+    for (const GifBlock& b : blocks) {
+        if (b.control)
+            f += std::string("!\xF9\x04", 3) +
+                 char((b.disposal << 2) | (b.transparent >= 0 ? 1 : 0)) + word16(b.delay) +
+                 char(std::max(b.transparent, 0)) + '\0';
+        f += ',' + word16(b.left) + word16(b.top) + word16(b.width) + word16(b.height) + '\0' +
+             lzwLiterals(b.indices, minCodeSize);
+    }
+    return f + ';';
+}
+
+/// A block of one colour index.
+GifBlock gifBlock(int left, int top, int width, int height, int index) {
+    GifBlock b{left, top, width, height, std::vector<int>(std::size_t(width * height), index)};
+    return b;
+}
+
+/// The message that refuses `bytes` written to `path`.
+std::string refusal(const fs::path& path, const std::string& bytes) {
+    test::writeFile(path, bytes);
+    return loadError(path);
+}
+
+/// The RGB(A) pixel of `img` at (x, y).
+std::vector<int> pixelAt(const HostImage& img, int x, int y) {
+    const std::uint8_t* p =
+        &img.data[(std::size_t(y) * std::size_t(img.width) + std::size_t(x)) * img.channels];
+    return std::vector<int>(p, p + img.channels);
+}
+
+// The GIF test suite's max-codes.gif (LZW minimum code size 11: every code 12 bits) was refused
+// as "Failed to read from given file": giflib's decoder takes minimum code sizes up to 8 only.
+// HistLab decodes the LZW data itself now, as PIL and browsers do.
+TEST(Decoders, GifMaximalLzwCodes) {
+    TempDir dir;
+    GifBlock b{0, 0, 37, 23, {}};
+    for (int y = 0; y < 23; ++y)
+        for (int x = 0; x < 37; ++x)
+            b.indices.push_back((x * 3 + y * 5) % 16);
+    for (int codeSize : {11, 4, 8}) {
+        const fs::path path = dir / ("codes" + std::to_string(codeSize) + ".gif");
+        test::writeFile(path, gifFile(37, 23, 4, {b}, codeSize));
+        const HostImage img = loadImage(path.string());
+        ASSERT_EQ(img.channels, 3) << codeSize;
+        ASSERT_EQ(img.width, 37);
+        for (int y = 0; y < 23; ++y)
+            for (int x = 0; x < 37; ++x) {
+                const int i = (x * 3 + y * 5) % 16;
+                ASSERT_EQ(pixelAt(img, x, y), (std::vector<int>{i, 2 * i, 255 - i}))
+                    << codeSize << ": " << x << "," << y;
+            }
+    }
+    // A code size beyond LZW's 12-bit codes is damage, named.
+    std::string bad = gifFile(37, 23, 4, {b}, 11);
+    bad[bad.find(',') + 10] = 12;
+    EXPECT_TRUE(contains(refusal(dir / "bad.gif", bad),
+                         "bad.gif: damaged or truncated GIF (frame 1 has an LZW minimum code size "
+                         "of 12, not 1 ... 11)"));
+}
+
+// A block reaching past the logical screen was refused as damaged; PIL and browsers clip it.
+TEST(Decoders, GifBlockPastTheScreenIsClipped) {
+    TempDir dir;
+    GifBlock whole = gifBlock(0, 0, 6, 4, 1);
+    GifBlock past{4, 2, 5, 3, {}};
+    for (int i = 0; i < 15; ++i)
+        past.indices.push_back(2 + i % 2);
+    test::writeFile(dir / "past.gif", gifFile(6, 4, 2, {whole, past}, 2));
+    const HostImage img = loadImage((dir / "past.gif").string());
+    ASSERT_EQ(img.width, 6);
+    ASSERT_EQ(img.height, 4);
+    ASSERT_EQ(img.channels, 3);
+    EXPECT_EQ(pixelAt(img, 3, 3), (std::vector<int>{1, 2, 254}));
+    EXPECT_EQ(pixelAt(img, 4, 2), (std::vector<int>{2, 4, 253})); // index 0 of the block
+    EXPECT_EQ(pixelAt(img, 5, 2), (std::vector<int>{3, 6, 252})); // index 1
+    EXPECT_EQ(pixelAt(img, 4, 3), (std::vector<int>{3, 6, 252})); // index 5: row 1, x 0
+    // Wholly off the screen: nothing of it is shown.
+    test::writeFile(dir / "one.gif", gifFile(6, 4, 2, {whole}, 2));
+    test::writeFile(dir / "off.gif", gifFile(6, 4, 2, {whole, gifBlock(7, 9, 3, 3, 2)}, 2));
+    EXPECT_EQ(loadImage((dir / "off.gif").string()).data,
+              loadImage((dir / "one.gif").string()).data);
+}
+
+// The first image is every block up to the first delay, painted on the screen with each
+// block's disposal (the suite's high-color.gif: four 16 x 16 blocks of 256 colours make one
+// 32 x 32 image of 1,024 colours; it was its first block, 75 % of its screen left out).
+TEST(Decoders, GifFirstImageComposesBlocksUpToTheFirstDelay) {
+    TempDir dir;
+    // Four quadrants without any control extension: one image of every block.
+    std::vector<GifBlock> quads;
+    for (int q = 0; q < 4; ++q)
+        quads.push_back(gifBlock(q % 2 * 2, q / 2 * 2, 2, 2, q + 1));
+    test::writeFile(dir / "quads.gif", gifFile(4, 4, 3, quads, 3));
+    const HostImage combined = loadImage((dir / "quads.gif").string());
+    EXPECT_EQ(combined.source, (dir / "quads.gif").string());
+    ASSERT_EQ(combined.channels, 3);
+    for (int q = 0; q < 4; ++q)
+        EXPECT_EQ(pixelAt(combined, q % 2 * 2 + 1, q / 2 * 2 + 1)[0], q + 1) << q;
+
+    // Disposal: 1 keeps the block, 2 clears its rectangle to transparent, 3 puts back what was
+    // under it; the block of a non-zero delay ends the first image, the next starts frame 2.
+    GifBlock base = gifBlock(0, 0, 4, 4, 1);
+    base.control = true, base.disposal = 1;
+    GifBlock restored = gifBlock(0, 0, 2, 2, 2);
+    restored.control = true, restored.disposal = 3;
+    GifBlock cleared = gifBlock(2, 2, 2, 2, 3);
+    cleared.control = true, cleared.disposal = 2;
+    GifBlock shown = gifBlock(1, 1, 1, 1, 4);
+    shown.control = true, shown.delay = 10;
+    GifBlock later = gifBlock(0, 0, 4, 4, 5);
+    test::writeFile(dir / "dispose.gif",
+                    gifFile(4, 4, 3, {base, restored, cleared, shown, later}, 3));
+    const HostImage img = loadImage((dir / "dispose.gif").string());
+    EXPECT_EQ(img.source, (dir / "dispose.gif").string() + ", frame 1 of 2");
+    ASSERT_EQ(img.channels, 4);
+    EXPECT_EQ(pixelAt(img, 0, 0), (std::vector<int>{1, 2, 254, 255})); // block 2 put back
+    EXPECT_EQ(pixelAt(img, 1, 1), (std::vector<int>{4, 8, 251, 255})); // the delayed block
+    EXPECT_EQ(pixelAt(img, 3, 3)[3], 0);                               // block 3 cleared
+    EXPECT_EQ(pixelAt(img, 3, 0), (std::vector<int>{1, 2, 254, 255}));
+
+    // A looping animation without any delay shows each block as a frame: the first is shown.
+    test::writeFile(dir / "loop.gif", gifFile(4, 4, 3, {gifBlock(0, 0, 4, 4, 6), later}, 3, true));
+    const HostImage loop = loadImage((dir / "loop.gif").string());
+    EXPECT_EQ(loop.source, (dir / "loop.gif").string() + ", frame 1 of 2");
+    EXPECT_EQ(pixelAt(loop, 2, 2), (std::vector<int>{6, 12, 249}));
+
+    // A hostile file of many blocks before any delay is refused, not composed without end.
+    std::vector<GifBlock> many(4097, gifBlock(0, 0, 1, 1, 1));
+    EXPECT_TRUE(contains(refusal(dir / "many.gif", gifFile(1, 1, 1, many, 2)),
+                         "many.gif: damaged or truncated GIF (more than 4096 image blocks before "
+                         "the first delay)"));
+}
+
+// A transparent colour that no shown pixel uses added an alpha channel of 255 everywhere: the
+// image is RGB, as if there were no transparent colour.
+TEST(Decoders, GifUnusedTransparentColourAddsNoAlpha) {
+    TempDir dir;
+    GifBlock b = gifBlock(0, 0, 3, 2, 1);
+    b.indices[4] = 2;
+    b.control = true, b.transparent = 3;
+    test::writeFile(dir / "unused.gif", gifFile(3, 2, 2, {b}, 2));
+    const HostImage unused = loadImage((dir / "unused.gif").string());
+    EXPECT_EQ(unused.channels, 3);
+    EXPECT_EQ(pixelAt(unused, 1, 1), (std::vector<int>{2, 4, 253}));
+    b.transparent = 2;
+    test::writeFile(dir / "used.gif", gifFile(3, 2, 2, {b}, 2));
+    const HostImage used = loadImage((dir / "used.gif").string());
+    ASSERT_EQ(used.channels, 4);
+    EXPECT_EQ(pixelAt(used, 1, 1)[3], 0);
+    EXPECT_EQ(pixelAt(used, 0, 0), (std::vector<int>{1, 2, 254, 255}));
 }
 
 // TGA (no signature: known by its name) through stb_image, bottom-up rows put upright.
