@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <sstream>
 
 namespace histlab {
@@ -278,14 +279,25 @@ void setBatchFolder(BatchParams& p, const std::string& folder) {
 // ---------------------------------------------------------------------------------------------
 // merge: batch tables joined, or histogram CSVs added.
 
-/// Histogram CSVs (histlab-cli histogram --csv: bin[,lo,hi],<channel>...) added bin by bin,
-/// each read a row at a time: the same header and bins in each; the bin columns must agree, the
-/// counts are summed, and a sum past 2^64 - 1 is refused (naming the file, line and column).
+/// Whether a histogram CSV's column names a bin rather than counts: bin, lo, hi, or a channel's
+/// own edges (r_lo, r_hi: a float colour image's channels each binned over their own range).
+bool isBinColumn(const std::string& name) {
+    auto endsWith = [&](const char* tail) {
+        const std::size_t n = std::strlen(tail);
+        return name.size() > n && name.compare(name.size() - n, n, tail) == 0;
+    };
+    return name == "bin" || name == "lo" || name == "hi" || endsWith("_lo") || endsWith("_hi");
+}
+
+/// Histogram CSVs (histlab-cli histogram --csv: bin[,lo,hi],<channel>... or
+/// bin,<channel>_lo,<channel>_hi,<channel>...) added bin by bin, each read a row at a time: the
+/// same header and bins in each; the bin columns must agree, the counts are summed, and a sum
+/// past 2^64 - 1 is refused (naming the file, line and column).
 Table addHistogramCsvs(const std::vector<std::string>& sources) {
     std::vector<std::string> header;
+    std::vector<bool> binColumn;
     std::vector<std::vector<std::string>> keys; // the first file's bin columns, a row each
     std::vector<std::vector<std::uint64_t>> sums;
-    std::size_t keyColumns = 1;
     std::vector<std::string> row;
     for (std::size_t f = 0; f < sources.size(); ++f) {
         CsvReader in(sources[f], kTextFileLimit, "a histogram CSV");
@@ -296,7 +308,8 @@ Table addHistogramCsvs(const std::vector<std::string>& sources) {
                 throw InputError(sources[f] + ": neither a batch table (file, status, ...) nor "
                                               "a histogram CSV (bin, <channel>...)");
             header = row;
-            keyColumns = header.size() > 2 && header[1] == "lo" && header[2] == "hi" ? 3 : 1;
+            for (const std::string& name : header)
+                binColumn.push_back(isBinColumn(name));
         } else if (row != header) {
             throw InputError(sources[f] + ": its columns differ from " + sources[0] + "'s");
         }
@@ -307,21 +320,27 @@ Table addHistogramCsvs(const std::vector<std::string>& sources) {
                 throw InputError(at + std::to_string(row.size()) + " fields, not " +
                                  std::to_string(header.size()));
             if (f == 0) {
-                keys.emplace_back(row.begin(), row.begin() + std::ptrdiff_t(keyColumns));
-                sums.emplace_back(header.size() - keyColumns, 0);
+                keys.emplace_back();
+                for (std::size_t c = 0; c < header.size(); ++c)
+                    if (binColumn[c])
+                        keys.back().push_back(row[c]);
+                sums.emplace_back(header.size() - keys.back().size(), 0);
             } else if (bins >= keys.size()) {
                 throw InputError(sources[f] + ": more than the " + std::to_string(keys.size()) +
                                  " bins of " + sources[0]);
             }
-            for (std::size_t c = 0; c < keyColumns; ++c)
-                if (row[c] != keys[bins][c])
-                    throw InputError(at + header[c] + " " + row[c] + ", " + sources[0] + " " +
-                                     keys[bins][c]);
-            for (std::size_t c = keyColumns; c < header.size(); ++c) {
+            for (std::size_t c = 0, k = 0, n = 0; c < header.size(); ++c) {
+                if (binColumn[c]) {
+                    if (row[c] != keys[bins][k])
+                        throw InputError(at + header[c] + " " + row[c] + ", " + sources[0] + " " +
+                                         keys[bins][k]);
+                    ++k;
+                    continue;
+                }
                 const std::optional<std::uint64_t> x = parseCount(row[c]);
                 if (!x)
                     throw InputError(at + header[c] + ": '" + row[c] + "' is not a whole number");
-                std::uint64_t& sum = sums[bins][c - keyColumns];
+                std::uint64_t& sum = sums[bins][n++];
                 if (__builtin_add_overflow(sum, *x, &sum))
                     throw InputError(at + header[c] + ": '" + row[c] + "' takes the sum of bin " +
                                      keys[bins][0] + " past 2^64 - 1");
@@ -335,10 +354,11 @@ Table addHistogramCsvs(const std::vector<std::string>& sources) {
     Table t(header);
     for (std::size_t i = 0; i < keys.size(); ++i) {
         t.row();
-        for (const std::string& k : keys[i])
-            t.add(k);
-        for (std::uint64_t v : sums[i])
-            t.add(v);
+        for (std::size_t c = 0, k = 0, n = 0; c < header.size(); ++c)
+            if (binColumn[c])
+                t.add(keys[i][k++]);
+            else
+                t.add(sums[i][n++]);
     }
     return t;
 }

@@ -7,6 +7,7 @@
 #include "report/text.h"
 #include "runtime/errors.h"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -127,20 +128,40 @@ std::string imageBinsText(const ImageBinsRun& run) {
 std::string imageBinsCsv(const ImageBinsRun& run) {
     if (run.results.empty())
         return "bin,lo,hi\n";
-    // Every channel shares the first one's bins (the same request on planes of one type).
+    // One lo,hi pair where every channel has the same bins (an integer image, or a --range);
+    // else each channel's own edges before its counts (a float image's channels are each binned
+    // over their own min ... max, as np.histogram of each channel does).
     const BinSpec& spec = run.results.front().spec;
-    std::vector<std::string> columns{"bin", "lo", "hi"};
-    for (const ImageChannelBins& c : run.results)
-        columns.push_back(c.name);
-    Table table(columns);
-    const double w = (spec.hi - spec.lo) / spec.bins;
-    for (int i = 0; i < spec.bins; ++i) {
-        table.row()
-            .add(i)
-            .add(spec.lo + double(i) * w)
-            .add(i + 1 == spec.bins ? spec.hi : spec.lo + double(i + 1) * w);
+    const bool shared =
+        std::all_of(run.results.begin(), run.results.end(), [&](const ImageChannelBins& c) {
+            return c.spec.bins == spec.bins && c.spec.lo == spec.lo && c.spec.hi == spec.hi;
+        });
+    std::vector<std::string> columns{"bin"};
+    std::vector<std::vector<double>> edges;
+    for (const ImageChannelBins& c : run.results) {
+        if (!shared || edges.empty()) {
+            edges.push_back(countedEdges(c.spec));
+            columns.push_back(shared ? "lo" : c.name + "_lo");
+            columns.push_back(shared ? "hi" : c.name + "_hi");
+        }
+        if (!shared)
+            columns.push_back(c.name);
+    }
+    if (shared)
         for (const ImageChannelBins& c : run.results)
-            table.add(c.histogram.counts[std::size_t(i)]);
+            columns.push_back(c.name);
+    Table table(columns);
+    for (int i = 0; i < spec.bins; ++i) {
+        table.row().add(i);
+        for (std::size_t k = 0; k < run.results.size(); ++k) {
+            if (!shared || k == 0)
+                table.add(edges[k][std::size_t(i)]).add(edges[k][std::size_t(i) + 1]);
+            if (!shared)
+                table.add(run.results[k].histogram.counts[std::size_t(i)]);
+        }
+        if (shared)
+            for (const ImageChannelBins& c : run.results)
+                table.add(c.histogram.counts[std::size_t(i)]);
     }
     return table.csv();
 }

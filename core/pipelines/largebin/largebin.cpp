@@ -335,6 +335,20 @@ std::vector<float> floatEdges(const BinSpec& spec) {
     return edges;
 }
 
+std::vector<double> countedEdges(const BinSpec& spec) {
+    if (!isInteger(spec.type)) {
+        const std::vector<float> edges = floatEdges(spec);
+        return std::vector<double>(edges.begin(), edges.end());
+    }
+    // The inverse of referenceSlot's floor(d bins / span): the smallest d of bin i.
+    const std::uint64_t span = std::uint64_t(spec.hi - spec.lo), bins = std::uint64_t(spec.bins);
+    std::vector<double> edges(std::size_t(spec.bins) + 1);
+    for (std::uint64_t i = 0; i < bins; ++i)
+        edges[std::size_t(i)] = spec.lo + double((i * span + bins - 1) / bins);
+    edges.back() = spec.hi;
+    return edges;
+}
+
 std::uint32_t referenceSlot(const BinSpec& spec, const std::vector<float>& edges, double x) {
     const std::uint32_t bins = std::uint32_t(spec.bins);
     if (std::isnan(x))

@@ -14,7 +14,9 @@
 // if it reaches the next (NumPy 1.24.2's results are a test fixture). The device divides
 // correctly rounded (-cl-fp32-correctly-rounded-divide-sqrt); a device that cannot is reported
 // unsupported for floats. Integers are binned exactly, in integers:
-// floor((v - lo) * bins / (hi - lo)), which is what NumPy gives for 8- and 16-bit data.
+// floor((v - lo) * bins / (hi - lo)): a value on an edge (an exact rational) is in the upper bin.
+// NumPy decides with double edges, which can lie just above such a value (55.00000000000001 for
+// 25 * 2.2) and count it one bin low; where every edge is whole both agree.
 //
 // The automatic range: the whole type for integers ([0, 256] for 8-bit, [0, 65536] for 16-bit,
 // so the default of 2^depth bins gives every value a bin of its own); for floats the smallest
@@ -150,6 +152,11 @@ struct LargeHistogram {
 
 /// NumPy's float32 edges for float32 data: lo + i*w in double rounded to float32, the last one hi.
 std::vector<float> floatEdges(const BinSpec& spec);
+
+/// The bins' edges as they are counted, bins + 1 of them: bin i holds edge i <= x < edge i + 1
+/// (the last bin x == hi too). For integer types the first integer of each bin, lo +
+/// ceil(i (hi - lo) / bins) computed in integers (the last edge hi); for floats floatEdges().
+std::vector<double> countedEdges(const BinSpec& spec);
 
 /// The bin of one sample by the rule above: 0 ... bins-1, or bins (below), bins+1 (above),
 /// bins+2 (NaN).

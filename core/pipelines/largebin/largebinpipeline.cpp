@@ -50,15 +50,15 @@ Table pointTable(const LargeBinRun& run) {
     return table;
 }
 
-/// The first bin count's histogram: one row per bin with its edges (NumPy's, in double).
+/// The first bin count's histogram: one row per bin with its edges as counted (countedEdges).
 Table countsTable(const LargeBinSpecRun& s) {
     Table table({"bin", "lo", "hi", "count"});
-    const double w = (s.spec.hi - s.spec.lo) / s.spec.bins;
+    const std::vector<double> edges = countedEdges(s.spec);
     for (int i = 0; i < s.spec.bins; ++i)
         table.row()
             .add(i)
-            .add(s.spec.lo + double(i) * w)
-            .add(i + 1 == s.spec.bins ? s.spec.hi : s.spec.lo + double(i + 1) * w)
+            .add(edges[std::size_t(i)])
+            .add(edges[std::size_t(i) + 1])
             .add(s.reference.counts[std::size_t(i)]);
     return table;
 }
@@ -271,23 +271,26 @@ Pipeline largebinPipeline() {
                 largeBinMethodNames(", ") +
                 "), each verified bit-exactly, against the read-only kernel";
     p.description =
-        "Histograms of many bins: an image's channel (8- or 16-bit) or synthetic samples (u8, "
-        "u16, f32; random, skewed, smooth) into 1 to 65,536 bins over [LO, HI], NumPy's rule "
-        "(uniform bins, the last one closed; values outside counted apart, NaN apart). Each "
+        "Histograms of many bins: an image's channel (8-bit, 16-bit or 32-bit float) or synthetic "
+        "samples (u8, u16, f32; random, skewed, smooth) into 1 to 65,536 bins over [LO, HI], "
+        "NumPy's rule (uniform bins, the last one closed; values outside counted apart, NaN "
+        "apart): integers exactly (a value on an edge in the upper bin, where NumPy's double "
+        "edges may count it one bin low), floats by NumPy's float32 steps and edges. Each "
         "method counts on the device and is compared slot by slot with the CPU reference. GB/s "
         "= input bytes / median time of one whole histogram, against the read-only kernel on the "
         "same buffer in the same run. A method the device cannot run is reported unsupported; "
         "'tagged' (software atomics that assume lock-step warps) is run as written and its "
         "mismatches are reported.";
-    p.reference = "largeHistogramReference: every sample binned on the host by the same rule "
-                  "(integers exactly; floats against NumPy's double edges), compared slot by slot "
-                  "(bins, below, above, NaN)";
+    p.reference =
+        "largeHistogramReference: every sample binned on the host by the same rule "
+        "(integers exactly; floats by NumPy's float32 steps and edges), compared slot by slot "
+        "(bins, below, above, NaN)";
     using P = LargeBinParams;
     p.options = {
         imageOption<P>(
             "IMAGE", "FILE",
-            "an image file (8- or 16-bit); without one, synthetic samples (--data, --type, "
-            "--size)",
+            "an image file (8-bit, 16-bit or 32-bit float); without one, synthetic samples "
+            "(--data, --type, --size)",
             [](P& s, const std::string& path) {
                 if (!s.path.empty())
                     throw UsageError("largebin", "more than one image given ('" + s.path + "', '" +
@@ -336,7 +339,9 @@ Pipeline largebinPipeline() {
                  "out-of-range counts, every point";
     p.outputs = {{"--counts",
                   "the first bin count's histogram: bin,lo,hi,count (the CPU "
-                  "reference, equal to every verified method)",
+                  "reference, equal to every verified method); lo <= v < hi (the last bin "
+                  "closed), for integers the first value of the bin and of the next, for floats "
+                  "the float32 edges counted with",
                   false}};
     bindDevicePipeline<LargeBinParams, LargeBinRequest, LargeBinRun>(
         p, planLargeBin, runLargeBinJob, [](const LargeBinRun& run) {

@@ -72,6 +72,15 @@ cli_test(merge_adds_histogram_csvs EXIT 0
                 --check "python3 -c \"import csv; a=list(csv.reader(open('@W@/h.csv'))); m=list(csv.reader(open('@W@/m.csv'))); assert a[0]==m[0] and all(int(y)==2*int(x) for r,s in zip(a[1:],m[1:]) for x,y in zip(r[1:],s[1:])) and len(a)==257\""
          ARGS merge @W@/h.csv @W@/h2.csv --csv @W@/m.csv)
 
+# A float colour image's CSV (each channel's own edges): the edges must agree and are kept, the
+# counts are added.
+cli_test(merge_adds_per_channel_edge_csvs EXIT 0
+         EXPECT --setup "${cli} histogram ${data}/float32.pfm --bins 8 --quiet --csv @W@/h.csv"
+                --setup "cp @W@/h.csv @W@/h2.csv"
+                --stdout "^merge: 2 files, histogram CSVs added: 8 bins$"
+                --check "python3 -c \"import csv; a=list(csv.reader(open('@W@/h.csv'))); m=list(csv.reader(open('@W@/m.csv'))); assert a[0]==m[0] and all((y==x) if a[0][i].endswith(('_lo','_hi','bin')) else int(y)==2*int(x) for r,s in zip(a[1:],m[1:]) for i,(x,y) in enumerate(zip(r,s)))\""
+         ARGS merge @W@/h.csv @W@/h2.csv --csv @W@/m.csv)
+
 # --- refusals: one line naming the option or file, the documented exit code, no output ------
 cli_test(batch_no_folder EXIT 3 EXPECT --stderr "^histlab-cli: .*/nothing: no such folder$" --absent @W@/t.csv
          ARGS batch @W@/nothing --csv @W@/t.csv)

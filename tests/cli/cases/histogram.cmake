@@ -206,6 +206,17 @@ cli_test(float_image_auto_range EXIT 0
                 --stdout "^gray +256 .* verified$"
                 --check "${check} json @W@/h.json --nonempty channels"
          ARGS histogram ${data}/float32.pfm --json @W@/h.json --repeat 1)
+# --csv of a float colour image: each channel is binned over its own min ... max, so each has
+# its own edge columns before its counts (np.histogram of each channel); the edges are the float32
+# ones counted with, the first r_lo the channel's min and the last r_hi its max.
+cli_test(float_image_csv_edges_per_channel EXIT 0
+         EXPECT --check "head -1 @W@/h.csv | grep -qx 'bin,r_lo,r_hi,r,g_lo,g_hi,g,b_lo,b_hi,b,gray_lo,gray_hi,gray'"
+                --check "python3 -c \"import csv; r=list(csv.reader(open('@W@/h.csv')))[1:]; assert len(r)==8 and all(a[c+1]==b[c] for a,b in zip(r,r[1:]) for c in (1,4,7,10)) and r[-1][2]!=r[-1][5] and all(sum(int(x[c]) for x in r)==63 for c in (3,6,9,12))\""
+         ARGS histogram ${data}/float32.pfm --bins 8 --csv @W@/h.csv --quiet)
+# With one --range every channel has the same bins: one lo,hi pair.
+cli_test(float_image_csv_one_range EXIT 0
+         EXPECT --check "head -1 @W@/h.csv | grep -qx 'bin,lo,hi,r,g,b,gray'"
+         ARGS histogram ${data}/float32.pfm --bins 8 --range 0,1 --csv @W@/h.csv --quiet)
 # Pipelines that work on integer values refuse a float image by name.
 cli_test(float_image_blur EXIT 3 EXPECT --stderr "float32[.]pfm: a 32-bit float image; the box blur works on 8- or 16-bit"
          ARGS blur ${data}/float32.pfm --repeat 1)

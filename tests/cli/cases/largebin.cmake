@@ -66,3 +66,11 @@ cli_test(largebin_float_range_widest_span EXIT 0
          EXPECT --check "awk -F, 'NR > 1 && $4 > 0 {print $1}' @W@/c.csv | grep -qx 128"
          ARGS largebin --device cpu --type f32 --count 1000 --repeat 1 --quiet
               --range=-1.7e38,1.7e38 --counts @W@/c.csv)
+# --counts edges are true to what is counted: over [0, 220] in 100 bins the edges are k * 11/5,
+# and 55 (= 25 * 2.2, in bin 25 by the exact rule) is bin 25's first value, not NumPy's double
+# edge 55.00000000000001; the last bin holds 220 itself.
+cli_test(largebin_counts_integer_edges EXIT 0
+         EXPECT --check "grep -q '^24,53,55,' @W@/c.csv" --check "grep -q '^25,55,58,' @W@/c.csv"
+                --check "grep -q '^99,218,220,' @W@/c.csv" --check "! grep -q '[.]' @W@/c.csv"
+         ARGS largebin --type u8 --count 4096 --bins 100 --range 0,220 --repeat 1 --quiet
+              --counts @W@/c.csv)
