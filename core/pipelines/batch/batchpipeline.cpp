@@ -530,9 +530,7 @@ Pipeline batchPipeline() {
                        }),
         flagOption<P>("--recursive", "the folder's subfolders too",
                       [](P& s) { s.source.recursive = true; }),
-        valueOption<P>("--shard", "I/N",
-                       "only the I-th of N shares of the sorted listing (files I, I + N, ...; I "
-                       "from 0): --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT",
+        valueOption<P>("--shard", "I/N", shardHelp(),
                        [](P& s, const std::string& v) { s.source.shard = parseShard(v); }),
         valueOption<P>("--images", "N", "how many synthetic images",
                        [](P& s, const std::string& v) {

@@ -201,11 +201,26 @@ Shard parseShard(const std::string& text) {
     Shard s;
     s.count = std::size_t(parseWholeNumber("--shard", text.substr(slash + 1), 1, 1ll << 40));
     s.index = std::size_t(parseWholeNumber("--shard", text.substr(0, slash), 0, 1ll << 40));
-    if (s.index >= s.count)
-        throw UsageError("--shard", "share " + std::to_string(s.index) + " of " +
-                                        std::to_string(s.count) + ": the shares are 0 to " +
-                                        std::to_string(s.count - 1));
+    if (s.index >= s.count) {
+        // Slurm arrays often run from 1 (--array=1-3): the message lists the shards to give.
+        const std::string n = "/" + std::to_string(s.count);
+        std::string shards;
+        for (std::size_t i = 0; i < s.count; ++i) {
+            if (s.count > 4 && i == 2) {
+                shards += ", ...";
+                i = s.count - 1;
+            }
+            shards += (i == 0 ? "" : ", ") + std::to_string(i) + n;
+        }
+        throw UsageError("--shard", "'" + text + "': shards count from 0: " + shards);
+    }
     return s;
+}
+
+std::string shardHelp() {
+    return "only the I-th of N shares of the sorted listing (files I, I + N, ...): shards count "
+           "from 0, 0/N to (N-1)/N, so --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT "
+           "with --array=0-(N-1)";
 }
 
 std::vector<std::string> listCollection(const std::string& folder, bool recursive,

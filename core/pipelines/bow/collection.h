@@ -89,6 +89,9 @@ struct Shard {
 /// "I/N"; UsageError("--shard") for anything else.
 Shard parseShard(const std::string& text);
 
+/// The help of every --shard option: what I/N means and that shards count from 0.
+std::string shardHelp();
+
 /// Shards' rows (each with a file name, `fileOf`) joined and sorted by file as one listing
 /// would be: what `bow merge` and `merge` do with the tables that --shard I/N runs write.
 /// InputError naming the file that two shards (sources[s]) hold.

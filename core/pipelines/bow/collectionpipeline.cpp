@@ -69,11 +69,10 @@ std::vector<PipelineOption> collectionOptions(CollectionSource P::*source,
                        }),
     };
     if (shards)
-        o.push_back(valueOption<P>(
-            "--shard", "I/N",
-            "only the I-th of N shares of the sorted listing (files I, I + N, ...; I from 0): "
-            "--shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT",
-            [source](P& p, const std::string& v) { (p.*source).shard = parseShard(v); }));
+        o.push_back(
+            valueOption<P>("--shard", "I/N", shardHelp(), [source](P& p, const std::string& v) {
+                (p.*source).shard = parseShard(v);
+            }));
     return o;
 }
 
@@ -368,7 +367,8 @@ template <typename P> std::vector<PipelineOption> viewOptions(CollectionView P::
             "--normalize", "none|l1|l2|tfidf",
             "the weights written: none (raw counts, default; what bow merge joins), "
             "l1 (divided by the descriptor count, as OpenCV's extractor), l2 (unit "
-            "length), tfidf ((count / descriptors) log(images / images with the word))",
+            "length), tfidf ((count / descriptors) ln(images / images with the word), the "
+            "natural logarithm, without smoothing: a word in every image weighs 0)",
             [view](P& p, const std::string& v) { (p.*view).weighting = parseBowWeighting(v); }),
         valueOption<P>("--nearest", "N",
                        "list each image's N most similar images (cosine of the weights; tf-idf "

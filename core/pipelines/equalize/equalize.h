@@ -196,8 +196,8 @@ std::vector<std::uint64_t> equalizedHistogram(const EqualizeRun& run);
 /// apply pass's GB/s), verification.
 std::string equalizeText(const EqualizeResult& result);
 
-/// The histogram of the equalized plane (gray or luma, before equalization) and its
-/// cumulative sum: bin,count,cdf, 256 or 65,536 rows.
+/// The input's histogram (its gray values or luma, before equalization) and its cumulative
+/// sum: bin,count,cdf, 256 or 65,536 rows.
 Table equalizeTable(const EqualizeRun& run);
 
 } // namespace histlab

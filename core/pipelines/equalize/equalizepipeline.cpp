@@ -166,8 +166,9 @@ Pipeline equalizePipeline() {
                        [](P& s, const std::string& v) {
                            s.apply.unroll = int(parseWholeNumber("--unroll", v, 1, 8));
                        }));
-    p.csvHelp = "the histogram of the plane that is equalized (gray or luma) and its cumulative "
-                "sum (bin,count,cdf; 256 or 65,536 rows)";
+    p.csvHelp = "the input's histogram, before equalization: of its gray values (its luma for "
+                "RGB/RGBA), and its cumulative sum, from which the table is built (bin,count,cdf; "
+                "256 or 65,536 rows; not the equalized output's)";
     p.outputs = {{"--out",
                   "the equalized image (optional: without it the run is timed and verified only); "
                   "written on a mismatch too",

@@ -110,8 +110,17 @@ cli_test(batch_out_is_the_images_folder EXIT 3
 cli_test(batch_jobs_zero EXIT 2 EXPECT --stderr "^histlab-cli: --jobs: 0 is out of range"
          ARGS batch ${data} --jobs 0)
 cli_test(batch_shard_out_of_range EXIT 2
-         EXPECT --stderr "^histlab-cli: --shard: share 3 of 3: the shares are 0 to 2$"
+         EXPECT --stderr "^histlab-cli: --shard: '3/3': shards count from 0: 0/3, 1/3, 2/3$"
          ARGS batch ${data} --shard 3/3)
+# Many shards: the message lists the first two and the last.
+cli_test(batch_shard_of_many_out_of_range EXIT 2
+         EXPECT --stderr "^histlab-cli: --shard: '10/10': shards count from 0: 0/10, 1/10, [.][.][.], 9/10$"
+         ARGS batch ${data} --shard 10/10)
+# The help says where shards start, for every command that takes --shard.
+cli_test(batch_shard_help EXIT 0 EXPECT --stdout "shards count from 0, 0/N to [(]N-1[)]/N"
+         ARGS batch --help)
+cli_test(bow_histograms_shard_help EXIT 0 EXPECT --stdout "shards count from 0, 0/N to [(]N-1[)]/N"
+         ARGS bow histograms --help)
 cli_test(batch_folder_and_synthetic EXIT 2
          EXPECT --stderr "^histlab-cli: batch: a folder or --synthetic, not both$"
          ARGS batch ${data} --synthetic random --images 2 --width 4 --height 4)

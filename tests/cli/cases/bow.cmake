@@ -142,7 +142,7 @@ cli_test(bow_histograms_bad_codebook EXIT 3
                 --stderr "^histlab-cli: ${data}/rgb8.png: a NUL byte at offset 8: not FileStorage text [(]YAML, XML or JSON[)]$"
          ARGS bow histograms @W@/f --codebook ${data}/rgb8.png)
 cli_test(bow_histograms_bad_shard EXIT 2
-         EXPECT --stderr "^histlab-cli: --shard: share 3 of 3: the shares are 0 to 2$"
+         EXPECT --stderr "^histlab-cli: --shard: '3/3': shards count from 0: 0/3, 1/3, 2/3$"
          ARGS bow histograms ${data} --codebook x.yml --shard 3/3)
 # SIFT's 128 floats against a 64-float codebook: each image is a row that says so, and with
 # no image counted the run is not a success (exit 3).
@@ -151,3 +151,8 @@ cli_test(bow_histograms_dimension_mismatch EXIT 3
                 --stdout "^  a.png: descriptors of 128 floats; the codebook's words have 64$"
                 --stderr "^histlab-cli: none of the 5 images could be counted [(]see the table[)]$"
          ARGS bow histograms @W@/f --codebook @W@/v.yml --detector sift)
+# tf-idf's logarithm is named in the help: the natural one, unsmoothed.
+cli_test(bow_histograms_tfidf_log_base_help EXIT 0
+         EXPECT --stdout "ln[(]images / images with the word[)]" --stdout "natural logarithm"
+                --stdout "without smoothing"
+         ARGS bow histograms --help)

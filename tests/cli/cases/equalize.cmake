@@ -43,3 +43,7 @@ cli_test(equalize_image_not_written_no_csv EXIT 3
          EXPECT --stderr "^histlab-cli: /dev/full: write failed [(]No space left on device[)]$"
                 --absent @W@/e.csv
          ARGS equalize ${data}/gray8.png --out /dev/full --csv @W@/e.csv)
+# --csv is the input's histogram (before equalization), as its help says.
+cli_test(equalize_csv_help_is_the_inputs EXIT 0
+         EXPECT --stdout "the input's histogram, before equalization"
+         ARGS equalize --help)

@@ -74,3 +74,8 @@ cli_test(largebin_counts_integer_edges EXIT 0
                 --check "grep -q '^99,218,220,' @W@/c.csv" --check "! grep -q '[.]' @W@/c.csv"
          ARGS largebin --type u8 --count 4096 --bins 100 --range 0,220 --repeat 1 --quiet
               --counts @W@/c.csv)
+# The help names every sample type an image may have, and NumPy's float32 path for floats.
+cli_test(largebin_help_floats EXIT 0
+         EXPECT --stdout "8-bit, 16-bit or 32-bit float" --stdout "NumPy's float32"
+                --no-stdout "against NumPy.s double edges"
+         ARGS largebin --help)
