@@ -460,6 +460,86 @@ __kernel void joint_tagged(JOINT_ARGS, __global uint* rows) {
     FOR_EACH_PAIR(gid, gsz, taggedIncrement(warpRow + slot, tag))
 }
 
+// Colocalisation sums (core/pipelines/largebin/coloc.h) of integer samples over the pairs the
+// joint histogram counts, exact in 64-bit integers (below 2^32 pairs of 16-bit samples every sum
+// fits): one pass with thresholds ta, tb and the whole set's nAll, sa, sb (for the sign of
+// (a - mean a)(b - mean b)). Each work-group writes COLOC_SLOTS slots to partial[group]:
+//   0-5    n, Σa, Σb, Σa², Σb², Σab of all pairs
+//   6-11   the same below the thresholds (a < ta or b < tb), 12-17 above them (a > ta or b > tb)
+//   18, 19 Σa where b > 0, Σb where a > 0 (Manders)
+//   20, 21 Σa where b >= tb and b > 0, Σb where a >= ta and a > 0 (thresholded Manders)
+//   22     pairs with a > ta and b > tb; 23 pairs with (nAll a - sa)(nAll b - sb) < 0 (ICQ)
+//   24-27  min a, max a, min b, max b
+// The local size is a power of two.
+#if !IS_FLOAT
+#define COLOC_SLOTS 28
+#define COLOC_SUMS 24
+#define ADD_MOMENTS(base, u, v)                                                                \
+    {                                                                                          \
+        s[(base)] += 1;                                                                        \
+        s[(base) + 1] += (u);                                                                  \
+        s[(base) + 2] += (v);                                                                  \
+        s[(base) + 3] += (u) * (u);                                                            \
+        s[(base) + 4] += (v) * (v);                                                            \
+        s[(base) + 5] += (u) * (v);                                                            \
+    }
+
+__kernel void coloc_sums(JOINT_ARGS, uint ta, uint tb, ulong nAll, ulong sa, ulong sb,
+                         __global ulong* partial, __local ulong* scratch) {
+    ulong s[COLOC_SUMS];
+    for (int i = 0; i < COLOC_SUMS; ++i)
+        s[i] = 0;
+    uint minA = 0xFFFFFFFFu, maxA = 0, minB = 0xFFFFFFFFu, maxB = 0;
+    const uint left = pa.bins * pb.bins;
+    for (uint k = get_global_id(0); k < n; k += get_global_size(0)) {
+        const SAMPLE_T x = a[k], y = b[k];
+        if (jointSlot(x, y, MASK_OF_PAIR(k), pa, pb, ea, eb) == left)
+            continue;
+        const ulong u = (ulong)x, v = (ulong)y;
+        ADD_MOMENTS(0, u, v)
+        if (u < ta || v < tb)
+            ADD_MOMENTS(6, u, v)
+        if (u > ta || v > tb)
+            ADD_MOMENTS(12, u, v)
+        if (v > 0)
+            s[18] += u;
+        if (u > 0)
+            s[19] += v;
+        if (v > 0 && v >= tb)
+            s[20] += u;
+        if (u > 0 && u >= ta)
+            s[21] += v;
+        if (u > ta && v > tb)
+            s[22] += 1;
+        // n a and n b stay below 2^48: signed 64-bit differences are exact.
+        const long da = (long)(nAll * u) - (long)sa, db = (long)(nAll * v) - (long)sb;
+        if ((da < 0 && db > 0) || (da > 0 && db < 0))
+            s[23] += 1;
+        minA = min(minA, (uint)u);
+        maxA = max(maxA, (uint)u);
+        minB = min(minB, (uint)v);
+        maxB = max(maxB, (uint)v);
+    }
+    const uint lid = get_local_id(0);
+    __global ulong* out = partial + (size_t)get_group_id(0) * COLOC_SLOTS;
+    for (int i = 0; i < COLOC_SLOTS; ++i) {
+        // Slots 24 and 26 keep minima, 25 and 27 maxima, the rest add.
+        scratch[lid] = i < COLOC_SUMS ? s[i] : i == 24 ? minA : i == 25 ? maxA : i == 26 ? minB : maxB;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint step = get_local_size(0) / 2; step > 0; step /= 2) {
+            if (lid < step) {
+                const ulong x = scratch[lid], y = scratch[lid + step];
+                scratch[lid] = i < COLOC_SUMS ? x + y : (i % 2 == 0) ? min(x, y) : max(x, y);
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (lid == 0)
+            out[i] = scratch[0];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+#endif
+
 // The entropies of a joint histogram (cells row-major, binsA x binsB, then the left-out slot,
 // not read), in one work-group: its marginals' and its own, in bits, from sums of c log2 c in
 // double precision: H = log2 N - (sum c log2 c) / N over the N counted pairs. out: H(A), H(B),

@@ -160,18 +160,11 @@ template <typename... Args> void setKernelArgs(cl::Kernel& kernel, const Args&..
     (kernel.setArg(index++, args), ...);
 }
 
-/// The count kernel of `method` for two planes (and a mask), its inputs set: arguments 0 ... 7
-/// (kernels/largebin.cl: JOINT_ARGS); the program built for the specs.
-struct JointKernel {
-    std::string buildOptions;
-    cl::Program program;
-    cl::Buffer ea, eb;
-    cl::Kernel count;
-};
+} // namespace
 
 JointKernel jointKernel(Device& device, const cl::Buffer& a, const cl::Buffer& b,
                         const cl::Buffer* mask, std::size_t n, const JointSpec& spec,
-                        LargeBinMethod method) {
+                        const std::string& kernelName) {
     checkFloatBins(device, spec.a.type);
     JointKernel j;
     j.buildOptions = largeBinBuildOptions({spec.a, spec.b}, mask != nullptr);
@@ -179,7 +172,7 @@ JointKernel jointKernel(Device& device, const cl::Buffer& a, const cl::Buffer& b
     const LargeBinKernelParams pa = largeBinKernelParams(spec.a), pb = largeBinKernelParams(spec.b);
     j.ea = edgeBuffer(device, spec.a);
     j.eb = edgeBuffer(device, spec.b);
-    j.count = cl::Kernel(j.program, slotKernelName("joint", method).c_str());
+    j.count = cl::Kernel(j.program, kernelName.c_str());
     j.count.setArg(0, a);
     j.count.setArg(1, b);
     j.count.setArg(2, mask ? *mask : a); // not read without a mask (built without JOINT_MASK)
@@ -190,6 +183,8 @@ JointKernel jointKernel(Device& device, const cl::Buffer& a, const cl::Buffer& b
     j.count.setArg(7, j.eb);
     return j;
 }
+
+namespace {
 
 constexpr cl_uint kJointHistArg = 8;
 
@@ -206,7 +201,8 @@ LargeBinGeometry planJointRun(Device& device, const cl::Buffer& a, const cl::Buf
         r.method = tuneSlotMethod(
             device.info(), spec.a.type, slots, n,
             [&](const LargeBinGeometry& g, std::size_t pairs) {
-                JointKernel k = jointKernel(device, a, b, mask, pairs, spec, g.method);
+                JointKernel k =
+                    jointKernel(device, a, b, mask, pairs, spec, slotKernelName("joint", g.method));
                 TimingStats stats;
                 timeSlotCount(device, k.program, k.count, kJointHistArg, g, slots, kTuneRepeats,
                               cancel, stats);
@@ -235,7 +231,7 @@ JointPoint runJointPoint(Device& device, const cl::Buffer& a, const cl::Buffer& 
     if (!g.supported)
         return p;
     try {
-        JointKernel k = jointKernel(device, a, b, mask, n, spec, p.method);
+        JointKernel k = jointKernel(device, a, b, mask, n, spec, slotKernelName("joint", p.method));
         p.buildOptions = k.buildOptions;
         std::vector<std::uint32_t> cells = timeSlotCount(device, k.program, k.count, kJointHistArg,
                                                          g, slots, repeats, cancel, p.stats);
@@ -306,7 +302,8 @@ std::vector<std::uint64_t> JointPieces::count(std::size_t offset, std::size_t le
         planSlotGeometry(m_device.info(), m_spec.a.type, slots, length, m_method);
     if (!g.supported)
         throw UnsupportedError(std::string(largeBinMethodName(m_method)) + ": " + g.why);
-    JointKernel k = jointKernel(m_device, a, b, mask ? &*mask : nullptr, length, m_spec, m_method);
+    JointKernel k = jointKernel(m_device, a, b, mask ? &*mask : nullptr, length, m_spec,
+                                slotKernelName("joint", m_method));
     SlotCounter counter(m_device, k.program, k.count, kJointHistArg, g, slots);
     std::vector<cl::Event> mine;
     counter.enqueue(mine);
@@ -330,7 +327,7 @@ MiEvaluation runMiEvaluation(Device& device, const cl::Buffer& a, const cl::Buff
         if (device.device().getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() == 0)
             throw UnsupportedError("the entropies are summed in double precision, which " +
                                    device.info().name + " does not offer");
-        JointKernel k = jointKernel(device, a, b, mask, n, spec, e.method);
+        JointKernel k = jointKernel(device, a, b, mask, n, spec, slotKernelName("joint", e.method));
         SlotCounter counter(device, k.program, k.count, kJointHistArg, g, slots);
         const cl_uint binsA = cl_uint(spec.a.bins), binsB = cl_uint(spec.b.bins);
         cl::Buffer rowSum(device.context(), CL_MEM_READ_WRITE, binsA * sizeof(cl_ulong));

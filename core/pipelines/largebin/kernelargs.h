@@ -1,6 +1,7 @@
 #pragma once
 // What the large-bin family's host files share about kernels/largebin.cl: the bin rule in the
 // shape a kernel argument takes, and the build options of one sample type and its bin specs.
+#include "pipelines/largebin/joint.h"
 #include "pipelines/largebin/largebin.h"
 
 #include <optional>
@@ -31,6 +32,19 @@ void checkFloatBins(Device& device, SampleType type);
 
 /// NumPy's float32 edges (floatEdges) in a device buffer; one unused float for integers.
 cl::Buffer edgeBuffer(Device& device, const BinSpec& spec);
+
+/// Kernel `kernelName` of kernels/largebin.cl built for a joint spec (two planes and, where
+/// `mask` is not null, the mask), its arguments 0 ... 7 set (JOINT_ARGS: both planes, the mask,
+/// `n` pairs, both bin rules and edge tables).
+struct JointKernel {
+    std::string buildOptions;
+    cl::Program program;
+    cl::Buffer ea, eb;
+    cl::Kernel count;
+};
+JointKernel jointKernel(Device& device, const cl::Buffer& a, const cl::Buffer& b,
+                        const cl::Buffer* mask, std::size_t n, const JointSpec& spec,
+                        const std::string& kernelName);
 
 /// The counting kernel of a method: `prefix` ("hist" or "joint") + "_global", "_local" (local
 /// and multipass), "_local16", "_runs16", "_private" or "_tagged".
