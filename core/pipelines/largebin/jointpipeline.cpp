@@ -42,6 +42,13 @@ JointRequest planJoint(const DeviceInfo& device, const JointParams& params) {
                             params.methods, params.repeats);
 }
 
+/// The counts' verdict, or a verification failure where the colocalisation sums differ.
+Verdict withColocVerdict(const Verdict& counts, const JointCounts& run) {
+    if (run.colocStatus == Status::Mismatch && counts.kind == Verdict::Kind::Ok)
+        return verificationVerdict(false, "colocalisation: " + run.colocDetail);
+    return counts;
+}
+
 Report splitReport(const JointSplitRun& run) {
     Report r;
     r.text = jointSplitText(run);
@@ -63,6 +70,7 @@ Report splitReport(const JointSplitRun& run) {
     r.csv = [&run] { return jointCsv(run); };
     r.json = [&run] { return jointSplitJson(run); };
     r.verdict = verificationVerdict(run.verified.value_or(true), run.verifyDetail);
+    r.verdict = withColocVerdict(r.verdict, run);
     return r;
 }
 
@@ -135,17 +143,23 @@ Pipeline jointPipeline() {
     Pipeline p;
     p.name = "joint";
     p.summary = "joint 2-D histograms of two images (or two channels of one), with entropies, "
-                "mutual information and normalised MI, verified cell by cell";
+                "mutual information, normalised MI and colocalisation, verified cell by cell";
     p.description =
         "The joint histogram of two images of the same size (IMAGE_A IMAGE_B), or of two "
         "channels of one image (--channels A,B), BX x BY bins over each image's range (NumPy's "
         "rule per axis), an optional mask (a one-channel image: non-zero pixels are counted). "
         "Prints H(A), H(B), H(A,B), MI in bits and the normalised variants (H(A)+H(B))/H(A,B) "
         "(scikit-image's normalized_mutual_information), 2 MI/(H(A)+H(B)) and MI/sqrt(H(A) "
-        "H(B)). GB/s = bytes read (both planes and the mask) / median time of one joint "
+        "H(B)), and colocalisation as Fiji's Coloc 2 computes it over the counted pairs of 8- and "
+        "16-bit images (exact 64-bit sums on the device; not for float images): Pearson's r "
+        "(all pairs, below and above Costes' thresholds), Manders' M1, M2 and tM1, tM2, Costes' "
+        "thresholds and regression line, Li's ICQ and the pairs above both thresholds "
+        "(docs/largebin.md). GB/s = bytes read (both planes and the mask) / median time of one "
+        "joint "
         "histogram, against the read-only kernel on the first plane in the same run.";
     p.reference = "jointHistogramReference: every pair binned on the host, compared cell by "
-                  "cell; entropies and MI in double precision from the counts";
+                  "cell; entropies and MI in double precision from the counts; "
+                  "colocalisationReference: every pass's sums on the host, compared exactly";
     using P = JointParams;
     p.options = {
         imageOption<P>(
@@ -198,8 +212,8 @@ Pipeline jointPipeline() {
         repeatOption<P>(&P::repeats, "timed runs after a warm-up (default 5)"),
     };
     p.csvHelp = "the 2-D table: a header a_bin,b0,b1,... and one row per bin of A";
-    p.jsonHelp = "the whole run: inputs, bins and marginals per axis, entropies, MI, NMI (null "
-                 "where undefined), every method's timing";
+    p.jsonHelp = "the whole run: inputs, bins and marginals per axis, entropies, MI, NMI, "
+                 "colocalisation (null where undefined), every method's timing";
     // One device: its joint run; several (--device all, or a list): the pairs split across
     // them.
     p.devices = Pipeline::Devices::Many;
@@ -223,6 +237,7 @@ Pipeline jointPipeline() {
             r.verdict = countStatuses(run.points)
                             .verdict("joint histogram(s)",
                                      "no joint method could run on " + run.device.name);
+            r.verdict = withColocVerdict(r.verdict, run);
             return r;
         });
     p.dashboard = {jointDashboardEntry()};

@@ -5,7 +5,9 @@
 #include "report/table.h"
 #include "report/text.h"
 #include "runtime/errors.h"
+#include "runtime/log.h"
 
+#include <array>
 #include <cstring>
 #include <memory>
 #include <sstream>
@@ -90,7 +92,37 @@ JointRun runJoint(Device& device, const JointRequest& r, const CancelToken& canc
                                        run.mi, evaluated, r.repeats, cancel);
     if (!tuning.empty())
         run.miEvaluation.tuning = tuning;
+    std::optional<ColocDevicePass> colocPass; // made on the first pass: not for float samples
+    colocaliseCounts(run, r, [&](const ColocPassArgs& args) {
+        cancel.throwIfCancelled();
+        if (!colocPass)
+            colocPass.emplace(device, a, b, mask ? &*mask : nullptr, run.pairs, r.spec);
+        return (*colocPass)(args);
+    });
     return run;
+}
+
+void colocaliseCounts(JointCounts& counts, const JointRequest& r, const ColocPass& pass) {
+    const Colocalisation reference = colocalisationReference(r.a, r.b, r.spec, r.mask);
+    counts.coloc = reference;
+    if (!reference.computed) {
+        counts.colocStatus = Status::Unsupported;
+        counts.colocDetail = reference.why;
+        return;
+    }
+    try {
+        const Colocalisation device = colocalise(r.a.type, pass);
+        counts.colocDetail = firstColocMismatch(reference, device);
+        counts.colocStatus = counts.colocDetail.empty() ? Status::Verified : Status::Mismatch;
+        counts.coloc = device;
+    } catch (...) {
+        const RowError e = rowErrorOf(std::current_exception()); // rethrows cancellation
+        counts.colocStatus = e.status;
+        counts.colocDetail = e.detail;
+    }
+    logInfo("joint",
+            std::string("colocalisation: ") + statusName(counts.colocStatus) +
+                (counts.colocDetail.empty() ? std::string() : " (" + counts.colocDetail + ")"));
 }
 
 namespace {
@@ -127,10 +159,36 @@ std::string jointCountsLines(const JointCounts& run) {
     out << "NMI (H(A)+H(B))/H(A,B) " << number(run.mi.nmiStudholme) << '\n';
     out << "NMI 2 MI/(H(A)+H(B)) " << number(run.mi.nmiArithmetic) << '\n';
     out << "NMI MI/sqrt(H(A) H(B)) " << number(run.mi.nmiGeometric) << '\n';
+    out << colocLines(run);
     return out.str();
 }
 
 } // namespace
+
+std::string colocLines(const JointCounts& run) {
+    const Colocalisation& c = run.coloc;
+    if (!c.computed)
+        return "colocalisation: " + c.why + '\n';
+    std::ostringstream out;
+    out << "Pearson's r " << number(c.pearson) << " (below Costes' thresholds "
+        << number(c.pearsonBelow) << ", above " << number(c.pearsonAbove) << ")\n";
+    out << "Manders' M1 " << number(c.m1) << ", M2 " << number(c.m2)
+        << "; above Costes' thresholds tM1 " << number(c.tm1) << ", tM2 " << number(c.tm2) << '\n';
+    if (std::isnan(c.thresholdA))
+        out << "Costes' thresholds: none (no regression line: zero covariance)\n";
+    else
+        out << "Costes' thresholds A " << c.thresholdA << ", B " << c.thresholdB
+            << " on the line b = " << number(c.slope) << " a + " << number(c.intercept) << " ("
+            << c.passes << " passes over the pairs)\n";
+    out << "Li's ICQ " << number(c.icq) << ", pairs above both thresholds ";
+    if (std::isnan(c.overlap))
+        out << "nan (no thresholds)\n";
+    else
+        out << std::uint64_t(c.overlap) << '\n';
+    out << "colocalisation sums on the device, exact against the CPU reference: "
+        << statusText(run.colocStatus, run.colocDetail) << '\n';
+    return out.str();
+}
 
 std::string jointText(const JointRun& run) {
     std::ostringstream out;
@@ -211,6 +269,29 @@ void addJointCounts(Json& j, const JointCounts& run) {
     j["nmi_studholme"] = nanOrNumber(run.mi.nmiStudholme);
     j["nmi_arithmetic"] = nanOrNumber(run.mi.nmiArithmetic);
     j["nmi_geometric"] = nanOrNumber(run.mi.nmiGeometric);
+    const Colocalisation& c = run.coloc;
+    Json coloc{{"computed", c.computed},
+               {"why_not", c.why},
+               {"status", statusName(run.colocStatus)},
+               {"detail", run.colocDetail}};
+    if (c.computed) {
+        coloc["pairs"] = c.n;
+        coloc["pearson"] = nanOrNumber(c.pearson);
+        coloc["pearson_below"] = nanOrNumber(c.pearsonBelow);
+        coloc["pearson_above"] = nanOrNumber(c.pearsonAbove);
+        coloc["m1"] = nanOrNumber(c.m1);
+        coloc["m2"] = nanOrNumber(c.m2);
+        coloc["tm1"] = nanOrNumber(c.tm1);
+        coloc["tm2"] = nanOrNumber(c.tm2);
+        coloc["threshold_a"] = nanOrNumber(c.thresholdA);
+        coloc["threshold_b"] = nanOrNumber(c.thresholdB);
+        coloc["slope"] = nanOrNumber(c.slope);
+        coloc["intercept"] = nanOrNumber(c.intercept);
+        coloc["icq"] = nanOrNumber(c.icq);
+        coloc["above_both"] = nanOrNumber(c.overlap);
+        coloc["passes"] = c.passes;
+    }
+    j["colocalisation"] = std::move(coloc);
 }
 
 } // namespace
@@ -349,6 +430,32 @@ JointSplitRun runJointSplit(const std::vector<Device*>& devices, const JointRequ
     run.histogram.counts.assign(run.counts.begin(), run.counts.end() - 1);
     run.histogram.leftOut = run.counts.back();
     run.mi = mutualInformation(run.histogram);
+    // The colocalisation passes on the split's pieces, each counted by the device that counted
+    // it above (the one that redid a failed device's piece), the sums added.
+    std::vector<std::optional<std::array<cl::Buffer, 3>>> planes(devices.size());
+    std::vector<std::unique_ptr<ColocDevicePass>> pieces;
+    colocaliseCounts(run, r, [&](const ColocPassArgs& args) {
+        cancel.throwIfCancelled();
+        if (pieces.empty())
+            for (std::size_t k = 0; k < run.shares.size(); ++k) {
+                const SplitShare& s = run.shares[k];
+                const int at = s.failure.empty() ? int(k) : s.redoneBy;
+                if (s.length == 0 || at < 0)
+                    continue;
+                Device& device = *devices[std::size_t(at)];
+                auto& p = planes[std::size_t(at)];
+                if (!p)
+                    p = {uploadPlane(device, r.a), uploadPlane(device, r.b),
+                         mask ? uploadPlane(device, *mask) : uploadPlane(device, r.a)};
+                pieces.push_back(std::make_unique<ColocDevicePass>(
+                    device, (*p)[0], (*p)[1], mask ? &(*p)[2] : nullptr, run.pairs, r.spec,
+                    s.offset, s.length));
+            }
+        ColocSums sum;
+        for (auto& piece : pieces)
+            addColocSums(sum, (*piece)(args));
+        return sum;
+    });
     return run;
 }
 

@@ -3,6 +3,7 @@
 // tab): the two planes and the mask made from images, the run (the CPU reference, its MI and
 // NMI, the read-only ceiling and each method on the device) and its reports.
 #include "pipelines/devicesplit.h"
+#include "pipelines/largebin/coloc.h"
 #include "pipelines/largebin/joint.h"
 
 #include <functional>
@@ -28,6 +29,13 @@ struct JointCounts {
     JointSpec spec;
     JointHistogram histogram;
     MutualInformation mi;
+    /// Colocalisation over the counted pairs: the device's (equal to the CPU reference's when
+    /// verified), or the reference's where the device's passes did not run.
+    Colocalisation coloc;
+    /// Verified: the device's sums equal the reference's; Mismatch: `colocDetail` says where;
+    /// Unsupported: not computed (float samples); Failed: the device could not run the passes.
+    Status colocStatus = Status::Unsupported;
+    std::string colocDetail;
 };
 
 struct JointRun : JointCounts {
@@ -50,7 +58,8 @@ JointRequest makeJointRequest(const HostImage& first, const HostImage& second,
                               const std::vector<LargeBinMethod>& methods, int repeats);
 
 /// The CPU reference and its MI, the read-only ceiling on plane A, then each method on the
-/// device (`onPoint` hears each as it ends). Throws CancelledError.
+/// device (`onPoint` hears each as it ends), then the colocalisation passes on the device,
+/// verified against the CPU reference's sums. Throws CancelledError.
 JointRun runJoint(Device& device, const JointRequest& request, const CancelToken& cancel = {},
                   const std::function<void(const JointPoint&)>& onPoint = {});
 
@@ -62,12 +71,19 @@ std::string jointCsv(const JointCounts& run);
 /// undefined), every method's timing.
 std::string jointJson(const JointRun& run);
 
+/// The colocalisation of `r` on a device (`pass`: the device's passes; null for the
+/// reference alone) into `counts`, verified against the CPU reference's sums.
+void colocaliseCounts(JointCounts& counts, const JointRequest& r, const ColocPass& pass);
+/// The colocalisation lines of the text reports.
+std::string colocLines(const JointCounts& run);
+
 /// The joint histogram split across `devices` (runSplit): pieces of the pairs, each device
 /// counting with the method the request names (one, or none for auto; auto resolved on each
 /// device), sent from
 /// pinned host memory end to end (both planes and the mask written, then counted: not
 /// overlapped), and kernels only. Verified cell by cell against the CPU reference: each device
-/// alone and the split. Throws UsageError("--method") for more than one method.
+/// alone and the split. The colocalisation passes run on the same pieces, each device its
+/// own, the sums added. Throws UsageError("--method") for more than one method.
 struct JointSplitRun : SplitTiming, JointCounts {};
 JointSplitRun runJointSplit(const std::vector<Device*>& devices, const JointRequest& request,
                             const DeviceFault& fault = {}, const CancelToken& cancel = {});

@@ -75,3 +75,66 @@ cli_test(joint_split_refuses_method_list EXIT 2 EXPECT --env "POCL_DEVICES=pthre
 cli_test(joint_float_range_span_overflows EXIT 2
          EXPECT --stderr "^histlab-cli: --range-a: HI - LO = 3[.]6e[+]38 is wider than a float holds"
          ARGS joint ${data}/float32.pfm ${data}/float32.pfm --range-a=-1.8e38,1.8e38)
+
+# --- colocalisation (Coloc 2's coefficients over the counted pairs) ------------------------------
+# A channel against itself: r = 1, M1 = M2 = 1, every product (a - mean)^2 >= 0 so ICQ = 0.5;
+# the device's sums equal the CPU reference's.
+cli_test(joint_coloc_identical EXIT 0
+         EXPECT --stdout "^Pearson's r 1[.]000000 [(]below Costes' thresholds"
+                --stdout "^Manders' M1 1[.]000000, M2 1[.]000000; above Costes' thresholds tM1 "
+                --stdout "^Costes' thresholds A [0-9]+, B [0-9]+ on the line b = 1[.]000000 a [+] -?0[.]000000 [(][0-9]+ passes over the pairs[)]$"
+                --stdout "^Li's ICQ 0[.]500000, pairs above both thresholds [0-9]+$"
+                --stdout "^colocalisation sums on the device, exact against the CPU reference: verified$"
+                --check "python3 -c \"import json; c=json.load(open('@W@/j.json'))['colocalisation']; assert c['pearson']==1 and c['m1']==1 and c['icq']==0.5 and c['status']=='verified', c\""
+         ARGS joint ${data}/rgb8.png --channels r,r --repeat 1 --json @W@/j.json)
+# Two channels of a generated image, the second the first (a smooth pattern with noise) in one
+# image and the first moved 3 pixels right in the other: Pearson's r is 1, then falls below 0.9.
+cli_test(joint_coloc_shift_lowers_pearson EXIT 0
+         EXPECT --setup [=[python3 -c "
+import math
+def save(path, shift):
+    w, h = 96, 64
+    px = bytearray()
+    for y in range(h):
+        for x in range(w):
+            def v(x):
+                return int(128 + 90 * math.sin(x / 2.3) * math.cos(y / 3.1) + (x * 7919 + y * 104729) % 31) % 256
+            px += bytes((v(x), v(x - shift), 0))
+    open(path, 'wb').write(b'P6 %d %d 255\n' % (w, h) + bytes(px))
+save('@W@/same.ppm', 0)
+save('@W@/shifted.ppm', 3)"]=]
+                --setup "$<TARGET_FILE:histlab-cli> joint @W@/same.ppm --channels r,g --repeat 1 --quiet --json @W@/same.json"
+                --stdout "^colocalisation sums on the device, exact against the CPU reference: verified$"
+                --check "python3 -c \"import json; s=json.load(open('@W@/same.json'))['colocalisation']['pearson']; t=json.load(open('@W@/t.json'))['colocalisation']['pearson']; assert s==1 and t<0.9, (s, t)\""
+         ARGS joint @W@/shifted.ppm --channels r,g --repeat 1 --json @W@/t.json)
+# A constant channel has no variance: r, the regression line and the thresholds are undefined
+# (nan, and null in the JSON), not a crash; M1 and ICQ still are: M1 = 7*31 / (7*32), B's first
+# pixel being 0.
+cli_test(joint_coloc_constant_is_nan EXIT 0
+         EXPECT --setup "python3 -c \"open('@W@/c.pgm','wb').write(b'P5 8 4 255\\n' + bytes([7]*32)); open('@W@/v.pgm','wb').write(b'P5 8 4 255\\n' + bytes(range(32)))\""
+                --stdout "^Pearson's r nan [(]undefined: a zero denominator[)]"
+                --stdout "^Costes' thresholds: none [(]no regression line: zero covariance[)]$"
+                --stdout "^Li's ICQ 0[.]500000, pairs above both thresholds nan [(]no thresholds[)]$"
+                --check "python3 -c \"import json; c=json.load(open('@W@/j.json'))['colocalisation']; assert c['pearson'] is None and c['threshold_a'] is None and c['m1']==31/32, c\""
+         ARGS joint @W@/c.pgm @W@/v.pgm --repeat 1 --json @W@/j.json)
+# A mask leaves out pairs as it does for the counts (here the left half of the image): the
+# masked pairs' n, and the device's sums equal the reference's.
+cli_test(joint_coloc_masked EXIT 0
+         EXPECT --setup "python3 -c \"open('@W@/m.pgm','wb').write(b'P5 41 29 255\\n' + bytes([0]*20 + [255]*21)*29)\""
+                --stdout "^counted 609, left out 580"
+                --stdout "^colocalisation sums on the device, exact against the CPU reference: verified$"
+                --check "python3 -c \"import json; c=json.load(open('@W@/j.json'))['colocalisation']; assert c['pairs']==609 and c['status']=='verified', c\""
+         ARGS joint ${data}/rgb8.png --channels r,g --mask @W@/m.pgm --repeat 1 --json @W@/j.json)
+# Float samples: the coefficients are not computed (their sums are not exact integers), one line.
+cli_test(joint_coloc_float_refused EXIT 0
+         EXPECT --stdout "^colocalisation: not computed for float samples [(]their sums are not exact integers; 8- and 16-bit samples are summed exactly[)]$"
+                --check "python3 -c \"import json; c=json.load(open('@W@/j.json'))['colocalisation']; assert c['computed'] is False, c\""
+         ARGS joint ${data}/float32.pfm ${data}/float32.pfm --repeat 1 --json @W@/j.json)
+# Split over two devices: the same coefficients as on one device, every pass's sums added.
+cli_test(joint_coloc_split_equals_one_device EXIT 0
+         EXPECT --env "POCL_DEVICES=pthread pthread"
+                --setup "${twoPocl} $<TARGET_FILE:histlab-cli> joint --synthetic skewed --type u16 --count 300001 --bins 128,64 --repeat 1 --device 0 --quiet --json @W@/one.json"
+                --stdout "^Costes' thresholds A [0-9]+, B [0-9]+ on the line"
+                --stdout "^colocalisation sums on the device, exact against the CPU reference: verified$"
+                --check "python3 -c \"import json; a=json.load(open('@W@/one.json'))['colocalisation']; b=json.load(open('@W@/s.json'))['colocalisation']; assert a==b and a['status']=='verified', (a, b)\""
+         ARGS joint ${jointSplit} --device all --json @W@/s.json)
