@@ -53,7 +53,8 @@ struct PreparedImage {
     std::shared_ptr<const HistogramReference> reference; ///< histogram of an 8-bit image
     std::optional<JointRequest> joint;                   ///< joint: the two channels' planes
     JointHistogram jointReference;
-    HostImage expected;    ///< blur, equalize: the image the device must return
+    Colocalisation colocReference; ///< joint: the coefficients' CPU reference
+    HostImage expected;            ///< blur, equalize: the image the device must return
     std::string checksum;  ///< blur, equalize: the expected image's (a result equal to it has it)
     EqualizeTables tables; ///< equalize: the histogram, CDF and look-up table
     /// What it holds, against the run's memory budget.
@@ -112,6 +113,7 @@ PreparedImage decodeImage(const BatchParams& p, std::size_t index, const std::st
                                    p.bins.value_or(std::pair{256, 256}), p.rangeA, p.rangeB,
                                    nullptr, {LargeBinMethod::Auto}, 0);
         d.jointReference = jointHistogramReference(d.joint->a, d.joint->b, d.joint->spec);
+        d.colocReference = colocalisationReference(d.joint->a, d.joint->b, d.joint->spec, {});
         break;
     }
     case BatchPipeline::Blur:
@@ -287,6 +289,17 @@ public:
         h.counts.assign(counted.begin(), counted.begin() + std::ptrdiff_t(cells));
         h.leftOut = counted[cells];
         const MutualInformation mi = mutualInformation(h);
+        // The colocalisation passes on the device, their sums compared with the reference's.
+        Colocalisation c = d.colocReference;
+        std::string colocMismatch;
+        if (c.computed) {
+            ColocDevicePass pass(m_device, a, b, nullptr, n, r.spec);
+            c = colocalise(r.a.type, [&](const ColocPassArgs& args) {
+                m_cancel.throwIfCancelled();
+                return pass(args);
+            });
+            colocMismatch = firstColocMismatch(d.colocReference, c);
+        }
         out.values = {m_pair[0],
                       m_pair[1],
                       std::to_string(h.binsA) + "x" + std::to_string(h.binsB),
@@ -297,9 +310,12 @@ public:
                       valueText(mi.jointEntropy),
                       valueText(mi.mi),
                       valueText(mi.nmiStudholme)};
-        out.verified = mismatch.empty();
+        for (double v : {c.pearson, c.pearsonBelow, c.pearsonAbove, c.m1, c.m2, c.tm1, c.tm2,
+                         c.thresholdA, c.thresholdB, c.slope, c.intercept, c.icq, c.overlap})
+            out.values.push_back(valueText(v));
+        out.verified = mismatch.empty() && colocMismatch.empty();
         if (!out.verified)
-            out.error = "mismatch: " + mismatch;
+            out.error = "mismatch: " + (mismatch.empty() ? colocMismatch : mismatch);
         return {};
     }
 
@@ -400,10 +416,20 @@ const char* batchPipelineName(BatchPipeline pipeline) {
     return batchPipelines().name(pipeline);
 }
 
+std::vector<std::string> batchColocColumns() {
+    return {"pearson",     "pearson_below", "pearson_above", "m1",        "m2",  "tm1",       "tm2",
+            "threshold_a", "threshold_b",   "slope",         "intercept", "icq", "above_both"};
+}
+
 std::vector<std::string> batchValueColumns(BatchPipeline pipeline) {
     switch (pipeline) {
-    case BatchPipeline::Joint:
-        return {"a", "b", "bins", "counted", "left_out", "h_a", "h_b", "h_ab", "mi", "nmi"};
+    case BatchPipeline::Joint: {
+        std::vector<std::string> c = {"a",   "b",   "bins", "counted", "left_out",
+                                      "h_a", "h_b", "h_ab", "mi",      "nmi"};
+        const std::vector<std::string> coloc = batchColocColumns();
+        c.insert(c.end(), coloc.begin(), coloc.end());
+        return c;
+    }
     case BatchPipeline::Blur:
         return {"radius", "border", "blurred", "checksum"};
     case BatchPipeline::Equalize:
@@ -1162,19 +1188,25 @@ BatchPipeline BatchTableReader::begin(const std::vector<std::string>& header,
                                       const std::string& source) {
     bool known = false;
     m_withoutDetail = false;
+    m_withoutColoc = false;
     BatchPipeline pipeline = BatchPipeline::Histogram;
     for (BatchPipeline p : batchPipelines().values()) {
         std::vector<std::string> columns = batchCsvColumns(p);
-        if (header == columns) {
-            pipeline = p;
-            known = true;
-        }
-        // The older shape: no detail column, the error in the status column's place.
-        columns.erase(columns.begin() + 2);
-        if (header == columns) {
-            pipeline = p;
-            known = true;
-            m_withoutDetail = true;
+        // The older shapes: no detail column (the error in the status column's place); joint's
+        // without the colocalisation columns.
+        const std::size_t coloc = p == BatchPipeline::Joint ? batchColocColumns().size() : 0;
+        for (int older = 0; older < (coloc ? 4 : 2); ++older) {
+            std::vector<std::string> shape = columns;
+            if (older & 2)
+                shape.resize(shape.size() - coloc);
+            if (older & 1)
+                shape.erase(shape.begin() + 2);
+            if (header == shape) {
+                pipeline = p;
+                known = true;
+                m_withoutDetail = older & 1;
+                m_withoutColoc = older & 2;
+            }
         }
     }
     if (!known)
@@ -1195,18 +1227,22 @@ void BatchTableReader::add(const std::vector<std::string>& read, std::size_t lin
     const std::string& source = m_sources.back();
     const std::string at = source + ":" + std::to_string(line) + ": ";
     const bool histogram = m_pipeline == BatchPipeline::Histogram;
-    const std::size_t fields = m_columns.size() - (m_withoutDetail ? 1 : 0);
+    const std::size_t fields = m_columns.size() - (m_withoutDetail ? 1 : 0) -
+                               (m_withoutColoc ? batchColocColumns().size() : 0);
     if (read.size() != fields)
         throw InputError(at + std::to_string(read.size()) + " fields, not " +
                          std::to_string(fields));
     std::vector<std::string> older; // an older table's row in the current shape
-    if (m_withoutDetail) {
+    if (m_withoutDetail || m_withoutColoc)
         older = read;
+    if (m_withoutColoc) // not computed then: empty
+        older.resize(older.size() + batchColocColumns().size());
+    if (m_withoutDetail) {
         const bool verified = older[1] == "verified";
         older.insert(older.begin() + 2, verified ? std::string() : older[1]);
         older[1] = statusName(verified ? Status::Verified : Status::Failed);
     }
-    const std::vector<std::string>& row = m_withoutDetail ? older : read;
+    const std::vector<std::string>& row = m_withoutDetail || m_withoutColoc ? older : read;
     // Every number of a table is read once, here, by one checked parser each.
     auto whole = [&](std::size_t column, std::uint64_t most) {
         const std::string& v = row[column];
@@ -1255,8 +1291,12 @@ void BatchTableReader::add(const std::vector<std::string>& read, std::size_t lin
             const std::string& name = m_columns[c];
             if (name == "counted" || name == "left_out" || name == "radius")
                 whole(c, std::numeric_limits<std::uint64_t>::max());
-            if ((name.rfind("h_", 0) == 0 || name == "mi" || name == "nmi") && !v.empty() &&
-                !parseFiniteNumber(v))
+            if (name == "above_both" && !v.empty())
+                whole(c, std::numeric_limits<std::uint64_t>::max());
+            const std::vector<std::string> coloc = batchColocColumns();
+            if ((name.rfind("h_", 0) == 0 || name == "mi" || name == "nmi" ||
+                 std::find(coloc.begin(), coloc.end(), name) != coloc.end()) &&
+                !v.empty() && !parseFiniteNumber(v))
                 throw InputError(at + name + ": '" + v + "' is not a finite number");
             if (name == "checksum" &&
                 (v.size() != 16 || v.find_first_not_of("0123456789abcdef") != v.npos))

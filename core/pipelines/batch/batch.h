@@ -41,8 +41,13 @@ BatchPipeline parseBatchPipeline(const std::string& name);
 const char* batchPipelineName(BatchPipeline pipeline);
 /// The columns of a pipeline's table after file, status, width, height, channels and depth:
 /// histogram, b0 ... b255; joint's channels, bins, counted and left-out pairs, entropies and
-/// MI; blur's radius and border, then (as equalize's) the output file and checksum.
+/// MI, then batchColocColumns; blur's radius and border, then (as equalize's) the output file
+/// and checksum.
 std::vector<std::string> batchValueColumns(BatchPipeline pipeline);
+/// joint's colocalisation columns (coloc.h; empty where undefined or not computed): Pearson's
+/// r (all, below, above), M1, M2, tM1, tM2, Costes' thresholds and line, ICQ, the pairs above
+/// both thresholds.
+std::vector<std::string> batchColocColumns();
 /// blur, equalize: where among the values the file written under --out is (the checksum
 /// follows it).
 std::size_t batchOutputColumn(BatchPipeline pipeline);
@@ -219,6 +224,8 @@ private:
     /// The table is of the older shape (file, status, width ...: the error in the status
     /// column's place); its rows are read as the current shape.
     bool m_withoutDetail = false;
+    /// A joint table of the older shape, without the colocalisation columns (read as empty).
+    bool m_withoutColoc = false;
 };
 
 /// Shards' tables joined in listing order; InputError naming a file two shards hold.

@@ -165,6 +165,22 @@ cli_test(batch_joint_channels_of_each_image EXIT 0
                 --check "${check} json @W@/j.json --key mismatches=0 --nonempty images"
                 --check "grep -q .pipeline.: .joint. @W@/j.json"
          ARGS batch ${data} --pipeline joint --pair r,b --csv @W@/j.csv --json @W@/j.json)
+# The joint table carries each image's colocalisation (histlab-cli joint's, printed to 9
+# digits); joint shards merge into one run byte for byte, coefficients kept; a joint table of the
+# older shape (no colocalisation columns) is still read, its coefficients empty.
+set(batchJointData "${cli} batch ${data} --pipeline joint --pair r,b --quiet --csv")
+cli_test(batch_joint_colocalisation_merges EXIT 0
+         EXPECT --setup "${batchJointData} @W@/one.csv"
+                --setup "${batchJointData} @W@/s0.csv --shard 0/2" --setup "${batchJointData} @W@/s1.csv --shard 1/2"
+                --setup "${cli} merge @W@/s1.csv @W@/s0.csv --csv @W@/m.csv"
+                --setup "${cli} joint ${data}/rgb8.png --channels r,b --repeat 1 --quiet --json @W@/j.json"
+                --setup "python3 -c \"import csv,sys; r=list(csv.reader(open(sys.argv[1]))); w=csv.writer(open(sys.argv[2],'w',newline=''),lineterminator='\\n'); [w.writerow(x[:-13]) for x in r]\" @W@/one.csv @W@/old.csv"
+                --check "cmp @W@/one.csv @W@/m.csv"
+                --check "head -1 @W@/one.csv | grep -q ',nmi,pearson,pearson_below,pearson_above,m1,m2,tm1,tm2,threshold_a,threshold_b,slope,intercept,icq,above_both$'"
+                --check "python3 -c \"import csv,json; c=json.load(open('@W@/j.json'))['colocalisation']; r=[x for x in csv.DictReader(open('@W@/one.csv')) if x['file']=='rgb8.png'][0]; assert all(abs(float(r[k])-c[j])<=1e-8*max(1,abs(c[j])) for k,j in [('pearson','pearson'),('m1','m1'),('tm2','tm2'),('threshold_a','threshold_a'),('slope','slope'),('icq','icq'),('above_both','above_both')]), (r, c)\""
+                --check "python3 -c \"import csv; n=list(csv.DictReader(open('@W@/one.csv'))); o=list(csv.DictReader(open('@W@/mo.csv'))); assert [x['pearson'] for x in o]==['']*len(o) and [x['mi'] for x in o]==[x['mi'] for x in n]\""
+                --stdout "^merge: 1 file, joint batch tables: 15 images, [0-9]+ not counted$"
+         ARGS merge @W@/old.csv --csv @W@/mo.csv)
 # Blur: each verified result written as PNG under --out, the same pixels histlab-cli blur writes
 # for one image (the table's checksum names them); two devices write the same table and files.
 cli_test(batch_blur_writes_what_blur_writes EXIT 0
