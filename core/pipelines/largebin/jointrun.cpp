@@ -103,7 +103,9 @@ JointRun runJoint(Device& device, const JointRequest& r, const CancelToken& canc
 }
 
 void colocaliseCounts(JointCounts& counts, const JointRequest& r, const ColocPass& pass) {
-    const Colocalisation reference = colocalisationReference(r.a, r.b, r.spec, r.mask);
+    Colocalisation reference;
+    counts.colocReferenceMs =
+        wallClockMs([&] { reference = colocalisationReference(r.a, r.b, r.spec, r.mask); });
     counts.coloc = reference;
     if (!reference.computed) {
         counts.colocStatus = Status::Unsupported;
@@ -111,7 +113,8 @@ void colocaliseCounts(JointCounts& counts, const JointRequest& r, const ColocPas
         return;
     }
     try {
-        const Colocalisation device = colocalise(r.a.type, pass);
+        Colocalisation device;
+        counts.colocDeviceMs = wallClockMs([&] { device = colocalise(r.a.type, pass); });
         counts.colocDetail = firstColocMismatch(reference, device);
         counts.colocStatus = counts.colocDetail.empty() ? Status::Verified : Status::Mismatch;
         counts.coloc = device;
@@ -187,6 +190,9 @@ std::string colocLines(const JointCounts& run) {
         out << std::uint64_t(c.overlap) << '\n';
     out << "colocalisation sums on the device, exact against the CPU reference: "
         << statusText(run.colocStatus, run.colocDetail) << '\n';
+    out << "colocalisation passes (wall clock, each read back): device "
+        << fixedText(run.colocDeviceMs, 1) << " ms, CPU reference "
+        << fixedText(run.colocReferenceMs, 1) << " ms\n";
     return out.str();
 }
 
@@ -290,6 +296,8 @@ void addJointCounts(Json& j, const JointCounts& run) {
         coloc["icq"] = nanOrNumber(c.icq);
         coloc["above_both"] = nanOrNumber(c.overlap);
         coloc["passes"] = c.passes;
+        coloc["device_ms"] = run.colocDeviceMs;
+        coloc["reference_ms"] = run.colocReferenceMs;
     }
     j["colocalisation"] = std::move(coloc);
 }

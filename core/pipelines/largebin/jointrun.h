@@ -36,6 +36,8 @@ struct JointCounts {
     /// Unsupported: not computed (float samples); Failed: the device could not run the passes.
     Status colocStatus = Status::Unsupported;
     std::string colocDetail;
+    /// Wall clock of the passes: on the device(s), each read back; and the CPU reference's.
+    double colocDeviceMs = 0, colocReferenceMs = 0;
 };
 
 struct JointRun : JointCounts {

@@ -371,15 +371,21 @@ TEST(BatchTest, JointCountsTwoChannelsOfEachImage) {
         const HostImage made =
             makeSyntheticImage(SyntheticKind::Random, 37, 11, 3, 8, std::uint64_t(i) + 1);
         std::map<int, std::uint64_t> joint, a, b;
+        double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0; // for Pearson's r
         for (std::size_t px = 0; px < made.pixelCount(); ++px) {
             const int x = made.data[px * 3], y = made.data[px * 3 + 2];
             ++joint[x * 256 + y];
             ++a[x];
             ++b[y];
+            sx += x;
+            sy += y;
+            sxx += double(x) * x;
+            syy += double(y) * y;
+            sxy += double(x) * y;
         }
         const std::uint64_t n = made.pixelCount();
         const double ha = entropy(a, n), hb = entropy(b, n), hab = entropy(joint, n);
-        ASSERT_EQ(image.values.size(), 10u);
+        ASSERT_EQ(image.values.size(), 10u + batchColocColumns().size());
         EXPECT_EQ(image.values[0], "r");
         EXPECT_EQ(image.values[1], "b");
         EXPECT_EQ(image.values[2], "256x256");
@@ -390,6 +396,11 @@ TEST(BatchTest, JointCountsTwoChannelsOfEachImage) {
         EXPECT_NEAR(std::stod(image.values[7]), hab, 1e-7);
         EXPECT_NEAR(std::stod(image.values[8]), ha + hb - hab, 1e-7);
         EXPECT_NEAR(std::stod(image.values[9]), (ha + hb) / hab, 1e-7);
+        // Then the colocalisation, Pearson's r first (nine significant digits).
+        const double nd = double(n);
+        const double r =
+            (nd * sxy - sx * sy) / std::sqrt((nd * sxx - sx * sx) * (nd * syy - sy * sy));
+        EXPECT_NEAR(std::stod(image.values[10]), r, 1e-8);
     }
     // The table reads back as it was written.
     const std::string csv = batchCsv(BatchPipeline::Joint, r.images);
