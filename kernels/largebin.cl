@@ -474,18 +474,21 @@ __kernel void joint_tagged(JOINT_ARGS, __global uint* rows) {
 #if !IS_FLOAT
 #define COLOC_SLOTS 28
 #define COLOC_SUMS 24
-#define ADD_MOMENTS(base, u, v)                                                                \
+// Adds the pair's moments to sums base ... base + 5 where `in` (0 or 1): selects, not branches,
+// so that the work-items of a group stay in step.
+#define ADD_MOMENTS(base, in)                                                                  \
     {                                                                                          \
-        s[(base)] += 1;                                                                        \
-        s[(base) + 1] += (u);                                                                  \
-        s[(base) + 2] += (v);                                                                  \
-        s[(base) + 3] += (u) * (u);                                                            \
-        s[(base) + 4] += (v) * (v);                                                            \
-        s[(base) + 5] += (u) * (v);                                                            \
+        s[(base)] += (in);                                                                     \
+        s[(base) + 1] += (in) ? u : 0;                                                         \
+        s[(base) + 2] += (in) ? v : 0;                                                         \
+        s[(base) + 3] += (in) ? uu : 0;                                                        \
+        s[(base) + 4] += (in) ? vv : 0;                                                        \
+        s[(base) + 5] += (in) ? uv : 0;                                                        \
     }
 
+// belowOnly: a pass of Costes' search, which reads only slots 6-11 (the others stay 0).
 __kernel void coloc_sums(JOINT_ARGS, uint ta, uint tb, ulong nAll, ulong sa, ulong sb,
-                         __global ulong* partial, __local ulong* scratch) {
+                         uint belowOnly, __global ulong* partial, __local ulong* scratch) {
     ulong s[COLOC_SUMS];
     for (int i = 0; i < COLOC_SUMS; ++i)
         s[i] = 0;
@@ -493,38 +496,36 @@ __kernel void coloc_sums(JOINT_ARGS, uint ta, uint tb, ulong nAll, ulong sa, ulo
     const uint left = pa.bins * pb.bins;
     for (uint k = get_global_id(0); k < n; k += get_global_size(0)) {
         const SAMPLE_T x = a[k], y = b[k];
-        if (jointSlot(x, y, MASK_OF_PAIR(k), pa, pb, ea, eb) == left)
-            continue;
-        const ulong u = (ulong)x, v = (ulong)y;
-        ADD_MOMENTS(0, u, v)
-        if (u < ta || v < tb)
-            ADD_MOMENTS(6, u, v)
-        if (u > ta || v > tb)
-            ADD_MOMENTS(12, u, v)
-        if (v > 0)
-            s[18] += u;
-        if (u > 0)
-            s[19] += v;
-        if (v > 0 && v >= tb)
-            s[20] += u;
-        if (u > 0 && u >= ta)
-            s[21] += v;
-        if (u > ta && v > tb)
-            s[22] += 1;
-        // n a and n b stay below 2^48: signed 64-bit differences are exact.
-        const long da = (long)(nAll * u) - (long)sa, db = (long)(nAll * v) - (long)sb;
-        if ((da < 0 && db > 0) || (da > 0 && db < 0))
-            s[23] += 1;
-        minA = min(minA, (uint)u);
-        maxA = max(maxA, (uint)u);
-        minB = min(minB, (uint)v);
-        maxB = max(maxB, (uint)v);
+        const ulong in = jointSlot(x, y, MASK_OF_PAIR(k), pa, pb, ea, eb) != left;
+        const ulong u = in ? (ulong)x : 0, v = in ? (ulong)y : 0; // left out: adds nothing
+        const ulong uu = u * u, vv = v * v, uv = u * v;
+        ADD_MOMENTS(6, in & (ulong)(u < ta || v < tb))
+        if (!belowOnly) {
+            ADD_MOMENTS(0, in)
+            ADD_MOMENTS(12, in & (ulong)(u > ta || v > tb))
+            s[18] += v > 0 ? u : 0;
+            s[19] += u > 0 ? v : 0;
+            s[20] += (v > 0 && v >= tb) ? u : 0;
+            s[21] += (u > 0 && u >= ta) ? v : 0;
+            s[22] += in & (ulong)(u > ta && v > tb);
+            // n a and n b stay below 2^48: signed 64-bit differences are exact.
+            const long da = (long)(nAll * u) - (long)sa, db = (long)(nAll * v) - (long)sb;
+            s[23] += in & (ulong)((da < 0 && db > 0) || (da > 0 && db < 0));
+            minA = in ? min(minA, (uint)u) : minA;
+            maxA = in ? max(maxA, (uint)u) : maxA;
+            minB = in ? min(minB, (uint)v) : minB;
+            maxB = in ? max(maxB, (uint)v) : maxB;
+        }
     }
     const uint lid = get_local_id(0);
     __global ulong* out = partial + (size_t)get_group_id(0) * COLOC_SLOTS;
-    for (int i = 0; i < COLOC_SLOTS; ++i) {
+    for (int i = belowOnly ? 6 : 0; i < (belowOnly ? 12 : COLOC_SLOTS); ++i) {
         // Slots 24 and 26 keep minima, 25 and 27 maxima, the rest add.
-        scratch[lid] = i < COLOC_SUMS ? s[i] : i == 24 ? minA : i == 25 ? maxA : i == 26 ? minB : maxB;
+        scratch[lid] = i < COLOC_SUMS ? s[i]
+                       : i == 24      ? minA
+                       : i == 25      ? maxA
+                       : i == 26      ? minB
+                                      : maxB;
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint step = get_local_size(0) / 2; step > 0; step /= 2) {
             if (lid < step) {

@@ -192,7 +192,7 @@ Colocalisation colocalise(SampleType type, const ColocPass& pass) {
         while (!(updates > 100 || step < 1.0)) {
             ta = thresholdOf(onA ? t : (t - intercept) / slope, type);
             tb = thresholdOf(onA ? t * slope + intercept : t, type);
-            const double r = pearsonOf(pass({ta, tb, 0, 0, 0}).below);
+            const double r = pearsonOf(pass({ta, tb, 0, 0, 0, true}).below);
             ++c.passes;
             const double before = t;
             if (r < 0)
@@ -317,8 +317,8 @@ ColocDevicePass::ColocDevicePass(Device& device, const cl::Buffer& a, const cl::
                                        std::max<std::uint32_t>(1, device.info().computeUnits) * 8);
     m_partial =
         cl::Buffer(device.context(), CL_MEM_WRITE_ONLY, m_groups * kColocSlots * sizeof(cl_ulong));
-    m_kernel.setArg(13, m_partial);
-    m_kernel.setArg(14, cl::Local(m_local * sizeof(cl_ulong)));
+    m_kernel.setArg(14, m_partial);
+    m_kernel.setArg(15, cl::Local(m_local * sizeof(cl_ulong)));
 }
 
 ColocSums ColocDevicePass::operator()(const ColocPassArgs& args) {
@@ -327,12 +327,18 @@ ColocSums ColocDevicePass::operator()(const ColocPassArgs& args) {
     m_kernel.setArg(10, cl_ulong(args.n));
     m_kernel.setArg(11, cl_ulong(args.sa));
     m_kernel.setArg(12, cl_ulong(args.sb));
+    m_kernel.setArg(13, cl_uint(args.belowOnly ? 1 : 0));
     cl::CommandQueue& q = m_device.queue();
     q.enqueueNDRangeKernel(m_kernel, cl::NullRange, cl::NDRange(m_groups * m_local),
                            cl::NDRange(m_local));
     std::vector<std::uint64_t> rows(m_groups * kColocSlots);
     q.enqueueReadBuffer(m_partial, CL_TRUE, 0, rows.size() * sizeof(std::uint64_t), rows.data());
-    return colocSumsOfSlots(rows.data(), m_groups);
+    const ColocSums sums = colocSumsOfSlots(rows.data(), m_groups);
+    if (!args.belowOnly)
+        return sums;
+    ColocSums below; // the other slots were not written this pass
+    below.below = sums.below;
+    return below;
 }
 
 } // namespace histlab
