@@ -429,6 +429,30 @@ HostImage readImageFile(const std::string& path) {
 }
 
 namespace {
+ImagePagesOpener& imagePagesOpener() {
+    static ImagePagesOpener opener;
+    return opener;
+}
+} // namespace
+
+void setImagePagesOpener(ImagePagesOpener opener) {
+    const std::lock_guard<std::mutex> lock(readerMutex());
+    imagePagesOpener() = std::move(opener);
+}
+
+std::unique_ptr<ImagePageReader> openImagePages(const std::string& path) {
+    ImagePagesOpener opener;
+    {
+        const std::lock_guard<std::mutex> lock(readerMutex());
+        opener = imagePagesOpener();
+    }
+    if (!opener)
+        throw InputError(path + ": this build reads no image files (it was built without "
+                                "OpenCV)");
+    return opener(path);
+}
+
+namespace {
 ImageFileWriter& imageFileWriter() {
     static ImageFileWriter writer;
     return writer;

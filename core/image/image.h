@@ -4,6 +4,7 @@
 // host byte order).
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -137,6 +138,27 @@ bool canReadImageFiles();
 /// The image of `path` through the front end's reader (InputError naming the file and the
 /// reason, as the reader throws it); InputError naming the file where no reader was given.
 HostImage readImageFile(const std::string& path);
+
+/// The pages of one image file read one after another (a multi-page TIFF: a z-stack, a time
+/// series), for the stack runs: a page is decoded when it is asked for, so that a stack need
+/// not fit in memory.
+class ImagePageReader {
+public:
+    virtual ~ImagePageReader() = default;
+    /// How many pages the file holds (1 for every image but a multi-page TIFF).
+    virtual int pages() const = 0;
+    /// Page `page` (from 1; pages are best read in increasing order): its source reads "PATH,
+    /// page P of N". InputError naming the file, the page and the reason (damaged, truncated,
+    /// a decoder warning); UsageError("--page") for a page the file does not have.
+    virtual HostImage read(int page) = 0;
+};
+/// How the core opens a file's pages: the front end's (io/imageio's openImagePageFile), given
+/// once at start-up beside the ImageFileReader.
+using ImagePagesOpener = std::function<std::unique_ptr<ImagePageReader>(const std::string& path)>;
+void setImagePagesOpener(ImagePagesOpener opener);
+/// The pages of `path` through the front end's opener (InputError naming the file, as it
+/// throws it); InputError naming the file where none was given.
+std::unique_ptr<ImagePageReader> openImagePages(const std::string& path);
 
 /// How the core writes an image file where it must do so itself (batch --out): the front
 /// end's writer (io/imageio's saveImage: encoded by the path's extension, through a temporary

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -125,6 +126,26 @@ std::string encodePng(const cv::Mat& mat, const std::string& path);
 /// premultiplied by the decoder), gray + alpha to RGBA, CMYK to RGB, palette to RGB, the
 /// Orientation tag applied; strips or tiles the file cannot hold refuse it.
 Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& path, int page);
+
+/// The pages of a TIFF file read one at a time from the file (pread as libtiff asks), with
+/// decodeTiff's checks: only the page being decoded is in memory, so a stack larger than
+/// memory can be read. InputError naming the file when it cannot be opened or its pages
+/// counted.
+class TiffPages {
+public:
+    explicit TiffPages(const std::string& path);
+    ~TiffPages();
+    TiffPages(const TiffPages&) = delete;
+    TiffPages& operator=(const TiffPages&) = delete;
+    int pages() const;
+    /// Page `page` (0-based); failures are InputErrors naming "PATH, page P of N" and the
+    /// reason, UsageError("--page") for a page the file does not have.
+    Decoded read(int page);
+
+private:
+    struct State;
+    std::unique_ptr<State> m;
+};
 
 /// PGM/PPM (P2, P3, P5, P6) and PBM (P1, P4): samples above the header's maxval refuse the file;
 /// a maxval other than 255 or 65535 is scaled to the full range of 8 or 16 bits.

@@ -387,6 +387,73 @@ HostImage loadImage(const std::string& path, int page, RowSink* sink) {
     return decodeImage(std::move(bytes), path, page, sink);
 }
 
+namespace {
+
+/// A decoder's image as the core holds it, checked (depth, channels) and named: "PATH", "PATH,
+/// page P of N" or "PATH, frame 1 of N".
+HostImage hostImageOf(io::Decoded d, const std::string& path, int page) {
+    cv::Mat& mat = d.mat;
+    if (mat.depth() == CV_16F) // half floats (OpenEXR) widen exactly
+        mat.convertTo(mat, CV_32F);
+    const int depth = mat.depth();
+    if (depth != CV_8U && depth != CV_16U && depth != CV_32F)
+        throw InputError(path + ": channels of type " + cv::typeToString(mat.type()) +
+                         " are not supported (8- or 16-bit unsigned, or 32-bit float)");
+    if (mat.channels() != 1 && mat.channels() != 3 && mat.channels() != 4)
+        throw InputError(path + ": " + std::to_string(mat.channels()) +
+                         " channels are not supported (1, 3 or 4)");
+    if (!d.note.empty())
+        logInfo("image", path + ": " + d.note);
+    HostImage img;
+    img.width = mat.cols;
+    img.height = mat.rows;
+    img.channels = mat.channels();
+    img.depth = depth == CV_32F ? 32 : depth == CV_16U ? 16 : 8;
+    img.pages = d.pages;
+    img.source = d.pages > 1
+                     ? path + ", page " + std::to_string(page) + " of " + std::to_string(d.pages)
+                 : d.frames > 1 ? path + ", frame 1 of " + std::to_string(d.frames)
+                                : path;
+    const std::size_t rowBytes = std::size_t(img.width) * img.channels * (img.depth / 8);
+    if (mat.data == d.storage.data() && mat.isContinuous() &&
+        d.storage.size() == rowBytes * std::size_t(img.height)) {
+        img.data = std::move(d.storage); // decoded in place: no second copy
+        return img;
+    }
+    img.data.resize(rowBytes * img.height);
+    for (int y = 0; y < img.height; ++y)
+        std::memcpy(img.data.data() + rowBytes * y, mat.ptr(y), rowBytes);
+    return img;
+}
+
+/// The pages of a TIFF read one at a time from the file.
+class TiffPageReader final : public ImagePageReader {
+public:
+    explicit TiffPageReader(const std::string& path)
+        : m_path(path)
+        , m_tiff(path) {}
+    int pages() const override { return m_tiff.pages(); }
+    HostImage read(int page) override { return hostImageOf(m_tiff.read(page - 1), m_path, page); }
+
+private:
+    std::string m_path;
+    io::TiffPages m_tiff;
+};
+
+/// Any other image: its one page, through loadImage.
+class SinglePageReader final : public ImagePageReader {
+public:
+    explicit SinglePageReader(const std::string& path)
+        : m_path(path) {}
+    int pages() const override { return 1; }
+    HostImage read(int page) override { return loadImage(m_path, page); }
+
+private:
+    std::string m_path;
+};
+
+} // namespace
+
 HostImage decodeImage(std::vector<unsigned char> bytes, const std::string& path, int page,
                       RowSink* sink) {
     if (bytes.empty())
@@ -427,38 +494,19 @@ HostImage decodeImage(std::vector<unsigned char> bytes, const std::string& path,
         break; // refused above
     }
     bytes = {}; // the file's bytes are not needed beside the image
-    cv::Mat& mat = d.mat;
-    if (mat.depth() == CV_16F) // half floats (OpenEXR) widen exactly
-        mat.convertTo(mat, CV_32F);
-    const int depth = mat.depth();
-    if (depth != CV_8U && depth != CV_16U && depth != CV_32F)
-        throw InputError(path + ": channels of type " + cv::typeToString(mat.type()) +
-                         " are not supported (8- or 16-bit unsigned, or 32-bit float)");
-    if (mat.channels() != 1 && mat.channels() != 3 && mat.channels() != 4)
-        throw InputError(path + ": " + std::to_string(mat.channels()) +
-                         " channels are not supported (1, 3 or 4)");
-    if (!d.note.empty())
-        logInfo("image", path + ": " + d.note);
-    HostImage img;
-    img.width = mat.cols;
-    img.height = mat.rows;
-    img.channels = mat.channels();
-    img.depth = depth == CV_32F ? 32 : depth == CV_16U ? 16 : 8;
-    img.pages = d.pages;
-    img.source = d.pages > 1
-                     ? path + ", page " + std::to_string(page) + " of " + std::to_string(d.pages)
-                 : d.frames > 1 ? path + ", frame 1 of " + std::to_string(d.frames)
-                                : path;
-    const std::size_t rowBytes = std::size_t(img.width) * img.channels * (img.depth / 8);
-    if (mat.data == d.storage.data() && mat.isContinuous() &&
-        d.storage.size() == rowBytes * std::size_t(img.height)) {
-        img.data = std::move(d.storage); // decoded in place: no second copy
-        return img;
-    }
-    img.data.resize(rowBytes * img.height);
-    for (int y = 0; y < img.height; ++y)
-        std::memcpy(img.data.data() + rowBytes * y, mat.ptr(y), rowBytes);
-    return img;
+    return hostImageOf(std::move(d), path, page);
+}
+
+std::unique_ptr<ImagePageReader> openImagePageFile(const std::string& path) {
+    if (const std::string why = whyNotAnImage(path); !why.empty())
+        throw InputError(path + ": " + why);
+    std::ifstream in(path, std::ios::binary);
+    std::vector<unsigned char> head(kSignatureBytes);
+    in.read(reinterpret_cast<char*>(head.data()), std::streamsize(head.size()));
+    head.resize(std::size_t(in.gcount()));
+    if (formatOf(head, path) == Format::Tiff)
+        return std::make_unique<TiffPageReader>(path);
+    return std::make_unique<SinglePageReader>(path);
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include "image/image.h"
 #include "image/rowsink.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -24,6 +25,13 @@ namespace histlab {
 /// `sink`, where given, sees the rows of an 8-bit JPEG as they are decoded (RowSink); other
 /// files never call it.
 HostImage loadImage(const std::string& path, int page = 1, RowSink* sink = nullptr);
+
+/// The pages of an image file, read one at a time (the core's openImagePages, as the front
+/// ends install it): a TIFF's pages straight from the file, with loadImage's checks on each
+/// and only the page being decoded in memory (a stack may be larger than memory); any other
+/// image as its one page. InputError naming the file when it is not an image or a TIFF whose
+/// pages cannot be counted.
+std::unique_ptr<ImagePageReader> openImagePageFile(const std::string& path);
 
 /// loadImage() of a file's bytes already read: `path` names it in messages (and tells a TGA by
 /// its extension). What the fuzz target of the loader calls.

@@ -1,4 +1,5 @@
-// TIFF through libtiff, read from memory.
+// TIFF through libtiff, read from memory (one image) or from the file as libtiff asks for it
+// (the pages of a stack, one at a time, so that a stack larger than memory can be read).
 //
 // OpenCV reads some layouts through libtiff's RGBA interface, which premultiplies colour by an
 // unassociated alpha, adds an opaque alpha to CMYK and drops a gray image's alpha; it reads only
@@ -10,11 +11,16 @@
 #include "io/imageio.h"
 #include "runtime/errors.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <fcntl.h>
+#include <memory>
 #include <opencv2/imgproc.hpp>
 #include <optional>
+#include <sys/stat.h>
 #include <tiffio.h>
+#include <unistd.h>
 #include <utility>
 
 namespace histlab::io {
@@ -31,12 +37,31 @@ struct Memory {
     /// so the first one is kept and refuses the page.
     bool decoding = false;
     std::string warning;
+    /// A file read with pread (data is null): only the strips of the page being read are in
+    /// memory. A read error or a short read is libtiff's to report, as past the end of memory.
+    int fd = -1;
 };
 
 tsize_t readProc(thandle_t h, tdata_t out, tsize_t n) {
     auto* m = static_cast<Memory*>(h);
     if (n < 0)
         return -1;
+    if (m->fd >= 0) {
+        std::size_t done = 0;
+        while (done < std::size_t(n)) {
+            const ssize_t got = ::pread(m->fd, static_cast<char*>(out) + done,
+                                        std::size_t(n) - done, off_t(m->at + done));
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got < 0)
+                return -1;
+            if (got == 0)
+                break;
+            done += std::size_t(got);
+        }
+        m->at += done;
+        return tsize_t(done);
+    }
     const toff_t left = m->at < m->size ? m->size - m->at : 0;
     const toff_t take = std::min<toff_t>(toff_t(n), left);
     std::memcpy(out, m->data + m->at, std::size_t(take));
@@ -61,6 +86,8 @@ toff_t sizeProc(thandle_t h) {
 // Mapped: uncompressed strips are read in place, with no buffer of libtiff's own.
 int mapProc(thandle_t h, tdata_t* base, toff_t* size) {
     auto* m = static_cast<Memory*>(h);
+    if (m->fd >= 0)
+        return 0; // a file is read strip by strip, never mapped whole
     *base = const_cast<unsigned char*>(m->data);
     *size = m->size;
     return 1;
@@ -276,11 +303,13 @@ enum class Colour { Gray, Rgb, Palette, Cmyk };
 /// The width and height a JPEG stream's frame header (SOF) declares, for the stream of `count`
 /// bytes at `offset` of the file; none where it has no SOF before its scan (an abbreviated
 /// stream whose header is elsewhere) or is not a JPEG stream.
-std::optional<std::pair<std::uint32_t, std::uint32_t>>
-jpegFrameSize(const std::vector<unsigned char>& b, std::uint64_t offset, std::uint64_t count) {
-    if (offset >= b.size())
+std::optional<std::pair<std::uint32_t, std::uint32_t>> jpegFrameSize(const unsigned char* b,
+                                                                     std::uint64_t size,
+                                                                     std::uint64_t offset,
+                                                                     std::uint64_t count) {
+    if (offset >= size)
         return std::nullopt;
-    const std::size_t end = std::size_t(std::min<std::uint64_t>(b.size(), offset + count));
+    const std::size_t end = std::size_t(std::min<std::uint64_t>(size, offset + count));
     std::size_t at = std::size_t(offset);
     if (at + 2 > end || b[at] != 0xFF || b[at + 1] != 0xD8)
         return std::nullopt;
@@ -453,8 +482,8 @@ void checkColourLayout(Page& reader, const TiffLayout& l, Colour colour) {
 /// holds at most 8 rows. Codecs with no such bound are held by the image limit and by
 /// their decoders' warnings alone: LZMA, Zstandard, and JPEG, whose arithmetic-coded or
 /// progressive DC-only scans of a flat picture pass 1,000 to 1.
-void checkPiecesHoldPixels(TIFF* tif, const std::vector<unsigned char>& bytes, Page& reader,
-                           const TiffLayout& l, std::uint16_t compression) {
+void checkPiecesHoldPixels(TIFF* tif, std::uint64_t fileBytes, Page& reader, const TiffLayout& l,
+                           std::uint16_t compression) {
     const double expansion =
         compression == COMPRESSION_NONE            ? 1
         : compression == COMPRESSION_PACKBITS      ? 64
@@ -475,7 +504,7 @@ void checkPiecesHoldPixels(TIFF* tif, const std::vector<unsigned char>& bytes, P
         TIFFIsTiled(tif) ? TIFFNumberOfTiles(tif) : TIFFNumberOfStrips(tif);
     for (std::uint32_t s = 0; s < pieces; ++s) {
         const std::uint64_t at = TIFFGetStrileOffset(tif, s);
-        const std::uint64_t left = at < bytes.size() ? bytes.size() - at : 0;
+        const std::uint64_t left = at < fileBytes ? fileBytes - at : 0;
         held += double(std::min(TIFFGetStrileByteCount(tif, s), left));
     }
     const std::string pieceNames = TIFFIsTiled(tif) ? "tiles" : "strips";
@@ -494,8 +523,7 @@ void checkPiecesHoldPixels(TIFF* tif, const std::vector<unsigned char>& bytes, P
 /// A JPEG strip or tile declares its own size in its frame header: one smaller than the
 /// rows it stands for is refused before anything is allocated (libjpeg would decode what is
 /// there and libtiff fill the rest; a 10 KB file declaring 30000 x 30000 cost 1 GB and 13 s).
-void checkJpegPieces(TIFF* tif, const std::vector<unsigned char>& bytes, Page& reader,
-                     const TiffLayout& l) {
+void checkJpegPieces(TIFF* tif, const Memory& memory, Page& reader, const TiffLayout& l) {
     const std::uint32_t width = l.width, height = l.height;
     const bool tiled = TIFFIsTiled(tif);
     const std::uint32_t pieceWidth =
@@ -509,8 +537,19 @@ void checkJpegPieces(TIFF* tif, const std::vector<unsigned char>& bytes, Page& r
     for (std::uint32_t s = 0; s < pieces; ++s) {
         const std::uint32_t rows =
             tiled ? rps : std::min<std::uint32_t>(rps, height - (s % perPlane) * rps);
-        const auto size =
-            jpegFrameSize(bytes, TIFFGetStrileOffset(tif, s), TIFFGetStrileByteCount(tif, s));
+        const std::uint64_t offset = TIFFGetStrileOffset(tif, s);
+        const std::uint64_t count = TIFFGetStrileByteCount(tif, s);
+        std::optional<std::pair<std::uint32_t, std::uint32_t>> size;
+        if (memory.fd < 0) {
+            size = jpegFrameSize(memory.data, memory.size, offset, count);
+        } else {
+            // The piece's first bytes, where its frame header is (after tables of at most a
+            // few KB): a stack's file is not in memory.
+            std::vector<unsigned char> head(std::size_t(std::min<std::uint64_t>(count, 1 << 16)));
+            const ssize_t got = ::pread(memory.fd, head.data(), head.size(), off_t(offset));
+            head.resize(got > 0 ? std::size_t(got) : 0);
+            size = jpegFrameSize(head.data(), head.size(), 0, head.size());
+        }
         if (size && ((size->second != 0 && size->second < rows) || size->first < pieceWidth))
             reader.fail("damaged or truncated TIFF: the JPEG data of " +
                         std::string(tiled ? "tile " : "strip ") + std::to_string(s) + " declares " +
@@ -610,26 +649,10 @@ void readConverted(TIFF* tif, Page& reader, const TiffLayout& l, Colour colour,
     }
 }
 
-} // namespace
-
-Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& path, int page) {
-    Memory memory{bytes.data(), toff_t(bytes.size()), 0, {}, false, {}};
-    TIFF* tif = openTiff(memory, path);
-    struct Close {
-        TIFF* t;
-        ~Close() { TIFFClose(t); }
-    } close{tif};
-    Page reader(tif, memory, path);
-
+/// The page libtiff's current directory is: its pixels, or InputError / failures through
+/// `reader` naming `path` (the file, or the file and its page).
+Decoded decodePage(TIFF* tif, Memory& memory, Page& reader, const std::string& path) {
     Decoded d;
-    d.pages = int(TIFFNumberOfDirectories(tif));
-    if (page < 0 || page >= d.pages)
-        throw UsageError("--page", path + " has " + std::to_string(d.pages) +
-                                       (d.pages == 1 ? " page" : " pages") + ", not a page " +
-                                       std::to_string(page + 1));
-    if (page > 0 && !TIFFSetDirectory(tif, tdir_t(page)))
-        reader.fail("damaged TIFF: page " + std::to_string(page + 1) + " cannot be read");
-
     const TiffLayout l = readLayout(tif, reader, path);
     const std::optional<Colour> stored = storedColour(tif, reader, l);
     if (!stored) {
@@ -647,9 +670,9 @@ Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& p
     checkDeclaredSize(path, l.width, l.height, outChannels, outBytes);
     const std::uint16_t compression =
         field<std::uint16_t>(tif, TIFFTAG_COMPRESSION, COMPRESSION_NONE);
-    checkPiecesHoldPixels(tif, bytes, reader, l, compression);
+    checkPiecesHoldPixels(tif, memory.size, reader, l, compression);
     if (compression == COMPRESSION_JPEG)
-        checkJpegPieces(tif, bytes, reader, l);
+        checkJpegPieces(tif, memory, reader, l);
     const int depth = l.isFloat ? CV_32F : outBytes == 2 ? CV_16U : CV_8U;
     d.create(int(l.height), int(l.width), CV_MAKETYPE(depth, outChannels));
 
@@ -676,6 +699,84 @@ Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& p
     if (l.orientation != ORIENTATION_TOPLEFT)
         d.note += std::string(d.note.empty() ? "" : "; ") + "TIFF orientation " +
                   std::to_string(l.orientation) + " applied";
+    return d;
+}
+
+} // namespace
+
+Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& path, int page) {
+    Memory memory{bytes.data(), toff_t(bytes.size()), 0, {}, false, {}};
+    TIFF* tif = openTiff(memory, path);
+    struct Close {
+        TIFF* t;
+        ~Close() { TIFFClose(t); }
+    } close{tif};
+    Page reader(tif, memory, path);
+
+    const int pages = int(TIFFNumberOfDirectories(tif));
+    if (page < 0 || page >= pages)
+        throw UsageError("--page", path + " has " + std::to_string(pages) +
+                                       (pages == 1 ? " page" : " pages") + ", not a page " +
+                                       std::to_string(page + 1));
+    if (page > 0 && !TIFFSetDirectory(tif, tdir_t(page)))
+        reader.fail("damaged TIFF: page " + std::to_string(page + 1) + " cannot be read");
+    Decoded d = decodePage(tif, memory, reader, path);
+    d.pages = pages;
+    return d;
+}
+
+struct TiffPages::State {
+    Memory memory{nullptr, 0, 0, {}, false, {}, -1};
+    TIFF* tif = nullptr;
+    std::string path;
+    int pages = 0;
+    ~State() {
+        if (tif)
+            TIFFClose(tif);
+        if (memory.fd >= 0)
+            ::close(memory.fd);
+    }
+};
+
+TiffPages::TiffPages(const std::string& path)
+    : m(std::make_unique<State>()) {
+    m->path = path;
+    m->memory.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (m->memory.fd < 0)
+        throw InputError(path + ": cannot be opened (" + std::strerror(errno) + ")");
+    struct stat st {};
+    if (::fstat(m->memory.fd, &st) != 0)
+        throw InputError(path + ": cannot be read (" + std::strerror(errno) + ")");
+    m->memory.size = toff_t(st.st_size);
+    m->tif = openTiff(m->memory, path);
+    // Walks the chain of page headers only (a few bytes each), not the pixels.
+    m->pages = int(TIFFNumberOfDirectories(m->tif));
+    if (!m->memory.error.empty() || m->pages < 1)
+        throw InputError(path + ": damaged TIFF: its pages cannot be counted" +
+                         (m->memory.error.empty() ? "" : " (" + m->memory.error + ")"));
+}
+
+TiffPages::~TiffPages() = default;
+
+int TiffPages::pages() const {
+    return m->pages;
+}
+
+Decoded TiffPages::read(int page) {
+    const std::string named =
+        m->path + ", page " + std::to_string(page + 1) + " of " + std::to_string(m->pages);
+    if (page < 0 || page >= m->pages)
+        throw UsageError("--page", m->path + " has " + std::to_string(m->pages) +
+                                       (m->pages == 1 ? " page" : " pages") + ", not a page " +
+                                       std::to_string(page + 1));
+    // Each page's messages are its own: a warning of the previous page refused that page.
+    m->memory.error.clear();
+    m->memory.warning.clear();
+    Page reader(m->tif, m->memory, named);
+    if (int(TIFFCurrentDirectory(m->tif)) != page && !TIFFSetDirectory(m->tif, tdir_t(page)))
+        reader.fail("damaged TIFF: the page cannot be read");
+    Decoded d = decodePage(m->tif, m->memory, reader, named);
+    d.pages = m->pages;
     return d;
 }
 

@@ -10,6 +10,7 @@ namespace histlab {
 
 void installOpenCvServices() {
     setImageFileReader([](const std::string& path) { return loadImage(path); });
+    setImagePagesOpener(openImagePageFile);
     setImageFileWriter(saveImage);
     setBlurPeer(opencvBoxBlur);
     setBowOpenCv(bowThroughOpenCv());
