@@ -120,10 +120,17 @@ void PipelineCommand::setup(CLI::App& sub) {
         std::any_of(m_p.options.begin(), m_p.options.end(),
                     [](const PipelineOption& o) { return o.kind == PipelineOption::Kind::Image; });
     if (readsImages) {
+        const bool stacks =
+            std::any_of(m_p.options.begin(), m_p.options.end(),
+                        [](const PipelineOption& o) { return static_cast<bool>(o.setPages); });
         m_page = &m_given.emplace_back();
-        addValue(sub, *m_page, "--page", "N",
-                 "the page of a multi-page TIFF to read, from 1 (default 1; the report names "
-                 "the page and how many there are)");
+        addValue(sub, *m_page, "--page", stacks ? "N|all|A-B" : "N",
+                 stacks ? "the page of a multi-page TIFF to read, from 1 (default 1; the report "
+                          "names the page and how many there are); all or A-B (both included): "
+                          "the stack's histogram, the sum of its pages', and each page's "
+                          "statistics, the pages read one at a time"
+                        : "the page of a multi-page TIFF to read, from 1 (default 1; the report "
+                          "names the page and how many there are)");
     }
     sub.add_flag("--quiet", m_quiet,
                  m_p.describeItem ? "no report on stdout (files only; the lines of each result "
@@ -239,11 +246,26 @@ int PipelineCommand::run(JobRunner& runner) {
         for (const auto& [name, path] : outputs)
             checkOutput(name.c_str(), path);
         checkNoOverwrite(outputs, m_p.inputs ? m_p.inputs(params) : std::vector<PipelineInput>{});
-        const int page = m_page && last(*m_page) ? parsePage(*last(*m_page)) : 1;
-        for (const Given& g : m_given)
-            if (g.option && g.option->kind == PipelineOption::Kind::Image)
-                for (const std::string& path : g.values)
-                    g.option->setImage(params, loadImageFile(path, page));
+        const std::string pageText = m_page && last(*m_page) ? *last(*m_page) : "1";
+        if (isPageRange(pageText)) {
+            // A stack: its pages are read by the run, one at a time, not loaded here.
+            const PageRange pages = parsePageRange(pageText);
+            for (const Given& g : m_given)
+                if (g.option && g.option->kind == PipelineOption::Kind::Image &&
+                    !g.values.empty()) {
+                    if (!g.option->setPages)
+                        throw UsageError("--page", "'" + pageText + "': " + m_p.name +
+                                                       " reads one page (--page N); histogram "
+                                                       "and largebin count a stack");
+                    g.option->setPages(params, pages);
+                }
+        } else {
+            const int page = parsePage(pageText);
+            for (const Given& g : m_given)
+                if (g.option && g.option->kind == PipelineOption::Kind::Image)
+                    for (const std::string& path : g.values)
+                        g.option->setImage(params, loadImageFile(path, page));
+        }
     } catch (const UsageError& e) {
         return fail(e.what(), Usage);
     } catch (const InputError& e) {

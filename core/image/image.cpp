@@ -428,6 +428,43 @@ HostImage readImageFile(const std::string& path) {
     return reader(path);
 }
 
+bool isPageRange(const std::string& text) {
+    return text == "all" || text.find('-') != std::string::npos;
+}
+
+PageRange parsePageRange(const std::string& text) {
+    if (text == "all")
+        return {};
+    const std::size_t dash = text.find('-');
+    auto page = [&](const std::string& part) {
+        const bool digits = !part.empty() && part.size() <= 9 &&
+                            part.find_first_not_of("0123456789") == std::string::npos;
+        if (!digits)
+            throw UsageError("--page", "'" + text +
+                                           "' is not a page range (all, or A-B: whole numbers "
+                                           "from 1, both pages included)");
+        const int v = std::stoi(part);
+        if (v < 1)
+            throw UsageError("--page", "'" + text + "': pages count from 1");
+        return v;
+    };
+    const PageRange range{page(text.substr(0, dash)), page(text.substr(dash + 1))};
+    if (range.last < range.first)
+        throw UsageError("--page", "'" + text + "': the last page (" + std::to_string(range.last) +
+                                       ") comes before the first (" + std::to_string(range.first) +
+                                       ")");
+    return range;
+}
+
+int lastPageOf(const PageRange& range, int pages, const std::string& path) {
+    const int last = range.last ? range.last : pages;
+    if (last > pages || range.first > pages)
+        throw UsageError("--page", path + " has " + std::to_string(pages) +
+                                       (pages == 1 ? " page" : " pages") + ", not a page " +
+                                       std::to_string(std::max(last, range.first)));
+    return last;
+}
+
 namespace {
 ImagePagesOpener& imagePagesOpener() {
     static ImagePagesOpener opener;

@@ -152,6 +152,24 @@ public:
     /// a decoder warning); UsageError("--page") for a page the file does not have.
     virtual HostImage read(int page) = 0;
 };
+/// Pages of a stack to read together (--page all, --page A-B): from `first` to `last`, both
+/// from 1 and included; `last` 0 for the file's last page.
+struct PageRange {
+    int first = 1;
+    int last = 0;
+};
+
+/// Whether a --page value names several pages ("all", "A-B") rather than one ("3").
+bool isPageRange(const std::string& text);
+
+/// Parses "all" or "A-B" (whole numbers from 1, B not before A); UsageError("--page") naming
+/// the value and the reason.
+PageRange parsePageRange(const std::string& text);
+
+/// The range's last page for a file of `pages` pages; UsageError("--page", "PATH has 12 pages,
+/// not a page 13") where the range reaches past the last page.
+int lastPageOf(const PageRange& range, int pages, const std::string& path);
+
 /// How the core opens a file's pages: the front end's (io/imageio's openImagePageFile), given
 /// once at start-up beside the ImageFileReader.
 using ImagePagesOpener = std::function<std::unique_ptr<ImagePageReader>(const std::string& path)>;

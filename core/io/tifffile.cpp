@@ -714,10 +714,7 @@ Decoded decodeTiff(const std::vector<unsigned char>& bytes, const std::string& p
     Page reader(tif, memory, path);
 
     const int pages = int(TIFFNumberOfDirectories(tif));
-    if (page < 0 || page >= pages)
-        throw UsageError("--page", path + " has " + std::to_string(pages) +
-                                       (pages == 1 ? " page" : " pages") + ", not a page " +
-                                       std::to_string(page + 1));
+    lastPageOf(PageRange{page + 1, page + 1}, pages, path); // UsageError for one not there
     if (page > 0 && !TIFFSetDirectory(tif, tdir_t(page)))
         reader.fail("damaged TIFF: page " + std::to_string(page + 1) + " cannot be read");
     Decoded d = decodePage(tif, memory, reader, path);
@@ -765,10 +762,7 @@ int TiffPages::pages() const {
 Decoded TiffPages::read(int page) {
     const std::string named =
         m->path + ", page " + std::to_string(page + 1) + " of " + std::to_string(m->pages);
-    if (page < 0 || page >= m->pages)
-        throw UsageError("--page", m->path + " has " + std::to_string(m->pages) +
-                                       (m->pages == 1 ? " page" : " pages") + ", not a page " +
-                                       std::to_string(page + 1));
+    lastPageOf(PageRange{page + 1, page + 1}, m->pages, m->path);
     // Each page's messages are its own: a warning of the previous page refused that page.
     m->memory.error.clear();
     m->memory.warning.clear();

@@ -39,7 +39,7 @@ void checkImageInput(const ImageInput& input, const std::string& command) {
         throw UsageError("--synthetic", "needs --width and --height");
     if (!input.synthetic && (input.width || input.height))
         throw UsageError("--width/--height", "only with --synthetic");
-    if (!input.synthetic && input.path.empty() && !input.loaded)
+    if (!input.synthetic && input.path.empty() && !input.loaded && !input.pages)
         throw UsageError(command, "which image? (histlab-cli " + command +
                                       " IMAGE ... or --synthetic KIND --width W --height H)");
 }

@@ -24,6 +24,8 @@ struct ImageInput {
     int width = 0, height = 0;              ///< --width, --height (synthetic only)
     int channels = 1;                       ///< --channels: 1, 3 or 4
     int depth = 8;                          ///< --depth: 8 or 16
+    /// --page all or A-B: the pages of a stack, read by the run itself (nothing is loaded).
+    std::optional<PageRange> pages;
 };
 
 /// Stores the IMAGE argument; a second one is refused with UsageError(command, "more than one

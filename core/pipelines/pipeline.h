@@ -45,6 +45,10 @@ struct PipelineOption {
     std::function<void(std::any& params, const std::string& value)> set;
     /// Image options: stores the loaded image (after `set` has stored its path).
     std::function<void(std::any& params, HostImage image)> setImage;
+    /// Image options of the families that count a stack (--page all, --page A-B): stores the
+    /// pages to read (the front end then loads nothing; the run reads the pages in turn). Unset
+    /// where a run reads one page.
+    std::function<void(std::any& params, const PageRange& pages)> setPages;
 
     bool positional() const { return !name.empty() && name[0] != '-'; }
 };
@@ -256,6 +260,16 @@ PipelineOption imageOption(std::string name, std::string valueName, std::string 
         setImage(std::any_cast<Params&>(params), std::move(image));
     };
     return o;
+}
+
+/// `option` (an image option) taking --page all and --page A-B: `set` stores the pages.
+template <typename Params>
+PipelineOption withStackPages(PipelineOption option,
+                              std::function<void(Params&, const PageRange&)> set) {
+    option.setPages = [set](std::any& params, const PageRange& pages) {
+        set(std::any_cast<Params&>(params), pages);
+    };
+    return option;
 }
 
 /// How the rows of a run went, counted for their verdict: how many there are, how many ran

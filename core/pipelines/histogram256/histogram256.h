@@ -8,6 +8,7 @@
 #include "pipelines/devicesplit.h"
 #include "pipelines/imageinput.h"
 #include "pipelines/largebin/imagehistogram.h"
+#include "pipelines/largebin/imagestack.h"
 #include "runtime/cancel.h"
 #include "runtime/device.h"
 #include "runtime/timing.h"
@@ -392,6 +393,8 @@ struct HistogramPlan {
     EndToEndOptions endToEndOptions; ///< with the chunk the device will take
     /// Set when the large-bin methods run instead (a 16-bit image, or --bins/--range/--method).
     std::optional<ImageBinsRequest> largeBins;
+    /// Set for --page all or A-B: the stack's pages, each by the large-bin methods.
+    std::optional<ImageStackRequest> stack;
     /// Several devices chosen: the input split across them (runHistogramSplit), in chunks of
     /// splitChunkBytes end to end; `fault` from HISTLAB_DEVICE_FAIL.
     bool split = false;
@@ -414,6 +417,7 @@ HistogramPlan planHistogram(const DeviceInfo& device, const HistogramParams& par
 /// A finished run: the histogram's, the end-to-end one with the input it streamed, or the split
 /// across devices.
 struct HistogramResult {
+    std::optional<ImageStackRun> stack;
     std::optional<SplitRun> split;
     std::optional<ImageBinsRun> bins;
     std::optional<HistogramRun> run;

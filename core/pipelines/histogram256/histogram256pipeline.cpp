@@ -33,6 +33,26 @@ void checkHistogramParams(const HistogramParams& params) {
 HistogramPlan planHistogram(const DeviceInfo& device, const HistogramParams& params) {
     checkHistogramParams(params);
     HistogramPlan plan;
+    if (params.input.pages) {
+        // A stack: every page by the large-bin methods (exact counts that add up), read in
+        // turn by the run.
+        const char* refused = params.region                                      ? "--region"
+                              : params.endToEnd                                  ? "--end-to-end"
+                              : params.options.stages                            ? "--stages"
+                              : params.request.variant != HistogramVariant::Auto ? "--variant"
+                                                                                 : nullptr;
+        if (refused)
+            throw UsageError(refused, "applies to one page (--page N); a stack's pages are "
+                                      "counted by the large-bin methods");
+        ImageBinsRequest r;
+        r.bins = params.bins.value_or(0);
+        r.range = params.range;
+        r.method = params.method.value_or(LargeBinMethod::Auto);
+        r.repeats = params.options.repeats;
+        plan.stack = planImageStack(params.input.path, *params.input.pages,
+                                    channelSelectionName(params.options.channel), std::move(r));
+        return plan;
+    }
     if (params.input.synthetic) {
         const char* option = params.bytes ? "--bytes" : "--size";
         checkSyntheticSize(option,
@@ -111,6 +131,8 @@ HistogramPlan planHistogramOn(const std::vector<DeviceInfo>& devices,
     HistogramPlan plan = planHistogram(devices.front(), params);
     if (devices.size() == 1)
         return plan;
+    if (plan.stack)
+        throw UsageError("--device", "a stack's pages are counted on one device");
     if (plan.largeBins)
         throw UsageError("--device", "several devices split the 256-bin histogram of 8-bit data; "
                                      "a " +
@@ -137,6 +159,10 @@ HistogramResult runPlan(JobContext& ctx, Device& device, const HistogramPlan& pl
     auto progress = [&ctx](double fraction, const std::string& stage) {
         ctx.progress(fraction, stage);
     };
+    if (plan.stack) {
+        result.stack = runImageStack(device, *plan.stack, ctx.cancelToken(), progress);
+        return result;
+    }
     if (plan.largeBins) {
         progress(0.0, "large-bin histogram");
         result.bins = runImageBins(device, *plan.input, *plan.largeBins, ctx.cancelToken());
@@ -162,6 +188,8 @@ HistogramResult runPlan(JobContext& ctx, Device& device, const HistogramPlan& pl
 }
 
 Report reportOf(const HistogramResult& result) {
+    if (result.stack)
+        return imageStackReport(*result.stack, "histlab-cli histogram");
     Report r;
     if (result.split) {
         const SplitRun& run = *result.split;
@@ -281,10 +309,12 @@ using P = HistogramParams;
 /// What is histogrammed: the image or synthetic bytes, the channels, the region, the bins.
 std::vector<PipelineOption> histogramInputOptions() {
     return {
-        imageArgument<P>(&P::input, "histogram",
-                         "an image file (PNG, JPEG, TIFF, BMP, PGM/PPM, WebP...): 8- or 16-bit "
-                         "gray, RGB or RGBA; a 16-bit image gets its exact 65,536-bin histogram "
-                         "(every value its own bin)"),
+        withStackPages<P>(imageArgument<P>(&P::input, "histogram",
+                                           "an image file (PNG, JPEG, TIFF, BMP, PGM/PPM, "
+                                           "WebP...): 8- or 16-bit gray, RGB or RGBA; a 16-bit "
+                                           "image gets its exact 65,536-bin histogram (every "
+                                           "value its own bin)"),
+                          [](P& s, const PageRange& pages) { s.input.pages = pages; }),
         syntheticKindOption<P>(&P::input, "random | uniform | gradient | skewed bytes (gray, or "
                                           "colour with --channels)"),
         valueOption<P>(

@@ -69,7 +69,10 @@ ImageBinsRun runImageBins(Device& device, const HostImage& image, const ImageBin
             std::memcpy(values.data(), plane.bytes.data(), values.size() * sizeof(float));
             c.statistics = channelStatistics(name, values, entropyBits(c.histogram.counts));
         } else {
-            c.statistics = channelStatistics(name, countsByValue(plane, c));
+            std::vector<std::uint64_t> values = countsByValue(plane, c);
+            c.statistics = channelStatistics(name, values);
+            if (request.keepValueCounts)
+                c.valueCounts = std::move(values);
         }
         run.results.push_back(std::move(c));
     }

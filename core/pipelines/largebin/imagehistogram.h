@@ -21,6 +21,9 @@ struct ImageBinsRequest {
     std::optional<BinRange> range;
     LargeBinMethod method = LargeBinMethod::Auto;
     int repeats = 5;
+    /// Keep each integer channel's counts of every value (ImageChannelBins::valueCounts), which
+    /// a stack sums for its statistics.
+    bool keepValueCounts = false;
 };
 
 struct ImageChannelBins {
@@ -29,6 +32,8 @@ struct ImageChannelBins {
     LargeHistogram histogram; ///< the CPU reference, equal to the device's when verified
     LargeBinPoint point;      ///< the device run (its slots cleared)
     ChannelStatistics statistics;
+    /// Counts of every value (256 or 65,536), where the request keeps them.
+    std::vector<std::uint64_t> valueCounts;
 };
 
 struct ImageBinsRun {

@@ -264,6 +264,9 @@ LargeBinPoint runLargeBinPoint(Device& device, const cl::Buffer& samples, std::s
 /// kernel reads).
 cl::Buffer uploadPlane(Device& device, const SamplePlane& plane);
 
+struct ImageStackRequest;
+struct ImageStackRun;
+
 /// What a person asks of histlab-cli largebin.
 struct LargeBinParams {
     std::string path;                         ///< IMAGE ("" for synthetic data)
@@ -277,6 +280,7 @@ struct LargeBinParams {
     std::optional<BinRange> range;            ///< --range
     std::vector<LargeBinMethod> methods{LargeBinMethod::Auto};
     int repeats = 5;
+    std::optional<PageRange> pages; ///< --page all or A-B: the stack of IMAGE's pages
 };
 
 /// What runs: the input (an image's plane, or synthetic data made on the worker), bin counts,
@@ -290,6 +294,8 @@ struct LargeBinRequest {
     std::optional<BinRange> range;
     std::vector<LargeBinMethod> methods;
     int repeats = 5;
+    /// Set for a stack (--page all or A-B): its pages, counted by imagestack.h's run.
+    std::shared_ptr<const ImageStackRequest> stack;
 };
 
 /// One bin count: its spec and the CPU reference.
@@ -308,6 +314,7 @@ struct LargeBinRun {
     CeilingResult ceiling; ///< read-only kernel on the same buffer
     std::vector<LargeBinSpecRun> specs;
     std::vector<LargeBinPoint> points;
+    std::shared_ptr<const ImageStackRun> stack; ///< a stack's run, in place of the points
 };
 
 /// largebin's plan: the input, bin counts and methods for the device (UsageError naming the

@@ -3,6 +3,7 @@
 // Metric: GB/s = input bytes / median time of one whole histogram (clear, every pass, the
 // reduction), judged against the read-only kernel on the same buffer in the same run; also G
 // samples/s, the figure that compares across sample sizes.
+#include "pipelines/largebin/imagestack.h"
 #include "pipelines/largebin/largebin.h"
 #include "pipelines/options.h"
 #include "pipelines/pipeline.h"
@@ -208,6 +209,24 @@ LargeBinRequest planLargeBin(const DeviceInfo& device, const LargeBinParams& par
     r.methods = params.methods;
     r.repeats = params.repeats;
     r.range = params.range;
+    if (params.pages) {
+        // A stack: one bin count by one method on each page; the pages' counts add up.
+        if (params.sizeMiB || params.count)
+            throw UsageError(params.sizeMiB ? "--size" : "--count",
+                             "sizes synthetic data; an image has its own size");
+        if (params.bins.size() > 1)
+            throw UsageError("--bins", "a stack is counted into one bin count");
+        if (params.methods.size() > 1)
+            throw UsageError("--method", "a stack is counted by one method");
+        ImageBinsRequest bins;
+        bins.bins = params.bins.empty() ? 0 : params.bins.front();
+        bins.range = params.range;
+        bins.method = params.methods.front();
+        bins.repeats = params.repeats;
+        r.stack = std::make_shared<const ImageStackRequest>(
+            planImageStack(params.path, *params.pages, params.channel, std::move(bins)));
+        return r;
+    }
     if (params.image) {
         if (params.sizeMiB || params.count)
             throw UsageError(params.sizeMiB ? "--size" : "--count",
@@ -254,6 +273,14 @@ LargeBinRequest planLargeBin(const DeviceInfo& device, const LargeBinParams& par
 
 LargeBinRun runLargeBinJob(JobContext& ctx, Device& device, const LargeBinRequest& request,
                            const ItemSink& onItem) {
+    if (request.stack) {
+        LargeBinRun run;
+        run.device = device.info();
+        run.stack = std::make_shared<const ImageStackRun>(
+            runImageStack(device, *request.stack, ctx.cancelToken(),
+                          [&](double f, const std::string& what) { ctx.progress(f, what); }));
+        return run;
+    }
     return measureLargeBin(
         device, request, ctx.cancelToken(),
         [&](const LargeBinPoint& point) {
@@ -287,19 +314,21 @@ Pipeline largebinPipeline() {
         "(bins, below, above, NaN)";
     using P = LargeBinParams;
     p.options = {
-        imageOption<P>(
-            "IMAGE", "FILE",
-            "an image file (8-bit, 16-bit or 32-bit float); without one, synthetic samples "
-            "(--data, --type, --size)",
-            [](P& s, const std::string& path) {
-                if (!s.path.empty())
-                    throw UsageError("largebin", "more than one image given ('" + s.path + "', '" +
-                                                     path + "')");
-                s.path = path;
-            },
-            [](P& s, HostImage image) {
-                s.image = std::make_shared<const HostImage>(std::move(image));
-            }),
+        withStackPages<P>(
+            imageOption<P>(
+                "IMAGE", "FILE",
+                "an image file (8-bit, 16-bit or 32-bit float); without one, synthetic samples "
+                "(--data, --type, --size)",
+                [](P& s, const std::string& path) {
+                    if (!s.path.empty())
+                        throw UsageError("largebin", "more than one image given ('" + s.path +
+                                                         "', '" + path + "')");
+                    s.path = path;
+                },
+                [](P& s, HostImage image) {
+                    s.image = std::make_shared<const HostImage>(std::move(image));
+                }),
+            [](P& s, const PageRange& pages) { s.pages = pages; }),
         valueOption<P>("--channel", "C",
                        "gray (default: the image itself, or the luma of a color image) | r | g | "
                        "b | a",
@@ -345,6 +374,18 @@ Pipeline largebinPipeline() {
                   false}};
     bindDevicePipeline<LargeBinParams, LargeBinRequest, LargeBinRun>(
         p, planLargeBin, runLargeBinJob, [](const LargeBinRun& run) {
+            if (run.stack) {
+                // The stack's bins go to --counts, as one image's do; --csv gets the rows of
+                // the pages (one image's gets the rows of the methods).
+                const ImageStackRun& stack = *run.stack;
+                Report r = imageStackReport(stack, "histlab-cli largebin");
+                r.csv = [&stack] { return imageStackStatisticsCsv(stack); };
+                r.files.clear();
+                r.files["--counts"] = [&stack](const std::string&) {
+                    return imageBinsCsv(stack.stack);
+                };
+                return r;
+            }
             Report r;
             r.text = largeBinText(run);
             r.table = pointTable(run);
