@@ -375,14 +375,15 @@ Pipeline largebinPipeline() {
     bindDevicePipeline<LargeBinParams, LargeBinRequest, LargeBinRun>(
         p, planLargeBin, runLargeBinJob, [](const LargeBinRun& run) {
             if (run.stack) {
-                // The stack's bins go to --counts, as one image's do; --csv gets the rows of
-                // the pages (one image's gets the rows of the methods).
+                // The stack's bins go to --counts, as one image's do (bin,lo,hi,count); --csv
+                // gets the rows of the pages (one image's gets the rows of the methods).
                 const ImageStackRun& stack = *run.stack;
                 Report r = imageStackReport(stack, "histlab-cli largebin");
                 r.csv = [&stack] { return imageStackStatisticsCsv(stack); };
                 r.files.clear();
                 r.files["--counts"] = [&stack](const std::string&) {
-                    return imageBinsCsv(stack.stack);
+                    const ImageChannelBins& c = stack.stack.results.front();
+                    return countsTable({c.spec, c.histogram}).csv();
                 };
                 return r;
             }

@@ -1,0 +1,62 @@
+# Stacks: --page all and --page A-B count the pages of a multi-page TIFF (made at test time by
+# scripts/make-stack-tiff.py, Python's standard library only) one at a time; the stack's
+# histogram is the sum of the pages' own runs, each page has its statistics, and ranges the
+# file does not hold, mixed pages and damaged pages are refused with one line.
+set(stack "python3 ${PROJECT_SOURCE_DIR}/scripts/make-stack-tiff.py")
+set(cli $<TARGET_FILE:histlab-cli>)
+# Sums the count columns (from the 4th) of the CSV files given after the first, which must equal
+# the first's.
+set(sumCheck "import csv,sys; t=list(csv.reader(open(sys.argv[1]))); ps=[list(csv.reader(open(f))) for f in sys.argv[2:]]; assert all(p[0]==t[0] and len(p)==len(t) for p in ps); assert all(int(t[i][j])==sum(int(p[i][j]) for p in ps) for i in range(1,len(t)) for j in range(3,len(t[0]))), 'not the sum'; assert sum(int(x) for r in t[1:] for x in r[3:])>0")
+
+cli_test(stack_histogram_is_the_sum_of_its_pages EXIT 0
+         EXPECT --setup "${stack} @W@/s.tif --pages 4 --width 40 --height 30 --channels 3"
+                --stdout "^input: .*s[.]tif, pages 1 to 4 of 4, 40 x 30, 3 channels, 8-bit"
+                --stdout "^ +4  gray +40 x 30 +1200 .* verified$"
+                --check "for p in 1 2 3 4; do ${cli} histogram @W@/s.tif --page $p --bins 256 --quiet --csv @W@/p$p.csv || exit 1; done; python3 -c \"${sumCheck}\" @W@/all.csv @W@/p1.csv @W@/p2.csv @W@/p3.csv @W@/p4.csv"
+         ARGS histogram @W@/s.tif --page all --repeat 1 --csv @W@/all.csv)
+cli_test(stack_largebin_range_is_the_sum_of_its_pages EXIT 0
+         EXPECT --setup "${stack} @W@/s.tif --pages 5 --width 33 --height 17 --bits 16"
+                --stdout "^input: .*s[.]tif, pages 2 to 4 of 5, 33 x 17, 1 channel, 16-bit"
+                --check "for p in 2 3 4; do ${cli} largebin @W@/s.tif --page $p --bins 1000 --quiet --counts @W@/p$p.csv || exit 1; done; python3 -c \"${sumCheck}\" @W@/c.csv @W@/p2.csv @W@/p3.csv @W@/p4.csv"
+                --check "grep -q '^page,channel,count,min,max,mean,median,mode,stddev,p1,p5,p25,p75,p95,p99,entropy_bits,status$' @W@/pages.csv"
+                --check "test $(grep -c '^[234],gray,561,.*,verified$' @W@/pages.csv) = 3 && grep -q '^all,gray,1683,' @W@/pages.csv"
+         ARGS largebin @W@/s.tif --page 2-4 --bins 1000 --repeat 1 --counts @W@/c.csv --csv @W@/pages.csv)
+cli_test(stack_stats_csv_and_json EXIT 0
+         EXPECT --setup "${stack} @W@/s.tif --pages 3 --width 16 --height 8"
+                --check "test $(wc -l < @W@/st.csv) = 5 && grep -q '^all,gray,384,' @W@/st.csv"
+                --check "python3 -c \"import json; j=json.load(open('@W@/s.json')); assert [p['page'] for p in j['pages']]==[1,2,3] and j['stack']['pages_in_file']==3 and sum(j['channels'][0]['counts'])==384\""
+         ARGS histogram @W@/s.tif --page all --repeat 1 --quiet --stats-csv @W@/st.csv --json @W@/s.json)
+# Pages may differ in size (said in the report), not in depth or channels.
+cli_test(stack_sizes_differ EXIT 0
+         EXPECT --setup "${stack} @W@/s.tif --pages 3 --width 16 --height 8 --page-size 2:9x5"
+                --stdout "pages 1 to 3 of 3 [(]sizes differ: the first page's shown[)]"
+                --stdout "^ +2  gray +9 x 5 +45 "
+         ARGS histogram @W@/s.tif --page all --repeat 1)
+cli_test(stack_mixed_depth_refused EXIT 3
+         EXPECT --setup "${stack} @W@/s.tif --pages 4 --width 16 --height 8 --page-bits 3:16"
+                --stderr "^histlab-cli: .*s[.]tif, page 3: 16-bit, 1 channel where page 1 is 8-bit, 1 channel [(]the pages of a stack share their channels and depth[)]$"
+                --absent @W@/c.csv
+         ARGS histogram @W@/s.tif --page all --csv @W@/c.csv)
+cli_test(stack_truncated_page_refused EXIT 3
+         EXPECT --setup "${stack} @W@/s.tif --pages 4 --width 16 --height 8 --cut-page 4"
+                --stderr "^histlab-cli: .*s[.]tif, page 4 of 4: damaged or truncated TIFF"
+         ARGS largebin @W@/s.tif --page 2-4)
+cli_test(stack_range_past_the_last_page EXIT 2
+         EXPECT --setup "${stack} @W@/s.tif --pages 12 --width 4 --height 4"
+                --stderr "^histlab-cli: --page: .*s[.]tif has 12 pages, not a page 13$"
+         ARGS histogram @W@/s.tif --page 3-13)
+cli_test(stack_range_backwards EXIT 2
+         EXPECT --stderr "^histlab-cli: --page: '5-3': the last page [(]3[)] comes before the first [(]5[)]$"
+         ARGS largebin ${data}/pages3.tiff --page 5-3)
+cli_test(stack_range_from_zero EXIT 2
+         EXPECT --stderr "^histlab-cli: --page: '0-2': pages count from 1$"
+         ARGS histogram ${data}/pages3.tiff --page 0-2)
+cli_test(stack_range_not_a_range EXIT 2
+         EXPECT --stderr "^histlab-cli: --page: '2-x' is not a page range [(]all, or A-B: whole numbers from 1, both pages included[)]$"
+         ARGS histogram ${data}/pages3.tiff --page 2-x)
+cli_test(stack_not_for_one_page_commands EXIT 2
+         EXPECT --stderr "^histlab-cli: --page: 'all': blur reads one page [(]--page N[)]; histogram and largebin count a stack$"
+         ARGS blur ${data}/pages3.tiff --page all --out @W@/x.png)
+cli_test(stack_of_one_image EXIT 0
+         EXPECT --stdout "^input: .*rgb8[.]png, pages 1 to 1 of 1, 41 x 29, 3 channels, 8-bit"
+         ARGS histogram ${data}/rgb8.png --page all --repeat 1)
