@@ -364,29 +364,6 @@ std::string whyNotAnImage(const std::string& path) {
     return whyRefused(formatOf(head, path));
 }
 
-HostImage loadImage(const std::string& path, int page, RowSink* sink) {
-    if (const std::string why = whyNotARegularFile(path, "an image file"); !why.empty())
-        throw InputError(path + ": " + why);
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path + ": cannot be opened (permission?)");
-    // The file is read whole before decoding: one larger than half the machine's memory would
-    // leave too little for its pixels.
-    std::error_code ec;
-    const std::uint64_t fileBytes = fs::file_size(path, ec);
-    if (!ec && fileBytes > hostMemoryBytes() / 2)
-        throw InputError(path + ": a file of " + roundedByteSize(fileBytes) +
-                         ", more than half of this machine's memory (" +
-                         roundedByteSize(hostMemoryBytes()) + ")");
-    std::vector<unsigned char> bytes(ec ? 0 : std::size_t(fileBytes));
-    in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size()));
-    bytes.resize(std::size_t(in.gcount()));
-    if (in && in.peek() != std::ifstream::traits_type::eof()) // it grew while being read
-        bytes.insert(bytes.end(), std::istreambuf_iterator<char>(in),
-                     std::istreambuf_iterator<char>());
-    return decodeImage(std::move(bytes), path, page, sink);
-}
-
 namespace {
 
 /// A decoder's image as the core holds it, checked (depth, channels) and named: "PATH", "PATH,
@@ -453,6 +430,40 @@ private:
 };
 
 } // namespace
+
+HostImage loadImage(const std::string& path, int page, RowSink* sink) {
+    if (const std::string why = whyNotARegularFile(path, "an image file"); !why.empty())
+        throw InputError(path + ": " + why);
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(path + ": cannot be opened (permission?)");
+    // A TIFF is read from the file as libtiff asks, so that one page of a stack larger than
+    // memory costs that page, not the whole file.
+    {
+        std::vector<unsigned char> head(kSignatureBytes);
+        in.read(reinterpret_cast<char*>(head.data()), std::streamsize(head.size()));
+        head.resize(std::size_t(in.gcount()));
+        if (!head.empty() && formatOf(head, path) == Format::Tiff)
+            return TiffPageReader(path).read(page);
+        in.clear();
+        in.seekg(0);
+    }
+    // The file is read whole before decoding: one larger than half the machine's memory would
+    // leave too little for its pixels.
+    std::error_code ec;
+    const std::uint64_t fileBytes = fs::file_size(path, ec);
+    if (!ec && fileBytes > hostMemoryBytes() / 2)
+        throw InputError(path + ": a file of " + roundedByteSize(fileBytes) +
+                         ", more than half of this machine's memory (" +
+                         roundedByteSize(hostMemoryBytes()) + ")");
+    std::vector<unsigned char> bytes(ec ? 0 : std::size_t(fileBytes));
+    in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size()));
+    bytes.resize(std::size_t(in.gcount()));
+    if (in && in.peek() != std::ifstream::traits_type::eof()) // it grew while being read
+        bytes.insert(bytes.end(), std::istreambuf_iterator<char>(in),
+                     std::istreambuf_iterator<char>());
+    return decodeImage(std::move(bytes), path, page, sink);
+}
 
 HostImage decodeImage(std::vector<unsigned char> bytes, const std::string& path, int page,
                       RowSink* sink) {

@@ -760,8 +760,10 @@ int TiffPages::pages() const {
 }
 
 Decoded TiffPages::read(int page) {
-    const std::string named =
-        m->path + ", page " + std::to_string(page + 1) + " of " + std::to_string(m->pages);
+    // A one-page file's messages name the file alone, as loadImage's always did.
+    const std::string named = m->pages == 1 ? m->path
+                                            : m->path + ", page " + std::to_string(page + 1) +
+                                                  " of " + std::to_string(m->pages);
     lastPageOf(PageRange{page + 1, page + 1}, m->pages, m->path);
     // Each page's messages are its own: a warning of the previous page refused that page.
     m->memory.error.clear();

@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 
 namespace histlab {
@@ -391,6 +392,45 @@ TEST(LoadImage, FloatTiffKeepsEveryValue) {
     const std::string why = loadError(dir / "d.tiff");
     EXPECT_NE(why.find("d.tiff"), std::string::npos) << why;
     EXPECT_NE(why.find("64-bit float are not supported"), std::string::npos) << why;
+}
+
+// The pages of a stack read one at a time from the file are the pages loadImage gives; a file
+// cut inside a page is refused naming that page, after the pages before it were read.
+TEST(ImagePages, StreamedPagesAreLoadImagesPages) {
+    TempDir dir;
+    std::vector<cv::Mat> pages;
+    for (int p = 0; p < 3; ++p) {
+        cv::Mat m(5 + p, 7, CV_16U);
+        for (int y = 0; y < m.rows; ++y)
+            for (int x = 0; x < m.cols; ++x)
+                m.at<std::uint16_t>(y, x) = std::uint16_t(p * 1000 + y * 31 + x);
+        pages.push_back(m);
+    }
+    const std::string path = (dir / "stack.tiff").string();
+    ASSERT_TRUE(cv::imwritemulti(path, pages, {cv::IMWRITE_TIFF_COMPRESSION, 1}));
+    const std::unique_ptr<ImagePageReader> reader = openImagePageFile(path);
+    ASSERT_EQ(reader->pages(), 3);
+    for (int p = 1; p <= 3; ++p) {
+        const HostImage streamed = reader->read(p);
+        const HostImage loaded = loadImage(path, p);
+        EXPECT_EQ(streamed.source, path + ", page " + std::to_string(p) + " of 3");
+        EXPECT_EQ(streamed.height, 4 + p);
+        EXPECT_EQ(streamed.data, loaded.data);
+        EXPECT_EQ(firstPixelDifference(streamed, loaded), "");
+    }
+    EXPECT_THROW(reader->read(4), UsageError);
+
+    // Cut short (OpenCV writes each page's header after its pixels: the last header is cut):
+    // refused naming the file, never a page made up.
+    const std::uintmax_t size = std::filesystem::file_size(path);
+    std::filesystem::resize_file(path, size - 20);
+    try {
+        openImagePageFile(path)->read(3);
+        ADD_FAILURE() << "a cut page was read";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("stack.tiff"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("damaged"), std::string::npos) << e.what();
+    }
 }
 
 // A float color image's luma is OpenCV's BGR2GRAY formula for floats as its scalar code writes
