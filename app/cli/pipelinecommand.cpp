@@ -255,8 +255,8 @@ int PipelineCommand::run(JobRunner& runner) {
                     !g.values.empty()) {
                     if (!g.option->setPages)
                         throw UsageError("--page", "'" + pageText + "': " + m_p.name +
-                                                       " reads one page (--page N); histogram "
-                                                       "and largebin count a stack");
+                                                       " reads one page (--page N); histogram, "
+                                                       "largebin and joint count a stack");
                     g.option->setPages(params, pages);
                 }
         } else {

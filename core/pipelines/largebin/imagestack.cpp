@@ -9,6 +9,29 @@
 
 namespace histlab {
 
+void startStackPage(int page, int first, int last, const CancelToken& cancel,
+                    const std::function<void(double, const std::string&)>& progress) {
+    cancel.throwIfCancelled();
+    if (progress)
+        progress(double(page - first) / double(last - first + 1),
+                 "page " + std::to_string(page) + " of " + std::to_string(last));
+}
+
+std::string stackPagesText(int first, int last, int pagesInFile) {
+    return ", pages " + std::to_string(first) + " to " + std::to_string(last) + " of " +
+           std::to_string(pagesInFile);
+}
+
+void refuseFloatStack(const std::string& path, const std::string& what) {
+    throw UsageError("--page", path + " holds 32-bit float pages: a stack's " + what +
+                                   " is of 8- or 16-bit pages (read a float page with --page N)");
+}
+
+std::string stackSumLine(std::size_t pages, const std::string& what) {
+    return "stack: the sum of " + std::to_string(pages) + " pages' verified " + what +
+           "; median ms: the sum of the pages'\n";
+}
+
 ImageStackRequest planImageStack(const std::string& path, const PageRange& range,
                                  const std::string& selection, ImageBinsRequest bins) {
     ImageStackRequest r;
@@ -77,19 +100,12 @@ ImageStackRun runImageStack(Device& device, const ImageStackRequest& request,
     ImageBinsRequest bins = request.bins;
     bins.keepValueCounts = true;
     std::vector<std::vector<std::uint64_t>> stackValues;
-    const int count = request.last - request.first + 1;
     for (int page = request.first; page <= request.last; ++page) {
-        cancel.throwIfCancelled();
-        if (progress)
-            progress(double(page - request.first) / count,
-                     "page " + std::to_string(page) + " of " + std::to_string(request.last));
+        startStackPage(page, request.first, request.last, cancel, progress);
         const HostImage image = pages->read(page);
         if (page == request.first) {
             if (image.isFloat())
-                throw UsageError("--page", request.path +
-                                               " holds 32-bit float pages: a stack's histogram "
-                                               "is of 8- or 16-bit pages (read a float page with "
-                                               "--page N)");
+                refuseFloatStack(request.path, "histogram");
             bins.channels = imageBinChannels(image, request.selection);
             for (const std::string& c : bins.channels)
                 checkImageChannel(image.channels, c, image.source);
@@ -131,8 +147,8 @@ ImageStackRun runImageStack(Device& device, const ImageStackRequest& request,
         if (s.point.stats.medianMs > 0)
             s.point.gbps = double(s.point.bytes) / (s.point.stats.medianMs * 1e6);
     }
-    run.stack.input = request.path + ", pages " + std::to_string(request.first) + " to " +
-                      std::to_string(request.last) + " of " + std::to_string(request.pagesInFile) +
+    run.stack.input = request.path +
+                      stackPagesText(request.first, request.last, request.pagesInFile) +
                       (run.sameSize ? "" : " (sizes differ: the first page's shown)");
     if (progress)
         progress(1.0, "done");
@@ -142,8 +158,7 @@ ImageStackRun runImageStack(Device& device, const ImageStackRequest& request,
 std::string imageStackText(const ImageStackRun& run) {
     std::ostringstream out;
     out << imageBinsText(run.stack);
-    out << "stack: the sum of " << run.pages.size()
-        << " pages' verified counts; median ms: the sum of the pages'\n";
+    out << stackSumLine(run.pages.size(), "counts");
     using A = TextTable::Align;
     TextTable table({{"page"},
                      {"channel", A::Left},

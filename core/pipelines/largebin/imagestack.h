@@ -26,6 +26,18 @@ struct ImageStackRequest {
     ImageBinsRequest bins;
 };
 
+/// What every stack run does before a page: cancellation, then the progress ("page P of
+/// LAST", the fraction of the pages done).
+void startStackPage(int page, int first, int last, const CancelToken& cancel,
+                    const std::function<void(double, const std::string&)>& progress);
+/// ", pages A to B of N": how a stack's input is named after its path.
+std::string stackPagesText(int first, int last, int pagesInFile);
+/// UsageError("--page") for a stack of 32-bit float pages: its `what` ("histogram") is of 8-
+/// or 16-bit pages.
+[[noreturn]] void refuseFloatStack(const std::string& path, const std::string& what);
+/// The line under a stack's report: "stack: the sum of N pages' verified WHAT; ...".
+std::string stackSumLine(std::size_t pages, const std::string& what);
+
 /// The request's pages of `path`, checked now (UsageError("--page") for a range past the last
 /// page; InputError naming the file when it cannot be read).
 ImageStackRequest planImageStack(const std::string& path, const PageRange& range,

@@ -99,8 +99,54 @@ DashboardPipeline jointDashboardEntry() {
 
 } // namespace
 
+/// A stack's request: every path has the pages; the mask (one image) is read now and applies
+/// to every page.
+JointStackRequest planJointStack(const JointParams& params) {
+    if (params.synthetic)
+        throw UsageError("--synthetic", "images or --synthetic, not both");
+    if (params.paths.empty() || params.paths.size() > 2)
+        throw UsageError("joint", "give IMAGE_A and IMAGE_B, or one IMAGE with --channels A,B");
+    if (params.methods.size() != 1)
+        throw UsageError("--method", "a stack is counted by one method");
+    const std::vector<std::string> channels = splitList(params.channels);
+    if (channels.size() != 2)
+        throw UsageError("--channels", "'" + params.channels + "' is not two channels A,B");
+    JointStackRequest r;
+    r.paths = params.paths;
+    for (const std::string& path : params.paths) {
+        const int pages = openImagePages(path)->pages();
+        const int last = lastPageOf(*params.pages, pages, path);
+        if (path == params.paths.front()) {
+            r.pagesInFile = pages;
+            r.first = params.pages->first;
+            r.last = last;
+        } else if (last != r.last) {
+            throw UsageError("--page", path + " has " + std::to_string(pages) + " pages, " +
+                                           params.paths.front() + " " +
+                                           std::to_string(r.pagesInFile) +
+                                           " ('all' pairs the pages of stacks of one length)");
+        }
+    }
+    r.channelA = channels[0];
+    r.channelB = channels[1];
+    r.bins = params.bins;
+    r.rangeA = params.rangeA;
+    r.rangeB = params.rangeB;
+    if (!params.maskPath.empty())
+        r.mask = std::make_shared<const HostImage>(readImageFile(params.maskPath));
+    r.method = params.methods.front();
+    r.repeats = params.repeats;
+    return r;
+}
+
 JointPlan planJointOn(const std::vector<DeviceInfo>& devices, const JointParams& params) {
     JointPlan plan;
+    if (params.pages) {
+        if (devices.size() > 1)
+            throw UsageError("--device", "a stack's pages are counted on one device");
+        plan.stack = planJointStack(params);
+        return plan;
+    }
     plan.request = planJoint(devices.front(), params);
     if (devices.size() == 1)
         return plan;
@@ -115,6 +161,12 @@ JointPlan planJointOn(const std::vector<DeviceInfo>& devices, const JointParams&
 JointResult runJointJob(JobContext& ctx, const std::vector<int>& devices, const JointPlan& plan,
                         const ItemSink& onItem) {
     JointResult result;
+    if (plan.stack) {
+        result.stack =
+            runJointStack(ctx.devices().open(devices.front()), *plan.stack, ctx.cancelToken(),
+                          [&](double f, const std::string& what) { ctx.progress(f, what); });
+        return result;
+    }
     if (plan.split) {
         ctx.progress(0.0, "joint histogram split across devices");
         result.split =
@@ -162,17 +214,19 @@ Pipeline jointPipeline() {
                   "colocalisationReference: every pass's sums on the host, compared exactly";
     using P = JointParams;
     p.options = {
-        imageOption<P>(
-            "IMAGE", "FILE", "IMAGE_A and IMAGE_B (same size), or one image with --channels",
-            [](P& s, const std::string& path) {
-                if (s.paths.size() == 2)
-                    throw UsageError("joint", "more than two images given ('" + s.paths[0] +
-                                                  "', '" + s.paths[1] + "', '" + path + "')");
-                s.paths.push_back(path);
-            },
-            [](P& s, HostImage image) {
-                s.images.push_back(std::make_shared<const HostImage>(std::move(image)));
-            }),
+        withStackPages<P>(
+            imageOption<P>(
+                "IMAGE", "FILE", "IMAGE_A and IMAGE_B (same size), or one image with --channels",
+                [](P& s, const std::string& path) {
+                    if (s.paths.size() == 2)
+                        throw UsageError("joint", "more than two images given ('" + s.paths[0] +
+                                                      "', '" + s.paths[1] + "', '" + path + "')");
+                    s.paths.push_back(path);
+                },
+                [](P& s, HostImage image) {
+                    s.images.push_back(std::make_shared<const HostImage>(std::move(image)));
+                }),
+            [](P& s, const PageRange& pages) { s.pages = pages; }),
         valueOption<P>("--channels", "A,B",
                        "the channel of each image: gray (default: the image, or a color "
                        "image's luma), r, g, b, a; with one image, two of its channels",
@@ -185,12 +239,16 @@ Pipeline jointPipeline() {
         valueOption<P>(
             "--range-b", "LO,HI", "B's binned range (default: the whole type)",
             [](P& s, const std::string& v) { s.rangeB = parseBinRange(v, "--range-b"); }),
-        imageOption<P>(
-            "--mask", "FILE", "a one-channel image of the same size: non-zero pixels are counted",
-            [](P& s, const std::string& path) { s.maskPath = path; },
-            [](P& s, HostImage image) {
-                s.mask = std::make_shared<const HostImage>(std::move(image));
-            }),
+        // With a stack the mask is one image, read by the plan, for every page.
+        withStackPages<P>(imageOption<P>(
+                              "--mask", "FILE",
+                              "a one-channel image of the same size: non-zero "
+                              "pixels are counted (with a stack: on every page)",
+                              [](P& s, const std::string& path) { s.maskPath = path; },
+                              [](P& s, HostImage image) {
+                                  s.mask = std::make_shared<const HostImage>(std::move(image));
+                              }),
+                          [](P&, const PageRange&) {}),
         valueOption<P>("--method", "M",
                        "auto (default: private on a CPU device; else the fastest of multipass, "
                        "local16, runs16 and global timed on the first 64 Mi pairs) | " +
@@ -213,7 +271,14 @@ Pipeline jointPipeline() {
     };
     p.csvHelp = "the 2-D table: a header a_bin,b0,b1,... and one row per bin of A";
     p.jsonHelp = "the whole run: inputs, bins and marginals per axis, entropies, MI, NMI, "
-                 "colocalisation (null where undefined), every method's timing";
+                 "colocalisation (null where undefined), every method's timing; with a stack, "
+                 "each page's";
+    p.outputs = {
+        {"--pages-csv",
+         "with --page all or A-B: one row per page (page,pairs,counted,entropy_a,"
+         "entropy_b,joint_entropy,mi,nmi_studholme,nmi_arithmetic,nmi_geometric,status,"
+         "detail), then the stack's as page all; for one pair of images, its row as page all",
+         false}};
     // One device: its joint run; several (--device all, or a list): the pairs split across
     // them.
     p.devices = Pipeline::Devices::Many;
@@ -221,6 +286,25 @@ Pipeline jointPipeline() {
         p, planJointOn, runJointJob, [](const JointResult& result) {
             if (result.split)
                 return splitReport(*result.split);
+            if (result.stack) {
+                const JointStackRun& stack = *result.stack;
+                Report r;
+                r.text = jointStackText(stack);
+                r.table = Table({"page", "mi", "status"});
+                StatusCount count;
+                for (const JointStackPage& pg : stack.pages) {
+                    r.table.row().add(pg.page).add(pg.mi.mi).add(statusName(pg.status));
+                    count.add(pg.status);
+                }
+                r.csv = [&stack] { return jointCsv(stack.stack); };
+                r.json = [&stack] { return jointStackJson(stack); };
+                r.files["--pages-csv"] = [&stack](const std::string&) {
+                    return jointStackPagesCsv(stack);
+                };
+                r.verdict = count.verdict("page(s)", "no joint method could run on " +
+                                                         stack.stack.device.name);
+                return r;
+            }
             const JointRun& run = *result.run;
             Report r;
             r.text = jointText(run);
@@ -234,6 +318,11 @@ Pipeline jointPipeline() {
                     .add(pt.detail);
             r.csv = [&run] { return jointCsv(run); };
             r.json = [&run] { return jointJson(run); };
+            r.files["--pages-csv"] = [&run](const std::string&) {
+                JointStackRun one; // no pages: the pair's row alone
+                one.stack = run;
+                return jointStackPagesCsv(one);
+            };
             r.verdict = countStatuses(run.points)
                             .verdict("joint histogram(s)",
                                      "no joint method could run on " + run.device.name);

@@ -2,6 +2,7 @@
 // histlab-cli joint as a front end calls it: its parameters, its plan (one device, or the pairs
 // split across several) and its run. The Joint tab calls the same plan and run.
 #include "pipelines/largebin/jointrun.h"
+#include "pipelines/largebin/jointstack.h"
 #include "pipelines/pipeline.h"
 
 #include <memory>
@@ -28,13 +29,15 @@ struct JointParams {
     std::optional<LargeBinData> synthetic;
     SampleType type = SampleType::U8;
     std::size_t count = 0;
+    std::optional<PageRange> pages; ///< --page all or A-B: page P of A against page P of B
 };
 
 /// One device: the joint run; several (--device all, or a list): the pairs split across them.
 struct JointPlan {
     JointRequest request;
     bool split = false;
-    DeviceFault fault; ///< HISTLAB_DEVICE_FAIL
+    DeviceFault fault;                      ///< HISTLAB_DEVICE_FAIL
+    std::optional<JointStackRequest> stack; ///< set for a stack, in place of `request`
 };
 
 /// The request of `params` (makeJointRequest's checks, or the synthetic pairs), and on several
@@ -45,6 +48,7 @@ JointPlan planJointOn(const std::vector<DeviceInfo>& devices, const JointParams&
 struct JointResult {
     std::optional<JointRun> run;
     std::optional<JointSplitRun> split;
+    std::optional<JointStackRun> stack;
 };
 
 /// The plan on `devices` (the first, unless split): progress at each method, each JointPoint to

@@ -55,8 +55,25 @@ cli_test(stack_range_not_a_range EXIT 2
          EXPECT --stderr "^histlab-cli: --page: '2-x' is not a page range [(]all, or A-B: whole numbers from 1, both pages included[)]$"
          ARGS histogram ${data}/pages3.tiff --page 2-x)
 cli_test(stack_not_for_one_page_commands EXIT 2
-         EXPECT --stderr "^histlab-cli: --page: 'all': blur reads one page [(]--page N[)]; histogram and largebin count a stack$"
+         EXPECT --stderr "^histlab-cli: --page: 'all': blur reads one page [(]--page N[)]; histogram, largebin and joint count a stack$"
          ARGS blur ${data}/pages3.tiff --page all --out @W@/x.png)
 cli_test(stack_of_one_image EXIT 0
          EXPECT --stdout "^input: .*rgb8[.]png, pages 1 to 1 of 1, 41 x 29, 3 channels, 8-bit"
          ARGS histogram ${data}/rgb8.png --page all --repeat 1)
+# joint: page P of A against page P of B (here two channels of each page); the stack's table is
+# the sum of the pages' tables, and each page has its entropies and MI.
+set(jointSumCheck "import csv,sys; t=list(csv.reader(open(sys.argv[1]))); ps=[list(csv.reader(open(f))) for f in sys.argv[2:]]; assert all(p[0]==t[0] and len(p)==len(t) for p in ps); assert all(int(t[i][j])==sum(int(p[i][j]) for p in ps) for i in range(1,len(t)) for j in range(1,len(t[0]))), 'not the sum'")
+cli_test(stack_joint_is_the_sum_of_its_pages EXIT 0
+         EXPECT --setup "${stack} @W@/s.tif --pages 3 --width 20 --height 10 --channels 3"
+                --stdout "^ +3 +200 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  verified$"
+                --check "for p in 1 2 3; do ${cli} joint @W@/s.tif --channels r,b --page $p --quiet --csv @W@/p$p.csv || exit 1; done; python3 -c \"${jointSumCheck}\" @W@/all.csv @W@/p1.csv @W@/p2.csv @W@/p3.csv"
+                --check "grep -q '^page,pairs,counted,entropy_a,entropy_b,joint_entropy,mi,nmi_studholme,nmi_arithmetic,nmi_geometric,status,detail$' @W@/pages.csv && test $(grep -c '^[123],200,200,.*,verified,$' @W@/pages.csv) = 3 && grep -q '^all,600,600,' @W@/pages.csv"
+         ARGS joint @W@/s.tif --channels r,b --page all --repeat 1 --csv @W@/all.csv --pages-csv @W@/pages.csv)
+cli_test(stack_joint_two_stacks_of_other_lengths EXIT 2
+         EXPECT --setup "${stack} @W@/a.tif --pages 3 --width 8 --height 4 && ${stack} @W@/b.tif --pages 2 --width 8 --height 4"
+                --stderr "^histlab-cli: --page: .*b[.]tif has 2 pages, .*a[.]tif 3 [(]'all' pairs the pages of stacks of one length[)]$"
+         ARGS joint @W@/a.tif @W@/b.tif --page all)
+cli_test(stack_joint_range_of_two_stacks EXIT 0
+         EXPECT --setup "${stack} @W@/a.tif --pages 3 --width 8 --height 4 && ${stack} @W@/b.tif --pages 2 --width 8 --height 4"
+                --stdout "^ +2 +32 .* verified$"
+         ARGS joint @W@/a.tif @W@/b.tif --page 1-2 --repeat 1)
