@@ -275,8 +275,8 @@ Pipeline jointPipeline() {
                  "each page's";
     p.outputs = {
         {"--pages-csv",
-         "with --page all or A-B: one row per page (page,pairs,counted,entropy_a,"
-         "entropy_b,joint_entropy,mi,nmi_studholme,nmi_arithmetic,nmi_geometric,status,"
+         "with --page all or A-B: one row per page (page, pairs, counted, entropy_a, "
+         "entropy_b, joint_entropy, mi, nmi_studholme, nmi_arithmetic, nmi_geometric, status, "
          "detail), then the stack's as page all; for one pair of images, its row as page all",
          false}};
     // One device: its joint run; several (--device all, or a list): the pairs split across
