@@ -174,6 +174,40 @@ void TestJointPanel::heatMapNumbersAndFilesEqualTheCore() {
     JointPlot* plot = panel->plot();
     const QString differs = mapDiffers(plot, expected);
     QVERIFY2(differs.isEmpty(), qPrintable(differs));
+
+    // Colocalisation: the core's reference of the same planes, verified on the device, in the
+    // labels; Costes' line and thresholds drawn on the map in sample values.
+    const Colocalisation coloc =
+        colocalisationReference(request.a, request.b, request.spec, request.mask);
+    QVERIFY(coloc.computed);
+    QVERIFY(!std::isnan(coloc.thresholdA));
+    QCOMPARE(run.colocStatus, Status::Verified);
+    QCOMPARE(run.coloc.pearson, coloc.pearson);
+    QCOMPARE(run.coloc.thresholdA, coloc.thresholdA);
+    QVERIFY2(panel->pearsonLabel()->text().startsWith(JointPanel::numberText(coloc.pearson) +
+                                                      QStringLiteral(" (below ")),
+             qPrintable(panel->pearsonLabel()->text()));
+    QCOMPARE(panel->mandersLabel()->text(), JointPanel::numberText(coloc.m1) +
+                                                QStringLiteral(", ") +
+                                                JointPanel::numberText(coloc.m2));
+    QCOMPARE(panel->thresholdedMandersLabel()->text(), JointPanel::numberText(coloc.tm1) +
+                                                           QStringLiteral(", ") +
+                                                           JointPanel::numberText(coloc.tm2));
+    QVERIFY2(panel->thresholdsLabel()->text().startsWith(QStringLiteral("A %1, B %2 · b = ")
+                                                             .arg(qlonglong(coloc.thresholdA))
+                                                             .arg(qlonglong(coloc.thresholdB))),
+             qPrintable(panel->thresholdsLabel()->text()));
+    QCOMPARE(panel->icqLabel()->text(), JointPanel::numberText(coloc.icq));
+    QCOMPARE(panel->colocStatusLabel()->text(), QStringLiteral("verified"));
+    QVERIFY(plot->regressionLine()->visible());
+    QCOMPARE(plot->thresholdALine()->point1->coords().x(), coloc.thresholdA);
+    QCOMPARE(plot->thresholdBLine()->point1->coords().y(), coloc.thresholdB);
+    const QPointF p1 = plot->regressionLine()->point1->coords(),
+                  p2 = plot->regressionLine()->point2->coords();
+    QVERIFY(std::fabs((p2.y() - p1.y()) / (p2.x() - p1.x()) - coloc.slope) < 1e-9);
+    QVERIFY2(plot->titleText().contains(QStringLiteral("Pearson's r ") +
+                                        JointPanel::numberText(coloc.pearson)),
+             qPrintable(plot->titleText()));
     QCOMPARE(plot->colorScale()->dataScaleType(), QCPAxis::stLogarithmic);
     QCOMPARE(plot->colorMap()->colorScale(), plot->colorScale());
     QCOMPARE(plot->colorMap()->dataRange().lower, 1.0);
@@ -247,6 +281,9 @@ void TestJointPanel::heatMapNumbersAndFilesEqualTheCore() {
     const Json json = readJson(path("joint.json"));
     QCOMPARE(json.at("mi_bits").get<double>(), run.mi.mi);
     QCOMPARE(json.at("a").at("bins").get<int>(), 64);
+    // The colocalisation goes with the run's JSON.
+    QCOMPARE(json.at("colocalisation").at("pearson").get<double>(), run.coloc.pearson);
+    QCOMPARE(json.at("colocalisation").at("threshold_a").get<double>(), run.coloc.thresholdA);
     for (const QString& name :
          {QStringLiteral("joint.png"), QStringLiteral("joint.pdf"), QStringLiteral("joint.svg")}) {
         PlotExportOptions options;

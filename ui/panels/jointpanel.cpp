@@ -81,6 +81,11 @@ QLabel* numberLabel() {
     return label;
 }
 
+/// A threshold: a whole sample value, "—" where there is none.
+QString thresholdText(double t) {
+    return std::isnan(t) ? QStringLiteral("—") : QString::number(qlonglong(t));
+}
+
 QString bitsText(double bits) {
     return JointPanel::numberText(bits) + QObject::tr(" bits");
 }
@@ -133,6 +138,13 @@ JointPanel::JointPanel(JobBridge* bridge, QWidget* parent)
     , m_nmiGeometric(numberLabel())
     , m_pairs(numberLabel())
     , m_evaluations(new QLabel)
+    , m_pearson(numberLabel())
+    , m_manders(numberLabel())
+    , m_thresholdedManders(numberLabel())
+    , m_thresholds(numberLabel())
+    , m_icq(numberLabel())
+    , m_aboveBoth(numberLabel())
+    , m_colocStatus(numberLabel())
     , m_table(new QTableWidget) {
     // The channels and methods are the core's: what imagePlane and the joint run take.
     const QString channelTip =
@@ -228,6 +240,35 @@ JointPanel::JointPanel(JobBridge* bridge, QWidget* parent)
     numbers->setToolTip(tr("From the CPU reference's counts (every device result is compared "
                            "with them cell by cell); — where a denominator is 0"));
     columnEnd()->addWidget(numbers);
+
+    // Colocalisation, under the entropies: Coloc 2's coefficients over the counted pairs.
+    auto* coloc = new QGroupBox(tr("Colocalisation (Coloc 2)"));
+    auto* colocForm = new QFormLayout(coloc);
+    colocForm->addRow(tr("Pearson's r"), m_pearson);
+    colocForm->addRow(tr("Manders' M1, M2"), m_manders);
+    colocForm->addRow(tr("tM1, tM2"), m_thresholdedManders);
+    colocForm->addRow(tr("Costes' thresholds"), m_thresholds);
+    colocForm->addRow(tr("Li's ICQ"), m_icq);
+    colocForm->addRow(tr("Above both"), m_aboveBoth);
+    colocForm->addRow(tr("Device sums"), m_colocStatus);
+    for (QLabel* label : {m_pearson, m_thresholds, m_colocStatus})
+        label->setWordWrap(true);
+    m_pearson->setToolTip(tr("Over all counted pairs; then below Costes' thresholds (A < TA or "
+                             "B < TB) and above them (A > TA or B > TB), as Coloc 2 takes them"));
+    m_manders->setToolTip(tr("M1: the share of A's intensity where B > 0; M2: of B's where A > 0 "
+                             "(Manders, Verbeek & Aten 1993)"));
+    m_thresholdedManders->setToolTip(
+        tr("As M1, M2 where B ≥ TB (for tM1) and A ≥ TA (for tM2), over all of A's and B's "
+           "intensity"));
+    m_thresholds->setToolTip(
+        tr("Costes et al. 2004: on the orthogonal regression line (red on the map), lowered "
+           "until r of the pairs below reaches 0 (Coloc 2's bisection); dashed on the map"));
+    m_icq->setToolTip(tr("Li et al. 2004: the share of pairs with (A − mean A)(B − mean B) ≥ 0, "
+                         "minus 0.5"));
+    m_aboveBoth->setToolTip(tr("Pairs with A > TA and B > TB"));
+    coloc->setToolTip(tr("8- and 16-bit images: exact 64-bit sums on the device, compared with "
+                         "the CPU reference's; — where undefined (a constant channel, no pair)"));
+    columnEnd()->addWidget(coloc);
 
     setUpResultTable(m_table,
                      {tr("method"), tr("median ms"), tr("min ms"), tr("GB/s"), tr("G pairs/s"),
@@ -388,8 +429,14 @@ QString JointPanel::present(const JointShown& result) {
                      tr("B: %1").arg(axisName(r.sourceB, r.channelB)));
     showNumbers(run);
     // The numbers under the plot's title too: an exported plot shows them as the tab does.
-    m_plot->setTitleNote(tr("MI %1 · NMI %2 ((H(A)+H(B))/H(A,B))")
-                             .arg(bitsText(run.mi.mi), numberText(run.mi.nmiStudholme)));
+    QString note = tr("MI %1 · NMI %2 ((H(A)+H(B))/H(A,B))")
+                       .arg(bitsText(run.mi.mi), numberText(run.mi.nmiStudholme));
+    if (run.coloc.computed)
+        note += tr("\nPearson's r %1 · Costes' thresholds A %2, B %3")
+                    .arg(numberText(run.coloc.pearson), thresholdText(run.coloc.thresholdA),
+                         thresholdText(run.coloc.thresholdB));
+    m_plot->setTitleNote(note);
+    showColocalisation(run);
     showMethods(run);
     int verified = 0, bad = 0;
     for (const JointPoint& p : run.points) {
@@ -401,6 +448,8 @@ QString JointPanel::present(const JointShown& result) {
                                axisName(r.sourceA, r.channelA), axisName(r.sourceB, r.channelB),
                                numberText(run.mi.mi), QString::number(verified),
                                QString::number(run.points.size()));
+    if (run.colocStatus == Status::Mismatch || run.colocStatus == Status::Failed)
+        ++bad;
     if (bad)
         summary += tr(", %1 failed or differ from the CPU reference").arg(bad);
     setStatus(summary, bad > 0);
@@ -432,6 +481,34 @@ void JointPanel::showNumbers(const JointRun& run) {
     evaluations += QString::fromStdString(statusText(e.status, e.detail));
     m_evaluations->setText(evaluations);
     m_evaluations->setStyleSheet(statusOk(e.status) || e.status == Status::Unsupported
+                                     ? QString()
+                                     : QStringLiteral("color: %1;").arg(errorColor()));
+}
+
+void JointPanel::showColocalisation(const JointRun& run) {
+    const Colocalisation& c = run.coloc;
+    m_plot->setColocalisation(c);
+    const QString none = QStringLiteral("—");
+    const auto pair = [](double x, double y) {
+        return QStringLiteral("%1, %2").arg(numberText(x), numberText(y));
+    };
+    m_pearson->setText(c.computed ? tr("%1 (below %2, above %3)")
+                                        .arg(numberText(c.pearson), numberText(c.pearsonBelow),
+                                             numberText(c.pearsonAbove))
+                                  : none);
+    m_manders->setText(c.computed ? pair(c.m1, c.m2) : none);
+    m_thresholdedManders->setText(c.computed ? pair(c.tm1, c.tm2) : none);
+    m_thresholds->setText(!c.computed ? none
+                          : std::isnan(c.thresholdA)
+                              ? tr("none (no regression line)")
+                              : tr("A %1, B %2 · b = %3·a + %4")
+                                    .arg(thresholdText(c.thresholdA), thresholdText(c.thresholdB),
+                                         numberText(c.slope), numberText(c.intercept)));
+    m_icq->setText(c.computed ? numberText(c.icq) : none);
+    m_aboveBoth->setText(
+        c.computed && !std::isnan(c.overlap) ? groupedCount(std::uint64_t(c.overlap)) : none);
+    m_colocStatus->setText(QString::fromStdString(statusText(run.colocStatus, run.colocDetail)));
+    m_colocStatus->setStyleSheet(statusOk(run.colocStatus) || run.colocStatus == Status::Unsupported
                                      ? QString()
                                      : QStringLiteral("color: %1;").arg(errorColor()));
 }

@@ -11,11 +11,15 @@
 //   the plot   the heat map on a logarithmic colour scale with its colour bar, A's marginal
 //              above it and B's to its right (JointPlot)
 //   numbers    H(A), H(B), H(A,B), MI in bits, the three NMIs ("—" where undefined), the pairs
-//              counted and left out; a table of the methods (median and min ms, GB/s, G pairs/s,
-//              % of the read-only kernel, geometry, status, detail); the MI evaluations per
-//              second
-//   files      Export Plot… (PNG, JPG, PDF, SVG), Save CSV… (jointCsv: the 2-D table), Save
-//              JSON… (jointJson), as histlab-cli joint --csv / --json write them
+//              counted and left out; the colocalisation as Fiji's Coloc 2 gives it (Pearson's r
+//              all, below and above Costes' thresholds, M1, M2, tM1, tM2, the thresholds and
+//              regression line, also drawn on the map, ICQ, the pairs above both thresholds,
+//              the device's sums verified against the CPU reference); a table of the methods
+//              (median and min ms, GB/s, G pairs/s, % of the read-only kernel, geometry, status,
+//              detail); the MI evaluations per second
+//   files      Export Plot… (PNG, JPG, PDF, SVG: the map with Costes' lines, its title with MI,
+//              NMI and r), Save CSV… (jointCsv: the 2-D table), Save JSON… (jointJson, with the
+//              colocalisation), as histlab-cli joint --csv / --json write them
 // A request the core refuses (images of different sizes, a mask of another size, a channel an
 // image lacks) is shown in red in the status line, naming the files; the result shown stays.
 #include "panels/resultpanel.h"
@@ -95,6 +99,16 @@ public:
     QLabel* pairsLabel() const { return m_pairs; }
     /// The MI evaluations per second on the device, and how they were verified.
     QLabel* evaluationsLabel() const { return m_evaluations; }
+    /// Colocalisation (coloc.h), numbers as numberText shows them: "r (below …, above …)",
+    /// "M1, M2", "tM1, tM2", "A TA, B TB · b = slope·a + intercept", ICQ, the pairs above both
+    /// thresholds, and the device's verdict (or why none was computed).
+    QLabel* pearsonLabel() const { return m_pearson; }
+    QLabel* mandersLabel() const { return m_manders; }
+    QLabel* thresholdedMandersLabel() const { return m_thresholdedManders; }
+    QLabel* thresholdsLabel() const { return m_thresholds; }
+    QLabel* icqLabel() const { return m_icq; }
+    QLabel* aboveBothLabel() const { return m_aboveBoth; }
+    QLabel* colocStatusLabel() const { return m_colocStatus; }
 
     QTableWidget* methodsTable() const { return m_table; }
     enum Column {
@@ -121,6 +135,7 @@ private:
     QString fileBaseName(Output kind) const override;
     void showNumbers(const JointRun& run);
     void showMethods(const JointRun& run);
+    void showColocalisation(const JointRun& run);
 
     JointPlot* m_plot;
     QComboBox* m_imageA;
@@ -140,6 +155,13 @@ private:
     QLabel* m_nmiGeometric;
     QLabel* m_pairs;
     QLabel* m_evaluations;
+    QLabel* m_pearson;
+    QLabel* m_manders;
+    QLabel* m_thresholdedManders;
+    QLabel* m_thresholds;
+    QLabel* m_icq;
+    QLabel* m_aboveBoth;
+    QLabel* m_colocStatus;
     QTableWidget* m_table;
     /// The combos filled again from m_paths (sizes, readability), keeping what can be kept.
     void fillImageCombos();

@@ -129,9 +129,41 @@ JointPlot::JointPlot(QWidget* parent)
         new QCPGraph(m_rightRect->axis(QCPAxis::atLeft), m_rightRect->axis(QCPAxis::atBottom));
     for (QCPGraph* marginal : {m_marginalA, m_marginalB})
         marginal->setLineStyle(QCPGraph::lsStepCenter);
+    // Costes' line and thresholds: on the map's axes, in sample values, clipped to the map.
+    const auto mapLine = [this] {
+        auto* line = new QCPItemStraightLine(this);
+        line->setClipAxisRect(m_mapRect);
+        for (QCPItemPosition* p : {line->point1, line->point2})
+            p->setAxes(xAxis, yAxis);
+        line->setVisible(false);
+        return line;
+    };
+    m_regression = mapLine();
+    m_thresholdA = mapLine();
+    m_thresholdB = mapLine();
+    // Colours that stand out from viridis's purples, greens and yellows.
+    m_regression->setPen(QPen(QColor(230, 30, 60), 1.5));
+    for (QCPItemStraightLine* t : {m_thresholdA, m_thresholdB})
+        t->setPen(QPen(QColor(255, 120, 0), 1.2, Qt::DashLine));
     styleMarginals();
     m_title = addPlotTitle(this, {});
     clearJoint();
+}
+
+void JointPlot::setColocalisation(const Colocalisation& c) {
+    const bool line = c.computed && !std::isnan(c.slope) && !std::isnan(c.thresholdA);
+    m_regression->setVisible(line);
+    m_thresholdA->setVisible(line);
+    m_thresholdB->setVisible(line);
+    if (line) {
+        m_regression->point1->setCoords(0, c.intercept);
+        m_regression->point2->setCoords(1, c.slope + c.intercept);
+        m_thresholdA->point1->setCoords(c.thresholdA, 0);
+        m_thresholdA->point2->setCoords(c.thresholdA, 1);
+        m_thresholdB->point1->setCoords(0, c.thresholdB);
+        m_thresholdB->point2->setCoords(1, c.thresholdB);
+    }
+    replot(rpQueuedReplot);
 }
 
 void JointPlot::clearJoint() {
@@ -149,6 +181,7 @@ void JointPlot::clearJoint() {
     fitFromZero(m_rightRect->axis(QCPAxis::atBottom), 0);
     m_titleCounts = tr("Joint histogram: run to see it");
     m_titleNote.clear();
+    setColocalisation({});
     updateTitle();
     replot(rpQueuedReplot);
 }

@@ -8,7 +8,10 @@
 // visible); an empty cell has no logarithm, so it is stored as NaN and drawn transparent: the
 // white background shows where no pair fell. Axes are in sample values (bin i of A spans
 // [lo + i·w, lo + (i+1)·w)), each cell drawn over its bin. Hovering shows the cell's bins and
-// count.
+// count. Colocalisation (setColocalisation) draws Costes' regression line over the map and his
+// thresholds as a vertical line at TA and a horizontal one at TB: the pairs above both lie up
+// and to the right of their crossing.
+#include <pipelines/largebin/coloc.h>
 #include <pipelines/largebin/joint.h>
 
 #include <qcustomplot.h>
@@ -26,8 +29,12 @@ public:
     /// `labelA` (x) and `labelB` (y), the title names the table's size and the pairs counted.
     void setJoint(const JointHistogram& histogram, const JointSpec& spec, const QString& labelA,
                   const QString& labelB);
-    /// Empties the map and the marginals (nothing run yet).
+    /// Empties the map and the marginals (nothing run yet), and the colocalisation's lines.
     void clearJoint();
+    /// Draws the regression line b = slope·a + intercept across the map and the thresholds TA
+    /// (vertical) and TB (horizontal), in sample values; hidden where `c` has none (not
+    /// computed, or no regression line).
+    void setColocalisation(const Colocalisation& c);
     /// A second title line under the counts (the MI and NMI, say): on screen and in every
     /// export, so an exported plot shows what the tab shows. Empty: none; cleared with the
     /// joint.
@@ -44,6 +51,10 @@ public:
     QCPAxisRect* mapRect() const { return m_mapRect; }
     QCPAxisRect* marginalARect() const { return m_topRect; }
     QCPAxisRect* marginalBRect() const { return m_rightRect; }
+    /// Costes' regression line and thresholds on the map (hidden when there are none).
+    QCPItemStraightLine* regressionLine() const { return m_regression; }
+    QCPItemStraightLine* thresholdALine() const { return m_thresholdA; }
+    QCPItemStraightLine* thresholdBLine() const { return m_thresholdB; }
 
     /// What hovering cell (i, j) says: both bins' ranges and the count; empty outside the
     /// table.
@@ -66,6 +77,9 @@ private:
     QCPGraph* m_marginalA;
     QCPGraph* m_marginalB;
     QCPTextElement* m_title;
+    QCPItemStraightLine* m_regression;
+    QCPItemStraightLine* m_thresholdA;
+    QCPItemStraightLine* m_thresholdB;
     JointHistogram m_histogram;
     JointSpec m_spec;
 };

@@ -89,6 +89,7 @@ DashboardPipeline jointDashboardEntry() {
                 r.spec = makeJointSpec(r.a, r.b, 256, 256, std::nullopt, std::nullopt);
                 r.methods = {LargeBinMethod::Auto};
                 r.repeats = o.repeats;
+                r.colocalise = false;
                 const JointRun run = runJoint(device, r, cancel);
                 const JointPoint& p = run.points.front();
                 return std::vector<DashboardResult>{measuredResult(

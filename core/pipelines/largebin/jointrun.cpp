@@ -92,6 +92,8 @@ JointRun runJoint(Device& device, const JointRequest& r, const CancelToken& canc
                                        run.mi, evaluated, r.repeats, cancel);
     if (!tuning.empty())
         run.miEvaluation.tuning = tuning;
+    if (!r.colocalise)
+        return run;
     std::optional<ColocDevicePass> colocPass; // made on the first pass: not for float samples
     colocaliseCounts(run, r, [&](const ColocPassArgs& args) {
         cancel.throwIfCancelled();

@@ -20,6 +20,9 @@ struct JointRequest {
     JointSpec spec;
     std::vector<LargeBinMethod> methods;
     int repeats = 5;
+    /// Colocalisation too (its passes cost about log2(max - min) + 2 joint counts' reads and as
+    /// many CPU reference passes); the dashboard, which times the count alone, leaves it out.
+    bool colocalise = true;
 };
 
 /// What any joint run counted: its inputs, the table and its entropies.
