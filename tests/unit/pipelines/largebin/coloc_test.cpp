@@ -178,6 +178,27 @@ TEST(ColocReference, PearsonEqualsTheTextbookFormula) {
     EXPECT_NEAR(c.pearson, sab / std::sqrt(saa * sbb), 1e-12);
 }
 
+// A device whose sums or thresholds differ is named for the first difference: what the run
+// reports as a verification failure (exit 1).
+TEST(ColocReference, MismatchNamesTheFirstDifference) {
+    const Colocalisation ref = coloc({0, 1, 2, 3}, {0, 2, 4, 6});
+    EXPECT_EQ(firstColocMismatch(ref, ref), "");
+    Colocalisation dev = ref;
+    dev.sums.above.ab += 1;
+    EXPECT_EQ(firstColocMismatch(ref, dev),
+              "colocalisation at the thresholds: Σab above the thresholds: device " +
+                  std::to_string(ref.sums.above.ab + 1) + ", CPU reference " +
+                  std::to_string(ref.sums.above.ab));
+    dev = ref;
+    dev.thresholdA = 2;
+    EXPECT_EQ(firstColocMismatch(ref, dev),
+              "Costes' thresholds: device (2, 2), CPU reference (1, 2)");
+    dev = ref;
+    dev.first.icqNegative = 1;
+    EXPECT_EQ(firstColocMismatch(ref, dev),
+              "colocalisation's first pass: negative ICQ products: device 1, CPU reference 0");
+}
+
 // The device's passes (one kernel, 64-bit sums) equal the CPU reference's sum for sum, for
 // 8- and 16-bit pairs of awkward sizes, with a mask and a range; and pieces of the pairs add up
 // to the whole, as a split across devices adds them.
