@@ -487,14 +487,22 @@ __kernel void joint_tagged(JOINT_ARGS, __global uint* rows) {
     }
 
 // belowOnly: a pass of Costes' search, which reads only slots 6-11 (the others stay 0).
+// chunk: 0, each work-item takes pairs strided by the global size (neighbours read neighbours:
+// coalesced on a GPU); else a run of `chunk` pairs each (a CPU device runs a work-item's loop
+// alone, and strided reads there touch a new cache line every pair).
 __kernel void coloc_sums(JOINT_ARGS, uint ta, uint tb, ulong nAll, ulong sa, ulong sb,
-                         uint belowOnly, __global ulong* partial, __local ulong* scratch) {
+                         uint belowOnly, uint chunk, __global ulong* partial,
+                         __local ulong* scratch) {
     ulong s[COLOC_SUMS];
     for (int i = 0; i < COLOC_SUMS; ++i)
         s[i] = 0;
     uint minA = 0xFFFFFFFFu, maxA = 0, minB = 0xFFFFFFFFu, maxB = 0;
     const uint left = pa.bins * pb.bins;
-    for (uint k = get_global_id(0); k < n; k += get_global_size(0)) {
+    const ulong start = chunk ? (ulong)get_global_id(0) * chunk : get_global_id(0);
+    const uint first = (uint)min(start, (ulong)n);
+    const uint end = chunk ? (uint)min(start + chunk, (ulong)n) : n;
+    const uint stride = chunk ? 1 : (uint)get_global_size(0);
+    for (uint k = first; k < end; k += stride) {
         const SAMPLE_T x = a[k], y = b[k];
         const ulong in = jointSlot(x, y, MASK_OF_PAIR(k), pa, pb, ea, eb) != left;
         const ulong u = in ? (ulong)x : 0, v = in ? (ulong)y : 0; // left out: adds nothing

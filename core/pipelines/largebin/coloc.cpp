@@ -317,8 +317,12 @@ ColocDevicePass::ColocDevicePass(Device& device, const cl::Buffer& a, const cl::
                                        std::max<std::uint32_t>(1, device.info().computeUnits) * 8);
     m_partial =
         cl::Buffer(device.context(), CL_MEM_WRITE_ONLY, m_groups * kColocSlots * sizeof(cl_ulong));
-    m_kernel.setArg(14, m_partial);
-    m_kernel.setArg(15, cl::Local(m_local * sizeof(cl_ulong)));
+    // A CPU device walks each work-item's own run of pairs; others stride (see the kernel).
+    const std::size_t items = m_groups * m_local;
+    const bool cpu = device.info().type == DeviceType::Cpu;
+    m_kernel.setArg(14, cl_uint(cpu ? (length + items - 1) / items : 0));
+    m_kernel.setArg(15, m_partial);
+    m_kernel.setArg(16, cl::Local(m_local * sizeof(cl_ulong)));
 }
 
 ColocSums ColocDevicePass::operator()(const ColocPassArgs& args) {
