@@ -217,7 +217,8 @@ JointPanel::JointPanel(JobBridge* bridge, QWidget* parent)
                            1, 0);
     filesGrid()->addWidget(addOutput(Output::Json, tr("Save Joint Run"),
                                      tr("The whole run (inputs, marginals, entropies, MI, NMI, "
-                                        "every method's timing), as histlab-cli joint --json "
+                                        "colocalisation, every method's timing), as "
+                                        "histlab-cli joint --json "
                                         "writes it"),
                                      [this](QString*) { return jointJson(m_result->run); }),
                            1, 1);
