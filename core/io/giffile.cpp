@@ -373,7 +373,9 @@ Decoded decodeGif(const std::vector<unsigned char>& bytes, const std::string& pa
         if (map.empty() && pixels > 0)
             w.damaged("no colour map for image block " + std::to_string(number));
         // The part of the block in the image; the rest is decoded and dropped.
-        const cv::Rect inView = (cv::Rect(f.left, f.top, f.width, f.height) & view) - view.tl();
+        // (An empty intersection is Rect() at (0, 0), a valid empty part of any image.)
+        cv::Rect inView = cv::Rect(f.left, f.top, f.width, f.height) & view;
+        inView = inView.empty() ? cv::Rect() : inView - view.tl();
         previous.release();
         if (b.disposal == 3 && i + 1 < first.size())
             screen(inView).copyTo(previous);

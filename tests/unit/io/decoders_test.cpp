@@ -850,6 +850,19 @@ TEST(Decoders, GifBlockPastTheScreenIsClipped) {
     test::writeFile(dir / "off.gif", gifFile(6, 4, 2, {whole, gifBlock(7, 9, 3, 3, 2)}, 2));
     EXPECT_EQ(loadImage((dir / "off.gif").string()).data,
               loadImage((dir / "one.gif").string()).data);
+    // A large screen its blocks barely cover is cut to the rectangle they cover; a block off the
+    // screen, and the disposals of blocks within it, keep to that rectangle.
+    GifBlock a = gifBlock(10, 10, 2, 2, 1), off = gifBlock(2500, 2500, 1, 1, 2),
+             c = gifBlock(11, 11, 1, 1, 3);
+    a.control = off.control = c.control = true;
+    a.disposal = 3, off.disposal = 2, c.delay = 10;
+    test::writeFile(dir / "cut.gif", gifFile(2000, 2000, 2, {a, off, c}, 2));
+    const HostImage cut = loadImage((dir / "cut.gif").string());
+    ASSERT_EQ(cut.width, 2);
+    ASSERT_EQ(cut.height, 2);
+    ASSERT_EQ(cut.channels, 4);
+    EXPECT_EQ(pixelAt(cut, 0, 0)[3], 0); // block a, put back as it was
+    EXPECT_EQ(pixelAt(cut, 1, 1), (std::vector<int>{3, 6, 252, 255}));
 }
 
 // The first image is every block up to the first delay, painted on the screen with each
