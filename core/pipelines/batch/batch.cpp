@@ -88,6 +88,8 @@ PreparedImage decodeImage(const BatchParams& p, std::size_t index, const std::st
         std::size_t whole = std::size_t(std::stoull(file.substr(file.find('-') + 1)));
         d.image = makeSyntheticImage(*s.synthetic, s.width, s.height, s.channels, s.depth,
                                      std::uint64_t(whole) + 1);
+    } else if (const auto page = p.source.pages.find(file); page != p.source.pages.end()) {
+        d.image = openImagePages(batchFilePath(p.source, file))->read(page->second.second);
     } else {
         d.image = readImageFile(batchFilePath(p.source, file));
     }
@@ -538,7 +540,8 @@ void prepareOutputs(BatchParams& p) {
                                         : "inside the images' folder, which --recursive reads") +
                              "; results go to a folder of their own, never over the images");
         if (s.shard.count > 1)
-            listing = listCollection(s.folder, s.recursive, false, Shard{});
+            listing =
+                batchPageRows(p.source, listCollection(s.folder, s.recursive, false, Shard{}));
     }
     const std::map<std::string, std::string> names = outputNames(listing);
     std::set<fs::path> inputs;
@@ -571,7 +574,39 @@ void prepareOutputs(BatchParams& p) {
 } // namespace
 
 std::string batchFilePath(const BatchSource& source, const std::string& file) {
-    return source.folder.empty() ? file : source.folder + "/" + file;
+    const auto page = source.pages.find(file);
+    const std::string& name = page == source.pages.end() ? file : page->second.first;
+    return source.folder.empty() ? name : source.folder + "/" + name;
+}
+
+std::vector<std::string> batchPageRows(BatchSource& source, const std::vector<std::string>& files) {
+    std::vector<std::string> rows;
+    rows.reserve(files.size());
+    for (const std::string& file : files) {
+        const std::size_t dot = file.rfind('.');
+        std::string ext = dot == std::string::npos ? "" : file.substr(dot + 1);
+        std::transform(ext.begin(), ext.end(), ext.begin(),
+                       [](unsigned char c) { return char(std::tolower(c)); });
+        int pages = 1;
+        if (ext == "tif" || ext == "tiff") {
+            try {
+                // Counts the page headers only; a file that cannot be counted keeps one row,
+                // whose decoding says why.
+                pages = openImagePages(batchFilePath(source, file))->pages();
+            } catch (const std::exception&) {
+                pages = 1;
+            }
+        }
+        if (pages == 1) {
+            rows.push_back(file);
+            continue;
+        }
+        for (int p = 1; p <= pages; ++p) {
+            rows.push_back(file + "#" + std::to_string(p));
+            source.pages[rows.back()] = {file, p};
+        }
+    }
+    return rows;
 }
 
 void prepareBatch(BatchParams& p) {
@@ -623,6 +658,8 @@ void prepareBatch(BatchParams& p) {
         throw UsageError("batch", "which folder? (give FOLDER, or --synthetic KIND --images N "
                                   "--width W --height H)");
     s.files = listCollection(s.folder, s.recursive, false, s.shard, &s.skipped);
+    if (canReadImageFiles())
+        s.files = batchPageRows(s, s.files);
     if (!canReadImageFiles())
         throw InputError(s.folder + ": this build reads no image files (it was built without "
                                     "OpenCV); give --synthetic KIND --images N --width W "

@@ -61,6 +61,9 @@ struct BatchSource {
     std::size_t images = 0;         ///< synthetic (BatchParams::synthetic): how many
     std::vector<std::string> files; ///< listed by prepare (synthetic: their names)
     std::size_t skipped = 0;        ///< files of other kinds in the folder
+    /// The rows that are pages of a multi-page TIFF ("stack.tif#3", pages from 1): each its
+    /// file and page. A file of one page keeps its plain name and is not here.
+    std::map<std::string, std::pair<std::string, int>> pages;
 };
 
 struct BatchParams {
@@ -83,8 +86,14 @@ struct BatchParams {
     std::vector<std::string> outputs; ///< listed by prepare: each file's output, relative to out
 };
 
-/// Where `file` of the listing is read from: the folder's file, or `file` itself without one.
+/// Where `file` of the listing is read from: the folder's file, or `file` itself without one
+/// (a page's row, "stack.tif#3", is read from its file).
 std::string batchFilePath(const BatchSource& source, const std::string& file);
+
+/// The rows of `files` (of source's folder): every page of a multi-page TIFF its own row,
+/// "FILE#P" with P from 1, recorded in source.pages; other files (and a TIFF whose pages
+/// cannot be counted, whose row then says why) as they are.
+std::vector<std::string> batchPageRows(BatchSource& source, const std::vector<std::string>& files);
 
 /// The listing (InputError naming the folder; a build without an image reader refused) or
 /// the synthetic names, and the checks of the options: batch's prepare step.

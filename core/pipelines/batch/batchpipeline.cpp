@@ -562,9 +562,17 @@ Pipeline batchPipeline() {
     p.inputs = [](const std::any& params) {
         const BatchSource& s = std::any_cast<const BatchParams&>(params).source;
         std::vector<PipelineInput> inputs;
-        if (!s.folder.empty())
-            inputs.push_back(
-                collectionInput("FOLDER", s.folder, s.recursive, false, s.shard, s.files));
+        if (s.folder.empty())
+            return inputs;
+        // The files the rows read: a stack's pages are rows of one file.
+        std::vector<std::string> files;
+        for (const std::string& row : s.files) {
+            const auto page = s.pages.find(row);
+            const std::string& file = page == s.pages.end() ? row : page->second.first;
+            if (files.empty() || files.back() != file)
+                files.push_back(file);
+        }
+        inputs.push_back(collectionInput("FOLDER", s.folder, s.recursive, false, s.shard, files));
         return inputs;
     };
     return p;

@@ -5,15 +5,15 @@
 set(cli $<TARGET_FILE:histlab-cli>)
 set(twoPocl "POCL_DEVICES='pthread pthread'")
 
-# tests/data: 15 images (8 counted, 7 rows with their reasons), 5 other files skipped.
+# tests/data: 17 rows (10 counted, 7 rows with their reasons; pages3.tiff is 3 rows), 5 other files skipped.
 cli_test(batch_folder_rows_and_reasons EXIT 0
-         EXPECT --stdout "^batch: histogram of 15 images in .*data [(]5 other files skipped[)]; 1 decoding thread, 1 device$"
-                --stdout "^8 verified, 7 not counted, 0 differing from the CPU reference$"
+         EXPECT --stdout "^batch: histogram of 17 images in .*data [(]5 other files skipped[)]; 1 decoding thread, 1 device$"
+                --stdout "^10 verified, 7 not counted, 0 differing from the CPU reference$"
                 --stdout "^  empty[.]png: file is empty$"
                 --stdout "^  lying[.]tiff: damaged or truncated TIFF"
                 --stdout "^  float32[.]pfm: 32-bit float: batch counts 8- and 16-bit images"
-                --stdout "^totals over the 8 verified images:$"
-                --stderr "^\\[[0-9]+\\] rgb8[.]png: verified [(]device [0-9]+[)]; [0-9]+ of 15, [0-9.]+ images/s, [0-9]+ s left$"
+                --stdout "^totals over the 10 verified images:$"
+                --stderr "^\\[[0-9]+\\] rgb8[.]png: verified [(]device [0-9]+[)]; [0-9]+ of 17, [0-9.]+ images/s, [0-9]+ s left$"
                 --check "grep -c '^rgba8.png,verified,,19,13,4,8,' @W@/one.csv | grep -qx 5"
                 --check "grep -q '^empty.png,failed,file is empty,,,,,,' @W@/one.csv"
                 --check "${check} json @W@/one.json --key failed=7 --key mismatches=0 --nonempty devices --nonempty totals"
@@ -23,7 +23,7 @@ cli_test(batch_folder_rows_and_reasons EXIT 0
 cli_test(batch_two_devices_equal_one EXIT 0
          EXPECT --env "POCL_DEVICES=pthread pthread"
                 --setup "${twoPocl} ${cli} batch ${data} --device 0 --quiet --csv @W@/one.csv"
-                --stdout "^batch: histogram of 15 images in .*; 2 decoding threads, 2 devices$"
+                --stdout "^batch: histogram of 17 images in .*; 2 decoding threads, 2 devices$"
                 --stdout "^device 0 [(].*[)]: [0-9]+ images, busy [0-9.]+ %, waiting for images [0-9.]+ %; [a-z0-9]"
                 --stdout "^device 1 [(].*[)]: [0-9]+ images, busy "
                 --check "cmp @W@/one.csv @W@/all.csv"
@@ -52,7 +52,7 @@ cli_test(batch_shards_merge_into_one_run EXIT 0
          EXPECT --setup "${batchShard} @W@/one.csv"
                 --setup "${batchShard} @W@/s0.csv --shard 0/3" --setup "${batchShard} @W@/s1.csv --shard 1/3"
                 --setup "${batchShard} @W@/s2.csv --shard 2/3"
-                --stdout "^merge: 3 files, histogram batch tables: 15 images, 7 not counted$"
+                --stdout "^merge: 3 files, histogram batch tables: 17 images, 7 not counted$"
                 --check "cmp @W@/one.csv @W@/m.csv"
          ARGS merge @W@/s2.csv @W@/s0.csv @W@/s1.csv --csv @W@/m.csv)
 # A table of the older shape (no detail column: the error in the status column's place) is
@@ -61,7 +61,7 @@ cli_test(merge_reads_the_older_table_shape EXIT 0
          EXPECT --setup "${batchShard} @W@/one.csv"
                 --setup "python3 -c \"import csv,sys; r=list(csv.reader(open(sys.argv[1]))); w=csv.writer(open(sys.argv[2],'w',newline=''),lineterminator='\\n'); w.writerow(r[0][:2]+r[0][3:]); [w.writerow([x[0], x[1] if x[1]=='verified' else x[2]]+x[3:]) for x in r[1:]]\" @W@/one.csv @W@/old.csv"
                 --check "! head -1 @W@/old.csv | grep -q detail"
-                --stdout "^merge: 1 file, histogram batch tables: 15 images, 7 not counted$"
+                --stdout "^merge: 1 file, histogram batch tables: 17 images, 7 not counted$"
                 --check "cmp @W@/one.csv @W@/m.csv"
          ARGS merge @W@/old.csv --csv @W@/m.csv)
 # Histogram CSVs add up bin by bin: an image's histogram twice is twice its counts.
@@ -158,7 +158,7 @@ cli_test(merge_refuses_a_fifo EXIT 3 EXPECT --setup "mkfifo @W@/s.csv"
 # --- joint, blur, equalize ------------------------------------------------------------------
 # Joint: two channels of each image; images without them are rows with the reason.
 cli_test(batch_joint_channels_of_each_image EXIT 0
-         EXPECT --stdout "^batch: joint of 15 images in .*data"
+         EXPECT --stdout "^batch: joint of 17 images in .*data"
                 --stdout "^MI of the [0-9]+ verified images: min [0-9.]+, median [0-9.]+, max [0-9.]+ bits"
                 --check "grep -q '^rgb8.png,verified,,41,29,3,8,r,b,256x256,1189,0,7[.]62271435,' @W@/j.csv"
                 --check "grep -q '^gray8.png,failed,a gray image has no channel .r.,,' @W@/j.csv"
@@ -199,7 +199,7 @@ cli_test(batch_equalize_shards_and_output EXIT 0
          EXPECT --setup "${cli} equalize ${data}/gray16.png --repeat 1 --quiet --out @W@/one.png"
                 --setup "${batchEq} --out @W@/o --csv @W@/one.csv"
                 --setup "${batchEq} --shard 0/2 --out @W@/o --csv @W@/s0.csv" --setup "${batchEq} --shard 1/2 --out @W@/o --csv @W@/s1.csv"
-                --stdout "^merge: 2 files, equalize batch tables: 15 images, [0-9]+ not counted$"
+                --stdout "^merge: 2 files, equalize batch tables: 17 images, [0-9]+ not counted$"
                 --check "cmp @W@/one.csv @W@/m.csv"
                 --check "cmp @W@/one.png @W@/o/gray16.png"
          ARGS merge @W@/s1.csv @W@/s0.csv --csv @W@/m.csv)

@@ -77,3 +77,13 @@ cli_test(stack_joint_range_of_two_stacks EXIT 0
          EXPECT --setup "${stack} @W@/a.tif --pages 3 --width 8 --height 4 && ${stack} @W@/b.tif --pages 2 --width 8 --height 4"
                 --stdout "^ +2 +32 .* verified$"
          ARGS joint @W@/a.tif @W@/b.tif --page 1-2 --repeat 1)
+# batch: every page of a multi-page TIFF is its own row, FILE#P (from 1), counted as
+# `histogram --page P` counts it; a file of one page keeps its name; shards (by file) merged
+# keep the page rows.
+cli_test(stack_batch_rows_per_page EXIT 0
+         EXPECT --setup "mkdir @W@/in && ${stack} @W@/in/s.tif --pages 3 --width 8 --height 4 && ${stack} @W@/in/one.tif --pages 1 --width 8 --height 4"
+                --stdout "^batch: histogram of 4 images in "
+                --check "grep -q '^one[.]tif,verified,,8,4,1,8,gray,' @W@/b.csv && test $(grep -c '^s[.]tif#[123],verified,,8,4,1,8,gray,' @W@/b.csv) = 3"
+                --check "${cli} histogram @W@/in/s.tif --page 2 --quiet --csv @W@/p2.csv && python3 -c \"import csv; r=[x for x in csv.reader(open('@W@/b.csv')) if x[0]=='s.tif#2'][0]; p=[int(x[1]) for x in list(csv.reader(open('@W@/p2.csv')))[1:]]; assert [int(v) for v in r[8:]]==p, 'page 2 differs'\""
+                --check "${cli} batch @W@/in --shard 0/2 --quiet --csv @W@/s0.csv && ${cli} batch @W@/in --shard 1/2 --quiet --csv @W@/s1.csv && ${cli} merge @W@/s0.csv @W@/s1.csv --quiet --csv @W@/m.csv && cmp @W@/m.csv @W@/b.csv"
+         ARGS batch @W@/in --csv @W@/b.csv)
