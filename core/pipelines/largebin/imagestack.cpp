@@ -11,10 +11,10 @@ namespace histlab {
 
 void startStackPage(int page, int first, int last, const CancelToken& cancel,
                     const std::function<void(double, const std::string&)>& progress) {
-    cancel.throwIfCancelled();
     if (progress)
         progress(double(page - first) / double(last - first + 1),
                  "page " + std::to_string(page) + " of " + std::to_string(last));
+    cancel.throwIfCancelled(); // after the progress, which a front end may cancel from
 }
 
 std::string stackPagesText(int first, int last, int pagesInFile) {

@@ -26,8 +26,9 @@ struct ImageStackRequest {
     ImageBinsRequest bins;
 };
 
-/// What every stack run does before a page: cancellation, then the progress ("page P of
-/// LAST", the fraction of the pages done).
+/// What every stack run does before reading a page: the progress ("page P of LAST", the
+/// fraction of the pages done), then cancellation (CancelledError), so that a cancel stops the
+/// run before the next page is read.
 void startStackPage(int page, int first, int last, const CancelToken& cancel,
                     const std::function<void(double, const std::string&)>& progress);
 /// ", pages A to B of N": how a stack's input is named after its path.

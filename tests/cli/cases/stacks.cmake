@@ -87,3 +87,12 @@ cli_test(stack_batch_rows_per_page EXIT 0
                 --check "${cli} histogram @W@/in/s.tif --page 2 --quiet --csv @W@/p2.csv && python3 -c \"import csv; r=[x for x in csv.reader(open('@W@/b.csv')) if x[0]=='s.tif#2'][0]; p=[int(x[1]) for x in list(csv.reader(open('@W@/p2.csv')))[1:]]; assert [int(v) for v in r[8:]]==p, 'page 2 differs'\""
                 --check "${cli} batch @W@/in --shard 0/2 --quiet --csv @W@/s0.csv && ${cli} batch @W@/in --shard 1/2 --quiet --csv @W@/s1.csv && ${cli} merge @W@/s0.csv @W@/s1.csv --quiet --csv @W@/m.csv && cmp @W@/m.csv @W@/b.csv"
          ARGS batch @W@/in --csv @W@/b.csv)
+# A mask is one image applied to every page of a joint stack; float pages are counted one at a
+# time only.
+cli_test(stack_joint_mask_on_every_page EXIT 0
+         EXPECT --setup "${stack} @W@/s.tif --pages 3 --width 8 --height 4 --channels 3 && python3 -c \"import struct,zlib; c=lambda t,d: struct.pack('>I',len(d))+t+d+struct.pack('>I',zlib.crc32(t+d)); raw=b''.join(b'\\\\0'+bytes([255]*4+[0]*4) for y in range(4)); open('@W@/m.png','wb').write(b'\\\\x89PNG\\\\r\\\\n\\\\x1a\\\\n'+c(b'IHDR',struct.pack('>IIBBBBB',8,4,8,0,0,0,0))+c(b'IDAT',zlib.compress(raw))+c(b'IEND',b''))\""
+                --check "test $(grep -c '^[123],32,16,.*,verified,$' @W@/p.csv) = 3 && grep -q '^all,96,48,' @W@/p.csv"
+         ARGS joint @W@/s.tif --channels r,g --page all --mask @W@/m.png --repeat 1 --quiet --pages-csv @W@/p.csv)
+cli_test(stack_float_pages_refused EXIT 2
+         EXPECT --stderr "^histlab-cli: --page: .*float_edges[.]tiff holds 32-bit float pages: a stack's histogram is of 8- or 16-bit pages [(]read a float page with --page N[)]$"
+         ARGS histogram ${data}/float_edges.tiff --page all)
