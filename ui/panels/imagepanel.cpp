@@ -20,6 +20,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -112,6 +113,19 @@ ImagePanel::ImagePanel(JobBridge* bridge, RunPanel* runPanel, ImageList* images,
     pageLayout->addWidget(pageLabel);
     pageLayout->addWidget(m_pageBox);
     pageLayout->addWidget(m_pageCount);
+    // The whole stack beside its pages (ImageJ's Stack Histogram and Z-axis profile).
+    m_wholeStack = new QAction(tr("&Whole Stack…"), this);
+    m_wholeStack->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+    m_wholeStack->setStatusTip(tr("The histogram and statistics of every page of the stack, and "
+                                  "each page's mean and a percentile against the page"));
+    m_wholeStack->setEnabled(false);
+    connect(m_wholeStack, &QAction::triggered, this, &ImagePanel::wholeStackRequested);
+    auto* wholeStack = new QPushButton(tr("Whole Stack…"));
+    wholeStack->setObjectName(QStringLiteral("wholeStackButton"));
+    wholeStack->setToolTip(m_wholeStack->statusTip());
+    connect(wholeStack, &QPushButton::clicked, m_wholeStack, &QAction::trigger);
+    pageLayout->addSpacing(8);
+    pageLayout->addWidget(wholeStack);
     pageLayout->addStretch(1);
     m_pageBar->setVisible(false);
     connect(m_pageBox, &QSpinBox::valueChanged, this, &ImagePanel::showPage);
@@ -439,6 +453,7 @@ void ImagePanel::showPageChooser() {
     m_pageBox->setValue(m_shown.page);
     m_pageCount->setText(tr("of %1").arg(pages));
     m_pageBar->setVisible(pages > 1);
+    m_wholeStack->setEnabled(pages > 1);
     m_nextPage->setEnabled(m_shown.page < pages);
     m_previousPage->setEnabled(m_shown.page > 1);
 }

@@ -15,6 +15,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <algorithm>
 #include <optional>
 
 class QAction;
@@ -75,8 +76,13 @@ public:
     QAction* statisticsAction() const { return m_statisticsAction; }
     /// View menu: the image view's zoom, Pin as Reference, Clear Reference, Region….
     QList<QAction*> imageActions() const { return m_imageActions; }
-    /// View menu: Next Page, Previous Page.
-    QList<QAction*> pageActions() const { return {m_nextPage, m_previousPage}; }
+    /// View menu: Next Page, Previous Page, Whole Stack.
+    QList<QAction*> pageActions() const { return {m_nextPage, m_previousPage, m_wholeStack}; }
+    /// View › Whole Stack, also the Whole Stack… button beside the page chooser: enabled (the
+    /// button shown) only for an image of several pages; emits wholeStackRequested().
+    QAction* wholeStackAction() const { return m_wholeStack; }
+    /// The page count of the image shown (1 for every image but a multi-page TIFF).
+    int currentPages() const { return std::max(1, m_shown.pages); }
     /// The status bar's pixel readout, zoom, progress bar and Cancel, in that order.
     QList<QWidget*> statusWidgets() const;
 
@@ -157,6 +163,8 @@ signals:
     void imageAsked(int countBefore);
     /// The tab should be brought forward (a region is typed in).
     void showRequested();
+    /// Whole Stack…: the stack view of the image shown is asked for.
+    void wholeStackRequested();
 
 private:
     /// What the image view shows: m_current's image, or the preview of a newer request.
@@ -230,6 +238,7 @@ private:
     QLabel* m_pageCount = nullptr;
     QAction* m_nextPage = nullptr;
     QAction* m_previousPage = nullptr;
+    QAction* m_wholeStack = nullptr;
     QAction* m_statisticsAction = nullptr;
     QList<QAction*> m_imageActions;
     QString m_lastError;

@@ -17,6 +17,7 @@
 #include "panels/memorypanel.h"
 #include "panels/runpanel.h"
 #include "panels/scanpanel.h"
+#include "panels/stackpanel.h"
 #include "panels/wordspanel.h"
 #include "views/imagelist.h"
 #include "views/tablecopy.h"
@@ -40,6 +41,7 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
+#include <QVBoxLayout>
 
 // A static library's resources must be registered by name, from the global namespace.
 static void initHistlabResources() {
@@ -64,6 +66,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->setDocumentMode(true);
     createTabs();
     setCentralWidget(m_tabs);
+    createStackWindow();
 
     createDocks();
     createMenus();
@@ -167,6 +170,33 @@ void MainWindow::createTabs() {
     connect(panel<DevicePanel>(), &DevicePanel::problem, this, say);
 }
 
+void MainWindow::createStackWindow() {
+    // A window rather than a tab: the stack is the image the Image tab shows, whose pages a
+    // person keeps paging through beside it, and most images have no stack to show.
+    m_stackWindow = new QWidget(this, Qt::Window);
+    m_stackWindow->setObjectName(QStringLiteral("stackWindow"));
+    m_stackWindow->setWindowTitle(tr("Whole Stack — HistLab"));
+    m_stack = new StackPanel(m_bridge);
+    auto* layout = new QVBoxLayout(m_stackWindow);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_stack);
+    m_stackWindow->resize(1100, 720);
+    m_stack->setDeviceSelectorSource([this] { return m_runPanel->deviceSelector(); });
+    connect(m_stack, &JobPanel::problem, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connect(m_stack, &JobPanel::runEnded, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+}
+
+void MainWindow::showWholeStack() {
+    m_stack->setImage(m_image->currentSource(), m_image->currentPages());
+    m_stackWindow->setWindowTitle(
+        tr("Whole Stack: %1 — HistLab").arg(imageDisplayName(m_image->currentSource())));
+    m_stackWindow->show();
+    m_stackWindow->raise();
+    m_stackWindow->activateWindow();
+}
+
 std::vector<JobPanel*> MainWindow::jobPanels() const {
     std::vector<JobPanel*> panels;
     for (const Tab& tab : m_tabTable)
@@ -179,6 +209,7 @@ void MainWindow::setErrorDialogsEnabled(bool enabled) {
     m_errorDialogs = enabled;
     for (JobPanel* panel : jobPanels())
         panel->setErrorDialogsEnabled(enabled);
+    m_stack->setErrorDialogsEnabled(enabled);
     m_image->setErrorDialogsEnabled(enabled);
 }
 
@@ -197,6 +228,7 @@ void MainWindow::connectImageTab() {
     connect(m_image, &ImagePanel::histogramShown, this, &MainWindow::histogramShown);
     connect(m_image, &ImagePanel::imageAsked, this, &MainWindow::showImagesDockOnSecond);
     connect(m_image, &ImagePanel::showRequested, this, [this] { m_tabs->setCurrentIndex(0); });
+    connect(m_image, &ImagePanel::wholeStackRequested, this, &MainWindow::showWholeStack);
     connect(m_image, &ImagePanel::currentImageChanged, this,
             [this](const QString& source, int page, int pages, const QSize& size,
                    const QImage& preview) {
@@ -206,6 +238,10 @@ void MainWindow::connectImageTab() {
                 for (ImageJobPanel* tab : std::initializer_list<ImageJobPanel*>{
                          panel<BlurPanel>(), panel<EqualizePanel>()})
                     tab->setImage(source, page, pages, size, preview);
+                // The stack view follows the file shown (a page of it keeps its result).
+                m_stack->setImage(source, pages);
+                m_stackWindow->setWindowTitle(
+                    tr("Whole Stack: %1 — HistLab").arg(imageDisplayName(source)));
             });
 }
 

@@ -26,6 +26,7 @@ namespace histlab::ui {
 
 class ImageList;
 class JobPanel;
+class StackPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -68,6 +69,10 @@ public:
     /// "Image" (the image, its histograms and statistics), "Experiments", "Blur", "Equalize",
     /// "Joint", "Words", "Scans", "Devices", "Dashboard" and "Memory".
     QTabWidget* tabs() const { return m_tabs; }
+    /// The stack view (View › Whole Stack): a window of its own beside this one, so that the
+    /// image and its pages stay in sight while the stack is counted; it follows the image shown.
+    StackPanel* stackPanel() const { return m_stack; }
+    QWidget* stackWindow() const { return m_stackWindow; }
     /// File › Open Recent, rebuilt each time it opens.
     QMenu* recentMenu() const { return m_recentMenu; }
     QString lastError() const { return m_lastError; }
@@ -112,6 +117,9 @@ public slots:
     /// Run › Cancel (Esc): stops the job of the tab shown when it runs one, else the image
     /// analysis; what is shown stays, the status says so.
     void cancelRun();
+    /// View › Whole Stack (Whole Stack… beside the page chooser): shows the stack view of the
+    /// image shown, in front, and leaves it to the person to run (a stack may be long).
+    void showWholeStack();
     /// Help › About HistLab: the version, Qt, the image libraries, the OpenCL devices listed
     /// (a window-modal box named "aboutBox", without a nested event loop).
     void showAbout();
@@ -154,6 +162,8 @@ private:
     };
 
     void createTabs();
+    /// The stack view's window, hidden until View › Whole Stack.
+    void createStackWindow();
     void connectImageTab();
     void createMenus();
     void createDocks();
@@ -188,6 +198,8 @@ private:
     QTabWidget* m_tabs = nullptr;
     std::vector<Tab> m_tabTable;
     std::vector<QDockWidget*> m_docks; // Images, Log, Run
+    StackPanel* m_stack = nullptr;
+    QWidget* m_stackWindow = nullptr;
 };
 
 } // namespace histlab::ui
