@@ -131,17 +131,30 @@ StackPanel::StackPanel(JobBridge* bridge, QWidget* parent)
     m_plot->setMinimumHeight(320);
     m_plot->xAxis->setLabel(tr("value"));
     m_plot->yAxis->setLabel(tr("pixels of the stack"));
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setFont(QFont(font().family(), 8));
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     m_profileRect = new QCPAxisRect(m_plot);
     m_plot->plotLayout()->addElement(1, 0, m_profileRect);
     m_profileRect->axis(QCPAxis::atBottom)->setLabel(tr("page"));
     m_profileRect->axis(QCPAxis::atLeft)->setLabel(tr("value"));
     m_profileLegend = new QCPLegend;
-    m_profileRect->insetLayout()->addElement(m_profileLegend, Qt::AlignTop | Qt::AlignRight);
-    m_profileLegend->setLayer(QStringLiteral("legend"));
-    m_profileLegend->setFont(QFont(font().family(), 8));
+    // Each legend right of its plot, outside it: the profile's curves reach every corner (its
+    // legend inside hid the last pages), and both plots keep one width.
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    for (int row = 0; row < 2; ++row) {
+        QCPLegend* legend = row == 0 ? m_plot->legend : m_profileLegend;
+        // At the top of a column of its own: the legend as tall as its entries, space below.
+        auto* side = new QCPLayoutGrid;
+        m_plot->plotLayout()->addElement(row, 1, side);
+        side->addElement(0, 0, legend);
+        side->addElement(1, 0, new QCPLayoutElement(m_plot));
+        side->setRowStretchFactor(1, 1000);
+        side->setAutoMargins(QCP::msNone);
+        side->setMargins(QMargins(0, 6, 6, 0)); // the border whole, level with the plot's top
+        legend->setLayer(QStringLiteral("legend"));
+        legend->setVisible(true);
+        legend->setFont(QFont(font().family(), 8));
+        legend->setMargins(QMargins(4, 2, 4, 2));
+    }
+    m_plot->plotLayout()->setColumnStretchFactor(1, 0.001);
     // Whole pages on the profile's axis.
     QSharedPointer<QCPAxisTickerFixed> pages(new QCPAxisTickerFixed);
     pages->setTickStep(1);
@@ -280,7 +293,8 @@ void StackPanel::fillTable(const ImageStackRun& run) {
     for (const StackPage& p : run.pages)
         for (const ImageChannelBins& c : p.channels)
             add(QString::number(p.page), c, false);
-    growColumnsToContents(m_table);
+    // Every column as wide as its contents: the status stays in sight.
+    m_table->resizeColumnsToContents();
 }
 
 void StackPanel::fillHistogram(const ImageStackRun& run) {
