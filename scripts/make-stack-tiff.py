@@ -2,11 +2,14 @@
 """Writes a multi-page TIFF (a stack) of deterministic pixels, uncompressed, little-endian.
 
     make-stack-tiff.py OUT --pages N --width W --height H [--bits 8|16] [--channels 1|3]
-                       [--page-bits P:B] [--page-size P:WxH] [--cut-page P]
+                       [--page-bits P:B] [--page-size P:WxH] [--cut-page P] [--focus]
 
 Each page's values depend on the page, the row and the column, so every page has its own
 histogram. --page-bits gives page P (from 1) another depth, --page-size another size, and
---cut-page cuts the file inside page P's pixels (a truncated stack). Python's standard library
+--cut-page cuts the file inside page P's pixels (a truncated stack). --focus writes a
+z-stack through a bright bead instead: a dim, slightly noisy background and a disc whose
+brightness and sharpness peak at the middle page, each channel peaking a page apart (the
+picture of docs/stack-view.png; 8-bit only). Python's standard library
 only; a row is built once and rotated for the other rows, so a 4 GiB stack takes about a minute
 (the memory experiment of the stack runs).
 """
@@ -20,6 +23,22 @@ def page_row(page, width, channels, bits):
         return bytes((i * 7 + page * 31 + (i // 5)) % 256 for i in range(n))
     values = [(i * 257 + page * 4099 + (i // 3) * 11) % 65536 for i in range(n)]
     return struct.pack("<%dH" % n, *values)
+
+
+def focus_page(page, pages, width, height, channels):
+    """A page of the bead stack: background 20-27, the bead up to 235 at its sharpest page."""
+    out = bytearray()
+    cx, cy = width / 2, height / 2
+    for y in range(height):
+        for x in range(width):
+            r2 = ((x - cx) ** 2 + (y - cy) ** 2) / (min(width, height) / 4) ** 2
+            for c in range(channels):
+                dz = page - (pages + 1) / 2 - (c - 1)  # each channel a page apart
+                spread = 1 + 0.15 * dz * dz  # out of focus: wider and dimmer
+                bead = 215 / spread * 2.718281828 ** (-r2 / spread)
+                noise = (x * 7 + y * 13 + page * 5 + c * 3) % 8
+                out.append(min(255, int(20 + bead + noise)))
+    return bytes(out)
 
 
 def ifd(width, height, bits, channels, data_at, next_at, bits_at):
@@ -55,6 +74,7 @@ def main():
     ap.add_argument("--page-bits", action="append", default=[])
     ap.add_argument("--page-size", action="append", default=[])
     ap.add_argument("--cut-page", type=int)
+    ap.add_argument("--focus", action="store_true")
     a = ap.parse_args()
     bits_of = {int(p): int(b) for p, b in (s.split(":") for s in a.page_bits)}
     size_of = {int(p): tuple(map(int, s.split("x"))) for p, s in
@@ -73,6 +93,10 @@ def main():
             f.write(ifd(width, height, bits, a.channels, data_at, next_at, bits_at))
             if a.channels > 1:
                 f.write(struct.pack("<%dH" % a.channels, *([bits] * a.channels)))
+            if a.focus:
+                f.write(focus_page(page, a.pages, width, height, a.channels))
+                at = next_at
+                continue
             row = page_row(page, width, a.channels, bits)
             step = (a.channels * bits // 8) * 3  # whole pixels
             for y in range(height):

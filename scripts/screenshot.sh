@@ -8,7 +8,8 @@
 # default controls and is grabbed when the run ends (the hidden --tab option), into
 # docs/<tab>-tab.png or OUT. The Joint tab counts the sample image against its equalized copy
 # (made by histlab-cli equalize) is listed; A and B default to the R and G channels of the
-# image shown (the sample).
+# image shown (the sample). "Whole Stack" grabs the stack view's window after its run, on a
+# 12-page RGB z-stack of a bead made by scripts/make-stack-tiff.py --focus (docs/stack-view.png).
 #
 # usage: scripts/screenshot.sh [BUILD_DIR [TAB [OUT]]]     (default: build)
 # needs: xvfb-run (Debian: xvfb xauth), an OpenCL device (PoCL's CPU device will do)
@@ -21,7 +22,10 @@ exe=$build/app/histlab
 tab=${2:-}
 out=$root/docs/screenshot.png
 if [ -n "$tab" ]; then
-    out=${3:-$root/docs/$(printf %s "$tab" | tr 'A-Z' 'a-z')-tab.png}
+    case $tab in
+    [Ww]hole\ [Ss]tack) out=${3:-$root/docs/stack-view.png} ;;
+    *) out=${3:-$root/docs/$(printf %s "$tab" | tr 'A-Z' 'a-z')-tab.png} ;;
+    esac
 fi
 case $out in /*) ;; *) out=$(pwd)/$out ;; esac
 
@@ -45,6 +49,10 @@ case $tab in
         --out "$settings/sample-equalized.png" >/dev/null
     set -- "$root/resources/sample.png" "$settings/sample-equalized.png" "$@"
     set -- --tab "$tab" "$@" ;;
+[Ww]hole\ [Ss]tack)
+    python3 "$root/scripts/make-stack-tiff.py" "$settings/bead-stack.tif" --focus --pages 12 \
+        --width 160 --height 120 --channels 3
+    set -- --tab "$tab" "$settings/bead-stack.tif" ;;
 *) set -- --tab "$tab" "$@" ;;
 esac
 XDG_CONFIG_HOME=$settings xvfb-run -a -s "-screen 0 1280x800x24" "$exe" --screenshot "$out" "$@"

@@ -4,6 +4,7 @@
 #include "common/exporter.h"
 #include "panels/experimentpanel.h"
 #include "panels/jobpanel.h"
+#include "panels/stackpanel.h"
 #include "views/zoomview.h"
 #include "window/mainwindow.h"
 
@@ -18,9 +19,9 @@ namespace histlab::ui {
 
 namespace {
 
-/// Grabs the window to `path` (through a temporary file and a rename) once the rest of it has
+/// Grabs `window` to `path` (through a temporary file and a rename) once the rest of it has
 /// painted, and quits: exit 0, or 1 when the file cannot be written.
-void grabAndQuit(MainWindow& window, const QString& path) {
+void grabAndQuit(QWidget& window, const QString& path) {
     QTimer::singleShot(100, &window, [&window, path] {
         // A first grab paints every view; their smooth copies, made off the GUI thread, are
         // then taken, so that the picture saved is the final one.
@@ -40,6 +41,19 @@ void grabAndQuit(MainWindow& window, const QString& path) {
 /// runs with its controls' values and is grabbed when the run ends (a failed run too: its
 /// message is what the picture shows). False when there is no such tab.
 bool screenshotTab(MainWindow& window, const QString& title, const QString& path) {
+    // "Whole Stack": the stack view's window of the image shown, counted with its defaults.
+    if (title.compare(QStringLiteral("whole stack"), Qt::CaseInsensitive) == 0) {
+        window.showWholeStack();
+        QObject::connect(
+            window.stackPanel(), &JobPanel::runEnded, &window,
+            [&window, path](const QString& message) {
+                qCInfo(lcUi).noquote() << "screenshot after:" << message;
+                grabAndQuit(*window.stackWindow(), path);
+            },
+            Qt::SingleShotConnection);
+        window.stackPanel()->startRun();
+        return true;
+    }
     QTabWidget* tabs = window.tabs();
     for (int i = 0; i < tabs->count(); ++i) {
         if (tabs->tabText(i).remove(QLatin1Char('&')).compare(title, Qt::CaseInsensitive) != 0)

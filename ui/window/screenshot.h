@@ -9,7 +9,8 @@ namespace histlab::ui {
 class MainWindow;
 
 /// --screenshot: once the first histogram is on screen (and, with `tab`, that tab's run has
-/// ended), grab the window to `path` and quit; exit 1 on an error or after `timeoutMs`.
+/// ended; "Whole Stack": the stack view's window, once its run has ended), grab the window to
+/// `path` and quit; exit 1 on an error or after `timeoutMs`.
 void arrangeScreenshot(MainWindow& window, const QString& path, const QString& tab, int timeoutMs);
 
 /// --render-experiment: the Experiments tab's plot of a saved run, as a file. 0, or 3 with the
