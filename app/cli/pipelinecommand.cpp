@@ -264,7 +264,8 @@ int PipelineCommand::run(JobRunner& runner) {
             for (const Given& g : m_given)
                 if (g.option && g.option->kind == PipelineOption::Kind::Image)
                     for (const std::string& path : g.values)
-                        g.option->setImage(params, loadImageFile(path, page));
+                        g.option->setImage(params,
+                                           loadImageFile(path, g.option->firstPageOnly ? 1 : page));
         }
     } catch (const UsageError& e) {
         return fail(e.what(), Usage);

@@ -40,6 +40,9 @@ struct PipelineOption {
     Kind kind = Kind::Value;
     /// The value names a file the run reads (Image options always do): no output may be it.
     bool readsFile = false;
+    /// Image options: read at its first page whatever --page picks (a mask that applies to
+    /// every page of the images it masks).
+    bool firstPageOnly = false;
     /// Stores the value (a flag gets "") in the parameters; throws UsageError naming the option
     /// for a bad one. A positional argument's setter is called once per argument given.
     std::function<void(std::any& params, const std::string& value)> set;

@@ -240,16 +240,24 @@ Pipeline jointPipeline() {
         valueOption<P>(
             "--range-b", "LO,HI", "B's binned range (default: the whole type)",
             [](P& s, const std::string& v) { s.rangeB = parseBinRange(v, "--range-b"); }),
-        // With a stack the mask is one image, read by the plan, for every page.
-        withStackPages<P>(imageOption<P>(
-                              "--mask", "FILE",
-                              "a one-channel image of the same size: non-zero "
-                              "pixels are counted (with a stack: on every page)",
-                              [](P& s, const std::string& path) { s.maskPath = path; },
-                              [](P& s, HostImage image) {
-                                  s.mask = std::make_shared<const HostImage>(std::move(image));
-                              }),
-                          [](P&, const PageRange&) {}),
+        // The mask is one image for every page: its first page, whatever --page picks; with a
+        // stack it is read by the plan.
+        [] {
+            PipelineOption o =
+                withStackPages<P>(imageOption<P>(
+                                      "--mask", "FILE",
+                                      "a one-channel image of the same size (its first "
+                                      "page): non-zero pixels are counted, on every page "
+                                      "of a stack",
+                                      [](P& s, const std::string& path) { s.maskPath = path; },
+                                      [](P& s, HostImage image) {
+                                          s.mask =
+                                              std::make_shared<const HostImage>(std::move(image));
+                                      }),
+                                  [](P&, const PageRange&) {});
+            o.firstPageOnly = true;
+            return o;
+        }(),
         valueOption<P>("--method", "M",
                        "auto (default: private on a CPU device; else the fastest of multipass, "
                        "local16, runs16 and global timed on the first 64 Mi pairs) | " +

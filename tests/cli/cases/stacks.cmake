@@ -93,6 +93,13 @@ cli_test(stack_joint_mask_on_every_page EXIT 0
          EXPECT --setup "${stack} @W@/s.tif --pages 3 --width 8 --height 4 --channels 3 && python3 -c \"import struct,zlib; c=lambda t,d: struct.pack('>I',len(d))+t+d+struct.pack('>I',zlib.crc32(t+d)); raw=b''.join(b'\\\\0'+bytes([255]*4+[0]*4) for y in range(4)); open('@W@/m.png','wb').write(b'\\\\x89PNG\\\\r\\\\n\\\\x1a\\\\n'+c(b'IHDR',struct.pack('>IIBBBBB',8,4,8,0,0,0,0))+c(b'IDAT',zlib.compress(raw))+c(b'IEND',b''))\""
                 --check "test $(grep -c '^[123],32,16,.*,verified,$' @W@/p.csv) = 3 && grep -q '^all,96,48,' @W@/p.csv"
          ARGS joint @W@/s.tif --channels r,g --page all --mask @W@/m.png --repeat 1 --quiet --pages-csv @W@/p.csv)
+# --page N reads that page of the images and the first page of the mask (it had asked the
+# mask for page N: "m.png has 1 page").
+cli_test(stack_joint_mask_with_one_page EXIT 0
+         EXPECT --setup "${stack} @W@/s.tif --pages 3 --width 8 --height 4 --channels 3 && python3 -c \"import struct,zlib; c=lambda t,d: struct.pack('>I',len(d))+t+d+struct.pack('>I',zlib.crc32(t+d)); raw=b''.join(b'\\\\0'+bytes([255]*4+[0]*4) for y in range(4)); open('@W@/m.png','wb').write(b'\\\\x89PNG\\\\r\\\\n\\\\x1a\\\\n'+c(b'IHDR',struct.pack('>IIBBBBB',8,4,8,0,0,0,0))+c(b'IDAT',zlib.compress(raw))+c(b'IEND',b''))\""
+                --stdout "page 2 of 3"
+                --stdout "^counted 16, left out 16"
+         ARGS joint @W@/s.tif --channels r,g --page 2 --mask @W@/m.png --repeat 1)
 cli_test(stack_float_pages_refused EXIT 2
          EXPECT --stderr "^histlab-cli: --page: .*float_edges[.]tiff holds 32-bit float pages: a stack's histogram is of 8- or 16-bit pages [(]read a float page with --page N[)]$"
          ARGS histogram ${data}/float_edges.tiff --page all)
