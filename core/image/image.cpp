@@ -404,6 +404,16 @@ ImageFileReader& imageFileReader() {
     static ImageFileReader reader;
     return reader;
 }
+/// A copy of the front end's function in `slot`, taken under the lock (a front end may set it
+/// while another thread reads through it).
+template <typename F> F frontEndFunction(const F& slot) {
+    const std::lock_guard<std::mutex> lock(readerMutex());
+    return slot;
+}
+/// What reading `path` says in a build whose front end gave no image reader.
+[[noreturn]] void refuseNoImageReader(const std::string& path) {
+    throw InputError(path + ": this build reads no image files (it was built without OpenCV)");
+}
 } // namespace
 
 void setImageFileReader(ImageFileReader reader) {
@@ -417,14 +427,9 @@ bool canReadImageFiles() {
 }
 
 HostImage readImageFile(const std::string& path) {
-    ImageFileReader reader;
-    {
-        const std::lock_guard<std::mutex> lock(readerMutex());
-        reader = imageFileReader();
-    }
+    const ImageFileReader reader = frontEndFunction(imageFileReader());
     if (!reader)
-        throw InputError(path + ": this build reads no image files (it was built without "
-                                "OpenCV)");
+        refuseNoImageReader(path);
     return reader(path);
 }
 
@@ -478,14 +483,9 @@ void setImagePagesOpener(ImagePagesOpener opener) {
 }
 
 std::unique_ptr<ImagePageReader> openImagePages(const std::string& path) {
-    ImagePagesOpener opener;
-    {
-        const std::lock_guard<std::mutex> lock(readerMutex());
-        opener = imagePagesOpener();
-    }
+    const ImagePagesOpener opener = frontEndFunction(imagePagesOpener());
     if (!opener)
-        throw InputError(path + ": this build reads no image files (it was built without "
-                                "OpenCV)");
+        refuseNoImageReader(path);
     return opener(path);
 }
 
@@ -507,11 +507,7 @@ bool canWriteImageFiles() {
 }
 
 void writeImageFile(const HostImage& image, const std::string& path) {
-    ImageFileWriter writer;
-    {
-        const std::lock_guard<std::mutex> lock(readerMutex());
-        writer = imageFileWriter();
-    }
+    const ImageFileWriter writer = frontEndFunction(imageFileWriter());
     if (!writer)
         throw InputError(path + ": this build writes no image files (it was built without "
                                 "OpenCV)");
