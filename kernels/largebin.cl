@@ -547,6 +547,74 @@ __kernel void coloc_sums(JOINT_ARGS, uint ta, uint tb, ulong nAll, ulong sa, ulo
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
+// Costes' stepwise search (core/pipelines/largebin/coloc.h) in one pass. Candidate k's
+// thresholds (ta_k, tb_k) each move one way as k grows, so the candidates at which a pair is at
+// or above both (a >= ta_k and b >= tb_k: not below k) are one interval [lo, hi), the
+// intersection of its values' intervals in the tables loA, hiA (indexed by a) and loB, hiB. The
+// pair's six moments are added to slot lo and taken from slot hi (modulo 2^64; hi = K, the end,
+// needs nothing): the host's running sums are then the exact sums at every candidate. Each
+// work-item walks a run of `chunk` consecutive pairs and adds a run of pairs with one interval
+// once, so that an image's background costs few additions.
+// privateRows = 0 (GPUs): every work-item adds to one row of K slots of six with 64-bit
+// atomics. privateRows = 1 (CPU devices, run with one work-item per group): work-item g owns
+// row g and adds plainly; the host adds the rows. Measured on PoCL (2 cores, 16 Mi 16-bit
+// pairs): one shared row cost 1.7-1.8 s, two cores' atomics on the same lines.
+#if defined(cl_khr_int64_base_atomics)
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+
+inline void addInterval(__global ulong* row, uint lo, uint hi, uint candidates,
+                        uint privateRows, const ulong* s) {
+    if (s[0] == 0)
+        return;
+    for (int i = 0; i < 6; ++i) {
+        if (privateRows) {
+            row[(size_t)lo * 6 + i] += s[i];
+            if (hi < candidates)
+                row[(size_t)hi * 6 + i] -= s[i];
+        } else {
+            atom_add(row + (size_t)lo * 6 + i, s[i]);
+            if (hi < candidates)
+                atom_add(row + (size_t)hi * 6 + i, (ulong)0 - s[i]);
+        }
+    }
+}
+
+__kernel void coloc_steps(JOINT_ARGS, __global const uint* loA, __global const uint* hiA,
+                          __global const uint* loB, __global const uint* hiB, uint candidates,
+                          uint chunk, uint privateRows, __global ulong* diff) {
+    const uint left = pa.bins * pb.bins;
+    const ulong start = (ulong)get_global_id(0) * chunk;
+    const uint first = (uint)min(start, (ulong)n), end = (uint)min(start + chunk, (ulong)n);
+    __global ulong* row =
+        privateRows ? diff + (size_t)get_global_id(0) * ((size_t)candidates + 1) * 6 : diff;
+    ulong s[6] = {0, 0, 0, 0, 0, 0};
+    uint lo = 0, hi = 0;
+    for (uint k = first; k < end; ++k) {
+        const SAMPLE_T x = a[k], y = b[k];
+        if (jointSlot(x, y, MASK_OF_PAIR(k), pa, pb, ea, eb) == left)
+            continue;
+        const uint l = max(loA[x], loB[y]), h = min(hiA[x], hiB[y]);
+        if (l >= h)
+            continue; // below every candidate
+        if (l != lo || h != hi) {
+            addInterval(row, lo, hi, candidates, privateRows, s);
+            for (int i = 0; i < 6; ++i)
+                s[i] = 0;
+            lo = l;
+            hi = h;
+        }
+        const ulong u = x, v = y;
+        s[0] += 1;
+        s[1] += u;
+        s[2] += v;
+        s[3] += u * u;
+        s[4] += v * v;
+        s[5] += u * v;
+    }
+    addInterval(row, lo, hi, candidates, privateRows, s);
+}
+#endif
+
 #endif
 
 // The entropies of a joint histogram (cells row-major, binsA x binsB, then the left-out slot,

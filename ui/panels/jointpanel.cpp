@@ -55,6 +55,7 @@ JobWork jointJob(const JointJobRequest& request, std::shared_ptr<ImageCache> ima
         params.bins = {request.binsA, request.binsB};
         params.methods = requestedMethods(request);
         params.repeats = request.repeats;
+        setColocChoice(params, request.coloc.toStdString());
         Device& device = jobDevice(ctx, request.device, "joint histogram");
         const JointPlan plan = planJointOn({device.info()}, params);
         JointShown shown;
@@ -129,6 +130,7 @@ JointPanel::JointPanel(JobBridge* bridge, QWidget* parent)
     , m_binsA(new QComboBox)
     , m_binsB(new QComboBox)
     , m_method(new QComboBox)
+    , m_coloc(new QComboBox)
     , m_entropyA(numberLabel())
     , m_entropyB(numberLabel())
     , m_jointEntropy(numberLabel())
@@ -180,6 +182,12 @@ JointPanel::JointPanel(JobBridge* bridge, QWidget* parent)
     m_method->setToolTip(tr("auto: what the core picks for the device, the number of cells and "
                             "the data (on a GPU its candidates are timed on the pairs); all: "
                             "every method in turn, to compare them"));
+    for (const std::string& name : colocChoices())
+        m_coloc->addItem(QString::fromStdString(name));
+    m_coloc->setToolTip(
+        tr("Costes' threshold search: stepwise (Costes et al. 2004: one level at a time from the "
+           "maximum, all in one pass over the pairs), bisection (Coloc 2's default), or off (no "
+           "colocalisation: the count and MI alone)"));
     runButton()->setToolTip(
         tr("Count the joint histogram (Ctrl+Enter); a run in progress is replaced"));
 
@@ -204,6 +212,7 @@ JointPanel::JointPanel(JobBridge* bridge, QWidget* parent)
     form()->addRow(tr("Mas&k"), m_mask);
     form()->addRow(labelFor(tr("B&ins (A × B)"), m_binsA), binsRow);
     form()->addRow(tr("&Method"), m_method);
+    form()->addRow(tr("&Costes' search"), m_coloc);
     addRepeatsRow(tr("Timed runs of each method after one warm-up; the median is shown"));
     addDeviceRow();
     filesGrid()->addWidget(addOutput(Output::Plot, tr("Export Plot"),
@@ -263,7 +272,8 @@ JointPanel::JointPanel(JobBridge* bridge, QWidget* parent)
            "intensity"));
     m_thresholds->setToolTip(
         tr("Costes et al. 2004: on the orthogonal regression line (red on the map), lowered "
-           "until r of the pairs below reaches 0 (Coloc 2's bisection); dashed on the map"));
+           "until r of the pairs below reaches 0, by the search chosen above; dashed on the "
+           "map"));
     m_icq->setToolTip(tr("Li et al. 2004: the share of pairs with (A − mean A)(B − mean B) ≥ 0, "
                          "minus 0.5"));
     m_aboveBoth->setToolTip(tr("Pairs with A > TA and B > TB"));
@@ -305,6 +315,7 @@ JointPanel::JointPanel(JobBridge* bridge, QWidget* parent)
     remember(m_binsA, QStringLiteral("binsA"));
     remember(m_binsB, QStringLiteral("binsB"));
     remember(m_method, QStringLiteral("method"));
+    remember(m_coloc, QStringLiteral("coloc"));
     setImages({});
 }
 
@@ -402,6 +413,7 @@ JointJobRequest JointPanel::request() const {
     r.binsA = m_binsA->currentData().toInt();
     r.binsB = m_binsB->currentData().toInt();
     r.method = m_method->currentText();
+    r.coloc = m_coloc->currentText();
     r.device = deviceSelector();
     r.repeats = repeatsSpin()->value();
     return r;
@@ -502,9 +514,13 @@ void JointPanel::showColocalisation(const JointRun& run) {
     m_thresholds->setText(!c.computed ? none
                           : std::isnan(c.thresholdA)
                               ? tr("none (no regression line)")
-                              : tr("A %1, B %2 · b = %3·a + %4")
+                              : tr("A %1, B %2 · b = %3·a + %4 · %5 search, %6")
                                     .arg(thresholdText(c.thresholdA), thresholdText(c.thresholdB),
-                                         numberText(c.slope), numberText(c.intercept)));
+                                         numberText(c.slope), numberText(c.intercept),
+                                         QString::fromLatin1(costesSearchName(c.search)),
+                                         c.candidates == 1
+                                             ? tr("1 candidate")
+                                             : tr("%1 candidates").arg(c.candidates)));
     m_icq->setText(c.computed ? numberText(c.icq) : none);
     m_aboveBoth->setText(
         c.computed && !std::isnan(c.overlap) ? groupedCount(std::uint64_t(c.overlap)) : none);

@@ -47,7 +47,8 @@ struct JointJobRequest {
     QString mask; ///< empty: none
     int binsA = 256, binsB = 256;
     QString method = QStringLiteral("auto");
-    QString device = QStringLiteral("auto"); ///< a core device selector (see selectDevice)
+    QString coloc = QStringLiteral("stepwise"); ///< Costes' search: stepwise, bisection, off
+    QString device = QStringLiteral("auto");    ///< a core device selector (see selectDevice)
     int repeats = 5;
 };
 
@@ -86,6 +87,8 @@ public:
     QComboBox* binsBCombo() const { return m_binsB; }
     /// "auto", each joint method, "all".
     QComboBox* methodCombo() const { return m_method; }
+    /// Costes' search: "stepwise", "bisection", "off".
+    QComboBox* colocCombo() const { return m_coloc; }
 
     /// The numbers, each a label: "<value> bits" (entropies, MI), the NMIs, "—" when undefined.
     QLabel* entropyALabel() const { return m_entropyA; }
@@ -146,6 +149,7 @@ private:
     QComboBox* m_binsA;
     QComboBox* m_binsB;
     QComboBox* m_method;
+    QComboBox* m_coloc;
     QLabel* m_entropyA;
     QLabel* m_entropyB;
     QLabel* m_jointEntropy;

@@ -115,7 +115,8 @@ PreparedImage decodeImage(const BatchParams& p, std::size_t index, const std::st
                                    p.bins.value_or(std::pair{256, 256}), p.rangeA, p.rangeB,
                                    nullptr, {LargeBinMethod::Auto}, 0);
         d.jointReference = jointHistogramReference(d.joint->a, d.joint->b, d.joint->spec);
-        d.colocReference = colocalisationReference(d.joint->a, d.joint->b, d.joint->spec, {});
+        d.colocReference =
+            colocalisationReference(d.joint->a, d.joint->b, d.joint->spec, {}, d.joint->costes);
         break;
     }
     case BatchPipeline::Blur:
@@ -296,10 +297,15 @@ public:
         std::string colocMismatch;
         if (c.computed) {
             ColocDevicePass pass(m_device, a, b, nullptr, n, r.spec);
-            c = colocalise(r.a.type, [&](const ColocPassArgs& args) {
-                m_cancel.throwIfCancelled();
-                return pass(args);
-            });
+            c = colocalise(r.a.type, r.costes,
+                           {[&](const ColocPassArgs& args) {
+                                m_cancel.throwIfCancelled();
+                                return pass(args);
+                            },
+                            [&](const ColocSteps& steps) {
+                                m_cancel.throwIfCancelled();
+                                return pass.steps(steps);
+                            }});
             colocMismatch = firstColocMismatch(d.colocReference, c);
         }
         out.values = {m_pair[0],

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <tuple>
 
 namespace histlab {
 
@@ -54,7 +55,89 @@ double ratio(std::uint64_t num, std::uint64_t den) {
     return den ? double(num) / double(den) : NAN;
 }
 
+/// into - m, modulo 2^64 (exact where m's pairs are among into's).
+ColocMoments minus(const ColocMoments& into, const ColocMoments& m) {
+    return {into.n - m.n,   into.a - m.a,   into.b - m.b,
+            into.aa - m.aa, into.bb - m.bb, into.ab - m.ab};
+}
+
+/// The candidates k at which x >= t[k], as [lo, hi): t moves one way (non-increasing: from the
+/// first k with t[k] <= x on; non-decreasing: up to the first k with t[k] > x).
+std::pair<std::uint32_t, std::uint32_t> atOrAbove(const std::vector<std::uint32_t>& t,
+                                                  std::uint32_t x) {
+    const auto count = std::uint32_t(t.size());
+    if (t.empty() || t.front() >= t.back()) {
+        const auto at =
+            std::partition_point(t.begin(), t.end(), [&](std::uint32_t v) { return v > x; });
+        return {std::uint32_t(at - t.begin()), count};
+    }
+    const auto at =
+        std::partition_point(t.begin(), t.end(), [&](std::uint32_t v) { return v <= x; });
+    return {0, std::uint32_t(at - t.begin())};
+}
+
+/// Whether the pair (x, y) is counted: in both ranges, the mask non-zero.
+bool counted(const JointSpec& spec, const std::vector<std::uint8_t>& mask, std::size_t k, double x,
+             double y) {
+    static const std::vector<float> none;
+    return (mask.empty() || mask[k] != 0) &&
+           referenceSlot(spec.a, none, x) < std::uint32_t(spec.a.bins) &&
+           referenceSlot(spec.b, none, y) < std::uint32_t(spec.b.bins);
+}
+
 } // namespace
+
+const char* costesSearchName(CostesSearch search) {
+    return search == CostesSearch::Stepwise ? "stepwise" : "bisection";
+}
+
+CostesSearch parseCostesSearch(const std::string& option, const std::string& text) {
+    for (CostesSearch s : {CostesSearch::Stepwise, CostesSearch::Bisection})
+        if (text == costesSearchName(s))
+            return s;
+    throw UsageError(option, "'" + text + "' is not stepwise or bisection");
+}
+
+ColocSteps costesSteps(double slope, double intercept, std::uint32_t maxWorking, SampleType type) {
+    ColocSteps s;
+    const bool onA = slope > -1 && slope < 1;
+    for (std::uint32_t t = maxWorking; t >= 1; --t) {
+        s.ta.push_back(thresholdOf(onA ? t : (t - intercept) / slope, type));
+        s.tb.push_back(thresholdOf(onA ? t * slope + intercept : t, type));
+    }
+    const std::size_t values = std::size_t(typeMax(type)) + 1;
+    for (auto* table : {&s.loA, &s.hiA, &s.loB, &s.hiB})
+        table->resize(values);
+    for (std::size_t x = 0; x < values; ++x) {
+        std::tie(s.loA[x], s.hiA[x]) = atOrAbove(s.ta, std::uint32_t(x));
+        std::tie(s.loB[x], s.hiB[x]) = atOrAbove(s.tb, std::uint32_t(x));
+    }
+    return s;
+}
+
+std::vector<ColocMoments> colocStepsReference(const SamplePlane& a, const SamplePlane& b,
+                                              const JointSpec& spec,
+                                              const std::vector<std::uint8_t>& mask,
+                                              const ColocSteps& steps) {
+    std::vector<ColocMoments> diff(steps.count() + 1);
+    for (std::size_t k = 0; k < a.count(); ++k) {
+        const double x = sampleValue(a, k), y = sampleValue(b, k);
+        if (!counted(spec, mask, k, x, y))
+            continue;
+        const std::uint64_t u = std::uint64_t(x), v = std::uint64_t(y);
+        const auto [loA, hiA] = atOrAbove(steps.ta, std::uint32_t(u));
+        const auto [loB, hiB] = atOrAbove(steps.tb, std::uint32_t(v));
+        const std::uint32_t lo = std::max(loA, loB), hi = std::min(hiA, hiB);
+        if (lo >= hi)
+            continue;
+        ColocMoments m;
+        addPair(m, u, v);
+        addMoments(diff[lo], m);
+        if (hi < steps.count()) // to the end: nothing to take away
+            diff[hi] = minus(diff[hi], m);
+    }
+    return diff;
+}
 
 double pearsonOf(const ColocMoments& m) {
     const Int128 cab = centred(m.n, m.ab, m.a, m.b);
@@ -107,15 +190,17 @@ void addColocSums(ColocSums& into, const ColocSums& piece) {
     into.maxB = std::max(into.maxB, piece.maxB);
 }
 
+void addColocMoments(std::vector<ColocMoments>& into, const std::vector<ColocMoments>& piece) {
+    for (std::size_t k = 0; k < into.size() && k < piece.size(); ++k)
+        addMoments(into[k], piece[k]);
+}
+
 ColocSums colocPassReference(const SamplePlane& a, const SamplePlane& b, const JointSpec& spec,
                              const std::vector<std::uint8_t>& mask, const ColocPassArgs& args) {
     ColocSums s;
-    const std::vector<float> none;
     for (std::size_t k = 0; k < a.count(); ++k) {
         const double x = sampleValue(a, k), y = sampleValue(b, k);
-        if ((!mask.empty() && mask[k] == 0) ||
-            referenceSlot(spec.a, none, x) >= std::uint32_t(spec.a.bins) ||
-            referenceSlot(spec.b, none, y) >= std::uint32_t(spec.b.bins))
+        if (!counted(spec, mask, k, x, y))
             continue;
         const std::uint64_t u = std::uint64_t(x), v = std::uint64_t(y);
         addPair(s.all, u, v);
@@ -153,13 +238,66 @@ std::string colocRefusal(SampleType type) {
     return "";
 }
 
-Colocalisation colocalise(SampleType type, const ColocPass& pass) {
+namespace {
+
+/// Coloc 2's BisectionStepper: the thresholds of the last candidate evaluated.
+std::pair<std::uint32_t, std::uint32_t> bisect(Colocalisation& c, SampleType type,
+                                               const ColocPass& pass) {
+    const bool onA = c.slope > -1 && c.slope < 1;
+    const double maxW = onA ? c.first.maxA : c.first.maxB;
+    const double minW = onA ? c.first.minA : c.first.minB;
+    double t = std::fabs(maxW + minW) * 0.5, step = std::fabs(t - maxW);
+    std::uint32_t ta = c.first.maxA, tb = c.first.maxB; // where no candidate is evaluated
+    int updates = 0;
+    while (!(updates > 100 || step < 1.0)) {
+        ta = thresholdOf(onA ? t : (t - c.intercept) / c.slope, type);
+        tb = thresholdOf(onA ? t * c.slope + c.intercept : t, type);
+        const double r = pearsonOf(pass({ta, tb, 0, 0, 0, true}).below);
+        ++c.passes;
+        ++c.candidates;
+        const double before = t;
+        if (r < 0)
+            t += step * 0.5;
+        else if (r > 0)
+            t -= step * 0.5; // r = 0 or NaN: t stays, and the search ends
+        step = std::fabs(t - before);
+        ++updates;
+    }
+    return {ta, tb};
+}
+
+/// Costes et al.'s search from one pass: r_below at each candidate from the running sums, to
+/// the first whose r_below is <= 0 or undefined.
+std::pair<std::uint32_t, std::uint32_t> stepDown(Colocalisation& c, SampleType type,
+                                                 const ColocStepsPass& pass) {
+    const bool onA = c.slope > -1 && c.slope < 1;
+    const ColocSteps steps =
+        costesSteps(c.slope, c.intercept, onA ? c.first.maxA : c.first.maxB, type);
+    if (steps.count() == 0)
+        return {c.first.maxA, c.first.maxB}; // no candidate
+    c.steps = pass(steps);
+    ++c.passes;
+    ColocMoments notBelow;
+    std::size_t k = 0;
+    for (; k < steps.count(); ++k) {
+        addMoments(notBelow, c.steps[k]);
+        if (!(pearsonOf(minus(c.first.all, notBelow)) > 0))
+            break;
+    }
+    c.candidates = std::min(k + 1, steps.count());
+    return {steps.ta[c.candidates - 1], steps.tb[c.candidates - 1]};
+}
+
+} // namespace
+
+Colocalisation colocalise(SampleType type, CostesSearch search, const ColocPasses& passes) {
     Colocalisation c;
+    c.search = search;
     c.why = colocRefusal(type);
     if (!c.why.empty())
         return c;
     c.computed = true;
-    c.first = pass({});
+    c.first = passes.sums({});
     ++c.passes;
     const ColocMoments& all = c.first.all;
     c.n = all.n;
@@ -177,37 +315,15 @@ Colocalisation colocalise(SampleType type, const ColocPass& pass) {
         const long double vaa = (long double)caa, vbb = (long double)cbb, vab = (long double)cab;
         const long double m =
             (vbb - vaa + std::sqrt((vbb - vaa) * (vbb - vaa) + 4 * vab * vab)) / (2 * vab);
-        const double slope = double(m);
-        const double meanA = double(all.a) / double(all.n), meanB = double(all.b) / double(all.n);
-        const double intercept = meanB - slope * meanA;
-        c.slope = slope;
-        c.intercept = intercept;
-        const bool onA = slope > -1 && slope < 1;
-        const double maxW = onA ? c.first.maxA : c.first.maxB;
-        const double minW = onA ? c.first.minA : c.first.minB;
-        // Coloc 2's BisectionStepper.
-        double t = std::fabs(maxW + minW) * 0.5, step = std::fabs(t - maxW);
-        std::uint32_t ta = c.first.maxA, tb = c.first.maxB; // where no candidate is evaluated
-        int updates = 0;
-        while (!(updates > 100 || step < 1.0)) {
-            ta = thresholdOf(onA ? t : (t - intercept) / slope, type);
-            tb = thresholdOf(onA ? t * slope + intercept : t, type);
-            const double r = pearsonOf(pass({ta, tb, 0, 0, 0, true}).below);
-            ++c.passes;
-            const double before = t;
-            if (r < 0)
-                t += step * 0.5;
-            else if (r > 0)
-                t -= step * 0.5; // r = 0 or NaN: t stays, and the search ends
-            step = std::fabs(t - before);
-            ++updates;
-        }
-        last.ta = ta;
-        last.tb = tb;
-        c.thresholdA = ta;
-        c.thresholdB = tb;
+        c.slope = double(m);
+        c.intercept = double(all.b) / double(all.n) - c.slope * (double(all.a) / double(all.n));
+        std::tie(last.ta, last.tb) = search == CostesSearch::Stepwise
+                                         ? stepDown(c, type, passes.steps)
+                                         : bisect(c, type, passes.sums);
+        c.thresholdA = last.ta;
+        c.thresholdB = last.tb;
     }
-    c.sums = pass(last);
+    c.sums = passes.sums(last);
     ++c.passes;
     c.icq = all.n ? double(all.n - c.sums.icqNegative) / double(all.n) - 0.5 : NAN;
     if (line) {
@@ -221,11 +337,12 @@ Colocalisation colocalise(SampleType type, const ColocPass& pass) {
 }
 
 Colocalisation colocalisationReference(const SamplePlane& a, const SamplePlane& b,
-                                       const JointSpec& spec,
-                                       const std::vector<std::uint8_t>& mask) {
-    return colocalise(a.type, [&](const ColocPassArgs& args) {
-        return colocPassReference(a, b, spec, mask, args);
-    });
+                                       const JointSpec& spec, const std::vector<std::uint8_t>& mask,
+                                       CostesSearch search) {
+    return colocalise(
+        a.type, search,
+        {[&](const ColocPassArgs& args) { return colocPassReference(a, b, spec, mask, args); },
+         [&](const ColocSteps& steps) { return colocStepsReference(a, b, spec, mask, steps); }});
 }
 
 namespace {
@@ -270,6 +387,12 @@ std::string firstColocMismatch(const Colocalisation& reference, const Colocalisa
     if (!reference.computed)
         return "";
     std::string m = sumsMismatch("colocalisation's first pass", device.first, reference.first);
+    if (m.empty() && device.steps.size() != reference.steps.size())
+        m = "the stepwise search's candidates: device " + std::to_string(device.steps.size()) +
+            ", CPU reference " + std::to_string(reference.steps.size());
+    for (std::size_t k = 0; k < device.steps.size() && m.empty(); ++k)
+        m = momentsMismatch("from candidate " + std::to_string(k) + " of the stepwise search",
+                            device.steps[k], reference.steps[k]);
     if (m.empty() &&
         (device.thresholdA != reference.thresholdA || device.thresholdB != reference.thresholdB) &&
         !(std::isnan(device.thresholdA) && std::isnan(reference.thresholdA))) {
@@ -286,11 +409,14 @@ std::string firstColocMismatch(const Colocalisation& reference, const Colocalisa
 ColocDevicePass::ColocDevicePass(Device& device, const cl::Buffer& a, const cl::Buffer& b,
                                  const cl::Buffer* mask, std::size_t n, const JointSpec& spec,
                                  std::size_t offset, std::size_t length)
-    : m_device(device) {
+    : m_device(device)
+    , m_masked(mask != nullptr)
+    , m_spec(spec) {
     const std::string refusal = colocRefusal(spec.a.type);
     if (!refusal.empty())
         throw UnsupportedError("colocalisation: " + refusal);
     length = std::min(length, n - std::min(n, offset));
+    m_length = length;
     const std::size_t sample = sampleBytes(spec.a.type);
     auto piece = [&](const cl::Buffer& whole, std::size_t bytesPerPair) {
         if (offset == 0 && length == n)
@@ -343,6 +469,67 @@ ColocSums ColocDevicePass::operator()(const ColocPassArgs& args) {
     ColocSums below; // the other slots were not written this pass
     below.below = sums.below;
     return below;
+}
+
+std::vector<ColocMoments> ColocDevicePass::steps(const ColocSteps& steps) {
+    if (!hasExtension(m_device.info(), "cl_khr_int64_base_atomics"))
+        throw UnsupportedError("Costes' stepwise search adds with 64-bit atomics, which the "
+                               "device lacks (cl_khr_int64_base_atomics); --coloc bisection "
+                               "runs without them");
+    if (!m_steps()) {
+        JointKernel k = jointKernel(m_device, m_keep[0], m_keep[1], m_masked ? &m_keep[2] : nullptr,
+                                    m_length, m_spec, "coloc_steps");
+        m_keep.push_back(k.ea);
+        m_keep.push_back(k.eb);
+        m_steps = k.count;
+    }
+    const cl::Context& context = m_device.context();
+    auto table = [&](const std::vector<std::uint32_t>& t) {
+        return cl::Buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                          t.size() * sizeof(std::uint32_t), const_cast<std::uint32_t*>(t.data()));
+    };
+    const cl::Buffer tables[4] = {table(steps.loA), table(steps.hiA), table(steps.loB),
+                                  table(steps.hiB)};
+    const std::size_t slots = (steps.count() + 1) * 6;
+    // A CPU device: a few work-items, one per group, each its own row of slots and a run of
+    // pairs of its own (see the kernel). A GPU: one row, added to with atomics, each work-item
+    // 64 neighbouring pairs (a run of the background is then added once), their loads a warp's
+    // neighbours' lines, met again in L1 at the next pair.
+    const bool cpu = m_device.info().type == DeviceType::Cpu;
+    const std::size_t rows =
+        cpu ? std::clamp<std::size_t>(m_length / 65536, 1,
+                                      2 * std::max<std::uint32_t>(1, m_device.info().computeUnits))
+            : 1;
+    const std::size_t chunk = cpu ? (m_length + rows - 1) / rows : 64;
+    const std::size_t local = cpu ? 1 : m_local;
+    const std::size_t items = std::max<std::size_t>(1, (m_length + chunk - 1) / chunk);
+    cl::Buffer diff(context, CL_MEM_READ_WRITE, rows * slots * sizeof(cl_ulong));
+    cl::CommandQueue& q = m_device.queue();
+    q.enqueueFillBuffer(diff, cl_ulong(0), 0, rows * slots * sizeof(cl_ulong));
+    for (int t = 0; t < 4; ++t)
+        m_steps.setArg(8 + t, tables[t]);
+    m_steps.setArg(12, cl_uint(steps.count()));
+    m_steps.setArg(13, cl_uint(std::max<std::size_t>(1, chunk)));
+    m_steps.setArg(14, cl_uint(cpu ? 1 : 0));
+    m_steps.setArg(15, diff);
+    q.enqueueNDRangeKernel(m_steps, cl::NullRange,
+                           cl::NDRange(cpu ? rows : (items + local - 1) / local * local),
+                           cl::NDRange(local));
+    std::vector<std::uint64_t> out(rows * slots);
+    q.enqueueReadBuffer(diff, CL_TRUE, 0, out.size() * sizeof(std::uint64_t), out.data());
+    for (std::size_t r = 1; r < rows; ++r)
+        for (std::size_t k = 0; k < slots; ++k)
+            out[k] += out[r * slots + k];
+    std::vector<ColocMoments> moments(steps.count() + 1);
+    for (std::size_t k = 0; k < moments.size(); ++k)
+        moments[k] = {out[6 * k],     out[6 * k + 1], out[6 * k + 2],
+                      out[6 * k + 3], out[6 * k + 4], out[6 * k + 5]};
+    return moments;
+}
+
+ColocPasses ColocDevicePass::passes() {
+    return {[this](const ColocPassArgs& args) { return (*this)(args); },
+            [this](const ColocSteps& steps) { return this->steps(steps); }};
 }
 
 } // namespace histlab

@@ -15,14 +15,21 @@
 //                 b >= TB (and b > 0), over all of Σa; M2's with a >= TA (and a > 0).
 //   TA, TB        Costes et al. 2004 (Biophys. J. 86:3993): on the orthogonal (Deming, equal
 //                 variances) regression line b = slope a + intercept, the threshold is lowered
-//                 until Pearson's r of the pairs below it reaches 0. Coloc 2's "Bisection"
-//                 search: the working threshold walks on A where -1 < slope < 1 (TB = round(slope
-//                 t + intercept)), else on B (TA = round((t - intercept) / slope)); it starts at
-//                 (max + min) / 2 of that channel with a step of |start - max|, halves the
-//                 step every time, goes down while r_below > 0 and up while r_below < 0, stops
-//                 on r_below = 0 or undefined (NaN), on a step under one or after 101 updates.
-//                 Each threshold is rounded half up and clamped to the sample type; TA and TB
-//                 are those of the last candidate evaluated.
+//                 until Pearson's r of the pairs below it reaches 0. The working threshold t
+//                 walks on A where -1 < slope < 1 (TB = round(slope t + intercept)), else on B
+//                 (TA = round((t - intercept) / slope)), as in Coloc 2; each threshold is
+//                 rounded half up and clamped to the sample type. Two searches:
+//                 stepwise (the default, Costes et al.'s): t = the working channel's maximum,
+//                   then one less each step, down to 1; the search stops at the first candidate
+//                   whose r_below is <= 0 or undefined, else at t = 1. One pass over the pairs
+//                   gives r_below at every candidate (ColocSteps), so the search costs one pass
+//                   however many candidates it walks.
+//                 bisection (Coloc 2's default): starts at (max + min) / 2 of the working
+//                   channel with a step of |start - max|, halves the step every time, goes down
+//                   while r_below > 0 and up while r_below < 0, stops on r_below = 0 or
+//                   undefined, on a step under one or after 101 updates: one pass per
+//                   candidate, about log2(max - min) of them.
+//                 TA and TB are those of the last candidate evaluated.
 //   ICQ           Li et al. 2004 (J. Neurosci. 24:4070): the fraction of pairs with
 //                 (a - ā)(b - b̄) >= 0, minus 0.5 (a zero product counts as positive, as in
 //                 Coloc 2); its sign is decided exactly, from (n a - Σa)(n b - Σb).
@@ -72,10 +79,45 @@ inline constexpr std::size_t kColocSlots = 28;
 ColocSums colocSumsOfSlots(const std::uint64_t* rows, std::size_t groups);
 /// Adds the sums of two pieces of the pairs.
 void addColocSums(ColocSums& into, const ColocSums& piece);
+/// Adds a piece's stepwise pass to another's, slot by slot (the same candidates).
+void addColocMoments(std::vector<ColocMoments>& into, const std::vector<ColocMoments>& piece);
 
 /// The CPU reference of one pass: every counted pair (in both ranges, mask non-zero) visited.
 ColocSums colocPassReference(const SamplePlane& a, const SamplePlane& b, const JointSpec& spec,
                              const std::vector<std::uint8_t>& mask, const ColocPassArgs& args);
+
+/// How Costes' thresholds are searched for (see above).
+enum class CostesSearch { Stepwise, Bisection };
+const char* costesSearchName(CostesSearch search);
+/// "stepwise" or "bisection"; throws UsageError naming `option` for anything else.
+CostesSearch parseCostesSearch(const std::string& option, const std::string& text);
+
+/// The stepwise search's candidates k = 0 .. K-1 (thresholds ta[k], tb[k], t from the working
+/// channel's maximum down to 1) and, for each value x of a channel, the candidates at which x is
+/// at or above that channel's threshold: k in [loA[x], hiA[x]) for A, [loB[x], hiB[x]) for B
+/// (each threshold moves one way as k grows, so these are intervals).
+struct ColocSteps {
+    std::vector<std::uint32_t> ta, tb;
+    std::vector<std::uint32_t> loA, hiA, loB, hiB; ///< one entry per value of the sample type
+    std::size_t count() const { return ta.size(); }
+};
+
+/// The candidates on the line b = slope a + intercept, walking on A or B as described above,
+/// from `maxWorking` (the working channel's maximum) down to 1.
+ColocSteps costesSteps(double slope, double intercept, std::uint32_t maxWorking, SampleType type);
+
+/// The stepwise search's pass: K + 1 slots, slot k the moments of the pairs not below candidate k
+/// from k on, less those of the pairs not below it up to k - 1 (differences, modulo 2^64; slot
+/// K stays 0): their running sum to slot k is the exact sums of the pairs at or above both of
+/// k's thresholds.
+using ColocStepsPass = std::function<std::vector<ColocMoments>(const ColocSteps&)>;
+
+/// The CPU reference of the stepwise pass: each counted pair's interval found by binary search
+/// on the candidates' thresholds.
+std::vector<ColocMoments> colocStepsReference(const SamplePlane& a, const SamplePlane& b,
+                                              const JointSpec& spec,
+                                              const std::vector<std::uint8_t>& mask,
+                                              const ColocSteps& steps);
 
 /// The coefficients; `computed` false (and `why`) for samples they are not computed for.
 struct Colocalisation {
@@ -89,24 +131,33 @@ struct Colocalisation {
     double icq = NAN;
     double overlap = NAN; ///< a whole number of pairs, NaN without thresholds
     int passes = 0;       ///< passes over the pairs: the first, the search's, the last
-    ColocSums sums;       ///< the last pass (at TA, TB)
-    ColocSums first;      ///< the first pass (no thresholds)
+    CostesSearch search = CostesSearch::Stepwise;
+    std::size_t candidates = 0;      ///< candidates whose r_below was evaluated
+    std::vector<ColocMoments> steps; ///< the stepwise search's pass (its differences)
+    ColocSums sums;                  ///< the last pass (at TA, TB)
+    ColocSums first;                 ///< the first pass (no thresholds)
 };
 
 /// One pass over the counted pairs (the CPU reference's, or a device's).
 using ColocPass = std::function<ColocSums(const ColocPassArgs&)>;
 
+/// The passes a colocalisation is made of: sums at thresholds, and the stepwise search's.
+struct ColocPasses {
+    ColocPass sums;
+    ColocStepsPass steps; ///< not called by the bisection
+};
+
 /// Whether the coefficients are computed for `type`, and why not ("" for 8- and 16-bit).
 std::string colocRefusal(SampleType type);
 
-/// The coefficients from passes of `pass`: the first (all pairs), Costes' search (one pass per
-/// candidate: about log2(max - min) of them), the last at the thresholds.
-Colocalisation colocalise(SampleType type, const ColocPass& pass);
+/// The coefficients from `passes`: the first (all pairs), Costes' search (stepwise: one pass;
+/// bisection: one per candidate, about log2(max - min) of them), the last at the thresholds.
+Colocalisation colocalise(SampleType type, CostesSearch search, const ColocPasses& passes);
 
-/// colocalise with colocPassReference.
+/// colocalise with colocPassReference and colocStepsReference.
 Colocalisation colocalisationReference(const SamplePlane& a, const SamplePlane& b,
-                                       const JointSpec& spec,
-                                       const std::vector<std::uint8_t>& mask);
+                                       const JointSpec& spec, const std::vector<std::uint8_t>& mask,
+                                       CostesSearch search = CostesSearch::Stepwise);
 
 /// Pearson's r of exact sums (NaN for fewer than two distinct values in a channel).
 double pearsonOf(const ColocMoments& m);
@@ -124,12 +175,20 @@ public:
                     const cl::Buffer* mask, std::size_t n, const JointSpec& spec,
                     std::size_t offset = 0, std::size_t length = std::size_t(-1));
     ColocSums operator()(const ColocPassArgs& args);
+    /// The stepwise search's pass. Throws UnsupportedError where the device has no 64-bit
+    /// atomics (cl_khr_int64_base_atomics), which it adds with.
+    std::vector<ColocMoments> steps(const ColocSteps& steps);
+    /// Both, as colocalise takes them.
+    ColocPasses passes();
 
 private:
     Device& m_device;
     std::vector<cl::Buffer> m_keep; // sub-buffers and edges the kernel reads
-    cl::Kernel m_kernel;
+    cl::Kernel m_kernel, m_steps;
     cl::Buffer m_partial;
+    bool m_masked = false;
+    std::size_t m_length = 0;
+    JointSpec m_spec;
     std::size_t m_groups = 0, m_local = 0;
 };
 

@@ -7,6 +7,7 @@
 #include "pipelines/pipeline.h"
 #include "runtime/errors.h"
 
+#include <algorithm>
 #include <memory>
 
 namespace histlab {
@@ -30,6 +31,8 @@ JointRequest planJoint(const DeviceInfo& device, const JointParams& params) {
                                params.rangeB);
         r.methods = params.methods;
         r.repeats = params.repeats;
+        r.colocalise = params.colocalise;
+        r.costes = params.costes;
         return r;
     }
     if (params.images.empty() || params.images.size() > 2)
@@ -37,9 +40,12 @@ JointRequest planJoint(const DeviceInfo& device, const JointParams& params) {
     const std::vector<std::string> channels = splitList(params.channels);
     if (channels.size() != 2)
         throw UsageError("--channels", "'" + params.channels + "' is not two channels A,B");
-    return makeJointRequest(*params.images.front(), *params.images.back(), channels[0], channels[1],
-                            params.bins, params.rangeA, params.rangeB, params.mask.get(),
-                            params.methods, params.repeats);
+    JointRequest r = makeJointRequest(*params.images.front(), *params.images.back(), channels[0],
+                                      channels[1], params.bins, params.rangeA, params.rangeB,
+                                      params.mask.get(), params.methods, params.repeats);
+    r.colocalise = params.colocalise;
+    r.costes = params.costes;
+    return r;
 }
 
 /// The counts' verdict, or a verification failure where the colocalisation sums differ.
@@ -192,6 +198,21 @@ JointResult runJointJob(JobContext& ctx, const std::vector<int>& devices, const 
     return result;
 }
 
+std::vector<std::string> colocChoices() {
+    return {costesSearchName(CostesSearch::Stepwise), costesSearchName(CostesSearch::Bisection),
+            "off"};
+}
+
+void setColocChoice(JointParams& params, const std::string& text) {
+    params.colocalise = text != "off";
+    if (params.colocalise) {
+        const std::vector<std::string> names = colocChoices();
+        if (std::find(names.begin(), names.end(), text) == names.end())
+            throw UsageError("--coloc", "'" + text + "' is not stepwise, bisection or off");
+        params.costes = parseCostesSearch("--coloc", text);
+    }
+}
+
 Pipeline jointPipeline() {
     Pipeline p;
     p.name = "joint";
@@ -258,6 +279,11 @@ Pipeline jointPipeline() {
             o.firstPageOnly = true;
             return o;
         }(),
+        valueOption<P>("--coloc", "S",
+                       "Costes' threshold search: stepwise (default: Costes et al. 2004, one level "
+                       "at a time from the maximum, in one pass) | bisection (Coloc 2's default) "
+                       "| off (no colocalisation)",
+                       setColocChoice),
         valueOption<P>("--method", "M",
                        "auto (default: private on a CPU device; else the fastest of multipass, "
                        "local16, runs16 and global timed on the first 64 Mi pairs) | " +

@@ -30,7 +30,15 @@ struct JointParams {
     SampleType type = SampleType::U8;
     std::size_t count = 0;
     std::optional<PageRange> pages; ///< --page all or A-B: page P of A against page P of B
+    bool colocalise = true;         ///< --coloc off: false
+    CostesSearch costes = CostesSearch::Stepwise; ///< --coloc stepwise | bisection
 };
+
+/// "stepwise", "bisection" or "off" (histlab-cli joint --coloc, the Joint tab's choice) into
+/// `params`; throws UsageError naming --coloc for anything else.
+void setColocChoice(JointParams& params, const std::string& text);
+/// The names setColocChoice takes, the default first.
+std::vector<std::string> colocChoices();
 
 /// One device: the joint run; several (--device all, or a list): the pairs split across them.
 struct JointPlan {

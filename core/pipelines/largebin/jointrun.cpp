@@ -92,22 +92,28 @@ JointRun runJoint(Device& device, const JointRequest& r, const CancelToken& canc
                                        run.mi, evaluated, r.repeats, cancel);
     if (!tuning.empty())
         run.miEvaluation.tuning = tuning;
-    if (!r.colocalise)
-        return run;
     std::optional<ColocDevicePass> colocPass; // made on the first pass: not for float samples
-    colocaliseCounts(run, r, [&](const ColocPassArgs& args) {
+    auto onDevice = [&]() -> ColocDevicePass& {
         cancel.throwIfCancelled();
         if (!colocPass)
             colocPass.emplace(device, a, b, mask ? &*mask : nullptr, run.pairs, r.spec);
-        return (*colocPass)(args);
-    });
+        return *colocPass;
+    };
+    colocaliseCounts(run, r,
+                     {[&](const ColocPassArgs& args) { return onDevice()(args); },
+                      [&](const ColocSteps& steps) { return onDevice().steps(steps); }});
     return run;
 }
 
-void colocaliseCounts(JointCounts& counts, const JointRequest& r, const ColocPass& pass) {
+void colocaliseCounts(JointCounts& counts, const JointRequest& r, const ColocPasses& passes) {
+    if (!r.colocalise) {
+        counts.coloc.why = "not computed (--coloc off)";
+        counts.colocStatus = Status::NotApplicable;
+        return;
+    }
     Colocalisation reference;
-    counts.colocReferenceMs =
-        wallClockMs([&] { reference = colocalisationReference(r.a, r.b, r.spec, r.mask); });
+    counts.colocReferenceMs = wallClockMs(
+        [&] { reference = colocalisationReference(r.a, r.b, r.spec, r.mask, r.costes); });
     counts.coloc = reference;
     if (!reference.computed) {
         counts.colocStatus = Status::Unsupported;
@@ -116,7 +122,8 @@ void colocaliseCounts(JointCounts& counts, const JointRequest& r, const ColocPas
     }
     try {
         Colocalisation device;
-        counts.colocDeviceMs = wallClockMs([&] { device = colocalise(r.a.type, pass); });
+        counts.colocDeviceMs =
+            wallClockMs([&] { device = colocalise(r.a.type, r.costes, passes); });
         counts.colocDetail = firstColocMismatch(reference, device);
         counts.colocStatus = counts.colocDetail.empty() ? Status::Verified : Status::Mismatch;
         counts.coloc = device;
@@ -184,7 +191,9 @@ std::string colocLines(const JointCounts& run) {
     else
         out << "Costes' thresholds A " << c.thresholdA << ", B " << c.thresholdB
             << " on the line b = " << number(c.slope) << " a + " << number(c.intercept) << " ("
-            << c.passes << " passes over the pairs)\n";
+            << costesSearchName(c.search) << " search: " << c.candidates
+            << (c.candidates == 1 ? " candidate, " : " candidates, ") << c.passes
+            << " passes over the pairs)\n";
     out << "Li's ICQ " << number(c.icq) << ", pairs above both thresholds ";
     if (std::isnan(c.overlap))
         out << "nan (no thresholds)\n";
@@ -297,6 +306,8 @@ void addJointCounts(Json& j, const JointCounts& run) {
         coloc["intercept"] = nanOrNumber(c.intercept);
         coloc["icq"] = nanOrNumber(c.icq);
         coloc["above_both"] = nanOrNumber(c.overlap);
+        coloc["search"] = costesSearchName(c.search);
+        coloc["candidates"] = c.candidates;
         coloc["passes"] = c.passes;
         coloc["device_ms"] = run.colocDeviceMs;
         coloc["reference_ms"] = run.colocReferenceMs;
@@ -444,7 +455,7 @@ JointSplitRun runJointSplit(const std::vector<Device*>& devices, const JointRequ
     // it above (the one that redid a failed device's piece), the sums added.
     std::vector<std::optional<std::array<cl::Buffer, 3>>> planes(devices.size());
     std::vector<std::unique_ptr<ColocDevicePass>> pieces;
-    colocaliseCounts(run, r, [&](const ColocPassArgs& args) {
+    auto onDevices = [&]() -> std::vector<std::unique_ptr<ColocDevicePass>>& {
         cancel.throwIfCancelled();
         if (pieces.empty())
             for (std::size_t k = 0; k < run.shares.size(); ++k) {
@@ -461,11 +472,21 @@ JointSplitRun runJointSplit(const std::vector<Device*>& devices, const JointRequ
                     device, (*p)[0], (*p)[1], mask ? &(*p)[2] : nullptr, run.pairs, r.spec,
                     s.offset, s.length));
             }
-        ColocSums sum;
-        for (auto& piece : pieces)
-            addColocSums(sum, (*piece)(args));
-        return sum;
-    });
+        return pieces;
+    };
+    colocaliseCounts(run, r,
+                     {[&](const ColocPassArgs& args) {
+                          ColocSums sum;
+                          for (auto& piece : onDevices())
+                              addColocSums(sum, (*piece)(args));
+                          return sum;
+                      },
+                      [&](const ColocSteps& steps) {
+                          std::vector<ColocMoments> sum(steps.count() + 1);
+                          for (auto& piece : onDevices())
+                              addColocMoments(sum, piece->steps(steps));
+                          return sum;
+                      }});
     return run;
 }
 

@@ -20,9 +20,11 @@ struct JointRequest {
     JointSpec spec;
     std::vector<LargeBinMethod> methods;
     int repeats = 5;
-    /// Colocalisation too (its passes cost about log2(max - min) + 2 joint counts' reads and as
-    /// many CPU reference passes); the dashboard, which times the count alone, leaves it out.
+    /// Colocalisation too (three passes over the pairs with the stepwise search, about
+    /// log2(max - min) + 2 with the bisection, and as many CPU reference passes); the dashboard,
+    /// which times the count alone, leaves it out, as does --coloc off.
     bool colocalise = true;
+    CostesSearch costes = CostesSearch::Stepwise;
 };
 
 /// What any joint run counted: its inputs, the table and its entropies.
@@ -76,9 +78,9 @@ std::string jointCsv(const JointCounts& run);
 /// undefined), every method's timing.
 std::string jointJson(const JointRun& run);
 
-/// The colocalisation of `r` on a device (`pass`: the device's passes; null for the
-/// reference alone) into `counts`, verified against the CPU reference's sums.
-void colocaliseCounts(JointCounts& counts, const JointRequest& r, const ColocPass& pass);
+/// The colocalisation of `r` on a device (`passes`: the device's) into `counts`, verified
+/// against the CPU reference's sums.
+void colocaliseCounts(JointCounts& counts, const JointRequest& r, const ColocPasses& passes);
 /// The colocalisation lines of the text reports.
 std::string colocLines(const JointCounts& run);
 

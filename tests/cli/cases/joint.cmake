@@ -82,7 +82,7 @@ cli_test(joint_float_range_span_overflows EXIT 2
 cli_test(joint_coloc_identical EXIT 0
          EXPECT --stdout "^Pearson's r 1[.]000000 [(]below Costes' thresholds"
                 --stdout "^Manders' M1 1[.]000000, M2 1[.]000000; above Costes' thresholds tM1 "
-                --stdout "^Costes' thresholds A [0-9]+, B [0-9]+ on the line b = 1[.]000000 a [+] -?0[.]000000 [(][0-9]+ passes over the pairs[)]$"
+                --stdout "^Costes' thresholds A [0-9]+, B [0-9]+ on the line b = 1[.]000000 a [+] -?0[.]000000 [(]stepwise search: [0-9]+ candidates, 3 passes over the pairs[)]$"
                 --stdout "^Li's ICQ 0[.]500000, pairs above both thresholds [0-9]+$"
                 --stdout "^colocalisation sums on the device, exact against the CPU reference: verified$"
                 --stdout "^colocalisation passes [(]wall clock, each read back[)]: device [0-9.]+ ms, CPU reference [0-9.]+ ms$"
@@ -126,6 +126,24 @@ cli_test(joint_coloc_masked EXIT 0
                 --stdout "^colocalisation sums on the device, exact against the CPU reference: verified$"
                 --check "python3 -c \"import json; c=json.load(open('@W@/j.json'))['colocalisation']; assert c['pairs']==609 and c['status']=='verified', c\""
          ARGS joint ${data}/rgb8.png --channels r,g --mask @W@/m.pgm --repeat 1 --json @W@/j.json)
+# The two searches on the same pair (rgb8's r,g: anti-correlated, slope -1.11): the stepwise
+# search stops at its first candidate (r below is already negative), TA 9, TB 255, in three
+# passes; the bisection ends at TA 11, TB 253 after 7 candidates, 9 passes. Both verified.
+cli_test(joint_coloc_searches EXIT 0
+         EXPECT --setup "$<TARGET_FILE:histlab-cli> joint ${data}/rgb8.png --channels r,g --bins 64 --repeat 1 --quiet --coloc bisection --json @W@/b.json"
+                --stdout "^Costes' thresholds A 9, B 255 on the line b = -1[.]114176 a [+] 264[.]946398 [(]stepwise search: 1 candidate, 3 passes over the pairs[)]$"
+                --stdout "^colocalisation sums on the device, exact against the CPU reference: verified$"
+                --check "python3 -c \"import json; c=json.load(open('@W@/b.json'))['colocalisation']; assert (c['search'], c['threshold_a'], c['threshold_b'], c['candidates'], c['passes'], c['status'])==('bisection', 11, 253, 7, 9, 'verified'), c\""
+                --check "python3 -c \"import json; c=json.load(open('@W@/s.json'))['colocalisation']; assert (c['search'], c['candidates'], c['passes'])==('stepwise', 1, 3), c\""
+         ARGS joint ${data}/rgb8.png --channels r,g --bins 64 --repeat 1 --coloc stepwise --json @W@/s.json)
+# --coloc off: the count and MI alone, one line saying so; the JSON says why.
+cli_test(joint_coloc_off EXIT 0
+         EXPECT --stdout "^colocalisation: not computed [(]--coloc off[)]$"
+                --stdout "^private .* verified$"
+                --check "python3 -c \"import json; c=json.load(open('@W@/j.json'))['colocalisation']; assert c['computed'] is False and c['status']=='not applicable', c\""
+         ARGS joint ${data}/rgb8.png --channels r,g --repeat 1 --coloc off --json @W@/j.json)
+cli_test(joint_coloc_unknown EXIT 2 EXPECT --stderr "--coloc: 'simple' is not stepwise, bisection or off"
+         ARGS joint ${data}/rgb8.png --channels r,g --coloc simple)
 # Float samples: the coefficients are not computed (their sums are not exact integers), one line.
 cli_test(joint_coloc_float_refused EXIT 0
          EXPECT --stdout "^colocalisation: not computed for float samples [(]their sums are not exact integers; 8- and 16-bit samples are summed exactly[)]$"

@@ -1,7 +1,8 @@
 // Colocalisation (Pearson, Manders, Costes' thresholds, Li's ICQ) on the host: tiny pairs whose
-// coefficients are worked out by hand in the comments, identical, inverted and constant
-// channels, a mask and ranges; then the device's passes against the CPU reference's, sum for
-// sum, whole and in pieces.
+// coefficients are worked out by hand in the comments (both searches), identical, inverted and
+// constant channels, a mask and ranges; the stepwise search's one pass against one pass per
+// candidate; then the device's passes against the CPU reference's, sum for sum, whole and in
+// pieces.
 #include "unitsupport.h"
 
 #include "pipelines/largebin/coloc.h"
@@ -25,10 +26,20 @@ SamplePlane plane(SampleType type, const std::vector<int>& v, const std::string&
     return p;
 }
 
+/// The reference's colocalisation; the hand-worked cases below follow Coloc 2's bisection.
 Colocalisation coloc(const std::vector<int>& a, const std::vector<int>& b,
-                     const std::vector<std::uint8_t>& mask = {}, SampleType type = SampleType::U8) {
-    const SamplePlane pa = plane(type, a), pb = plane(type, b, "b");
-    return colocalisationReference(pa, pb, makeJointSpec(pa, pb, 16, 16, {}, {}), mask);
+                     const std::vector<std::uint8_t>& mask = {},
+                     CostesSearch search = CostesSearch::Bisection) {
+    const SamplePlane pa = plane(SampleType::U8, a), pb = plane(SampleType::U8, b, "b");
+    return colocalisationReference(pa, pb, makeJointSpec(pa, pb, 16, 16, {}, {}), mask, search);
+}
+
+ColocMoments minus(const ColocMoments& x, const ColocMoments& y) {
+    return {x.n - y.n, x.a - y.a, x.b - y.b, x.aa - y.aa, x.bb - y.bb, x.ab - y.ab};
+}
+
+ColocMoments plus(const ColocMoments& x, const ColocMoments& y) {
+    return {x.n + y.n, x.a + y.a, x.b + y.b, x.aa + y.aa, x.bb + y.bb, x.ab + y.ab};
 }
 
 TEST(ColocReference, IdenticalChannels) {
@@ -99,6 +110,100 @@ TEST(ColocReference, InvertedChannels) {
     EXPECT_DOUBLE_EQ(c.tm1, 1.0 / 6);
     EXPECT_DOUBLE_EQ(c.tm2, 1.0 / 6);
     EXPECT_EQ(c.passes, 3);
+}
+
+// Costes et al.'s stepwise search on the same pairs.
+TEST(ColocStepwise, HandWorkedPairs) {
+    // a = b = 0, 2, 4, 6, 8: slope 1, t walks on B from 8 down: below (a < t or b < t) keeps
+    // r = 1 down to t = 3 ({0, 2}); at t = 2 it is {0} alone, r undefined: the end, after 7
+    // candidates (8 ... 2). TA = TB = 2, as the bisection found. Passes: first, search, last.
+    Colocalisation c = coloc({0, 2, 4, 6, 8}, {0, 2, 4, 6, 8}, {}, CostesSearch::Stepwise);
+    EXPECT_EQ(c.search, CostesSearch::Stepwise);
+    EXPECT_EQ(c.thresholdA, 2.0);
+    EXPECT_EQ(c.thresholdB, 2.0);
+    EXPECT_EQ(c.candidates, 7u);
+    EXPECT_EQ(c.passes, 3);
+    EXPECT_EQ(c.steps.size(), 9u); // 8 candidates and the sink
+    // Slope 2 (t on B from 6): t = 6 and 5 give TA = 3 (round(2.5) half up), below = (0,0),
+    // (1,2), (2,4), r = 1; t = 4 and 3 give TA = 2, below (0,0), (1,2), r = 1; t = 2: TA = 1,
+    // below (0,0) alone: undefined, after 5 candidates. TA 1, TB 2.
+    c = coloc({0, 1, 2, 3}, {0, 2, 4, 6}, {}, CostesSearch::Stepwise);
+    EXPECT_EQ(c.thresholdA, 1.0);
+    EXPECT_EQ(c.thresholdB, 2.0);
+    EXPECT_EQ(c.candidates, 5u);
+    // Inverted (slope -1, intercept 3, t on B from 3): TB = 3, TA = round(0) = 0; below
+    // (b < 3) = (1,2), (2,1), (3,0): r = -1 <= 0 at the first candidate. Above (a > 0 or b > 3)
+    // is the same three pairs, r = -1; none above both; tM1 = Σa where b >= 3 = 0 / 6;
+    // tM2 = Σb where a >= 0 and a > 0 = 3 / 6. As TA falls TB rises here: the intervals of
+    // candidates run the other way, from 0.
+    c = coloc({0, 1, 2, 3}, {3, 2, 1, 0}, {}, CostesSearch::Stepwise);
+    EXPECT_EQ(c.thresholdA, 0.0);
+    EXPECT_EQ(c.thresholdB, 3.0);
+    EXPECT_EQ(c.candidates, 1u);
+    EXPECT_DOUBLE_EQ(c.pearsonBelow, -1.0);
+    EXPECT_DOUBLE_EQ(c.pearsonAbove, -1.0);
+    EXPECT_EQ(c.overlap, 0.0);
+    EXPECT_DOUBLE_EQ(c.tm1, 0.0);
+    EXPECT_DOUBLE_EQ(c.tm2, 0.5);
+    EXPECT_EQ(parseCostesSearch("--coloc", "bisection"), CostesSearch::Bisection);
+    EXPECT_THROW(parseCostesSearch("--coloc", "simple"), UsageError);
+}
+
+// The one pass's running sums are, at every candidate, the sums of the pairs one pass per
+// candidate finds below it; so the search stops where a walk of passes stops. 8- and 16-bit,
+// positive and negative slopes (t on A and on B), a mask and a range.
+TEST(ColocStepwise, OnePassEqualsOnePassPerCandidate) {
+    for (SampleType type : {SampleType::U8, SampleType::U16}) {
+        const int top = type == SampleType::U8 ? 255 : 3000;
+        for (int variant = 0; variant < 4; ++variant) {
+            std::vector<int> va, vb;
+            std::vector<std::uint8_t> mask;
+            for (int i = 0; i < 1500; ++i) {
+                const int x = int((std::uint64_t(i) * 7919u) % std::uint64_t(top / 2 + 1));
+                const int noise = int((std::uint64_t(i) * 104729u) % std::uint64_t(top / 8 + 1));
+                const int y = variant == 1   ? top - x / 3 - noise / 2           // negative, t on A
+                              : variant == 2 ? std::min(top, 2 * x / 3 + noise)  // t on A
+                                             : std::min(top, x + x / 2 + noise); // t on B
+                va.push_back(x);
+                vb.push_back(std::max(0, y));
+                mask.push_back(std::uint8_t(variant == 3 && i % 5 == 0 ? 0 : 1));
+            }
+            SCOPED_TRACE(std::string(sampleTypeName(type)) + " variant " + std::to_string(variant));
+            const SamplePlane a = plane(type, va), b = plane(type, vb, "b");
+            const JointSpec spec = makeJointSpec(
+                a, b, 16, 16,
+                variant == 3 ? std::optional<BinRange>(BinRange{3, double(top - 7)}) : std::nullopt,
+                std::nullopt);
+            const std::vector<std::uint8_t> m = variant == 3 ? mask : std::vector<std::uint8_t>{};
+            const Colocalisation c = colocalisationReference(a, b, spec, m);
+            ASSERT_FALSE(std::isnan(c.slope));
+            const bool onA = c.slope > -1 && c.slope < 1;
+            EXPECT_EQ(onA, variant != 3 && variant != 0);
+            const ColocSteps steps =
+                costesSteps(c.slope, c.intercept, onA ? c.first.maxA : c.first.maxB, type);
+            ASSERT_EQ(c.steps.size(), steps.count() + 1);
+            ColocMoments notBelow;
+            std::size_t stop = 0;
+            for (std::size_t k = 0; k < steps.count(); ++k) {
+                notBelow = plus(notBelow, c.steps[k]);
+                const ColocMoments below =
+                    colocPassReference(a, b, spec, m, {steps.ta[k], steps.tb[k], 0, 0, 0, true})
+                        .below;
+                ASSERT_EQ(minus(c.first.all, notBelow), below) << "candidate " << k;
+                if (stop == 0 && !(pearsonOf(below) > 0))
+                    stop = k + 1;
+            }
+            if (variant != 1) { // anti-correlated: r_below < 0 from the first candidate
+                EXPECT_GT(stop, 1u);
+            }
+            if (stop == 0) // r_below stays above 0: the walk ends at t = 1
+                stop = steps.count();
+            EXPECT_EQ(c.candidates, stop);
+            EXPECT_EQ(c.thresholdA, steps.ta[stop - 1]);
+            EXPECT_EQ(c.thresholdB, steps.tb[stop - 1]);
+            EXPECT_FALSE(c.pearsonBelow > 0.0);
+        }
+    }
 }
 
 TEST(ColocReference, ConstantChannelAndNoPairsAreNaN) {
@@ -232,13 +337,22 @@ TEST(ColocDevice, PassesEqualTheReference) {
                     const std::vector<std::uint8_t> m = masked ? mask : std::vector<std::uint8_t>{};
                     const Colocalisation ref = colocalisationReference(a, b, spec, m);
                     ColocDevicePass pass(device, ba, bb, masked ? &bm : nullptr, n, spec);
-                    const Colocalisation dev = colocalise(type, pass);
+                    const Colocalisation dev =
+                        colocalise(type, CostesSearch::Stepwise, pass.passes());
                     EXPECT_EQ(firstColocMismatch(ref, dev), "");
                     EXPECT_EQ(dev.first, ref.first);
+                    EXPECT_EQ(dev.steps, ref.steps);
                     EXPECT_EQ(dev.sums, ref.sums);
+                    const Colocalisation bisected =
+                        colocalise(type, CostesSearch::Bisection, pass.passes());
+                    EXPECT_EQ(firstColocMismatch(
+                                  colocalisationReference(a, b, spec, m, CostesSearch::Bisection),
+                                  bisected),
+                              "");
                     if (n == 70001 && !masked && !ranged) {
                         EXPECT_FALSE(std::isnan(ref.thresholdA));
-                        EXPECT_GT(ref.passes, 3);
+                        EXPECT_GT(ref.candidates, 3u);
+                        EXPECT_EQ(ref.passes, 3);
                     }
                     // Two pieces (the first a multiple of 4,096 bytes of a plane) add up.
                     const std::size_t cut = n > 12288 ? 12288 : 0;
@@ -250,6 +364,14 @@ TEST(ColocDevice, PassesEqualTheReference) {
                     ColocSums sum = cut ? head(args) : ColocSums{};
                     addColocSums(sum, tail(args));
                     EXPECT_EQ(sum, colocPassReference(a, b, spec, m, args));
+                    if (!std::isnan(ref.slope)) {
+                        const ColocSteps steps =
+                            costesSteps(ref.slope, ref.intercept, ref.first.maxA, type);
+                        std::vector<ColocMoments> pieces = tail.steps(steps);
+                        if (cut)
+                            addColocMoments(pieces, head.steps(steps));
+                        EXPECT_EQ(pieces, colocStepsReference(a, b, spec, m, steps));
+                    }
                 }
         }
     }
