@@ -58,6 +58,7 @@ struct ColocPassArgs {
     std::uint32_t ta = 0, tb = 0;
     std::uint64_t n = 0, sa = 0, sb = 0;
     bool belowOnly = false; ///< a search pass: only `below` is wanted (a device sums no more)
+    bool operator==(const ColocPassArgs&) const = default;
 };
 
 /// One pass's exact sums (the device's and the CPU's compare equal, field for field).

@@ -143,6 +143,8 @@ JointStackRequest planJointStack(const JointParams& params) {
         r.mask = std::make_shared<const HostImage>(readImageFile(params.maskPath));
     r.method = params.methods.front();
     r.repeats = params.repeats;
+    r.colocalise = params.colocalise;
+    r.costes = params.costes;
     return r;
 }
 
@@ -312,7 +314,10 @@ Pipeline jointPipeline() {
         {"--pages-csv",
          "with --page all or A-B: one row per page (page, pairs, counted, entropy_a, "
          "entropy_b, joint_entropy, mi, nmi_studholme, nmi_arithmetic, nmi_geometric, status, "
-         "detail), then the stack's as page all; for one pair of images, its row as page all",
+         "detail, then the colocalisation's pearson, pearson_below, pearson_above, m1, m2, tm1, "
+         "tm2, threshold_a, threshold_b, icq, above_both, coloc_status), then the stack's as "
+         "page all (its colocalisation over every page's pairs); for one pair of images, its "
+         "row as page all",
          false}};
     // One device: its joint run; several (--device all, or a list): the pairs split across
     // them.
@@ -338,6 +343,13 @@ Pipeline jointPipeline() {
                 };
                 r.verdict = count.verdict("page(s)", "no joint method could run on " +
                                                          stack.stack.device.name);
+                // A page's colocalisation that differs from its reference fails the run too.
+                for (const JointStackPage& pg : stack.pages)
+                    if (pg.colocStatus == Status::Mismatch && r.verdict.kind == Verdict::Kind::Ok)
+                        r.verdict =
+                            verificationVerdict(false, "page " + std::to_string(pg.page) +
+                                                           " colocalisation: " + pg.colocDetail);
+                r.verdict = withColocVerdict(r.verdict, stack.stack);
                 return r;
             }
             const JointRun& run = *result.run;

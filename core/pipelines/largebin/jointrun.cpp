@@ -105,32 +105,39 @@ JointRun runJoint(Device& device, const JointRequest& r, const CancelToken& canc
     return run;
 }
 
-void colocaliseCounts(JointCounts& counts, const JointRequest& r, const ColocPasses& passes) {
+void colocaliseCounts(JointCounts& counts, const JointRequest& r, const ColocPasses& passes,
+                      const std::function<Colocalisation()>& reference) {
     if (!r.colocalise) {
         counts.coloc.why = "not computed (--coloc off)";
         counts.colocStatus = Status::NotApplicable;
         return;
     }
-    Colocalisation reference;
-    counts.colocReferenceMs = wallClockMs(
-        [&] { reference = colocalisationReference(r.a, r.b, r.spec, r.mask, r.costes); });
-    counts.coloc = reference;
-    if (!reference.computed) {
+    counts.coloc.why = colocRefusal(r.a.type);
+    if (!counts.coloc.why.empty()) {
         counts.colocStatus = Status::Unsupported;
-        counts.colocDetail = reference.why;
+        counts.colocDetail = counts.coloc.why;
         return;
     }
+    Colocalisation device;
     try {
-        Colocalisation device;
         counts.colocDeviceMs =
             wallClockMs([&] { device = colocalise(r.a.type, r.costes, passes); });
-        counts.colocDetail = firstColocMismatch(reference, device);
-        counts.colocStatus = counts.colocDetail.empty() ? Status::Verified : Status::Mismatch;
-        counts.coloc = device;
     } catch (...) {
         const RowError e = rowErrorOf(std::current_exception()); // rethrows cancellation
         counts.colocStatus = e.status;
         counts.colocDetail = e.detail;
+    }
+    Colocalisation expected;
+    counts.colocReferenceMs = wallClockMs([&] {
+        expected =
+            reference ? reference() : colocalisationReference(r.a, r.b, r.spec, r.mask, r.costes);
+    });
+    if (device.computed) {
+        counts.colocDetail = firstColocMismatch(expected, device);
+        counts.colocStatus = counts.colocDetail.empty() ? Status::Verified : Status::Mismatch;
+        counts.coloc = device;
+    } else {
+        counts.coloc = expected; // the device's passes did not run
     }
     logInfo("joint",
             std::string("colocalisation: ") + statusName(counts.colocStatus) +
@@ -286,36 +293,41 @@ void addJointCounts(Json& j, const JointCounts& run) {
     j["nmi_studholme"] = nanOrNumber(run.mi.nmiStudholme);
     j["nmi_arithmetic"] = nanOrNumber(run.mi.nmiArithmetic);
     j["nmi_geometric"] = nanOrNumber(run.mi.nmiGeometric);
-    const Colocalisation& c = run.coloc;
-    Json coloc{{"computed", c.computed},
-               {"why_not", c.why},
-               {"status", statusName(run.colocStatus)},
-               {"detail", run.colocDetail}};
-    if (c.computed) {
-        coloc["pairs"] = c.n;
-        coloc["pearson"] = nanOrNumber(c.pearson);
-        coloc["pearson_below"] = nanOrNumber(c.pearsonBelow);
-        coloc["pearson_above"] = nanOrNumber(c.pearsonAbove);
-        coloc["m1"] = nanOrNumber(c.m1);
-        coloc["m2"] = nanOrNumber(c.m2);
-        coloc["tm1"] = nanOrNumber(c.tm1);
-        coloc["tm2"] = nanOrNumber(c.tm2);
-        coloc["threshold_a"] = nanOrNumber(c.thresholdA);
-        coloc["threshold_b"] = nanOrNumber(c.thresholdB);
-        coloc["slope"] = nanOrNumber(c.slope);
-        coloc["intercept"] = nanOrNumber(c.intercept);
-        coloc["icq"] = nanOrNumber(c.icq);
-        coloc["above_both"] = nanOrNumber(c.overlap);
-        coloc["search"] = costesSearchName(c.search);
-        coloc["candidates"] = c.candidates;
-        coloc["passes"] = c.passes;
-        coloc["device_ms"] = run.colocDeviceMs;
-        coloc["reference_ms"] = run.colocReferenceMs;
-    }
-    j["colocalisation"] = std::move(coloc);
+    j["colocalisation"] = colocalisationJson(run.coloc, run.colocStatus, run.colocDetail,
+                                             run.colocDeviceMs, run.colocReferenceMs);
 }
 
 } // namespace
+
+Json colocalisationJson(const Colocalisation& c, Status status, const std::string& detail,
+                        double deviceMs, double referenceMs) {
+    Json coloc{{"computed", c.computed},
+               {"why_not", c.why},
+               {"status", statusName(status)},
+               {"detail", detail}};
+    if (!c.computed)
+        return coloc;
+    coloc["pairs"] = c.n;
+    coloc["pearson"] = nanOrNumber(c.pearson);
+    coloc["pearson_below"] = nanOrNumber(c.pearsonBelow);
+    coloc["pearson_above"] = nanOrNumber(c.pearsonAbove);
+    coloc["m1"] = nanOrNumber(c.m1);
+    coloc["m2"] = nanOrNumber(c.m2);
+    coloc["tm1"] = nanOrNumber(c.tm1);
+    coloc["tm2"] = nanOrNumber(c.tm2);
+    coloc["threshold_a"] = nanOrNumber(c.thresholdA);
+    coloc["threshold_b"] = nanOrNumber(c.thresholdB);
+    coloc["slope"] = nanOrNumber(c.slope);
+    coloc["intercept"] = nanOrNumber(c.intercept);
+    coloc["icq"] = nanOrNumber(c.icq);
+    coloc["above_both"] = nanOrNumber(c.overlap);
+    coloc["search"] = costesSearchName(c.search);
+    coloc["candidates"] = c.candidates;
+    coloc["passes"] = c.passes;
+    coloc["device_ms"] = deviceMs;
+    coloc["reference_ms"] = referenceMs;
+    return coloc;
+}
 
 std::string jointJson(const JointRun& run) {
     Json points = Json::array();

@@ -5,6 +5,7 @@
 #include "pipelines/devicesplit.h"
 #include "pipelines/largebin/coloc.h"
 #include "pipelines/largebin/joint.h"
+#include "report/json.h"
 
 #include <functional>
 #include <string>
@@ -79,8 +80,13 @@ std::string jointCsv(const JointCounts& run);
 std::string jointJson(const JointRun& run);
 
 /// The colocalisation of `r` on a device (`passes`: the device's) into `counts`, verified
-/// against the CPU reference's sums.
-void colocaliseCounts(JointCounts& counts, const JointRequest& r, const ColocPasses& passes);
+/// against the CPU reference's sums, made after the device's: by `reference` where given (a
+/// stack's, over pages read again), else colocalisationReference of r's planes.
+void colocaliseCounts(JointCounts& counts, const JointRequest& r, const ColocPasses& passes,
+                      const std::function<Colocalisation()>& reference = {});
+/// The "colocalisation" object of the JSON reports (null where a coefficient is undefined).
+Json colocalisationJson(const Colocalisation& c, Status status, const std::string& detail,
+                        double deviceMs, double referenceMs);
 /// The colocalisation lines of the text reports.
 std::string colocLines(const JointCounts& run);
 

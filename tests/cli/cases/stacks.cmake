@@ -65,10 +65,37 @@ cli_test(stack_of_one_image EXIT 0
 set(jointSumCheck "import csv,sys; t=list(csv.reader(open(sys.argv[1]))); ps=[list(csv.reader(open(f))) for f in sys.argv[2:]]; assert all(p[0]==t[0] and len(p)==len(t) for p in ps); assert all(int(t[i][j])==sum(int(p[i][j]) for p in ps) for i in range(1,len(t)) for j in range(1,len(t[0]))), 'not the sum'")
 cli_test(stack_joint_is_the_sum_of_its_pages EXIT 0
          EXPECT --setup "${stack} @W@/s.tif --pages 3 --width 20 --height 10 --channels 3"
-                --stdout "^ +3 +200 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  verified$"
+                --stdout "^ +3 +200 +([0-9.]+ +){6}[0-9]+ +[0-9]+  verified$"
                 --check "for p in 1 2 3; do ${cli} joint @W@/s.tif --channels r,b --page $p --quiet --csv @W@/p$p.csv || exit 1; done; python3 -c \"${jointSumCheck}\" @W@/all.csv @W@/p1.csv @W@/p2.csv @W@/p3.csv"
-                --check "grep -q '^page,pairs,counted,entropy_a,entropy_b,joint_entropy,mi,nmi_studholme,nmi_arithmetic,nmi_geometric,status,detail$' @W@/pages.csv && test $(grep -c '^[123],200,200,.*,verified,$' @W@/pages.csv) = 3 && grep -q '^all,600,600,' @W@/pages.csv"
+                --check "grep -q '^page,pairs,counted,entropy_a,entropy_b,joint_entropy,mi,nmi_studholme,nmi_arithmetic,nmi_geometric,status,detail,pearson,pearson_below,pearson_above,m1,m2,tm1,tm2,threshold_a,threshold_b,icq,above_both,coloc_status$' @W@/pages.csv && test $(grep -c '^[123],200,200,.*,verified,,.*,verified$' @W@/pages.csv) = 3 && grep -q '^all,600,600,.*,verified$' @W@/pages.csv"
          ARGS joint @W@/s.tif --channels r,b --page all --repeat 1 --csv @W@/all.csv --pages-csv @W@/pages.csv)
+# The stack's colocalisation is that of all its pages' pairs: the same coefficients and
+# thresholds as one image made of the three pages one above the other (read from the TIFF's
+# strips here); each page has its own, verified, in the pages' table and JSON.
+cli_test(stack_joint_colocalisation_of_all_pages EXIT 0
+         EXPECT --setup "${stack} @W@/s.tif --pages 3 --width 20 --height 10 --channels 3 --focus"
+                --setup [=[python3 -c "
+import struct
+d = open('@W@/s.tif', 'rb').read()
+at, px = struct.unpack_from('<I', d, 4)[0], b''
+while at:
+    n = struct.unpack_from('<H', d, at)[0]
+    e = {t: v for t, k, c, v in (struct.unpack_from('<HHII', d, at + 2 + 12 * i) for i in range(n))}
+    px += d[e[273]:e[273] + e[279]]
+    at = struct.unpack_from('<I', d, at + 2 + 12 * n)[0]
+open('@W@/tall.ppm', 'wb').write(b'P6 20 30 255' + bytes([10]) + px)"]=]
+                --setup "${cli} joint @W@/tall.ppm --channels r,g --repeat 1 --quiet --json @W@/tall.json"
+                --stdout "^Costes' thresholds A [0-9]+, B [0-9]+ on the line .*stepwise search: [0-9]+ candidates, 3 passes over the pairs[)]$"
+                --stdout "^colocalisation sums on the device, exact against the CPU reference: verified$"
+                --stdout "^ +2 +200 +([0-9.]+ +){6}[0-9]+ +[0-9]+  verified$"
+                --check [=[python3 -c "
+import json
+s, t = (json.load(open('@W@/' + f))['colocalisation'] for f in ('s.json', 'tall.json'))
+keys = ['pairs', 'pearson', 'pearson_below', 'pearson_above', 'm1', 'm2', 'tm1', 'tm2', 'threshold_a', 'threshold_b', 'slope', 'icq', 'above_both', 'candidates']
+assert [s[k] for k in keys] == [t[k] for k in keys], (s, t)
+pages = json.load(open('@W@/s.json'))['pages']
+assert [p['colocalisation']['status'] for p in pages] == ['verified'] * 3, pages"]=]
+         ARGS joint @W@/s.tif --channels r,g --page all --repeat 1 --json @W@/s.json)
 cli_test(stack_joint_two_stacks_of_other_lengths EXIT 2
          EXPECT --setup "${stack} @W@/a.tif --pages 3 --width 8 --height 4 && ${stack} @W@/b.tif --pages 2 --width 8 --height 4"
                 --stderr "^histlab-cli: --page: .*b[.]tif has 2 pages, .*a[.]tif 3 [(]'all' pairs the pages of stacks of one length[)]$"
@@ -91,7 +118,7 @@ cli_test(stack_batch_rows_per_page EXIT 0
 # time only.
 cli_test(stack_joint_mask_on_every_page EXIT 0
          EXPECT --setup "${stack} @W@/s.tif --pages 3 --width 8 --height 4 --channels 3 && python3 -c \"import struct,zlib; c=lambda t,d: struct.pack('>I',len(d))+t+d+struct.pack('>I',zlib.crc32(t+d)); raw=b''.join(b'\\\\0'+bytes([255]*4+[0]*4) for y in range(4)); open('@W@/m.png','wb').write(b'\\\\x89PNG\\\\r\\\\n\\\\x1a\\\\n'+c(b'IHDR',struct.pack('>IIBBBBB',8,4,8,0,0,0,0))+c(b'IDAT',zlib.compress(raw))+c(b'IEND',b''))\""
-                --check "test $(grep -c '^[123],32,16,.*,verified,$' @W@/p.csv) = 3 && grep -q '^all,96,48,' @W@/p.csv"
+                --check "test $(grep -c '^[123],32,16,.*,verified,,.*,verified$' @W@/p.csv) = 3 && grep -q '^all,96,48,' @W@/p.csv"
          ARGS joint @W@/s.tif --channels r,g --page all --mask @W@/m.png --repeat 1 --quiet --pages-csv @W@/p.csv)
 # --page N reads that page of the images and the first page of the mask (it had asked the
 # mask for page N: "m.png has 1 page").
