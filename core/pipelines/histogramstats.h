@@ -24,12 +24,12 @@ struct ChannelStatistics {
     double median = 0;                   ///< 50th percentile (nearest rank)
     double mode = 0;                     ///< most frequent value (the smallest one on a tie)
     double stddev = 0;                   ///< population standard deviation
-    std::array<double, 6> percentiles{}; ///< at kPercentiles
+    std::array<double, 8> percentiles{}; ///< at kPercentiles
     double entropy = 0;                  ///< bits per pixel, 0..8 (0..16 for 16-bit values)
 };
 
 /// The percentiles reported, in order.
-inline constexpr std::array<double, 6> kPercentiles{1, 5, 25, 75, 95, 99};
+inline constexpr std::array<double, 8> kPercentiles{1, 5, 10, 25, 75, 90, 95, 99};
 
 /// Statistics of one channel's histogram; all zero (count 0) for an empty histogram.
 ChannelStatistics channelStatistics(const std::string& name,
@@ -55,8 +55,8 @@ std::string statisticsText(const std::vector<ChannelStatistics>& stats);
 /// percentiles {"p1": ...}, entropy_bits.
 Json statisticsJson(const ChannelStatistics& st);
 
-/// CSV with one row per channel: channel,count,min,max,mean,median,mode,stddev,p1,p5,p25,p75,
-/// p95,p99,entropy_bits.
+/// CSV with one row per channel: channel,count,min,max,mean,median,mode,stddev,p1,p5,p10,p25,
+/// p75,p90,p95,p99,entropy_bits.
 std::string statisticsCsv(const std::vector<ChannelStatistics>& stats);
 
 } // namespace histlab

@@ -380,7 +380,7 @@ void TestMainWindow::statisticsRowsExplainThemselves_data() {
                           << "most frequent";
     QTest::newRow("std") << int(StatisticsPanel::StdDev) << "std. deviation"
                          << "population";
-    const QStringList percentiles{"p1", "p5", "p25", "p75", "p95", "p99"};
+    const QStringList percentiles{"p1", "p5", "p10", "p25", "p75", "p90", "p95", "p99"};
     for (int i = 0; i < percentiles.size(); ++i)
         QTest::newRow(qPrintable(percentiles[i]))
             << StatisticsPanel::FirstPercentile + i << percentiles[i] << "nearest rank";

@@ -52,10 +52,18 @@ JobWork stackJob(const StackRequest& request) {
     };
 }
 
+/// The core's percentiles below the median (kPercentiles is in order).
+const int kBelowMedian =
+    int(std::count_if(kPercentiles.begin(), kPercentiles.end(), [](double p) { return p < 50; }));
+
 /// The profile's percentiles: the core's (kPercentiles) with the median among them.
-const QStringList kPercentileNames = {
-    QStringLiteral("p1"),  QStringLiteral("p5"),  QStringLiteral("p25"), QStringLiteral("median"),
-    QStringLiteral("p75"), QStringLiteral("p95"), QStringLiteral("p99")};
+QStringList percentileNames() {
+    QStringList names;
+    for (double p : kPercentiles)
+        names.append(QStringLiteral("p%1").arg(p));
+    names.insert(kBelowMedian, QStringLiteral("median"));
+    return names;
+}
 
 QString statText(double v) {
     return QString::fromStdString(statisticText(v));
@@ -66,10 +74,10 @@ QString statText(double v) {
 // The view ---------------------------------------------------------------------------------
 
 double StackPanel::percentileOf(const ChannelStatistics& st, int choice) {
-    // The combo's order: p1, p5, p25 (kPercentiles 0..2), the median, p75, p95, p99 (3..5).
-    if (choice == 3)
+    // The combo's order: kPercentiles with the median among them (percentileNames).
+    if (choice == kBelowMedian)
         return st.median;
-    return st.percentiles.at(std::size_t(choice < 3 ? choice : choice - 1));
+    return st.percentiles.at(std::size_t(choice < kBelowMedian ? choice : choice - 1));
 }
 
 StackPanel::StackPanel(JobBridge* bridge, QWidget* parent)
@@ -94,7 +102,7 @@ StackPanel::StackPanel(JobBridge* bridge, QWidget* parent)
         spin->setRange(1, 1);
     form()->addRow(tr("&First page"), m_first);
     form()->addRow(tr("&Last page"), m_last);
-    m_percentile->addItems(kPercentileNames);
+    m_percentile->addItems(percentileNames());
     m_percentile->setCurrentText(QStringLiteral("p95"));
     m_percentile->setToolTip(tr("The percentile drawn against the page beside the mean "
                                 "(nearest rank, of each page's exact values)"));

@@ -61,7 +61,7 @@ public:
 
     QSpinBox* firstPageSpin() const { return m_first; }
     QSpinBox* lastPageSpin() const { return m_last; }
-    /// The profile's percentile: p1, p5, p25, median, p75, p95, p99 (the core's statistics).
+    /// The profile's percentile: p1 … p99, the median among them (the core's statistics).
     QComboBox* percentileCombo() const { return m_percentile; }
     /// The percentile at index `choice` of the combo, from `st`.
     static double percentileOf(const ChannelStatistics& st, int choice);

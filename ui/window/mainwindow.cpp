@@ -181,6 +181,15 @@ void MainWindow::createStackWindow() {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_stack);
     m_stackWindow->resize(1100, 720);
+    // Esc cancels the stack's run, as it cancels the main window's: the main window's shortcut
+    // does not reach another top-level window, so this one has its own.
+    auto* cancel = new QAction(tr("Cancel"), m_stackWindow);
+    cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_stackWindow->addAction(cancel);
+    connect(cancel, &QAction::triggered, m_stack, [this] {
+        if (m_stack->isRunning())
+            m_stack->cancelRun();
+    });
     m_stack->setDeviceSelectorSource([this] { return m_runPanel->deviceSelector(); });
     connect(m_stack, &JobPanel::problem, this,
             [this](const QString& message) { statusBar()->showMessage(message, 8000); });

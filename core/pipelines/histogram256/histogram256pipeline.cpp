@@ -445,11 +445,12 @@ Pipeline histogramPipeline() {
         p.options.push_back(std::move(o));
     p.csvHelp = "the histogram as CSV (bin,<channel>...)";
     p.jsonHelp = "the whole run as JSON (device, configuration, timings, statistics, histograms)";
-    p.outputs = {{"--stats-csv",
-                  "per-channel statistics as CSV, one row per channel: channel, count, min, "
-                  "max, mean, median, mode, stddev, p1, p5, p25, p75, p95, p99, entropy_bits; "
-                  "\"-\" for stdout",
-                  false}};
+    p.outputs = {
+        {"--stats-csv",
+         "per-channel statistics as CSV, one row per channel: channel, count, min, "
+         "max, mean, median, mode, stddev, p1, p5, p10, p25, p75, p90, p95, p99, entropy_bits; "
+         "\"-\" for stdout",
+         false}};
     // One device: its histogram; several (--device all, or a list): the input split across them.
     p.devices = Pipeline::Devices::Many;
     bindPipeline<HistogramParams, HistogramPlan, HistogramResult>(

@@ -18,7 +18,7 @@ cli_test(stack_largebin_range_is_the_sum_of_its_pages EXIT 0
          EXPECT --setup "${stack} @W@/s.tif --pages 5 --width 33 --height 17 --bits 16"
                 --stdout "^input: .*s[.]tif, pages 2 to 4 of 5, 33 x 17, 1 channel, 16-bit"
                 --check "for p in 2 3 4; do ${cli} largebin @W@/s.tif --page $p --bins 1000 --quiet --counts @W@/p$p.csv || exit 1; done; python3 -c \"${sumCheck}\" @W@/c.csv @W@/p2.csv @W@/p3.csv @W@/p4.csv"
-                --check "grep -q '^page,channel,count,min,max,mean,median,mode,stddev,p1,p5,p25,p75,p95,p99,entropy_bits,status$' @W@/pages.csv"
+                --check "grep -q '^page,channel,count,min,max,mean,median,mode,stddev,p1,p5,p10,p25,p75,p90,p95,p99,entropy_bits,status$' @W@/pages.csv"
                 --check "test $(grep -c '^[234],gray,561,.*,verified$' @W@/pages.csv) = 3 && grep -q '^all,gray,1683,' @W@/pages.csv"
          ARGS largebin @W@/s.tif --page 2-4 --bins 1000 --repeat 1 --counts @W@/c.csv --csv @W@/pages.csv)
 cli_test(stack_stats_csv_and_json EXIT 0
