@@ -3,7 +3,7 @@
 # `joint --synthetic` pairs with --coloc stepwise and bisection (16 Mi pairs) and stepwise alone
 # (256 Mi: the CPU reference of the bisection takes minutes there). Each run's report lines go
 # to OUT/summary.txt, its JSON to OUT/.
-#   bash bench/experiments/coloc/gpu-runs.sh BUILD_DIR OUT
+#   [TYPES="u8 u16"] bash bench/experiments/coloc/gpu-runs.sh BUILD_DIR OUT
 set -u
 cli=$1/app/histlab-cli out=$2
 run() { # type count data search
@@ -15,14 +15,14 @@ run() { # type count data search
             >>"$out/summary.txt"
 }
 date -u >>"$out/summary.txt"
-for type in u8 u16; do
+for type in ${TYPES:-u8 u16}; do
     for data in smooth random; do
         for search in stepwise bisection stepwise bisection; do
             run "$type" 16777216 "$data" "$search"
         done
     done
 done
-for type in u8 u16; do
+for type in ${TYPES:-u8 u16}; do
     for data in smooth random; do
         run "$type" 268435456 "$data" stepwise
     done
