@@ -115,8 +115,12 @@ PreparedImage decodeImage(const BatchParams& p, std::size_t index, const std::st
                                    p.bins.value_or(std::pair{256, 256}), p.rangeA, p.rangeB,
                                    nullptr, {LargeBinMethod::Auto}, 0);
         d.jointReference = jointHistogramReference(d.joint->a, d.joint->b, d.joint->spec);
-        d.colocReference =
-            colocalisationReference(d.joint->a, d.joint->b, d.joint->spec, {}, d.joint->costes);
+        const std::optional<CostesSearch> search =
+            parseColocChoice("--coloc", p.coloc.value_or("stepwise"));
+        if (search) // --coloc off: not computed, the columns empty
+            d.colocReference =
+                colocalisationReference(d.joint->a, d.joint->b, d.joint->spec, {}, *search);
+        d.joint->costes = search.value_or(CostesSearch::Stepwise);
         break;
     }
     case BatchPipeline::Blur:
@@ -472,6 +476,7 @@ void checkPipelineOptions(const BatchParams& p) {
     only(!joint && p.bins.has_value(), "--bins", "joint");
     only(!joint && p.rangeA.has_value(), "--range-a", "joint");
     only(!joint && p.rangeB.has_value(), "--range-b", "joint");
+    only(!joint && p.coloc.has_value(), "--coloc", "joint");
     only(!blur && p.radius.has_value(), "--radius", "blur");
     only(!blur && p.border.has_value(), "--border", "blur");
     only(!p.out.empty() && !blur && pipe != BatchPipeline::Equalize, "--out",

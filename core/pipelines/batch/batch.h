@@ -78,6 +78,7 @@ struct BatchParams {
     std::string pair;                        ///< --pair A,B: two channels (required)
     std::optional<std::pair<int, int>> bins; ///< --bins (default 256 x 256)
     std::optional<BinRange> rangeA, rangeB;  ///< default: the whole type
+    std::optional<std::string> coloc;        ///< --coloc stepwise | bisection | off
     // blur
     std::optional<int> radius;        ///< --radius (default 1)
     std::optional<BorderMode> border; ///< --border (default reflect101, OpenCV's)

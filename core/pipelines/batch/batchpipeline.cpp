@@ -8,6 +8,7 @@
 #include "pipelines/batch/batch.h"
 #include "pipelines/histogram256/histogramreport.h"
 #include "pipelines/imageinput.h"
+#include "pipelines/largebin/coloc.h"
 #include "pipelines/largebin/joint.h"
 #include "pipelines/options.h"
 #include "pipelines/pipeline.h"
@@ -505,6 +506,13 @@ Pipeline batchPipeline() {
         valueOption<P>(
             "--range-b", "LO,HI", "joint: B's binned range (default: the whole type)",
             [](P& s, const std::string& v) { s.rangeB = parseBinRange(v, "--range-b"); }),
+        valueOption<P>("--coloc", "S",
+                       "joint: Costes' threshold search, stepwise (default) | bisection | off "
+                       "(the colocalisation columns left empty), as histlab-cli joint --coloc",
+                       [](P& s, const std::string& v) {
+                           parseColocChoice("--coloc", v); // refused now, by name
+                           s.coloc = v;
+                       }),
         valueOption<P>("--radius", "R",
                        "blur: a window of (2R + 1) x (2R + 1) pixels, 1 to 1024 (default 1)",
                        [](P& s, const std::string& v) {

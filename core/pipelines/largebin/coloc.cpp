@@ -91,11 +91,18 @@ const char* costesSearchName(CostesSearch search) {
     return search == CostesSearch::Stepwise ? "stepwise" : "bisection";
 }
 
-CostesSearch parseCostesSearch(const std::string& option, const std::string& text) {
+std::vector<std::string> colocChoices() {
+    return {costesSearchName(CostesSearch::Stepwise), costesSearchName(CostesSearch::Bisection),
+            "off"};
+}
+
+std::optional<CostesSearch> parseColocChoice(const std::string& option, const std::string& text) {
     for (CostesSearch s : {CostesSearch::Stepwise, CostesSearch::Bisection})
         if (text == costesSearchName(s))
             return s;
-    throw UsageError(option, "'" + text + "' is not stepwise or bisection");
+    if (text == "off")
+        return std::nullopt;
+    throw UsageError(option, "'" + text + "' is not stepwise, bisection or off");
 }
 
 ColocSteps costesSteps(double slope, double intercept, std::uint32_t maxWorking, SampleType type) {

@@ -41,6 +41,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -90,8 +91,12 @@ ColocSums colocPassReference(const SamplePlane& a, const SamplePlane& b, const J
 /// How Costes' thresholds are searched for (see above).
 enum class CostesSearch { Stepwise, Bisection };
 const char* costesSearchName(CostesSearch search);
-/// "stepwise" or "bisection"; throws UsageError naming `option` for anything else.
-CostesSearch parseCostesSearch(const std::string& option, const std::string& text);
+/// What --coloc takes (histlab-cli joint and batch, the Joint tab), the default first:
+/// "stepwise", "bisection", "off".
+std::vector<std::string> colocChoices();
+/// One of colocChoices(): its search, nothing for "off"; UsageError naming `option` for
+/// anything else.
+std::optional<CostesSearch> parseColocChoice(const std::string& option, const std::string& text);
 
 /// The stepwise search's candidates k = 0 .. K-1 (thresholds ta[k], tb[k], t from the working
 /// channel's maximum down to 1) and, for each value x of a channel, the candidates at which x is

@@ -200,19 +200,10 @@ JointResult runJointJob(JobContext& ctx, const std::vector<int>& devices, const 
     return result;
 }
 
-std::vector<std::string> colocChoices() {
-    return {costesSearchName(CostesSearch::Stepwise), costesSearchName(CostesSearch::Bisection),
-            "off"};
-}
-
 void setColocChoice(JointParams& params, const std::string& text) {
-    params.colocalise = text != "off";
-    if (params.colocalise) {
-        const std::vector<std::string> names = colocChoices();
-        if (std::find(names.begin(), names.end(), text) == names.end())
-            throw UsageError("--coloc", "'" + text + "' is not stepwise, bisection or off");
-        params.costes = parseCostesSearch("--coloc", text);
-    }
+    const std::optional<CostesSearch> search = parseColocChoice("--coloc", text);
+    params.colocalise = search.has_value();
+    params.costes = search.value_or(CostesSearch::Stepwise);
 }
 
 Pipeline jointPipeline() {

@@ -37,8 +37,6 @@ struct JointParams {
 /// "stepwise", "bisection" or "off" (histlab-cli joint --coloc, the Joint tab's choice) into
 /// `params`; throws UsageError naming --coloc for anything else.
 void setColocChoice(JointParams& params, const std::string& text);
-/// The names setColocChoice takes, the default first.
-std::vector<std::string> colocChoices();
 
 /// One device: the joint run; several (--device all, or a list): the pairs split across them.
 struct JointPlan {

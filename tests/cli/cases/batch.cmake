@@ -165,6 +165,14 @@ cli_test(batch_joint_channels_of_each_image EXIT 0
                 --check "${check} json @W@/j.json --key mismatches=0 --nonempty images"
                 --check "grep -q .pipeline.: .joint. @W@/j.json"
          ARGS batch ${data} --pipeline joint --pair r,b --csv @W@/j.csv --json @W@/j.json)
+# --coloc off leaves the colocalisation columns empty (the counts and MI stay); --coloc is
+# joint's alone.
+cli_test(batch_joint_coloc_off EXIT 0
+         EXPECT --check "grep -q '^rgb8.png,verified,,41,29,3,8,r,b,256x256,1189,0,7[.]62271435,.*,,,,,,,,,,,,,$' @W@/j.csv"
+         ARGS batch ${data} --pipeline joint --pair r,b --coloc off --quiet --csv @W@/j.csv)
+cli_test(batch_coloc_only_joint EXIT 2
+         EXPECT --stderr "^histlab-cli: --coloc: only with --pipeline joint [(]this batch runs histogram[)]$"
+         ARGS batch ${data} --coloc bisection)
 # The joint table carries each image's colocalisation (histlab-cli joint's, printed to 9
 # digits); joint shards merge into one run byte for byte, coefficients kept; a joint table of the
 # older shape (no colocalisation columns) is still read, its coefficients empty.

@@ -145,8 +145,9 @@ TEST(ColocStepwise, HandWorkedPairs) {
     EXPECT_EQ(c.overlap, 0.0);
     EXPECT_DOUBLE_EQ(c.tm1, 0.0);
     EXPECT_DOUBLE_EQ(c.tm2, 0.5);
-    EXPECT_EQ(parseCostesSearch("--coloc", "bisection"), CostesSearch::Bisection);
-    EXPECT_THROW(parseCostesSearch("--coloc", "simple"), UsageError);
+    EXPECT_EQ(parseColocChoice("--coloc", "bisection"), CostesSearch::Bisection);
+    EXPECT_EQ(parseColocChoice("--coloc", "off"), std::nullopt);
+    EXPECT_THROW(parseColocChoice("--coloc", "simple"), UsageError);
 }
 
 // The one pass's running sums are, at every candidate, the sums of the pairs one pass per
