@@ -146,7 +146,7 @@ TEST(ChannelStatistics, CsvHasOneRowPerChannelAndTheDocumentedHeader) {
         csv.substr(0, csv.find('\n')),
         "channel,count,min,max,mean,median,mode,stddev,p1,p5,p10,p25,p75,p90,p95,p99,entropy_bits");
     EXPECT_NE(csv.find("\nr,3,1,3,2,2,1,"), std::string::npos) << csv;
-    EXPECT_NE(csv.find("\ngray,1,7,7,7,7,7,0,7,7,7,7,7,7,0\n"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("\ngray,1,7,7,7,7,7,0,7,7,7,7,7,7,7,7,0\n"), std::string::npos) << csv;
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
 }
 
