@@ -139,7 +139,8 @@ struct Colocalisation {
     int passes = 0;       ///< passes over the pairs: the first, the search's, the last
     CostesSearch search = CostesSearch::Stepwise;
     std::size_t candidates = 0;      ///< candidates whose r_below was evaluated
-    std::vector<ColocMoments> steps; ///< the stepwise search's pass (its differences)
+    std::vector<ColocMoments> steps; ///< the stepwise search's pass (its differences; a run
+                                     ///< keeps it until it is compared)
     ColocSums sums;                  ///< the last pass (at TA, TB)
     ColocSums first;                 ///< the first pass (no thresholds)
 };

@@ -135,10 +135,13 @@ void colocaliseCounts(JointCounts& counts, const JointRequest& r, const ColocPas
     if (device.computed) {
         counts.colocDetail = firstColocMismatch(expected, device);
         counts.colocStatus = counts.colocDetail.empty() ? Status::Verified : Status::Mismatch;
-        counts.coloc = device;
+        counts.coloc = std::move(device);
     } else {
-        counts.coloc = expected; // the device's passes did not run
+        counts.coloc = std::move(expected); // the device's passes did not run
     }
+    // The stepwise table (up to 65,536 slots of 48 bytes) is compared, not reported: a stack
+    // keeps a colocalisation per page.
+    counts.coloc.steps = {};
     logInfo("joint",
             std::string("colocalisation: ") + statusName(counts.colocStatus) +
                 (counts.colocDetail.empty() ? std::string() : " (" + counts.colocDetail + ")"));
