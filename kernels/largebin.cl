@@ -603,13 +603,8 @@ __kernel void coloc_steps(JOINT_ARGS, __global const uint* loA, __global const u
             lo = l;
             hi = h;
         }
-        const ulong u = x, v = y;
-        s[0] += 1;
-        s[1] += u;
-        s[2] += v;
-        s[3] += u * u;
-        s[4] += v * v;
-        s[5] += u * v;
+        const ulong u = x, v = y, uu = u * u, vv = v * v, uv = u * v;
+        ADD_MOMENTS(0, (ulong)1)
     }
     addInterval(row, lo, hi, candidates, privateRows, s);
 }

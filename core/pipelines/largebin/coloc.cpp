@@ -50,6 +50,24 @@ std::uint32_t thresholdOf(double t, SampleType type) {
     return std::uint32_t(std::min(r, typeMax(type)));
 }
 
+/// Whether Costes' working threshold walks on A (the line nearer the A axis), else on B.
+bool walksOnA(double slope) {
+    return slope > -1 && slope < 1;
+}
+
+/// The thresholds TA, TB of working threshold t on the line b = slope a + intercept.
+std::pair<std::uint32_t, std::uint32_t> thresholdsAt(double t, double slope, double intercept,
+                                                     SampleType type) {
+    const bool onA = walksOnA(slope);
+    return {thresholdOf(onA ? t : (t - intercept) / slope, type),
+            thresholdOf(onA ? t * slope + intercept : t, type)};
+}
+
+/// Six slots in the order n, Σa, Σb, Σa², Σb², Σab.
+ColocMoments momentsOfSlots(const std::uint64_t* six) {
+    return {six[0], six[1], six[2], six[3], six[4], six[5]};
+}
+
 /// A fraction of exact sums, NaN for 0 / 0 or x / 0.
 double ratio(std::uint64_t num, std::uint64_t den) {
     return den ? double(num) / double(den) : NAN;
@@ -107,10 +125,10 @@ std::optional<CostesSearch> parseColocChoice(const std::string& option, const st
 
 ColocSteps costesSteps(double slope, double intercept, std::uint32_t maxWorking, SampleType type) {
     ColocSteps s;
-    const bool onA = slope > -1 && slope < 1;
     for (std::uint32_t t = maxWorking; t >= 1; --t) {
-        s.ta.push_back(thresholdOf(onA ? t : (t - intercept) / slope, type));
-        s.tb.push_back(thresholdOf(onA ? t * slope + intercept : t, type));
+        const auto [ta, tb] = thresholdsAt(t, slope, intercept, type);
+        s.ta.push_back(ta);
+        s.tb.push_back(tb);
     }
     const std::size_t values = std::size_t(typeMax(type)) + 1;
     for (auto* table : {&s.loA, &s.hiA, &s.loB, &s.hiB})
@@ -170,8 +188,7 @@ ColocSums colocSumsOfSlots(const std::uint64_t* rows, std::size_t groups) {
     }
     ColocMoments* sets[3] = {&s.all, &s.below, &s.above};
     for (int k = 0; k < 3; ++k)
-        *sets[k] = {sum[6 * k],     sum[6 * k + 1], sum[6 * k + 2],
-                    sum[6 * k + 3], sum[6 * k + 4], sum[6 * k + 5]};
+        *sets[k] = momentsOfSlots(sum + 6 * k);
     s.aWhereB = sum[18];
     s.bWhereA = sum[19];
     s.aAboveTB = sum[20];
@@ -250,15 +267,14 @@ namespace {
 /// Coloc 2's BisectionStepper: the thresholds of the last candidate evaluated.
 std::pair<std::uint32_t, std::uint32_t> bisect(Colocalisation& c, SampleType type,
                                                const ColocPass& pass) {
-    const bool onA = c.slope > -1 && c.slope < 1;
+    const bool onA = walksOnA(c.slope);
     const double maxW = onA ? c.first.maxA : c.first.maxB;
     const double minW = onA ? c.first.minA : c.first.minB;
     double t = std::fabs(maxW + minW) * 0.5, step = std::fabs(t - maxW);
     std::uint32_t ta = c.first.maxA, tb = c.first.maxB; // where no candidate is evaluated
     int updates = 0;
     while (!(updates > 100 || step < 1.0)) {
-        ta = thresholdOf(onA ? t : (t - c.intercept) / c.slope, type);
-        tb = thresholdOf(onA ? t * c.slope + c.intercept : t, type);
+        std::tie(ta, tb) = thresholdsAt(t, c.slope, c.intercept, type);
         const double r = pearsonOf(pass({ta, tb, 0, 0, 0, true}).below);
         ++c.passes;
         ++c.candidates;
@@ -277,9 +293,8 @@ std::pair<std::uint32_t, std::uint32_t> bisect(Colocalisation& c, SampleType typ
 /// the first whose r_below is <= 0 or undefined.
 std::pair<std::uint32_t, std::uint32_t> stepDown(Colocalisation& c, SampleType type,
                                                  const ColocStepsPass& pass) {
-    const bool onA = c.slope > -1 && c.slope < 1;
     const ColocSteps steps =
-        costesSteps(c.slope, c.intercept, onA ? c.first.maxA : c.first.maxB, type);
+        costesSteps(c.slope, c.intercept, walksOnA(c.slope) ? c.first.maxA : c.first.maxB, type);
     if (steps.count() == 0)
         return {c.first.maxA, c.first.maxB}; // no candidate
     c.steps = pass(steps);
@@ -529,8 +544,7 @@ std::vector<ColocMoments> ColocDevicePass::steps(const ColocSteps& steps) {
             out[k] += out[r * slots + k];
     std::vector<ColocMoments> moments(steps.count() + 1);
     for (std::size_t k = 0; k < moments.size(); ++k)
-        moments[k] = {out[6 * k],     out[6 * k + 1], out[6 * k + 2],
-                      out[6 * k + 3], out[6 * k + 4], out[6 * k + 5]};
+        moments[k] = momentsOfSlots(out.data() + 6 * k);
     return moments;
 }
 
