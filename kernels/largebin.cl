@@ -616,26 +616,8 @@ __kernel void coloc_steps(JOINT_ARGS, __global const uint* loA, __global const u
 // not read), in one work-group: its marginals' and its own, in bits, from sums of c log2 c in
 // double precision: H = log2 N - (sum c log2 c) / N over the N counted pairs. out: H(A), H(B),
 // H(A,B) (all 0 for no pair). What an MI evaluation adds to the count, on the device.
+#include "entropy.cl"
 #if defined(cl_khr_fp64)
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-inline double cLog2c(ulong c) {
-    return c ? (double)c * log2((double)c) : 0.0;
-}
-
-// A work-group's sum of v (the local size a power of two), in every work-item.
-inline double groupSum(double v, __local double* scratch) {
-    const uint lid = get_local_id(0);
-    scratch[lid] = v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint step = get_local_size(0) / 2; step > 0; step /= 2) {
-        if (lid < step)
-            scratch[lid] += scratch[lid + step];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    const double sum = scratch[0];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return sum;
-}
 
 // The entropies in two launches. First, spread over the device: one work-group per row of A
 // sums the row and its cells' c log2 c (reading the row coalesced), and the remaining groups

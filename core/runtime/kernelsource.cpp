@@ -35,7 +35,9 @@ std::string kernelDir() {
     return g_dir;
 }
 
-KernelSource loadKernelSource(const std::string& name) {
+namespace {
+
+KernelSource loadOne(const std::string& name) {
     const std::string dir = kernelDir();
     if (!dir.empty()) {
         const auto path = std::filesystem::path(dir) / (name + ".cl");
@@ -59,6 +61,39 @@ KernelSource loadKernelSource(const std::string& name) {
     if (it == kernels.end())
         throw InputError("no kernel family '" + name + "' (kernels/" + name + ".cl)");
     return {name, std::string(it->second), "embedded"};
+}
+
+/// `text` with each line `#include "NAME.cl"` replaced by kernels/NAME.cl's text (itself
+/// resolved), each file once: the OpenCL compiler gets one source, whether the kernels come
+/// embedded or from --kernel-dir.
+std::string resolveIncludes(const std::string& text, std::set<std::string>& included) {
+    if (text.find("#include \"") == std::string::npos)
+        return text; // as written, to the byte
+    std::istringstream in(text);
+    std::string out, line;
+    const std::string head = "#include \"", tail = ".cl\"";
+    while (std::getline(in, line)) {
+        if (line.rfind(head, 0) == 0 && line.size() > head.size() + tail.size() &&
+            line.compare(line.size() - tail.size(), tail.size(), tail) == 0) {
+            const std::string name =
+                line.substr(head.size(), line.size() - head.size() - tail.size());
+            if (included.insert(name).second)
+                out += resolveIncludes(loadOne(name).text, included);
+            continue;
+        }
+        out += line;
+        out += '\n';
+    }
+    return out;
+}
+
+} // namespace
+
+KernelSource loadKernelSource(const std::string& name) {
+    KernelSource source = loadOne(name);
+    std::set<std::string> included{name};
+    source.text = resolveIncludes(source.text, included);
+    return source;
 }
 
 } // namespace histlab

@@ -16,7 +16,8 @@ struct KernelSource {
 void setKernelDir(const std::string& dir);
 std::string kernelDir();
 
-/// The source of kernels/NAME.cl (override folder first). Throws InputError if unknown.
+/// The source of kernels/NAME.cl (override folder first), each line `#include "OTHER.cl"` in it
+/// replaced by that file's source (once per file). Throws InputError if unknown.
 KernelSource loadKernelSource(const std::string& name);
 
 } // namespace histlab

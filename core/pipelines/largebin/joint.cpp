@@ -152,16 +152,6 @@ std::vector<LargeBinMethod> jointMethods() {
     return allLargeBinMethods();
 }
 
-namespace {
-
-/// Sets a kernel's arguments 0, 1, ... in order.
-template <typename... Args> void setKernelArgs(cl::Kernel& kernel, const Args&... args) {
-    cl_uint index = 0;
-    (kernel.setArg(index++, args), ...);
-}
-
-} // namespace
-
 JointKernel jointKernel(Device& device, const cl::Buffer& a, const cl::Buffer& b,
                         const cl::Buffer* mask, std::size_t n, const JointSpec& spec,
                         const std::string& kernelName) {
