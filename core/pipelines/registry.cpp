@@ -11,7 +11,7 @@ namespace histlab {
 // clang-format off
 #define HISTLAB_PIPELINES(X)                                                                       \
     X(bandwidth) X(histogram) X(blur) X(scan) X(equalize)                                          \
-    X(largebin) X(joint) X(bowBench) X(bowBuildCodebook) X(bowHistograms) X(bowMerge)            \
+    X(largebin) X(joint) X(register) X(bowBench) X(bowBuildCodebook) X(bowHistograms) X(bowMerge)            \
     X(reverse) X(transfer) X(memory) X(sweep) X(dashboard) X(batch) X(merge)
 // clang-format on
 

@@ -11,6 +11,9 @@
       FILE is a statistics CSV with one row per channel of HISTCSV (same order), and every
       value equals what this script computes from HISTCSV's counts on its own (nearest-rank
       percentiles, population standard deviation, Shannon entropy in bits).
+  check_output.py register FILE --truth TX,TY,ANGLE [--px P] [--deg D]
+      FILE is histlab-cli register's JSON: verified, and its transform within P pixels
+      (default 0.1) of (TX, TY) and D degrees (default 0.05) of ANGLE.
   check_output.py sweepcsv FILE --rows N --columns A,B,... [--filled COLUMN]...
       FILE is a sweep CSV: the header has every column named, then N rows of as many fields,
       each with a known status; each --filled COLUMN has a value in every row.
@@ -143,6 +146,19 @@ def check_table(args):
             fail(f"{args.file}: row {i + 1} has {len(row)} fields, the header {len(header)}")
 
 
+def check_register(args):
+    with open(args.file, encoding="utf-8") as f:
+        data = json.load(f)
+    if data.get("status") != "verified":
+        fail(f'{args.file}: status is {data.get("status")} ({data.get("detail")})')
+    tx, ty, angle = (float(v) for v in args.truth.split(","))
+    t = data["transform"]
+    error = math.hypot(t["tx"] - tx, t["ty"] - ty)
+    if error > args.px or abs(t["angle_deg"] - angle) > args.deg:
+        fail(f"{args.file}: transform {t} is {error:.4f} px and "
+             f"{abs(t['angle_deg'] - angle):.4f} deg from {args.truth}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="kind", required=True)
@@ -161,6 +177,11 @@ def main():
     t2.add_argument("file")
     t2.add_argument("--rows", type=int, required=True)
     t2.add_argument("--columns", required=True)
+    r = sub.add_parser("register")
+    r.add_argument("file")
+    r.add_argument("--truth", required=True)
+    r.add_argument("--px", type=float, default=0.1)
+    r.add_argument("--deg", type=float, default=0.05)
     w = sub.add_parser("sweepcsv")
     w.add_argument("file")
     w.add_argument("--rows", type=int, required=True)
@@ -168,7 +189,7 @@ def main():
     w.add_argument("--filled", action="append", default=[])
     args = parser.parse_args()
     {"json": check_json, "csv": check_csv, "stats": check_stats,
-     "sweepcsv": check_sweep_csv, "table": check_table}[args.kind](args)
+     "sweepcsv": check_sweep_csv, "table": check_table, "register": check_register}[args.kind](args)
 
 
 if __name__ == "__main__":
