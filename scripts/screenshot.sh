@@ -10,6 +10,8 @@
 # (made by histlab-cli equalize) is listed; A and B default to the R and G channels of the
 # image shown (the sample). "Whole Stack" grabs the stack view's window after its run, on a
 # 12-page RGB z-stack of a bead made by scripts/make-stack-tiff.py --focus (docs/stack-view.png).
+# "Register" shows the Joint tab's Register page on the sample and a moved, inverted copy of it
+# (made with Debian's python3-opencv), into docs/register-page.png.
 #
 # usage: scripts/screenshot.sh [BUILD_DIR [TAB [OUT]]]     (default: build)
 # needs: xvfb-run (Debian: xvfb xauth), an OpenCL device (PoCL's CPU device will do)
@@ -24,6 +26,7 @@ out=$root/docs/screenshot.png
 if [ -n "$tab" ]; then
     case $tab in
     [Ww]hole\ [Ss]tack) out=${3:-$root/docs/stack-view.png} ;;
+    [Rr]egister) out=${3:-$root/docs/register-page.png} ;;
     *) out=${3:-$root/docs/$(printf %s "$tab" | tr 'A-Z' 'a-z')-tab.png} ;;
     esac
 fi
@@ -49,6 +52,23 @@ case $tab in
         --out "$settings/sample-equalized.png" >/dev/null
     set -- "$root/resources/sample.png" "$settings/sample-equalized.png" "$@"
     set -- --tab "$tab" "$@" ;;
+[Rr]egister)
+    # The Joint tab's Register page: the sample's gray against a copy turned 4 degrees, moved
+    # by (6.5, -4.25) px and inverted (OpenCV, bicubic), which it registers.
+    /usr/bin/python3 - "$root/resources/sample.png" "$settings/sample-moved.png" <<'EOF'
+import sys
+
+import cv2
+
+image = cv2.imread(sys.argv[1], cv2.IMREAD_GRAYSCALE)
+h, w = image.shape
+m = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), 4.0, 1.0)
+m[0, 2] += 6.5
+m[1, 2] -= 4.25
+cv2.imwrite(sys.argv[2], 255 - cv2.warpAffine(image, m, (w, h), flags=cv2.INTER_CUBIC,
+                                              borderMode=cv2.BORDER_REFLECT))
+EOF
+    set -- --tab "$tab" "$root/resources/sample.png" "$settings/sample-moved.png" ;;
 [Ww]hole\ [Ss]tack)
     python3 "$root/scripts/make-stack-tiff.py" "$settings/bead-stack.tif" --focus --pages 12 \
         --width 160 --height 120 --channels 3

@@ -183,7 +183,8 @@ inline bool showWindow(ui::MainWindow& window, const QString& image = {}) {
 template <typename Panel>
 Panel* openTab(ui::MainWindow& window, Panel* panel, QKeyCombination keys) {
     QTest::keyClick(&window, keys.key(), keys.keyboardModifiers());
-    if (window.tabs()->currentWidget() != panel)
+    QWidget* shown = window.tabs()->currentWidget();
+    if (shown != panel && !shown->isAncestorOf(panel)) // a page of a tab of pages (Joint)
         return nullptr;
     logProblems(panel);
     return panel;

@@ -130,8 +130,11 @@ public:
     /// A number as the tab shows it: six decimals, "—" for NaN (undefined).
     static QString numberText(double value);
 
-private:
+    /// What a run would count now: the chosen images, channels, mask and settings (the
+    /// Register page registers this pair).
     JointJobRequest request() const;
+
+private:
     QString present(const JointShown& result) override;
     QString cancelledStatus() const override;
     bool canRun() const override;

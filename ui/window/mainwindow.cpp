@@ -15,6 +15,7 @@
 #include "panels/jointpanel.h"
 #include "panels/logpanel.h"
 #include "panels/memorypanel.h"
+#include "panels/registerpanel.h"
 #include "panels/runpanel.h"
 #include "panels/scanpanel.h"
 #include "panels/stackpanel.h"
@@ -129,7 +130,17 @@ void MainWindow::createTabs() {
         {tr("&Joint"), QKeySequence(Qt::CTRL | Qt::Key_J),
          tr("The joint histogram of two images of the Images list (or two channels of one) as a "
             "heat map with its marginals: entropies, mutual information, each method's time"),
-         [this] { return new JointPanel(m_bridge); }, tr("Run &Joint Histogram"),
+         [this] {
+             // Two pages: the joint histogram of A and B, and the registration of B to A.
+             auto* pages = new QTabWidget;
+             pages->setObjectName(QStringLiteral("jointPages"));
+             pages->setDocumentMode(true);
+             auto* joint = new JointPanel(m_bridge);
+             pages->addTab(joint, tr("Histogram"));
+             pages->addTab(new RegisterPanel(m_bridge, joint), tr("Register"));
+             return pages;
+         },
+         tr("Run &Joint Histogram"),
          tr("The Joint tab's run with its images, channels, mask and bins")},
         {tr("&Words"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W),
          tr("A folder of images as bags of visual words: a codebook by k-means on the device, "
@@ -159,6 +170,9 @@ void MainWindow::createTabs() {
     for (Tab& tab : m_tabTable) {
         tab.widget = tab.create();
         m_tabs->setTabToolTip(m_tabs->addTab(tab.widget, tab.title), tab.toolTip);
+        // Esc and Run › Cancel follow the page shown of a tab of pages too.
+        if (auto* pages = qobject_cast<QTabWidget*>(tab.widget))
+            connect(pages, &QTabWidget::currentChanged, this, &MainWindow::updateCancelAction);
     }
     // What a tab reports goes to the status bar for a while; the Run dock chooses the device.
     const auto say = [this](const QString& message) { statusBar()->showMessage(message, 8000); };
@@ -208,10 +222,20 @@ void MainWindow::showWholeStack() {
 
 std::vector<JobPanel*> MainWindow::jobPanels() const {
     std::vector<JobPanel*> panels;
-    for (const Tab& tab : m_tabTable)
+    for (const Tab& tab : m_tabTable) {
         if (auto* panel = qobject_cast<JobPanel*>(tab.widget))
             panels.push_back(panel);
+        else // a tab of pages (Joint): each page's panel
+            for (JobPanel* page : tab.widget->findChildren<JobPanel*>())
+                panels.push_back(page);
+    }
     return panels;
+}
+
+JobPanel* MainWindow::shownPanel(QWidget* tab) {
+    if (auto* pages = qobject_cast<QTabWidget*>(tab))
+        return qobject_cast<JobPanel*>(pages->currentWidget());
+    return qobject_cast<JobPanel*>(tab);
 }
 
 void MainWindow::setErrorDialogsEnabled(bool enabled) {
@@ -397,7 +421,8 @@ void MainWindow::showImageTab() {
     // new one themselves: the user stays there. From the others, the image is what they asked
     // to see.
     QWidget* tab = m_tabs->currentWidget();
-    if (tab != panel<BlurPanel>() && tab != panel<EqualizePanel>() && tab != panel<JointPanel>())
+    if (tab != panel<BlurPanel>() && tab != panel<EqualizePanel>() &&
+        !tab->isAncestorOf(panel<JointPanel>()))
         m_tabs->setCurrentIndex(0);
 }
 
@@ -517,11 +542,17 @@ void MainWindow::createRunControls() {
     run->addSeparator();
     // The tabs' runs, from anywhere: each shows its tab and starts (Ctrl+Enter in the tab).
     for (const Tab& tab : m_tabTable) {
+        // A tab of pages runs its first page's run (the Joint tab: the histogram).
         auto* panel = qobject_cast<JobPanel*>(tab.widget);
+        if (!panel && tab.widget->findChild<JobPanel*>())
+            panel = tab.widget->findChildren<JobPanel*>().front();
         if (!panel || tab.runEntry.isEmpty())
             continue;
-        QAction* start = run->addAction(tab.runEntry, this, [this, panel] {
-            m_tabs->setCurrentWidget(panel);
+        QWidget* page = tab.widget;
+        QAction* start = run->addAction(tab.runEntry, this, [this, panel, page] {
+            m_tabs->setCurrentWidget(page);
+            if (auto* pages = qobject_cast<QTabWidget*>(page))
+                pages->setCurrentWidget(panel);
             panel->startRun();
         });
         start->setStatusTip(tab.runTip);
@@ -600,7 +631,7 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
 }
 
 JobPanel* MainWindow::runningPanelShown() const {
-    auto* panel = qobject_cast<JobPanel*>(m_tabs->currentWidget());
+    JobPanel* panel = shownPanel(m_tabs->currentWidget());
     return panel && panel->isRunning() ? panel : nullptr;
 }
 

@@ -52,9 +52,12 @@ public:
     /// The tab of type T (ImagePanel, BlurPanel, …), else the dock's panel of type T (RunPanel,
     /// ImageList, LogPanel); nullptr when there is none.
     template <class T> T* panel() const {
-        for (const Tab& tab : m_tabTable)
+        for (const Tab& tab : m_tabTable) {
             if (auto* widget = qobject_cast<T*>(tab.widget))
                 return widget;
+            if (auto* page = tab.widget->findChild<T*>()) // a tab of pages (Joint)
+                return page;
+        }
         for (const QDockWidget* dock : m_docks)
             if (auto* widget = qobject_cast<T*>(dock->widget()))
                 return widget;
@@ -66,6 +69,8 @@ public:
     QDockWidget* logDock() const { return m_docks[1]; }
     /// The tabs that run jobs, in tab order.
     std::vector<JobPanel*> jobPanels() const;
+    /// The panel a tab shows: the tab itself, or the current page of a tab of pages.
+    static JobPanel* shownPanel(QWidget* tab);
     /// "Image" (the image, its histograms and statistics), "Experiments", "Blur", "Equalize",
     /// "Joint", "Words", "Scans", "Devices", "Dashboard" and "Memory".
     QTabWidget* tabs() const { return m_tabs; }

@@ -4,10 +4,13 @@
 #include "common/exporter.h"
 #include "panels/experimentpanel.h"
 #include "panels/jobpanel.h"
+#include "panels/jointpanel.h"
+#include "panels/registerpanel.h"
 #include "panels/stackpanel.h"
 #include "views/zoomview.h"
 #include "window/mainwindow.h"
 
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QSaveFile>
 #include <QTabWidget>
@@ -54,12 +57,31 @@ bool screenshotTab(MainWindow& window, const QString& title, const QString& path
         window.stackPanel()->startRun();
         return true;
     }
+    const auto named = [&title](const QTabWidget* tabs, int i) {
+        return tabs->tabText(i).remove(QLatin1Char('&')).compare(title, Qt::CaseInsensitive) == 0;
+    };
     QTabWidget* tabs = window.tabs();
     for (int i = 0; i < tabs->count(); ++i) {
-        if (tabs->tabText(i).remove(QLatin1Char('&')).compare(title, Qt::CaseInsensitive) != 0)
+        // A tab, or a page of a tab of pages ("Register", the Joint tab's second page).
+        auto* pages = qobject_cast<QTabWidget*>(tabs->widget(i));
+        int page = -1;
+        for (int j = 0; pages && j < pages->count(); ++j)
+            page = named(pages, j) ? j : page;
+        if (!named(tabs, i) && page < 0)
             continue;
         tabs->setCurrentIndex(i);
-        auto* panel = qobject_cast<JobPanel*>(tabs->widget(i));
+        if (page >= 0)
+            pages->setCurrentIndex(page);
+        JobPanel* panel = MainWindow::shownPanel(tabs->widget(i));
+        // The Register page registers the Histogram page's A and B: the first two images
+        // listed, gray.
+        if (qobject_cast<RegisterPanel*>(panel)) {
+            JointPanel* joint = window.panel<JointPanel>();
+            joint->imageACombo()->setCurrentIndex(0);
+            joint->imageBCombo()->setCurrentIndex(1);
+            joint->channelACombo()->setCurrentIndex(0);
+            joint->channelBCombo()->setCurrentIndex(0);
+        }
         if (!panel) {
             grabAndQuit(window, path);
             return true;
