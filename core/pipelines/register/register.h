@@ -252,7 +252,8 @@ HostImage resampleRegistered(const HostImage& moving, const RigidTransform& t, i
                              int fixedHeight);
 
 /// A synthetic pair for machines without an image loader (and for tests with a known answer):
-/// FIXED a smooth 8-bit pattern of blobs and waves with a little noise, MOVING the same pattern
+/// FIXED an 8-bit pattern of smooth blobs and waves with texture of 9 to 31 px periods and a
+/// little noise, MOVING the same pattern
 /// at T^-1 of each pixel -- the exact transformed coordinates, no resampling -- inverted
 /// (255 - v) when `invert` (a mapping that correlation fails and MI does not). Deterministic.
 RegisterInput syntheticRegisterPair(int width, int height, const RigidTransform& truth,

@@ -41,8 +41,17 @@ RegisterInput syntheticRegisterPair(int width, int height, const RigidTransform&
              (unit(random) - 0.35) * 2.0};
     const double w1 = 2 * 3.14159265358979 / (side * 0.37),
                  w2 = 2 * 3.14159265358979 / (side * 0.23);
+    // Waves of fixed periods in pixels (9, 17 and 31, three directions): texture at the scale
+    // of pixels whatever the size, as photographs have, where blobs scaled to the image alone
+    // would leave a large pair smooth and its MI flat over a tenth of a pixel.
+    auto texture = [](double x, double y) {
+        constexpr double tau = 2 * 3.14159265358979;
+        return 0.06 * std::sin(tau * (0.8 * x + 0.6 * y) / 9.0) +
+               0.06 * std::sin(tau * (-0.5 * x + 0.87 * y) / 17.0 + 1.0) +
+               0.06 * std::sin(tau * x / 31.0 + 2.0);
+    };
     auto pattern = [&](double x, double y) {
-        double v = 0.25 * std::sin(w1 * x + 0.3) * std::cos(w2 * y - 0.7);
+        double v = 0.25 * std::sin(w1 * x + 0.3) * std::cos(w2 * y - 0.7) + texture(x, y);
         for (const Blob& b : blobs) {
             const double dx = x - b.x, dy = y - b.y;
             v += b.amplitude * std::exp(-(dx * dx + dy * dy) / (2 * b.sigma * b.sigma));
