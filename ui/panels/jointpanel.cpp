@@ -284,7 +284,7 @@ JointPanel::JointPanel(JobBridge* bridge, QWidget* parent)
     setUpResultTable(m_table,
                      {tr("method"), tr("median ms"), tr("min ms"), tr("GB/s"), tr("G pairs/s"),
                       tr("% read-only"), tr("geometry"), tr("status"), tr("detail")});
-    m_table->setMinimumHeight(110);
+    m_table->setMinimumHeight(90); // room for the page tabs above, on a 600 px screen
     m_evaluations->setWordWrap(true);
     m_evaluations->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_evaluations->setToolTip(tr("Whole MI evaluations on the device, as a registration loop "

@@ -573,16 +573,23 @@ void MainWindow::createRunControls() {
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateRunDock);
     // The window's minimum is the shown tab's, not the widest of all (a stack's minimum is
     // the largest of its pages': the Words tab set the Image tab's to 1,052 pixels).
-    const auto onlyShownTabSizes = [this] {
-        for (int tab = 0; tab < m_tabs->count(); ++tab) {
-            const bool shown = tab == m_tabs->currentIndex();
-            m_tabs->widget(tab)->setSizePolicy(
-                shown ? QSizePolicy::Preferred : QSizePolicy::Ignored,
-                shown ? QSizePolicy::Preferred : QSizePolicy::Ignored);
+    // A tab of pages (Joint) likewise: its shown page's.
+    const auto onlyShownSizes = [](QTabWidget* tabs) {
+        for (int tab = 0; tab < tabs->count(); ++tab) {
+            const bool shown = tab == tabs->currentIndex();
+            tabs->widget(tab)->setSizePolicy(shown ? QSizePolicy::Preferred : QSizePolicy::Ignored,
+                                             shown ? QSizePolicy::Preferred : QSizePolicy::Ignored);
         }
     };
-    connect(m_tabs, &QTabWidget::currentChanged, this, onlyShownTabSizes);
-    onlyShownTabSizes();
+    connect(m_tabs, &QTabWidget::currentChanged, this,
+            [this, onlyShownSizes] { onlyShownSizes(m_tabs); });
+    onlyShownSizes(m_tabs);
+    for (const Tab& tab : m_tabTable)
+        if (auto* pages = qobject_cast<QTabWidget*>(tab.widget)) {
+            connect(pages, &QTabWidget::currentChanged, this,
+                    [pages, onlyShownSizes] { onlyShownSizes(pages); });
+            onlyShownSizes(pages);
+        }
     connect(runAgainAction, &QAction::triggered, this, &MainWindow::runAgain);
     cancelAction->setStatusTip(
         tr("Stop the running job of the tab shown, else the image analysis; what is shown stays"));
