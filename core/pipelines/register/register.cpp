@@ -500,8 +500,9 @@ struct Parameterisation {
             x.push_back(t.angleDeg * kPi / 180.0 * radius);
         return x;
     }
+    double angleDeg = 0; ///< translation: the angle it keeps (--initial's)
     RigidTransform fromX(const std::vector<double>& x) const {
-        RigidTransform t{x[0] * scale, x[1] * scale, 0};
+        RigidTransform t{x[0] * scale, x[1] * scale, angleDeg};
         if (kind == RegisterTransform::Rigid)
             t.angleDeg = x[2] / radius * 180.0 / kPi;
         return t;
@@ -544,7 +545,8 @@ RegistrationResult registerImages(Device& device, const std::vector<RegisterLeve
         const std::size_t minCounted =
             std::size_t(std::ceil(options.minOverlap * double(L.fixedCounted)));
         Parameterisation P{options.transform, std::ldexp(1.0, k),
-                           0.5 * std::hypot(double(L.fixedWidth), double(L.fixedHeight))};
+                           0.5 * std::hypot(double(L.fixedWidth), double(L.fixedHeight)),
+                           options.initial.angleDeg};
         RegisterLevelResult lr;
         lr.level = k;
         lr.width = L.fixedWidth;

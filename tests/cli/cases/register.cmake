@@ -25,6 +25,12 @@ cli_test(register_identical EXIT 0
          EXPECT --check "${check} register @W@/r.json --truth 0,0,0 --px 0.05 --deg 0.05"
                 --check "test -s @W@/out.png"
          ARGS register ${data}/rgb8.png ${data}/rgb8.png --json @W@/r.json --out @W@/out.png --quiet)
+# A translation keeps --initial's angle: MOVING made at 2 degrees, searched by translation from
+# there.
+cli_test(register_translation_keeps_initial_angle EXIT 0
+         EXPECT --check "${check} register @W@/r.json --truth 1.5,-1,2"
+         ARGS register --synthetic 160 --truth 1.5,-1,2 --transform translation --initial 0,0,2
+              --max-shift 4 --json @W@/r.json --quiet)
 # Images of different sizes are allowed: MOVING is resampled into FIXED's grid.
 cli_test(register_different_sizes EXIT 0
          EXPECT --stdout "^  transform: shift " --stdout "^ +0 +37 x 23 .* verified$"
