@@ -610,7 +610,9 @@ RegistrationResult registerImages(Device& device, const std::vector<RegisterLeve
                         grid.push_back({current.tx + ix * step * s, current.ty + iy * step * s,
                                         current.angleDeg + ia * astep});
             cancel.throwIfCancelled();
-            const auto [metrics, es] = evaluateAll(grid);
+            // Not a structured binding: clang (the sanitizer build) cannot capture one below.
+            const auto evaluated = evaluateAll(grid);
+            const std::vector<double>& metrics = evaluated.first;
             lr.gridEvaluations = grid.size();
             // Nelder-Mead from the best three grid points at least two steps apart.
             std::vector<std::size_t> order(grid.size());
