@@ -29,18 +29,8 @@ JointRequest makeJointRequest(const HostImage& first, const HostImage& second,
                          ") differ in size");
     r.spec = makeJointSpec(r.a, r.b, bins.first, bins.second, rangeA, rangeB);
     if (mask) {
-        const HostImage& m = *mask;
-        if (m.width != first.width || m.height != first.height || m.channels != 1)
-            throw InputError(m.source + ": a mask is one channel of the images' size (" +
-                             std::to_string(first.width) + " x " + std::to_string(first.height) +
-                             "), not " + std::to_string(m.width) + " x " +
-                             std::to_string(m.height) + " with " + std::to_string(m.channels) +
-                             " channel(s)");
-        r.maskSource = m.source;
-        const SamplePlane plane = imagePlane(m, "gray");
-        r.mask.resize(plane.count());
-        for (std::size_t i = 0; i < plane.count(); ++i)
-            r.mask[i] = sampleValue(plane, i) != 0 ? 1 : 0;
+        r.mask = maskBytes(*mask, first.width, first.height, "the images' size");
+        r.maskSource = mask->source;
     }
     r.methods = methods;
     r.repeats = repeats;

@@ -111,6 +111,20 @@ void checkImageChannel(int channels, const std::string& channel, const std::stri
                                           std::to_string(channels) + " channel(s))");
 }
 
+std::vector<std::uint8_t> maskBytes(const HostImage& mask, int width, int height,
+                                    const std::string& whose) {
+    if (mask.width != width || mask.height != height || mask.channels != 1)
+        throw InputError(mask.source + ": a mask is one channel of " + whose + " (" +
+                         std::to_string(width) + " x " + std::to_string(height) + "), not " +
+                         std::to_string(mask.width) + " x " + std::to_string(mask.height) +
+                         " with " + std::to_string(mask.channels) + " channel(s)");
+    const SamplePlane plane = imagePlane(mask, "gray");
+    std::vector<std::uint8_t> bytes(plane.count());
+    for (std::size_t i = 0; i < plane.count(); ++i)
+        bytes[i] = sampleValue(plane, i) != 0 ? 1 : 0;
+    return bytes;
+}
+
 SamplePlane imagePlane(const HostImage& image, const std::string& channel) {
     validateImage(image);
     checkImageChannel(image.channels, channel, image.source);

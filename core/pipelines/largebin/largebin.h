@@ -94,6 +94,12 @@ std::vector<std::string> imageChannelNames();
 /// channels (named `source` in the message) has `channel`.
 void checkImageChannel(int channels, const std::string& channel, const std::string& source);
 
+/// A mask image as one byte per pixel (1 where non-zero, counted): what joint and register
+/// read from --mask. Throws InputError naming the mask unless it has one channel and is
+/// width x height, which `whose` names in the message ("the images' size", "FIXED's size").
+std::vector<std::uint8_t> maskBytes(const HostImage& mask, int width, int height,
+                                    const std::string& whose);
+
 /// Synthetic data for the benchmarks:
 ///   random  uniformly distributed over the whole type (floats: [0, 1))
 ///   skewed  90 % one value, the rest random

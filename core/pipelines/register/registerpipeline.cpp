@@ -49,18 +49,9 @@ RegisterPlan planRegister(const DeviceInfo&, const RegisterParams& params) {
     plan.input.fixedChannel = channels[0];
     plan.input.movingChannel = channels[1];
     if (params.mask) {
-        const HostImage& m = *params.mask;
         const HostImage& f = plan.input.fixed;
-        if (m.width != f.width || m.height != f.height || m.channels != 1)
-            throw InputError(
-                m.source + ": a mask is one channel of FIXED's size (" + std::to_string(f.width) +
-                " x " + std::to_string(f.height) + "), not " + std::to_string(m.width) + " x " +
-                std::to_string(m.height) + " with " + std::to_string(m.channels) + " channel(s)");
-        const SamplePlane plane = imagePlane(m, "gray");
-        plan.input.mask.resize(plane.count());
-        for (std::size_t i = 0; i < plane.count(); ++i)
-            plan.input.mask[i] = sampleValue(plane, i) != 0 ? 1 : 0;
-        plan.input.maskSource = m.source;
+        plan.input.mask = maskBytes(*params.mask, f.width, f.height, "FIXED's size");
+        plan.input.maskSource = params.mask->source;
     }
     return plan;
 }
