@@ -552,6 +552,12 @@ RegistrationResult registerImages(Device& device, const std::vector<RegisterLeve
         lr.width = L.fixedWidth;
         lr.height = L.fixedHeight;
         lr.start = current;
+        if (k == 0) { // MI at the start, at level 0, outside the timed search
+            const RegisterEntropies e =
+                evaluator.evaluate({fixedPointAffine(options.initial, W, H, 0)}).front();
+            r.start = e.mi();
+            r.countedStart = e.counted;
+        }
         const auto levelStart = std::chrono::steady_clock::now();
         double best = -INFINITY;
         RigidTransform bestT = current;
@@ -701,14 +707,6 @@ RegistrationResult registerImages(Device& device, const std::vector<RegisterLeve
     r.evaluationsPerSecond = r.seconds > 0 ? double(r.evaluations) / r.seconds : 0;
     r.transform = current;
     r.matrix = affineMatrix(current, W, H);
-    // MI at the start, at level 0 (outside the timed search).
-    {
-        MiEvaluator evaluator(device, pyramid.front(), options.binsFixed, options.binsMoving);
-        const RegisterEntropies e =
-            evaluator.evaluate({fixedPointAffine(options.initial, W, H, 0)}).front();
-        r.start = e.mi();
-        r.countedStart = e.counted;
-    }
     logInfo("register", std::string(statusName(r.status)) + ": " +
                             transformText(r.transform, options.transform));
     return r;
