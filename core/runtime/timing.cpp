@@ -29,18 +29,62 @@ double profiledMs(const std::vector<cl::Event>& events) {
     return end > start ? double(end - start) * 1e-6 : 0.0;
 }
 
+namespace {
+thread_local TimingPartner* tPartner = nullptr; // the active partner of this thread
+} // namespace
+
+TimingPartner::TimingPartner(std::function<void()> partner)
+    : m_partner(std::move(partner))
+    , m_previous(tPartner) {
+    tPartner = this;
+}
+
+TimingPartner::~TimingPartner() {
+    tPartner = m_previous;
+}
+
+TimingPartner::Pause::Pause()
+    : m_saved(tPartner) {
+    tPartner = nullptr;
+}
+
+TimingPartner::Pause::~Pause() {
+    tPartner = m_saved;
+}
+
+const TimingPartner::Call* TimingPartner::callOf(const std::vector<double>& samplesMs) const {
+    for (auto it = m_calls.rbegin(); it != m_calls.rend(); ++it)
+        if (it->workMs == samplesMs)
+            return &*it;
+    return nullptr;
+}
+
+TimingStats timeRuns(int runs, const std::function<double()>& once, const CancelToken& cancel) {
+    TimingPartner* partner = tPartner;
+    TimingPartner::Call call;
+    if (partner)
+        call.firstPartnerRun = partner->m_partnerRuns;
+    for (int i = 0; i < std::max(runs, 1); ++i) {
+        cancel.throwIfCancelled();
+        call.workMs.push_back(once());
+        if (partner) {
+            const TimingPartner::Pause pause; // the partner's own timing does not alternate
+            partner->m_partner();
+            ++partner->m_partnerRuns;
+        }
+    }
+    if (partner)
+        partner->m_calls.push_back(call);
+    return summarize(std::move(call.workMs));
+}
+
 TimingStats timeRepeated(int repeats, const std::function<double()>& once,
                          const CancelToken& cancel) {
     cancel.throwIfCancelled();
     if (repeats <= 0)
         return summarize({once()});
     once(); // warm-up: first-launch costs (JIT, page faults) are not part of the figure
-    std::vector<double> samples;
-    for (int i = 0; i < repeats; ++i) {
-        cancel.throwIfCancelled();
-        samples.push_back(once());
-    }
-    return summarize(std::move(samples));
+    return timeRuns(repeats, once, cancel);
 }
 
 double wallClockMs(const std::function<void()>& f) {

@@ -895,12 +895,8 @@ public:
 
     /// `repeats` timed launches; the first launch (warm-up: JIT, page faults) came before.
     void time(Pass& pass, Launcher& l, int repeats) {
-        std::vector<double> samples;
-        for (int i = 0; i < std::max(repeats, 1); ++i) {
-            m_cancel.throwIfCancelled();
-            samples.push_back(launch(pass, l));
-        }
-        pass.stats = summarize(std::move(samples));
+        pass.stats = timeRuns(
+            repeats, [&] { return launch(pass, l); }, m_cancel);
     }
 
     // Runs one pass `repeats` times after a warm-up (the stage table's partial kernels).

@@ -13,6 +13,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <string>
+#include <vector>
 
 namespace histlab {
 namespace {
@@ -259,6 +261,54 @@ TEST(Timing, RepeatedRunsWarmUpOnceAndStopWhenCancelled) {
     EXPECT_THROW(timeRepeated(
                      4, [] { return 1.0; }, token),
                  CancelledError);
+}
+
+TEST(Timing, APartnerRunsAfterEachTimedRunAndRemembersItsRounds) {
+    std::vector<std::string> order;
+    int work = 0;
+    std::vector<double> inside; // what the partner's own timing returned
+    TimingPartner partner([&] {
+        order.push_back("partner");
+        // Timed inside the partner: no partner of its own (it would never end).
+        inside = timeRepeated(2, [] { return 7.0; }, {}).samplesMs;
+    });
+    const TimingStats s = timeRepeated(3,
+                                       [&] {
+                                           order.push_back("work");
+                                           return double(++work);
+                                       },
+                                       {});
+    EXPECT_EQ(order, (std::vector<std::string>{"work", "work", "partner", "work", "partner", "work",
+                                               "partner"}))
+        << "the warm-up alone, then each timed run followed by one partner run";
+    EXPECT_EQ(inside, (std::vector<double>{7.0, 7.0}));
+    EXPECT_EQ(partner.partnerRuns(), 3u);
+    {
+        const TimingPartner::Pause pause;
+        timeRuns(2, [] { return 1.0; }, {});
+    }
+    EXPECT_EQ(partner.partnerRuns(), 3u) << "a paused call does not alternate";
+    const TimingStats t = timeRuns(2, [] { return 5.0; }, {});
+    EXPECT_EQ(partner.partnerRuns(), 5u);
+    ASSERT_EQ(partner.calls().size(), 2u);
+    const TimingPartner::Call* first = partner.callOf(s.samplesMs);
+    ASSERT_NE(first, nullptr);
+    EXPECT_EQ(first->workMs, (std::vector<double>{2, 3, 4}));
+    EXPECT_EQ(first->firstPartnerRun, 0u);
+    const TimingPartner::Call* second = partner.callOf(t.samplesMs);
+    ASSERT_NE(second, nullptr);
+    EXPECT_EQ(second->firstPartnerRun, 3u);
+    EXPECT_EQ(partner.callOf({9.0}), nullptr);
+}
+
+TEST(Timing, NoPartnerOnceItIsGone) {
+    int runs = 0;
+    {
+        TimingPartner partner([&] { ++runs; });
+        timeRuns(2, [] { return 1.0; }, {});
+    }
+    timeRuns(2, [] { return 1.0; }, {});
+    EXPECT_EQ(runs, 2);
 }
 
 TEST(Timing, GigabytesPerSecond) {
