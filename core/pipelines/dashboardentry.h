@@ -35,7 +35,13 @@ struct DashboardResult {
     std::string ceilingKind;   ///< "read-only" or "copy" (kernels/bandwidth.cl)
     double ceilingGbps = 0;    ///< that ceiling on the same device, in the same run
     std::string ceilingKernel; ///< the member of the ceiling's family that won
+    /// The ceiling's runs this result is judged by: on the dashboard, those timed run for run
+    /// with the result's own (its rounds), ceilingGbps their median; else empty.
+    TimingStats ceilingStats;
     double percentOfCeiling = 0;
+    /// How far one round's % strays: half the interquartile range of the % of each round (the
+    /// pipeline's run against the ceiling run right after it). 0 when not timed run for run.
+    double noisePercent = 0;
     /// verified, timed (the ceilings: nothing to verify), mismatch, unsupported, not
     /// applicable (a size the pipeline cannot take) or failed (report/status.h)
     Status status = Status::Failed;

@@ -249,7 +249,7 @@ void DashboardPanel::addTableRow(const DashboardResult& r) {
                                           barText(r.ceilingGbps))
         : ran ? tr("none (a host transfer)")
               : QString(),
-        ran && r.ceilingGbps > 0 ? QString::number(r.percentOfCeiling, 'f', 1) : QString(),
+        ran && r.ceilingGbps > 0 ? QString::fromStdString(dashboardPercentText(r)) : QString(),
         QString::fromLatin1(statusName(r.status)),
         b && b->ran() ? barText(b->gbps) : QString(),
         compare ? QStringLiteral("×%1").arg(r.gbps / b->gbps, 0, 'f', 2) : QString(),
@@ -259,7 +259,8 @@ void DashboardPanel::addTableRow(const DashboardResult& r) {
     for (int c = 0; c < ColumnCount; ++c) {
         auto* item = new QTableWidgetItem(cells[c]);
         if (c == CeilingColumn && !r.ceilingKernel.empty()) // which kernel of the family won
-            item->setToolTip(tr("%1 ceiling: the fastest run of its family, by %2")
+            item->setToolTip(tr("%1 ceiling by %2: the median of its runs timed right after "
+                                "this row's runs")
                                  .arg(QString::fromStdString(r.ceilingKind),
                                       QString::fromStdString(r.ceilingKernel)));
         else

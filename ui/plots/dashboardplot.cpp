@@ -18,8 +18,7 @@ QString gbpsText(double gbps) {
 }
 
 /// The slowest and fastest runs of `r` in the unit of `value` (its GB/s or its % of the
-/// ceiling): the bytes over each run's time. (A ceiling's own row stands at its fastest run,
-/// the others at their median.)
+/// ceiling): the bytes over each run's time. (Every row stands at its median.)
 std::pair<double, double> spreadOf(const DashboardResult& r, double value) {
     if (r.gbps <= 0 || r.bytes == 0 || r.stats.minMs <= 0 || r.stats.maxMs <= 0)
         return {value, value};
@@ -44,7 +43,7 @@ QString describe(const DashboardRun& run, const DashboardResult& r, const QStrin
                        "median %11 ms, %12 run(s), %13")
         .arg(QString::fromStdString(r.pipeline), what, QString::fromStdString(r.variant),
              QString::fromStdString(d.info.name), gbpsText(r.gbps), gbpsText(slow), gbpsText(fast))
-        .arg(r.percentOfCeiling, 0, 'f', 1)
+        .arg(QString::fromStdString(dashboardPercentText(r)))
         .arg(QString::fromStdString(r.ceilingKind), gbpsText(r.ceilingGbps))
         .arg(r.stats.medianMs, 0, 'g', 4)
         .arg(r.stats.samplesMs.size())
@@ -240,7 +239,7 @@ void DashboardPlot::updateTitle() {
                                 .arg(gbpsText(d.readCeiling.gbps), gbpsText(d.copyCeiling.gbps));
     if (!ceilings.isEmpty())
         title += QLatin1Char('\n') + tr("ceilings: ") + ceilings.join(QStringLiteral("; ")) +
-                 QLatin1Char('\n') + tr("(fastest runs, timed between the pipelines)");
+                 QLatin1Char('\n') + tr("(medians, timed run for run with the pipelines)");
     m_title->setText(title);
 }
 

@@ -27,32 +27,33 @@ CeilingResult measureReadCeiling(Device& device, const cl::Buffer& buffer, std::
 CeilingResult measureCopyCeiling(Device& device, const cl::Buffer& src, std::size_t bytes,
                                  int repeats, const CancelToken& cancel = {});
 
-/// A device's read-only and copy ceilings timed alternately with the work they judge: each
-/// family once at the start (its winner chosen), then each winner again whenever sample() is
-/// called between two pieces of work, every run pooled; a ceiling is the fastest pooled run (as
-/// CeilingResult's). A busy moment then slows the ceiling and the work alike, where a ceiling
-/// measured once per piece of work let the dashboard's read-only ceiling differ 1.8-3x between
-/// the rows of one run on a busy CPU device.
+/// A device's read-only and copy ceilings timed run for run with the work they judge: each
+/// family once at the start (its winner chosen), then every member of each family once whenever
+/// runOnce() is called, which the dashboard does after each timed run of a pipeline
+/// (TimingPartner, runtime/timing.h); a round's ceiling is its fastest member. runs() holds the
+/// rounds in order, so that a pipeline's timed call is judged against the ceiling of its own
+/// rounds.
 class AlternatingCeilings {
 public:
     /// Measures both families on `bytes` random bytes (`repeats` runs of each member). Throws
     /// as measureReadCeiling does.
     AlternatingCeilings(Device& device, std::size_t bytes, int repeats,
                         const CancelToken& cancel = {});
-    /// Times each winner `repeats` more times, pooled.
-    void sample(const CancelToken& cancel = {});
-    /// The pooled read-only ceiling (copy: the copy one): its winner, every pooled run of it
-    /// (stats), and the GB/s of the fastest.
+    /// One round: each member that ran at the start, once more (no warm-up: it ran before).
+    void runOnce(const CancelToken& cancel = {});
+    /// The read-only (copy: the copy) ceiling of each round of runOnce, in order: the fastest
+    /// member's time on the winner's bytes, in ms (0 for a family none of which ran).
+    const std::vector<double>& runs(bool copy) const { return copy ? m_copyRuns : m_readRuns; }
+    /// The ceiling chosen at the start: its winner, bytes, the start's runs of it and every
+    /// member of the family.
     const CeilingResult& ceiling(bool copy) const { return copy ? m_copy : m_read; }
 
 private:
-    void resample(bool copy, const CancelToken& cancel);
-
     Device& m_device;
     std::size_t m_bytes;
-    int m_repeats;
     cl::Buffer m_src, m_sink, m_dst;
     CeilingResult m_read, m_copy;
+    std::vector<double> m_readRuns, m_copyRuns;
 };
 
 /// How a ceiling kernel is launched (kernels/bandwidth.cl).

@@ -145,24 +145,91 @@ DashboardRun planDashboard(DeviceSet& devices, const std::vector<int>& deviceInd
 }
 
 namespace {
-/// `r`'s % of its ceiling: the device's (`ceilings`, when they were measured: a ceiling's own
-/// row becomes that ceiling), else the one the pipeline measured itself.
-void judge(DashboardResult& r, const AlternatingCeilings* ceilings) {
-    const bool copy = r.ceilingKind == "copy";
-    if (ceilings && (copy || r.ceilingKind == "read-only")) { // not a host transfer
-        const CeilingResult& c = ceilings->ceiling(copy);
-        r.judgeAgainst(r.ceilingKind, c);
-        if (r.pipeline == r.ceilingKind && r.status == Status::Timed) { // the ceiling itself
-            r.variant = c.kernel;
-            r.bytes = c.bytes;
-            r.stats = c.stats;
-            r.gbps = c.gbps;
-            r.reason = "the ceiling: the fastest of " + std::to_string(c.stats.samplesMs.size()) +
-                       " runs, timed before the first pipeline and after each";
-        }
-    }
+
+/// The value at fraction q (0 ... 1) of sorted `v`, linearly between neighbours.
+double quantile(const std::vector<double>& v, double q) {
+    const double at = q * double(v.size() - 1);
+    const std::size_t i = std::size_t(at);
+    return i + 1 < v.size() ? v[i] + (at - double(i)) * (v[i + 1] - v[i]) : v[i];
+}
+
+/// `r`'s % of the ceiling it carries.
+void percentOfOwnCeiling(DashboardResult& r) {
     r.percentOfCeiling = r.ran() && r.ceilingGbps > 0 ? 100.0 * r.gbps / r.ceilingGbps : 0.0;
 }
+
+/// The device's ceilings timed run for run with its pipelines (TimingPartner), and what a
+/// result is judged by.
+struct Yardstick {
+    AlternatingCeilings& ceilings;
+    const TimingPartner& partner;
+
+    /// The ceiling's runs in [first, end), those that ran (a winner-less ceiling has 0).
+    std::vector<double> runs(bool copy, std::size_t first, std::size_t end) const {
+        const std::vector<double>& all = ceilings.runs(copy);
+        std::vector<double> out;
+        for (std::size_t i = first; i < std::min(end, all.size()); ++i)
+            if (all[i] > 0)
+                out.push_back(all[i]);
+        return out;
+    }
+
+    /// Judges `r` of the pipeline whose runs the partner made in [first, end): against the
+    /// ceiling runs of its own timed call (found by its samples), else of the whole entry, else
+    /// every ceiling run so far. A ceiling's own row becomes that ceiling over every run.
+    void judge(DashboardResult& r, std::size_t first, std::size_t end) const {
+        const bool copy = r.ceilingKind == "copy";
+        if (!copy && r.ceilingKind != "read-only") // a host transfer: no device ceiling
+            return;
+        const CeilingResult& c = ceilings.ceiling(copy);
+        r.judgeAgainst(r.ceilingKind, c);
+        r.noisePercent = 0;
+        std::vector<double> ceilingMs;
+        const bool itself = r.pipeline == r.ceilingKind && r.status == Status::Timed;
+        const TimingPartner::Call* call = itself ? nullptr : partner.callOf(r.stats.samplesMs);
+        if (call)
+            ceilingMs =
+                runs(copy, call->firstPartnerRun, call->firstPartnerRun + call->workMs.size());
+        else if (!itself)
+            ceilingMs = runs(copy, first, end);
+        if (ceilingMs.empty())
+            ceilingMs = pooled(copy).stats.samplesMs;
+        r.ceilingStats = summarize(ceilingMs);
+        r.ceilingGbps = gbPerSecond(c.bytes, r.ceilingStats.medianMs);
+        if (itself) {
+            r.variant = c.kernel;
+            r.bytes = c.bytes;
+            r.stats = r.ceilingStats;
+            r.gbps = r.ceilingGbps;
+            r.reason = "the ceiling: the median of " + std::to_string(ceilingMs.size()) +
+                       " rounds, each the fastest of its family right after a timed run of a "
+                       "pipeline";
+        } else if (call && r.ran() && ceilingMs.size() == call->workMs.size()) {
+            // Each round's %: the pipeline's run against the ceiling run right after it.
+            std::vector<double> rounds;
+            for (std::size_t i = 0; i < ceilingMs.size(); ++i)
+                if (call->workMs[i] > 0)
+                    rounds.push_back(100.0 * double(r.bytes) * ceilingMs[i] /
+                                     (double(c.bytes) * call->workMs[i]));
+            if (!rounds.empty()) {
+                std::sort(rounds.begin(), rounds.end());
+                r.noisePercent = (quantile(rounds, 0.75) - quantile(rounds, 0.25)) / 2;
+            }
+        }
+        percentOfOwnCeiling(r);
+    }
+
+    /// The device's ceiling over every round so far (none yet: the start's runs of the
+    /// winner), its GB/s their median.
+    CeilingResult pooled(bool copy) const {
+        CeilingResult c = ceilings.ceiling(copy);
+        const std::vector<double> ms = runs(copy, 0, ceilings.runs(copy).size());
+        c.stats = summarize(ms.empty() ? c.stats.samplesMs : ms);
+        c.gbps = gbPerSecond(c.bytes, c.stats.medianMs);
+        return c;
+    }
+};
+
 } // namespace
 
 void runDashboard(DeviceSet& devices, DashboardRun& run, const CancelToken& cancel,
@@ -181,7 +248,8 @@ void runDashboard(DeviceSet& devices, DashboardRun& run, const CancelToken& canc
         } catch (const std::exception& e) {
             openError = e.what(); // every pipeline of this device fails with it
         }
-        // The ceilings first, then again after each pipeline (alternately).
+        // The ceilings first (each family's winner), then each winner once after each timed
+        // run of a pipeline.
         std::optional<AlternatingCeilings> ceilings;
         if (device) {
             if (progress)
@@ -194,11 +262,18 @@ void runDashboard(DeviceSet& devices, DashboardRun& run, const CancelToken& canc
                 dd.ceilingError = e.what(); // each row keeps the ceiling it measured itself
             }
         }
-        const std::size_t first = run.results.size();
+        std::optional<TimingPartner> partner;
+        std::optional<Yardstick> yardstick;
+        if (ceilings) {
+            partner.emplace([&] { ceilings->runOnce(cancel); });
+            yardstick.emplace(Yardstick{*ceilings, *partner});
+        }
+        std::vector<std::size_t> ceilingRows; // the device's ceiling rows, judged again at the end
         for (const DashboardPipeline& pipeline : pipelines) {
             cancel.throwIfCancelled();
             if (progress)
                 progress(double(done) / total, dd.info.name + ": " + pipeline.name);
+            const std::size_t first = partner ? partner->partnerRuns() : 0;
             std::vector<DashboardResult> results;
             if (!device) {
                 DashboardResult r;
@@ -218,13 +293,17 @@ void runDashboard(DeviceSet& devices, DashboardRun& run, const CancelToken& canc
                 r.reason = "the pipeline returned no result";
                 results.push_back(r);
             }
-            if (ceilings)
-                ceilings->sample(cancel);
+            const std::size_t end = partner ? partner->partnerRuns() : 0;
             for (DashboardResult& r : results) {
                 r.device = int(slot);
                 if (r.pipeline.empty())
                     r.pipeline = pipeline.name;
-                judge(r, ceilings ? &*ceilings : nullptr);
+                if (yardstick)
+                    yardstick->judge(r, first, end);
+                else
+                    percentOfOwnCeiling(r);
+                if (r.pipeline == r.ceilingKind && r.status == Status::Timed)
+                    ceilingRows.push_back(run.results.size());
                 if (!r.ran())
                     logInfo("dashboard", dd.info.name + " " + r.pipeline + ": " +
                                              statusName(r.status) + ": " + r.reason);
@@ -234,11 +313,11 @@ void runDashboard(DeviceSet& devices, DashboardRun& run, const CancelToken& canc
             }
             ++done;
         }
-        if (ceilings) { // every row of the device against the final ceilings
-            dd.readCeiling = ceilings->ceiling(false);
-            dd.copyCeiling = ceilings->ceiling(true);
-            for (std::size_t i = first; i < run.results.size(); ++i)
-                judge(run.results[i], &*ceilings);
+        if (yardstick) { // the ceilings over every run of the device
+            dd.readCeiling = yardstick->pooled(false);
+            dd.copyCeiling = yardstick->pooled(true);
+            for (std::size_t i : ceilingRows)
+                yardstick->judge(run.results[i], 0, 0);
         }
     }
     if (progress)

@@ -47,10 +47,13 @@ std::size_t dashboardBytes(const DeviceInfo& device, const DashboardOptions& opt
 struct DashboardDevice {
     DeviceInfo info;
     std::size_t inputBytes = 0; ///< what its pipelines ran on (dashboardBytes)
-    /// The device's one read-only and one copy ceiling of the run (AlternatingCeilings: timed
-    /// before the first pipeline and again after each, every run pooled, the fastest the
-    /// ceiling): what every row of the device is judged against. Empty (gbps 0) in files saved
-    /// before they were kept, or when they could not be measured (ceilingError).
+    /// The device's read-only and copy ceilings over the whole run (AlternatingCeilings: each
+    /// family timed before the first pipeline, its winner named; then after each timed run of
+    /// a pipeline every member once, the fastest that round's ceiling; stats: the rounds,
+    /// gbps: their median). Each row is judged against the
+    /// runs of its own rounds (DashboardResult::ceilingStats). Empty (gbps 0) in files saved
+    /// before they were kept, or when they could not be measured (ceilingError); in files saved
+    /// before 2026-12-08 gbps is the fastest run.
     CeilingResult readCeiling, copyCeiling;
     std::string ceilingError;
 };
@@ -122,11 +125,13 @@ using DashboardProgressFn = std::function<void(double fraction, const std::strin
 /// Runs every pipeline of `run` on every device of `run`, appending to run.results and calling
 /// `onResult` as each result arrives (on the calling thread). One pipeline that fails is a
 /// result, never a failed run; only cancellation throws (CancelledError). Each device's
-/// ceilings are timed alternately with its pipelines (AlternatingCeilings): a result streams
-/// judged against the ceilings pooled so far, and once the device is done every one of its
-/// results is judged again against the final ones (in run.results and run.devices). The
-/// read-only and copy rows are those ceilings themselves: their GB/s is the ceiling (the
-/// fastest pooled run, the whiskers every run) and their % is 100.
+/// ceilings are timed run for run with its pipelines (AlternatingCeilings as a TimingPartner):
+/// after each timed run of a pipeline, one run of each ceiling, so that a busy machine slows
+/// both alike. A result is judged by the median of the ceiling runs of its own rounds against
+/// its own median, with the spread of the rounds' % as its noise (DashboardResult). The
+/// read-only and copy rows are those ceilings themselves over every run (their GB/s the
+/// median, the whiskers every run, 100 %), streamed with the runs so far and judged again
+/// once the device is done (in run.results and run.devices).
 void runDashboard(DeviceSet& devices, DashboardRun& run, const CancelToken& cancel = {},
                   const DashboardResultFn& onResult = {}, const DashboardProgressFn& progress = {});
 
@@ -147,11 +152,15 @@ DashboardRun parseDashboardJson(const std::string& text,
 /// status, reason); with a baseline, its GB/s and the ratio.
 std::string dashboardCsv(const DashboardRun& run, const DashboardRun* baseline = nullptr);
 
-/// The device's ceilings of the run as one indented line: "  ceilings, timed before the first
-/// pipeline and after each: read-only 21.7 GB/s (the fastest of 42 runs; median 19.9, slowest
-/// 15.0), copy ...\n"; why they are missing when they could not be measured; "" for a file
-/// saved before they were kept.
+/// The device's ceilings of the run as one indented line: "  ceilings, timed after each timed
+/// run of a pipeline: read-only 19.9 GB/s (the median of 42 rounds, each the fastest of the
+/// family; fastest 21.7, slowest 15.0; at the start KERNEL won), copy ...\n"; why they are missing
+/// when they could not be measured; "" for a file saved before they were kept.
 std::string dashboardCeilingsLine(const DashboardDevice& device);
+
+/// A result's % of its ceiling, "74.4", or "74.4 ± 1.2" where it was timed run for run with its
+/// ceiling (DashboardResult::noisePercent).
+std::string dashboardPercentText(const DashboardResult& result);
 /// One line for a result as it arrives: "histogram256: 0.31 GB/s, 6.6 % of read-only (4.70
 /// GB/s), verified", "h2d-pinned: 11.2 GB/s, verified" or "scan: unsupported (why)".
 std::string describeDashboardResult(const DashboardResult& result);

@@ -29,11 +29,11 @@ BaselineMatch<DashboardResult> baselineOf(const DashboardRun* baseline, const Da
 
 Table dashboardTable(const DashboardRun& run, const DashboardRun* baseline) {
     std::vector<std::string> columns = {
-        "date",    "device",       "driver",         "pipeline",
-        "variant", "input_bytes",  "bytes",          "median_ms",
-        "min_ms",  "max_ms",       "runs",           "gbps",
-        "ceiling", "ceiling_gbps", "ceiling_kernel", "percent_of_ceiling",
-        "status",  "reason"};
+        "date",          "device",       "driver",         "pipeline",
+        "variant",       "input_bytes",  "bytes",          "median_ms",
+        "min_ms",        "max_ms",       "runs",           "gbps",
+        "ceiling",       "ceiling_gbps", "ceiling_kernel", "percent_of_ceiling",
+        "noise_percent", "ceiling_runs", "status",         "reason"};
     if (baseline)
         for (const std::string& c : baselineColumns())
             columns.push_back(c);
@@ -57,6 +57,8 @@ Table dashboardTable(const DashboardRun& run, const DashboardRun* baseline) {
             .add(r.ceilingGbps)
             .add(r.ceilingKernel)
             .add(r.percentOfCeiling)
+            .add(r.noisePercent)
+            .add(std::uint64_t(r.ceilingStats.samplesMs.size()))
             .add(statusName(r.status))
             .add(r.reason);
         if (baseline) {
@@ -117,6 +119,11 @@ DashboardRun dashboardFromJson(const Json& doc) {
         r.ceilingGbps = jsonNumberAt(v, "ceiling_gbps");
         r.ceilingKernel = jsonStringOr(v, "ceiling_kernel", ""); // saved before it was kept
         r.percentOfCeiling = jsonNumberAt(v, "percent_of_ceiling");
+        // Absent from files saved before ceilings were timed run for run.
+        if (v.contains("noise_percent"))
+            r.noisePercent = jsonNumberAt(v, "noise_percent");
+        if (v.contains("ceiling_timing"))
+            r.ceilingStats = timingFromJson(jsonAt(v, "ceiling_timing"));
         r.status = parseStatus(jsonStringAt(v, "status"));
         r.reason = jsonStringAt(v, "reason");
         run.results.push_back(r);
@@ -126,32 +133,39 @@ DashboardRun dashboardFromJson(const Json& doc) {
 
 } // namespace
 
+std::string dashboardPercentText(const DashboardResult& r) {
+    return fixedText(r.percentOfCeiling, 1) +
+           (r.noisePercent > 0 ? " \u00b1 " + fixedText(r.noisePercent, 1) : "");
+}
+
 std::string dashboardCeilingsLine(const DashboardDevice& d) {
     if (!d.ceilingError.empty())
         return "  ceilings: could not be measured (" + d.ceilingError +
                "); each row is judged against the ceiling it measured itself\n";
     const auto one = [](const char* kind, const CeilingResult& c) {
-        return std::string(kind) + " " + gbpsText(c.gbps) + " GB/s (the fastest of " +
-               std::to_string(c.stats.samplesMs.size()) + " runs of " + c.kernel + "; median " +
-               gbpsText(gbPerSecond(c.bytes, c.stats.medianMs)) + ", slowest " +
-               gbpsText(gbPerSecond(c.bytes, c.stats.maxMs)) + ")";
+        return std::string(kind) + " " + gbpsText(c.gbps) + " GB/s (the median of " +
+               std::to_string(c.stats.samplesMs.size()) +
+               " rounds, each the fastest of the "
+               "family; fastest " +
+               gbpsText(gbPerSecond(c.bytes, c.stats.minMs)) + ", slowest " +
+               gbpsText(gbPerSecond(c.bytes, c.stats.maxMs)) + "; at the start " + c.kernel +
+               " won)";
     };
     std::string line;
     if (d.readCeiling.gbps > 0)
         line = one("read-only", d.readCeiling);
     if (d.copyCeiling.gbps > 0)
         line += (line.empty() ? "" : ", ") + one("copy", d.copyCeiling);
-    return line.empty()
-               ? ""
-               : "  ceilings, timed before the first pipeline and after each: " + line + "\n";
+    return line.empty() ? ""
+                        : "  ceilings, timed after each timed run of a pipeline: " + line + "\n";
 }
 
 std::string describeDashboardResult(const DashboardResult& r) {
     std::ostringstream s;
     s << r.pipeline << ": ";
     if (r.ran() && r.ceilingGbps > 0)
-        s << gbpsText(r.gbps) << " GB/s, " << fixedText(r.percentOfCeiling, 1) << " % of "
-          << r.ceilingKind << " (" << gbpsText(r.ceilingGbps) << " GB/s), " << statusName(r.status);
+        s << gbpsText(r.gbps) << " GB/s, " << dashboardPercentText(r) << " % of " << r.ceilingKind
+          << " (" << gbpsText(r.ceilingGbps) << " GB/s), " << statusName(r.status);
     else if (r.ran()) // a host transfer: no device ceiling
         s << gbpsText(r.gbps) << " GB/s, " << statusName(r.status);
     else
@@ -181,7 +195,7 @@ std::string dashboardText(const DashboardRun& run, const DashboardRun* baseline)
             std::vector<std::string> cells{
                 r.pipeline, ran ? gbpsText(r.gbps) : "-",
                 judged ? r.ceilingKind + " " + gbpsText(r.ceilingGbps) : "-",
-                judged ? fixedText(r.percentOfCeiling, 1) : "-", statusName(r.status)};
+                judged ? dashboardPercentText(r) : "-", statusName(r.status)};
             if (baseline) {
                 const auto b = baselineOf(baseline, run, r);
                 const bool baselineRan = b.row && b.row->ran();
@@ -226,6 +240,8 @@ std::string dashboardJson(const DashboardRun& run) {
                            {"ceiling_gbps", r.ceilingGbps},
                            {"ceiling_kernel", r.ceilingKernel},
                            {"percent_of_ceiling", r.percentOfCeiling},
+                           {"noise_percent", r.noisePercent},
+                           {"ceiling_timing", timingJson(r.ceilingStats)},
                            {"status", statusName(r.status)},
                            {"reason", r.reason}});
     return jsonText({{"histlab_dashboard", 1},

@@ -176,19 +176,30 @@ namespace {
 DashboardPipeline reverseDashboardEntry() {
     return {"reverse",
             "buffer reversal of random bytes, the fastest verified of the memory lab's kernels "
-            "(pipelines/reverse/reverse.h); bytes read + written, against the copy kernel",
+            "timed again on its own (pipelines/reverse/reverse.h); bytes read + written, against "
+            "the copy kernel",
             [](Device& device, const DashboardOptions& o, const CancelToken& cancel) {
                 ReverseSpec spec;
                 spec.bytes = std::min<std::uint64_t>(o.bytes, kReverseMaxBytes);
                 spec.repeats = o.repeats;
-                const ReverseRun run = runReverse(device, spec, cancel);
-                DashboardResult r;
+                ReverseRun run = runReverse(device, spec, cancel);
                 const int best = run.best();
+                const std::size_t kernels = run.results.size();
+                if (best >= 0) {
+                    // The fastest median of several kernels is a lucky draw as much as a fast
+                    // kernel: on a loaded 2-core PoCL device it read 107-174 % of the copy
+                    // ceiling. The figure is the winner's next runs, chosen before they ran.
+                    spec.variants = {run.results[std::size_t(best)].variant};
+                    run = runReverse(device, spec, cancel);
+                }
+                DashboardResult r;
                 // No kernel verified: the first one's outcome says why.
-                const ReverseResult& chosen =
-                    best >= 0 ? run.results[std::size_t(best)] : run.results.front();
-                r.variant = chosen.name + (best >= 0 ? " (fastest of " : " (none verified of ") +
-                            std::to_string(run.results.size()) + " kernels)";
+                const ReverseResult& chosen = run.results.front();
+                r.variant =
+                    chosen.name +
+                    (best >= 0
+                         ? " (the fastest of " + std::to_string(kernels) + " kernels, timed again)"
+                         : " (none verified of " + std::to_string(kernels) + " kernels)");
                 r.bytes = 2 * run.bytes;
                 r.stats = chosen.stats;
                 r.gbps = chosen.gbps;

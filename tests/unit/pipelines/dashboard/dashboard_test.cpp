@@ -12,8 +12,12 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <sstream>
+#include <thread>
 
 namespace histlab {
 namespace {
@@ -147,31 +151,37 @@ TEST(Dashboard, SmallRunIsVerifiedWithPositiveFiniteFiguresAndStreams) {
         EXPECT_TRUE(r.ceilingKind == "read-only" || r.ceilingKind == "copy") << r.ceilingKind;
         EXPECT_NEAR(r.percentOfCeiling, 100.0 * r.gbps / r.ceilingGbps, 1e-9);
         EXPECT_FALSE(r.ceilingKernel.empty());
-        // One ceiling of each kind per device, pooled over the run (timed before the first
-        // pipeline and after each): every row is judged against it.
+        // Judged by the device's ceiling timed run for run with it: the median of the rounds'.
         const CeilingResult& device =
             r.ceilingKind == "copy" ? run.devices[0].copyCeiling : run.devices[0].readCeiling;
-        EXPECT_EQ(r.ceilingGbps, device.gbps);
         EXPECT_EQ(r.ceilingKernel, device.kernel);
+        EXPECT_NEAR(r.ceilingGbps, double(device.bytes) / (r.ceilingStats.medianMs * 1e6),
+                    r.ceilingGbps * 1e-9);
+        EXPECT_TRUE(std::isfinite(r.noisePercent) && r.noisePercent >= 0) << r.noisePercent;
         if (ceiling) {
-            // The ceiling's own row is the ceiling: its fastest pooled run, 100 % of itself.
+            // The ceiling's own row is the ceiling: the median of every round, 100 % of itself.
             EXPECT_EQ(r.ceilingKind, r.pipeline);
+            EXPECT_EQ(r.stats.samplesMs, device.stats.samplesMs);
+            EXPECT_EQ(r.gbps, device.gbps);
             EXPECT_EQ(r.gbps, r.ceilingGbps);
-            EXPECT_NEAR(r.gbps, double(r.bytes) / (r.stats.minMs * 1e6), r.gbps * 1e-9);
             EXPECT_DOUBLE_EQ(r.percentOfCeiling, 100.0);
-        } else { // every other result's GB/s is its median
+        } else {
+            // One ceiling round after each of the row's timed runs, and its GB/s its median.
+            EXPECT_EQ(r.ceilingStats.samplesMs.size(), r.stats.samplesMs.size());
             EXPECT_NEAR(r.gbps, double(r.bytes) / (r.stats.medianMs * 1e6), r.gbps * 1e-9);
         }
     }
-    // The pooled runs: the winner's at the start and again after each of the 12 pipelines.
+    // The device's ceilings: a round after every timed run of every row (two or more each).
     for (const CeilingResult* c : {&run.devices[0].readCeiling, &run.devices[0].copyCeiling}) {
         EXPECT_GT(c->gbps, 0);
-        EXPECT_EQ(c->stats.samplesMs.size(), std::size_t(run.options.repeats) * 13) << c->kernel;
-        EXPECT_NEAR(c->gbps, double(c->bytes) / (c->stats.minMs * 1e6), c->gbps * 1e-9);
+        EXPECT_GE(c->stats.samplesMs.size(), std::size_t(run.options.repeats) * 12) << c->kernel;
+        EXPECT_NEAR(c->gbps, double(c->bytes) / (c->stats.medianMs * 1e6), c->gbps * 1e-9);
     }
     const std::string line = dashboardCeilingsLine(run.devices[0]);
     EXPECT_NE(line.find("read-only "), std::string::npos) << line;
-    EXPECT_NE(line.find("the fastest of " + std::to_string(run.options.repeats * 13) + " runs"),
+    EXPECT_NE(line.find("the median of " +
+                        std::to_string(run.devices[0].readCeiling.stats.samplesMs.size()) +
+                        " rounds"),
               std::string::npos)
         << line;
     // The metrics: histogram counts input bytes; blur and scan bytes read + written.
@@ -184,6 +194,44 @@ TEST(Dashboard, SmallRunIsVerifiedWithPositiveFiniteFiguresAndStreams) {
     EXPECT_EQ(run.results[6].ceilingKind, "copy");
     EXPECT_EQ(run.results[11].bytes, 2 * kSmall);
     EXPECT_EQ(run.results[11].ceilingKind, "copy");
+}
+
+// The rows nearest their ceiling (the reversal reads and writes as a copy does; the
+// device-to-device copy is one) on PoCL while two threads copy memory without pause, as another
+// program would: each row and the ceiling it is judged by are timed run for run, so the load
+// slows both alike and no row reads above 100 % by more than its stated noise. (Timed apart, or
+// against the fastest median of several kernels, the reversal read 107-174 % of the copy
+// ceiling under such a load.)
+TEST(Dashboard, UnderLoadNoRowBeatsItsCeilingBeyondItsNoise) {
+    std::atomic<bool> stop{false};
+    std::vector<std::thread> load;
+    for (int t = 0; t < 2; ++t)
+        load.emplace_back([&stop] {
+            std::vector<std::uint8_t> a(std::size_t(32) << 20, 1), b(a.size());
+            while (!stop.load(std::memory_order_relaxed)) {
+                std::memcpy(b.data(), a.data(), a.size());
+                std::swap(a, b);
+            }
+        });
+    DashboardOptions options;
+    options.bytes = std::size_t(16) << 20;
+    options.repeats = 5;
+    DashboardRun run = planDashboard(sharedSet(), {sharedIndex()},
+                                     {"read-only", "copy", "scan", "reverse", "d2d"}, options);
+    runDashboard(sharedSet(), run);
+    stop = true;
+    for (std::thread& t : load)
+        t.join();
+    ASSERT_EQ(run.results.size(), 5u);
+    for (const DashboardResult& r : run.results) {
+        SCOPED_TRACE(r.pipeline + " " + r.variant + ": " + r.reason);
+        ASSERT_TRUE(r.ran());
+        ASSERT_GT(r.ceilingGbps, 0);
+        EXPECT_EQ(r.ceilingStats.samplesMs.size(), r.stats.samplesMs.size());
+        std::printf("under load: %-9s %7.1f %% +- %.1f of %s %.1f GB/s\n", r.pipeline.c_str(),
+                    r.percentOfCeiling, r.noisePercent, r.ceilingKind.c_str(), r.ceilingGbps);
+        EXPECT_LE(r.percentOfCeiling, 100.0 + r.noisePercent + 1e-9);
+    }
 }
 
 TEST(Dashboard, JsonRoundTripAndBaseline) {
@@ -215,6 +263,8 @@ TEST(Dashboard, JsonRoundTripAndBaseline) {
         EXPECT_DOUBLE_EQ(b.gbps, a.gbps);
         EXPECT_DOUBLE_EQ(b.ceilingGbps, a.ceilingGbps);
         EXPECT_DOUBLE_EQ(b.percentOfCeiling, a.percentOfCeiling);
+        EXPECT_DOUBLE_EQ(b.noisePercent, a.noisePercent);
+        EXPECT_EQ(b.ceilingStats.samplesMs, a.ceilingStats.samplesMs);
         EXPECT_DOUBLE_EQ(b.stats.medianMs, a.stats.medianMs);
         EXPECT_EQ(b.stats.samplesMs, a.stats.samplesMs);
         // As a baseline, each result finds its own pipeline on the device of the same name.
@@ -346,7 +396,8 @@ TEST(Dashboard, RegisteredPipelinesRunWithoutTheDashboardNamingThem) {
     ASSERT_EQ(run.results.size(), 3u);
     EXPECT_EQ(run.results[0].pipeline, "test-fixed");
     EXPECT_EQ(run.results[0].bytes, 4096u);
-    // Judged by the run against the device's one copy ceiling, not the one it brought.
+    // Judged by the run against the device's copy ceiling, not the one it brought (it timed
+    // nothing, so against every round of the device: here the start's runs).
     ASSERT_GT(run.devices[0].copyCeiling.gbps, 0);
     EXPECT_EQ(run.results[0].ceilingGbps, run.devices[0].copyCeiling.gbps);
     EXPECT_DOUBLE_EQ(run.results[0].percentOfCeiling,
