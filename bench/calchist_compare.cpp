@@ -1,6 +1,8 @@
 // Benchmark: HistLab's histogram on the CPU OpenCL device against OpenCV's cv::calcHist, on the
-// same buffers in the same run (the target: PoCL at least 2 x cv::calcHist). Prints CSV on stdout:
-// distribution, what, bytes, median_ms, min_ms, GB/s (input bytes / median seconds).
+// same buffers, timed in turns (the target: PoCL at least 2 x cv::calcHist). Prints CSV on
+// stdout: distribution, what, bytes, median_ms, min_ms, max_ms, runs, GB/s (input bytes / median
+// seconds), and for HistLab its ratio to calcHist (medians of the same rounds) with the rounds'
+// lowest and highest.
 //   histlab-bench-calchist [--size MIB] [--repeat N] [--device SEL] [--variant V] [--csv FILE]
 #include "image/image.h"
 #include "pipelines/histogram256/histogram256.h"
@@ -9,6 +11,8 @@
 #include "runtime/runner.h"
 #include "runtime/timing.h"
 
+#include <algorithm>
+#include <any>
 #include <array>
 #include <cstring>
 
@@ -55,6 +59,19 @@ void hostHistogram(const std::uint8_t* data, std::size_t bytes, unsigned threads
         ++out[data[i]];
 }
 
+/// The samples of `all` from `first` on, `n` of them (the partner's runs of one timed call).
+std::vector<double> slice(const std::vector<double>& all, std::size_t first, std::size_t n) {
+    return {all.begin() + std::ptrdiff_t(std::min(first, all.size())),
+            all.begin() + std::ptrdiff_t(std::min(first + n, all.size()))};
+}
+
+void addRow(std::ostringstream& rows, const std::string& dist, const std::string& what,
+            std::size_t bytes, const TimingStats& t, const std::string& ratios = ",,") {
+    rows << dist << ',' << what << ',' << bytes << ',' << t.medianMs << ',' << t.minMs << ','
+         << t.maxMs << ',' << t.samplesMs.size() << ',' << gbPerSecond(bytes, t.medianMs) << ','
+         << ratios << '\n';
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -62,10 +79,10 @@ int main(int argc, char** argv) {
     int repeats = 7;
     std::string device, csv, variant = "auto";
     CLI::App app{"HistLab's 256-bin histogram on an OpenCL device against cv::calcHist, same "
-                 "buffers, same run; CSV on stdout"};
+                 "buffers, timed in turns (round for round); CSV on stdout"};
     app.add_option("--size", mib, "MiB of input per distribution (default 256)")
         ->check(CLI::Range(0.0625, 4095.0));
-    app.add_option("--repeat", repeats, "timed runs after a warm-up (default 7)")
+    app.add_option("--repeat", repeats, "timed rounds after a warm-up (default 7)")
         ->check(CLI::Range(1, 1000));
     app.add_option("--device", device, "an OpenCL device selector (default: the first)");
     app.add_option("--variant", variant, "the 256-bin variant (default auto)");
@@ -73,9 +90,11 @@ int main(int argc, char** argv) {
     CLI11_PARSE(app, argc, argv);
     const std::size_t bytes = std::size_t(mib * 1048576.0) / 4096 * 4096;
     std::ostringstream rows;
-    rows << "distribution,what,bytes,median_ms,min_ms,gbps\n";
+    rows << "distribution,what,bytes,median_ms,min_ms,max_ms,runs,gbps,ratio_to_calchist,"
+            "ratio_min,ratio_max\n";
     JobRunner runner;
     std::string deviceLine;
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     for (SyntheticKind kind :
          {SyntheticKind::Random, SyntheticKind::Uniform, SyntheticKind::Skewed}) {
         const HostImage img = makeSynthetic(kind, bytes);
@@ -87,36 +106,36 @@ int main(int argc, char** argv) {
         const float range[] = {0, 256};
         const float* ranges[] = {range};
         cv::Mat hist;
-        std::vector<double> cvMs;
-        for (int r = 0; r <= repeats; ++r) {
-            const double ms = wallClockMs(
-                [&] { cv::calcHist(&mat, 1, channels, cv::Mat(), hist, 1, histSize, ranges); });
-            if (r > 0)
-                cvMs.push_back(ms);
-        }
-        const TimingStats cvStats = summarize(cvMs);
-        const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
         std::vector<std::uint64_t> hostCounts;
-        std::vector<double> hostMs;
-        for (int r = 0; r <= repeats; ++r) {
-            const double ms =
-                wallClockMs([&] { hostHistogram(img.data.data(), bytes, threads, hostCounts); });
-            if (r > 0)
-                hostMs.push_back(ms);
-        }
-        const TimingStats hostStats = summarize(hostMs);
-        rows << dist << ",cv::calcHist," << bytes << ',' << cvStats.medianMs << ',' << cvStats.minMs
-             << ',' << gbPerSecond(bytes, cvStats.medianMs) << '\n';
-
+        const auto calcHist = [&] {
+            cv::calcHist(&mat, 1, channels, cv::Mat(), hist, 1, histSize, ranges);
+        };
+        const auto yardstick = [&] { hostHistogram(img.data.data(), bytes, threads, hostCounts); };
+        calcHist(); // warm-ups: their first runs fault pages in
+        yardstick();
+        // Round for round: after each timed HistLab launch, calcHist once and the C++
+        // yardstick once (TimingPartner), so that a busy moment slows all three alike.
+        std::vector<double> cvMs, hostMs;
         HistogramRequest req;
         req.variant = parseVariant(variant);
         HistogramRunOptions opt;
         opt.channel = ChannelSelection::Gray;
         opt.repeats = repeats;
         opt.verify = true;
+        std::vector<double> cvRounds, hostRounds;
         auto outcome = runner.runAndWait([&](JobContext& ctx) -> std::any {
             Device& dev = ctx.devices().select(device);
-            return runHistogram(dev, img, req, opt, ctx.cancelToken());
+            const TimingPartner partner([&] {
+                cvMs.push_back(wallClockMs(calcHist));
+                hostMs.push_back(wallClockMs(yardstick));
+            });
+            HistogramRun run = runHistogram(dev, img, req, opt, ctx.cancelToken());
+            if (const TimingPartner::Call* call =
+                    partner.callOf(run.passes.front().stats.samplesMs)) {
+                cvRounds = slice(cvMs, call->firstPartnerRun, call->workMs.size());
+                hostRounds = slice(hostMs, call->firstPartnerRun, call->workMs.size());
+            }
+            return run;
         });
         if (auto* e = std::get_if<JobError>(&outcome)) {
             std::cerr << "histlab: " << e->message << '\n';
@@ -125,6 +144,11 @@ int main(int argc, char** argv) {
         const auto& run = std::any_cast<const HistogramRun&>(std::get<std::any>(outcome));
         if (!run.verified || !*run.verified) {
             std::cerr << "histlab: verification failed: " << run.verifyDetail << '\n';
+            return 1;
+        }
+        const auto& p = run.passes.front();
+        if (cvRounds.size() != p.stats.samplesMs.size()) {
+            std::cerr << "histlab: the timed launches were not followed by calcHist rounds\n";
             return 1;
         }
         // calcHist counts in float: exact only below 2^24. HistLab is checked bit-exactly against
@@ -142,22 +166,27 @@ int main(int argc, char** argv) {
                 std::cerr << "the C++ yardstick disagrees at bin " << b << '\n';
                 return 1;
             }
-        const auto& p = run.passes.front();
-        rows << dist << ",histlab " << run.config.describe() << ',' << bytes << ','
-             << p.stats.medianMs << ',' << p.stats.minMs << ',' << p.gbps << '\n';
-        rows << dist << ",read-only ceiling," << run.ceiling.bytes << ','
-             << run.ceiling.stats.medianMs << ',' << run.ceiling.stats.minMs << ','
-             << run.ceiling.gbps << '\n';
-        rows << dist << ",plain C++ 4 copies " << threads << " threads (yardstick)," << bytes << ','
-             << hostStats.medianMs << ',' << hostStats.minMs << ','
-             << gbPerSecond(bytes, hostStats.medianMs) << '\n';
-        rows << dist << ",ratio histlab/calcHist,,"
-             << ",," << p.gbps / gbPerSecond(bytes, cvStats.medianMs) << '\n';
+        const TimingStats cvStats = summarize(cvRounds);
+        // Each round's ratio: calcHist's time over HistLab's launch right before it.
+        std::vector<double> ratios;
+        for (std::size_t i = 0; i < cvRounds.size(); ++i)
+            ratios.push_back(cvRounds[i] / p.stats.samplesMs[i]);
+        const TimingStats r = summarize(ratios);
+        std::ostringstream ratioCells;
+        ratioCells << cvStats.medianMs / p.stats.medianMs << ',' << r.minMs << ',' << r.maxMs;
+        addRow(rows, dist, "cv::calcHist", bytes, cvStats);
+        addRow(rows, dist, "histlab " + run.config.describe(), bytes, p.stats, ratioCells.str());
+        addRow(rows, dist, "read-only ceiling", run.ceiling.bytes, run.ceiling.stats);
+        addRow(rows, dist, "plain C++ 4 copies " + std::to_string(threads) + " threads (yardstick)",
+               bytes, summarize(hostRounds));
     }
-    const std::string text = "# device: " + deviceLine + "\n# date: " + utcTimestamp() +
-                             "\n# verified: HistLab bit-exact vs CPU reference and the C++ "
-                             "yardstick; equal to calcHist in every bin < 2^24\n" +
-                             rows.str();
+    const std::string text =
+        "# device: " + deviceLine + "\n# date: " + utcTimestamp() +
+        "\n# verified: HistLab bit-exact vs CPU reference and the C++ yardstick; equal to "
+        "calcHist in every bin < 2^24\n# timed round for round: each HistLab launch, then "
+        "calcHist, then the yardstick; ratio_to_calchist = calcHist's median / HistLab's, "
+        "ratio_min/max over the rounds\n" +
+        rows.str();
     std::cout << text;
     if (!csv.empty())
         writeFileAtomically(csv, text);
