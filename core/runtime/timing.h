@@ -40,7 +40,8 @@ TimingStats timeRuns(int runs, const std::function<double()>& once, const Cancel
 /// followed them: the same rounds. A busy machine then slows the work and its yardstick alike,
 /// where a yardstick timed apart from the work let a pipeline on a loaded CPU device score
 /// 107-162 % of a copy ceiling. timeRuns calls made by the partner itself, or under a Pause,
-/// do not alternate. One partner per thread at a time; not copyable.
+/// do not alternate. A newer partner on the same thread stands in for the older one until it
+/// ends; not copyable.
 class TimingPartner {
 public:
     /// One timeRuns call: its samples and the partner runs that followed them, as indices

@@ -158,10 +158,15 @@ void percentOfOwnCeiling(DashboardResult& r) {
     r.percentOfCeiling = r.ran() && r.ceilingGbps > 0 ? 100.0 * r.gbps / r.ceilingGbps : 0.0;
 }
 
+/// Whether `r` is a ceiling's own row (the read-only or copy entry), which shows that ceiling.
+bool isCeilingRow(const DashboardResult& r) {
+    return r.pipeline == r.ceilingKind && r.status == Status::Timed;
+}
+
 /// The device's ceilings timed run for run with its pipelines (TimingPartner), and what a
 /// result is judged by.
 struct Yardstick {
-    AlternatingCeilings& ceilings;
+    const AlternatingCeilings& ceilings;
     const TimingPartner& partner;
 
     /// The ceiling's runs in [first, end), those that ran (a winner-less ceiling has 0).
@@ -185,7 +190,7 @@ struct Yardstick {
         r.judgeAgainst(r.ceilingKind, c);
         r.noisePercent = 0;
         std::vector<double> ceilingMs;
-        const bool itself = r.pipeline == r.ceilingKind && r.status == Status::Timed;
+        const bool itself = isCeilingRow(r);
         const TimingPartner::Call* call = itself ? nullptr : partner.callOf(r.stats.samplesMs);
         if (call)
             ceilingMs =
@@ -248,8 +253,8 @@ void runDashboard(DeviceSet& devices, DashboardRun& run, const CancelToken& canc
         } catch (const std::exception& e) {
             openError = e.what(); // every pipeline of this device fails with it
         }
-        // The ceilings first (each family's winner), then each winner once after each timed
-        // run of a pipeline.
+        // The ceilings first (each family's winner named), then every member of both families
+        // once after each timed run of a pipeline.
         std::optional<AlternatingCeilings> ceilings;
         if (device) {
             if (progress)
@@ -302,7 +307,7 @@ void runDashboard(DeviceSet& devices, DashboardRun& run, const CancelToken& canc
                     yardstick->judge(r, first, end);
                 else
                     percentOfOwnCeiling(r);
-                if (r.pipeline == r.ceilingKind && r.status == Status::Timed)
+                if (isCeilingRow(r))
                     ceilingRows.push_back(run.results.size());
                 if (!r.ran())
                     logInfo("dashboard", dd.info.name + " " + r.pipeline + ": " +
